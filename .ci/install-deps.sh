@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install everything smd needs to build, test and benchmark on Debian 12 (run as root).
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+${SUDO} apt-get update -qq
+${SUDO} apt-get install -y -qq --no-install-recommends \
+  build-essential cmake pkg-config python3 procps \
+  libibumad-dev libibmad-dev libboost-dev libspdlog-dev libyaml-cpp-dev libgtest-dev libgmock-dev \
+  libcli11-dev nlohmann-json3-dev libsystemd-dev \
+  ibsim-utils libumad2sim0 infiniband-diags opensm >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,54 @@
+// Policy: the operator's YAML settings as validated, typed values (see config/smd.yaml for every key).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "routing/engine.h"
+#include "routing/ids.h"
+
+namespace smd {
+
+struct SmPolicy {
+  std::string state_dir = "/var/lib/smd";               ///< sm.state_dir: guid2lid, reports, plans
+  std::string ca;                                       ///< sm.ca: umad CA name ("" = first CA with an active port)
+  unsigned port = 0;                                    ///< sm.port: port number on that CA (0 = first usable)
+  Guid port_guid = 0;                                   ///< sm.port_guid: select the SM port by GUID instead
+  unsigned priority = 0;                                ///< sm.priority: SMInfo priority 0..15
+  std::uint64_t sm_key = 0;                             ///< sm.sm_key
+  std::uint64_t subnet_prefix = 0xfe80000000000000ULL;  ///< sm.subnet_prefix
+  unsigned sweep_interval_s = 10;                       ///< sm.sweep_interval (seconds; 0 = no light sweeps)
+  unsigned max_resweeps = 3;                            ///< sm.max_resweeps: bring-up re-sweeps after lost SMPs
+};
+
+struct RoutingPolicy {
+  std::vector<std::string> engines = {"minhop"};  ///< routing.engines: chain, first success wins
+  RoutingOptions options;                         ///< routing.updn / routing.ftree / routing.adaptive
+};
+
+struct LidPolicy {
+  unsigned lmc = 0;  ///< lid.lmc: 0..7, each CA port gets 2^lmc LIDs
+};
+
+struct MadPolicy {
+  unsigned window = 32;       ///< mad.window: outstanding SMPs, 1..64
+  unsigned timeout_ms = 100;  ///< mad.timeout_ms: per attempt, 1..60000
+  unsigned retries = 3;       ///< mad.retries: re-sends after a timeout, 0..20
+};
+
+struct LogPolicy {
+  std::string level = "info";  ///< log.level: trace, debug, info, warn, error, critical, off
+  std::string file;            ///< log.file: "" = stderr
+};
+
+struct Policy {
+  SmPolicy sm;
+  RoutingPolicy routing;
+  LidPolicy lid;
+  MadPolicy mad;
+  LogPolicy log;
+  std::string source = "<defaults>";  ///< file the policy came from
+};
+
+}  // namespace smd

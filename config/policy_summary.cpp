@@ -1,0 +1,58 @@
+#include "config/policy_summary.h"
+
+#include <cstdio>
+
+namespace smd {
+
+namespace {
+
+std::string hex64(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+std::string guid_list(const std::vector<Guid>& guids) {
+  if (guids.empty()) return "auto";
+  std::string out;
+  for (Guid guid : guids) out += (out.empty() ? "" : ",") + hex64(guid);
+  return out;
+}
+
+/// How the SM port is chosen: by GUID, by CA and/or port number ("mlx5_0/1", "auto/2"), or "auto".
+std::string sm_port(const SmPolicy& sm) {
+  if (sm.port_guid != 0) return hex64(sm.port_guid);
+  if (sm.ca.empty() && sm.port == 0) return "auto";
+  return (sm.ca.empty() ? "auto" : sm.ca) + "/" + (sm.port == 0 ? "auto" : std::to_string(sm.port));
+}
+
+}  // namespace
+
+std::string summarize_policy(const Policy& p) {
+  std::string s;
+  s += "engines=" + join(p.routing.engines);
+  s += " adaptive=" + std::string(p.routing.options.adaptive ? "on" : "off");
+  s += " updn.roots=" + guid_list(p.routing.options.updn_roots);
+  s += " ftree.roots=" + guid_list(p.routing.options.ftree_roots);
+  s += " lmc=" + std::to_string(p.lid.lmc);
+  s += " sm.port=" + sm_port(p.sm);
+  s += " priority=" + std::to_string(p.sm.priority);
+  s += " sm_key=" + std::string(p.sm.sm_key != 0 ? "set" : "unset");
+  s += " subnet_prefix=" + hex64(p.sm.subnet_prefix);
+  s += " sweep=" + std::to_string(p.sm.sweep_interval_s) + "s";
+  s += " max_resweeps=" + std::to_string(p.sm.max_resweeps);
+  s += " mad.window=" + std::to_string(p.mad.window);
+  s += " mad.timeout=" + std::to_string(p.mad.timeout_ms) + "ms";
+  s += " mad.retries=" + std::to_string(p.mad.retries);
+  s += " log=" + p.log.level + "@" + (p.log.file.empty() ? "stderr" : p.log.file);
+  s += " state_dir=" + p.sm.state_dir;
+  return s;
+}
+
+}  // namespace smd

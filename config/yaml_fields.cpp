@@ -1,0 +1,336 @@
+#include "config/yaml_fields.h"
+
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+#include <utility>
+
+namespace smd {
+
+namespace {
+
+Error invalid(std::string message) { return make_error(ErrorCode::kInvalidInput, std::move(message)); }
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+std::string join(std::span<const std::string> items, std::string_view separator) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+/// " (did you mean 'x'?)" when a candidate is close, else "".
+std::string suggestion(std::string_view word, std::span<const std::string> candidates) {
+  std::optional<std::string> near = closest_within_two(word, candidates);
+  return near ? " (did you mean " + quoted(*near) + "?)" : "";
+}
+
+}  // namespace
+
+Result<std::uint64_t> parse_unsigned(std::string_view text) {
+  if (text.empty()) return invalid("expected an integer, got an empty string");
+  if (text.front() == '-') return invalid(std::string(text) + " is negative; expected an unsigned integer");
+  int base = 10;
+  std::string_view digits = text;
+  if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+    if (digits.empty()) return invalid(quoted(text) + " is not an integer: no hex digits after 0x");
+  } else if (text.size() >= 2 && text[0] == '0' && text[1] >= '0' && text[1] <= '9') {
+    return invalid(quoted(text) +
+                   " has a leading zero, which YAML 1.1 reads as octal; write it without the zero or as 0x hex");
+  }
+  std::uint64_t value = 0;
+  const char* end = digits.data() + digits.size();
+  auto [stop, ec] = std::from_chars(digits.data(), end, value, base);
+  if (stop == digits.data()) return invalid(quoted(text) + " is not an integer");
+  if (ec == std::errc::result_out_of_range) return invalid(std::string(text) + " does not fit in 64 bits");
+  if (stop != end) {
+    return invalid(quoted(text) + " is not an integer: unexpected " + quoted(std::string_view(stop, end - stop)) +
+                   " after the number");
+  }
+  return value;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // One row of the classic dynamic programme: row[j] = distance(a[0..i), b[0..j)).
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string> closest_within_two(std::string_view word, std::span<const std::string> candidates) {
+  std::optional<std::string> best;
+  std::size_t best_distance = 3;
+  for (const std::string& candidate : candidates) {
+    std::size_t d = edit_distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string describe_kind(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Sequence: return "a sequence";
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Null: return "no value";
+    case YAML::NodeType::Undefined: return "nothing";
+  }
+  return "an unknown node";
+}
+
+void Diagnostics::fail(const YAML::Mark& mark, const std::string& path, const std::string& message) {
+  // yaml-cpp marks are 0-based; editors and compilers count from 1.
+  int line = mark.line + 1;
+  int column = mark.column + 1;
+  if (first_ && std::tie(first_->line, first_->column) <= std::tie(line, column)) return;
+  std::string text = source_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+  if (!path.empty()) text += path + ": ";
+  first_ = Located{line, column, text + message};
+}
+
+Error Diagnostics::error() const {
+  if (!first_) return make_error(ErrorCode::kInternal, source_ + ": error() called with no error recorded");
+  return invalid(first_->text);
+}
+
+MapReader::MapReader(const YAML::Node& node, std::string path, const YAML::Mark& where, Diagnostics& diag)
+    : path_(std::move(path)), diag_(diag) {
+  if (!node.IsDefined() || node.IsNull()) return;
+  if (!node.IsMap()) {
+    diag_.fail(node.Mark().is_null() ? where : node.Mark(), path_, "expected a map, got " + describe_kind(node));
+    return;
+  }
+  for (const auto& pair : node) {
+    // Copies, not references: yaml-cpp's iterator hands out a temporary pair.
+    YAML::Node key = pair.first;
+    if (!key.IsScalar()) {
+      diag_.fail(key.Mark(), path_, "expected a key name, got " + describe_kind(key));
+      continue;
+    }
+    // yaml-cpp keeps both entries of a repeated key and lookups silently return the first; refuse it.
+    auto same = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key.Scalar(); });
+    if (same != entries_.end()) {
+      diag_.fail(key.Mark(), child_path(key.Scalar()),
+                 "duplicate key (first at line " + std::to_string(same->key_node.Mark().line + 1) + ")");
+      continue;
+    }
+    entries_.push_back(Entry{key.Scalar(), key, pair.second});
+  }
+}
+
+std::string MapReader::child_path(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+const MapReader::Entry* MapReader::find(std::string_view key) {
+  known_.emplace_back(key);
+  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
+  return it == entries_.end() ? nullptr : &*it;
+}
+
+YAML::Mark MapReader::value_mark(const Entry& entry) {
+  return entry.value.IsNull() || entry.value.Mark().is_null() ? entry.key_node.Mark() : entry.value.Mark();
+}
+
+std::optional<std::string> MapReader::scalar(const Entry& entry, const char* what) {
+  if (entry.value.IsScalar()) return entry.value.Scalar();
+  diag_.fail(value_mark(entry), child_path(entry.key),
+             std::string("expected ") + what + ", got " + describe_kind(entry.value));
+  return std::nullopt;
+}
+
+MapReader MapReader::section(std::string_view key) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return MapReader(YAML::Node(), child_path(key), YAML::Mark(), diag_);
+  return MapReader(entry->value, child_path(key), value_mark(*entry), diag_);
+}
+
+void MapReader::read_string(std::string_view key, std::string& out, bool non_empty) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  std::optional<std::string> text = scalar(*entry, "a string");
+  if (!text) return;
+  if (non_empty && text->empty()) {
+    diag_.fail(value_mark(*entry), child_path(key), "must not be empty");
+    return;
+  }
+  out = *text;
+}
+
+void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  std::optional<std::string> text = scalar(*entry, "an integer");
+  if (!text) return;
+  Result<std::uint64_t> value = parse_unsigned(*text);
+  if (!value.ok()) {
+    diag_.fail(value_mark(*entry), child_path(key), value.error().message);
+    return;
+  }
+  if (*value < lo || *value > hi) {
+    diag_.fail(value_mark(*entry), child_path(key),
+               *text + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+    return;
+  }
+  out = static_cast<unsigned>(*value);
+}
+
+void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  std::optional<std::string> text = scalar(*entry, "an integer");
+  if (!text) return;
+  Result<std::uint64_t> value = parse_unsigned(*text);
+  if (!value.ok()) {
+    diag_.fail(value_mark(*entry), child_path(key), value.error().message);
+    return;
+  }
+  out = *value;
+}
+
+void MapReader::read_bool(std::string_view key, bool& out) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  std::optional<std::string> text = scalar(*entry, "true or false");
+  if (!text) return;
+  if (*text == "true" || *text == "True" || *text == "TRUE") {
+    out = true;
+  } else if (*text == "false" || *text == "False" || *text == "FALSE") {
+    out = false;
+  } else {
+    diag_.fail(value_mark(*entry), child_path(key), "expected true or false, got " + quoted(*text));
+  }
+}
+
+void MapReader::read_choice(std::string_view key, std::span<const std::string> choices, std::string& out) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  std::optional<std::string> text = scalar(*entry, "a string");
+  if (!text) return;
+  if (std::find(choices.begin(), choices.end(), *text) == choices.end()) {
+    diag_.fail(
+        value_mark(*entry), child_path(key),
+        "unknown value " + quoted(*text) + suggestion(*text, choices) + "; expected one of " + join(choices, ", "));
+    return;
+  }
+  out = *text;
+}
+
+void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>& out) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  if (!entry->value.IsSequence()) {
+    diag_.fail(value_mark(*entry), child_path(key), "expected a sequence of GUIDs, got " + describe_kind(entry->value));
+    return;
+  }
+  std::vector<std::uint64_t> guids;
+  bool ok = true;
+  for (std::size_t i = 0; i < entry->value.size(); ++i) {
+    const YAML::Node& item = entry->value[i];
+    std::string path = child_path(key) + "[" + std::to_string(i) + "]";
+    YAML::Mark mark = item.IsNull() ? entry->value.Mark() : item.Mark();
+    if (!item.IsScalar()) {
+      diag_.fail(mark, path, "expected a GUID, got " + describe_kind(item));
+      ok = false;
+      continue;
+    }
+    Result<std::uint64_t> guid = parse_unsigned(item.Scalar());
+    if (!guid.ok()) {
+      diag_.fail(mark, path, guid.error().message);
+      ok = false;
+      continue;
+    }
+    if (*guid == 0) {
+      diag_.fail(mark, path, "GUID 0 is not a valid port or node GUID");
+      ok = false;
+      continue;
+    }
+    auto same = std::find(guids.begin(), guids.end(), *guid);
+    if (same != guids.end()) {
+      diag_.fail(mark, path,
+                 item.Scalar() + " is listed twice (first at [" + std::to_string(same - guids.begin()) + "])");
+      ok = false;
+    }
+    guids.push_back(*guid);
+  }
+  if (ok) out = std::move(guids);
+}
+
+void MapReader::read_name_list(std::string_view key, std::string_view noun, std::span<const std::string> choices,
+                               std::vector<std::string>& out) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return;
+  if (!entry->value.IsSequence()) {
+    diag_.fail(value_mark(*entry), child_path(key),
+               "expected a sequence of " + std::string(noun) + " names, got " + describe_kind(entry->value));
+    return;
+  }
+  if (entry->value.size() == 0) {
+    diag_.fail(value_mark(*entry), child_path(key),
+               "must name at least one " + std::string(noun) + " (known: " + join(choices, ", ") + ")");
+    return;
+  }
+  std::vector<std::string> names;
+  bool ok = true;
+  for (std::size_t i = 0; i < entry->value.size(); ++i) {
+    const YAML::Node& item = entry->value[i];
+    std::string path = child_path(key) + "[" + std::to_string(i) + "]";
+    YAML::Mark mark = item.IsNull() ? entry->value.Mark() : item.Mark();
+    if (!item.IsScalar()) {
+      diag_.fail(mark, path, "expected a name, got " + describe_kind(item));
+      ok = false;
+      continue;
+    }
+    const std::string& name = item.Scalar();
+    if (std::find(choices.begin(), choices.end(), name) == choices.end()) {
+      diag_.fail(mark, path,
+                 "unknown " + std::string(noun) + " " + quoted(name) + suggestion(name, choices) +
+                     "; known: " + join(choices, ", "));
+      ok = false;
+      continue;
+    }
+    auto same = std::find(names.begin(), names.end(), name);
+    if (same != names.end()) {
+      diag_.fail(mark, path,
+                 quoted(name) + " is listed twice (first at [" + std::to_string(same - names.begin()) + "])");
+      ok = false;
+    }
+    names.push_back(name);
+  }
+  if (ok) out = std::move(names);
+}
+
+std::optional<YAML::Mark> MapReader::key_mark(std::string_view key) const {
+  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
+  if (it == entries_.end()) return std::nullopt;
+  return it->key_node.Mark();
+}
+
+void MapReader::finish() {
+  for (const Entry& entry : entries_) {
+    if (std::find(known_.begin(), known_.end(), entry.key) != known_.end()) continue;
+    std::string hint = suggestion(entry.key, known_);
+    if (hint.empty()) hint = "; expected one of " + join(known_, ", ");
+    diag_.fail(entry.key_node.Mark(), child_path(entry.key), "unknown key" + hint);
+  }
+}
+
+}  // namespace smd

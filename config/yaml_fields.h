@@ -1,0 +1,117 @@
+// Typed, located reads of YAML mappings for the policy loader. Every failure names the source file, the
+// 1-based line:column of the offending node and the dotted key path, so an operator can go straight to it.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routing/status.h"
+
+namespace smd {
+
+/// Parse an unsigned integer written in decimal ("42") or hex ("0x2a", "0X2A"): the forms GUIDs and keys take.
+/// Rejects signs, trailing junk, empty text, values above 2^64-1, and decimal leading zeros ("010" is octal
+/// in YAML 1.1 and decimal elsewhere; refusing it avoids a silent misreading).
+/// Errors: kInvalidInput, message without location (the caller adds it).
+Result<std::uint64_t> parse_unsigned(std::string_view text);
+
+/// Levenshtein distance between two keys (insertions, deletions, substitutions each cost 1).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The closest of `candidates` to `word` within edit distance 2, or nullopt. Ties go to the earlier candidate.
+std::optional<std::string> closest_within_two(std::string_view word, std::span<const std::string> candidates);
+
+/// "a scalar", "a sequence", "a map", "null": how a node's kind reads in an error message.
+std::string describe_kind(const YAML::Node& node);
+
+/// Collects errors of one load and keeps the one earliest in the file, so the operator sees problems in
+/// reading order no matter which order the loader checked the keys in.
+class Diagnostics {
+ public:
+  explicit Diagnostics(std::string source) : source_(std::move(source)) {}
+
+  /// Record "source:line:col: path: message" at the 0-based yaml-cpp `mark` (printed 1-based).
+  /// An empty `path` drops the "path: " part (syntax errors, top-level shape).
+  void fail(const YAML::Mark& mark, const std::string& path, const std::string& message);
+
+  bool ok() const { return !first_.has_value(); }
+  /// The earliest recorded error (kInvalidInput). Call only when !ok().
+  Error error() const;
+
+  const std::string& source() const { return source_; }
+
+ private:
+  struct Located {
+    int line;
+    int column;
+    std::string text;
+  };
+  std::string source_;
+  std::optional<Located> first_;
+};
+
+/// One YAML mapping of the policy ("sm", "routing.updn", ...), read key by key into typed fields.
+/// A key that is absent leaves the field at its default; a key that is present but wrong records an
+/// error at the value's location and leaves the field untouched. finish() reports every key no reader
+/// asked for as unknown, with a did-you-mean suggestion. A null node (a section with all keys commented
+/// out) reads as an empty mapping.
+class MapReader {
+ public:
+  /// `node` is the mapping; `path` its dotted name ("" for the top level); `where` is used for errors
+  /// about the node itself when it has no mark of its own.
+  MapReader(const YAML::Node& node, std::string path, const YAML::Mark& where, Diagnostics& diag);
+
+  /// Nested mapping under `key`: a MapReader over it (empty when absent or null).
+  MapReader section(std::string_view key);
+
+  /// Any scalar as text; `non_empty` rejects "".
+  void read_string(std::string_view key, std::string& out, bool non_empty = false);
+  /// An integer in lo..hi (decimal or 0x hex).
+  void read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out);
+  /// A full 64-bit value (GUIDs, keys, prefixes), decimal or 0x hex.
+  void read_u64(std::string_view key, std::uint64_t& out);
+  /// true or false (also True/TRUE/False/FALSE); YAML 1.1 yes/no/on/off are refused as ambiguous.
+  void read_bool(std::string_view key, bool& out);
+  /// One of `choices`, spelled exactly.
+  void read_choice(std::string_view key, std::span<const std::string> choices, std::string& out);
+  /// A sequence of non-zero, distinct GUIDs; errors name the element ("routing.updn.roots[2]").
+  void read_guid_list(std::string_view key, std::vector<std::uint64_t>& out);
+  /// A non-empty sequence of distinct names, each one of `choices`; `noun` names them in errors ("engine").
+  void read_name_list(std::string_view key, std::string_view noun, std::span<const std::string> choices,
+                      std::vector<std::string>& out);
+
+  /// Where `key` is written (for errors that involve two keys), or nullopt when it is absent.
+  std::optional<YAML::Mark> key_mark(std::string_view key) const;
+
+  /// Report keys present in the mapping that no read_* or section() call asked for.
+  void finish();
+
+ private:
+  struct Entry {
+    std::string key;
+    YAML::Node key_node;
+    YAML::Node value;
+  };
+  /// The entry for `key`, remembering it as known; nullptr when absent.
+  const Entry* find(std::string_view key);
+  /// Dotted path of a child key ("mad" + "window" -> "mad.window").
+  std::string child_path(std::string_view key) const;
+  /// The value as a scalar, or nullopt after recording "expected <what>, got <kind>".
+  std::optional<std::string> scalar(const Entry& entry, const char* what);
+  /// Where an error about `entry`'s value points: the value itself, or the key when the value is null
+  /// (yaml-cpp marks a missing value at the next token, which would mislead).
+  static YAML::Mark value_mark(const Entry& entry);
+
+  std::string path_;
+  Diagnostics& diag_;
+  std::vector<Entry> entries_;
+  std::vector<std::string> known_;
+};
+
+}  // namespace smd

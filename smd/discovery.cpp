@@ -1,0 +1,296 @@
+#include "smd/discovery.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <unordered_map>
+
+#include "mad/node_description.h"
+#include "mad/node_info.h"
+#include "mad/port_info.h"
+#include "mad/switch_info.h"
+
+namespace smd {
+
+namespace {
+
+std::string hex(Guid g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+
+// A node while the sweep is still running: mutable, indexed in discovery order.
+struct WorkNode {
+  Node node;
+  mad::DrPath path;
+  std::vector<mad::SmpData> pi;
+  std::vector<bool> pi_valid;
+  std::vector<mad::DrPath> port_path;
+  std::vector<bool> probed;  // NodeInfo already sent out of this port
+  mad::SmpData si{};
+  bool rejected = false;
+};
+
+class Sweep {
+ public:
+  explicit Sweep(SmpBatch& batch) : batch_(batch) {}
+
+  Discovered run() {
+    probe(mad::DrPath{}, kNoNode, 0);
+    batch_.wait();
+    return finish();
+  }
+
+ private:
+  struct From {
+    NodeIndex node;
+    PortNum port;
+  };
+
+  void problem(Guid guid, const mad::DrPath& path, std::string attribute, std::string reason) {
+    SweepProblem p{guid, path.to_string(), std::move(attribute), std::move(reason)};
+    spdlog::warn("discovery: {}", p.to_string());
+    problems_.push_back(std::move(p));
+  }
+
+  static std::string failure_text(const mad::SmpReply& r) {
+    if (r.outcome == mad::SmpOutcome::kBadStatus) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "MAD status 0x%04x", r.status);
+      return buf;
+    }
+    return std::string(mad::to_string(r.outcome)) + " after " + std::to_string(r.attempts) + " attempts";
+  }
+
+  mad::SmpRequest get(const mad::DrPath& path, std::uint16_t attr, std::uint32_t mod = 0) {
+    mad::SmpRequest req;
+    req.path = path;
+    req.method = mad::Method::kGet;
+    req.attr_id = attr;
+    req.attr_mod = mod;
+    return req;
+  }
+
+  // NodeInfo out of `from` (or to the SM's own node when from.node == kNoNode).
+  void probe(const mad::DrPath& path, NodeIndex from_node, PortNum from_port) {
+    if (from_node != kNoNode) nodes_[from_node].probed[from_port] = true;
+    batch_.submit(get(path, mad::attr::kNodeInfo), [this, path, from_node, from_port](const mad::SmpReply& r) {
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        const Guid g = from_node == kNoNode ? 0 : nodes_[from_node].node.guid;
+        problem(g, path, "NodeInfo", failure_text(r) + (from_node == kNoNode ? "" : " (peer of port " +
+                                                                                         std::to_string(from_port) +
+                                                                                         ")"));
+        return;
+      }
+      on_node_info(path, mad::NodeInfo::decode(r.data), from_node, from_port);
+    });
+  }
+
+  void on_node_info(const mad::DrPath& path, const mad::NodeInfo& ni, NodeIndex from_node, PortNum from_port) {
+    if (ni.num_ports == 0 || ni.num_ports > 254) {
+      problem(ni.node_guid, path, "NodeInfo", "impossible NumPorts " + std::to_string(ni.num_ports));
+      return;
+    }
+    if (ni.node_type < 1 || ni.node_type > 3) {
+      problem(ni.node_guid, path, "NodeInfo", "unknown NodeType " + std::to_string(ni.node_type));
+      return;
+    }
+    const bool is_switch = ni.node_type == static_cast<std::uint8_t>(NodeType::kSwitch);
+    const PortNum local = is_switch && path.hop_count() == 0 ? 0 : ni.local_port_num;
+    if (local > ni.num_ports) {
+      problem(ni.node_guid, path, "NodeInfo", "LocalPortNum " + std::to_string(local) + " above NumPorts");
+      return;
+    }
+
+    auto it = by_guid_.find(ni.node_guid);
+    if (it != by_guid_.end()) {
+      WorkNode& known = nodes_[it->second];
+      if (known.rejected) return;
+      if (static_cast<std::uint8_t>(known.node.type) != ni.node_type || known.node.num_ports != ni.num_ports) {
+        problem(ni.node_guid, path, "NodeInfo",
+                "duplicate GUID: also seen as a different node at DR path " + known.path.to_string());
+        return;
+      }
+      if (from_node != kNoNode && !link(from_node, from_port, it->second, local, path)) return;
+      if (!known.node.is_switch() && !known.pi_valid[local] && local != 0) {
+        // A further port of a multi-port CA: its own SMA answers through this path.
+        known.node.ports[local].guid = ni.port_guid;
+        known.port_path[local] = path;
+        read_port_info(it->second, local, path);
+      }
+      return;
+    }
+
+    const auto index = static_cast<NodeIndex>(nodes_.size());
+    WorkNode w;
+    w.node.guid = ni.node_guid;
+    w.node.system_image_guid = ni.system_image_guid;
+    w.node.type = static_cast<NodeType>(ni.node_type);
+    w.node.num_ports = static_cast<PortNum>(ni.num_ports);
+    w.node.ports.resize(ni.num_ports + 1u);
+    for (PortNum p = 0; p <= ni.num_ports; ++p) w.node.ports[p].num = p;
+    w.node.dr_path = path.hops();
+    w.path = path;
+    w.pi.resize(ni.num_ports + 1u);
+    w.pi_valid.assign(ni.num_ports + 1u, false);
+    w.port_path.assign(ni.num_ports + 1u, path);
+    w.probed.assign(ni.num_ports + 1u, false);
+    if (is_switch) {
+      for (Port& p : w.node.ports) p.guid = ni.port_guid;
+    } else {
+      w.node.ports[local].guid = ni.port_guid;
+    }
+    nodes_.push_back(std::move(w));
+    by_guid_.emplace(ni.node_guid, index);
+    if (from_node != kNoNode && !link(from_node, from_port, index, local, path)) return;
+    if (from_node == kNoNode) sm_port_ = local;
+
+    batch_.submit(get(path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
+      if (r.outcome == mad::SmpOutcome::kOk) {
+        nodes_[index].node.description = mad::NodeDescription::decode(r.data).text;
+      } else {
+        problem(nodes_[index].node.guid, nodes_[index].path, "NodeDescription", failure_text(r));
+      }
+    });
+    if (is_switch) {
+      batch_.submit(get(path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
+        WorkNode& n = nodes_[index];
+        if (r.outcome != mad::SmpOutcome::kOk) {
+          problem(n.node.guid, n.path, "SwitchInfo", failure_text(r));
+          return;
+        }
+        const auto si = mad::SwitchInfo::decode(r.data);
+        if (si.linear_fdb_cap == 0) {
+          problem(n.node.guid, n.path, "SwitchInfo", "LinearFDBCap is 0: switch cannot be routed");
+        }
+        n.si = r.data;
+        n.node.lft_cap = si.linear_fdb_cap;
+        n.node.lft_top = si.linear_fdb_top;
+      });
+      for (PortNum p = 0; p <= ni.num_ports; ++p) read_port_info(index, p, path);
+    } else {
+      read_port_info(index, local, path);
+    }
+  }
+
+  // Record a cable; a port that is already cabled to someone else means two nodes share one GUID.
+  bool link(NodeIndex a, PortNum pa, NodeIndex b, PortNum pb, const mad::DrPath& path) {
+    Port& x = nodes_[a].node.ports[pa];
+    Port& y = nodes_[b].node.ports[pb];
+    const bool x_ok = !x.connected() || (x.peer == b && x.peer_port == pb);
+    const bool y_ok = !y.connected() || (y.peer == a && y.peer_port == pa);
+    if (!x_ok || !y_ok) {
+      problem(nodes_[b].node.guid, path, "NodeInfo",
+              "duplicate GUID: port " + std::to_string(pb) + " is already cabled to another node (first seen at " +
+                  nodes_[b].path.to_string() + ")");
+      return false;
+    }
+    x.peer = b;
+    x.peer_port = pb;
+    y.peer = a;
+    y.peer_port = pa;
+    nodes_[b].probed[pb] = true;  // the far side need not probe back over this cable
+    return true;
+  }
+
+  void read_port_info(NodeIndex index, PortNum port, const mad::DrPath& path) {
+    batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
+      WorkNode& n = nodes_[index];
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        problem(n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port), failure_text(r));
+        return;
+      }
+      on_port_info(index, port, r.data);
+    });
+  }
+
+  void on_port_info(NodeIndex index, PortNum port, const mad::SmpData& data) {
+    WorkNode& n = nodes_[index];
+    const auto pi = mad::PortInfo::decode(data);
+    n.pi[port] = data;
+    n.pi_valid[port] = true;
+    Port& p = n.node.ports[port];
+    p.lid = pi.lid;
+    p.lmc = pi.lmc;
+    p.state = pi.port_state >= 1 && pi.port_state <= 4 ? static_cast<PortState>(pi.port_state) : PortState::kDown;
+    p.phys_state = pi.port_physical_state;
+    p.link_width_active = pi.link_width_active;
+    p.link_speed_active = pi.link_speed_active;
+    if (p.state == PortState::kActive && pi.lid == 0 && (port == 0 || !n.node.is_switch())) {
+      // An endport that claims Active without a LID was not configured by a sane SM; we will set it.
+      spdlog::debug("discovery: {} port {} Active with LID 0", hex(n.node.guid), port);
+    }
+    // Expand: a switch forwards directed-route SMPs out of every live port; a CA only from the SM's node.
+    const bool expandable = n.node.is_switch() ? port != 0 : index == 0;
+    if (!expandable || p.state == PortState::kDown || n.probed[port] || p.connected()) return;
+    if (!n.path.can_extend()) {
+      problem(n.node.guid, n.path, "PortInfo " + std::to_string(port), "directed route would exceed 63 hops");
+      return;
+    }
+    probe(n.path.extended(port), index, port);
+  }
+
+  Discovered finish() {
+    Discovered out;
+    auto topo = std::make_shared<Topology>();
+    std::vector<NodeIndex> remap(nodes_.size(), kNoNode);
+    for (NodeIndex i = 0; i < nodes_.size(); ++i) {
+      WorkNode& w = nodes_[i];
+      if (w.rejected) continue;
+      Node copy = w.node;
+      for (Port& p : copy.ports) p.peer = kNoNode;
+      auto added = topo->add_node(std::move(copy));
+      if (!added.ok()) {
+        problem(w.node.guid, w.path, "NodeInfo", added.error().message);
+        continue;
+      }
+      remap[i] = added.value();
+      out.port_info.push_back(std::move(w.pi));
+      out.port_info_valid.push_back(std::move(w.pi_valid));
+      out.port_path.push_back(std::move(w.port_path));
+      out.switch_info.push_back(w.si);
+    }
+    for (NodeIndex i = 0; i < nodes_.size(); ++i) {
+      if (remap[i] == kNoNode) continue;
+      for (const Port& p : nodes_[i].node.ports) {
+        if (!p.connected() || remap[p.peer] == kNoNode || p.peer < i || (p.peer == i && p.peer_port < p.num)) continue;
+        if (auto st = topo->connect(remap[i], p.num, remap[p.peer], p.peer_port); !st.ok()) {
+          problem(nodes_[i].node.guid, nodes_[i].path, "link", st.error().message);
+        }
+      }
+    }
+    if (!nodes_.empty() && remap[0] != kNoNode) {
+      topo->sm_node = remap[0];
+      topo->sm_port = sm_port_;
+    }
+    out.topo = std::move(topo);
+    out.problems = std::move(problems_);
+    return out;
+  }
+
+  SmpBatch& batch_;
+  std::vector<WorkNode> nodes_;
+  std::unordered_map<Guid, NodeIndex> by_guid_;
+  std::vector<SweepProblem> problems_;
+  PortNum sm_port_ = 0;
+};
+
+}  // namespace
+
+std::string SweepProblem::to_string() const {
+  std::string s;
+  if (guid != 0) s += "node " + hex(guid) + " ";
+  s += "at DR path " + path + ": " + attribute + ": " + reason;
+  return s;
+}
+
+Discovered discover_fabric(SmpBatch& batch) {
+  const auto before = batch.transport().stats().received;
+  Sweep sweep(batch);
+  Discovered d = sweep.run();
+  d.smps = batch.transport().stats().received - before;
+  return d;
+}
+
+}  // namespace smd

@@ -1,0 +1,41 @@
+// Heavy sweep: breadth-first directed-route discovery of the whole fabric from the SM port
+// (IBA 14.4 / OpenSM's "heavy sweep"). Every node gets NodeInfo, NodeDescription, SwitchInfo (switches)
+// and PortInfo for each port; the window of the transport is kept full the whole time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mad/dr_path.h"
+#include "mad/smp.h"
+#include "routing/topology.h"
+#include "smd/smp_batch.h"
+
+namespace smd {
+
+/// Something discovery could not read or could not believe; the rest of the fabric still comes up.
+struct SweepProblem {
+  Guid guid = 0;          ///< node GUID when known, else 0
+  std::string path;       ///< directed path "0,1,5"
+  std::string attribute;  ///< "NodeInfo", "PortInfo 3", ...
+  std::string reason;     ///< "timeout after 4 attempts", "duplicate GUID ...", ...
+  std::string to_string() const;
+};
+
+/// The discovered fabric plus the raw attributes later phases rewrite (read-modify-write).
+struct Discovered {
+  std::shared_ptr<Topology> topo;
+  std::vector<std::vector<mad::SmpData>> port_info;  ///< [node][port] PortInfo as read (zeros if unread)
+  std::vector<std::vector<bool>> port_info_valid;    ///< [node][port] true when PortInfo was read
+  std::vector<std::vector<mad::DrPath>> port_path;   ///< [node][port] DR path to reach that port's SMA
+  std::vector<mad::SmpData> switch_info;             ///< [node] SwitchInfo as read (switches)
+  std::vector<SweepProblem> problems;
+  std::uint64_t smps = 0;                            ///< SMPs completed during the sweep
+};
+
+/// Run one heavy sweep. Never fails as a whole: unreadable nodes and impossible values become
+/// `problems` (with GUID and path) and are left out of the topology.
+Discovered discover_fabric(SmpBatch& batch);
+
+}  // namespace smd

@@ -1,0 +1,154 @@
+#include "smd/port_config.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "mad/port_info.h"
+
+namespace smd {
+
+namespace {
+
+std::string hex(Guid g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+
+mad::SmpRequest port_info_set(const mad::DrPath& path, PortNum port, const mad::PortInfo& pi) {
+  mad::SmpRequest req;
+  req.path = path;
+  req.method = mad::Method::kSet;
+  req.attr_id = mad::attr::kPortInfo;
+  req.attr_mod = port;
+  pi.encode(req.data);
+  return req;
+}
+
+// A PortInfo ready to be sent as a Set that changes nothing but what the caller then assigns.
+mad::PortInfo nop_base(const mad::SmpData& read) {
+  mad::PortInfo pi = mad::PortInfo::decode(read);
+  pi.port_state = 0;          // NoChange: ibsim answers 0x1C to a Set of the current state
+  pi.port_physical_state = 0;     // NoChange
+  pi.link_down_default_state = 0;  // NoChange
+  return pi;
+}
+
+std::string fail_text(const mad::SmpReply& r) {
+  if (r.outcome == mad::SmpOutcome::kBadStatus) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "MAD status 0x%04x", r.status);
+    return buf;
+  }
+  return std::string(mad::to_string(r.outcome)) + " after " + std::to_string(r.attempts) + " attempts";
+}
+
+}  // namespace
+
+PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lids, const PortConfigOptions& opt,
+                               std::vector<SweepProblem>& problems) {
+  PhaseCounts counts;
+  const Topology& topo = *d.topo;
+  for (const LidMap::Entry& e : lids.entries()) {
+    const NodeIndex n = e.owner.node;
+    const PortNum p = e.owner.port;
+    if (!d.port_info_valid[n][p]) continue;  // unread port: discovery already reported it
+    const auto now = mad::PortInfo::decode(d.port_info[n][p]);
+    if (now.lid == e.base && now.lmc == e.lmc && now.master_sm_lid == opt.sm_lid &&
+        now.gid_prefix == opt.subnet_prefix) {
+      ++counts.skipped;
+      continue;
+    }
+    mad::PortInfo want = nop_base(d.port_info[n][p]);
+    want.lid = e.base;
+    want.lmc = e.lmc;
+    want.master_sm_lid = opt.sm_lid;
+    want.gid_prefix = opt.subnet_prefix;
+    ++counts.sets;
+    const mad::DrPath path = d.port_path[n][p];
+    batch.submit(port_info_set(path, p, want), [&, n, p, path, want](const mad::SmpReply& r) {
+      const Node& node = topo.node(n);
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        problems.push_back({node.guid, path.to_string(), "PortInfo Set " + std::to_string(p), fail_text(r)});
+        return;
+      }
+      const auto got = mad::PortInfo::decode(r.data);
+      if (got.lid != want.lid || got.lmc != want.lmc) {
+        problems.push_back({node.guid, path.to_string(), "PortInfo Set " + std::to_string(p),
+                            "LID " + std::to_string(want.lid) + " not taken (port reports " +
+                                std::to_string(got.lid) + ")"});
+        return;
+      }
+      d.port_info[n][p] = r.data;
+      ++counts.ok;
+    });
+  }
+  batch.wait();
+  return counts;
+}
+
+PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, PortState to,
+                             std::vector<SweepProblem>& problems) {
+  PhaseCounts counts;
+  const Topology& topo = *d.topo;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = 1; p <= node.num_ports; ++p) {
+      const Port& port = node.ports[p];
+      if (!port.connected() || !d.port_info_valid[n][p]) continue;
+      const auto now = mad::PortInfo::decode(d.port_info[n][p]);
+      if (now.port_state != static_cast<std::uint8_t>(from)) {
+        ++counts.skipped;
+        continue;
+      }
+      mad::PortInfo want = nop_base(d.port_info[n][p]);
+      want.port_state = static_cast<std::uint8_t>(to);
+      if (to == PortState::kArmed && d.port_info_valid[port.peer][port.peer_port]) {
+        // Both ends must agree on MTU and data VLs before the link carries traffic (IBA 7.6, 14.2.5.6).
+        const auto peer = mad::PortInfo::decode(d.port_info[port.peer][port.peer_port]);
+        if (now.mtu_cap && peer.mtu_cap) want.neighbor_mtu = std::min(now.mtu_cap, peer.mtu_cap);
+        if (now.vl_cap && peer.vl_cap) want.operational_vls = std::min(now.vl_cap, peer.vl_cap);
+      }
+      ++counts.sets;
+      const mad::DrPath path = d.port_path[n][p];
+      batch.submit(port_info_set(path, p, want), [&, n, p, path, to](const mad::SmpReply& r) {
+        if (r.outcome != mad::SmpOutcome::kOk) {
+          problems.push_back({topo.node(n).guid, path.to_string(),
+                              std::string("PortInfo Set ") + std::to_string(p) + " " + to_string(to), fail_text(r)});
+          return;
+        }
+        d.port_info[n][p] = r.data;
+        const auto got = mad::PortInfo::decode(r.data);
+        if (got.port_state == static_cast<std::uint8_t>(to)) ++counts.ok;
+      });
+    }
+  }
+  batch.wait();
+  return counts;
+}
+
+std::vector<std::string> ports_not_active(const Discovered& d) {
+  std::vector<std::string> out;
+  const Topology& topo = *d.topo;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = 1; p <= node.num_ports; ++p) {
+      if (!node.ports[p].connected()) continue;
+      if (!d.port_info_valid[n][p]) {
+        out.push_back(hex(node.guid) + "[" + std::to_string(p) + "] unread (path " + d.port_path[n][p].to_string() +
+                      ")");
+        continue;
+      }
+      const auto pi = mad::PortInfo::decode(d.port_info[n][p]);
+      if (pi.port_state != static_cast<std::uint8_t>(PortState::kActive)) {
+        out.push_back(hex(node.guid) + "[" + std::to_string(p) + "] " +
+                      to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4))) + " (path " +
+                      d.port_path[n][p].to_string() + ")");
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace smd

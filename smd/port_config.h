@@ -1,0 +1,41 @@
+// Port configuration phases of a sweep (IBA 14.4.x; OpenSM's "LIDs assigned", "links armed",
+// "links active"): PortInfo Set of LID, LMC, MasterSMLID and GID prefix on every endport that needs it,
+// then every cabled port Init -> Armed, then Armed -> Active. Every Set is read-modify-write of the
+// PortInfo read during discovery, with PortState/PortPhysicalState as NOP unless that is the change.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "routing/lid_map.h"
+#include "smd/discovery.h"
+#include "smd/smp_batch.h"
+
+namespace smd {
+
+struct PortConfigOptions {
+  std::uint64_t subnet_prefix = 0xfe80000000000000ULL;
+  Lid sm_lid = 0;  ///< MasterSMLID written to every endport
+};
+
+/// Counts of one phase, for the sweep summary.
+struct PhaseCounts {
+  unsigned sets = 0;      ///< PortInfo Sets sent
+  unsigned ok = 0;        ///< Sets whose response showed the wanted value
+  unsigned skipped = 0;   ///< ports already right (no SMP)
+};
+
+/// Set LID/LMC/MasterSMLID/GID prefix on every endport whose PortInfo differs. Updates `d.port_info`
+/// with the responses; failures become `problems`.
+PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lids, const PortConfigOptions& opt,
+                               std::vector<SweepProblem>& problems);
+
+/// Move every cabled port whose state is `from` to `to` (Init->Armed or Armed->Active), both ends of
+/// each link, NeighborMTU and OperationalVLs agreed with the peer when arming.
+PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, PortState to,
+                             std::vector<SweepProblem>& problems);
+
+/// Cabled ports (switch external ports and CA ports) that are not Active; each as "GUID[port] state".
+std::vector<std::string> ports_not_active(const Discovered& d);
+
+}  // namespace smd

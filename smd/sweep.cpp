@@ -1,0 +1,178 @@
+#include "smd/sweep.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "routing/registry.h"
+#include "smd/guid2lid_file.h"
+#include "smd/port_config.h"
+#include "smd/smp_batch.h"
+
+namespace smd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string hex(Guid g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+
+// Times a phase into the summary and logs it in the field's words.
+class PhaseTimer {
+ public:
+  PhaseTimer(SweepSummary& s, std::string name) : s_(s), name_(std::move(name)), t0_(Clock::now()) {}
+  ~PhaseTimer() {
+    const double ms = ms_since(t0_);
+    s_.phases.push_back({name_, ms});
+    spdlog::info("sweep: {} ({:.1f} ms)", name_, ms);
+  }
+
+ private:
+  SweepSummary& s_;
+  std::string name_;
+  Clock::time_point t0_;
+};
+
+}  // namespace
+
+SweepRunner::SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy)
+    : io_(io), transport_(transport), policy_(policy) {}
+
+SweepSummary SweepRunner::heavy_sweep() {
+  SweepSummary s;
+  const auto t_start = Clock::now();
+  const mad::TransportStats before = transport_.stats();
+  SmpBatch batch(io_, transport_);
+  std::vector<SweepProblem> problems;
+  auto finish = [&]() {
+    const mad::TransportStats after = transport_.stats();
+    s.smps_sent = after.sent - before.sent;
+    s.retries = after.retries - before.retries;
+    s.timeouts = after.timeouts - before.timeouts;
+    for (const SweepProblem& p : problems) s.problems.push_back(p.to_string());
+    s.total_ms = ms_since(t_start);
+    return s;
+  };
+
+  // Phase 1: heavy sweep (discovery).
+  Discovered d;
+  {
+    PhaseTimer t(s, "heavy sweep: fabric discovered");
+    d = discover_fabric(batch);
+  }
+  problems = d.problems;
+  const Topology& topo = *d.topo;
+  s.switches = topo.switches().size();
+  s.cas = topo.cas().size();
+  s.links = topo.link_count();
+  spdlog::info("sweep: {} switches, {} CAs, {} links", s.switches, s.cas, s.links);
+  if (topo.size() == 0) {
+    problems.push_back({0, "0", "NodeInfo", "the SM's own node did not answer"});
+    return finish();
+  }
+
+  // Phase 2: LIDs (guid2lid file > LID on the port > lowest free).
+  const std::string guid2lid_path = policy_.sm.state_dir + "/guid2lid";
+  {
+    PhaseTimer t(s, "LIDs assigned");
+    if (!guid2lid_loaded_) {
+      auto loaded = read_guid2lid(guid2lid_path);
+      if (loaded.ok()) {
+        remembered_ = std::move(loaded->entries);
+        for (const auto& msg : loaded->problems) spdlog::warn("guid2lid: {} (entry ignored)", msg);
+      } else {
+        spdlog::warn("guid2lid: {}", loaded.error().message);
+      }
+      guid2lid_loaded_ = true;
+    }
+    LidAssignOptions lid_opts;
+    lid_opts.lmc = policy_.lid.lmc;
+    auto lids = assign_lids(topo, remembered_, lid_opts);
+    if (!lids.ok()) {
+      problems.push_back({0, "0", "LID assignment", lids.error().message});
+      return finish();
+    }
+    lids_ = std::move(lids.value());
+    s.lids = lids_.entries().size();
+    for (const auto& [guid, range] : to_guid2lid(topo, lids_)) remembered_[guid] = range;
+    std::error_code ec;
+    std::filesystem::create_directories(policy_.sm.state_dir, ec);
+    if (auto st = write_guid2lid(guid2lid_path, remembered_); !st.ok()) {
+      spdlog::error("guid2lid: {}", st.error().message);
+    }
+  }
+
+  // Phase 3: routing (engine chain, every result verified before anything is written).
+  {
+    PhaseTimer t(s, "routing computed and verified");
+    auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids_);
+    if (!routed.ok()) {
+      problems.push_back({0, "0", "routing", routed.error().message});
+      return finish();
+    }
+    for (const ChainAttempt& a : routed->declined) {
+      s.declined.push_back(a.engine + ": " + a.error.message);
+      spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
+    }
+    tables_ = std::move(routed->tables);
+    s.engine = tables_.engine;
+    spdlog::info("routing: engine {} routed {} LIDs on {} switches", s.engine, lids_.max_lid(), s.switches);
+  }
+
+  // Phase 4: endports get LID, LMC, MasterSMLID, subnet prefix.
+  PortConfigOptions port_opts;
+  port_opts.subnet_prefix = policy_.sm.subnet_prefix;
+  port_opts.sm_lid = lids_.base_lid(topo.sm_node, topo.sm_port);
+  {
+    PhaseTimer t(s, "endports configured (LID, LMC, MasterSMLID)");
+    s.port_sets += configure_endports(batch, d, lids_, port_opts, problems).sets;
+  }
+
+  // Phase 5: switches configured: LinearFDBTop and the LFT blocks that differ.
+  {
+    PhaseTimer t(s, "switches configured (LFT blocks)");
+    const ProgramCounts pc = programmer_.program(batch, d, tables_, problems);
+    s.lft_blocks_written = pc.blocks_written;
+    s.lft_blocks_skipped = pc.blocks_skipped;
+  }
+
+  // Phase 6 and 7: links armed, then active (ibsim, like real ports, needs both ends Armed first).
+  {
+    PhaseTimer t(s, "links armed");
+    s.port_sets += transition_links(batch, d, PortState::kInit, PortState::kArmed, problems).sets;
+  }
+  {
+    PhaseTimer t(s, "links active");
+    s.port_sets += transition_links(batch, d, PortState::kArmed, PortState::kActive, problems).sets;
+  }
+
+  // Subnet up only when every link is Active and every switch holds its tables.
+  const auto not_active = ports_not_active(d);
+  for (const auto& p : not_active) problems.push_back({0, "-", "PortState", p + " is not Active"});
+  unsigned tables_missing = 0;
+  for (NodeIndex sw : topo.switches()) {
+    if (!programmer_.holds(topo.node(sw).guid, tables_.lft[sw])) {
+      ++tables_missing;
+      spdlog::debug("switch {} does not hold its LFT", hex(topo.node(sw).guid));
+    }
+  }
+  if (tables_missing) {
+    problems.push_back({0, "-", "LinearForwardingTable", std::to_string(tables_missing) + " switches do not hold their tables"});
+  }
+  topo_ = d.topo;
+  s.subnet_up = problems.empty();
+  if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
+  return finish();
+}
+
+}  // namespace smd

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Independent witness of what an SM programmed, from infiniband-diags output only (no smd code).
+
+Reads the fabric with ibnetdiscover, link states with iblinkinfo, and every switch's LFT with ibroute
+(plus smpdump for any entry ibroute leaves out), then checks:
+  * every switch port 0 and every cabled CA port has a LID (and the LMC asked for),
+  * every cabled port is Active,
+  * from every switch, every LID of every CA port and every switch LID is delivered to its owner.
+Run it under the umad2sim shim (LD_PRELOAD) against a live ibsim. Exit 0 when all hold.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+SW_HDR = re.compile(r'^Switch\s+(\d+)\s+"([^"]+)".*#.*?base port 0 lid (\d+) lmc (\d+)')
+CA_HDR = re.compile(r'^(Ca|Rt)\s+(\d+)\s+"([^"]+)"')
+SW_PORT = re.compile(r'^\[(\d+)\]\s+"([^"]+)"\[(\d+)\]')
+CA_PORT = re.compile(r'^\[(\d+)\]\(([0-9a-fA-F]+)\)\s+"([^"]+)"\[(\d+)\].*#\s*lid (\d+) lmc (\d+)')
+LINK = re.compile(r'^\s*(?:0x[0-9a-f]+\s+)?(\d+)\s+(\d+)\[\s*\]\s+==\(\s*(.*?)\)==>\s+(\d*)\s+(\d*)\[')
+
+
+def run(cmd, timeout):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise SystemExit(f"check_fabric: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()[-400:]}")
+    return p.stdout
+
+
+def parse_netdiscover(text):
+    nodes = {}  # id -> {type, ports:{p:(peer_id, peer_port)}, lid, lmc, port_lids:{p:(lid,lmc)}}
+    cur = None
+    for line in text.splitlines():
+        line = line.rstrip()
+        m = SW_HDR.match(line)
+        if m:
+            cur = m.group(2)
+            nodes[cur] = dict(type='sw', ports={}, lid=int(m.group(3)), lmc=int(m.group(4)), port_lids={})
+            continue
+        if line.startswith('Switch'):
+            raise SystemExit(f"check_fabric: switch without base port 0 LID: {line}")
+        m = CA_HDR.match(line)
+        if m:
+            cur = m.group(3)
+            nodes[cur] = dict(type='ca', ports={}, lid=None, lmc=0, port_lids={})
+            continue
+        if cur is None:
+            continue
+        m = CA_PORT.match(line)
+        if m and nodes[cur]['type'] == 'ca':
+            p = int(m.group(1))
+            nodes[cur]['ports'][p] = (m.group(3), int(m.group(4)))
+            nodes[cur]['port_lids'][p] = (int(m.group(5)), int(m.group(6)))
+            continue
+        m = SW_PORT.match(line)
+        if m and nodes[cur]['type'] == 'sw':
+            nodes[cur]['ports'][int(m.group(1))] = (m.group(2), int(m.group(3)))
+    return nodes
+
+
+def parse_ibroute(text):
+    lft = {}
+    for line in text.splitlines():
+        m = re.match(r'^0x([0-9a-fA-F]{4})\s+(\d+)', line)
+        if m:
+            lft[int(m.group(1), 16)] = int(m.group(2))
+    return lft
+
+
+def smpdump_block(lid, block, timeout):
+    out = run(['smpdump', str(lid), '0x19', str(block)], timeout)
+    data = bytes.fromhex(''.join(out.split()))
+    return list(data[:64])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--lmc', type=int, default=0)
+    ap.add_argument('--timeout', type=int, default=120)
+    ap.add_argument('--expect-switches', type=int)
+    ap.add_argument('--expect-cas', type=int)
+    args = ap.parse_args()
+    errors = []
+
+    nodes = parse_netdiscover(run(['ibnetdiscover'], args.timeout))
+    switches = {k: v for k, v in nodes.items() if v['type'] == 'sw'}
+    cas = {k: v for k, v in nodes.items() if v['type'] == 'ca'}
+    if args.expect_switches is not None and len(switches) != args.expect_switches:
+        errors.append(f"ibnetdiscover sees {len(switches)} switches, expected {args.expect_switches}")
+    if args.expect_cas is not None and len(cas) != args.expect_cas:
+        errors.append(f"ibnetdiscover sees {len(cas)} CAs, expected {args.expect_cas}")
+
+    # 1. LIDs: owner of every LID, none missing, none shared.
+    owner = {}
+    for name, n in switches.items():
+        if n['lid'] == 0:
+            errors.append(f"switch {name} has no LID")
+        elif n['lid'] in owner:
+            errors.append(f"LID {n['lid']} on both {owner[n['lid']]} and switch {name}")
+        owner[n['lid']] = (name, 0)
+    for name, n in cas.items():
+        for p, (lid, lmc) in n['port_lids'].items():
+            if lid == 0:
+                errors.append(f"CA {name} port {p} has no LID")
+                continue
+            if lmc != args.lmc:
+                errors.append(f"CA {name} port {p} has LMC {lmc}, expected {args.lmc}")
+            for l in range(lid, lid + (1 << lmc)):
+                if l in owner:
+                    errors.append(f"LID {l} on both {owner[l]} and CA {name} port {p}")
+                owner[l] = (name, p)
+
+    # 2. Every cabled port Active (iblinkinfo lists each link from both ends).
+    links = 0
+    for line in run(['iblinkinfo'], args.timeout).splitlines():
+        m = LINK.match(line)
+        if not m or not m.group(4):
+            continue  # not a port line, or a port with no peer
+        links += 1
+        if 'Active' not in m.group(3):
+            errors.append(f"link not Active: {line.strip()}")
+    if links == 0:
+        errors.append("iblinkinfo shows no links")
+
+    # 3. Every switch delivers every LID to its owner.
+    max_lid = max(owner) if owner else 0
+    lfts = {}
+    for name, n in switches.items():
+        lft = parse_ibroute(run(['ibroute', '-a', '-n', str(n['lid']), '1', str(max_lid + 1)], args.timeout))
+        missing = [l for l in owner if l not in lft]
+        for block in sorted({l // 64 for l in missing}):
+            for i, port in enumerate(smpdump_block(n['lid'], block, args.timeout)):
+                lft.setdefault(block * 64 + i, port)
+        lfts[name] = lft
+    bad_routes = 0
+    for sw_name in switches:
+        for lid, (dst, dst_port) in owner.items():
+            here, hops = sw_name, 0
+            while True:
+                port = lfts[here].get(lid, 255)
+                if port == 0:
+                    ok = here == dst and dst_port == 0
+                    break
+                if port == 255 or port not in nodes[here]['ports']:
+                    ok = False
+                    break
+                peer, peer_port = nodes[here]['ports'][port]
+                if nodes[peer]['type'] == 'ca':
+                    ok = peer == dst and peer_port == dst_port
+                    break
+                here, hops = peer, hops + 1
+                if hops > len(switches):
+                    ok = False
+                    break
+            if not ok:
+                bad_routes += 1
+                if bad_routes <= 20:
+                    errors.append(f"switch {sw_name} does not deliver LID {lid} to {dst}[{dst_port}]")
+    pairs = len(switches) * len(owner)
+    print(f"check_fabric: {len(switches)} switches, {len(cas)} CAs, {links // 2} links, {len(owner)} LIDs, "
+          f"{pairs - bad_routes}/{pairs} switch->LID routes deliver")
+    if bad_routes > 20:
+        errors.append(f"... {bad_routes} bad routes in all")
+    for e in errors:
+        print(f"check_fabric: FAIL: {e}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

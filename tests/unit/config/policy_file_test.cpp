@@ -1,0 +1,158 @@
+// Policy files on disk: the shipped config/smd.yaml, missing and unreadable files, and the permission check.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "config/policy_loader.h"
+
+namespace smd {
+namespace {
+
+const std::string kShippedPolicy = std::string(SMD_SOURCE_DIR) + "/config/smd.yaml";
+
+/// A fresh directory per test, removed afterwards.
+class PolicyFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = std::filesystem::temp_directory_path() / "smd-policy-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text, mode_t mode = 0644) {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    EXPECT_EQ(::chmod(path.c_str(), mode), 0);
+    return path;
+  }
+
+  std::string dir_;
+};
+
+/// Dotted paths of every leaf key in a YAML map ("sm.port", "routing.updn.roots").
+void collect_keys(const YAML::Node& node, const std::string& prefix, std::set<std::string>& out) {
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    std::string path = prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
+    if (it->second.IsMap()) {
+      collect_keys(it->second, path, out);
+    } else {
+      out.insert(path);
+    }
+  }
+}
+
+TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
+  Result<Policy> loaded = load_policy_file(kShippedPolicy);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  const Policy& p = *loaded;
+  const Policy d;
+  EXPECT_EQ(p.sm.state_dir, d.sm.state_dir);
+  EXPECT_EQ(p.sm.ca, d.sm.ca);
+  EXPECT_EQ(p.sm.port, d.sm.port);
+  EXPECT_EQ(p.sm.port_guid, d.sm.port_guid);
+  EXPECT_EQ(p.sm.priority, d.sm.priority);
+  EXPECT_EQ(p.sm.sm_key, d.sm.sm_key);
+  EXPECT_EQ(p.sm.subnet_prefix, d.sm.subnet_prefix);
+  EXPECT_EQ(p.sm.sweep_interval_s, d.sm.sweep_interval_s);
+  EXPECT_EQ(p.sm.max_resweeps, d.sm.max_resweeps);
+  EXPECT_EQ(p.routing.engines, d.routing.engines);
+  EXPECT_EQ(p.routing.options.updn_roots, d.routing.options.updn_roots);
+  EXPECT_EQ(p.routing.options.ftree_roots, d.routing.options.ftree_roots);
+  EXPECT_EQ(p.routing.options.adaptive, d.routing.options.adaptive);
+  EXPECT_EQ(p.lid.lmc, d.lid.lmc);
+  EXPECT_EQ(p.mad.window, d.mad.window);
+  EXPECT_EQ(p.mad.timeout_ms, d.mad.timeout_ms);
+  EXPECT_EQ(p.mad.retries, d.mad.retries);
+  EXPECT_EQ(p.log.level, d.log.level);
+  EXPECT_EQ(p.log.file, d.log.file);
+  EXPECT_EQ(p.source, kShippedPolicy);
+}
+
+TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
+  std::set<std::string> keys;
+  collect_keys(YAML::LoadFile(kShippedPolicy), "", keys);
+  const std::set<std::string> expected = {
+      "sm.state_dir",        "sm.ca",           "sm.port",          "sm.port_guid",
+      "sm.priority",         "sm.sm_key",       "sm.subnet_prefix", "sm.sweep_interval",
+      "sm.max_resweeps",     "routing.engines", "routing.adaptive", "routing.updn.roots",
+      "routing.ftree.roots", "lid.lmc",         "mad.window",       "mad.timeout_ms",
+      "mad.retries",         "log.level",       "log.file"};
+  EXPECT_EQ(keys, expected);
+}
+
+TEST_F(PolicyFile, ErrorsNameThePathLineAndColumn) {
+  std::string path = write("smd.yaml", "# comment\nsm:\n  priority: 3\nmad:\n  retries: 1\n  window: 65\n");
+  Result<Policy> loaded = load_policy_file(path);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(loaded.error().message, path + ":6:11: mad.window: 65 is out of range 1..64");
+}
+
+TEST_F(PolicyFile, ValidFileSetsSource) {
+  std::string path = write("ok.yaml", "lid:\n  lmc: 2\n");
+  Result<Policy> loaded = load_policy_file(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(loaded->lid.lmc, 2u);
+  EXPECT_EQ(loaded->source, path);
+}
+
+TEST_F(PolicyFile, EmptyFileGivesDefaults) {
+  Result<Policy> loaded = load_policy_file(write("empty.yaml", ""));
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(loaded->mad.window, 32u);
+  EXPECT_EQ(loaded->routing.engines, (std::vector<std::string>{"minhop"}));
+}
+
+TEST_F(PolicyFile, MissingFileIsAnIoErrorNamingThePath) {
+  std::string path = dir_ + "/absent.yaml";
+  Result<Policy> loaded = load_policy_file(path);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().code, ErrorCode::kIo);
+  EXPECT_EQ(loaded.error().message, "cannot open policy file " + path + ": No such file or directory");
+}
+
+TEST_F(PolicyFile, DirectoryIsAnIoErrorNotAnEmptyPolicy) {
+  Result<Policy> loaded = load_policy_file(dir_);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.error().code, ErrorCode::kIo);
+  EXPECT_EQ(loaded.error().message, "cannot read policy file " + dir_ + ": it is a directory");
+}
+
+TEST_F(PolicyFile, PermissionsOwnerWritableOnlyAreAccepted) {
+  EXPECT_TRUE(check_policy_file_permissions(write("a.yaml", "", 0644)).ok());
+  EXPECT_TRUE(check_policy_file_permissions(write("b.yaml", "", 0600)).ok());
+  EXPECT_TRUE(check_policy_file_permissions(write("c.yaml", "", 0444)).ok());
+}
+
+TEST_F(PolicyFile, PermissionsGroupWritableIsRefused) {
+  std::string path = write("g.yaml", "", 0664);
+  Status status = check_policy_file_permissions(path);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(status.error().message,
+            "policy file " + path + " has mode 0664: group or others may write it; run chmod go-w " + path);
+}
+
+TEST_F(PolicyFile, PermissionsOtherWritableIsRefused) {
+  std::string path = write("o.yaml", "", 0602);
+  Status status = check_policy_file_permissions(path);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message,
+            "policy file " + path + " has mode 0602: group or others may write it; run chmod go-w " + path);
+}
+
+TEST_F(PolicyFile, PermissionsOfMissingFileIsAnIoError) {
+  std::string path = dir_ + "/absent.yaml";
+  Status status = check_policy_file_permissions(path);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, ErrorCode::kIo);
+  EXPECT_EQ(status.error().message, "cannot stat policy file " + path + ": No such file or directory");
+}
+
+}  // namespace
+}  // namespace smd

@@ -1,0 +1,140 @@
+// Every policy key rejected with a bad value: the exact message, line and column (1-based) of each.
+#include <gtest/gtest.h>
+
+#include "config/policy_loader.h"
+#include "routing/registry.h"
+
+namespace smd {
+namespace {
+
+struct RejectCase {
+  const char* name;
+  const char* yaml;
+  const char* message;  ///< "{known}" stands for the registry's engine names, so cases survive new engines
+};
+
+std::string expected_message(std::string message) {
+  std::string known;
+  for (const std::string& name : engine_names()) known += (known.empty() ? "" : ", ") + name;
+  if (std::size_t at = message.find("{known}"); at != std::string::npos) message.replace(at, 7, known);
+  return message;
+}
+
+std::string case_name(const ::testing::TestParamInfo<RejectCase>& param) { return param.param.name; }
+
+void PrintTo(const RejectCase& c, std::ostream* os) { *os << c.name; }
+
+class PolicyLoaderReject : public ::testing::TestWithParam<RejectCase> {};
+
+TEST_P(PolicyLoaderReject, NamesFileLineColumnAndKey) {
+  Result<Policy> policy = load_policy_string(GetParam().yaml, "t.yaml");
+  ASSERT_FALSE(policy.ok());
+  EXPECT_EQ(policy.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(policy.error().message, expected_message(GetParam().message));
+}
+
+const RejectCase kSmCases[] = {
+    {"state_dir_empty", "sm:\n  state_dir: \"\"\n", "t.yaml:2:14: sm.state_dir: must not be empty"},
+    {"state_dir_sequence", "sm:\n  state_dir: [a]\n", "t.yaml:2:14: sm.state_dir: expected a string, got a sequence"},
+    {"state_dir_null", "sm:\n  state_dir:\n", "t.yaml:2:3: sm.state_dir: expected a string, got no value"},
+    {"ca_map", "sm:\n  ca: {x: 1}\n", "t.yaml:2:7: sm.ca: expected a string, got a map"},
+    {"port_above", "sm:\n  port: 255\n", "t.yaml:2:9: sm.port: 255 is out of range 0..254"},
+    {"port_negative", "sm:\n  port: -1\n", "t.yaml:2:9: sm.port: -1 is negative; expected an unsigned integer"},
+    {"port_guid_junk", "sm:\n  port_guid: 0x12zz\n",
+     "t.yaml:2:14: sm.port_guid: '0x12zz' is not an integer: unexpected 'zz' after the number"},
+    {"port_guid_65_bits", "sm:\n  port_guid: 0x10000000000000000\n",
+     "t.yaml:2:14: sm.port_guid: 0x10000000000000000 does not fit in 64 bits"},
+    {"port_guid_with_port", "sm:\n  port: 1\n  port_guid: 0x1\n",
+     "t.yaml:3:3: sm.port_guid: selects the SM port by itself; set sm.port to 0 (it is 1)"},
+    {"priority_above", "sm:\n  priority: 16\n", "t.yaml:2:13: sm.priority: 16 is out of range 0..15"},
+    {"sm_key_sequence", "sm:\n  sm_key: [1]\n", "t.yaml:2:11: sm.sm_key: expected an integer, got a sequence"},
+    {"subnet_prefix_ipv6", "sm:\n  subnet_prefix: 'fe80::'\n",
+     "t.yaml:2:18: sm.subnet_prefix: 'fe80::' is not an integer"},
+    {"sweep_interval_above", "sm:\n  sweep_interval: 86401\n",
+     "t.yaml:2:19: sm.sweep_interval: 86401 is out of range 0..86400"},
+    {"sweep_interval_units", "sm:\n  sweep_interval: 10s\n",
+     "t.yaml:2:19: sm.sweep_interval: '10s' is not an integer: unexpected 's' after the number"},
+    {"max_resweeps_above", "sm:\n  max_resweeps: 21\n", "t.yaml:2:17: sm.max_resweeps: 21 is out of range 0..20"},
+};
+INSTANTIATE_TEST_SUITE_P(Sm, PolicyLoaderReject, ::testing::ValuesIn(kSmCases), case_name);
+
+const RejectCase kRoutingCases[] = {
+    {"engines_empty", "routing:\n  engines: []\n",
+     "t.yaml:2:12: routing.engines: must name at least one engine (known: {known})"},
+    {"engines_scalar", "routing:\n  engines: minhop\n",
+     "t.yaml:2:12: routing.engines: expected a sequence of engine names, got a scalar"},
+    {"engines_unknown", "routing:\n  engines: [minhop, minhopp]\n",
+     "t.yaml:2:21: routing.engines[1]: unknown engine 'minhopp' (did you mean 'minhop'?); known: {known}"},
+    {"engines_unknown_far", "routing:\n  engines:\n    - dor\n",
+     "t.yaml:3:7: routing.engines[0]: unknown engine 'dor'; known: {known}"},
+    {"engines_duplicate", "routing:\n  engines: [minhop, minhop]\n",
+     "t.yaml:2:21: routing.engines[1]: 'minhop' is listed twice (first at [0])"},
+    {"engines_nested", "routing:\n  engines: [[updn]]\n",
+     "t.yaml:2:13: routing.engines[0]: expected a name, got a sequence"},
+    {"adaptive_yes", "routing:\n  adaptive: yes\n", "t.yaml:2:13: routing.adaptive: expected true or false, got 'yes'"},
+    {"adaptive_map", "routing:\n  adaptive: {}\n", "t.yaml:2:13: routing.adaptive: expected true or false, got a map"},
+    {"updn_roots_negative", "routing:\n  updn:\n    roots: [0x1, -2]\n",
+     "t.yaml:3:18: routing.updn.roots[1]: -2 is negative; expected an unsigned integer"},
+    {"updn_roots_scalar", "routing:\n  updn:\n    roots: 0x1\n",
+     "t.yaml:3:12: routing.updn.roots: expected a sequence of GUIDs, got a scalar"},
+    {"updn_unknown_key", "routing:\n  updn:\n    root: [0x1]\n",
+     "t.yaml:3:5: routing.updn.root: unknown key (did you mean 'roots'?)"},
+    {"ftree_roots_duplicate", "routing:\n  ftree:\n    roots: [0x1, 0x1]\n",
+     "t.yaml:3:18: routing.ftree.roots[1]: 0x1 is listed twice (first at [0])"},
+    {"ftree_roots_zero", "routing:\n  ftree:\n    roots:\n      - 0\n",
+     "t.yaml:4:9: routing.ftree.roots[0]: GUID 0 is not a valid port or node GUID"},
+    {"ftree_not_map", "routing:\n  ftree: [0x1]\n", "t.yaml:2:10: routing.ftree: expected a map, got a sequence"},
+};
+INSTANTIATE_TEST_SUITE_P(Routing, PolicyLoaderReject, ::testing::ValuesIn(kRoutingCases), case_name);
+
+const RejectCase kLidMadLogCases[] = {
+    {"lmc_above", "lid:\n  lmc: 8\n", "t.yaml:2:8: lid.lmc: 8 is out of range 0..7"},
+    {"window_zero", "mad:\n  window: 0\n", "t.yaml:2:11: mad.window: 0 is out of range 1..64"},
+    {"window_above", "mad:\n  window: 65\n", "t.yaml:2:11: mad.window: 65 is out of range 1..64"},
+    {"window_hex_above", "mad:\n  window: 0x41\n", "t.yaml:2:11: mad.window: 0x41 is out of range 1..64"},
+    {"window_junk", "mad:\n  window: 12abc\n",
+     "t.yaml:2:11: mad.window: '12abc' is not an integer: unexpected 'abc' after the number"},
+    {"window_leading_zero", "mad:\n  window: 010\n",
+     "t.yaml:2:11: mad.window: '010' has a leading zero, which YAML 1.1 reads as octal; write it without the zero "
+     "or as 0x hex"},
+    {"window_null", "mad:\n  window:\nlog:\n  level: info\n",
+     "t.yaml:2:3: mad.window: expected an integer, got no value"},
+    {"timeout_above", "mad:\n  timeout_ms: 60001\n", "t.yaml:2:15: mad.timeout_ms: 60001 is out of range 1..60000"},
+    {"retries_float", "mad:\n  retries: 3.5\n",
+     "t.yaml:2:12: mad.retries: '3.5' is not an integer: unexpected '.5' after the number"},
+    {"retries_above", "mad:\n  retries: 21\n", "t.yaml:2:12: mad.retries: 21 is out of range 0..20"},
+    {"level_unknown", "log:\n  level: verbose\n",
+     "t.yaml:2:10: log.level: unknown value 'verbose'; expected one of trace, debug, info, warn, error, critical, off"},
+    {"level_near", "log:\n  level: inf\n",
+     "t.yaml:2:10: log.level: unknown value 'inf' (did you mean 'info'?); expected one of trace, debug, info, warn, "
+     "error, critical, off"},
+    {"file_sequence", "log:\n  file: [a]\n", "t.yaml:2:9: log.file: expected a string, got a sequence"},
+};
+INSTANTIATE_TEST_SUITE_P(LidMadLog, PolicyLoaderReject, ::testing::ValuesIn(kLidMadLogCases), case_name);
+
+const RejectCase kShapeCases[] = {
+    {"unknown_key_near", "mad:\n  windw: 3\n", "t.yaml:2:3: mad.windw: unknown key (did you mean 'window'?)"},
+    {"unknown_key_far", "mad:\n  foo: 1\n",
+     "t.yaml:2:3: mad.foo: unknown key; expected one of window, timeout_ms, retries"},
+    {"unknown_section_near", "lid: {}\nrooting:\n  engines: [minhop]\n",
+     "t.yaml:2:1: rooting: unknown key (did you mean 'routing'?)"},
+    {"unknown_section_far", "policy: {}\n",
+     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log"},
+    {"duplicate_key", "mad:\n  window: 8\n  window: 9\n", "t.yaml:3:3: mad.window: duplicate key (first at line 2)"},
+    {"duplicate_section", "mad: {}\nlog: {}\nmad: {}\n", "t.yaml:3:1: mad: duplicate key (first at line 1)"},
+    {"section_scalar", "mad: 5\n", "t.yaml:1:6: mad: expected a map, got a scalar"},
+    {"top_scalar", "hello\n", "t.yaml:1:1: expected a map, got a scalar"},
+    {"top_sequence", "- sm\n", "t.yaml:1:1: expected a map, got a sequence"},
+    {"key_not_scalar", "? [a]\n: 1\n", "t.yaml:1:3: expected a key name, got a sequence"},
+    {"two_documents", "mad: {}\n---\nlog: {}\n", "t.yaml:3:1: a policy is one YAML document; found 2"},
+    {"syntax_unclosed_flow", "mad:\n  window: [1\n", "t.yaml:3:1: YAML syntax error: end of sequence flow not found"},
+    {"syntax_bad_indent", "mad:\n  window: 1\n timeout_ms: 2\n", "t.yaml:3:2: YAML syntax error: end of map not found"},
+    {"syntax_tab", "mad:\n\twindow: 1\n", "t.yaml:2:8: YAML syntax error: illegal map value"},
+    // Checked in schema order (sm before mad), reported in reading order.
+    {"earliest_error_wins", "mad:\n  window: 99\nsm:\n  port: 999\n",
+     "t.yaml:2:11: mad.window: 99 is out of range 1..64"},
+};
+INSTANTIATE_TEST_SUITE_P(Shape, PolicyLoaderReject, ::testing::ValuesIn(kShapeCases), case_name);
+
+}  // namespace
+}  // namespace smd

@@ -1,0 +1,57 @@
+// The one-line policy summary printed by `smd check-config` and logged at start-up.
+#include "config/policy_summary.h"
+
+#include <gtest/gtest.h>
+
+namespace smd {
+namespace {
+
+TEST(PolicySummary, Defaults) {
+  EXPECT_EQ(summarize_policy(Policy{}),
+            "engines=minhop adaptive=off updn.roots=auto ftree.roots=auto lmc=0 sm.port=auto priority=0 "
+            "sm_key=unset subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 mad.window=32 "
+            "mad.timeout=100ms mad.retries=3 log=info@stderr state_dir=/var/lib/smd");
+}
+
+TEST(PolicySummary, EverySettingAndNoSecret) {
+  Policy p;
+  p.routing.engines = {"ftree", "minhop"};
+  p.routing.options.adaptive = true;
+  p.routing.options.updn_roots = {0x10, 0x20};
+  p.routing.options.ftree_roots = {0x0002c90300001000ULL};
+  p.lid.lmc = 2;
+  p.sm.ca = "mlx5_0";
+  p.sm.port = 1;
+  p.sm.priority = 14;
+  p.sm.sm_key = 0x1234;
+  p.sm.subnet_prefix = 0xfec0000000000001ULL;
+  p.sm.sweep_interval_s = 0;
+  p.sm.max_resweeps = 5;
+  p.mad.window = 8;
+  p.mad.timeout_ms = 250;
+  p.mad.retries = 1;
+  p.log.level = "debug";
+  p.log.file = "/var/log/smd.log";
+  p.sm.state_dir = "/srv/smd";
+  std::string s = summarize_policy(p);
+  EXPECT_EQ(s,
+            "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
+            "ftree.roots=0x0002c90300001000 lmc=2 sm.port=mlx5_0/1 priority=14 sm_key=set "
+            "subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 mad.timeout=250ms mad.retries=1 "
+            "log=debug@/var/log/smd.log state_dir=/srv/smd");
+  EXPECT_EQ(s.find("1234"), std::string::npos);  // the SM_Key never reaches a log
+}
+
+TEST(PolicySummary, SmPortChoices) {
+  Policy p;
+  p.sm.port = 2;
+  EXPECT_NE(summarize_policy(p).find(" sm.port=auto/2 "), std::string::npos);
+  p.sm.port = 0;
+  p.sm.ca = "mlx5_1";
+  EXPECT_NE(summarize_policy(p).find(" sm.port=mlx5_1/auto "), std::string::npos);
+  p.sm.port_guid = 0xabcd;
+  EXPECT_NE(summarize_policy(p).find(" sm.port=0x000000000000abcd "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace smd

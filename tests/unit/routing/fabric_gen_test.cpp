@@ -1,0 +1,320 @@
+// Fabric generators: counts against closed-form formulas, degrees, connectivity (BFS written here),
+// ibsim GUIDs and the netfile round trip.
+#include "routing/fabric_gen.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <queue>
+#include <set>
+#include <sstream>
+
+#include "routing/netfile.h"
+#include "routing/netfile_writer.h"
+
+namespace smd {
+namespace {
+
+std::size_t ipow(std::size_t b, unsigned e) {
+  std::size_t r = 1;
+  while (e-- > 0) r *= b;
+  return r;
+}
+
+std::size_t cabled_ports(const Node& n) {
+  std::size_t c = 0;
+  for (PortNum p = 1; p <= n.num_ports; ++p) c += n.ports[p].connected() ? 1 : 0;
+  return c;
+}
+
+// Hop distances from `from` over cables, -1 for unreachable.
+std::vector<int> bfs(const Topology& t, NodeIndex from) {
+  std::vector<int> dist(t.size(), -1);
+  std::queue<NodeIndex> q;
+  dist[from] = 0;
+  q.push(from);
+  while (!q.empty()) {
+    const NodeIndex u = q.front();
+    q.pop();
+    for (const Port& p : t.node(u).ports) {
+      if (p.connected() && dist[p.peer] < 0) {
+        dist[p.peer] = dist[u] + 1;
+        q.push(p.peer);
+      }
+    }
+  }
+  return dist;
+}
+
+// Invariants every generated fabric must hold: valid IB, symmetric cables, ibsim GUIDs in node order,
+// host-0 first with the SM on it, all connected.
+void expect_valid(const Topology& t) {
+  std::size_t ca_rank = 0, sw_rank = 0;
+  bool seen_switch = false;
+  for (NodeIndex i = 0; i < t.size(); ++i) {
+    const Node& n = t.node(i);
+    ASSERT_LE(n.num_ports, 254u);
+    ASSERT_EQ(n.ports.size(), n.num_ports + 1u);
+    if (n.is_switch()) {
+      EXPECT_EQ(n.guid, 0x200000u + sw_rank++);
+      EXPECT_EQ(n.lft_cap, 30720u);
+      seen_switch = true;
+    } else {
+      EXPECT_FALSE(seen_switch) << "hosts must precede switches (netfile order)";
+      EXPECT_EQ(n.num_ports, 1u);
+      EXPECT_EQ(n.guid, 0x100000u + 2 * ca_rank);  // one-port CAs: counter steps by 2
+      EXPECT_EQ(n.ports[1].guid, n.guid + 1);
+      EXPECT_EQ(n.description, "host-" + std::to_string(ca_rank));
+      EXPECT_TRUE(n.ports[1].connected());
+      ++ca_rank;
+    }
+    for (PortNum p = 1; p <= n.num_ports; ++p) {
+      const Port& port = n.ports[p];
+      if (!port.connected()) continue;
+      EXPECT_NE(port.peer, i) << n.description << " self link";
+      const Port& back = t.node(port.peer).ports[port.peer_port];
+      EXPECT_EQ(back.peer, i);
+      EXPECT_EQ(back.peer_port, p);
+      EXPECT_EQ(port.state, PortState::kActive);
+    }
+  }
+  if (!t.cas().empty()) {
+    EXPECT_EQ(t.sm_node, 0u);
+    EXPECT_EQ(t.node(0).description, "host-0");
+    EXPECT_EQ(t.sm_port, 1u);
+  }
+  for (int d : bfs(t, 0)) EXPECT_GE(d, 0) << "fabric not connected";
+}
+
+// Write, read back, compare node by node (same order, so same GUIDs too).
+void expect_round_trip(const Topology& t) {
+  std::ostringstream out;
+  ASSERT_TRUE(write_netfile(t, out).ok());
+  std::istringstream in(out.str());
+  auto back = read_netfile(in, "generated.net");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->size(), t.size());
+  EXPECT_EQ(back->link_count(), t.link_count());
+  EXPECT_EQ(back->sm_node, t.sm_node);
+  EXPECT_EQ(back->sm_port, t.sm_port);
+  for (NodeIndex i = 0; i < t.size(); ++i) {
+    const Node& a = t.node(i);
+    const Node& b = back->node(i);
+    ASSERT_EQ(b.description, a.description);
+    EXPECT_EQ(b.guid, a.guid);
+    EXPECT_EQ(b.type, a.type);
+    ASSERT_EQ(b.num_ports, a.num_ports);
+    for (PortNum p = 1; p <= a.num_ports; ++p) {
+      EXPECT_EQ(b.ports[p].guid, a.ports[p].guid);
+      EXPECT_EQ(b.ports[p].peer, a.ports[p].peer);
+      EXPECT_EQ(b.ports[p].peer_port, a.ports[p].peer_port);
+    }
+  }
+}
+
+class KaryTree : public ::testing::TestWithParam<std::pair<unsigned, unsigned>> {};
+
+TEST_P(KaryTree, PetriniVanneschiShape) {
+  const auto [k, n] = GetParam();
+  auto t = make_kary_ntree(k, n);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  EXPECT_EQ(t->cas().size(), ipow(k, n));
+  EXPECT_EQ(t->switches().size(), n * ipow(k, n - 1));
+  EXPECT_EQ(t->link_count(), n * ipow(k, n));
+  // Every switch has 2k ports; all are cabled except the k up ports of the top level.
+  std::size_t top = 0;
+  for (NodeIndex s : t->switches()) {
+    const Node& sw = t->node(s);
+    EXPECT_EQ(sw.num_ports, 2 * k);
+    const std::size_t used = cabled_ports(sw);
+    if (n > 1 && sw.description.rfind("sw-L" + std::to_string(n - 1) + "-", 0) == 0) {
+      EXPECT_EQ(used, k);
+      ++top;
+    } else {
+      EXPECT_EQ(used, n == 1 ? k : 2 * k) << sw.description;
+    }
+  }
+  if (n > 1) EXPECT_EQ(top, ipow(k, n - 1));
+  // Any two hosts are at most 2n cables apart (up to a common ancestor and down), and hosts of
+  // different leaves at least 4 when n > 1; host i sits on leaf i / k.
+  const std::vector<int> d0 = bfs(*t, 0);
+  int far = 0;
+  for (NodeIndex h : t->cas()) far = std::max(far, d0[h]);
+  EXPECT_EQ(far, n == 1 ? 2 : static_cast<int>(2 * n));
+  EXPECT_EQ(d0[1], 2);  // host-1 shares host-0's leaf (k >= 2)
+  EXPECT_EQ(t->node(t->node(k).ports[1].peer).description, "sw-L0-1");
+  expect_round_trip(*t);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, KaryTree,
+                         ::testing::Values(std::pair{2u, 1u}, std::pair{2u, 3u}, std::pair{3u, 2u}, std::pair{4u, 3u},
+                                           std::pair{2u, 5u}));
+
+TEST(KaryTree, RejectsImpossibleShapes) {
+  EXPECT_EQ(make_kary_ntree(1, 3).error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(make_kary_ntree(128, 1).error().code, ErrorCode::kInvalidInput);  // 256 ports
+  EXPECT_EQ(make_kary_ntree(4, 0).error().code, ErrorCode::kInvalidInput);
+}
+
+TEST(LeafSpine, CountsDegreesAndParallelLinks) {
+  LeafSpineSpec s;
+  s.leaves = 5;
+  s.spines = 3;
+  s.hosts_per_leaf = 7;
+  s.links_per_pair = 2;
+  auto t = make_leaf_spine(s);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  EXPECT_EQ(t->cas().size(), 35u);
+  EXPECT_EQ(t->switches().size(), 8u);
+  EXPECT_EQ(t->link_count(), 35u + 5 * 3 * 2);
+  for (NodeIndex s_idx : t->switches()) {
+    const Node& sw = t->node(s_idx);
+    std::map<NodeIndex, int> cables_to;
+    for (PortNum p = 1; p <= sw.num_ports; ++p) {
+      if (sw.ports[p].connected() && t->node(sw.ports[p].peer).is_switch()) ++cables_to[sw.ports[p].peer];
+    }
+    if (sw.description.rfind("leaf-", 0) == 0) {
+      EXPECT_EQ(cabled_ports(sw), 7u + 3 * 2);
+      EXPECT_EQ(cables_to.size(), 3u);
+    } else {
+      EXPECT_EQ(cabled_ports(sw), 5u * 2);
+      EXPECT_EQ(cables_to.size(), 5u);
+    }
+    for (auto [peer, count] : cables_to) EXPECT_EQ(count, 2) << sw.description;
+  }
+  // host-7 is the first host of leaf-1.
+  EXPECT_EQ(t->node(t->node(7).ports[1].peer).description, "leaf-1");
+  expect_round_trip(*t);
+}
+
+TEST(LeafSpine, RejectsTooManyPorts) {
+  LeafSpineSpec s;
+  s.leaves = 128;
+  s.spines = 1;
+  s.links_per_pair = 2;  // spine would need 256 ports
+  EXPECT_EQ(make_leaf_spine(s).error().code, ErrorCode::kInvalidInput);
+}
+
+TEST(FatTree3, PartlyPopulatedLeaves) {
+  FatTree3Spec s;
+  s.pods = 3;
+  s.leaves_per_pod = 4;
+  s.aggs_per_pod = 2;
+  s.cores_per_agg_group = 3;
+  s.leaf_down_ports = 8;
+  s.hosts_per_leaf = 6;
+  s.partial_leaf_fraction = 0.25;  // 12 leaves -> the last 3 are partial
+  s.partial_hosts = 2;
+  auto t = make_fat_tree3(s);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  const std::size_t hosts = 9 * 6 + 3 * 2;
+  EXPECT_EQ(t->cas().size(), hosts);
+  EXPECT_EQ(t->switches().size(), 12u + 3 * 2 + 2 * 3);
+  EXPECT_EQ(t->link_count(), hosts + 3 * 4 * 2 + 3 * 2 * 3);
+  for (NodeIndex i : t->switches()) {
+    const Node& sw = t->node(i);
+    const std::string& d = sw.description;
+    if (d == "leaf-0") EXPECT_EQ(cabled_ports(sw), 6u + 2);
+    if (d == "leaf-11") EXPECT_EQ(cabled_ports(sw), 2u + 2);
+    if (d.rfind("agg-", 0) == 0) EXPECT_EQ(cabled_ports(sw), 4u + 3) << d;
+    if (d.rfind("core-", 0) == 0) EXPECT_EQ(cabled_ports(sw), 3u) << d;
+  }
+  expect_round_trip(*t);
+}
+
+TEST(Torus, NeighboursDifferInOneCoordinate) {
+  struct Case {
+    std::vector<unsigned> dims;
+    std::size_t inter_switch_links;  // per dimension: N if size >= 3, N/2 if size 2, 0 if size 1
+  };
+  for (const Case& c : {Case{{4}, 4}, Case{{4, 4}, 32}, Case{{3, 2, 2}, 12 + 6 + 6}, Case{{5, 1}, 5}}) {
+    auto t = make_torus(c.dims, 2);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    expect_valid(*t);
+    std::size_t n = 1;
+    for (unsigned d : c.dims) n *= d;
+    EXPECT_EQ(t->switches().size(), n);
+    EXPECT_EQ(t->cas().size(), 2 * n);
+    EXPECT_EQ(t->link_count(), 2 * n + c.inter_switch_links);
+    for (NodeIndex i : t->switches()) {
+      const Node& sw = t->node(i);
+      for (PortNum p = 1; p <= sw.num_ports; ++p) {
+        if (!sw.ports[p].connected() || !t->node(sw.ports[p].peer).is_switch()) continue;
+        // "sw-1-2" vs "sw-1-3": exactly one coordinate moves by +-1 modulo its size.
+        std::istringstream a(sw.description.substr(3)), b(t->node(sw.ports[p].peer).description.substr(3));
+        std::string xa, xb;
+        int moved = 0;
+        for (unsigned dim : c.dims) {
+          std::getline(a, xa, '-');
+          std::getline(b, xb, '-');
+          const unsigned ua = std::stoul(xa), ub = std::stoul(xb);
+          if (ua == ub) continue;
+          ++moved;
+          EXPECT_TRUE((ua + 1) % dim == ub || (ub + 1) % dim == ua) << sw.description;
+        }
+        EXPECT_EQ(moved, 1);
+      }
+    }
+    expect_round_trip(*t);
+  }
+}
+
+TEST(RandomGraph, ConnectedBoundedAndDeterministic) {
+  for (std::uint64_t seed : {1u, 2u, 3u, 42u}) {
+    auto t = make_random(40, 5, 2, seed);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    expect_valid(*t);
+    EXPECT_EQ(t->switches().size(), 40u);
+    EXPECT_EQ(t->cas().size(), 80u);
+    std::size_t with_free = 0, switch_cable_ends = 0;
+    for (NodeIndex i : t->switches()) {
+      const Node& sw = t->node(i);
+      EXPECT_EQ(sw.num_ports, 7u);
+      const std::size_t to_switches = cabled_ports(sw) - 2;
+      switch_cable_ends += to_switches;
+      if (to_switches < 5) ++with_free;
+    }
+    // Filling stops only when at most one switch still has a free port, and that switch has at least
+    // one cable (connected), so at most 4 of the 40*5 ends stay free; cables use ends in pairs.
+    EXPECT_LE(with_free, 1u);
+    EXPECT_GE(switch_cable_ends, 196u);
+    EXPECT_EQ(switch_cable_ends % 2, 0u);
+    expect_round_trip(*t);
+  }
+  auto a = make_random(30, 3, 1, 7), b = make_random(30, 3, 1, 7), c = make_random(30, 3, 1, 8);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  std::ostringstream wa, wb, wc;
+  ASSERT_TRUE(write_netfile(*a, wa).ok() && write_netfile(*b, wb).ok() && write_netfile(*c, wc).ok());
+  EXPECT_EQ(wa.str(), wb.str());
+  EXPECT_NE(wa.str(), wc.str());
+  EXPECT_EQ(make_random(10, 1, 1, 1).error().code, ErrorCode::kInvalidInput);
+}
+
+TEST(SmallFabrics, SingleAndTwoSwitch) {
+  auto one = make_single_switch(6);
+  ASSERT_TRUE(one.ok());
+  expect_valid(*one);
+  EXPECT_EQ(one->link_count(), 6u);
+  EXPECT_EQ(one->switches().size(), 1u);
+
+  auto two = make_two_switch(3, 2);
+  ASSERT_TRUE(two.ok());
+  expect_valid(*two);
+  EXPECT_EQ(two->cas().size(), 4u);
+  EXPECT_EQ(two->link_count(), 3u + 4);
+  const Node& sw0 = two->node(two->switches()[0]);
+  for (PortNum p = 1; p <= 3; ++p) {
+    EXPECT_EQ(sw0.ports[p].peer, two->switches()[1]);
+    EXPECT_EQ(sw0.ports[p].peer_port, p);
+  }
+  EXPECT_EQ(two->node(two->node(2).ports[1].peer).description, "sw-1");  // host-2 is on sw-1
+  expect_round_trip(*two);
+  EXPECT_EQ(make_single_switch(255).error().code, ErrorCode::kInvalidInput);
+}
+
+}  // namespace
+}  // namespace smd

@@ -1,0 +1,114 @@
+#include "routing/lid_assign.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "routing/fabric_gen.h"
+
+namespace smd {
+namespace {
+
+// Every endport must own 2^LMC aligned LIDs (switch port 0: one LID), no LID shared.
+void expect_complete(const Topology& t, const LidMap& m, unsigned lmc) {
+  std::set<Lid> used;
+  for (NodeIndex n = 0; n < t.size(); ++n) {
+    const Node& node = t.node(n);
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      const bool endport = node.is_switch() ? p == 0 : node.ports[p].connected();
+      if (!endport) {
+        EXPECT_EQ(m.base_lid(n, p), 0);
+        continue;
+      }
+      const Lid base = m.base_lid(n, p);
+      const unsigned count = node.is_switch() ? 1 : 1u << lmc;
+      ASSERT_NE(base, 0) << node.description;
+      EXPECT_EQ(base % count, 0u) << node.description;
+      for (unsigned l = base; l < base + count; ++l) {
+        EXPECT_TRUE(used.insert(static_cast<Lid>(l)).second) << "LID " << l << " reused";
+        auto o = m.owner(static_cast<Lid>(l));
+        ASSERT_TRUE(o.has_value());
+        EXPECT_EQ(o->node, n);
+        EXPECT_EQ(o->port, p);
+      }
+    }
+  }
+}
+
+TEST(LidAssign, EveryEndportGetsUniqueAlignedLids) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok());
+  for (unsigned lmc : {0u, 1u, 3u}) {
+    auto m = assign_lids(*t, {}, LidAssignOptions{lmc, true});
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    expect_complete(*t, *m, lmc);
+  }
+}
+
+TEST(LidAssign, RememberedLidsWinOverPortLidsAndLowestFree) {
+  auto t = make_leaf_spine(LeafSpineSpec{2, 1, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Topology& topo = t.value();
+  const NodeIndex host = topo.cas()[1];
+  const NodeIndex leaf = topo.switches()[0];
+  topo.mutable_node(host).ports[1].lid = 40;  // what the port holds
+  Guid2Lid remembered;
+  remembered[topo.node(host).ports[1].guid] = LidRange{77, 77};
+  remembered[topo.node(leaf).guid] = LidRange{9, 9};
+  auto m = assign_lids(topo, remembered, LidAssignOptions{0, true});
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->base_lid(host, 1), 77);
+  EXPECT_EQ(m->base_lid(leaf, 0), 9);
+  expect_complete(topo, *m, 0);
+}
+
+TEST(LidAssign, KeepsAValidPortLidAndDropsAClashingOne) {
+  auto t = make_single_switch(3);
+  ASSERT_TRUE(t.ok());
+  Topology& topo = t.value();
+  const auto& cas = topo.cas();
+  topo.mutable_node(cas[0]).ports[1].lid = 5;
+  topo.mutable_node(cas[1]).ports[1].lid = 5;  // clash: the first keeps it
+  auto m = assign_lids(topo, {}, LidAssignOptions{0, true});
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->base_lid(cas[0], 1), 5);
+  EXPECT_NE(m->base_lid(cas[1], 1), 5);
+  expect_complete(topo, *m, 0);
+}
+
+TEST(LidAssign, MisalignedRememberedRangeIsReassigned) {
+  auto t = make_single_switch(2);
+  ASSERT_TRUE(t.ok());
+  Guid2Lid remembered;
+  remembered[t->node(t->cas()[0]).ports[1].guid] = LidRange{6, 9};  // 4 LIDs, not aligned to 4
+  auto m = assign_lids(*t, remembered, LidAssignOptions{2, true});
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->base_lid(t->cas()[0], 1) % 4, 0);
+  expect_complete(*t, *m, 2);
+}
+
+TEST(LidAssign, RefusesWhenLinearFdbCapIsTooSmall) {
+  auto t = make_single_switch(10);
+  ASSERT_TRUE(t.ok());
+  t->mutable_node(t->switches()[0]).lft_cap = 8;  // LIDs 1..7 only: 11 endports do not fit
+  auto m = assign_lids(*t, {}, LidAssignOptions{0, true});
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(m.error().message.find("LinearFDBCap"), std::string::npos);
+}
+
+TEST(LidAssign, Guid2LidViewRoundTrips) {
+  auto t = make_kary_ntree(2, 2);
+  ASSERT_TRUE(t.ok());
+  auto m = assign_lids(*t, {}, LidAssignOptions{1, true});
+  ASSERT_TRUE(m.ok());
+  const Guid2Lid view = to_guid2lid(*t, *m);
+  auto again = assign_lids(*t, view, LidAssignOptions{1, false});
+  ASSERT_TRUE(again.ok());
+  for (NodeIndex n = 0; n < t->size(); ++n) {
+    for (PortNum p = 0; p <= t->node(n).num_ports; ++p) EXPECT_EQ(again->base_lid(n, p), m->base_lid(n, p));
+  }
+}
+
+}  // namespace
+}  // namespace smd

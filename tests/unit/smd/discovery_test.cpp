@@ -1,0 +1,134 @@
+// Discovery against FakeFabric: the discovered graph must equal the generated one, node for node and
+// cable for cable, and failures must name GUID and directed path.
+#include "smd/discovery.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <deque>
+
+#include "fake_fabric.h"
+#include "routing/fabric_gen.h"
+
+namespace smd {
+namespace {
+
+struct Rig {
+  explicit Rig(Topology t, unsigned retries = 3) : topo(std::move(t)), fabric(io, topo, retries), batch(io, fabric) {}
+  Topology topo;
+  boost::asio::io_context io;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
+  test::FakeFabric fabric;
+  SmpBatch batch;
+};
+
+// BFS hop distance from the SM's node over cables, computed here independently of discovery.
+std::vector<unsigned> hop_distances(const Topology& t) {
+  std::vector<unsigned> dist(t.size(), ~0u);
+  std::deque<NodeIndex> q{t.sm_node};
+  dist[t.sm_node] = 0;
+  while (!q.empty()) {
+    const NodeIndex n = q.front();
+    q.pop_front();
+    if (n != t.sm_node && !t.node(n).is_switch()) continue;
+    for (const Port& p : t.node(n).ports) {
+      if (p.connected() && dist[p.peer] == ~0u) {
+        dist[p.peer] = dist[n] + 1;
+        q.push_back(p.peer);
+      }
+    }
+  }
+  return dist;
+}
+
+void expect_same_fabric(const Topology& want, const Topology& got) {
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(got.switches().size(), want.switches().size());
+  EXPECT_EQ(got.link_count(), want.link_count());
+  const auto dist = hop_distances(want);
+  for (NodeIndex w = 0; w < want.size(); ++w) {
+    const Node& wn = want.node(w);
+    auto g = got.find(wn.guid);
+    ASSERT_TRUE(g.has_value()) << wn.description;
+    const Node& gn = got.node(*g);
+    EXPECT_EQ(gn.description, wn.description);
+    EXPECT_EQ(gn.num_ports, wn.num_ports);
+    EXPECT_EQ(gn.dr_path.size(), dist[w]) << "BFS discovery reaches every node on a shortest path";
+    for (PortNum p = 1; p <= wn.num_ports; ++p) {
+      const Port& wp = wn.ports[p];
+      const Port& gp = gn.ports[p];
+      ASSERT_EQ(gp.connected(), wp.connected()) << wn.description << "[" << int(p) << "]";
+      if (!wp.connected()) continue;
+      EXPECT_EQ(got.node(gp.peer).guid, want.node(wp.peer).guid);
+      EXPECT_EQ(gp.peer_port, wp.peer_port);
+    }
+  }
+}
+
+TEST(Discovery, FindsEveryNodeAndCableOfAKaryTree) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  Discovered d = discover_fabric(rig.batch);
+  EXPECT_TRUE(d.problems.empty()) << d.problems.front().to_string();
+  expect_same_fabric(rig.topo, *d.topo);
+  EXPECT_EQ(d.topo->sm_node, *d.topo->find(rig.topo.node(rig.topo.sm_node).guid));
+  EXPECT_EQ(d.topo->sm_port, rig.topo.sm_port);
+}
+
+TEST(Discovery, ParallelLinksAreDistinctCables) {
+  auto t = make_two_switch(3, 2);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  Discovered d = discover_fabric(rig.batch);
+  EXPECT_TRUE(d.problems.empty());
+  expect_same_fabric(rig.topo, *d.topo);
+  EXPECT_EQ(d.topo->link_count(), 3u + 4u);
+}
+
+TEST(Discovery, SurvivesLossWithRetries) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()), /*retries=*/8);
+  rig.fabric.set_loss(0.05, 7);
+  Discovered d = discover_fabric(rig.batch);
+  EXPECT_TRUE(d.problems.empty());
+  expect_same_fabric(rig.topo, *d.topo);
+  EXPECT_GT(rig.fabric.stats().retries, 0u);
+}
+
+TEST(Discovery, SilentSwitchIsReportedAndTheRestIsFound) {
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()), 1);
+  const NodeIndex spine = rig.topo.switches().back();
+  rig.fabric.silence(spine);
+  Discovered d = discover_fabric(rig.batch);
+  ASSERT_FALSE(d.problems.empty());
+  EXPECT_NE(d.problems.front().to_string().find("NodeInfo"), std::string::npos);
+  EXPECT_EQ(d.topo->size(), rig.topo.size() - 1);
+  EXPECT_FALSE(d.topo->find(rig.topo.node(spine).guid).has_value());
+}
+
+TEST(Discovery, DuplicateGuidNamesBothPaths) {
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  const auto& sws = rig.topo.switches();
+  // Two distinct leaves answer with one GUID.
+  rig.fabric.override_guid(sws[1], rig.topo.node(sws[0]).guid);
+  Discovered d = discover_fabric(rig.batch);
+  bool found = false;
+  for (const auto& p : d.problems) {
+    const std::string s = p.to_string();
+    if (s.find("duplicate GUID") != std::string::npos) {
+      found = true;
+      EXPECT_NE(s.find("DR path 0,"), std::string::npos) << s;
+      EXPECT_NE(s.find("first seen at 0,"), std::string::npos) << s;
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace smd

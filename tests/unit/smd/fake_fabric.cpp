@@ -1,0 +1,175 @@
+#include "fake_fabric.h"
+
+#include <boost/asio/post.hpp>
+
+#include "mad/node_description.h"
+#include "mad/node_info.h"
+#include "mad/port_info.h"
+#include "mad/switch_info.h"
+
+namespace smd::test {
+
+FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsigned retries)
+    : io_(io), topo_(topo), retries_(retries) {
+  ports_.resize(topo.size());
+  lft_.resize(topo.size());
+  lft_top_.assign(topo.size(), 0);
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    ports_[n].resize(node.ports.size());
+    for (PortNum p = 0; p < node.ports.size(); ++p) {
+      PortSim& s = ports_[n][p];
+      s.lid = node.ports[p].lid;
+      s.lmc = node.ports[p].lmc;
+      s.state = node.ports[p].connected() ? 2 : 1;
+      if (p == 0 && node.is_switch()) s.state = 4;
+    }
+  }
+}
+
+bool FakeFabric::is_silent(NodeIndex n) const {
+  for (NodeIndex s : silent_) {
+    if (s == n) return true;
+  }
+  return false;
+}
+
+FakeFabric::Target FakeFabric::resolve(const mad::DrPath& path) const {
+  Target t{topo_.sm_node, topo_.node(topo_.sm_node).is_switch() ? PortNum{0} : topo_.sm_port};
+  for (unsigned i = 1; i <= path.hop_count(); ++i) {
+    const Node& node = topo_.node(t.node);
+    if (i > 1 && !node.is_switch()) return {};  // CAs do not forward directed-route SMPs
+    const PortNum out = path.hop(i);
+    if (out == 0 || out > node.num_ports || !node.ports[out].connected()) return {};
+    if (ports_[t.node][out].state < 2) return {};
+    t = Target{node.ports[out].peer, node.ports[out].peer_port};
+  }
+  return t;
+}
+
+void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
+  mad::SmpReply reply;
+  bool delivered = false;
+  for (unsigned attempt = 0; attempt <= retries_ && !delivered; ++attempt) {
+    ++stats_.sent;
+    reply.attempts = attempt + 1;
+    if (attempt > 0) ++stats_.retries;
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    if (loss_ > 0 && u(rng_) < loss_) continue;
+    delivered = answer(req, reply);
+  }
+  if (delivered) {
+    ++stats_.received;
+  } else {
+    ++stats_.timeouts;
+    reply.outcome = mad::SmpOutcome::kTimeout;
+  }
+  boost::asio::post(io_, [done = std::move(done), reply] { done(reply); });
+}
+
+bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
+  const Target t = resolve(req.path);
+  if (t.node == kNoNode || is_silent(t.node)) return false;
+  const Node& node = topo_.node(t.node);
+  const bool set = req.method == mad::Method::kSet;
+  reply.outcome = mad::SmpOutcome::kOk;
+  reply.status = 0;
+  reply.data.fill(0);
+  switch (req.attr_id) {
+    case mad::attr::kNodeInfo: {
+      mad::NodeInfo ni;
+      ni.base_version = 1;
+      ni.class_version = 1;
+      ni.node_type = static_cast<std::uint8_t>(node.type);
+      ni.num_ports = node.num_ports;
+      auto it = guid_override_.find(t.node);
+      ni.node_guid = it == guid_override_.end() ? node.guid : it->second;
+      ni.system_image_guid = ni.node_guid;
+      ni.port_guid = node.ports[t.port].guid;
+      ni.local_port_num = t.port;
+      ni.encode(reply.data);
+      return true;
+    }
+    case mad::attr::kNodeDescription: {
+      mad::NodeDescription nd;
+      nd.text = node.description;
+      nd.encode(reply.data);
+      return true;
+    }
+    case mad::attr::kSwitchInfo: {
+      if (!node.is_switch()) break;
+      if (set) lft_top_[t.node] = mad::SwitchInfo::decode(req.data).linear_fdb_top;
+      mad::SwitchInfo si;
+      si.linear_fdb_cap = node.lft_cap;
+      si.linear_fdb_top = lft_top_[t.node];
+      si.encode(reply.data);
+      return true;
+    }
+    case mad::attr::kPortInfo: {
+      const PortNum p = node.is_switch() ? static_cast<PortNum>(req.attr_mod) : t.port;
+      if (p > node.num_ports) break;
+      PortSim& s = ports_[t.node][p];
+      if (set) {
+        const auto in = mad::PortInfo::decode(req.data);
+        if (p == 0 || !node.is_switch()) {
+          s.lid = in.lid;
+          s.lmc = in.lmc;
+          s.master_sm_lid = in.master_sm_lid;
+          s.gid_prefix = in.gid_prefix;
+        }
+        if (in.neighbor_mtu) s.neighbor_mtu = in.neighbor_mtu;
+        if (in.operational_vls) s.operational_vls = in.operational_vls;
+        if (in.port_state != 0) {
+          const Port& port = node.ports[p];
+          const std::uint8_t peer_state =
+              port.connected() ? ports_[port.peer][port.peer_port].state : std::uint8_t{0};
+          const bool ok = (in.port_state == 3 && s.state == 2) ||
+                          (in.port_state == 4 && s.state == 3 && peer_state >= 3) || (in.port_state == 1);
+          if (!ok) {
+            reply.outcome = mad::SmpOutcome::kBadStatus;
+            reply.status = 0x1C;
+          } else {
+            s.state = in.port_state;
+          }
+        }
+      }
+      mad::PortInfo pi;
+      pi.lid = s.lid;
+      pi.lmc = s.lmc;
+      pi.master_sm_lid = s.master_sm_lid;
+      pi.gid_prefix = s.gid_prefix;
+      pi.port_state = s.state;
+      pi.port_physical_state = node.ports[p].connected() || p == 0 ? 5 : 2;
+      pi.local_port_num = t.port;
+      pi.link_width_active = 2;
+      pi.link_speed_active = 1;
+      pi.mtu_cap = 5;
+      pi.vl_cap = 4;
+      pi.neighbor_mtu = s.neighbor_mtu;
+      pi.operational_vls = s.operational_vls;
+      pi.encode(reply.data);
+      return true;
+    }
+    case mad::attr::kLinearForwardingTable: {
+      if (!node.is_switch()) break;
+      const std::size_t base = static_cast<std::size_t>(req.attr_mod) * 64;
+      if (base >= node.lft_cap) break;
+      auto& table = lft_[t.node];
+      if (table.size() < base + 64) table.resize(base + 64, 0xFF);
+      if (set) {
+        ++lft_block_sets_;
+        std::copy(req.data.begin(), req.data.end(), table.begin() + static_cast<std::ptrdiff_t>(base));
+      }
+      std::copy(table.begin() + static_cast<std::ptrdiff_t>(base),
+                table.begin() + static_cast<std::ptrdiff_t>(base + 64), reply.data.begin());
+      return true;
+    }
+    default:
+      break;
+  }
+  reply.outcome = mad::SmpOutcome::kBadStatus;
+  reply.status = 0x0C;  // unsupported method/attribute combination
+  return true;
+}
+
+}  // namespace smd::test

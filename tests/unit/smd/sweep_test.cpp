@@ -1,0 +1,159 @@
+// A whole heavy sweep against FakeFabric: the fabric ends with every LID set, every cable Active and
+// LFTs that deliver every LID (walked here, hop by hop, over the fake switches' own tables).
+#include "smd/sweep.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "fake_fabric.h"
+#include "routing/fabric_gen.h"
+
+namespace smd {
+namespace {
+
+std::string temp_dir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "smd-sweep-XXXXXX").string();
+  return mkdtemp(tmpl.data());
+}
+
+struct Rig {
+  explicit Rig(Topology t) : topo(std::move(t)), fabric(io, topo) {
+    policy.sm.state_dir = temp_dir();
+    policy.routing.engines = {"minhop"};
+  }
+  ~Rig() { std::filesystem::remove_all(policy.sm.state_dir); }
+  Topology topo;
+  boost::asio::io_context io;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
+  test::FakeFabric fabric;
+  Policy policy;
+};
+
+// Every (switch, LID) pair: follow the fake switches' LFTs; the walk must end at the LID's owner.
+void expect_routes_deliver(const Topology& t, const test::FakeFabric& f) {
+  std::map<Lid, std::pair<NodeIndex, PortNum>> owner;
+  for (NodeIndex n = 0; n < t.size(); ++n) {
+    const Node& node = t.node(n);
+    if (node.is_switch()) {
+      owner[f.lid(n, 0)] = {n, 0};
+      continue;
+    }
+    for (PortNum p = 1; p <= node.num_ports; ++p) {
+      if (!node.ports[p].connected()) continue;
+      for (unsigned l = 0; l < (1u << f.lmc(n, p)); ++l) owner[static_cast<Lid>(f.lid(n, p) + l)] = {n, p};
+    }
+  }
+  for (NodeIndex s : t.switches()) {
+    for (const auto& [lid, dst] : owner) {
+      NodeIndex here = s;
+      bool delivered = false;
+      for (unsigned hops = 0; hops <= t.switches().size(); ++hops) {
+        const PortNum out = f.lft(here, lid);
+        if (out == 0) {
+          delivered = here == dst.first && dst.second == 0;
+          break;
+        }
+        ASSERT_LE(out, t.node(here).num_ports) << "LID " << lid;
+        const Port& port = t.node(here).ports[out];
+        ASSERT_TRUE(port.connected()) << "LID " << lid << " sent out of an empty port";
+        if (!t.node(port.peer).is_switch()) {
+          delivered = port.peer == dst.first && port.peer_port == dst.second;
+          break;
+        }
+        here = port.peer;
+      }
+      EXPECT_TRUE(delivered) << "switch " << t.node(s).description << " LID " << lid;
+    }
+  }
+}
+
+TEST(Sweep, BringsUpAKaryTree) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  const SweepSummary s = runner.heavy_sweep();
+  ASSERT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_EQ(s.switches, 8u);
+  EXPECT_EQ(s.cas, 16u);
+  EXPECT_EQ(s.engine, "minhop");
+
+  std::set<Lid> seen;
+  const Lid sm_lid = rig.fabric.lid(rig.topo.sm_node, rig.topo.sm_port);
+  for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
+    const Node& node = rig.topo.node(n);
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      const bool endport = node.is_switch() ? p == 0 : node.ports[p].connected();
+      if (endport) {
+        EXPECT_NE(rig.fabric.lid(n, p), 0) << node.description;
+        EXPECT_TRUE(seen.insert(rig.fabric.lid(n, p)).second) << "LID reused";
+        EXPECT_EQ(rig.fabric.master_sm_lid(n, p), sm_lid);
+      }
+      if (p > 0 && node.ports[p].connected()) EXPECT_EQ(rig.fabric.state(n, p), 4) << node.description;
+    }
+  }
+  expect_routes_deliver(rig.topo, rig.fabric);
+  for (NodeIndex s2 : rig.topo.switches()) EXPECT_EQ(rig.fabric.lft_top(s2), static_cast<Lid>(*seen.rbegin()));
+}
+
+TEST(Sweep, SecondSweepWritesNothingAndKeepsLids) {
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 2});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  const SweepSummary first = runner.heavy_sweep();
+  ASSERT_TRUE(first.subnet_up);
+  std::vector<Lid> lids;
+  for (NodeIndex n = 0; n < rig.topo.size(); ++n) lids.push_back(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1));
+  const unsigned blocks_before = rig.fabric.lft_block_sets();
+  const SweepSummary second = runner.heavy_sweep();
+  ASSERT_TRUE(second.subnet_up);
+  EXPECT_EQ(second.lft_blocks_written, 0u);
+  EXPECT_EQ(second.port_sets, 0u);
+  EXPECT_EQ(rig.fabric.lft_block_sets(), blocks_before);
+  for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
+    EXPECT_EQ(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1), lids[n]);
+  }
+}
+
+TEST(Sweep, RestartKeepsLidsThroughGuid2Lid) {
+  auto t = make_kary_ntree(2, 3);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  std::vector<Lid> lids;
+  {
+    SweepRunner runner(rig.io, rig.fabric, rig.policy);
+    ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+    for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
+      lids.push_back(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1));
+    }
+  }
+  // A new fabric whose ports lost their LIDs (power cycle) and a new SM process: guid2lid decides.
+  test::FakeFabric fresh(rig.io, rig.topo);
+  SweepRunner runner(rig.io, fresh, rig.policy);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
+    EXPECT_EQ(fresh.lid(n, rig.topo.node(n).is_switch() ? 0 : 1), lids[n]) << rig.topo.node(n).description;
+  }
+}
+
+TEST(Sweep, LmcGivesAlignedRanges) {
+  auto t = make_leaf_spine(LeafSpineSpec{2, 2, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  rig.policy.lid.lmc = 2;
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  for (NodeIndex n : rig.topo.cas()) {
+    EXPECT_EQ(rig.fabric.lmc(n, 1), 2);
+    EXPECT_EQ(rig.fabric.lid(n, 1) % 4, 0);
+  }
+  expect_routes_deliver(rig.topo, rig.fabric);
+}
+
+}  // namespace
+}  // namespace smd
