@@ -20,10 +20,12 @@ struct SmPolicy {
   std::uint64_t subnet_prefix = 0xfe80000000000000ULL;  ///< sm.subnet_prefix
   unsigned sweep_interval_s = 10;                       ///< sm.sweep_interval (seconds; 0 = no light sweeps)
   unsigned max_resweeps = 3;                            ///< sm.max_resweeps: bring-up re-sweeps after lost SMPs
+  unsigned poll_interval_s = 2;  ///< sm.poll_interval: a standby polls the master's SMInfo (seconds)
+  unsigned poll_retries = 3;     ///< sm.poll_retries: failed polls before a standby takes over
 };
 
 struct RoutingPolicy {
-  std::vector<std::string> engines = {"minhop"};  ///< routing.engines: chain, first success wins
+  std::vector<std::string> engines = {"ftree", "updn", "minhop"};  ///< routing.engines: chain, first success wins
   RoutingOptions options;                         ///< routing.updn / routing.ftree / routing.adaptive
 };
 
@@ -42,12 +44,24 @@ struct LogPolicy {
   std::string file;            ///< log.file: "" = stderr
 };
 
+struct ControlPolicy {
+  std::string socket = "/run/smd/control.socket";  ///< control.socket: Unix socket smctl talks to
+  unsigned mode = 0660;                            ///< control.mode: socket file permissions
+};
+
+struct MetricsPolicy {
+  std::string listen = "127.0.0.1:9464";  ///< metrics.listen: host:port of the Prometheus endpoint
+  bool enabled = true;                    ///< metrics.enabled
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
   LidPolicy lid;
   MadPolicy mad;
   LogPolicy log;
+  ControlPolicy control;
+  MetricsPolicy metrics;
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

@@ -30,6 +30,8 @@ void read_sm(MapReader sm, SmPolicy& out, Diagnostics& diag) {
   sm.read_u64("subnet_prefix", out.subnet_prefix);
   sm.read_unsigned("sweep_interval", 0, 86400, out.sweep_interval_s);
   sm.read_unsigned("max_resweeps", 0, 20, out.max_resweeps);
+  sm.read_unsigned("poll_interval", 1, 3600, out.poll_interval_s);
+  sm.read_unsigned("poll_retries", 1, 100, out.poll_retries);
   sm.finish();
   // A port GUID names one port on one CA by itself; a port number as well would leave the daemon to guess
   // which of the two the operator meant.

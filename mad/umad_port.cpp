@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -181,7 +182,39 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
   return port;
 }
 
+UmadPort::UmadPort() : tx_umad_(umad_size() + kMadSize), rx_umad_(umad_size() + kMadSize) { agents_.fill(-1); }
+
 UmadPort::~UmadPort() { close(); }
+
+int UmadPort::send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) {
+  const int agent = agents_[mad[1]];
+  if (fd_ < 0 || agent < 0) return -EINVAL;
+  std::memcpy(umad_get_mad(tx_umad_.data()), mad.data(), kMadSize);
+  umad_set_addr(tx_umad_.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
+  umad_set_pkey(tx_umad_.data(), to.pkey_index);
+  // Retries are the transport's own, so the kernel's are 0; ibsim's shim ignores both numbers.
+  return umad_send(fd_, agent, tx_umad_.data(), static_cast<int>(kMadSize), static_cast<int>(timeout_ms), 0);
+}
+
+int UmadPort::receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) {
+  int len = static_cast<int>(kMadSize);
+  const int agent = umad_recv(fd_, rx_umad_.data(), &len, timeout_ms);
+  if (agent == -ETIMEDOUT) return 0;
+  if (agent < 0) return agent;
+  // A shorter MAD leaves the tail zero; RMPP is not registered, so none is longer.
+  const auto n = std::min<std::size_t>(static_cast<std::size_t>(std::max(len, 0)), kMadSize);
+  std::memcpy(mad.data(), umad_get_mad(rx_umad_.data()), n);
+  std::fill(mad.begin() + static_cast<std::ptrdiff_t>(n), mad.end(), std::uint8_t{0});
+  const ib_mad_addr_t* addr = umad_get_mad_addr(rx_umad_.data());
+  from.lid = ntohs(addr->lid);
+  from.qpn = ntohl(addr->qpn);
+  from.qkey = ntohl(addr->qkey);
+  from.sl = addr->sl;
+  from.path_bits = addr->path_bits;
+  from.pkey_index = addr->pkey_index;
+  status = umad_status(rx_umad_.data());
+  return 1;
+}
 
 void UmadPort::close() {
   if (fd_ >= 0) {

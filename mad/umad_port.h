@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "mad/mad_channel.h"
 #include "routing/status.h"
 
 namespace smd::mad {
@@ -25,13 +27,13 @@ struct UmadPortOptions {
   bool open_issm = true;        ///< hold /dev/infiniband/issmN open (the SM's IsSM bit; ibsim: unsolicited MADs)
 };
 
-class UmadPort {
+class UmadPort final : public MadChannel {
  public:
   /// Open and register. Errors (kTransport) name the CA and port: umad_init failed, no usable port,
   /// umad_open_port failed, a class registration failed, the issm device could not be opened.
   static Result<std::unique_ptr<UmadPort>> open(const UmadPortOptions& options);
 
-  ~UmadPort();
+  ~UmadPort() override;
   UmadPort(const UmadPort&) = delete;
   UmadPort& operator=(const UmadPort&) = delete;
 
@@ -47,14 +49,19 @@ class UmadPort {
   std::uint16_t lid() const { return lid_; }
   std::uint16_t sm_lid() const { return sm_lid_; }
   /// "mlx5_0 port 1 (guid 0x..., lid 3)" for logs and errors.
-  std::string describe() const;
+  std::string describe() const override;
+
+  /// umad_send through the class's agent; one reused umad buffer (call from one thread at a time).
+  int send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) override;
+  /// umad_recv into one reused umad buffer (call from one thread only).
+  int receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) override;
 
   /// Unregister and close the issm device and the umad port. Idempotent; the destructor calls it.
   /// The caller must have stopped every thread that uses fd() first.
-  void close();
+  void close() override;
 
  private:
-  UmadPort() { agents_.fill(-1); }
+  UmadPort();
 
   int fd_ = -1;
   int issm_fd_ = -1;
@@ -64,6 +71,8 @@ class UmadPort {
   std::uint64_t port_guid_ = 0;
   std::uint16_t lid_ = 0;
   std::uint16_t sm_lid_ = 0;
+  std::vector<std::uint8_t> tx_umad_;  // ib_user_mad header + 256-byte MAD, reused by send()
+  std::vector<std::uint8_t> rx_umad_;  // the same for receive()
 };
 
 }  // namespace smd::mad

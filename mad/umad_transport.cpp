@@ -6,7 +6,6 @@
 // against the attempt it belongs to.
 #include "mad/umad_transport.h"
 
-#include <infiniband/umad.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -23,17 +22,17 @@ constexpr unsigned kSlotBits = 6;
 constexpr std::uint32_t kSlotMask = (1u << kSlotBits) - 1;
 constexpr std::uint32_t kSeqMask = (1u << (32 - kSlotBits)) - 1;
 constexpr int kRecvPollMs = 100;
-constexpr int kUmadStatusTimeout = ETIMEDOUT;  // 110: unroutable (ibsim) or kernel timeout
 constexpr std::size_t kRxReserve = 256;
 constexpr std::uint8_t kResponseBit = 0x80;
 constexpr std::uint32_t kPermissive = 0xFFFF;
+constexpr std::size_t kTidOffset = 8;  // TransactionID, IBA 13.4.2
 
 std::uint32_t tid_of(std::uint32_t seq, unsigned slot) { return ((seq & kSeqMask) << kSlotBits) | slot; }
 }  // namespace
 
-// One window slot: owns a preallocated umad buffer and timer, reused for every request it carries.
+// One window slot: owns a MAD buffer and a timer, reused for every request it carries.
 struct UmadTransport::Slot {
-  Slot(boost::asio::io_context& io, unsigned i) : index(i), umad(umad_size() + kMadSize), timer(io) {}
+  Slot(boost::asio::io_context& io, unsigned i) : index(i), timer(io) {}
   unsigned index;
   bool busy = false;
   std::uint32_t first_seq = 0;  // seq of the first attempt
@@ -42,19 +41,18 @@ struct UmadTransport::Slot {
   std::uint16_t attr_id = 0;
   std::uint32_t attr_mod = 0;
   SmpCallback done;
-  std::vector<std::uint8_t> umad;
+  std::array<std::uint8_t, kMadSize> mad{};
+  MadAddress to;
   boost::asio::steady_timer timer;
-
-  std::uint8_t* mad() { return static_cast<std::uint8_t*>(umad_get_mad(umad.data())); }
 };
 
-UmadTransport::UmadTransport(boost::asio::io_context& io, std::unique_ptr<UmadPort> port, UmadTransportOptions options)
+UmadTransport::UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port,
+                             UmadTransportOptions options)
     : io_(io),
       port_(std::move(port)),
       window_(std::clamp(options.window, 1u, kMaxWindow)),
       timeout_ms_(std::max(options.timeout_ms, 1u)),
-      retries_(options.retries),
-      raw_tx_(umad_size() + kMadSize) {
+      retries_(options.retries) {
   slots_.reserve(window_);
   for (unsigned i = 0; i < window_; ++i) {
     slots_.push_back(std::make_unique<Slot>(io_, i));
@@ -102,9 +100,10 @@ void UmadTransport::start_slot(Slot& slot, const SmpRequest& req, SmpCallback do
   slot.attr_id = req.attr_id;
   slot.attr_mod = req.attr_mod;
   slot.first_seq = next_seq_ & kSeqMask;
-  encode_smp(req, 0, std::span<std::uint8_t, kMadSize>(slot.mad(), kMadSize));
+  encode_smp(req, 0, slot.mad);
   // Directed route leaves with the permissive DLID; LID routed goes to the target LID. Both on QP0.
-  umad_set_addr(slot.umad.data(), req.dlid ? *req.dlid : kPermissive, 0, 0, 0);
+  slot.to = MadAddress{};
+  slot.to.lid = static_cast<std::uint16_t>(req.dlid ? *req.dlid : kPermissive);
   send_attempt(slot);
 }
 
@@ -112,12 +111,9 @@ void UmadTransport::send_attempt(Slot& slot) {
   slot.seq = next_seq_++ & kSeqMask;
   ++slot.attempts;
   const std::uint32_t tid = tid_of(slot.seq, slot.index);
-  bits::put64(slot.mad(), 8, tid);
-  const std::uint8_t mgmt_class = slot.mad()[1];
-  // umad timeout > 0 so that the kernel matches the response to this send (real hardware); our retries
-  // are our own, so the kernel's are 0. ibsim's shim ignores both.
-  const int rc = umad_send(port_->fd(), port_->agent(mgmt_class), slot.umad.data(), static_cast<int>(kMadSize),
-                           static_cast<int>(timeout_ms_), 0);
+  bits::put64(slot.mad.data(), kTidOffset, tid);
+  // timeout > 0 so that the kernel matches the response to this send (real hardware).
+  const int rc = port_->send(slot.mad, slot.to, timeout_ms_);
   ++stats_.sent;
   if (rc < 0) {
     spdlog::debug("smp tid {:#x} attr {:#06x} mod {}: umad_send failed: {}", tid, slot.attr_id, slot.attr_mod,
@@ -182,28 +178,17 @@ UmadTransport::Slot* UmadTransport::match(std::uint32_t tid_low_bits, bool any_a
 }
 
 void UmadTransport::receive_loop() {
-  std::vector<std::uint8_t> buf(umad_size() + kMadSize);
+  Received r{};
   while (!rx_stop_.load(std::memory_order_relaxed)) {
-    int len = static_cast<int>(kMadSize);
-    const int agent = umad_recv(port_->fd(), buf.data(), &len, kRecvPollMs);
-    if (agent < 0) {
-      if (agent != -ETIMEDOUT && agent != -EINTR && agent != -EAGAIN) {
-        spdlog::warn("{}: umad_recv failed: {}", port_->describe(), std::strerror(-agent));
+    const int rc = port_->receive(r.mad, r.from, r.status, kRecvPollMs);
+    if (rc == 0) continue;
+    if (rc < 0) {
+      if (rc != -EINTR && rc != -EAGAIN) {
+        spdlog::warn("{}: receive failed: {}", port_->describe(), std::strerror(-rc));
         std::this_thread::sleep_for(std::chrono::milliseconds(10));  // do not spin on a broken port
       }
       continue;
     }
-    Received r{};
-    const auto* mad = static_cast<const std::uint8_t*>(umad_get_mad(buf.data()));
-    std::memcpy(r.mad.data(), mad, std::min<std::size_t>(static_cast<std::size_t>(std::max(len, 0)), kMadSize));
-    const ib_mad_addr_t* addr = umad_get_mad_addr(buf.data());
-    r.from.lid = ntohs(addr->lid);
-    r.from.qpn = ntohl(addr->qpn);
-    r.from.qkey = ntohl(addr->qkey);
-    r.from.sl = addr->sl;
-    r.from.path_bits = addr->path_bits;
-    r.from.pkey_index = addr->pkey_index;
-    r.status = umad_status(buf.data());
     bool post = false;
     {
       std::lock_guard lock(rx_mutex_);
@@ -281,18 +266,11 @@ Status UmadTransport::send_response(const UnsolicitedInfo& to, std::span<const s
 
 Status UmadTransport::send_raw(const MadAddress& to, std::span<const std::uint8_t, kMadSize> mad) {
   if (stopped_) return make_error(ErrorCode::kTransport, port_->describe() + ": transport stopped");
-  const std::uint8_t mgmt_class = mad[1];
-  const int agent = port_->agent(mgmt_class);
-  if (agent < 0) {
-    return make_error(ErrorCode::kTransport, port_->describe() + ": no agent for class " + std::to_string(mgmt_class));
-  }
-  std::memcpy(umad_get_mad(raw_tx_.data()), mad.data(), kMadSize);
-  umad_set_addr(raw_tx_.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
-  umad_set_pkey(raw_tx_.data(), to.pkey_index);
-  const int rc = umad_send(port_->fd(), agent, raw_tx_.data(), static_cast<int>(kMadSize), 0, 0);
+  const int rc = port_->send(mad, to, 0);
   ++stats_.sent;
   if (rc < 0) {
-    return make_error(ErrorCode::kTransport, port_->describe() + ": umad_send to lid " + std::to_string(to.lid) +
+    return make_error(ErrorCode::kTransport, port_->describe() + ": send of class " + std::to_string(mad[1]) +
+                                                 " to lid " + std::to_string(to.lid) +
                                                  " failed: " + std::strerror(-rc));
   }
   return Ok{};

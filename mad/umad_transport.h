@@ -1,6 +1,9 @@
-// UmadTransport: SmpTransport over libibumad. A bounded window of outstanding SMPs (FIFO queue behind
-// it), one steady_timer per window slot for timeouts and retries, and a receive thread that blocks in
-// umad_recv() and hands MADs to the io_context (the ibsim shim's fd cannot be watched by epoll).
+// UmadTransport: SmpTransport over libibumad (through MadChannel, normally a UmadPort). A bounded window
+// of outstanding SMPs (FIFO queue behind it), one steady_timer per window slot for timeouts and retries,
+// and a receive thread that blocks in umad_recv() and hands MADs to the io_context in batches (the ibsim
+// shim's fd cannot be watched by epoll). The window's slots, their MAD buffers and timers are
+// preallocated and reused, so an SMP in flight costs no allocation; only requests waiting behind a full
+// window take queue storage (std::deque chunks).
 //
 // Threading: construct, submit(), send_*(), stop() and every accessor on the io_context thread (or while
 // the io_context is not running). Completion callbacks and the unsolicited handler run there too.
@@ -18,8 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "mad/mad_channel.h"
 #include "mad/transport.h"
-#include "mad/umad_port.h"
 #include "routing/status.h"
 
 namespace smd::mad {
@@ -32,16 +35,6 @@ struct UmadTransportOptions {
   unsigned window = 32;       ///< outstanding SMPs, clamped to 1..kMaxWindow
   unsigned timeout_ms = 200;  ///< per attempt
   unsigned retries = 3;       ///< re-sends after the first attempt (so up to retries+1 sends)
-};
-
-/// Where a MAD came from / goes to, host byte order (from the umad address, ib_mad_addr_t).
-struct MadAddress {
-  std::uint16_t lid = 0;   ///< source LID of a received MAD (0xFFFF for directed route)
-  std::uint32_t qpn = 0;   ///< 0 for SMPs, 1 for GSI classes
-  std::uint32_t qkey = 0;  ///< 0x80010000 for GSI
-  std::uint8_t sl = 0;
-  std::uint8_t path_bits = 0;
-  std::uint16_t pkey_index = 0;
 };
 
 /// A MAD that answered none of our requests: a Trap, another SM's SMInfo Get/Set, an SA query, or a
@@ -59,8 +52,8 @@ using UnsolicitedHandler = std::function<void(std::span<const std::uint8_t, kMad
 
 class UmadTransport final : public SmpTransport {
  public:
-  /// Takes the opened port and starts the receive thread. `port` must be non-null.
-  UmadTransport(boost::asio::io_context& io, std::unique_ptr<UmadPort> port, UmadTransportOptions options = {});
+  /// Takes the opened port (a UmadPort, or a test channel) and starts the receive thread. Non-null.
+  UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port, UmadTransportOptions options = {});
   /// stop(), so every callback has run by the time the object is gone.
   ~UmadTransport() override;
   UmadTransport(const UmadTransport&) = delete;
@@ -84,7 +77,8 @@ class UmadTransport final : public SmpTransport {
   void stop();
 
   unsigned window() const { return window_; }
-  const UmadPort& port() const { return *port_; }
+  /// The port; describe() names it in logs.
+  const MadChannel& port() const { return *port_; }
 
  private:
   struct Slot;
@@ -109,7 +103,7 @@ class UmadTransport final : public SmpTransport {
   void dispatch(const Received& r);
 
   boost::asio::io_context& io_;
-  std::unique_ptr<UmadPort> port_;
+  std::unique_ptr<MadChannel> port_;
   unsigned window_;
   unsigned timeout_ms_;
   unsigned retries_;
@@ -120,7 +114,6 @@ class UmadTransport final : public SmpTransport {
   std::uint32_t next_seq_ = 1;
   TransportStats stats_;
   UnsolicitedHandler unsolicited_;
-  std::vector<std::uint8_t> raw_tx_;  // umad buffer for send_raw
   bool stopped_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 

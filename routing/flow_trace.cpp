@@ -5,11 +5,13 @@ namespace smd {
 FlowTracer::FlowTracer(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                        std::span<const NodeIndex> ca_order)
     : graph_(SwitchGraph::build(topo)), max_lid_(lids.max_lid()) {
-  static const Lft kEmpty;
-  lft_.resize(graph_.num_switches());
+  lft_data_.assign(graph_.num_switches(), nullptr);
+  lft_size_.assign(graph_.num_switches(), 0);
   for (SwitchIndex s = 0; s < graph_.num_switches(); ++s) {
     const NodeIndex n = graph_.node(s);
-    lft_[s] = n < tables.lft.size() ? &tables.lft[n] : &kEmpty;
+    if (n >= tables.lft.size()) continue;
+    lft_data_[s] = tables.lft[n].entries().data();
+    lft_size_[s] = tables.lft[n].entries().size();
   }
   slot_to_switch_.assign(graph_.num_slots(), 0);
   for (SwitchIndex s = 0; s < graph_.num_switches(); ++s) {

@@ -46,14 +46,12 @@ class FlowTracer {
   bool trace(std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& path, unsigned lid_offset = 0) const;
 
   /// Next switch-level hop: out-port of switch s for `lid` (kNoPort if none).
-  PortNum out_port(SwitchIndex s, Lid lid) const {
-    const auto& e = lft_[s]->entries();
-    return lid < e.size() ? e[lid] : kNoPort;
-  }
+  PortNum out_port(SwitchIndex s, Lid lid) const { return lid < lft_size_[s] ? lft_data_[s][lid] : kNoPort; }
 
  private:
   SwitchGraph graph_;
-  std::vector<const Lft*> lft_;  // [switch]
+  std::vector<const PortNum*> lft_data_;  // [switch] LFT entries (raw: this is the innermost loop)
+  std::vector<std::size_t> lft_size_;     // [switch]
   std::vector<Endpoint> endpoints_;
   std::vector<std::uint8_t> slot_to_switch_;  // [slot] 1 if the out-port leads to another switch
   Lid max_lid_ = 0;

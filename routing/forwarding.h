@@ -2,10 +2,12 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "routing/adaptive.h"
 #include "routing/ids.h"
 #include "routing/topology.h"
 
@@ -44,6 +46,7 @@ struct RoutingTables {
   std::vector<Lft> lft;               ///< [NodeIndex] -> table; empty Lft for non-switches
   std::vector<NodeIndex> ca_order;    ///< CA order the engine optimised for (shift patterns), may be empty
   bool deadlock_free = false;         ///< engine promises an acyclic channel-dependency graph on one VL
+  std::shared_ptr<const AdaptivePlan> adaptive;  ///< AR groups when routing.adaptive is on, else null
 };
 
 }  // namespace smd

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <exception>
 
+#include "routing/ftree.h"
 #include "routing/minhop.h"
+#include "routing/updn.h"
 #include "routing/verify.h"
 
 namespace smd {
@@ -17,6 +19,8 @@ struct EngineEntry {
 
 constexpr EngineEntry kEngines[] = {
     {"minhop", &make_minhop_engine},
+    {"updn", &make_updn_engine},
+    {"ftree", &make_ftree_engine},
 };
 
 std::string join_names() {

@@ -69,12 +69,15 @@ std::vector<std::uint32_t> shuffled(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
-/// The shift distances to evaluate (see QualityOptions::max_shifts).
-std::vector<std::uint32_t> shift_distances(std::size_t n, unsigned max_shifts) {
+/// The shift distances to evaluate (see QualityOptions::max_shifts and shift_flow_budget).
+std::vector<std::uint32_t> shift_distances(std::size_t n, const QualityOptions& o) {
   std::vector<std::uint32_t> ks;
   if (n < 2) return ks;
   const std::size_t total = n - 1;
-  if (max_shifts == 0 || total <= max_shifts) {
+  std::size_t max_shifts = o.max_shifts == 0 ? total : o.max_shifts;
+  if (o.shift_flow_budget != 0)
+    max_shifts = std::min<std::size_t>(max_shifts, std::max<std::uint64_t>(1, o.shift_flow_budget / n));
+  if (total <= max_shifts) {
     for (std::size_t k = 1; k <= total; ++k) ks.push_back(static_cast<std::uint32_t>(k));
     return ks;
   }
@@ -177,7 +180,7 @@ Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, 
   rep.shifts_total = n < 2 ? 0 : n - 1;
   if (n < 2) return rep;
 
-  const auto ks = shift_distances(n, options.max_shifts);
+  const auto ks = shift_distances(n, options);
   const auto shifts = run_patterns(tracer, ks.size(), options.threads, false, [&](std::size_t i, auto& flows) {
     for (std::uint32_t s = 0; s < n; ++s) flows.emplace_back(s, static_cast<std::uint32_t>((s + ks[i]) % n));
   });

@@ -15,9 +15,12 @@
 namespace smd {
 
 struct QualityOptions {
-  /// Shift patterns evaluated: all N-1 when N-1 <= max_shifts, else max_shifts shifts k evenly spread
-  /// over 1..N-1 (k = 1 + i*(N-1)/max_shifts). 0 = all, whatever N is.
+  /// Shift patterns evaluated: all N-1 when that fits both limits below, else that many shifts k evenly
+  /// spread over 1..N-1 (k = 1 + i*(N-1)/count). max_shifts 0 = no count limit.
   unsigned max_shifts = 2048;
+  /// At most this many shift flows in total (count <= budget / N, at least 1): keeps 32k-host fabrics
+  /// to ~128 shifts while a 2k-host fabric gets all of them. 0 = no budget.
+  std::uint64_t shift_flow_budget = std::uint64_t{1} << 22;
   unsigned perm_seeds = 20;   ///< random permutations, seeds 1..perm_seeds (std::mt19937_64)
   unsigned ebb_samples = 20;  ///< random bisections for eBB, seeds 1..ebb_samples
   unsigned threads = 0;       ///< 0 = hardware concurrency

@@ -98,7 +98,7 @@ Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<Switch
       i = end;
     }
   }
-  route_switch_lids(f.graph, order, f.targets, f.component, balancer, tables);
+  route_switch_lids(f.graph, order, f.targets, f.component, f.sources, tables);
   return tables;
 }
 

@@ -16,6 +16,16 @@ UpDownOrder make_updown_order(const Topology& topo, const SwitchGraph& graph, co
   });
   order.pos.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) order.pos[order.by_pos[i]] = i;
+  order.up_off.assign(n + 1, 0);
+  order.down_off.assign(n + 1, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    order.up_off[s] = static_cast<std::uint32_t>(order.up_links.size());
+    order.down_off[s] = static_cast<std::uint32_t>(order.down_links.size());
+    for (const auto& link : graph.links(s))
+      (order.is_up(s, link.peer) ? order.up_links : order.down_links).push_back(link);
+  }
+  order.up_off[n] = static_cast<std::uint32_t>(order.up_links.size());
+  order.down_off[n] = static_cast<std::uint32_t>(order.down_links.size());
   return order;
 }
 
@@ -34,9 +44,9 @@ void DestPaths::compute(const SwitchGraph& graph, const UpDownOrder& order, Swit
   down_only_[dst] = 1;
   for (std::size_t head = 0; head < queue_.size(); ++head) {
     const SwitchIndex w = queue_[head];
-    for (const auto& link : graph.links(w)) {
+    for (const auto& link : order.ups(w)) {  // v above w: v -> w goes down
       const SwitchIndex v = link.peer;
-      if (dist_[v] != kInf || !ok(v) || !order.is_up(w, v)) continue;  // need v -> w to go down
+      if (dist_[v] != kInf || !ok(v)) continue;
       dist_[v] = dist_[w] + 1;
       down_only_[v] = 1;
       queue_.push_back(v);
@@ -47,9 +57,7 @@ void DestPaths::compute(const SwitchGraph& graph, const UpDownOrder& order, Swit
   for (const SwitchIndex v : order.by_pos) {
     if (dist_[v] != kInf || !ok(v)) continue;
     std::uint32_t best = kInf;
-    for (const auto& link : graph.links(v)) {
-      if (order.is_up(v, link.peer) && dist_[link.peer] < best) best = dist_[link.peer];
-    }
+    for (const auto& link : order.ups(v)) best = std::min(best, dist_[link.peer]);
     if (best != kInf) dist_[v] = best + 1;
   }
 
@@ -60,12 +68,10 @@ void DestPaths::compute(const SwitchGraph& graph, const UpDownOrder& order, Swit
     cand_off_[v] = static_cast<std::uint32_t>(cand_.size());
     if (v == dst || dist_[v] == kInf) continue;
     max_dist = std::max(max_dist, dist_[v]);
-    for (const auto& link : graph.links(v)) {
+    // A down-only switch may only hand over to a down-only switch below it: the packet has turned down.
+    for (const auto& link : down_only_[v] ? order.downs(v) : order.ups(v)) {
       const SwitchIndex w = link.peer;
-      if (dist_[w] == kInf || dist_[w] + 1 != dist_[v]) continue;
-      // A down-only switch may only hand over to a down-only switch below it: the packet has turned down.
-      const bool usable = down_only_[v] ? (order.is_up(w, v) && down_only_[w]) : order.is_up(v, w);
-      if (usable) cand_.push_back(link);
+      if (dist_[w] != kInf && dist_[w] + 1 == dist_[v] && (!down_only_[v] || down_only_[w])) cand_.push_back(link);
     }
   }
   cand_off_[n] = static_cast<std::uint32_t>(cand_.size());
@@ -170,26 +176,42 @@ void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& or
 }
 
 void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const std::vector<LidTarget>& targets,
-                       const std::vector<std::uint32_t>& component, UpDownBalancer& balancer, RoutingTables& tables) {
+                       const std::vector<std::uint32_t>& component, const std::vector<std::uint32_t>& sources,
+                       RoutingTables& tables) {
   std::uint32_t comps = 0;
   for (std::uint32_t c : component) comps = std::max(comps, c + 1);
   std::vector<SwitchIndex> valley(comps, kNoSwitch);
   for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
-    if (balancer.sources()[s] > 0 && valley[component[s]] == kNoSwitch) valley[component[s]] = s;
+    if (sources[s] > 0 && valley[component[s]] == kNoSwitch) valley[component[s]] = s;
   }
   for (const SwitchIndex s : order.by_pos) {
-    if (valley[component[s]] == kNoSwitch || balancer.sources()[valley[component[s]]] == 0) valley[component[s]] = s;
+    if (valley[component[s]] == kNoSwitch || sources[valley[component[s]]] == 0) valley[component[s]] = s;
   }
-  DestPaths paths;
+  std::vector<Lid> switch_lids;
   for (std::size_t lid = 1; lid < targets.size(); ++lid) {
-    const LidTarget& t = targets[lid];
-    if (t.sw == kNoSwitch || t.port != 0) continue;
-    paths.compute(graph, order, t.sw);
-    const Lid one[] = {static_cast<Lid>(lid)};
-    const PortNum zero[] = {0};
-    balancer.route_lids(paths, one, zero, 0, tables);
-    route_switch_lid_via_valley(graph, order, paths, component, valley[component[t.sw]], static_cast<Lid>(lid), tables);
+    if (targets[lid].sw != kNoSwitch && targets[lid].port == 0) switch_lids.push_back(static_cast<Lid>(lid));
   }
+  // Every Lft already covers all LIDs, so blocks write disjoint entries and never resize a table.
+  constexpr std::size_t kBlock = 64;
+  const std::size_t blocks = (switch_lids.size() + kBlock - 1) / kBlock;
+  parallel_for_chunks(
+      blocks, 0,
+      [&](std::size_t first, std::size_t last) {
+        DestPaths paths;
+        for (std::size_t b = first; b < last; ++b) {
+          UpDownBalancer balancer(graph, sources);
+          for (std::size_t i = b * kBlock; i < std::min(switch_lids.size(), (b + 1) * kBlock); ++i) {
+            const Lid lid = switch_lids[i];
+            const SwitchIndex dst = targets[lid].sw;
+            paths.compute(graph, order, dst);
+            const Lid one[] = {lid};
+            const PortNum zero[] = {0};
+            balancer.route_lids(paths, one, zero, 0, tables);
+            route_switch_lid_via_valley(graph, order, paths, component, valley[component[dst]], lid, tables);
+          }
+        }
+      },
+      /*grain=*/1);
 }
 
 }  // namespace smd

@@ -23,7 +23,18 @@ struct UpDownOrder {
   std::vector<std::uint32_t> pos;   ///< [switch] -> position, 0 = highest
   std::vector<SwitchIndex> by_pos;  ///< switches from highest to lowest
 
+  /// Cables of each switch split by direction (CSR, port order), so a pass that only follows up-going or
+  /// only down-going cables touches half of them.
+  std::vector<std::uint32_t> up_off, down_off;
+  std::vector<SwitchGraph::Link> up_links, down_links;
+
   bool is_up(SwitchIndex from, SwitchIndex to) const { return pos[to] < pos[from]; }
+  std::span<const SwitchGraph::Link> ups(SwitchIndex s) const {
+    return {up_links.data() + up_off[s], up_links.data() + up_off[s + 1]};
+  }
+  std::span<const SwitchGraph::Link> downs(SwitchIndex s) const {
+    return {down_links.data() + down_off[s], down_links.data() + down_off[s + 1]};
+  }
 };
 
 /// Order switches by (rank[s], node GUID). rank must be sized to graph.num_switches().
@@ -104,10 +115,14 @@ void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& or
                                  const std::vector<std::uint32_t>& component, SwitchIndex valley, Lid lid,
                                  RoutingTables& tables);
 
-/// Route every switch LID of `targets` (entries with port 0): legal up*/down* paths via `balancer`, then
-/// route_switch_lid_via_valley for switches without one. The valley of a component is its first
-/// CA-attached switch (switch index order), or its lowest switch in `order` when it has no CAs.
+/// Route every switch LID of `targets` (entries with port 0): legal up*/down* paths balanced by an
+/// UpDownBalancer over `sources`, then route_switch_lid_via_valley for switches without one. The valley
+/// of a component is its first CA-attached switch (switch index order), or its lowest switch in `order`
+/// when it has no CAs. Switch LIDs are independent of each other, so they are routed in fixed blocks of
+/// 64 LIDs on all hardware threads, each block balanced on its own: the tables do not depend on the
+/// thread count. Management traffic to switches is light, so per-block balance is enough.
 void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const std::vector<LidTarget>& targets,
-                       const std::vector<std::uint32_t>& component, UpDownBalancer& balancer, RoutingTables& tables);
+                       const std::vector<std::uint32_t>& component, const std::vector<std::uint32_t>& sources,
+                       RoutingTables& tables);
 
 }  // namespace smd

@@ -77,10 +77,13 @@ class Sweep {
     if (from_node != kNoNode) nodes_[from_node].probed[from_port] = true;
     batch_.submit(get(path, mad::attr::kNodeInfo), [this, path, from_node, from_port](const mad::SmpReply& r) {
       if (r.outcome != mad::SmpOutcome::kOk) {
-        const Guid g = from_node == kNoNode ? 0 : nodes_[from_node].node.guid;
-        problem(g, path, "NodeInfo", failure_text(r) + (from_node == kNoNode ? "" : " (peer of port " +
-                                                                                         std::to_string(from_port) +
-                                                                                         ")"));
+        // The silent node has no GUID yet: name it by its path and by the port that leads to it.
+        std::string where;
+        if (from_node != kNoNode) {
+          where = " (the node behind port " + std::to_string(from_port) + " of " + hex(nodes_[from_node].node.guid) +
+                  ")";
+        }
+        problem(0, path, "NodeInfo", failure_text(r) + where);
         return;
       }
       on_node_info(path, mad::NodeInfo::decode(r.data), from_node, from_port);

@@ -5,12 +5,10 @@
 
 #include "config/policy_loader.h"
 #include "smd/check_config_command.h"
+#include "smd/daemon.h"
 #include "smd/logging.h"
 #include "smd/once_command.h"
-#if __has_include("smd/plan_command.h")  // TEMP
 #include "smd/plan_command.h"
-#define SMD_HAVE_PLAN 1
-#endif
 
 int main(int argc, char** argv) {
   CLI::App app{"smd: InfiniBand subnet manager (heavy sweep, LIDs, routing, LFTs, link bring-up)"};
@@ -18,11 +16,9 @@ int main(int argc, char** argv) {
   bool once = false;
   std::string log_level;
   app.add_option("-c,--config", config_path, "YAML policy file (see config/smd.yaml)");
-  app.add_flag("--once", once, "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up");
+  app.add_flag("--once", once, "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
   app.add_option("--log-level", log_level, "override log.level (trace, debug, info, warn, error)");
-#ifdef SMD_HAVE_PLAN
   smd::add_plan_command(app);
-#endif
   smd::add_check_config_command(app);
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
@@ -46,9 +42,7 @@ int main(int argc, char** argv) {
     std::cerr << "smd: " << st.error().message << "\n";
     return 2;
   }
-  if (!once) {
-    std::cerr << "smd: only --once is available in this build; the long-running daemon is not built yet\n";
-    return 2;
-  }
-  return smd::run_once(policy, std::cout);
+  if (once) return smd::run_once(policy, std::cout);
+  smd::Daemon daemon(std::move(policy), config_path);
+  return daemon.run();
 }

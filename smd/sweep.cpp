@@ -8,6 +8,7 @@
 
 #include "routing/registry.h"
 #include "smd/guid2lid_file.h"
+#include "smd/light_sweep.h"
 #include "smd/port_config.h"
 #include "smd/smp_batch.h"
 
@@ -48,7 +49,7 @@ class PhaseTimer {
 SweepRunner::SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy)
     : io_(io), transport_(transport), policy_(policy) {}
 
-SweepSummary SweepRunner::heavy_sweep() {
+SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
   SweepSummary s;
   const auto t_start = Clock::now();
   const mad::TransportStats before = transport_.stats();
@@ -78,6 +79,13 @@ SweepSummary SweepRunner::heavy_sweep() {
   spdlog::info("sweep: {} switches, {} CAs, {} links", s.switches, s.cas, s.links);
   if (topo.size() == 0) {
     problems.push_back({0, "0", "NodeInfo", "the SM's own node did not answer"});
+    return finish();
+  }
+  if (gate && !gate(d)) {
+    // Another SM is master. Remember the LIDs it gave out, so a takeover keeps every one of them.
+    s.stopped_after_discovery = true;
+    topo_ = d.topo;
+    remember_port_lids(topo);
     return finish();
   }
 
@@ -156,6 +164,11 @@ SweepSummary SweepRunner::heavy_sweep() {
     s.port_sets += transition_links(batch, d, PortState::kArmed, PortState::kActive, problems).sets;
   }
 
+  {
+    PhaseTimer t(s, "PortStateChange cleared");
+    clear_port_state_change(batch, d, problems);
+  }
+
   // Subnet up only when every link is Active and every switch holds its tables.
   const auto not_active = ports_not_active(d);
   for (const auto& p : not_active) problems.push_back({0, "-", "PortState", p + " is not Active"});
@@ -170,9 +183,44 @@ SweepSummary SweepRunner::heavy_sweep() {
     problems.push_back({0, "-", "LinearForwardingTable", std::to_string(tables_missing) + " switches do not hold their tables"});
   }
   topo_ = d.topo;
+  lids_frozen_ = std::make_shared<const LidMap>(lids_);
+  tables_frozen_ = std::make_shared<const RoutingTables>(tables_);
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
   return finish();
+}
+
+}  // namespace smd
+
+namespace smd {
+
+void SweepRunner::remember_port_lids(const Topology& topo) {
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      const Port& port = node.ports[p];
+      const bool endport = node.is_switch() ? p == 0 : port.connected();
+      if (!endport || port.lid == 0) continue;
+      const Guid guid = port.guid ? port.guid : node.guid;
+      remembered_[guid] = LidRange{port.lid, static_cast<Lid>(port.lid + (1u << port.lmc) - 1)};
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(policy_.sm.state_dir, ec);
+  if (auto st = write_guid2lid(policy_.sm.state_dir + "/guid2lid", remembered_); !st.ok()) {
+    spdlog::error("guid2lid: {}", st.error().message);
+  }
+}
+
+bool SweepRunner::light_sweep_finds_change(std::string& reason) {
+  if (!topo_) {
+    reason = "no heavy sweep yet";
+    return true;
+  }
+  SmpBatch batch(io_, transport_);
+  const LightSweepResult r = light_sweep(batch, *topo_);
+  reason = r.reason;
+  return r.change;
 }
 
 }  // namespace smd

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct PhaseTime {
 /// What one heavy sweep did and found: the summary `smd --once` prints.
 struct SweepSummary {
   bool subnet_up = false;               ///< every LID set, every link Active, every table held
+  bool stopped_after_discovery = false; ///< the discovery gate said another SM is master
   std::size_t switches = 0, cas = 0, links = 0, lids = 0;
   std::string engine;                   ///< routing engine that produced the tables
   std::vector<std::string> declined;    ///< "ftree: not a fat tree" ...
@@ -42,16 +44,31 @@ class SweepRunner {
  public:
   SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy);
 
+  /// Decides after discovery whether this SM goes on to configure the fabric (false: another SM is
+  /// master; the sweep stops with `SweepSummary::stopped_after_discovery`).
+  using DiscoveryGate = std::function<bool(const Discovered&)>;
+
   /// Run one heavy sweep through every phase. Problems do not abort the sweep: the rest of the fabric
   /// is still configured, and the summary names what failed.
-  SweepSummary heavy_sweep();
+  SweepSummary heavy_sweep(const DiscoveryGate& gate = {});
+
+  /// Light sweep over the switches of the last heavy sweep; true (with a reason) when a heavy one is due.
+  bool light_sweep_finds_change(std::string& reason);
 
   /// The last discovered fabric and its LIDs and tables (null before the first sweep).
   std::shared_ptr<const Topology> topology() const { return topo_; }
   const LidMap& lids() const { return lids_; }
   const RoutingTables& tables() const { return tables_; }
+  /// Frozen copies of the last sweep's LIDs and tables, for snapshots (null before the first sweep).
+  std::shared_ptr<const LidMap> lids_snapshot() const { return lids_frozen_; }
+  std::shared_ptr<const RoutingTables> tables_snapshot() const { return tables_frozen_; }
+
+  /// Use a reloaded policy from the next sweep on (LIDs already granted stay).
+  void set_policy(const Policy& policy) { policy_ = policy; }
 
  private:
+  void remember_port_lids(const Topology& topo);
+
   boost::asio::io_context& io_;
   mad::SmpTransport& transport_;
   Policy policy_;
@@ -61,6 +78,8 @@ class SweepRunner {
   std::shared_ptr<const Topology> topo_;
   LidMap lids_;
   RoutingTables tables_;
+  std::shared_ptr<const LidMap> lids_frozen_;
+  std::shared_ptr<const RoutingTables> tables_frozen_;
 };
 
 }  // namespace smd

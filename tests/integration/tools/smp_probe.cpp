@@ -33,6 +33,7 @@
 
 #include "mad/node_info.h"
 #include "mad/sm_info.h"
+#include "mad/umad_port.h"
 #include "mad/umad_transport.h"
 
 namespace {
@@ -227,7 +228,8 @@ int probe_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, const 
 }
 
 // Answer SMInfo Gets for `seconds` as a standby SM would (or only count them when silent).
-int serve_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, unsigned seconds, bool silent) {
+int serve_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, std::uint64_t own_guid, unsigned seconds,
+                 bool silent) {
   std::size_t served = 0, unsolicited = 0;
   t.set_unsolicited_handler(
       [&](std::span<const std::uint8_t, smd::mad::kMadSize> mad, const smd::mad::UnsolicitedInfo& info) {
@@ -238,7 +240,7 @@ int serve_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, unsign
           return;
         }
         smd::mad::SmInfo mine;
-        mine.guid = t.port().port_guid();
+        mine.guid = own_guid;
         mine.priority = 7;
         mine.state = smd::mad::SmState::kStandby;
         smd::mad::SmpData data{};
@@ -273,11 +275,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   const unsigned sm_port = port.value()->port_num();
+  const std::uint64_t own_guid = port.value()->port_guid();
   boost::asio::io_context io;
   smd::mad::UmadTransport transport(io, std::move(port.value()), args->transport);
   if (args->lid) return probe_lid(io, transport, *args->lid);
   if (args->sminfo_path) return probe_sminfo(io, transport, *args->sminfo_path);
-  if (args->serve_seconds > 0) return serve_sminfo(io, transport, args->serve_seconds, args->silent);
+  if (args->serve_seconds > 0) return serve_sminfo(io, transport, own_guid, args->serve_seconds, args->silent);
 
   Sweep sweep(transport, sm_port);
   auto work = boost::asio::make_work_guard(io);

@@ -60,6 +60,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.sm.subnet_prefix, d.sm.subnet_prefix);
   EXPECT_EQ(p.sm.sweep_interval_s, d.sm.sweep_interval_s);
   EXPECT_EQ(p.sm.max_resweeps, d.sm.max_resweeps);
+  EXPECT_EQ(p.sm.poll_interval_s, d.sm.poll_interval_s);
+  EXPECT_EQ(p.sm.poll_retries, d.sm.poll_retries);
   EXPECT_EQ(p.routing.engines, d.routing.engines);
   EXPECT_EQ(p.routing.options.updn_roots, d.routing.options.updn_roots);
   EXPECT_EQ(p.routing.options.ftree_roots, d.routing.options.ftree_roots);
@@ -79,7 +81,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
   const std::set<std::string> expected = {
       "sm.state_dir",        "sm.ca",           "sm.port",          "sm.port_guid",
       "sm.priority",         "sm.sm_key",       "sm.subnet_prefix", "sm.sweep_interval",
-      "sm.max_resweeps",     "routing.engines", "routing.adaptive", "routing.updn.roots",
+      "sm.max_resweeps",     "sm.poll_interval", "sm.poll_retries", "routing.engines", "routing.adaptive", "routing.updn.roots",
       "routing.ftree.roots", "lid.lmc",         "mad.window",       "mad.timeout_ms",
       "mad.retries",         "log.level",       "log.file"};
   EXPECT_EQ(keys, expected);
@@ -105,7 +107,7 @@ TEST_F(PolicyFile, EmptyFileGivesDefaults) {
   Result<Policy> loaded = load_policy_file(write("empty.yaml", ""));
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
   EXPECT_EQ(loaded->mad.window, 32u);
-  EXPECT_EQ(loaded->routing.engines, (std::vector<std::string>{"minhop"}));
+  EXPECT_EQ(loaded->routing.engines, (std::vector<std::string>{"ftree", "updn", "minhop"}));
 }
 
 TEST_F(PolicyFile, MissingFileIsAnIoErrorNamingThePath) {

@@ -142,7 +142,7 @@ TEST(PolicyLoaderAccept, PartialSectionKeepsOtherDefaults) {
   EXPECT_EQ(p.mad.timeout_ms, 100u);
   EXPECT_EQ(p.mad.retries, 3u);
   EXPECT_EQ(p.sm.sweep_interval_s, 10u);
-  EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"minhop"}));
+  EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"ftree", "updn", "minhop"}));
 }
 
 TEST(PolicyLoaderAccept, EmptyCommentOnlyAndNullSectionsGiveDefaults) {
@@ -152,7 +152,7 @@ TEST(PolicyLoaderAccept, EmptyCommentOnlyAndNullSectionsGiveDefaults) {
     EXPECT_EQ(p.sm.state_dir, "/var/lib/smd");
     EXPECT_EQ(p.mad.window, 32u);
     EXPECT_EQ(p.log.level, "info");
-    EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"minhop"}));
+    EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"ftree", "updn", "minhop"}));
     EXPECT_EQ(p.source, "t.yaml");
   }
 }

@@ -8,7 +8,7 @@ namespace {
 
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(summarize_policy(Policy{}),
-            "engines=minhop adaptive=off updn.roots=auto ftree.roots=auto lmc=0 sm.port=auto priority=0 "
+            "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto lmc=0 sm.port=auto priority=0 "
             "sm_key=unset subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 mad.window=32 "
             "mad.timeout=100ms mad.retries=3 log=info@stderr state_dir=/var/lib/smd");
 }

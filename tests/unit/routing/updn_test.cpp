@@ -10,6 +10,7 @@
 #include <deque>
 
 #include "routing/fabric_gen.h"
+#include "routing/registry.h"
 #include "routing/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
@@ -198,6 +199,58 @@ TEST(UpDown, SingleSwitchAndTwoSwitches) {
   ASSERT_TRUE(two.ok());
   const LidMap l2 = assign_test_lids(*two);
   expect_sound(*two, l2, route(*two, l2));
+}
+
+TEST(UpDown, WitnessesCatchBrokenTables) {
+  // The test-side checks must be able to fail: a black hole, a clockwise ring, a funnel.
+  auto ring = make_torus({4}, 1);  // switch ports: 1 = host, 2 = "+", 3 = "-"
+  ASSERT_TRUE(ring.ok());
+  const LidMap lids = assign_test_lids(*ring);
+  RoutingTables t = route(*ring, lids);
+  RoutingTables hole = t;
+  hole.lft[ring->switches()[0]].set(lids.base_lid(ring->cas()[2], 1), kNoPort);
+  EXPECT_NE(testing::check_all_reach(*ring, lids, hole), "");
+  RoutingTables clockwise = t;
+  for (NodeIndex s : ring->switches()) {
+    for (const auto& e : lids.entries()) {
+      const PortNum local = t.lft[s].get(e.base);
+      if (local != 0 && local != 1) clockwise.lft[s].set(e.base, 2);
+    }
+  }
+  EXPECT_EQ(testing::check_all_reach(*ring, lids, clockwise), "");
+  EXPECT_FALSE(testing::cdg_acyclic(*ring, lids, clockwise));
+
+  auto ls = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});  // leaf ports: 1-2 hosts, 3 spine-0, 4 spine-1
+  ASSERT_TRUE(ls.ok());
+  const LidMap ls_lids = assign_test_lids(*ls);
+  RoutingTables funnel = route(*ls, ls_lids);
+  EXPECT_EQ(testing::max_shift_load(*ls, ls_lids, funnel, funnel.ca_order), 1u);
+  // Every leaf sends every CA LID it would send via spine-1 to spine-0 instead.
+  for (NodeIndex s : ls->switches()) {
+    if (ls->node(s).description.rfind("leaf-", 0) != 0) continue;
+    for (const auto& e : ls_lids.entries()) {
+      if (!ls->node(e.owner.node).is_switch() && funnel.lft[s].get(e.base) == 4) funnel.lft[s].set(e.base, 3);
+    }
+  }
+  EXPECT_EQ(testing::check_all_reach(*ls, ls_lids, funnel), "");
+  EXPECT_GE(testing::max_shift_load(*ls, ls_lids, funnel, funnel.ca_order), 2u);
+  EXPECT_LT(testing::ebb(*ls, ls_lids, funnel, 20), testing::ebb(*ls, ls_lids, route(*ls, ls_lids), 20));
+}
+
+TEST(UpDown, ChainPicksFtreeOnTreesAndUpdnOnTori) {
+  auto torus = make_torus({4, 4}, 1);
+  ASSERT_TRUE(torus.ok());
+  auto r = route_with_chain({"ftree", "updn", "minhop"}, {}, *torus, assign_test_lids(*torus));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->tables.engine, "updn");
+  ASSERT_EQ(r->declined.size(), 1u);
+  EXPECT_EQ(r->declined[0].error.code, ErrorCode::kDeclined);
+  auto tree = make_kary_ntree(4, 3);
+  ASSERT_TRUE(tree.ok());
+  auto r2 = route_with_chain({"ftree", "updn", "minhop"}, {}, *tree, assign_test_lids(*tree));
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  EXPECT_EQ(r2->tables.engine, "ftree");
+  EXPECT_TRUE(r2->declined.empty());
 }
 
 /// Quality on the 1,728-host 3-level tree (12 pods of 12 leaves x 12 aggs, 144 cores).

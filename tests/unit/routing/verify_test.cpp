@@ -112,8 +112,6 @@ TEST(Verify, WrongHostPortAtTheLastSwitch) {
 
 TEST(Verify, UncabledAndOutOfRangePorts) {
   Clos c;
-  Node& n = c.t.mutable_node(c.spine[0]);
-  (void)n;
   c.r.lft[c.leaf[0]].set(4, 7);
   expect_failure(verify_tables(c.t, c.lids, c.r, false), "exceeds NumPorts", "LID 0x0004");
   Clos d;

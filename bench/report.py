@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Collect the raw outputs of bench/run.sh into one table (stdout) and bench/results/latest.{md,json}.
+
+Every figure is read from files the run wrote: run.txt (wall clock), time.txt (/usr/bin/time -v),
+smpcount.txt (the umad_send counting shim), sm.out / opensm.log (the SMs' own output), readback.json,
+quality.json (tables as read back from the switches), stats.json (netfile counts, SMP lower bound).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import time
+
+FABRIC_TITLES = {
+    'ls512': '2-level leaf/spine, 32 leaves x 16 hosts, 16 spines',
+    'k8': '3-level 8-ary tree',
+    'k12': '3-level 12-ary tree',
+    'torus': '8x8 torus, 2 hosts/switch',
+    'random': 'random, 64 switches, degree 4, 2 hosts/switch, seed 1',
+}
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def kv(text, sep='='):
+    out = {}
+    for line in (text or '').splitlines():
+        if sep in line:
+            k, v = line.split(sep, 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout.strip()
+    except Exception:
+        return ''
+
+
+def osm_log_info(text, start):
+    info = {}
+    if not text:
+        return info
+    year = time.localtime(start).tm_year
+    for line in text.splitlines():
+        m = re.match(r'^(\w{3} +\d+ \d\d:\d\d:\d\d) (\d{6}) \[[0-9A-Fa-f]+\] 0x\w\w -> (.*)$', line)
+        if not m:
+            continue
+        msg = m.group(3)
+        if msg.strip() == 'SUBNET UP' and 'subnet_up_s' not in info:
+            ts = time.mktime(time.strptime(f"{year} {m.group(1)}", "%Y %b %d %H:%M:%S")) + int(m.group(2)) / 1e6
+            info['subnet_up_s'] = ts - start
+        m2 = re.search(r'(\S+) tables configured on all switches', msg)
+        if m2:
+            info['engine'] = m2.group(1)
+        if 'ERR ' in msg:
+            info['errors'] = info.get('errors', 0) + 1
+    return info
+
+
+def smd_out_info(text):
+    info = {}
+    if not text:
+        return info
+    m = re.search(r'SMPs:\s+(\d+) sent, (\d+) retries, (\d+) timeouts', text)
+    if m:
+        info['smps_own'], info['retries'], info['timeouts'] = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    m = re.search(r'routing:\s+engine (\S+)', text)
+    if m:
+        info['engine'] = m.group(1)
+    info['subnet_up'] = bool(re.search(r'\bSUBNET UP\b', text)) and 'SUBNET NOT UP' not in text
+    m = re.search(r'^\s+total\s+([\d.]+) ms', text, re.M)
+    if m:
+        info['own_total_s'] = float(m.group(1)) / 1000
+    return info
+
+
+def collect(raw, fab, sm):
+    d = os.path.join(raw, fab, sm)
+    r = {'fabric': fab, 'sm': sm, 'dir': d}
+    run = kv(read(os.path.join(d, 'run.txt')))
+    if not run:
+        r['missing'] = True
+        return r
+    r['rc'] = int(run.get('rc', -1))
+    r['start'] = float(run['start'])
+    r['wall_s'] = float(run['end']) - float(run['start'])
+    r['readback_rc'] = int(run.get('readback_rc', -1))
+    t = kv(read(os.path.join(d, 'time.txt')), ':')
+    if 'Maximum resident set size (kbytes)' in t:
+        r['rss_mb'] = int(t['Maximum resident set size (kbytes)']) / 1024
+    cnt = kv(read(os.path.join(d, 'smpcount.txt')), ' ')
+    if 'smp_total' in cnt:
+        r['smps_shim'] = int(cnt['smp_total'])
+        r['smp_by_attr'] = {k: int(v) for k, v in cnt.items() if k.startswith('attr_')}
+        r['mad_other'] = int(cnt.get('mad_other', 0))
+    out = read(os.path.join(d, 'sm.out'))
+    if sm == 'smd':
+        r.update(smd_out_info(out))
+    else:
+        r.update(osm_log_info(read(os.path.join(d, 'opensm.log')), r['start']))
+        r['subnet_up'] = 'subnet_up_s' in r
+        root = read(os.path.join(d, 'root_guids.txt'))
+        if root and 'engine' in r:
+            r['engine'] += f", root {root.strip()}"
+    rb = read(os.path.join(d, 'readback.json'))
+    if rb:
+        rb = json.loads(rb)
+        r['links_not_active'] = rb['link_ends_not_active']
+        r['link_ends'] = rb['link_ends']
+        r['readback_errors'] = rb['errors'][:5]
+        r['readback_s'] = rb['seconds']
+    q = read(os.path.join(d, 'quality.json'))
+    if q:
+        r['quality'] = json.loads(q)
+    r['out_tail'] = (out or '').splitlines()[-25:]
+    return r
+
+
+def fmt(v, spec='', none='-'):
+    if v is None:
+        return none
+    return format(v, spec)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--raw', required=True)
+    ap.add_argument('--fabrics', required=True)
+    ap.add_argument('--cmd', required=True)
+    ap.add_argument('--engines', required=True)
+    ap.add_argument('--md', required=True)
+    ap.add_argument('--json', required=True)
+    args = ap.parse_args()
+
+    fabrics = args.fabrics.split(',')
+    rows, fab_info = [], {}
+    for f in fabrics:
+        st = read(os.path.join(args.raw, f, 'stats.json'))
+        fab_info[f] = json.loads(st) if st else {}
+        fab_info[f]['generator'] = (read(os.path.join(args.raw, f, 'generator.txt')) or '').strip()
+        fab_info[f]['ibsim_args'] = (read(os.path.join(args.raw, f, 'ibsim_args.txt')) or '').strip()
+        for sm in ('opensm', 'smd'):
+            rows.append(collect(args.raw, f, sm))
+
+    mem_gb = os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30
+    cpu = ''
+    for line in (read('/proc/cpuinfo') or '').splitlines():
+        if line.startswith('model name'):
+            cpu = line.split(':', 1)[1].strip()
+            break
+    ver = lambda p: sh(['dpkg-query', '-W', '-f', '${Version}', p])
+    meta = dict(date=datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
+                nproc=os.cpu_count(), ram_gb=round(mem_gb, 1), cpu=cpu, kernel=platform.release(),
+                opensm=ver('opensm'), ibsim=ver('ibsim-utils'), diags=ver('infiniband-diags'),
+                smd_commit=sh(['git', '-C', os.path.dirname(os.path.abspath(__file__)), 'rev-parse', '--short', 'HEAD']),
+                smd_dirty=bool(sh(['git', '-C', os.path.dirname(os.path.abspath(__file__)), 'status', '--porcelain',
+                                   '--untracked-files=no'])),
+                command=args.cmd, smd_engines=args.engines, raw=args.raw)
+
+    # ---- main table
+    hdr = ['fabric', 'hosts/sw', 'SM (engine)', 'exit', 'wall s', 'SUBNET UP s', 'SMPs sent', 'SMPs/LB',
+           'RSS MB', 'links !Active', 'bad routes', 'shift max (shifts)', 'perm mean', 'eBB', 'CDG acyclic']
+    lines = []
+    for r in rows:
+        fi = fab_info[r['fabric']]
+        lb = fi.get('lower_bound')
+        q = r.get('quality', {})
+        if q and q.get('routes_checked') and q.get('undelivered') == q.get('routes_checked'):
+            q = dict(undelivered=q['undelivered'])  # nothing routed: load figures would be meaningless
+        if r.get('missing'):
+            lines.append([r['fabric'], '', r['sm'], 'not run'] + [''] * (len(hdr) - 4))
+            continue
+        smps = r.get('smps_shim')
+        smp_txt = fmt(smps)
+        if r['sm'] == 'smd' and 'smps_own' in r:
+            smp_txt = f"{r['smps_own']} own / {fmt(smps)} shim"
+        up = r.get('subnet_up_s') if r['sm'] == 'opensm' else r.get('own_total_s')
+        up_txt = fmt(up, '.2f')
+        if r['sm'] == 'smd' and up is not None:
+            up_txt += ' (own)'
+        if not r.get('subnet_up'):
+            up_txt = 'NOT UP'
+        lines.append([
+            r['fabric'], f"{fi.get('cas', '?')}/{fi.get('switches', '?')}",
+            f"{r['sm']} ({r.get('engine', '?')})", str(r['rc']), fmt(r['wall_s'], '.2f'), up_txt, smp_txt,
+            fmt(smps / lb if smps and lb else None, '.2f'), fmt(r.get('rss_mb'), '.1f'),
+            f"{fmt(r.get('links_not_active'))}/{fmt(r.get('link_ends'))}",
+            fmt(q.get('undelivered')),
+            f"{fmt(q.get('shift_max'))} ({fmt(q.get('shifts_run'))})", fmt(q.get('perm_mean'), '.2f'),
+            fmt(q.get('ebb'), '.3f'),
+            {True: 'yes', False: f"NO ({q.get('cdg_channels_on_cycles')} ch)", None: '-'}[q.get('deadlock_free')]])
+
+    # ---- ratios
+    rhdr = ['fabric', 'time smd/OpenSM', 'SMPs smd/OpenSM', 'SMP lower bound', 'SMPs smd/LB', 'RSS smd/OpenSM',
+            'targets (k12: time <= 0.5, SMPs <= 1.1 LB, RSS <= 1)']
+    rlines = []
+    verdicts = {}
+    for f in fabrics:
+        o = next(r for r in rows if r['fabric'] == f and r['sm'] == 'opensm')
+        s = next(r for r in rows if r['fabric'] == f and r['sm'] == 'smd')
+        lb = fab_info[f].get('lower_bound')
+
+        def ratio(a, b):
+            return a / b if a is not None and b else None
+        ok_s = s.get('rc') == 0 and s.get('subnet_up')
+        tr = ratio(s.get('wall_s'), o.get('wall_s')) if ok_s else None
+        sr = ratio(s.get('smps_shim'), o.get('smps_shim'))
+        lr = ratio(s.get('smps_shim'), lb)
+        mr = ratio(s.get('rss_mb'), o.get('rss_mb'))
+        if s.get('missing'):
+            verdict = 'smd not run'
+        elif not ok_s:
+            verdict = 'smd FAILED'
+        else:
+            verdict = ', '.join([
+                f"time {'met' if tr is not None and tr <= 0.5 else 'missed'}",
+                f"SMPs {'met' if lr is not None and lr <= 1.1 else 'missed'}",
+                f"RSS {'met' if mr is not None and mr <= 1.0 else 'missed'}"])
+        verdicts[f] = verdict
+        rlines.append([f, fmt(tr, '.2f'), fmt(sr, '.2f'), fmt(lb), fmt(lr, '.2f'), fmt(mr, '.2f'), verdict])
+
+    def table(h, ls):
+        out = ['| ' + ' | '.join(h) + ' |', '|' + '|'.join(['---'] * len(h)) + '|']
+        out += ['| ' + ' | '.join(str(c) for c in l) + ' |' for l in ls]
+        return '\n'.join(out)
+
+    def plain(h, ls):
+        w = [max(len(str(x)) for x in col) for col in zip(h, *ls)]
+        out = ['  '.join(str(c).ljust(w[i]) for i, c in enumerate(h))]
+        out += ['  '.join(str(c).ljust(w[i]) for i, c in enumerate(l)) for l in ls]
+        return '\n'.join(out)
+
+    print()
+    print(plain(hdr, lines))
+    print()
+    print(plain(rhdr, rlines))
+
+    md = [f"# smd vs OpenSM on ibsim — {meta['date']}", '',
+          f"- command: `{meta['command']}` (smd engines: `[{meta['smd_engines']}]`)",
+          f"- machine: {meta['nproc']} CPUs ({meta['cpu']}), {meta['ram_gb']} GiB RAM, Linux {meta['kernel']}",
+          f"- versions: opensm {meta['opensm']}, ibsim-utils {meta['ibsim']}, infiniband-diags {meta['diags']}, "
+          f"smd at {meta['smd_commit']}{' + uncommitted changes' if meta['smd_dirty'] else ''}",
+          f"- raw outputs: `{meta['raw']}`", '',
+          'One run of each SM per fabric, each against a fresh ibsim on the same netfile. How to read this: '
+          'bench/README.md.', '', '## Results', '', table(hdr, lines), '', '## smd against OpenSM and the lower bound', '',
+          table(rhdr, rlines), '', '## Fabrics', '']
+    for f in fabrics:
+        fi = fab_info[f]
+        md.append(f"- **{f}**: {FABRIC_TITLES.get(f, '')}: `smd-fabric {fi.get('generator', '')}`, ibsim "
+                  f"`{fi.get('ibsim_args') or '(defaults)'}`; {fi.get('cas')} hosts, {fi.get('switches')} switches, "
+                  f"{fi.get('cables')} cables, max LID {fi.get('max_lid')}, SMP lower bound {fi.get('lower_bound')}")
+    md += ['', '## SMPs by attribute (counting shim; get/set)', '']
+    attrs = {'0x0010': 'NodeDesc', '0x0011': 'NodeInfo', '0x0012': 'SwitchInfo', '0x0015': 'PortInfo',
+             '0x0016': 'PKeyTable', '0x0017': 'SL2VL', '0x0018': 'VLArb', '0x0019': 'LFT', '0x001b': 'MFT',
+             '0x0020': 'SMInfo', '0x0014': 'GUIDInfo'}
+    for r in rows:
+        if r.get('smp_by_attr'):
+            parts = []
+            for k, v in sorted(r['smp_by_attr'].items(), key=lambda kv_: kv_[0][-6:]):
+                _, meth, a = k.split('_')
+                parts.append(f"{attrs.get(a, a)} {meth} {v}")
+            md.append(f"- {r['fabric']} / {r['sm']}: " + ', '.join(parts) +
+                      (f"; non-SMP MADs {r['mad_other']}" if r.get('mad_other') else ''))
+    md += ['', '## Daemon link-failure timing', '',
+           '**Not measured yet** (a later issue): time from an `Unlink` on the ibsim console to repaired, '
+           'verified LFTs in the running daemon, against OpenSM in daemon mode. No figure is given here on purpose.',
+           '']
+    failures = [r for r in rows if not r.get('missing') and (r['rc'] != 0 or not r.get('subnet_up')
+                                                              or r.get('readback_rc', 0) != 0)]
+    if failures:
+        md += ['## Failures (captured output)', '']
+        for r in failures:
+            md.append(f"### {r['fabric']} / {r['sm']}: exit {r['rc']}, subnet up: {r.get('subnet_up')}, "
+                      f"read-back exit {r.get('readback_rc')}")
+            md += ['', '```'] + r['out_tail'] + ['```', '']
+    with open(args.md, 'w') as fh:
+        fh.write('\n'.join(md) + '\n')
+    with open(args.json, 'w') as fh:
+        json.dump(dict(meta=meta, fabrics=fab_info, runs=[{k: v for k, v in r.items() if k != 'out_tail'} for r in rows],
+                       verdicts=verdicts), fh, indent=1)
+    print(f"\nwritten: {args.md}, {args.json}")
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark of smd against OpenSM on the same ibsim fabrics (issue 7). See bench/README.md.
+#
+#   bench/run.sh [--quick] [--fabrics LIST] [--build DIR] [--engines LIST] [--shifts all|N] [--raw DIR]
+#
+#   --quick           only k8 (3-level 8-ary tree, 512 hosts) and torus (8x8, 2 hosts per switch)
+#   --fabrics LIST    comma-separated subset of: ls512,k8,k12,torus,random   (default: all five)
+#   --build DIR       an smd build tree holding smd/smd and smd/smd-fabric (default: build one in bench/.build)
+#   --engines LIST    smd routing chain, e.g. "ftree, updn, minhop" (default) or "minhop"
+#   --shifts auto|all|N  shift permutations: all N-1, or N evenly spaced ones (auto: all up to 1024 hosts, else 256)
+#   --raw DIR         where raw outputs go (default: a fresh directory under ${TMPDIR:-/tmp}; kept)
+#
+# For every fabric: generate the netfile with smd-fabric, then OpenSM and smd each run once against a
+# FRESH ibsim (bench/run_one.sh), tables are read back with ibroute before that ibsim is stopped, and
+# bench/quality.py + bench/report.py turn the raw outputs into the table printed at the end and written
+# to bench/results/latest.md (and latest.json). Nothing is hard-coded: every figure comes from this run.
+set -euo pipefail
+bench=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "${bench}/.." && pwd)
+cmdline="bench/run.sh$(printf ' %q' "$@")"
+
+quick=0
+fabrics="ls512,k8,k12,torus,random"
+build=""
+engines="ftree, updn, minhop"
+shifts="auto"
+raw=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --fabrics) fabrics=$2; shift ;;
+    --build) build=$2; shift ;;
+    --engines) engines=$2; shift ;;
+    --shifts) shifts=$2; shift ;;
+    --raw) raw=$2; shift ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ ${quick} -eq 1 ]] && fabrics="k8,torus"
+
+# ---- 1. what the benchmark needs -------------------------------------------------------------------
+need=()
+for pkg in opensm ibsim-utils libumad2sim0 infiniband-diags python3 time gcc; do
+  dpkg -s "${pkg}" >/dev/null 2>&1 || need+=("${pkg}")
+done
+if [[ -z "${build}" ]]; then
+  for pkg in cmake g++; do dpkg -s "${pkg}" >/dev/null 2>&1 || need+=("${pkg}"); done
+fi
+if [[ ${#need[@]} -gt 0 ]]; then
+  echo "== installing: ${need[*]}"
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  ${sudo} apt-get install -y "${need[@]}"
+fi
+
+# ---- 2. smd ----------------------------------------------------------------------------------------
+if [[ -z "${build}" ]]; then
+  build="${bench}/.build"
+  echo "== building smd in ${build}"
+  cmake -S "${src}" -B "${build}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "${build}" -j"$(nproc)" --target smd smd-fabric >/dev/null
+fi
+build=$(cd "${build}" && pwd)
+smd="${build}/smd/smd"
+fabgen="${build}/smd/smd-fabric"
+[[ -x "${smd}" && -x "${fabgen}" ]] || { echo "run.sh: ${smd} or ${fabgen} missing" >&2; exit 2; }
+
+if [[ -z "${raw}" ]]; then raw=$(mktemp -d "${TMPDIR:-/tmp}/smd-bench.XXXXXX"); fi
+mkdir -p "${raw}"
+raw=$(cd "${raw}" && pwd)
+echo "== raw outputs in ${raw}"
+
+# ---- 3. the SMP-counting shim ----------------------------------------------------------------------
+gcc -shared -fPIC -O2 -Wall -o "${raw}/smpcount.so" "${bench}/smpcount.c" -ldl -lpthread
+
+# ---- 4. fabrics -----------------------------------------------------------------------------------
+# name | smd-fabric arguments | opensm -R engine
+fabric_def() {
+  case "$1" in
+    ls512) echo "leafspine --leaves 32 --spines 16 --hosts-per-leaf 16|ftree" ;;
+    k8) echo "kary --k 8 --n 3|ftree" ;;
+    k12) echo "kary --k 12 --n 3|ftree" ;;
+    torus) echo "torus --dims 8x8 --hosts-per-switch 2|updn" ;;
+    random) echo "random --switches 64 --degree 4 --hosts-per-switch 2 --seed 1|updn" ;;
+    *) return 1 ;;
+  esac
+}
+
+export BENCH_SMD="${smd}" BENCH_ENGINES="${engines}" BENCH_COUNT_SO="${raw}/smpcount.so"
+export BENCH_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-600} BENCH_RB_TIMEOUT=${BENCH_RB_TIMEOUT:-900}
+IFS=, read -r -a fablist <<<"${fabrics}"
+for f in "${fablist[@]}"; do
+  def=$(fabric_def "${f}") || { echo "run.sh: unknown fabric ${f} (ls512,k8,k12,torus,random)" >&2; exit 2; }
+  genargs=${def%%|*}
+  export BENCH_OSM_ENGINE=${def##*|}
+  d="${raw}/${f}"
+  mkdir -p "${d}"
+  # shellcheck disable=SC2086
+  "${fabgen}" ${genargs} -o "${d}/fabric.net"
+  # shellcheck disable=SC2086
+  read -r -a simargs <<<"$("${fabgen}" ${genargs} --ibsim-args)"
+  echo "${genargs}" >"${d}/generator.txt"
+  echo "${simargs[*]}" >"${d}/ibsim_args.txt"
+  python3 "${bench}/fabric_stats.py" "${d}/fabric.net" >"${d}/stats.json"
+  # OpenSM's up/down finds no roots by itself on the torus and the random graph (it logs "no root nodes
+  # were found" and falls back to minhop), so it gets the same kind of root smd's updn picks: a most
+  # central switch (fabric_stats.py). Fat trees keep OpenSM's own root detection.
+  BENCH_OSM_ROOT=""
+  if [[ "${BENCH_OSM_ENGINE}" == updn ]]; then
+    BENCH_OSM_ROOT=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['updn_root']['guid'])" "${d}/stats.json")
+  fi
+  export BENCH_OSM_ROOT
+  echo "== ${f}: smd-fabric ${genargs} ($(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(f\"{s['cas']} hosts, {s['switches']} switches, {s['cables']} cables\")" "${d}/stats.json"))"
+  for sm in opensm smd; do
+    "${bench}/run_one.sh" "${sm}" "${d}/fabric.net" "${d}/${sm}" "${simargs[@]}" || echo "  ${sm}: run_one failed ($?)" >&2
+    if [[ -s "${d}/${sm}/readback.json" ]]; then
+      python3 "${bench}/quality.py" "${d}/${sm}/readback.json" "${d}/fabric.net" --shifts "${shifts}" \
+        >"${d}/${sm}/quality.json" 2>"${d}/${sm}/quality.err" || echo "  ${sm}: quality analysis failed" >&2
+    fi
+  done
+done
+
+# ---- 5. report ------------------------------------------------------------------------------------
+mkdir -p "${bench}/results"
+python3 "${bench}/report.py" --raw "${raw}" --fabrics "${fabrics}" --cmd "${cmdline}" --engines "${engines}" \
+  --md "${bench}/results/latest.md" --json "${bench}/results/latest.json"

@@ -1,0 +1,88 @@
+/*
+ * smpcount.so — an LD_PRELOAD shim that counts the MADs a process hands to libibumad's umad_send().
+ *
+ * Preload it in front of the umad2sim shim:  LD_PRELOAD=/path/smpcount.so:/path/libumad2sim.so
+ * umad_send() resolves to this file first; it looks at the MAD, bumps counters and calls the real
+ * umad_send() (libibumad's, found with dlsym(RTLD_NEXT)). Nothing is changed on the way.
+ *
+ * At process exit the counts are written to the file named by $SMPCOUNT_OUT (appended, one
+ * "key value" per line) — or to stderr when it is not set:
+ *   smp_total N        every SMP sent (management class 0x01 LID-routed or 0x81 directed-route)
+ *   smp_get N / smp_set N / smp_other N       by method
+ *   mad_other N        MADs of other classes (SA, PerfMgt, ...) — not SMPs
+ *   attr_<get|set>_0xAAAA N                  SMPs by method and attribute id
+ *   send_fail N        umad_send() calls that returned an error (still counted above: they were sent)
+ *
+ * Written for the smd benchmark (bench/run.sh); gcc -shared -fPIC -O2 -o smpcount.so smpcount.c -ldl
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+/* libibumad's user-MAD header (struct ib_user_mad) is 64 bytes; the MAD follows it. We ask libibumad
+ * for the exact offset through umad_get_mad() when it is there, and fall back to 64. */
+#define UMAD_HDR_FALLBACK 64
+
+typedef int (*umad_send_fn)(int fd, int agentid, void *umad, int length, int timeout_ms, int retries);
+typedef void *(*umad_get_mad_fn)(void *umad);
+
+static umad_send_fn real_send;
+static umad_get_mad_fn get_mad;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static unsigned long n_smp, n_get, n_set, n_smp_other, n_mad_other, n_fail;
+/* per attribute id (16 bit) and method: 0 = Get, 1 = Set */
+static unsigned long by_attr[2][65536];
+
+static void resolve(void) {
+  real_send = (umad_send_fn)dlsym(RTLD_NEXT, "umad_send");
+  get_mad = (umad_get_mad_fn)dlsym(RTLD_NEXT, "umad_get_mad");
+  if (!get_mad) get_mad = (umad_get_mad_fn)dlsym(RTLD_DEFAULT, "umad_get_mad");
+}
+
+int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int retries) {
+  pthread_once(&once, resolve);
+  if (!real_send) {
+    fprintf(stderr, "smpcount: real umad_send not found\n");
+    abort();
+  }
+  const uint8_t *mad = get_mad ? (const uint8_t *)get_mad(umad) : (const uint8_t *)umad + UMAD_HDR_FALLBACK;
+  const uint8_t mgmt_class = mad[1];
+  const uint8_t method = mad[3];
+  const uint16_t attr = (uint16_t)((mad[16] << 8) | mad[17]);
+  if (mgmt_class == 0x01 || mgmt_class == 0x81) {
+    __atomic_fetch_add(&n_smp, 1, __ATOMIC_RELAXED);
+    if (method == 0x01) {
+      __atomic_fetch_add(&n_get, 1, __ATOMIC_RELAXED);
+      __atomic_fetch_add(&by_attr[0][attr], 1, __ATOMIC_RELAXED);
+    } else if (method == 0x02) {
+      __atomic_fetch_add(&n_set, 1, __ATOMIC_RELAXED);
+      __atomic_fetch_add(&by_attr[1][attr], 1, __ATOMIC_RELAXED);
+    } else {
+      __atomic_fetch_add(&n_smp_other, 1, __ATOMIC_RELAXED);
+    }
+  } else {
+    __atomic_fetch_add(&n_mad_other, 1, __ATOMIC_RELAXED);
+  }
+  int rc = real_send(fd, agentid, umad, length, timeout_ms, retries);
+  if (rc < 0) __atomic_fetch_add(&n_fail, 1, __ATOMIC_RELAXED);
+  return rc;
+}
+
+__attribute__((destructor)) static void report(void) {
+  /* Child processes that never sent anything (e.g. helpers) stay silent. */
+  if (n_smp == 0 && n_mad_other == 0) return;
+  const char *path = getenv("SMPCOUNT_OUT");
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!f) f = stderr;
+  fprintf(f, "smp_total %lu\nsmp_get %lu\nsmp_set %lu\nsmp_other %lu\nmad_other %lu\nsend_fail %lu\n", n_smp, n_get,
+          n_set, n_smp_other, n_mad_other, n_fail);
+  for (int m = 0; m < 2; ++m)
+    for (int a = 0; a < 65536; ++a)
+      if (by_attr[m][a]) fprintf(f, "attr_%s_0x%04x %lu\n", m ? "set" : "get", a, by_attr[m][a]);
+  if (f != stderr) fclose(f);
+}

@@ -1,0 +1,76 @@
+// The measured comparison: the same flows through three routing schemes over the same cables.
+//   ib-static   the IB LFTs as programmed (RoutingTables): one path per destination LID.
+//   ib-adaptive IB adaptive routing: at every hop the flow takes the least-loaded member of the AR group
+//               (RoutingTables::adaptive); flows are placed one by one in a seeded order, so earlier flows
+//               steer later ones (a greedy model of per-packet AR seen at steady state). Without an
+//               AdaptivePlan the groups are the min-hop ECMP sets (RoutePlan::fib()), which on a Clos /
+//               fat tree are exactly the up/down-legal shortest paths; the result carries a note saying so.
+//   roce-ecmp   RoCEv2 over the L3 Clos: every switch hashes the 5-tuple (src IP, dst IP, UDP, random
+//               source port, 4791) with CRC-32 (per-switch seed, per-tier output bit offset) and takes
+//               hash mod group size.
+// Figures per pattern and scheme (DESIGN.md "Routing quality"): max link load, mean bottleneck share
+// (eBB), max-min fair throughput, collision share.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "routing/forwarding.h"
+#include "routing/lid_map.h"
+#include "routing/roce/clos_plan.h"
+#include "routing/roce/flow_patterns.h"
+#include "routing/status.h"
+#include "routing/topology.h"
+
+namespace smd::roce {
+
+struct CompareOptions {
+  PatternOptions patterns;           ///< pairs are endpoint indices (see compare_endpoints)
+  unsigned qps = 1;                  ///< QPs per flow: each its own UDP source port, 1/qps of the flow's load
+  std::uint32_t hash_seed = 0;       ///< fabric-wide ECMP hash seed (0 = CRC-32 standard preset)
+  bool per_switch_hash_seed = true;  ///< mix the switch index into its seed (false shows hash polarization)
+  unsigned threads = 0;              ///< 0 = hardware concurrency
+};
+
+/// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps).
+struct SchemeFigures {
+  std::string name;                 ///< "ib-static", "ib-adaptive", "roce-ecmp"
+  std::string note;                 ///< caveat about how the scheme was modelled ("" = none)
+  double max_link_load = 0;         ///< max over instances of the max load over all cables (host cables too)
+  double mean_max_link_load = 0;    ///< mean over instances of that max
+  double max_switch_link_load = 0;  ///< max over instances, switch-to-switch cables only
+  /// Mean over flows of sum over the flow's QPs of (1/qps) / (max load on the QP's path): Hoefler's eBB
+  /// measure ("Multistage switches are not crossbars", 2008). 1 = every flow at line rate.
+  double mean_bottleneck_share = 0;
+  double maxmin_throughput = 0;  ///< mean over flows of the max-min fair rate (share of line rate)
+  double collision_share = 0;    ///< share of flows with a switch-to-switch cable crossed by another flow
+  std::uint64_t flows = 0;       ///< flows evaluated (all instances)
+  std::uint64_t unrouted = 0;    ///< flows that did not arrive (count 0 in the means)
+};
+
+struct PatternResult {
+  std::string name;
+  std::size_t instances = 0;
+  std::vector<SchemeFigures> schemes;  ///< ib-static, ib-adaptive, roce-ecmp
+};
+
+struct Comparison {
+  std::size_t endpoints = 0;
+  unsigned qps = 1;
+  std::vector<PatternResult> patterns;
+  std::vector<std::string> notes;
+};
+
+/// The endpoint order flows are numbered in: CA ports of tables.ca_order then the remaining CAs (the
+/// FlowTracer order), as indices into plan.hosts(). Use it to turn a user pair list into FlowPairs.
+std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                             const RoutePlan& plan);
+
+/// Run every pattern of options.patterns through the three schemes. Work is spread over threads by
+/// (instance, scheme); results do not depend on the thread count. Errors: kInvalidInput when a pair
+/// names an endpoint out of range or fewer than 2 endpoints exist.
+Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                   const RoutePlan& plan, const CompareOptions& options);
+
+}  // namespace smd::roce

@@ -1,0 +1,60 @@
+// ECMP member selection the way a merchant-silicon switch does it: hash the RoCEv2 packet's 5-tuple with
+// a CRC and pick group member (hash mod group size). RoCEv2 (IBTA Annex A17) is UDP with destination
+// port 4791; the UDP source port is the only per-connection entropy (NICs derive it from the QP number).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace smd::roce {
+
+/// IANA-assigned UDP destination port of RoCEv2 (IBTA Annex A17.2).
+inline constexpr std::uint16_t kRoceUdpPort = 4791;
+/// IP protocol number of UDP (RFC 768).
+inline constexpr std::uint8_t kIpProtoUdp = 17;
+
+/// CRC-32 as in IEEE 802.3 / zlib: reflected polynomial 0xEDB88320, init `init` (normally 0xFFFFFFFF),
+/// final XOR 0xFFFFFFFF. Table-driven, one byte per step. crc32("123456789") == 0xCBF43926.
+std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t init = 0xFFFFFFFFu);
+
+/// The fields a switch hashes for ECMP (IPv4 addresses as host-order 32-bit values).
+struct FiveTuple {
+  std::uint32_t src_ip = 0;
+  std::uint32_t dst_ip = 0;
+  std::uint8_t proto = kIpProtoUdp;
+  std::uint16_t src_port = 0;
+  std::uint16_t dst_port = kRoceUdpPort;
+};
+
+/// Hash of a 5-tuple: CRC-32 over the 13 bytes in network order (src IP, dst IP, protocol, source port,
+/// destination port), the CRC register preset from `seed` (seed 0 = the standard preset 0xFFFFFFFF).
+/// Switches expose such a "hash seed" so that neighbouring tiers do not make correlated choices
+/// (hash polarization). Deterministic: same tuple and seed, same value.
+std::uint32_t hash_five_tuple(const FiveTuple& t, std::uint32_t seed);
+
+/// Index of the member a group of `group_size` (> 0) members picks for `hash`.
+inline std::size_t pick_member(std::uint32_t hash, std::size_t group_size) { return hash % group_size; }
+
+/// Per-switch hash seed derived from a fabric-wide seed and the switch's dense index (a multiplicative
+/// mix with Knuth's golden-ratio constant spreads the indices).
+/// Caveat that shapes the model: CRC is affine over GF(2), and a different preset only XORs a constant
+/// onto the result, so the low bits two switches use are the same linear function of the packet plus a
+/// constant. Seeds alone therefore do not stop polarization; hash_offset() does.
+inline std::uint32_t switch_hash_seed(std::uint32_t fabric_seed, std::uint32_t switch_index) {
+  return fabric_seed ^ (0x9E3779B9u * (switch_index + 1));
+}
+
+/// Rotate the hash right by `offset` bits before the member is picked: the per-switch choice of which
+/// hash output bits feed the ECMP selection (switch ASICs expose this as a hash "offset" or bit
+/// selection; operators give each tier a different one so that tiers make independent choices).
+inline std::uint32_t hash_offset(std::uint32_t hash, unsigned offset) {
+  offset &= 31u;
+  return offset ? (hash >> offset) | (hash << (32 - offset)) : hash;
+}
+
+/// The bit offset a switch of `tier` (hops from the nearest leaf) uses: 8 bits further per tier, so the
+/// up-going choices of a flow in a Clos of up to 4 tiers read disjoint byte windows of the hash.
+inline unsigned tier_hash_offset(unsigned tier) { return (tier * 8u) % 32u; }
+
+}  // namespace smd::roce

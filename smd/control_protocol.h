@@ -1,0 +1,72 @@
+// The control socket's protocol: one JSON object per line each way. A request names a command
+// (`{"cmd":"route","src":"host-0","dst":"host-5"}`); the response is `{"ok":true,"result":{...}}` or
+// `{"ok":false,"error":"..."}`. Everything here is pure: it reads a frozen FabricSnapshot (no lock, see
+// fabric_snapshot.h) and never blocks, so the server can run it on the daemon's io_context thread.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "routing/status.h"
+#include "smd/fabric_snapshot.h"
+
+namespace smd::control {
+
+using Json = nlohmann::json;
+
+/// Largest request line the server accepts (bytes, newline included); longer requests are refused.
+inline constexpr std::size_t kMaxRequestBytes = 64 * 1024;
+
+/// Largest RoCE plan `export` returns inline (bytes); bigger plans are named by path instead.
+inline constexpr std::uintmax_t kMaxExportBytes = 16 * 1024 * 1024;
+
+/// What the request handler needs besides the daemon.
+struct HandlerOptions {
+  /// Where the RoCE plan is written (JSON); "" or a missing file means "not available yet".
+  /// Until FabricSnapshot carries the path itself, the daemon passes state_dir's plan file here.
+  std::string roce_plan_path;
+};
+
+/// `{"ok":true,"result":result}`.
+Json ok_response(Json result);
+/// `{"ok":false,"error":message}`.
+Json error_response(const std::string& message);
+/// One response as it goes on the wire: compact JSON plus '\n'. Invalid UTF-8 (node descriptions come
+/// from the fabric) is replaced, never thrown.
+std::string to_line(const Json& response);
+
+/// Parse one request line. Errors: kInvalidInput when it is not JSON, not an object, or has no string "cmd".
+Result<Json> parse_request(std::string_view line);
+
+/// Run one parsed request. Never throws; every failure is an error response naming the cause.
+/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, export what=roce.
+Json handle_request(const Json& request, DaemonControl& control, const HandlerOptions& options);
+
+// --- Queries on one snapshot (used by handle_request, exposed for tests) -------------------------------
+
+/// "0x0002c90300000001": GUIDs always print as 16 hex digits.
+std::string format_guid(Guid guid);
+
+/// A node named by description ("leaf-1"), node or port GUID ("0x..."), or LID (decimal "5" or hex
+/// "0x0005" when no GUID matches). Errors: kInvalidInput for an unknown or ambiguous name (the message
+/// says which), or when the snapshot has no fabric yet.
+Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name);
+
+/// SM state, sweep counters, last sweep time and result, engine, fabric counts.
+Json status_json(const FabricSnapshot& snap);
+/// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
+Json nodes_json(const FabricSnapshot& snap);
+/// LFTs of every switch, or of the one `switch_name` names ("" = all), as a list of
+/// {guid, description, lid, top, entries:[{lid, port, dest}]} with kNoPort entries left out.
+/// Errors: kInvalidInput for an unknown switch or one that is not a switch.
+Result<Json> lfts_json(const FabricSnapshot& snap, const std::string& switch_name);
+/// The path a packet from `src` to `dst` takes through the LFTs: {src, dst, dlid, hops:[{switch,
+/// description, in_port, out_port, peer, peer_description, peer_port}], hop_count = switches crossed}.
+/// Errors: kInvalidInput for bad names; kVerifyFailed when the tables drop (no route) or loop.
+Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, const std::string& dst);
+/// Every field of a SweepSummary.
+Json report_json(const SweepSummary& summary);
+
+}  // namespace smd::control

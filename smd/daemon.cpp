@@ -1,0 +1,391 @@
+#include "smd/daemon.h"
+
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+
+#include "config/policy_loader.h"
+#include "mad/notice.h"
+#include "mad/port_info.h"
+#include "mad/umad_port.h"
+#include "smd/smp_batch.h"
+
+namespace smd {
+
+namespace {
+
+std::string hex(Guid g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+
+// IBA 14.4.1.1: higher priority wins; equal priorities go to the lower port GUID.
+bool outranks(unsigned prio_a, Guid guid_a, unsigned prio_b, Guid guid_b) {
+  return prio_a != prio_b ? prio_a > prio_b : guid_a < guid_b;
+}
+
+// Traps arrive in bursts (both ends of a cable, several cables of one switch): wait this long after the
+// first before sweeping, so one heavy sweep repairs them all.
+constexpr std::chrono::milliseconds kTrapDebounce{20};
+
+}  // namespace
+
+Daemon::Daemon(Policy policy, std::string config_path)
+    : policy_(std::move(policy)),
+      config_path_(std::move(config_path)),
+      sweep_timer_(io_),
+      light_timer_(io_),
+      poll_timer_(io_),
+      watchdog_timer_(io_),
+      signals_(io_, SIGTERM, SIGINT, SIGHUP) {
+  publish(nullptr);
+}
+
+Daemon::~Daemon() = default;
+
+int Daemon::run() {
+  mad::UmadPortOptions port_opts;
+  port_opts.ca_name = policy_.sm.ca;
+  port_opts.port_num = policy_.sm.port == 0 ? -1 : static_cast<int>(policy_.sm.port);
+  port_opts.port_guid = policy_.sm.port_guid;
+  auto port = mad::UmadPort::open(port_opts);
+  if (!port.ok()) {
+    spdlog::error("cannot open the SM port: {}", port.error().message);
+    return 2;
+  }
+  own_guid_ = port.value()->port_guid();
+  spdlog::info("SM port {}; priority {}; state DISCOVERING", port.value()->describe(), policy_.sm.priority);
+
+  auto guard = boost::asio::make_work_guard(io_);
+  mad::UmadTransportOptions mad_opts;
+  mad_opts.window = policy_.mad.window;
+  mad_opts.timeout_ms = policy_.mad.timeout_ms;
+  mad_opts.retries = policy_.mad.retries;
+  transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), mad_opts);
+  transport_->set_unsolicited_handler(
+      [this](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
+        on_unsolicited(mad, info);
+      });
+  runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);
+
+  signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
+    if (!ec) on_signal(signo);
+  });
+  schedule_heavy_sweep(std::chrono::milliseconds(0), "start-up");
+  while (!stopping_) {
+    io_.run_one();
+  }
+  sweep_timer_.cancel();
+  light_timer_.cancel();
+  poll_timer_.cancel();
+  watchdog_timer_.cancel();
+  signals_.cancel();
+  transport_->stop();
+  spdlog::info("smd stopped");
+  return 0;
+}
+
+void Daemon::request_heavy_sweep(const std::string& reason) {
+  schedule_heavy_sweep(std::chrono::milliseconds(0), reason);
+}
+
+void Daemon::request_reroute(const std::string& reason) {
+  // Routes are a function of the topology the next heavy sweep confirms; the programmer then writes only
+  // the blocks that differ, so a reroute costs one discovery more than routing alone.
+  schedule_heavy_sweep(std::chrono::milliseconds(0), "reroute: " + reason);
+}
+
+void Daemon::schedule_heavy_sweep(std::chrono::milliseconds delay, const std::string& reason) {
+  if (stopping_ || state_ == mad::SmState::kNotActive) return;
+  if (pending_reason_.empty()) pending_reason_ = reason;
+  if (sweep_scheduled_) return;
+  sweep_scheduled_ = true;
+  sweep_timer_.expires_after(delay);
+  sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    sweep_scheduled_ = false;
+    if (sweeping_) {
+      // A sweep is running (we are inside its nested wait): run another right after it.
+      schedule_heavy_sweep(std::chrono::milliseconds(1), pending_reason_);
+      return;
+    }
+    run_heavy_sweep();
+  });
+}
+
+void Daemon::run_heavy_sweep() {
+  if (state_ == mad::SmState::kStandby) return;  // a standby only polls the master
+  sweeping_ = true;
+  const std::string reason = pending_reason_.empty() ? "requested" : pending_reason_;
+  pending_reason_.clear();
+  spdlog::info("heavy sweep: {} (state {})", reason, mad::to_string(state_));
+  const SweepSummary s = runner_->heavy_sweep([this](const Discovered& d) { return election_gate(d); });
+  sweeping_ = false;
+  ++counters_.heavy_sweeps;
+  counters_.smps_sent += s.smps_sent;
+  counters_.smp_retries += s.retries;
+  counters_.smp_timeouts += s.timeouts;
+  counters_.lft_blocks_written += s.lft_blocks_written;
+  counters_.heavy_sweep_seconds_total += s.total_ms / 1000.0;
+  for (const PhaseTime& p : s.phases) {
+    if (p.phase.rfind("routing", 0) == 0) counters_.routing_seconds_total += p.ms / 1000.0;
+  }
+  if (s.stopped_after_discovery) {
+    publish(&s);
+    return;
+  }
+  if (!s.subnet_up) {
+    ++counters_.failed_sweeps;
+    spdlog::warn("heavy sweep left {} problems; first: {}", s.problems.size(),
+                 s.problems.empty() ? "" : s.problems.front());
+  }
+  if (state_ == mad::SmState::kDiscovering) become(mad::SmState::kMaster, "no SM of higher precedence found");
+  ++act_count_;
+  if (change_seen_ != Clock::time_point{} && s.subnet_up) {
+    last_repair_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - change_seen_).count();
+    spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", last_repair_ms_);
+    change_seen_ = {};
+  }
+  own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
+                                 : Lid{0};
+  publish(&s);
+  // Lost SMPs: sweep again soon rather than waiting a whole sweep interval.
+  if (!s.subnet_up && !s.stopped_after_discovery) schedule_heavy_sweep(std::chrono::milliseconds(500), "re-sweep");
+  arm_light_sweep();
+}
+
+void Daemon::arm_light_sweep() {
+  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster) return;
+  light_timer_.expires_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
+  light_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec) run_light_sweep();
+  });
+}
+
+void Daemon::run_light_sweep() {
+  if (sweeping_ || state_ != mad::SmState::kMaster) {
+    arm_light_sweep();
+    return;
+  }
+  sweeping_ = true;
+  std::string reason;
+  const bool change = runner_->light_sweep_finds_change(reason);
+  sweeping_ = false;
+  ++counters_.light_sweeps;
+  if (change) {
+    if (change_seen_ == Clock::time_point{}) change_seen_ = Clock::now();
+    schedule_heavy_sweep(std::chrono::milliseconds(0), "light sweep: " + reason);
+  } else {
+    arm_light_sweep();
+  }
+  publish(nullptr);
+}
+
+// Master election after discovery (IBA 14.4.1): ask every other port that advertises IsSM for its SMInfo.
+bool Daemon::election_gate(const Discovered& d) {
+  const Topology& topo = *d.topo;
+  SmpBatch batch(io_, *transport_);
+  struct Peer {
+    mad::DrPath path;
+    mad::SmInfo info;
+  };
+  std::vector<Peer> peers;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = node.is_switch() ? 0 : 1; p <= node.num_ports; ++p) {
+      if (!d.port_info_valid[n][p] || (n == topo.sm_node && p == topo.sm_port)) continue;
+      if (node.is_switch() && p != 0) continue;
+      const auto pi = mad::PortInfo::decode(d.port_info[n][p]);
+      if ((pi.capability_mask & mad::capmask::kIsSm) == 0) continue;
+      mad::SmpRequest req;
+      req.path = d.port_path[n][p];
+      req.attr_id = mad::attr::kSmInfo;
+      batch.submit(std::move(req), [&peers, path = d.port_path[n][p]](const mad::SmpReply& r) {
+        if (r.outcome == mad::SmpOutcome::kOk) peers.push_back({path, mad::SmInfo::decode(r.data)});
+      });
+    }
+  }
+  batch.wait();
+  for (const Peer& peer : peers) {
+    const bool they_win = outranks(peer.info.priority, peer.info.guid, policy_.sm.priority, own_guid_);
+    if (peer.info.state == mad::SmState::kMaster && (state_ != mad::SmState::kMaster || they_win)) {
+      master_path_ = peer.path;
+      master_guid_ = peer.info.guid;
+      become(mad::SmState::kStandby, "master " + hex(peer.info.guid) + " (priority " +
+                                         std::to_string(peer.info.priority) + ") at DR path " + peer.path.to_string());
+      return false;
+    }
+    if (peer.info.state != mad::SmState::kMaster && peer.info.state != mad::SmState::kNotActive && they_win &&
+        state_ == mad::SmState::kDiscovering) {
+      // A higher-precedence SM is still discovering: it will become master; follow it.
+      master_path_ = peer.path;
+      master_guid_ = peer.info.guid;
+      become(mad::SmState::kStandby, "SM " + hex(peer.info.guid) + " outranks us");
+      return false;
+    }
+  }
+  return true;
+}
+
+void Daemon::become(mad::SmState state, const std::string& why) {
+  if (state == state_) return;
+  spdlog::info("SM state {} -> {}: {}", mad::to_string(state_), mad::to_string(state), why);
+  state_ = state;
+  if (state == mad::SmState::kStandby) {
+    light_timer_.cancel();
+    poll_failures_ = 0;
+    arm_master_poll();
+  } else {
+    poll_timer_.cancel();
+  }
+  publish(nullptr);
+}
+
+void Daemon::arm_master_poll() {
+  poll_timer_.expires_after(std::chrono::seconds(policy_.sm.poll_interval_s));
+  poll_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec && state_ == mad::SmState::kStandby) poll_master();
+  });
+}
+
+void Daemon::poll_master() {
+  mad::SmpRequest req;
+  req.path = master_path_;
+  req.attr_id = mad::attr::kSmInfo;
+  transport_->submit(std::move(req), [this](const mad::SmpReply& r) {
+    if (state_ != mad::SmState::kStandby) return;
+    const bool alive = r.outcome == mad::SmpOutcome::kOk && mad::SmInfo::decode(r.data).state == mad::SmState::kMaster;
+    poll_failures_ = alive ? 0 : poll_failures_ + 1;
+    if (poll_failures_ >= policy_.sm.poll_retries) {
+      change_seen_ = Clock::now();
+      become(mad::SmState::kMaster, "master " + hex(master_guid_) + " silent for " + std::to_string(poll_failures_) +
+                                        " polls; taking over");
+      schedule_heavy_sweep(std::chrono::milliseconds(0), "takeover");
+      return;
+    }
+    arm_master_poll();
+  });
+}
+
+mad::SmInfo Daemon::own_sminfo() const {
+  mad::SmInfo info;
+  info.guid = own_guid_;
+  info.sm_key = 0;  // never disclosed in a GetResp without authentication (IBA 14.4.1.3)
+  info.act_count = act_count_;
+  info.priority = static_cast<std::uint8_t>(policy_.sm.priority);
+  info.state = state_;
+  return info;
+}
+
+void Daemon::on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
+  if (info.mgmt_class != mad::kClassSmiLid && info.mgmt_class != mad::kClassSmiDirect) return;
+  if (info.attr_id == mad::attr::kSmInfo &&
+      (info.method == static_cast<std::uint8_t>(mad::Method::kGet) ||
+       info.method == static_cast<std::uint8_t>(mad::Method::kSet))) {
+    answer_sminfo(mad, info);
+    return;
+  }
+  if (info.method == static_cast<std::uint8_t>(mad::Method::kTrap) && info.attr_id == mad::attr::kNotice) {
+    repress_trap(mad, info);
+  }
+}
+
+void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
+  const auto header = mad::decode_smp_header(mad);
+  if (!header) return;
+  if (info.method == static_cast<std::uint8_t>(mad::Method::kSet)) {
+    // Another SM steers us (IBA 14.4.1 table 186). SM_Key checking is part of the security work.
+    switch (header->attr_mod) {
+      case mad::sminfo_mod::kHandover:
+        if (state_ == mad::SmState::kStandby) {
+          become(mad::SmState::kMaster, "handover from " + hex(master_guid_));
+          schedule_heavy_sweep(std::chrono::milliseconds(0), "handover");
+        }
+        break;
+      case mad::sminfo_mod::kDisable: become(mad::SmState::kNotActive, "disabled by another SM"); break;
+      case mad::sminfo_mod::kStandby: become(mad::SmState::kStandby, "told to stand by"); break;
+      case mad::sminfo_mod::kDiscover: become(mad::SmState::kDiscovering, "told to discover"); break;
+      default: break;
+    }
+  }
+  mad::SmpData data{};
+  own_sminfo().encode(data);
+  std::array<std::uint8_t, mad::kMadSize> resp{};
+  mad::make_smp_response(mad, 0, data, resp);
+  if (auto st = transport_->send_response(info, resp); !st.ok()) {
+    spdlog::warn("SMInfo response: {}", st.error().message);
+  }
+}
+
+void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
+  ++counters_.traps_received;
+  const mad::Notice notice = mad::Notice::decode(mad::smp_data(mad));
+  // TrapRepress (IBA 14.2.5.1): the same MAD back with method 0x07 stops the producer repeating it.
+  std::array<std::uint8_t, mad::kMadSize> repress;
+  std::copy(mad.begin(), mad.end(), repress.begin());
+  repress[3] = static_cast<std::uint8_t>(mad::Method::kTrapRepress);
+  if (auto st = transport_->send_response(info, repress); !st.ok()) {
+    spdlog::debug("TrapRepress: {}", st.error().message);
+  }
+  if (notice.is_generic &&
+      (notice.trap_number == mad::trap::kLinkStateChange || notice.trap_number == mad::trap::kCapabilityMaskChange)) {
+    spdlog::info("trap {} from LID {}", notice.trap_number, notice.issuer_lid);
+    if (change_seen_ == Clock::time_point{}) change_seen_ = Clock::now();
+    schedule_heavy_sweep(kTrapDebounce, "trap " + std::to_string(notice.trap_number));
+  }
+}
+
+void Daemon::on_signal(int signo) {
+  if (signo == SIGHUP) {
+    reload_policy();
+    schedule_heavy_sweep(std::chrono::milliseconds(0), "SIGHUP");
+  } else {
+    spdlog::info("signal {}: stopping", signo);
+    stopping_ = true;
+    return;
+  }
+  signals_.async_wait([this](const boost::system::error_code& ec, int s) {
+    if (!ec) on_signal(s);
+  });
+}
+
+void Daemon::reload_policy() {
+  if (config_path_.empty()) return;
+  auto perms = check_policy_file_permissions(config_path_);
+  auto loaded = perms.ok() ? load_policy_file(config_path_) : Result<Policy>(perms.error());
+  if (!loaded.ok()) {
+    spdlog::error("reload refused, running policy kept: {}", loaded.error().message);
+    return;
+  }
+  policy_ = std::move(loaded.value());
+  runner_->set_policy(policy_);
+  spdlog::info("policy reloaded from {}", config_path_);
+}
+
+void Daemon::publish(const SweepSummary* summary) {
+  auto snap = std::make_shared<FabricSnapshot>();
+  if (summary) {
+    last_summary_ = *summary;
+    last_sweep_time_ = std::chrono::system_clock::now();
+  }
+  snap->sm_state = mad::to_string(state_);
+  snap->priority = policy_.sm.priority;
+  snap->sm_port_guid = own_guid_;
+  snap->sm_lid = own_lid_;
+  snap->master_port_guid = state_ == mad::SmState::kMaster ? own_guid_ : master_guid_;
+  snap->master_lid = state_ == mad::SmState::kMaster ? own_lid_ : 0;
+  if (runner_ && runner_->topology()) {
+    snap->topo = runner_->topology();
+    snap->lids = runner_->lids_snapshot();
+    snap->tables = runner_->tables_snapshot();
+  }
+  snap->last_sweep = last_summary_;
+  snap->last_sweep_time = last_sweep_time_;
+  snap->last_repair_ms = last_repair_ms_;
+  snap->counters = counters_;
+  snapshot_ = std::move(snap);
+}
+
+}  // namespace smd

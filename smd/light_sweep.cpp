@@ -1,0 +1,67 @@
+#include "smd/light_sweep.h"
+
+#include <cstdio>
+
+#include "mad/switch_info.h"
+
+namespace smd {
+
+namespace {
+std::string hex(Guid g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+}  // namespace
+
+LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo) {
+  LightSweepResult out;
+  for (NodeIndex s : topo.switches()) {
+    const Node& sw = topo.node(s);
+    mad::SmpRequest req;
+    req.path = mad::DrPath(sw.dr_path);
+    req.attr_id = mad::attr::kSwitchInfo;
+    ++out.switches_polled;
+    batch.submit(std::move(req), [&out, &sw](const mad::SmpReply& r) {
+      if (out.change) return;
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        out.change = true;
+        out.reason = "switch " + hex(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ") did not answer SwitchInfo";
+      } else if (mad::SwitchInfo::decode(r.data).port_state_change) {
+        out.change = true;
+        out.reason = "PortStateChange on switch " + hex(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ")";
+      }
+    });
+  }
+  batch.wait();
+  return out;
+}
+
+unsigned clear_port_state_change(SmpBatch& batch, Discovered& d, std::vector<SweepProblem>& problems) {
+  unsigned sets = 0;
+  const Topology& topo = *d.topo;
+  for (NodeIndex s : topo.switches()) {
+    auto si = mad::SwitchInfo::decode(d.switch_info[s]);
+    if (!si.port_state_change) continue;
+    const Node& sw = topo.node(s);
+    mad::SmpRequest req;
+    req.path = mad::DrPath(sw.dr_path);
+    req.method = mad::Method::kSet;
+    req.attr_id = mad::attr::kSwitchInfo;
+    si.port_state_change = true;  // write 1 to clear (IBA 14.2.5.4)
+    si.encode(req.data);
+    ++sets;
+    batch.submit(std::move(req), [&, s](const mad::SmpReply& r) {
+      if (r.outcome == mad::SmpOutcome::kOk) {
+        d.switch_info[s] = r.data;
+      } else {
+        problems.push_back({topo.node(s).guid, format_dr_path(topo.node(s).dr_path), "SwitchInfo Set PortStateChange",
+                            mad::to_string(r.outcome)});
+      }
+    });
+  }
+  batch.wait();
+  return sets;
+}
+
+}  // namespace smd

@@ -1,0 +1,237 @@
+// The IB-vs-RoCE comparison: water-filling on a hand-solved case, the patterns' shapes, ECMP on a
+// full-bisection leaf/spine against a balls-into-bins Monte-Carlo written here, and ib-static on an
+// ftree-routed full-bisection fat tree against the known optimum (shift max load 1).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "routing/fabric_gen.h"
+#include "routing/lid_assign.h"
+#include "routing/registry.h"
+#include "routing/roce/compare.h"
+#include "routing/roce/maxmin.h"
+
+namespace smd::roce {
+namespace {
+
+TEST(RoceMaxMin, HandSolvedProgressiveFilling) {
+  // Channel 0 carries flows 0 and 1; channel 1 carries flows 0, 2, 3. Channel 1 saturates first at 1/3
+  // (flows 0, 2, 3 frozen); flow 1 then takes what channel 0 has left: 2/3. Flow 4 is alone: 1.
+  const std::vector<std::uint32_t> offsets{0, 2, 3, 4, 5, 6};
+  const std::vector<std::uint32_t> channels{0, 1, 0, 1, 1, 2};
+  const auto r = maxmin_rates(offsets, channels, 3);
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_NEAR(r[0], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(r[1], 2.0 / 3, 1e-12);
+  EXPECT_NEAR(r[2], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(r[3], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(r[4], 1.0, 1e-12);
+}
+
+TEST(RocePatterns, ShapesOfShiftPermutationBisection) {
+  const auto shift = shift_flows(5, 2);
+  ASSERT_EQ(shift.size(), 5u);
+  EXPECT_EQ(shift[4].src, 4u);
+  EXPECT_EQ(shift[4].dst, 1u);
+  const auto perm = permutation_flows(50, 3);
+  std::set<std::uint32_t> srcs, dsts;
+  for (const auto& f : perm) {
+    EXPECT_NE(f.src, f.dst);
+    srcs.insert(f.src);
+    dsts.insert(f.dst);
+  }
+  EXPECT_EQ(srcs.size(), perm.size());
+  EXPECT_EQ(dsts.size(), perm.size());
+  const auto bis = bisection_flows(11, 4);
+  ASSERT_EQ(bis.size(), 10u);  // one endpoint of 11 sits out
+  for (std::size_t i = 0; i < bis.size(); i += 2) {
+    EXPECT_EQ(bis[i].src, bis[i + 1].dst);
+    EXPECT_EQ(bis[i].dst, bis[i + 1].src);
+  }
+  PatternOptions o;
+  o.max_shifts = 4;
+  o.seeds = 3;
+  const auto all = make_patterns(10, o);
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].instances.size(), 4u);  // 4 of the 9 shifts: k = 1, 3, 5, 7
+  EXPECT_EQ(all[0].instances[1].flows[0].dst, 3u);
+  EXPECT_EQ(all[3].instances[0].flows.size(), 90u);
+}
+
+struct Routed {
+  Topology topo;
+  LidMap lids;
+  RoutingTables tables;
+};
+
+Routed route(Topology topo, const char* engine) {
+  auto lids = assign_lids(topo, Guid2Lid{}, LidAssignOptions{});
+  EXPECT_TRUE(lids.ok());
+  auto e = make_engine(engine, RoutingOptions{});
+  EXPECT_TRUE(e.ok());
+  auto tables = (*e)->compute(topo, *lids);
+  EXPECT_TRUE(tables.ok()) << tables.error().message;
+  return Routed{std::move(topo), std::move(lids).value(), std::move(tables).value()};
+}
+
+const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
+  for (const auto& p : c.patterns) {
+    if (p.name != pattern) continue;
+    for (const auto& s : p.schemes) {
+      if (s.name == scheme) return s;
+    }
+  }
+  ADD_FAILURE() << pattern << "/" << scheme << " missing";
+  static const SchemeFigures kNone;
+  return kNone;
+}
+
+// A full-bisection 2-level Clos: 16 leaves x 8 hosts, 8 spines, one cable per leaf/spine pair. RoCE ECMP
+// on a random permutation is balls into bins: the leaf hashes each leaving flow onto one of 8 uplinks
+// (uniform), the spine has a single way down. The expectation comes from a Monte-Carlo written here:
+// random permutations, uniform uplink choices, loads counted on uplinks and downlinks.
+TEST(RoceCompare, EcmpOnLeafSpineMatchesBallsIntoBins) {
+  constexpr unsigned kLeaves = 16, kSpines = 8, kHosts = 8, kN = kLeaves * kHosts;
+  auto topo = make_leaf_spine(LeafSpineSpec{kLeaves, kSpines, kHosts, 1});
+  ASSERT_TRUE(topo.ok());
+  Routed r = route(std::move(topo).value(), "minhop");
+  auto plan = RoutePlan::build(r.topo);
+  ASSERT_TRUE(plan.ok());
+  CompareOptions o;
+  o.patterns.seeds = 40;
+  o.patterns.all_to_all = false;
+  o.patterns.max_shifts = 8;
+  auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  ASSERT_TRUE(cmp.ok()) << cmp.error().message;
+  const auto& ecmp = figures(*cmp, "permutation", "roce-ecmp");
+
+  std::mt19937_64 rng(2024);
+  const int trials = 4000;
+  double max_sum = 0, share_sum = 0;
+  std::size_t flows = 0;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<unsigned> perm(kN);
+    for (unsigned i = 0; i < kN; ++i) perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<int> up(kLeaves * kSpines, 0), down(kLeaves * kSpines, 0);
+    std::vector<int> choice(kN, -1);
+    for (unsigned i = 0; i < kN; ++i) {
+      const unsigned sl = i / kHosts, dl = perm[i] / kHosts;
+      if (perm[i] == i || sl == dl) continue;
+      choice[i] = static_cast<int>(rng() % kSpines);
+      ++up[sl * kSpines + choice[i]];
+      ++down[dl * kSpines + choice[i]];
+    }
+    int worst = 1;  // host cables carry one flow each
+    for (unsigned c = 0; c < up.size(); ++c) worst = std::max({worst, up[c], down[c]});
+    max_sum += worst;
+    for (unsigned i = 0; i < kN; ++i) {
+      if (perm[i] == i) continue;
+      ++flows;
+      if (choice[i] < 0) {
+        share_sum += 1.0;
+        continue;
+      }
+      const unsigned sl = i / kHosts, dl = perm[i] / kHosts;
+      share_sum += 1.0 / std::max(up[sl * kSpines + choice[i]], down[dl * kSpines + choice[i]]);
+    }
+  }
+  const double expected_max = max_sum / trials, expected_share = share_sum / static_cast<double>(flows);
+  RecordProperty("expected_mean_max_load", std::to_string(expected_max));
+  RecordProperty("ecmp_mean_max_load", std::to_string(ecmp.mean_max_link_load));
+  RecordProperty("expected_bottleneck_share", std::to_string(expected_share));
+  RecordProperty("ecmp_bottleneck_share", std::to_string(ecmp.mean_bottleneck_share));
+  // 40 seeds: the mean of the max (per-seed spread about 0.6) has a standard error near 0.1; the mean
+  // share over 40 x 128 flows about 0.005. Tolerances are three to four of those.
+  EXPECT_NEAR(ecmp.mean_max_link_load, expected_max, 0.35) << "expected " << expected_max;
+  EXPECT_NEAR(ecmp.mean_bottleneck_share, expected_share, 0.02) << "expected " << expected_share;
+  // Sanity of the model itself: hashing is far from the optimum of 1, and adaptive beats it.
+  EXPECT_GT(expected_max, 3.0);
+  EXPECT_LT(expected_share, 0.75);
+  EXPECT_GT(figures(*cmp, "permutation", "ib-adaptive").mean_bottleneck_share, ecmp.mean_bottleneck_share);
+}
+
+// ftree on a full-bisection k-ary n-tree routes every shift without two flows on one cable.
+TEST(RoceCompare, IbStaticOnFtreeFullBisectionShiftsHaveLoadOne) {
+  for (unsigned n : {2u, 3u}) {
+    auto topo = make_kary_ntree(4, n);
+    ASSERT_TRUE(topo.ok());
+    Routed r = route(std::move(topo).value(), "ftree");
+    auto plan = RoutePlan::build(r.topo);
+    ASSERT_TRUE(plan.ok());
+    CompareOptions o;
+    o.patterns.max_shifts = 0;  // all N-1 shifts
+    o.patterns.seeds = 2;
+    o.patterns.all_to_all = false;
+    auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+    ASSERT_TRUE(cmp.ok()) << cmp.error().message;
+    const auto& s = figures(*cmp, "shift", "ib-static");
+    EXPECT_EQ(s.max_link_load, 1.0) << "n=" << n;
+    EXPECT_EQ(s.collision_share, 0.0);
+    EXPECT_DOUBLE_EQ(s.mean_bottleneck_share, 1.0);
+    EXPECT_DOUBLE_EQ(s.maxmin_throughput, 1.0);
+    EXPECT_EQ(s.unrouted, 0u);
+    EXPECT_EQ(s.flows, std::uint64_t{cmp->endpoints} * (cmp->endpoints - 1));
+  }
+}
+
+// All-to-all on one switch with 4 hosts: each injection and delivery cable carries 3 flows whatever the
+// routing, so every scheme gives max load 3 and a max-min rate of 1/3 per flow (12 flows).
+TEST(RoceCompare, AllToAllOnOneSwitchIsEndpointBound) {
+  auto topo = make_single_switch(4);
+  ASSERT_TRUE(topo.ok());
+  Routed r = route(std::move(topo).value(), "minhop");
+  auto plan = RoutePlan::build(r.topo);
+  ASSERT_TRUE(plan.ok());
+  CompareOptions o;
+  o.patterns.seeds = 1;
+  auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  ASSERT_TRUE(cmp.ok());
+  for (const char* scheme : {"ib-static", "ib-adaptive", "roce-ecmp"}) {
+    const auto& a = figures(*cmp, "all-to-all", scheme);
+    EXPECT_EQ(a.flows, 12u);
+    EXPECT_NEAR(a.maxmin_throughput, 1.0 / 3, 1e-9) << scheme;
+    EXPECT_NEAR(a.mean_bottleneck_share, 1.0 / 3, 1e-9) << scheme;
+    EXPECT_DOUBLE_EQ(a.max_link_load, 3.0) << scheme;
+    EXPECT_EQ(a.collision_share, 0.0) << "no switch-to-switch cable to collide on";
+  }
+}
+
+// One flow split into 4 QPs between two switches joined by 2 cables: the QPs share the flow's load, so
+// no cable carries more than the whole flow, and the flow alone gets line rate.
+TEST(RoceCompare, PairListAndQpsSplitTheLoad) {
+  auto topo = make_two_switch(2, 2);
+  ASSERT_TRUE(topo.ok());
+  Routed r = route(std::move(topo).value(), "minhop");
+  auto plan = RoutePlan::build(r.topo);
+  ASSERT_TRUE(plan.ok());
+  CompareOptions o;
+  o.patterns.seeds = 1;
+  o.patterns.all_to_all = false;
+  o.qps = 4;
+  o.patterns.pairs = {FlowPair{0, 3}};
+  auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  ASSERT_TRUE(cmp.ok());
+  for (const char* scheme : {"ib-static", "ib-adaptive", "roce-ecmp"}) {
+    const auto& p = figures(*cmp, "pairs", scheme);
+    EXPECT_EQ(p.flows, 1u);
+    EXPECT_NEAR(p.maxmin_throughput, 1.0, 1e-9) << scheme;
+    EXPECT_NEAR(p.mean_bottleneck_share, 1.0, 1e-9) << scheme;
+    EXPECT_LE(p.max_switch_link_load, 1.0 + 1e-12) << scheme;
+    EXPECT_GT(p.max_switch_link_load, 0.0) << scheme;
+  }
+  // AR places the 4 QPs one by one on the less-loaded cable: 2 on each.
+  EXPECT_NEAR(figures(*cmp, "pairs", "ib-adaptive").max_switch_link_load, 0.5, 1e-12);
+  CompareOptions bad = o;
+  bad.patterns.pairs = {FlowPair{0, 9}};
+  auto failed = compare_schemes(r.topo, r.lids, r.tables, *plan, bad);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(failed.error().message.find("out of range"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace smd::roce

@@ -1,0 +1,252 @@
+// Control protocol queries on a hand-built snapshot: a 4-leaf, 2-spine fabric with 4 hosts per leaf,
+// LIDs from assign_lids and minhop tables. Route lengths are checked against an independent BFS.
+#include "smd/control_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+
+#include "routing/fabric_gen.h"
+#include "routing/lid_assign.h"
+#include "routing/registry.h"
+
+namespace smd::control {
+namespace {
+
+std::shared_ptr<FabricSnapshot> make_snapshot() {
+  auto topo = make_leaf_spine({.leaves = 4, .spines = 2, .hosts_per_leaf = 4, .links_per_pair = 1});
+  EXPECT_TRUE(topo.ok());
+  auto snap = std::make_shared<FabricSnapshot>();
+  snap->topo = std::make_shared<const Topology>(std::move(topo.value()));
+  auto lids = assign_lids(*snap->topo, {}, {});
+  EXPECT_TRUE(lids.ok());
+  snap->lids = std::make_shared<const LidMap>(std::move(lids.value()));
+  auto chain = route_with_chain({"minhop"}, {}, *snap->topo, *snap->lids);
+  EXPECT_TRUE(chain.ok());
+  snap->tables = std::make_shared<const RoutingTables>(std::move(chain->tables));
+  snap->sm_state = "MASTER";
+  snap->priority = 7;
+  snap->counters.heavy_sweeps = 3;
+  snap->counters.light_sweeps = 11;
+  snap->counters.failed_sweeps = 1;
+  return snap;
+}
+
+NodeIndex by_name(const Topology& t, const std::string& name) {
+  for (NodeIndex n = 0; n < t.size(); ++n) {
+    if (t.node(n).description == name) return n;
+  }
+  ADD_FAILURE() << "no node " << name;
+  return kNoNode;
+}
+
+// Nodes on the shortest path from a to b, both ends included (plain BFS over the cables).
+std::size_t bfs_nodes(const Topology& t, NodeIndex a, NodeIndex b) {
+  std::vector<std::size_t> dist(t.size(), 0);
+  std::deque<NodeIndex> queue{a};
+  dist[a] = 1;
+  while (!queue.empty()) {
+    const NodeIndex n = queue.front();
+    queue.pop_front();
+    for (const Port& p : t.node(n).ports) {
+      if (!p.connected() || dist[p.peer] != 0) continue;
+      dist[p.peer] = dist[n] + 1;
+      queue.push_back(p.peer);
+    }
+  }
+  return dist[b];
+}
+
+struct FakeControl : DaemonControl {
+  std::shared_ptr<const FabricSnapshot> snap;
+  std::vector<std::string> heavy, reroutes;
+  std::shared_ptr<const FabricSnapshot> snapshot() const override { return snap; }
+  void request_heavy_sweep(const std::string& reason) override { heavy.push_back(reason); }
+  void request_reroute(const std::string& reason) override { reroutes.push_back(reason); }
+};
+
+TEST(ControlProtocol, RouteFollowsLftsWithBfsLength) {
+  auto snap = make_snapshot();
+  const Topology& t = *snap->topo;
+  auto r = route_json(*snap, "host-0", "host-5");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::size_t switches = bfs_nodes(t, by_name(t, "host-0"), by_name(t, "host-5")) - 2;
+  EXPECT_EQ(switches, 3u);
+  EXPECT_EQ((*r)["hop_count"], switches);
+  const Json& hops = (*r)["hops"];
+  ASSERT_EQ(hops.size(), 3u);
+  EXPECT_EQ(hops[0]["description"], "leaf-0");
+  EXPECT_EQ(hops[0]["in_port"], 1);  // host-0 is on leaf-0 port 1
+  EXPECT_EQ(hops[1]["description"].get<std::string>().rfind("spine-", 0), 0u);
+  EXPECT_EQ(hops[2]["description"], "leaf-1");
+  EXPECT_EQ(hops[2]["out_port"], 2);  // host-5 = second host of leaf-1
+  EXPECT_EQ(hops[2]["peer_description"], "host-5");
+  EXPECT_EQ(hops[2]["peer_port"], 1);
+  const Lid dlid = snap->lids->base_lid(by_name(t, "host-5"), 1);
+  EXPECT_EQ((*r)["dlid"], dlid);
+  EXPECT_EQ((*r)["dst"]["description"], "host-5");
+  // Every hop's out port is what that switch's table says.
+  for (const Json& h : hops) {
+    const NodeIndex sw = by_name(t, h["description"].get<std::string>());
+    EXPECT_EQ(h["out_port"], snap->tables->lft[sw].get(dlid));
+  }
+}
+
+TEST(ControlProtocol, RouteByLidAndGuidAndToSwitch) {
+  auto snap = make_snapshot();
+  const Topology& t = *snap->topo;
+  const NodeIndex h1 = by_name(t, "host-1");
+  const Lid lid1 = snap->lids->base_lid(h1, 1);
+  auto same_leaf = route_json(*snap, format_guid(t.node(by_name(t, "host-0")).guid), std::to_string(lid1));
+  ASSERT_TRUE(same_leaf.ok()) << same_leaf.error().message;
+  EXPECT_EQ((*same_leaf)["hop_count"], 1);
+  EXPECT_EQ((*same_leaf)["hops"][0]["out_port"], 2);
+  EXPECT_EQ((*same_leaf)["dst"]["description"], "host-1");
+
+  auto to_switch = route_json(*snap, "host-0", "leaf-1");
+  ASSERT_TRUE(to_switch.ok()) << to_switch.error().message;
+  EXPECT_EQ((*to_switch)["hop_count"], 3);
+  EXPECT_EQ((*to_switch)["hops"][2]["description"], "leaf-1");
+  EXPECT_EQ((*to_switch)["hops"][2]["out_port"], 0);
+}
+
+TEST(ControlProtocol, RouteReportsHolesAndLoops) {
+  auto snap = make_snapshot();
+  const Topology& t = *snap->topo;
+  const NodeIndex leaf0 = by_name(t, "leaf-0");
+  const Lid dlid = snap->lids->base_lid(by_name(t, "host-5"), 1);
+  auto tables = *snap->tables;
+  tables.lft[leaf0].set(dlid, kNoPort);
+  snap->tables = std::make_shared<const RoutingTables>(tables);
+  auto hole = route_json(*snap, "host-0", "host-5");
+  ASSERT_FALSE(hole.ok());
+  EXPECT_EQ(hole.error().code, ErrorCode::kVerifyFailed);
+  EXPECT_EQ(hole.error().message, "route host-0 -> host-5: leaf-0 has no route to LID " + std::to_string(dlid));
+
+  // leaf-0 sends to spine-0 over its first up port (5), spine-0 sends back to leaf-0 (its port 1).
+  const NodeIndex spine0 = by_name(t, "spine-0");
+  tables.lft[leaf0].set(dlid, 5);
+  tables.lft[spine0].set(dlid, 1);
+  ASSERT_EQ(t.node(leaf0).ports[5].peer, spine0);
+  ASSERT_EQ(t.node(spine0).ports[1].peer, leaf0);
+  snap->tables = std::make_shared<const RoutingTables>(tables);
+  auto loop = route_json(*snap, "host-0", "host-5");
+  ASSERT_FALSE(loop.ok());
+  EXPECT_EQ(loop.error().message, "route host-0 -> host-5: forwarding loop");
+}
+
+TEST(ControlProtocol, ResolveNamesAndErrors) {
+  auto snap = make_snapshot();
+  const Topology& t = *snap->topo;
+  const NodeIndex spine1 = by_name(t, "spine-1");
+  EXPECT_EQ(*resolve_node(*snap, "spine-1"), spine1);
+  EXPECT_EQ(*resolve_node(*snap, format_guid(t.node(spine1).guid)), spine1);
+  EXPECT_EQ(*resolve_node(*snap, std::to_string(snap->lids->base_lid(spine1, 0))), spine1);
+  EXPECT_EQ(resolve_node(*snap, "nosuch").error().message, "no node named 'nosuch'");
+  EXPECT_EQ(resolve_node(*snap, "48000").error().message, "no port holds LID 48000");
+
+  Topology dup = t;
+  dup.mutable_node(by_name(t, "host-2")).description = "host-1";
+  FabricSnapshot two = *snap;
+  two.topo = std::make_shared<const Topology>(dup);
+  EXPECT_EQ(resolve_node(two, "host-1").error().message, "'host-1' names 2 nodes; use a GUID or LID");
+}
+
+TEST(ControlProtocol, LftsOfOneSwitch) {
+  auto snap = make_snapshot();
+  const Topology& t = *snap->topo;
+  auto all = lfts_json(*snap, "");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 6u);
+  auto one = lfts_json(*snap, "leaf-2");
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  ASSERT_EQ(one->size(), 1u);
+  const Json& table = (*one)[0];
+  const NodeIndex leaf2 = by_name(t, "leaf-2");
+  EXPECT_EQ(table["guid"], format_guid(t.node(leaf2).guid));
+  EXPECT_EQ(table["lid"], snap->lids->base_lid(leaf2, 0));
+  EXPECT_EQ(table["entries"].size(), 22u);  // 16 hosts + 6 switches, one LID each
+  for (const Json& e : table["entries"]) {
+    if (e["lid"] == table["lid"]) {
+      EXPECT_EQ(e["port"], 0);
+      EXPECT_EQ(e["dest"], "leaf-2");
+    }
+    if (e["dest"] == "host-8/1") EXPECT_EQ(e["port"], 1);  // first host of leaf-2
+  }
+  EXPECT_EQ(lfts_json(*snap, "host-3").error().message, "'host-3' is not a switch");
+}
+
+TEST(ControlProtocol, StatusAndNodes) {
+  auto snap = make_snapshot();
+  const Json s = status_json(*snap);
+  EXPECT_EQ(s["state"], "MASTER");
+  EXPECT_EQ(s["priority"], 7);
+  EXPECT_EQ(s["sweeps"]["heavy"], 3);
+  EXPECT_EQ(s["sweeps"]["light"], 11);
+  EXPECT_EQ(s["sweeps"]["failed"], 1);
+  EXPECT_TRUE(s["last_sweep"]["time"].is_null());
+  EXPECT_EQ(s["engine"], "minhop");
+  EXPECT_EQ(s["fabric"], Json({{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 22}}));
+
+  snap->last_sweep_time = std::chrono::system_clock::time_point(std::chrono::seconds(1798602300));
+  EXPECT_EQ(status_json(*snap)["last_sweep"]["time"], "2026-12-30T03:45:00Z");
+
+  const Json nodes = nodes_json(*snap);
+  ASSERT_EQ(nodes.size(), 22u);
+  const Json& host0 = nodes[0];
+  EXPECT_EQ(host0["description"], "host-0");
+  EXPECT_EQ(host0["type"], "ca");
+  EXPECT_EQ(host0["dr_path"], "0");
+  ASSERT_EQ(host0["ports"].size(), 1u);
+  EXPECT_EQ(host0["ports"][0]["state"], "Active");
+  EXPECT_EQ(host0["ports"][0]["peer"]["description"], "leaf-0");
+  EXPECT_EQ(host0["ports"][0]["peer"]["port"], 1);
+  EXPECT_EQ(host0["lids"], Json::array({snap->lids->base_lid(0, 1)}));
+}
+
+TEST(ControlProtocol, HandleRequestCommands) {
+  FakeControl control;
+  control.snap = make_snapshot();
+  HandlerOptions options;
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control, options), ok_response({{"requested", "heavy sweep"}}));
+  EXPECT_EQ(control.heavy, std::vector<std::string>{"smctl sweep"});
+  EXPECT_EQ(handle_request({{"cmd", "reroute"}}, control, options), ok_response({{"requested", "reroute"}}));
+  EXPECT_EQ(control.reroutes.size(), 1u);
+  EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control, options)["error"],
+            "unknown command 'bogus' (known: export, lfts, nodes, report, reroute, route, status, sweep)");
+  EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control, options)["error"],
+            "route needs src and dst");
+  const Json by_number = handle_request({{"cmd", "route"}, {"src", "host-0"}, {"dst", 1}}, control, options);
+  EXPECT_EQ(by_number["ok"], true) << by_number.dump();
+  EXPECT_EQ(handle_request({{"cmd", "lfts"}, {"switch", "leaf-9"}}, control, options),
+            error_response("no node named 'leaf-9'"));
+  EXPECT_EQ(handle_request({{"cmd", "report"}}, control, options)["result"]["subnet_up"], false);
+
+  EXPECT_EQ(parse_request("not json").error().message, "request is not valid JSON");
+  EXPECT_EQ(parse_request("[1]").error().message, "request must be a JSON object");
+  EXPECT_EQ(parse_request("{\"cmd\":3}").error().message, "request has no string \"cmd\"");
+  EXPECT_EQ(to_line(error_response("x")), "{\"error\":\"x\",\"ok\":false}\n");
+}
+
+TEST(ControlProtocol, ExportRoce) {
+  FakeControl control;
+  control.snap = make_snapshot();
+  HandlerOptions options;
+  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "roce"}}, control, options),
+            error_response("roce plan not available yet"));
+  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "x"}}, control, options),
+            error_response("unknown export 'x' (known: roce)"));
+  std::string dir = (std::filesystem::temp_directory_path() / "smd-export-XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  options.roce_plan_path = dir + "/roce-plan.json";
+  std::ofstream(options.roce_plan_path) << R"({"switches":6})";
+  const Json r = handle_request({{"cmd", "export"}, {"what", "roce"}}, control, options);
+  EXPECT_EQ(r, ok_response({{"what", "roce"}, {"path", options.roce_plan_path}, {"plan", {{"switches", 6}}}}));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace smd::control

@@ -1,0 +1,64 @@
+// smctl's text views of control responses: exact output for fixed JSON, JSON fallback for odd shapes.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "smd/smctl_render.h"
+
+namespace smd::control {
+namespace {
+
+std::string render(const std::string& cmd, const Json& result) {
+  std::ostringstream out;
+  render_text(out, cmd, result);
+  return out.str();
+}
+
+TEST(ControlRender, Status) {
+  const Json status = {
+      {"state", "MASTER"},
+      {"priority", 5},
+      {"sm_guid", "0x0000000000000001"},
+      {"sm_lid", 1},
+      {"master_guid", "0x0000000000000001"},
+      {"master_lid", 1},
+      {"sweeps", {{"heavy", 2}, {"light", 9}, {"failed", 0}}},
+      {"last_sweep", {{"time", "2026-11-30T03:45:00Z"}, {"subnet_up", true}, {"problems", 0}, {"total_ms", 12.5}}},
+      {"engine", "minhop"},
+      {"fabric", {{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 22}}}};
+  EXPECT_EQ(render("status", status),
+            "SM state      MASTER (priority 5)\n"
+            "SM port       0x0000000000000001 LID 1\n"
+            "Master        0x0000000000000001 LID 1\n"
+            "Sweeps        heavy 2, light 9, failed 0\n"
+            "Last sweep    2026-11-30T03:45:00Z: subnet up, 0 problems, 12.5 ms\n"
+            "Engine        minhop\n"
+            "Fabric        6 switches, 16 CAs, 24 links, 22 LIDs\n");
+}
+
+TEST(ControlRender, Route) {
+  const Json route = {{"src", {{"description", "host-0"}, {"lid", 1}}},
+                      {"dst", {{"description", "host-5"}, {"lid", 6}}},
+                      {"hop_count", 2},
+                      {"hops",
+                       {{{"description", "leaf-0"},
+                         {"in_port", 1},
+                         {"out_port", 5},
+                         {"peer", "0x2"},
+                         {"peer_description", "spine-0"},
+                         {"peer_port", 1}},
+                        {{"description", "spine-0"}, {"in_port", 1}, {"out_port", 0}}}}};
+  EXPECT_EQ(render("route", route),
+            "host-0 (LID 1) -> host-5 (LID 6): 2 switch hops\n"
+            "  SWITCH              IN   OUT  NEXT\n"
+            "  leaf-0              1    5    spine-0 port 1\n"
+            "  spine-0             1    0    (this switch)\n");
+}
+
+TEST(ControlRender, RequestsAndFallback) {
+  EXPECT_EQ(render("sweep", {{"requested", "heavy sweep"}}), "requested heavy sweep\n");
+  EXPECT_EQ(render("status", {{"state", "MASTER"}}), "{\n  \"state\": \"MASTER\"\n}\n");
+}
+
+}  // namespace
+}  // namespace smd::control

@@ -1,0 +1,188 @@
+// Metrics: the exact exposition text for a hand-built snapshot, and the Beast server on an ephemeral
+// loopback port fetched by a Beast client (io_context in the test thread, client beside it).
+#include <gtest/gtest.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <future>
+
+#include "routing/fabric_gen.h"
+#include "smd/metrics_server.h"
+#include "smd/metrics_text.h"
+
+namespace smd {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using namespace std::chrono_literals;
+
+std::shared_ptr<FabricSnapshot> make_snapshot() {
+  auto topo = make_two_switch(2, 3);
+  EXPECT_TRUE(topo.ok());
+  auto snap = std::make_shared<FabricSnapshot>();
+  snap->topo = std::make_shared<const Topology>(std::move(topo.value()));
+  snap->sm_state = "MASTER";
+  snap->last_sweep.total_ms = 1250;
+  snap->last_repair_ms = 35;
+  snap->counters = {.heavy_sweeps = 4,
+                    .light_sweeps = 90,
+                    .failed_sweeps = 1,
+                    .traps_received = 7,
+                    .smps_sent = 1234,
+                    .smp_retries = 12,
+                    .smp_timeouts = 2,
+                    .lft_blocks_written = 48,
+                    .heavy_sweep_seconds_total = 5,
+                    .routing_seconds_total = 0.5};
+  return snap;
+}
+
+TEST(MetricsText, ExactExposition) {
+  EXPECT_EQ(render_metrics(*make_snapshot()),
+            "# HELP smd_sweeps_total Sweeps run since the daemon started, by kind.\n"
+            "# TYPE smd_sweeps_total counter\n"
+            "smd_sweeps_total{kind=\"heavy\"} 4\n"
+            "smd_sweeps_total{kind=\"light\"} 90\n"
+            "# HELP smd_sweep_failures_total Heavy sweeps that did not end with the subnet up.\n"
+            "# TYPE smd_sweep_failures_total counter\n"
+            "smd_sweep_failures_total 1\n"
+            "# HELP smd_heavy_sweep_duration_seconds Wall time of the last heavy sweep.\n"
+            "# TYPE smd_heavy_sweep_duration_seconds gauge\n"
+            "smd_heavy_sweep_duration_seconds 1.25\n"
+            "# HELP smd_smps_sent_total SMPs sent, retries included.\n"
+            "# TYPE smd_smps_sent_total counter\n"
+            "smd_smps_sent_total 1234\n"
+            "# HELP smd_smp_timeouts_total SMPs that got no answer after every retry.\n"
+            "# TYPE smd_smp_timeouts_total counter\n"
+            "smd_smp_timeouts_total 2\n"
+            "# HELP smd_smp_retries_total SMP re-sends after a timeout.\n"
+            "# TYPE smd_smp_retries_total counter\n"
+            "smd_smp_retries_total 12\n"
+            "# HELP smd_nodes Nodes found by the last heavy sweep, by type.\n"
+            "# TYPE smd_nodes gauge\n"
+            "smd_nodes{type=\"switch\"} 2\n"
+            "smd_nodes{type=\"ca\"} 6\n"
+            "# HELP smd_links Cables found by the last heavy sweep.\n"
+            "# TYPE smd_links gauge\n"
+            "smd_links 8\n"
+            "# HELP smd_lft_blocks_written_total 64-entry LFT blocks written to switches.\n"
+            "# TYPE smd_lft_blocks_written_total counter\n"
+            "smd_lft_blocks_written_total 48\n"
+            "# HELP smd_routing_seconds_total Time spent computing and verifying routes.\n"
+            "# TYPE smd_routing_seconds_total counter\n"
+            "smd_routing_seconds_total 0.5\n"
+            "# HELP smd_last_repair_seconds Last trap or port change until the tables were consistent.\n"
+            "# TYPE smd_last_repair_seconds gauge\n"
+            "smd_last_repair_seconds 0.035\n"
+            "# HELP smd_traps_received_total Traps (Notice MADs) received.\n"
+            "# TYPE smd_traps_received_total counter\n"
+            "smd_traps_received_total 7\n"
+            "# HELP smd_sm_state SM state (IBA SMInfo): 1 for the current state, 0 for the others.\n"
+            "# TYPE smd_sm_state gauge\n"
+            "smd_sm_state{state=\"NOTACTIVE\"} 0\n"
+            "smd_sm_state{state=\"DISCOVERING\"} 0\n"
+            "smd_sm_state{state=\"STANDBY\"} 0\n"
+            "smd_sm_state{state=\"MASTER\"} 1\n");
+}
+
+TEST(MetricsText, EmptySnapshotHasZeroGauges) {
+  const std::string text = render_metrics(FabricSnapshot{});
+  EXPECT_NE(text.find("\nsmd_nodes{type=\"switch\"} 0\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_links 0\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_sm_state{state=\"DISCOVERING\"} 1\n"), std::string::npos);
+}
+
+TEST(MetricsListen, ParsesHostPort) {
+  EXPECT_EQ(parse_listen("127.0.0.1:9464")->port(), 9464);
+  EXPECT_EQ(parse_listen("[::1]:80")->address().to_string(), "::1");
+  EXPECT_EQ(parse_listen("localhost:0")->address().to_string(), "127.0.0.1");
+  EXPECT_EQ(parse_listen("9464").error().message, "metrics.listen '9464': expected host:port");
+  EXPECT_EQ(parse_listen("1.2.3.4:99999").error().message, "metrics.listen '1.2.3.4:99999': port must be 0..65535");
+  EXPECT_EQ(parse_listen("example.com:1").error().message,
+            "metrics.listen 'example.com:1': host must be an IP address or localhost");
+}
+
+struct Reply {
+  unsigned status = 0;
+  std::string content_type;
+  std::string body;
+};
+
+// One HTTP/1.1 request over a fresh connection, with a 3 s deadline.
+Reply fetch(unsigned short port, http::verb verb, const std::string& target) {
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  stream.expires_after(3s);
+  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  http::request<http::empty_body> req(verb, target, 11);
+  req.set(http::field::host, "127.0.0.1");
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  return {res.result_int(), std::string(res[http::field::content_type]), res.body()};
+}
+
+class MetricsServerTest : public ::testing::Test {
+ protected:
+  template <typename T>
+  T run_until(std::future<T>& f) {
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (f.wait_for(0s) != std::future_status::ready && std::chrono::steady_clock::now() < deadline) {
+      io.run_for(10ms);
+    }
+    EXPECT_EQ(f.wait_for(0s), std::future_status::ready) << "client did not finish in time";
+    return f.get();
+  }
+  Reply get(unsigned short port, http::verb verb, const std::string& target) {
+    auto f = std::async(std::launch::async, [=] { return fetch(port, verb, target); });
+    return run_until(f);
+  }
+  asio::io_context io;
+  asio::executor_work_guard<asio::io_context::executor_type> guard{io.get_executor()};
+};
+
+TEST_F(MetricsServerTest, ServesMetricsAnd404) {
+  std::shared_ptr<const FabricSnapshot> snap = make_snapshot();
+  MetricsServer server(
+      io, [&] { return snap; }, "127.0.0.1:0");
+  ASSERT_TRUE(server.start().ok());
+  const unsigned short port = server.port();
+  ASSERT_NE(port, 0);
+
+  const Reply ok = get(port, http::verb::get, "/metrics");
+  EXPECT_EQ(ok.status, 200u);
+  EXPECT_EQ(ok.content_type, "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(ok.body, render_metrics(*snap));
+
+  EXPECT_EQ(get(port, http::verb::get, "/").status, 404u);
+  EXPECT_EQ(get(port, http::verb::post, "/metrics").status, 404u);
+  EXPECT_EQ(get(port, http::verb::get, "/metrics?x=1").status, 200u);
+
+  snap = nullptr;  // before the daemon's first publication
+  EXPECT_EQ(get(port, http::verb::get, "/metrics").status, 503u);
+
+  ASSERT_TRUE(server.stop().ok());
+  EXPECT_EQ(server.port(), 0);
+}
+
+TEST_F(MetricsServerTest, BindConflictNamesAddress) {
+  MetricsServer first(
+      io, [] { return std::shared_ptr<const FabricSnapshot>(); }, "127.0.0.1:0");
+  ASSERT_TRUE(first.start().ok());
+  const std::string listen = "127.0.0.1:" + std::to_string(first.port());
+  MetricsServer second(
+      io, [] { return std::shared_ptr<const FabricSnapshot>(); }, listen);
+  const Status s = second.start();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kIo);
+  EXPECT_EQ(s.error().message, "metrics " + listen + ": bind: Address already in use");
+  ASSERT_TRUE(first.stop().ok());
+}
+
+}  // namespace
+}  // namespace smd
