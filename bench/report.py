@@ -139,6 +139,7 @@ def main():
     ap.add_argument('--fabrics', required=True)
     ap.add_argument('--cmd', required=True)
     ap.add_argument('--engines', required=True)
+    ap.add_argument('--smd', default='')
     ap.add_argument('--md', required=True)
     ap.add_argument('--json', required=True)
     args = ap.parse_args()
@@ -166,6 +167,9 @@ def main():
                 smd_commit=sh(['git', '-C', os.path.dirname(os.path.abspath(__file__)), 'rev-parse', '--short', 'HEAD']),
                 smd_dirty=bool(sh(['git', '-C', os.path.dirname(os.path.abspath(__file__)), 'status', '--porcelain',
                                    '--untracked-files=no'])),
+                smd_binary=args.smd, smd_binary_mtime=(time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(
+                    os.path.getmtime(args.smd))) if args.smd and os.path.exists(args.smd) else ''),
+                loadavg=(read('/proc/loadavg') or '').split()[:3],
                 command=args.cmd, smd_engines=args.engines, raw=args.raw)
 
     # ---- main table
@@ -215,9 +219,10 @@ def main():
             return a / b if a is not None and b else None
         ok_s = s.get('rc') == 0 and s.get('subnet_up')
         tr = ratio(s.get('wall_s'), o.get('wall_s')) if ok_s else None
-        sr = ratio(s.get('smps_shim'), o.get('smps_shim'))
-        lr = ratio(s.get('smps_shim'), lb)
-        mr = ratio(s.get('rss_mb'), o.get('rss_mb'))
+        # a failed smd run has no meaningful ratios
+        sr = ratio(s.get('smps_shim'), o.get('smps_shim')) if ok_s else None
+        lr = ratio(s.get('smps_shim'), lb) if ok_s else None
+        mr = ratio(s.get('rss_mb'), o.get('rss_mb')) if ok_s else None
         if s.get('missing'):
             verdict = 'smd not run'
         elif not ok_s:
@@ -250,7 +255,8 @@ def main():
           f"- command: `{meta['command']}` (smd engines: `[{meta['smd_engines']}]`)",
           f"- machine: {meta['nproc']} CPUs ({meta['cpu']}), {meta['ram_gb']} GiB RAM, Linux {meta['kernel']}",
           f"- versions: opensm {meta['opensm']}, ibsim-utils {meta['ibsim']}, infiniband-diags {meta['diags']}, "
-          f"smd at {meta['smd_commit']}{' + uncommitted changes' if meta['smd_dirty'] else ''}",
+          f"repository at {meta['smd_commit']}{' + uncommitted changes' if meta['smd_dirty'] else ''}; "
+          f"smd binary `{meta['smd_binary']}` built {meta['smd_binary_mtime']}",
           f"- raw outputs: `{meta['raw']}`", '',
           'One run of each SM per fabric, each against a fresh ibsim on the same netfile. How to read this: '
           'bench/README.md.', '', '## Results', '', table(hdr, lines), '', '## smd against OpenSM and the lower bound', '',

@@ -9,6 +9,7 @@
 #   --engines LIST    smd routing chain, e.g. "ftree, updn, minhop" (default) or "minhop"
 #   --shifts auto|all|N  shift permutations: all N-1, or N evenly spaced ones (auto: all up to 1024 hosts, else 256)
 #   --raw DIR         where raw outputs go (default: a fresh directory under ${TMPDIR:-/tmp}; kept)
+#   --tag NAME        results file name: bench/results/NAME.md and NAME.json (default: latest)
 #
 # For every fabric: generate the netfile with smd-fabric, then OpenSM and smd each run once against a
 # FRESH ibsim (bench/run_one.sh), tables are read back with ibroute before that ibsim is stopped, and
@@ -25,6 +26,7 @@ build=""
 engines="ftree, updn, minhop"
 shifts="auto"
 raw=""
+tag="latest"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -33,7 +35,8 @@ while [[ $# -gt 0 ]]; do
     --engines) engines=$2; shift ;;
     --shifts) shifts=$2; shift ;;
     --raw) raw=$2; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --tag) tag=$2; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -125,4 +128,4 @@ done
 # ---- 5. report ------------------------------------------------------------------------------------
 mkdir -p "${bench}/results"
 python3 "${bench}/report.py" --raw "${raw}" --fabrics "${fabrics}" --cmd "${cmdline}" --engines "${engines}" \
-  --md "${bench}/results/latest.md" --json "${bench}/results/latest.json"
+  --smd "${smd}" --md "${bench}/results/${tag}.md" --json "${bench}/results/${tag}.json"

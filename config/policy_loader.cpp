@@ -69,6 +69,35 @@ void read_mad(MapReader mad, MadPolicy& out) {
   mad.finish();
 }
 
+void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
+  control.read_string("socket", out.socket, /*non_empty=*/true);
+  // File modes are octal by convention; YAML would read 0660 as decimal 660, so the mode is a string.
+  std::string mode;
+  control.read_string("mode", mode);
+  if (!mode.empty()) {
+    unsigned value = 0;
+    bool valid = mode.size() <= 4;
+    for (char c : mode) {
+      valid = valid && c >= '0' && c <= '7';
+      value = value * 8 + static_cast<unsigned>(c - '0');
+    }
+    if (!valid) {
+      if (std::optional<YAML::Mark> mark = control.key_mark("mode")) {
+        diag.fail(*mark, "control.mode", "'" + mode + "' is not an octal file mode such as \"0660\"");
+      }
+    } else {
+      out.mode = value;
+    }
+  }
+  control.finish();
+}
+
+void read_metrics(MapReader metrics, MetricsPolicy& out) {
+  metrics.read_string("listen", out.listen, /*non_empty=*/true);
+  metrics.read_bool("enabled", out.enabled);
+  metrics.finish();
+}
+
 void read_log(MapReader log, LogPolicy& out) {
   log.read_choice("level", log_level_names(), out.level);
   log.read_string("file", out.file);
@@ -107,6 +136,8 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_lid(top.section("lid"), policy.lid);
   read_mad(top.section("mad"), policy.mad);
   read_log(top.section("log"), policy.log);
+  read_control(top.section("control"), policy.control, diag);
+  read_metrics(top.section("metrics"), policy.metrics);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

@@ -182,7 +182,14 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
   return port;
 }
 
-UmadPort::UmadPort() : tx_umad_(umad_size() + kMadSize), rx_umad_(umad_size() + kMadSize) { agents_.fill(-1); }
+// ibsim's umad2sim shim copies more than umad_size() + 256 bytes in and out of the buffer it is handed
+// (valgrind: reads and writes up to a few dozen bytes past the end), so every umad buffer carries slack.
+constexpr std::size_t kShimSlack = 256;
+
+UmadPort::UmadPort()
+    : tx_umad_(umad_size() + kMadSize + kShimSlack), rx_umad_(umad_size() + kMadSize + kShimSlack) {
+  agents_.fill(-1);
+}
 
 UmadPort::~UmadPort() { close(); }
 

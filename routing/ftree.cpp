@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "routing/ar_groups.h"
 #include "routing/ftree_levels.h"
 #include "routing/hop_table.h"
 #include "routing/updn_paths.h"
@@ -246,6 +247,10 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   for (SwitchIndex s = 0; s < n; ++s) rank[s] = t.top - t.level[s];
   const UpDownOrder order = make_updown_order(topo, graph, rank);
   route_switch_lids(graph, order, targets, switch_components(graph), sources, tables);
+  // routing.adaptive (issue 4): AR groups over the level order (CA LIDs follow it as LeafPaths do).
+  if (options_.adaptive) {
+    if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error().with_context("ftree");
+  }
   return tables;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "routing/ar_groups.h"
 #include "routing/hop_table.h"
 #include "routing/updn_paths.h"
 #include "routing/updn_roots.h"
@@ -52,7 +53,7 @@ struct Fabric {
   std::vector<std::uint32_t> sources;
 };
 
-Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<SwitchIndex>& roots) {
+Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<SwitchIndex>& roots, bool adaptive) {
   const UpDownOrder order = make_updown_order(f.topo, f.graph, rank_from_roots(f.graph, roots));
   RoutingTables tables;
   tables.engine = "updn";
@@ -99,6 +100,10 @@ Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<Switch
     }
   }
   route_switch_lids(f.graph, order, f.targets, f.component, f.sources, tables);
+  // routing.adaptive (issue 4): AR groups over the same up/down order the LFTs were routed with.
+  if (adaptive) {
+    if (auto st = attach_ar_plan(f.topo, f.lids, order, tables); !st) return st.error();
+  }
   return tables;
 }
 
@@ -130,12 +135,12 @@ Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& 
     for (SwitchIndex c : choose_center_roots(f.graph, f.component)) {
       if (!has_root[f.component[c]]) roots.push_back(c);
     }
-    auto r = route_from_roots(f, roots);
+    auto r = route_from_roots(f, roots, options_.adaptive);
     if (!r) return r.error().with_context("updn");
     return r;
   }
-  auto r = route_from_roots(f, choose_updn_roots(f.graph, f.component, f.sources));
-  if (!r) r = route_from_roots(f, choose_center_roots(f.graph, f.component));
+  auto r = route_from_roots(f, choose_updn_roots(f.graph, f.component, f.sources), options_.adaptive);
+  if (!r) r = route_from_roots(f, choose_center_roots(f.graph, f.component), options_.adaptive);
   if (!r) return r.error().with_context("updn");
   return r;
 }

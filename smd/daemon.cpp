@@ -9,6 +9,7 @@
 #include "mad/notice.h"
 #include "mad/port_info.h"
 #include "mad/umad_port.h"
+#include "smd/notify.h"
 #include "smd/smp_batch.h"
 
 namespace smd {
@@ -73,10 +74,15 @@ int Daemon::run() {
   signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
     if (!ec) on_signal(signo);
   });
+  start_management();
+  arm_watchdog();
   schedule_heavy_sweep(std::chrono::milliseconds(0), "start-up");
   while (!stopping_) {
     io_.run_one();
   }
+  notify::stopping();
+  if (control_) (void)control_->stop();
+  if (metrics_) (void)metrics_->stop();
   sweep_timer_.cancel();
   light_timer_.cancel();
   poll_timer_.cancel();
@@ -85,6 +91,34 @@ int Daemon::run() {
   transport_->stop();
   spdlog::info("smd stopped");
   return 0;
+}
+
+// The control socket and metrics are conveniences: the SM keeps running the fabric when they cannot start.
+void Daemon::start_management() {
+  control_ = std::make_unique<ControlServer>(io_, *this, policy_.control.socket, policy_.control.mode);
+  if (auto st = control_->start(); !st.ok()) {
+    spdlog::error("control socket: {}", st.error().message);
+    control_.reset();
+  }
+  if (policy_.metrics.enabled) {
+    metrics_ = std::make_unique<MetricsServer>(io_, [this] { return snapshot(); }, policy_.metrics.listen);
+    if (auto st = metrics_->start(); !st.ok()) {
+      spdlog::error("metrics: {}", st.error().message);
+      metrics_.reset();
+    }
+  }
+}
+
+// systemd's watchdog (WatchdogSec=) is pinged from the event loop, so a wedged loop gets the unit restarted.
+void Daemon::arm_watchdog() {
+  const auto interval = notify::watchdog_interval();
+  if (!interval) return;
+  watchdog_timer_.expires_after(*interval / 2);
+  watchdog_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    notify::watchdog();
+    arm_watchdog();
+  });
 }
 
 void Daemon::request_heavy_sweep(const std::string& reason) {
@@ -134,6 +168,7 @@ void Daemon::run_heavy_sweep() {
   }
   if (s.stopped_after_discovery) {
     publish(&s);
+    notify::ready(std::string("STANDBY: master ") + hex(master_guid_));
     return;
   }
   if (!s.subnet_up) {
@@ -151,6 +186,14 @@ void Daemon::run_heavy_sweep() {
   own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};
   publish(&s);
+  const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
+                           std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +
+                           (s.subnet_up ? ", subnet up" : ", " + std::to_string(s.problems.size()) + " problems");
+  if (counters_.heavy_sweeps == 1) {
+    notify::ready(line);
+  } else {
+    notify::status(line);
+  }
   // Lost SMPs: sweep again soon rather than waiting a whole sweep interval.
   if (!s.subnet_up && !s.stopped_after_discovery) schedule_heavy_sweep(std::chrono::milliseconds(500), "re-sweep");
   arm_light_sweep();
@@ -339,7 +382,9 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
 
 void Daemon::on_signal(int signo) {
   if (signo == SIGHUP) {
+    notify::reloading();
     reload_policy();
+    notify::ready("policy reloaded");
     schedule_heavy_sweep(std::chrono::milliseconds(0), "SIGHUP");
   } else {
     spdlog::info("signal {}: stopping", signo);

@@ -16,7 +16,9 @@
 #include "mad/dr_path.h"
 #include "mad/sm_info.h"
 #include "mad/umad_transport.h"
+#include "smd/control_server.h"
 #include "smd/fabric_snapshot.h"
+#include "smd/metrics_server.h"
 #include "smd/sweep.h"
 
 namespace smd {
@@ -52,6 +54,8 @@ class Daemon final : public DaemonControl {
   void repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info);
   void on_signal(int signo);
   void reload_policy();
+  void start_management();
+  void arm_watchdog();
   void publish(const SweepSummary* summary);
   mad::SmInfo own_sminfo() const;
 
@@ -60,6 +64,8 @@ class Daemon final : public DaemonControl {
   std::string config_path_;
   std::unique_ptr<mad::UmadTransport> transport_;
   std::unique_ptr<SweepRunner> runner_;
+  std::unique_ptr<ControlServer> control_;
+  std::unique_ptr<MetricsServer> metrics_;
   boost::asio::steady_timer sweep_timer_;
   boost::asio::steady_timer light_timer_;
   boost::asio::steady_timer poll_timer_;

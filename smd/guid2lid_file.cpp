@@ -1,7 +1,6 @@
 #include "smd/guid2lid_file.h"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include "smd/atomic_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,19 +24,6 @@ bool parse_hex(const std::string& token, std::uint64_t max, std::uint64_t& out) 
 
 std::string errno_text(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
-}
-
-Status write_all(int fd, const std::string& data, const std::string& path) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return make_error(ErrorCode::kIo, errno_text("write", path));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return Ok{};
 }
 
 }  // namespace
@@ -93,29 +79,7 @@ Status write_guid2lid(const std::string& path, const Guid2Lid& entries) {
     text += line;
   }
 
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error(ErrorCode::kIo, errno_text("create", tmp));
-  Status st = write_all(fd, text, tmp);
-  if (st.ok() && ::fsync(fd) != 0) st = make_error(ErrorCode::kIo, errno_text("fsync", tmp));
-  if (::close(fd) != 0 && st.ok()) st = make_error(ErrorCode::kIo, errno_text("close", tmp));
-  if (!st.ok()) {
-    ::unlink(tmp.c_str());
-    return st;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const Error e = make_error(ErrorCode::kIo, errno_text("rename to", path));
-    ::unlink(tmp.c_str());
-    return e;
-  }
-  // The rename is durable only once the directory entry is on disk.
-  const auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return Ok{};
+  return write_file_atomic(path, text);
 }
 
 }  // namespace smd

@@ -7,14 +7,17 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "config/policy.h"
 #include "config/policy_loader.h"
 #include "routing/lid_assign.h"
 #include "routing/netfile.h"
+#include "routing/path_diversity.h"
 #include "routing/registry.h"
 #include "routing/report.h"
 #include "routing/verify.h"
+#include "smd/ar_plan_json.h"
 
 namespace smd {
 namespace {
@@ -106,7 +109,8 @@ Status write_lft_dump(const std::string& path, const Topology& topo, const LidMa
 }
 
 nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const Topology& topo, const LidMap& lids,
-                               const Routed& r, const QualityReport& q, double report_ms) {
+                               const Routed& r, const QualityReport& q, const PathDiversityReport& pd,
+                               double report_ms) {
   nlohmann::ordered_json j;
   j["topology"] = args.topology;
   j["policy"] = policy.source;
@@ -142,6 +146,18 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
   j["up_port_lids_min"] = r.verified.up_port_lids_min;
   j["up_port_lids_worst_spread"] = r.verified.up_port_lids_worst_spread;
   j["unroutable_lids"] = r.verified.unroutable_lids;
+  // Issue 4: LMC multipath and AR group figures (path_diversity.h).
+  j["lids_per_port"] = pd.lids_per_port;
+  j["path_diversity_min"] = pd.min_distinct;
+  j["path_diversity_mean"] = pd.mean_distinct;
+  j["path_diversity_full_share"] = pd.full_share;
+  j["path_diversity_pairs_with_enough_paths"] = pd.pairs_with_enough_paths;
+  auto sizes = nlohmann::ordered_json::object();
+  for (std::size_t s = 1; s < pd.ar_group_sizes.size(); ++s) {
+    if (pd.ar_group_sizes[s]) sizes[std::to_string(s)] = pd.ar_group_sizes[s];
+  }
+  j["ar_group_sizes"] = sizes;
+  j["ar_groups"] = r.tables.adaptive ? r.tables.adaptive->groups.size() : 0;
   auto declined = nlohmann::ordered_json::array();
   for (const auto& a : r.declined) {
     declined.push_back(
@@ -152,7 +168,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
 }
 
 void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, const LidMap& lids, const Routed& r,
-                const QualityReport& q, double report_ms) {
+                const QualityReport& q, const PathDiversityReport& pd, double report_ms) {
   char line[256];
   out << "topology      " << args.topology << ": " << topo.switches().size() << " switches, " << topo.cas().size()
       << " CAs, " << topo.link_count() << " links, max LID " << hex(lids.max_lid(), 4) << "\n";
@@ -187,6 +203,21 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
                 r.verified.up_ports, r.verified.up_port_lids_min, r.verified.up_port_lids_max,
                 r.verified.up_port_lids_worst_spread);
   out << line;
+  if (pd.lids_per_port > 1) {
+    std::snprintf(line, sizeof line,
+                  "LMC paths     %u LIDs per port: distinct paths per CA pair min %u, mean %.3f; %.4f of %llu pairs "
+                  "with enough shortest paths use %u\n",
+                  pd.lids_per_port, pd.min_distinct, pd.mean_distinct, pd.full_share,
+                  static_cast<unsigned long long>(pd.pairs_with_enough_paths), pd.lids_per_port);
+    out << line;
+  }
+  if (r.tables.adaptive) {
+    out << "AR groups     " << r.tables.adaptive->groups.size() << " distinct; sizes over (switch, CA LID):";
+    for (std::size_t s = 1; s < pd.ar_group_sizes.size(); ++s) {
+      if (pd.ar_group_sizes[s]) out << " " << s << ":" << pd.ar_group_sizes[s];
+    }
+    out << "\n";
+  }
   if (q.unreachable_flows || r.verified.unroutable_lids) {
     out << "warning       " << q.unreachable_flows << " pattern flows did not arrive; " << r.verified.unroutable_lids
         << " LIDs belong to ports not cabled to a switch\n";
@@ -205,6 +236,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     }
     policy = std::move(loaded).value();
   }
+  if (args.adaptive || !args.ar_plan.empty()) policy.routing.options.adaptive = true;
   auto topo = read_netfile(args.topology);
   if (!topo) {
     err << "smd plan: " << topo.error().message << "\n";
@@ -228,6 +260,12 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
       return kPlanWriteFailed;
     }
   }
+  if (!args.ar_plan.empty()) {
+    if (auto st = write_ar_plan_file(args.ar_plan, *topo, routed->tables); !st) {
+      err << "smd plan: " << args.ar_plan << ": " << st.error().message << "\n";
+      return kPlanWriteFailed;
+    }
+  }
   QualityOptions q_options;
   q_options.perm_seeds = args.seeds;
   q_options.ebb_samples = args.seeds;
@@ -239,10 +277,31 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     err << "smd plan: " << args.topology << ": quality report: " << quality.error().message << "\n";
     return kPlanRoutingFailed;
   }
+  auto diversity = compute_path_diversity(*topo, *lids, routed->tables);
+  if (!diversity) {
+    err << "smd plan: " << args.topology << ": path diversity: " << diversity.error().message << "\n";
+    return kPlanRoutingFailed;
+  }
+  nlohmann::ordered_json roce_json;
+  std::ostringstream roce_text;
+  if (args.roce.requested()) {
+    RocePlanOptions roce = args.roce;
+    roce.format = args.format;
+    roce.seeds = args.seeds;
+    auto done = run_roce_plan(*topo, *lids, routed->tables, roce, roce_text);
+    if (!done) {
+      err << "smd plan: " << args.topology << ": " << done.error().message << "\n";
+      return done.error().code == ErrorCode::kIo ? kPlanWriteFailed : kPlanBadInput;
+    }
+    roce_json = std::move(done).value();
+  }
   if (args.format == "json") {
-    out << to_json(args, policy, *topo, *lids, *routed, *quality, report_ms).dump(2) << "\n";
+    auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    if (args.roce.requested()) j["roce"] = roce_json;
+    out << j.dump(2) << "\n";
   } else {
-    print_text(out, args, *topo, *lids, *routed, *quality, report_ms);
+    print_text(out, args, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    out << roce_text.str();
   }
   return 0;
 }
@@ -258,6 +317,15 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::Range(1u, 100000u));
   cmd->add_option("--max-shifts", args->max_shifts, "shift patterns evaluated at most, evenly spread (0 = all)");
   cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file");
+  cmd->add_flag("--adaptive", args->adaptive, "compute adaptive-routing groups (forces routing.adaptive on)");
+  cmd->add_option("--ar-plan", args->ar_plan,
+                  "write the adaptive-routing plan as JSON to this file (implies --adaptive)");
+  cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)");
+  cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf");
+  cmd->add_flag("--compare", args->roce.compare, "compare ib-static, ib-adaptive and roce-ecmp on the same flows");
+  cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
+  cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
+  cmd->add_option("--qps", args->roce.qps, "QPs (UDP source ports) per flow")->check(CLI::Range(1u, 64u));
   cmd->callback([args] {
     const int code = run_plan(*args, std::cout, std::cerr);
     if (code != 0) throw CLI::RuntimeError(code);

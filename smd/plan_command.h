@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "smd/roce_plan_output.h"
+
 namespace smd {
 
 /// What `smd plan` was asked to do.
@@ -17,10 +19,14 @@ struct PlanArgs {
   unsigned seeds = 20;          ///< --seeds: random permutations and random bisections (eBB) evaluated
   unsigned max_shifts = 2048;   ///< --max-shifts: shift patterns evaluated at most (0 = all N-1)
   std::string lft_dump;         ///< --lft-dump: write every switch's LFT to this file ("" = don't)
+  RocePlanOptions roce;  ///< --roce-plan, --frr-dir, --compare, --svg, --pairs, --qps (format/seeds shared)
+  bool adaptive = false;        ///< --adaptive: compute AR groups whatever the policy says (routing.adaptive)
+  std::string ar_plan;          ///< --ar-plan: write the AR plan JSON here (implies --adaptive; "" = don't)
 };
 
 /// Exit codes of `smd plan`: 0 planned; 2 bad input (netfile, policy, LIDs); 3 no engine of the chain
-/// produced tables that pass verification; 4 the LFT dump could not be written.
+/// produced tables that pass verification; 4 the LFT dump or the AR plan could not be written (or the
+/// winning engine computes no AR plan).
 inline constexpr int kPlanBadInput = 2;
 inline constexpr int kPlanRoutingFailed = 3;
 inline constexpr int kPlanWriteFailed = 4;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <unordered_map>
 
@@ -25,13 +26,14 @@ std::string guid_hex(Guid g) {
   return buf;
 }
 
-/// Write `text` to `path` through a temporary file and a rename, so a reader never sees half a file.
-Status write_file(const std::filesystem::path& path, const std::string& text) {
+/// Write to `path` through a temporary file and a rename, so a reader never sees half a file. `fill`
+/// streams the content (the plan JSON of a large fabric is 100+ MB: it never sits in memory whole).
+Status write_file_with(const std::filesystem::path& path, const std::function<void(std::ostream&)>& fill) {
   const auto tmp = path.string() + ".tmp";
   {
     std::ofstream f(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
     if (!f) return make_error(ErrorCode::kIo, tmp + ": cannot open for writing");
-    f << text;
+    fill(f);
     f.close();
     if (!f) return make_error(ErrorCode::kIo, tmp + ": write failed");
   }
@@ -39,6 +41,10 @@ Status write_file(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::rename(tmp, path, ec);
   if (ec) return make_error(ErrorCode::kIo, path.string() + ": rename failed: " + ec.message());
   return Ok{};
+}
+
+Status write_file(const std::filesystem::path& path, const std::string& text) {
+  return write_file_with(path, [&](std::ostream& os) { os << text; });
 }
 
 nlohmann::ordered_json switch_json(const Topology& topo, const roce::RoutePlan& plan, SwitchIndex s) {
@@ -232,9 +238,8 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
 
   if (!o.plan_json.empty()) {
     start = Clock::now();
-    std::ostringstream text;
-    write_plan_json(text, topo, *plan);
-    if (auto st = write_file(o.plan_json, text.str()); !st) return st.error();
+    auto st = write_file_with(o.plan_json, [&](std::ostream& os) { write_plan_json(os, topo, *plan); });
+    if (!st) return st.error();
     summary["plan_json"] = o.plan_json;
     summary["plan_json_ms"] = ms_since(start);
   }
@@ -259,6 +264,8 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   c.patterns.max_shifts = o.max_shifts;
   c.qps = o.qps;
   c.hash_seed = o.hash_seed;
+  c.patterns.all_to_all = o.all_to_all;
+  c.threads = o.threads;
   if (!o.pairs_file.empty()) {
     const auto endpoints = roce::compare_endpoints(topo, lids, tables, *plan);
     std::vector<std::uint32_t> endpoint_of_host(plan->hosts().size(), 0xFFFFFFFFu);

@@ -26,10 +26,12 @@ struct RocePlanOptions {
   std::string format = "text";  ///< --format: text (print the table) | json (return it only)
   std::string svg;              ///< --svg: write the comparison chart here ("" = don't); needs compare
   std::string pairs_file;       ///< --pairs: extra pattern from "SRC DST" lines (host name or IP)
-  unsigned qps = 1;             ///< --qps: QPs (UDP source ports) per flow
+  unsigned qps = 1;             ///< --qps: QPs (UDP source ports) per flow, 1..64
   unsigned seeds = 20;          ///< --seeds: random permutations and bisections
   unsigned max_shifts = 64;     ///< shifts evaluated at most, evenly spread (0 = all N-1)
   std::uint32_t hash_seed = 0;  ///< fabric ECMP hash seed
+  bool all_to_all = true;       ///< include the all-to-all pattern (N(N-1) flows: most of the run time)
+  unsigned threads = 0;         ///< comparison threads (0 = hardware concurrency)
 
   /// True when any RoCE output was asked for.
   bool requested() const { return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty(); }

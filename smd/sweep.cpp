@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "routing/registry.h"
+#include "smd/atomic_file.h"
 #include "smd/guid2lid_file.h"
 #include "smd/light_sweep.h"
 #include "smd/port_config.h"
@@ -134,6 +135,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
     }
     tables_ = std::move(routed->tables);
     s.engine = tables_.engine;
+    write_ca_order(topo);
     spdlog::info("routing: engine {} routed {} LIDs on {} switches", s.engine, lids_.max_lid(), s.switches);
   }
 
@@ -193,6 +195,23 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
 }  // namespace smd
 
 namespace smd {
+
+void SweepRunner::write_ca_order(const Topology& topo) {
+  // Applications rank-order by this file: shift patterns in this order are what the engine optimised.
+  if (tables_.ca_order.empty()) return;
+  std::string text = "# CA order routing engine " + tables_.engine + " optimised for: index node-GUID port description\n";
+  char line[96];
+  for (std::size_t i = 0; i < tables_.ca_order.size(); ++i) {
+    const Node& ca = topo.node(tables_.ca_order[i]);
+    PortNum port = 1;
+    while (port < ca.num_ports && !ca.ports[port].connected()) ++port;
+    std::snprintf(line, sizeof line, "%zu 0x%016llx %u ", i, static_cast<unsigned long long>(ca.guid), port);
+    text += line + ca.description + "\n";
+  }
+  if (auto st = write_file_atomic(policy_.sm.state_dir + "/ca-order", text); !st.ok()) {
+    spdlog::error("ca-order: {}", st.error().message);
+  }
+}
 
 void SweepRunner::remember_port_lids(const Topology& topo) {
   for (NodeIndex n = 0; n < topo.size(); ++n) {

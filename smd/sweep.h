@@ -68,6 +68,7 @@ class SweepRunner {
 
  private:
   void remember_port_lids(const Topology& topo);
+  void write_ca_order(const Topology& topo);
 
   boost::asio::io_context& io_;
   mad::SmpTransport& transport_;

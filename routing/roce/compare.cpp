@@ -124,6 +124,8 @@ InstanceFigures evaluate(const Context& ctx, const PatternInstance& inst, Scheme
   owner.reserve(flows.size() * qps);
   channels.reserve(flows.size() * qps * 6);
   std::vector<double> load(ctx.num_channels, 0.0);
+  std::vector<std::uint32_t> flows_on(ctx.num_channels, 0);
+  std::vector<std::uint32_t> last_flow(ctx.num_channels, 0xFFFFFFFFu);
   std::vector<std::uint32_t> path;
   InstanceFigures r;
   r.flows = flows.size();
@@ -163,19 +165,12 @@ InstanceFigures evaluate(const Context& ctx, const PatternInstance& inst, Scheme
       continue;
     }
     routed[f] = 1;
-  }
-  if (scheme != kAdaptive) {
-    for (std::uint32_t c : channels) load[c] += weight;
-  }
-
-  // Distinct flows per switch-to-switch cable (QPs of one flow count once).
-  std::vector<std::uint32_t> flows_on(ctx.num_channels, 0);
-  std::vector<std::uint32_t> last_flow(ctx.num_channels, 0xFFFFFFFFu);
-  for (std::size_t sub = 0; sub + 1 < offsets.size(); ++sub) {
-    for (std::uint32_t j = offsets[sub]; j < offsets[sub + 1]; ++j) {
+    // Loads (already added while placing for AR) and distinct flows per cable, QPs of a flow counted once.
+    for (std::size_t j = mark; j < channels.size(); ++j) {
       const std::uint32_t c = channels[j];
-      if (last_flow[c] != owner[sub]) {
-        last_flow[c] = owner[sub];
+      if (scheme != kAdaptive) load[c] += weight;
+      if (last_flow[c] != f) {
+        last_flow[c] = f;
         ++flows_on[c];
       }
     }

@@ -26,11 +26,13 @@
 namespace smd::roce {
 
 struct CompareOptions {
-  PatternOptions patterns;           ///< pairs are endpoint indices (see compare_endpoints)
-  unsigned qps = 1;                  ///< QPs per flow: each its own UDP source port, 1/qps of the flow's load
-  std::uint32_t hash_seed = 0;       ///< fabric-wide ECMP hash seed (0 = CRC-32 standard preset)
-  bool per_switch_hash_seed = true;  ///< mix the switch index into its seed (false shows hash polarization)
-  unsigned threads = 0;              ///< 0 = hardware concurrency
+  PatternOptions patterns;      ///< pairs are endpoint indices (see compare_endpoints)
+  unsigned qps = 1;             ///< QPs per flow: each its own UDP source port, 1/qps of the load (1..64)
+  std::uint32_t hash_seed = 0;  ///< fabric-wide ECMP hash seed (0 = CRC-32 standard preset)
+  /// Per-switch hash seed and per-tier hash bit offset (ecmp_hash.h); false: every switch hashes alike,
+  /// which shows hash polarization (a flow's choices at successive tiers are correlated).
+  bool per_switch_hash_seed = true;
+  unsigned threads = 0;  ///< 0 = hardware concurrency
 };
 
 /// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps).

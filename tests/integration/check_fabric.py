@@ -27,6 +27,11 @@ def run(cmd, timeout):
     return p.stdout
 
 
+def desc_of(header):
+    m = re.search(r'#\s*"([^"]*)"', header)
+    return m.group(1) if m else ''
+
+
 def parse_netdiscover(text):
     nodes = {}  # id -> {type, ports:{p:(peer_id, peer_port)}, lid, lmc, port_lids:{p:(lid,lmc)}}
     cur = None
@@ -35,14 +40,14 @@ def parse_netdiscover(text):
         m = SW_HDR.match(line)
         if m:
             cur = m.group(2)
-            nodes[cur] = dict(type='sw', ports={}, lid=int(m.group(3)), lmc=int(m.group(4)), port_lids={})
+            nodes[cur] = dict(type='sw', ports={}, lid=int(m.group(3)), lmc=int(m.group(4)), port_lids={}, desc=desc_of(line))
             continue
         if line.startswith('Switch'):
             raise SystemExit(f"check_fabric: switch without base port 0 LID: {line}")
         m = CA_HDR.match(line)
         if m:
             cur = m.group(3)
-            nodes[cur] = dict(type='ca', ports={}, lid=None, lmc=0, port_lids={})
+            nodes[cur] = dict(type='ca', ports={}, lid=None, lmc=0, port_lids={}, desc=desc_of(line))
             continue
         if cur is None:
             continue
@@ -73,12 +78,50 @@ def smpdump_block(lid, block, timeout):
     return list(data[:64])
 
 
+def shift_load_errors(args, nodes, lfts, owner):
+    """Max flows on one switch egress port over all shifts i -> i+k of the CA order, from the read-back LFTs."""
+    lid_of = {}  # description -> base LID of its port
+    for lid, (name, port) in owner.items():
+        if nodes[name]['type'] == 'ca':
+            lid_of.setdefault(nodes[name]['desc'], min(lid, lid_of.get(nodes[name]['desc'], lid)))
+    order = []
+    with open(args.ca_order) as f:
+        for line in f:
+            if line.startswith('#') or not line.strip():
+                continue
+            order.append(line.split(None, 3)[3].strip())
+    leaf_of = {}  # CA description -> (leaf switch name)
+    for name, n in nodes.items():
+        if n['type'] == 'ca':
+            peer, _ = next(iter(n['ports'].values()))
+            leaf_of[n['desc']] = peer
+    worst = 0
+    for k in range(1, len(order)):
+        load = {}
+        for i, src in enumerate(order):
+            dst_lid = lid_of[order[(i + k) % len(order)]]
+            here = leaf_of[src]
+            for _ in range(len(lfts) + 1):
+                port = lfts[here].get(dst_lid, 255)
+                load[(here, port)] = load.get((here, port), 0) + 1
+                peer, _ = nodes[here]['ports'][port]
+                if nodes[peer]['type'] == 'ca':
+                    break
+                here = peer
+        worst = max(worst, max(load.values()))
+    print(f"check_fabric: shift max link load {worst} over {len(order) - 1} shifts in ca-order")
+    return [] if worst <= args.max_shift_load else [f"shift max link load {worst} > {args.max_shift_load}"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--lmc', type=int, default=0)
     ap.add_argument('--timeout', type=int, default=120)
     ap.add_argument('--expect-switches', type=int)
     ap.add_argument('--expect-cas', type=int)
+    ap.add_argument('--ca-order', help="file of 'index node-GUID port description' lines (smd's state_dir/ca-order)")
+    ap.add_argument('--max-shift-load', type=int,
+                    help='fail when a shift permutation in --ca-order order loads a switch egress port more')
     args = ap.parse_args()
     errors = []
 
@@ -156,6 +199,8 @@ def main():
                 bad_routes += 1
                 if bad_routes <= 20:
                     errors.append(f"switch {sw_name} does not deliver LID {lid} to {dst}[{dst_port}]")
+    if args.ca_order and args.max_shift_load is not None:
+        errors.extend(shift_load_errors(args, nodes, lfts, owner))
     pairs = len(switches) * len(owner)
     print(f"check_fabric: {len(switches)} switches, {len(cas)} CAs, {links // 2} links, {len(owner)} LIDs, "
           f"{pairs - bad_routes}/{pairs} switch->LID routes deliver")

@@ -6,7 +6,8 @@
 start_daemon() {
   local name=$1 policy=$2
   shift 2
-  (cd "${IBSIM_WORKDIR}" && exec env "$@" LD_PRELOAD="${SIM_PRELOAD}" timeout 300 "${SMD_BIN}" --config "${policy}" \
+  # No `timeout` wrapper: kill -9 must hit smd itself. The CTest TIMEOUT and the EXIT trap bound it.
+  (cd "${IBSIM_WORKDIR}" && exec env "$@" LD_PRELOAD="${SIM_PRELOAD}" "${SMD_BIN}" --config "${policy}" \
     >"${IBSIM_WORKDIR}/${name}.log" 2>&1) &
   local pid=$!
   ibsim_track "${pid}"
@@ -18,7 +19,7 @@ wait_log() {
   local name=$1 pattern=$2 seconds=$3 count=${4:-1}
   local deadline=$((SECONDS + seconds))
   while ((SECONDS < deadline)); do
-    if [[ $(grep -c -E "${pattern}" "${IBSIM_WORKDIR}/${name}.log" 2>/dev/null || true) -ge ${count} ]]; then return 0; fi
+    if [[ $(grep -c -E -e "${pattern}" "${IBSIM_WORKDIR}/${name}.log" 2>/dev/null || true) -ge ${count} ]]; then return 0; fi
     sleep 0.1
   done
   echo "FAIL: '${pattern}' x${count} not seen in ${name}.log within ${seconds}s" >&2

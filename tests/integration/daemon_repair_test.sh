@@ -11,6 +11,9 @@ wait_log smd "SUBNET UP" 60
 sim timeout 20 sminfo | tee "${IBSIM_WORKDIR}/sminfo"
 grep -q "state 3 SMINFO_MASTER" "${IBSIM_WORKDIR}/sminfo"
 check_with_diags --expect-switches 48 --expect-cas 64
+# smctl over the control socket agrees.
+"${SMD_BUILD_DIR}/smd/smctl" --socket "${IBSIM_WORKDIR}/state.control.socket" status | tee "${IBSIM_WORKDIR}/status"
+grep -q "MASTER" "${IBSIM_WORKDIR}/status"
 
 # sw-L1-0 port 5 is an up-link from level 1 to level 2.
 ibsim_console 'Unlink "sw-L1-0"[5]'

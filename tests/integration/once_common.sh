@@ -11,7 +11,9 @@ CHECK_FABRIC="$(dirname "${BASH_SOURCE[0]}")/check_fabric.py"
 write_policy() {
   local file=$1 state=$2
   shift 2
-  { printf 'sm:\n  state_dir: %s\n' "${state}"; printf '%s\n' "$@"; } >"${file}"
+  # Each smd of a test gets its own control socket and an ephemeral metrics port (no clashes).
+  { printf 'sm:\n  state_dir: %s\n' "${state}"; printf '%s\n' "$@"
+    printf 'control:\n  socket: %s.control.socket\nmetrics:\n  listen: 127.0.0.1:0\n' "${state}"; } >"${file}"
   chmod 0644 "${file}"
 }
 

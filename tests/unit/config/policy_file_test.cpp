@@ -72,6 +72,10 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.mad.retries, d.mad.retries);
   EXPECT_EQ(p.log.level, d.log.level);
   EXPECT_EQ(p.log.file, d.log.file);
+  EXPECT_EQ(p.control.socket, d.control.socket);
+  EXPECT_EQ(p.control.mode, d.control.mode);
+  EXPECT_EQ(p.metrics.listen, d.metrics.listen);
+  EXPECT_EQ(p.metrics.enabled, d.metrics.enabled);
   EXPECT_EQ(p.source, kShippedPolicy);
 }
 
@@ -83,7 +87,8 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "sm.priority",         "sm.sm_key",       "sm.subnet_prefix", "sm.sweep_interval",
       "sm.max_resweeps",     "sm.poll_interval", "sm.poll_retries", "routing.engines", "routing.adaptive", "routing.updn.roots",
       "routing.ftree.roots", "lid.lmc",         "mad.window",       "mad.timeout_ms",
-      "mad.retries",         "log.level",       "log.file"};
+      "mad.retries",         "log.level",       "log.file",         "control.socket", "control.mode",
+      "metrics.listen",      "metrics.enabled"};
   EXPECT_EQ(keys, expected);
 }
 

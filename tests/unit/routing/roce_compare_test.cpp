@@ -233,5 +233,42 @@ TEST(RoceCompare, PairListAndQpsSplitTheLoad) {
   EXPECT_NE(failed.error().message.find("out of range"), std::string::npos);
 }
 
+// With an AdaptivePlan in the tables, ib-adaptive chooses among its groups (not the min-hop sets): a
+// plan that offers sw-0 only cable 2 toward sw-1's hosts forces both crossing flows onto it (load 2); a
+// plan offering cables 1 and 2 lets the second flow take the idle one (load 1).
+TEST(RoceCompare, AdaptiveUsesTheTablesArGroups) {
+  auto topo = make_two_switch(2, 2);
+  ASSERT_TRUE(topo.ok());
+  Routed r = route(std::move(topo).value(), "minhop");
+  auto plan = RoutePlan::build(r.topo);
+  ASSERT_TRUE(plan.ok());
+  const NodeIndex sw0 = r.topo.switches()[0];
+  auto make_plan = [&](std::vector<PortNum> group) {
+    auto ar = std::make_shared<AdaptivePlan>();
+    ar->groups.push_back(std::move(group));
+    ar->group_of.resize(r.topo.size());
+    ar->group_of[sw0].assign(r.lids.max_lid() + 1u, kNoArGroup);
+    for (NodeIndex ca : r.topo.cas()) {
+      if (r.topo.node(ca).ports[1].peer != sw0) ar->group_of[sw0][r.lids.base_lid(ca, 1)] = 0;
+    }
+    return ar;
+  };
+  CompareOptions o;
+  o.patterns.seeds = 1;
+  o.patterns.all_to_all = false;
+  o.patterns.pairs = {FlowPair{0, 2}, FlowPair{1, 3}};
+  r.tables.adaptive = make_plan({2});
+  auto forced = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  ASSERT_TRUE(forced.ok());
+  EXPECT_TRUE(forced->notes.empty());
+  EXPECT_DOUBLE_EQ(figures(*forced, "pairs", "ib-adaptive").max_switch_link_load, 2.0);
+  EXPECT_DOUBLE_EQ(figures(*forced, "pairs", "ib-adaptive").collision_share, 1.0);
+  r.tables.adaptive = make_plan({1, 2});
+  auto spread = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  ASSERT_TRUE(spread.ok());
+  EXPECT_DOUBLE_EQ(figures(*spread, "pairs", "ib-adaptive").max_switch_link_load, 1.0);
+  EXPECT_DOUBLE_EQ(figures(*spread, "pairs", "ib-adaptive").collision_share, 0.0);
+}
+
 }  // namespace
 }  // namespace smd::roce

@@ -93,7 +93,9 @@ TEST(Sweep, BringsUpAKaryTree) {
         EXPECT_TRUE(seen.insert(rig.fabric.lid(n, p)).second) << "LID reused";
         EXPECT_EQ(rig.fabric.master_sm_lid(n, p), sm_lid);
       }
-      if (p > 0 && node.ports[p].connected()) EXPECT_EQ(rig.fabric.state(n, p), 4) << node.description;
+      if (p > 0 && node.ports[p].connected()) {
+        EXPECT_EQ(rig.fabric.state(n, p), 4) << node.description;
+      }
     }
   }
   expect_routes_deliver(rig.topo, rig.fabric);
