@@ -26,7 +26,7 @@ struct SmPolicy {
 
 struct RoutingPolicy {
   std::vector<std::string> engines = {"ftree", "updn", "minhop"};  ///< routing.engines: chain, first success wins
-  RoutingOptions options;                         ///< routing.updn / routing.ftree / routing.adaptive
+  RoutingOptions options;                                          ///< routing.updn / routing.ftree / routing.adaptive
 };
 
 struct LidPolicy {

@@ -1,6 +1,8 @@
 // Names of SmpOutcome values for logs and error messages.
 #include "mad/transport.h"
 
+#include <cstdio>
+
 namespace smd::mad {
 
 const char* to_string(SmpOutcome outcome) {
@@ -12,6 +14,15 @@ const char* to_string(SmpOutcome outcome) {
     case SmpOutcome::kCancelled: return "cancelled";
   }
   return "unknown";
+}
+
+std::string describe_failure(const SmpReply& reply) {
+  if (reply.outcome == SmpOutcome::kBadStatus) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "MAD status 0x%04x", reply.status);
+    return buf;
+  }
+  return std::string(to_string(reply.outcome)) + " after " + std::to_string(reply.attempts) + " attempts";
 }
 
 }  // namespace smd::mad

@@ -186,8 +186,7 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
 // (valgrind: reads and writes up to a few dozen bytes past the end), so every umad buffer carries slack.
 constexpr std::size_t kShimSlack = 256;
 
-UmadPort::UmadPort()
-    : tx_umad_(umad_size() + kMadSize + kShimSlack), rx_umad_(umad_size() + kMadSize + kShimSlack) {
+UmadPort::UmadPort() : tx_umad_(umad_size() + kMadSize + kShimSlack), rx_umad_(umad_size() + kMadSize + kShimSlack) {
   agents_.fill(-1);
 }
 

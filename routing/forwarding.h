@@ -42,10 +42,10 @@ class Lft {
 
 /// The output of a routing engine: an LFT for every switch (indexed by NodeIndex, empty for CAs).
 struct RoutingTables {
-  std::string engine;                 ///< name of the engine that produced the tables
-  std::vector<Lft> lft;               ///< [NodeIndex] -> table; empty Lft for non-switches
-  std::vector<NodeIndex> ca_order;    ///< CA order the engine optimised for (shift patterns), may be empty
-  bool deadlock_free = false;         ///< engine promises an acyclic channel-dependency graph on one VL
+  std::string engine;                            ///< name of the engine that produced the tables
+  std::vector<Lft> lft;                          ///< [NodeIndex] -> table; empty Lft for non-switches
+  std::vector<NodeIndex> ca_order;               ///< CA order the engine optimised for (shift patterns), may be empty
+  bool deadlock_free = false;                    ///< engine promises an acyclic channel-dependency graph on one VL
   std::shared_ptr<const AdaptivePlan> adaptive;  ///< AR groups when routing.adaptive is on, else null
 };
 

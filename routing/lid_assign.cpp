@@ -91,10 +91,10 @@ Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, con
     base = (base + count - 1) & ~(count - 1);
     while (base + count - 1 <= max_lid && !range_free(map, base, count)) base += count;
     if (base + count - 1 > max_lid) {
-      return make_error(ErrorCode::kInvalidInput,
-                        "LID space exhausted: " + std::to_string(claims.size()) + " ports with LMC " +
-                            std::to_string(options.lmc) + " do not fit below LID " + std::to_string(max_lid) +
-                            " (smallest LinearFDBCap of the fabric's switches)");
+      return make_error(ErrorCode::kInvalidInput, "LID space exhausted: " + std::to_string(claims.size()) +
+                                                      " ports with LMC " + std::to_string(options.lmc) +
+                                                      " do not fit below LID " + std::to_string(max_lid) +
+                                                      " (smallest LinearFDBCap of the fabric's switches)");
     }
     if (auto st = map.assign(c.node, c.port, static_cast<Lid>(base), c.lmc); !st.ok()) return st.error();
     cursor[c.lmc] = base + count;

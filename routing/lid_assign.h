@@ -17,8 +17,8 @@ struct LidRange {
 using Guid2Lid = std::unordered_map<Guid, LidRange>;
 
 struct LidAssignOptions {
-  unsigned lmc = 0;             ///< CA ports get 2^lmc aligned LIDs; switch port 0 gets one LID
-  bool keep_port_lids = true;   ///< reuse a valid LID found on the port (Port::lid, Port::lmc)
+  unsigned lmc = 0;            ///< CA ports get 2^lmc aligned LIDs; switch port 0 gets one LID
+  bool keep_port_lids = true;  ///< reuse a valid LID found on the port (Port::lid, Port::lmc)
 };
 
 /// Assign LIDs. Preference per port: remembered (guid2lid) > found on the port > lowest free aligned range.

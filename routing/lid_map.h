@@ -45,7 +45,7 @@ class LidMap {
     bool is_base = false;
     std::uint8_t lmc = 0;
   };
-  std::vector<Slot> owners_;  // indexed by LID
+  std::vector<Slot> owners_;                    // indexed by LID
   std::vector<std::vector<Lid>> base_by_node_;  // [node][port] -> base LID
 };
 

@@ -9,13 +9,13 @@ namespace smd {
 
 /// What the caller should do about a failure.
 enum class ErrorCode {
-  kInvalidInput,   ///< fix the input (policy, netfile, guid2lid): never retry as is
-  kDeclined,       ///< an engine does not handle this topology: try the next one in the chain
-  kVerifyFailed,   ///< a result broke an invariant (loop, black hole, credit loop): never program it
-  kTimeout,        ///< a MAD got no answer within its retries: retry later or re-sweep
-  kTransport,      ///< the MAD layer failed (umad error, bad status)
-  kIo,             ///< a file or socket operation failed
-  kInternal,       ///< a bug
+  kInvalidInput,  ///< fix the input (policy, netfile, guid2lid): never retry as is
+  kDeclined,      ///< an engine does not handle this topology: try the next one in the chain
+  kVerifyFailed,  ///< a result broke an invariant (loop, black hole, credit loop): never program it
+  kTimeout,       ///< a MAD got no answer within its retries: retry later or re-sweep
+  kTransport,     ///< the MAD layer failed (umad error, bad status)
+  kIo,            ///< a file or socket operation failed
+  kInternal,      ///< a bug
 };
 
 /// Short stable name of an ErrorCode ("invalid-input", "declined", ...).
@@ -34,7 +34,7 @@ struct Error {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return v_.index() == 0; }

@@ -24,6 +24,12 @@ const char* to_string(PortState state) {
   return "?";
 }
 
+std::string format_guid(Guid guid) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
+  return buf;
+}
+
 std::string format_dr_path(const std::vector<std::uint8_t>& path) {
   std::string out = "0";
   for (auto p : path) {

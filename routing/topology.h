@@ -24,14 +24,14 @@ const char* to_string(PortState state);
 /// One physical port. For a switch, ports[0] is the management port that carries the switch's LID.
 struct Port {
   PortNum num = 0;
-  Guid guid = 0;                    ///< port GUID (all ports of a switch report the node's port-0 GUID)
-  Lid lid = 0;                      ///< base LID found on the port (0 = none yet)
-  std::uint8_t lmc = 0;             ///< LMC found on the port
+  Guid guid = 0;         ///< port GUID (all ports of a switch report the node's port-0 GUID)
+  Lid lid = 0;           ///< base LID found on the port (0 = none yet)
+  std::uint8_t lmc = 0;  ///< LMC found on the port
   PortState state = PortState::kDown;
-  std::uint8_t phys_state = 0;      ///< PortPhysicalState (5 = LinkUp)
+  std::uint8_t phys_state = 0;         ///< PortPhysicalState (5 = LinkUp)
   std::uint8_t link_width_active = 0;  ///< IBA encoding: 1=1x 2=4x 4=8x 8=12x 16=2x
   std::uint8_t link_speed_active = 0;  ///< IBA encoding: 1=SDR 2=DDR 4=QDR (extended speeds not folded in)
-  NodeIndex peer = kNoNode;         ///< node at the other end of the cable, kNoNode if none
+  NodeIndex peer = kNoNode;            ///< node at the other end of the cable, kNoNode if none
   PortNum peer_port = 0;
 
   bool connected() const { return peer != kNoNode; }
@@ -39,18 +39,21 @@ struct Port {
 
 /// One node: a channel adapter, switch or router.
 struct Node {
-  Guid guid = 0;                    ///< NodeGUID
+  Guid guid = 0;  ///< NodeGUID
   Guid system_image_guid = 0;
   NodeType type = NodeType::kCa;
-  std::string description;          ///< NodeDescription (64 bytes max on the wire)
-  PortNum num_ports = 0;            ///< NodeInfo:NumPorts (physical ports, port 0 excluded)
-  std::vector<Port> ports;          ///< size num_ports + 1, indexed by port number
-  std::uint16_t lft_cap = 0;        ///< SwitchInfo:LinearFDBCap (switches only)
-  std::uint16_t lft_top = 0;        ///< SwitchInfo:LinearFDBTop as found (switches only)
+  std::string description;            ///< NodeDescription (64 bytes max on the wire)
+  PortNum num_ports = 0;              ///< NodeInfo:NumPorts (physical ports, port 0 excluded)
+  std::vector<Port> ports;            ///< size num_ports + 1, indexed by port number
+  std::uint16_t lft_cap = 0;          ///< SwitchInfo:LinearFDBCap (switches only)
+  std::uint16_t lft_top = 0;          ///< SwitchInfo:LinearFDBTop as found (switches only)
   std::vector<std::uint8_t> dr_path;  ///< directed route from the SM port: out-port per hop (empty = SM's node)
 
   bool is_switch() const { return type == NodeType::kSwitch; }
 };
+
+/// "0x0002c90300001234": a GUID as 16 zero-padded hex digits, the way OpenSM and ibnetdiscover print it.
+std::string format_guid(Guid guid);
 
 /// Render a directed path as OpenSM prints it: "0,1,5,3" (leading 0 = the SM's own node).
 std::string format_dr_path(const std::vector<std::uint8_t>& path);

@@ -16,12 +16,6 @@ namespace smd {
 
 namespace {
 
-std::string hex(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
-
 // IBA 14.4.1.1: higher priority wins; equal priorities go to the lower port GUID.
 bool outranks(unsigned prio_a, Guid guid_a, unsigned prio_b, Guid guid_b) {
   return prio_a != prio_b ? prio_a > prio_b : guid_a < guid_b;
@@ -65,10 +59,8 @@ int Daemon::run() {
   mad_opts.timeout_ms = policy_.mad.timeout_ms;
   mad_opts.retries = policy_.mad.retries;
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), mad_opts);
-  transport_->set_unsolicited_handler(
-      [this](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
-        on_unsolicited(mad, info);
-      });
+  transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,
+                                             const mad::UnsolicitedInfo& info) { on_unsolicited(mad, info); });
   runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);
 
   signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
@@ -101,7 +93,8 @@ void Daemon::start_management() {
     control_.reset();
   }
   if (policy_.metrics.enabled) {
-    metrics_ = std::make_unique<MetricsServer>(io_, [this] { return snapshot(); }, policy_.metrics.listen);
+    metrics_ = std::make_unique<MetricsServer>(
+        io_, [this] { return snapshot(); }, policy_.metrics.listen);
     if (auto st = metrics_->start(); !st.ok()) {
       spdlog::error("metrics: {}", st.error().message);
       metrics_.reset();
@@ -168,7 +161,7 @@ void Daemon::run_heavy_sweep() {
   }
   if (s.stopped_after_discovery) {
     publish(&s);
-    notify::ready(std::string("STANDBY: master ") + hex(master_guid_));
+    notify::ready(std::string("STANDBY: master ") + format_guid(master_guid_));
     return;
   }
   if (!s.subnet_up) {
@@ -256,7 +249,7 @@ bool Daemon::election_gate(const Discovered& d) {
     if (peer.info.state == mad::SmState::kMaster && (state_ != mad::SmState::kMaster || they_win)) {
       master_path_ = peer.path;
       master_guid_ = peer.info.guid;
-      become(mad::SmState::kStandby, "master " + hex(peer.info.guid) + " (priority " +
+      become(mad::SmState::kStandby, "master " + format_guid(peer.info.guid) + " (priority " +
                                          std::to_string(peer.info.priority) + ") at DR path " + peer.path.to_string());
       return false;
     }
@@ -265,7 +258,7 @@ bool Daemon::election_gate(const Discovered& d) {
       // A higher-precedence SM is still discovering: it will become master; follow it.
       master_path_ = peer.path;
       master_guid_ = peer.info.guid;
-      become(mad::SmState::kStandby, "SM " + hex(peer.info.guid) + " outranks us");
+      become(mad::SmState::kStandby, "SM " + format_guid(peer.info.guid) + " outranks us");
       return false;
     }
   }
@@ -303,8 +296,8 @@ void Daemon::poll_master() {
     poll_failures_ = alive ? 0 : poll_failures_ + 1;
     if (poll_failures_ >= policy_.sm.poll_retries) {
       change_seen_ = Clock::now();
-      become(mad::SmState::kMaster, "master " + hex(master_guid_) + " silent for " + std::to_string(poll_failures_) +
-                                        " polls; taking over");
+      become(mad::SmState::kMaster, "master " + format_guid(master_guid_) + " silent for " +
+                                        std::to_string(poll_failures_) + " polls; taking over");
       schedule_heavy_sweep(std::chrono::milliseconds(0), "takeover");
       return;
     }
@@ -324,9 +317,8 @@ mad::SmInfo Daemon::own_sminfo() const {
 
 void Daemon::on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
   if (info.mgmt_class != mad::kClassSmiLid && info.mgmt_class != mad::kClassSmiDirect) return;
-  if (info.attr_id == mad::attr::kSmInfo &&
-      (info.method == static_cast<std::uint8_t>(mad::Method::kGet) ||
-       info.method == static_cast<std::uint8_t>(mad::Method::kSet))) {
+  if (info.attr_id == mad::attr::kSmInfo && (info.method == static_cast<std::uint8_t>(mad::Method::kGet) ||
+                                             info.method == static_cast<std::uint8_t>(mad::Method::kSet))) {
     answer_sminfo(mad, info);
     return;
   }
@@ -343,7 +335,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
     switch (header->attr_mod) {
       case mad::sminfo_mod::kHandover:
         if (state_ == mad::SmState::kStandby) {
-          become(mad::SmState::kMaster, "handover from " + hex(master_guid_));
+          become(mad::SmState::kMaster, "handover from " + format_guid(master_guid_));
           schedule_heavy_sweep(std::chrono::milliseconds(0), "handover");
         }
         break;

@@ -82,7 +82,7 @@ class Daemon final : public DaemonControl {
   std::uint32_t act_count_ = 0;
   Guid own_guid_ = 0;
   Lid own_lid_ = 0;
-  mad::DrPath master_path_;          ///< STANDBY: where the master's SM port is
+  mad::DrPath master_path_;  ///< STANDBY: where the master's SM port is
   Guid master_guid_ = 0;
   unsigned poll_failures_ = 0;
 

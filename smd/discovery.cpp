@@ -14,12 +14,6 @@ namespace smd {
 
 namespace {
 
-std::string hex(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
-
 // A node while the sweep is still running: mutable, indexed in discovery order.
 struct WorkNode {
   Node node;
@@ -54,15 +48,6 @@ class Sweep {
     problems_.push_back(std::move(p));
   }
 
-  static std::string failure_text(const mad::SmpReply& r) {
-    if (r.outcome == mad::SmpOutcome::kBadStatus) {
-      char buf[48];
-      std::snprintf(buf, sizeof buf, "MAD status 0x%04x", r.status);
-      return buf;
-    }
-    return std::string(mad::to_string(r.outcome)) + " after " + std::to_string(r.attempts) + " attempts";
-  }
-
   mad::SmpRequest get(const mad::DrPath& path, std::uint16_t attr, std::uint32_t mod = 0) {
     mad::SmpRequest req;
     req.path = path;
@@ -80,10 +65,10 @@ class Sweep {
         // The silent node has no GUID yet: name it by its path and by the port that leads to it.
         std::string where;
         if (from_node != kNoNode) {
-          where = " (the node behind port " + std::to_string(from_port) + " of " + hex(nodes_[from_node].node.guid) +
-                  ")";
+          where = " (the node behind port " + std::to_string(from_port) + " of " +
+                  format_guid(nodes_[from_node].node.guid) + ")";
         }
-        problem(0, path, "NodeInfo", failure_text(r) + where);
+        problem(0, path, "NodeInfo", mad::describe_failure(r) + where);
         return;
       }
       on_node_info(path, mad::NodeInfo::decode(r.data), from_node, from_port);
@@ -153,14 +138,14 @@ class Sweep {
       if (r.outcome == mad::SmpOutcome::kOk) {
         nodes_[index].node.description = mad::NodeDescription::decode(r.data).text;
       } else {
-        problem(nodes_[index].node.guid, nodes_[index].path, "NodeDescription", failure_text(r));
+        problem(nodes_[index].node.guid, nodes_[index].path, "NodeDescription", mad::describe_failure(r));
       }
     });
     if (is_switch) {
       batch_.submit(get(path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
         WorkNode& n = nodes_[index];
         if (r.outcome != mad::SmpOutcome::kOk) {
-          problem(n.node.guid, n.path, "SwitchInfo", failure_text(r));
+          problem(n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
           return;
         }
         const auto si = mad::SwitchInfo::decode(r.data);
@@ -201,7 +186,7 @@ class Sweep {
     batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problem(n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port), failure_text(r));
+        problem(n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port), mad::describe_failure(r));
         return;
       }
       on_port_info(index, port, r.data);
@@ -222,7 +207,7 @@ class Sweep {
     p.link_speed_active = pi.link_speed_active;
     if (p.state == PortState::kActive && pi.lid == 0 && (port == 0 || !n.node.is_switch())) {
       // An endport that claims Active without a LID was not configured by a sane SM; we will set it.
-      spdlog::debug("discovery: {} port {} Active with LID 0", hex(n.node.guid), port);
+      spdlog::debug("discovery: {} port {} Active with LID 0", format_guid(n.node.guid), port);
     }
     // Expand: a switch forwards directed-route SMPs out of every live port; a CA only from the SM's node.
     const bool expandable = n.node.is_switch() ? port != 0 : index == 0;
@@ -283,7 +268,7 @@ class Sweep {
 
 std::string SweepProblem::to_string() const {
   std::string s;
-  if (guid != 0) s += "node " + hex(guid) + " ";
+  if (guid != 0) s += "node " + format_guid(guid) + " ";
   s += "at DR path " + path + ": " + attribute + ": " + reason;
   return s;
 }

@@ -31,7 +31,7 @@ struct Discovered {
   std::vector<std::vector<mad::DrPath>> port_path;   ///< [node][port] DR path to reach that port's SMA
   std::vector<mad::SmpData> switch_info;             ///< [node] SwitchInfo as read (switches)
   std::vector<SweepProblem> problems;
-  std::uint64_t smps = 0;                            ///< SMPs completed during the sweep
+  std::uint64_t smps = 0;  ///< SMPs completed during the sweep
 };
 
 /// Run one heavy sweep. Never fails as a whole: unreadable nodes and impossible values become

@@ -19,7 +19,7 @@ namespace smd {
 struct DaemonCounters {
   std::uint64_t heavy_sweeps = 0;
   std::uint64_t light_sweeps = 0;
-  std::uint64_t failed_sweeps = 0;      ///< heavy sweeps that did not end SUBNET UP
+  std::uint64_t failed_sweeps = 0;  ///< heavy sweeps that did not end SUBNET UP
   std::uint64_t traps_received = 0;
   std::uint64_t smps_sent = 0;
   std::uint64_t smp_retries = 0;
@@ -35,7 +35,7 @@ struct FabricSnapshot {
   unsigned priority = 0;
   Guid sm_port_guid = 0;
   Lid sm_lid = 0;
-  Guid master_port_guid = 0;             ///< the master's port GUID (ours when MASTER)
+  Guid master_port_guid = 0;  ///< the master's port GUID (ours when MASTER)
   Lid master_lid = 0;
 
   // The fabric as of the last heavy sweep (null before the first one).
@@ -43,9 +43,9 @@ struct FabricSnapshot {
   std::shared_ptr<const LidMap> lids;
   std::shared_ptr<const RoutingTables> tables;
 
-  SweepSummary last_sweep;               ///< the last heavy sweep's summary
+  SweepSummary last_sweep;  ///< the last heavy sweep's summary
   std::chrono::system_clock::time_point last_sweep_time{};
-  double last_repair_ms = 0;             ///< trap/port change -> tables consistent, last time it happened
+  double last_repair_ms = 0;  ///< trap/port change -> tables consistent, last time it happened
   DaemonCounters counters;
 };
 

@@ -1,7 +1,5 @@
 #include "smd/guid2lid_file.h"
 
-#include "smd/atomic_file.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -9,6 +7,8 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "smd/atomic_file.h"
 
 namespace smd {
 
@@ -50,8 +50,7 @@ Result<Guid2LidLoad> read_guid2lid(const std::string& path) {
       continue;
     }
     std::uint64_t guid = 0, min = 0, max = 0;
-    if (!parse_hex(g, UINT64_MAX, guid) || !parse_hex(lo, kMaxUnicastLid, min) ||
-        !parse_hex(hi, kMaxUnicastLid, max)) {
+    if (!parse_hex(g, UINT64_MAX, guid) || !parse_hex(lo, kMaxUnicastLid, min) || !parse_hex(hi, kMaxUnicastLid, max)) {
       load.problems.push_back(where + "bad hex value or LID above 0xbfff");
       continue;
     }

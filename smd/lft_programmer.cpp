@@ -7,19 +7,6 @@
 
 namespace smd {
 
-namespace {
-
-std::string fail_text(const mad::SmpReply& r) {
-  if (r.outcome == mad::SmpOutcome::kBadStatus) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "MAD status 0x%04x", r.status);
-    return buf;
-  }
-  return std::string(mad::to_string(r.outcome)) + " after " + std::to_string(r.attempts) + " attempts";
-}
-
-}  // namespace
-
 ProgramCounts LftProgrammer::program(SmpBatch& batch, Discovered& d, const RoutingTables& tables,
                                      std::vector<SweepProblem>& problems) {
   ProgramCounts counts;
@@ -64,7 +51,7 @@ ProgramCounts LftProgrammer::program(SmpBatch& batch, Discovered& d, const Routi
           d.switch_info[s] = r.data;
         } else {
           problems.push_back({guid, path.to_string(), "SwitchInfo Set LinearFDBTop",
-                              r.outcome == mad::SmpOutcome::kOk ? "top not taken" : fail_text(r)});
+                              r.outcome == mad::SmpOutcome::kOk ? "top not taken" : mad::describe_failure(r)});
         }
       });
     } else {
@@ -97,7 +84,7 @@ ProgramCounts LftProgrammer::program(SmpBatch& batch, Discovered& d, const Routi
         bb.valid[blk] = false;
         ++counts.blocks_failed;
         problems.push_back({guid, path.to_string(), "LinearForwardingTable Set block " + std::to_string(blk),
-                            r.outcome == mad::SmpOutcome::kOk ? "block not echoed" : fail_text(r)});
+                            r.outcome == mad::SmpOutcome::kOk ? "block not echoed" : mad::describe_failure(r)});
       });
     }
   }

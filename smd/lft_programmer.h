@@ -14,11 +14,11 @@
 namespace smd {
 
 struct ProgramCounts {
-  unsigned switches = 0;          ///< switches whose tables were compared
-  unsigned blocks_written = 0;    ///< LFT block Sets sent
-  unsigned blocks_skipped = 0;    ///< blocks already believed correct
-  unsigned blocks_failed = 0;     ///< Sets not acknowledged with the same content
-  unsigned top_updates = 0;       ///< SwitchInfo Sets of LinearFDBTop
+  unsigned switches = 0;        ///< switches whose tables were compared
+  unsigned blocks_written = 0;  ///< LFT block Sets sent
+  unsigned blocks_skipped = 0;  ///< blocks already believed correct
+  unsigned blocks_failed = 0;   ///< Sets not acknowledged with the same content
+  unsigned top_updates = 0;     ///< SwitchInfo Sets of LinearFDBTop
 };
 
 class LftProgrammer {

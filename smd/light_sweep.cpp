@@ -6,14 +6,6 @@
 
 namespace smd {
 
-namespace {
-std::string hex(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
-}  // namespace
-
 LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo) {
   LightSweepResult out;
   for (NodeIndex s : topo.switches()) {
@@ -26,10 +18,11 @@ LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo) {
       if (out.change) return;
       if (r.outcome != mad::SmpOutcome::kOk) {
         out.change = true;
-        out.reason = "switch " + hex(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ") did not answer SwitchInfo";
+        out.reason =
+            "switch " + format_guid(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ") did not answer SwitchInfo";
       } else if (mad::SwitchInfo::decode(r.data).port_state_change) {
         out.change = true;
-        out.reason = "PortStateChange on switch " + hex(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ")";
+        out.reason = "PortStateChange on switch " + format_guid(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ")";
       }
     });
   }

@@ -13,8 +13,8 @@
 namespace smd {
 
 struct LightSweepResult {
-  bool change = false;             ///< a heavy sweep is due
-  std::string reason;              ///< first reason found ("PortStateChange on 0x... (DR 0,1)")
+  bool change = false;  ///< a heavy sweep is due
+  std::string reason;   ///< first reason found ("PortStateChange on 0x... (DR 0,1)")
   unsigned switches_polled = 0;
 };
 

@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
   bool once = false;
   std::string log_level;
   app.add_option("-c,--config", config_path, "YAML policy file (see config/smd.yaml)");
-  app.add_flag("--once", once, "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
+  app.add_flag(
+      "--once", once,
+      "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
   app.add_option("--log-level", log_level, "override log.level (trace, debug, info, warn, error)");
   smd::add_plan_command(app);
   smd::add_check_config_command(app);

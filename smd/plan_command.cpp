@@ -242,6 +242,12 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     err << "smd plan: " << topo.error().message << "\n";
     return kPlanBadInput;
   }
+  // A netfile does not say what LFT size the switches have; the reader assumes ibsim's 30720 LIDs.
+  // Planning for real switches (typically 48K LIDs) needs the real cap.
+  if (args.linear_fdb_cap != 0) {
+    for (NodeIndex s : topo->switches())
+      topo->mutable_node(s).lft_cap = static_cast<std::uint16_t>(args.linear_fdb_cap);
+  }
   LidAssignOptions lid_options;
   lid_options.lmc = policy.lid.lmc;
   auto lids = assign_lids(*topo, Guid2Lid{}, lid_options);
@@ -315,6 +321,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--seeds", args->seeds, "random permutations and random bisections to evaluate")
       ->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--linear-fdb-cap", args->linear_fdb_cap,
+                  "LinearFDBCap of every switch (LFT entries); 0 = the netfile reader's ibsim default 30720")
+      ->check(CLI::Range(0u, 49152u));
   cmd->add_option("--max-shifts", args->max_shifts, "shift patterns evaluated at most, evenly spread (0 = all)");
   cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file");
   cmd->add_flag("--adaptive", args->adaptive, "compute adaptive-routing groups (forces routing.adaptive on)");

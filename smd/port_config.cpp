@@ -10,12 +10,6 @@ namespace smd {
 
 namespace {
 
-std::string hex(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
-
 mad::SmpRequest port_info_set(const mad::DrPath& path, PortNum port, const mad::PortInfo& pi) {
   mad::SmpRequest req;
   req.path = path;
@@ -29,19 +23,10 @@ mad::SmpRequest port_info_set(const mad::DrPath& path, PortNum port, const mad::
 // A PortInfo ready to be sent as a Set that changes nothing but what the caller then assigns.
 mad::PortInfo nop_base(const mad::SmpData& read) {
   mad::PortInfo pi = mad::PortInfo::decode(read);
-  pi.port_state = 0;          // NoChange: ibsim answers 0x1C to a Set of the current state
-  pi.port_physical_state = 0;     // NoChange
+  pi.port_state = 0;               // NoChange: ibsim answers 0x1C to a Set of the current state
+  pi.port_physical_state = 0;      // NoChange
   pi.link_down_default_state = 0;  // NoChange
   return pi;
-}
-
-std::string fail_text(const mad::SmpReply& r) {
-  if (r.outcome == mad::SmpOutcome::kBadStatus) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "MAD status 0x%04x", r.status);
-    return buf;
-  }
-  return std::string(mad::to_string(r.outcome)) + " after " + std::to_string(r.attempts) + " attempts";
 }
 
 }  // namespace
@@ -70,14 +55,15 @@ PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lid
     batch.submit(port_info_set(path, p, want), [&, n, p, path, want](const mad::SmpReply& r) {
       const Node& node = topo.node(n);
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problems.push_back({node.guid, path.to_string(), "PortInfo Set " + std::to_string(p), fail_text(r)});
+        problems.push_back(
+            {node.guid, path.to_string(), "PortInfo Set " + std::to_string(p), mad::describe_failure(r)});
         return;
       }
       const auto got = mad::PortInfo::decode(r.data);
       if (got.lid != want.lid || got.lmc != want.lmc) {
-        problems.push_back({node.guid, path.to_string(), "PortInfo Set " + std::to_string(p),
-                            "LID " + std::to_string(want.lid) + " not taken (port reports " +
-                                std::to_string(got.lid) + ")"});
+        problems.push_back(
+            {node.guid, path.to_string(), "PortInfo Set " + std::to_string(p),
+             "LID " + std::to_string(want.lid) + " not taken (port reports " + std::to_string(got.lid) + ")"});
         return;
       }
       d.port_info[n][p] = r.data;
@@ -115,7 +101,8 @@ PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, Por
       batch.submit(port_info_set(path, p, want), [&, n, p, path, to](const mad::SmpReply& r) {
         if (r.outcome != mad::SmpOutcome::kOk) {
           problems.push_back({topo.node(n).guid, path.to_string(),
-                              std::string("PortInfo Set ") + std::to_string(p) + " " + to_string(to), fail_text(r)});
+                              std::string("PortInfo Set ") + std::to_string(p) + " " + to_string(to),
+                              mad::describe_failure(r)});
           return;
         }
         d.port_info[n][p] = r.data;
@@ -136,13 +123,13 @@ std::vector<std::string> ports_not_active(const Discovered& d) {
     for (PortNum p = 1; p <= node.num_ports; ++p) {
       if (!node.ports[p].connected()) continue;
       if (!d.port_info_valid[n][p]) {
-        out.push_back(hex(node.guid) + "[" + std::to_string(p) + "] unread (path " + d.port_path[n][p].to_string() +
-                      ")");
+        out.push_back(format_guid(node.guid) + "[" + std::to_string(p) + "] unread (path " +
+                      d.port_path[n][p].to_string() + ")");
         continue;
       }
       const auto pi = mad::PortInfo::decode(d.port_info[n][p]);
       if (pi.port_state != static_cast<std::uint8_t>(PortState::kActive)) {
-        out.push_back(hex(node.guid) + "[" + std::to_string(p) + "] " +
+        out.push_back(format_guid(node.guid) + "[" + std::to_string(p) + "] " +
                       to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4))) + " (path " +
                       d.port_path[n][p].to_string() + ")");
       }

@@ -20,9 +20,9 @@ struct PortConfigOptions {
 
 /// Counts of one phase, for the sweep summary.
 struct PhaseCounts {
-  unsigned sets = 0;      ///< PortInfo Sets sent
-  unsigned ok = 0;        ///< Sets whose response showed the wanted value
-  unsigned skipped = 0;   ///< ports already right (no SMP)
+  unsigned sets = 0;     ///< PortInfo Sets sent
+  unsigned ok = 0;       ///< Sets whose response showed the wanted value
+  unsigned skipped = 0;  ///< ports already right (no SMP)
 };
 
 /// Set LID/LMC/MasterSMLID/GID prefix on every endport whose PortInfo differs. Updates `d.port_info`

@@ -19,15 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-std::string hex(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 // Times a phase into the summary and logs it in the field's words.
 class PhaseTimer {
@@ -178,11 +170,12 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
   for (NodeIndex sw : topo.switches()) {
     if (!programmer_.holds(topo.node(sw).guid, tables_.lft[sw])) {
       ++tables_missing;
-      spdlog::debug("switch {} does not hold its LFT", hex(topo.node(sw).guid));
+      spdlog::debug("switch {} does not hold its LFT", format_guid(topo.node(sw).guid));
     }
   }
   if (tables_missing) {
-    problems.push_back({0, "-", "LinearForwardingTable", std::to_string(tables_missing) + " switches do not hold their tables"});
+    problems.push_back(
+        {0, "-", "LinearForwardingTable", std::to_string(tables_missing) + " switches do not hold their tables"});
   }
   topo_ = d.topo;
   lids_frozen_ = std::make_shared<const LidMap>(lids_);
@@ -199,7 +192,8 @@ namespace smd {
 void SweepRunner::write_ca_order(const Topology& topo) {
   // Applications rank-order by this file: shift patterns in this order are what the engine optimised.
   if (tables_.ca_order.empty()) return;
-  std::string text = "# CA order routing engine " + tables_.engine + " optimised for: index node-GUID port description\n";
+  std::string text =
+      "# CA order routing engine " + tables_.engine + " optimised for: index node-GUID port description\n";
   char line[96];
   for (std::size_t i = 0; i < tables_.ca_order.size(); ++i) {
     const Node& ca = topo.node(tables_.ca_order[i]);

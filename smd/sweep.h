@@ -27,15 +27,15 @@ struct PhaseTime {
 
 /// What one heavy sweep did and found: the summary `smd --once` prints.
 struct SweepSummary {
-  bool subnet_up = false;               ///< every LID set, every link Active, every table held
-  bool stopped_after_discovery = false; ///< the discovery gate said another SM is master
+  bool subnet_up = false;                ///< every LID set, every link Active, every table held
+  bool stopped_after_discovery = false;  ///< the discovery gate said another SM is master
   std::size_t switches = 0, cas = 0, links = 0, lids = 0;
-  std::string engine;                   ///< routing engine that produced the tables
-  std::vector<std::string> declined;    ///< "ftree: not a fat tree" ...
+  std::string engine;                                      ///< routing engine that produced the tables
+  std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
   std::uint64_t smps_sent = 0, retries = 0, timeouts = 0;  ///< transport counters for this sweep
   unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
   std::vector<PhaseTime> phases;
-  std::vector<std::string> problems;    ///< every failure with node GUID, DR path and attribute
+  std::vector<std::string> problems;  ///< every failure with node GUID, DR path and attribute
   double total_ms = 0;
 };
 

@@ -82,13 +82,31 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
 TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
   std::set<std::string> keys;
   collect_keys(YAML::LoadFile(kShippedPolicy), "", keys);
-  const std::set<std::string> expected = {
-      "sm.state_dir",        "sm.ca",           "sm.port",          "sm.port_guid",
-      "sm.priority",         "sm.sm_key",       "sm.subnet_prefix", "sm.sweep_interval",
-      "sm.max_resweeps",     "sm.poll_interval", "sm.poll_retries", "routing.engines", "routing.adaptive", "routing.updn.roots",
-      "routing.ftree.roots", "lid.lmc",         "mad.window",       "mad.timeout_ms",
-      "mad.retries",         "log.level",       "log.file",         "control.socket", "control.mode",
-      "metrics.listen",      "metrics.enabled"};
+  const std::set<std::string> expected = {"sm.state_dir",
+                                          "sm.ca",
+                                          "sm.port",
+                                          "sm.port_guid",
+                                          "sm.priority",
+                                          "sm.sm_key",
+                                          "sm.subnet_prefix",
+                                          "sm.sweep_interval",
+                                          "sm.max_resweeps",
+                                          "sm.poll_interval",
+                                          "sm.poll_retries",
+                                          "routing.engines",
+                                          "routing.adaptive",
+                                          "routing.updn.roots",
+                                          "routing.ftree.roots",
+                                          "lid.lmc",
+                                          "mad.window",
+                                          "mad.timeout_ms",
+                                          "mad.retries",
+                                          "log.level",
+                                          "log.file",
+                                          "control.socket",
+                                          "control.mode",
+                                          "metrics.listen",
+                                          "metrics.enabled"};
   EXPECT_EQ(keys, expected);
 }
 

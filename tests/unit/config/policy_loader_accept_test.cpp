@@ -128,6 +128,15 @@ TEST(PolicyLoaderAccept, BooleanSpellings) {
   EXPECT_FALSE(load_ok("routing: {adaptive: false}").routing.options.adaptive);
 }
 
+TEST(PolicyLoaderAccept, ControlAndMetrics) {
+  Policy p =
+      load_ok("control: {socket: /tmp/x.sock, mode: \"0600\"}\nmetrics: {listen: '[::1]:9000', enabled: false}\n");
+  EXPECT_EQ(p.control.socket, "/tmp/x.sock");
+  EXPECT_EQ(p.control.mode, 0600u);
+  EXPECT_EQ(p.metrics.listen, "[::1]:9000");
+  EXPECT_FALSE(p.metrics.enabled);
+}
+
 TEST(PolicyLoaderAccept, BlockSequencesAndEmptyRootLists) {
   Policy p = load_ok(
       "routing:\n  engines:\n    - minhop\n  updn:\n    roots:\n      - 0x5\n      - 7\n  ftree: {roots: []}\n");

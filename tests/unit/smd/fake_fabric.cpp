@@ -121,8 +121,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
         if (in.operational_vls) s.operational_vls = in.operational_vls;
         if (in.port_state != 0) {
           const Port& port = node.ports[p];
-          const std::uint8_t peer_state =
-              port.connected() ? ports_[port.peer][port.peer_port].state : std::uint8_t{0};
+          const std::uint8_t peer_state = port.connected() ? ports_[port.peer][port.peer_port].state : std::uint8_t{0};
           const bool ok = (in.port_state == 3 && s.state == 2) ||
                           (in.port_state == 4 && s.state == 3 && peer_state >= 3) || (in.port_state == 1);
           if (!ok) {
@@ -164,8 +163,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
                 table.begin() + static_cast<std::ptrdiff_t>(base + 64), reply.data.begin());
       return true;
     }
-    default:
-      break;
+    default: break;
   }
   reply.outcome = mad::SmpOutcome::kBadStatus;
   reply.status = 0x0C;  // unsupported method/attribute combination

@@ -1,9 +1,9 @@
-#include "smd/guid2lid_file.h"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include "smd/guid2lid_file.h"
 
 namespace smd {
 namespace {
@@ -53,14 +53,15 @@ TEST_F(Guid2LidFile, RoundTrips) {
 }
 
 TEST_F(Guid2LidFile, CorruptLinesAreReportedByNumberAndTheRestKept) {
-  write("0x0000000000100001 0x0001 0x0001\n"
-        "garbage\n"
-        "0x0000000000100002 0x0002\n"
-        "0x0000000000100003 0xc000 0xc000\n"
-        "# comment\n"
-        "0x0000000000100004 0x0005 0x0004\n"
-        "0x0000000000100005 0x0006 0x0006\n"
-        "0x00000000001000");  // truncated last line
+  write(
+      "0x0000000000100001 0x0001 0x0001\n"
+      "garbage\n"
+      "0x0000000000100002 0x0002\n"
+      "0x0000000000100003 0xc000 0xc000\n"
+      "# comment\n"
+      "0x0000000000100004 0x0005 0x0004\n"
+      "0x0000000000100005 0x0006 0x0006\n"
+      "0x00000000001000");  // truncated last line
   auto r = read_guid2lid(path_);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->entries.size(), 2u);

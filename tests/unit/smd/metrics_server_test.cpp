@@ -1,5 +1,7 @@
 // Metrics: the exact exposition text for a hand-built snapshot, and the Beast server on an ephemeral
 // loopback port fetched by a Beast client (io_context in the test thread, client beside it).
+#include "smd/metrics_server.h"
+
 #include <gtest/gtest.h>
 
 #include <boost/asio/connect.hpp>
@@ -9,7 +11,6 @@
 #include <future>
 
 #include "routing/fabric_gen.h"
-#include "smd/metrics_server.h"
 #include "smd/metrics_text.h"
 
 namespace smd {

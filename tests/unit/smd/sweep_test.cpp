@@ -110,7 +110,8 @@ TEST(Sweep, SecondSweepWritesNothingAndKeepsLids) {
   const SweepSummary first = runner.heavy_sweep();
   ASSERT_TRUE(first.subnet_up);
   std::vector<Lid> lids;
-  for (NodeIndex n = 0; n < rig.topo.size(); ++n) lids.push_back(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1));
+  for (NodeIndex n = 0; n < rig.topo.size(); ++n)
+    lids.push_back(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1));
   const unsigned blocks_before = rig.fabric.lft_block_sets();
   const SweepSummary second = runner.heavy_sweep();
   ASSERT_TRUE(second.subnet_up);
