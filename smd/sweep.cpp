@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "routing/registry.h"
+#include "smd/ar_plan_json.h"
 #include "smd/atomic_file.h"
 #include "smd/guid2lid_file.h"
 #include "smd/light_sweep.h"
@@ -128,6 +129,11 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
     tables_ = std::move(routed->tables);
     s.engine = tables_.engine;
     write_ca_order(topo);
+    if (tables_.adaptive) {
+      if (auto st = write_ar_plan_file(policy_.sm.state_dir + "/ar-plan.json", topo, tables_); !st.ok()) {
+        spdlog::error("ar-plan: {}", st.error().message);
+      }
+    }
     spdlog::info("routing: engine {} routed {} LIDs on {} switches", s.engine, lids_.max_lid(), s.switches);
   }
 
