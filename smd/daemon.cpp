@@ -8,8 +8,8 @@
 #include "config/policy_loader.h"
 #include "mad/notice.h"
 #include "mad/port_info.h"
-#include "mad/umad_port.h"
 #include "smd/notify.h"
+#include "smd/sm_port.h"
 #include "smd/smp_batch.h"
 
 namespace smd {
@@ -41,11 +41,7 @@ Daemon::Daemon(Policy policy, std::string config_path)
 Daemon::~Daemon() = default;
 
 int Daemon::run() {
-  mad::UmadPortOptions port_opts;
-  port_opts.ca_name = policy_.sm.ca;
-  port_opts.port_num = policy_.sm.port == 0 ? -1 : static_cast<int>(policy_.sm.port);
-  port_opts.port_guid = policy_.sm.port_guid;
-  auto port = mad::UmadPort::open(port_opts);
+  auto port = open_sm_port(policy_);
   if (!port.ok()) {
     spdlog::error("cannot open the SM port: {}", port.error().message);
     return 2;
@@ -54,11 +50,7 @@ int Daemon::run() {
   spdlog::info("SM port {}; priority {}; state DISCOVERING", port.value()->describe(), policy_.sm.priority);
 
   auto guard = boost::asio::make_work_guard(io_);
-  mad::UmadTransportOptions mad_opts;
-  mad_opts.window = policy_.mad.window;
-  mad_opts.timeout_ms = policy_.mad.timeout_ms;
-  mad_opts.retries = policy_.mad.retries;
-  transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), mad_opts);
+  transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_));
   transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,
                                              const mad::UnsolicitedInfo& info) { on_unsolicited(mad, info); });
   runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);

@@ -5,19 +5,15 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include "mad/umad_port.h"
 #include "mad/umad_transport.h"
+#include "smd/sm_port.h"
 #include "smd/summary_text.h"
 #include "smd/sweep.h"
 
 namespace smd {
 
 int run_once(const Policy& policy, std::ostream& out) {
-  mad::UmadPortOptions port_opts;
-  port_opts.ca_name = policy.sm.ca;
-  port_opts.port_num = policy.sm.port == 0 ? -1 : static_cast<int>(policy.sm.port);
-  port_opts.port_guid = policy.sm.port_guid;
-  auto port = mad::UmadPort::open(port_opts);
+  auto port = open_sm_port(policy);
   if (!port.ok()) {
     spdlog::error("cannot open the SM port: {}", port.error().message);
     return 2;
@@ -26,11 +22,7 @@ int run_once(const Policy& policy, std::ostream& out) {
 
   boost::asio::io_context io;
   auto guard = boost::asio::make_work_guard(io);
-  mad::UmadTransportOptions mad_opts;
-  mad_opts.window = policy.mad.window;
-  mad_opts.timeout_ms = policy.mad.timeout_ms;
-  mad_opts.retries = policy.mad.retries;
-  mad::UmadTransport transport(io, std::move(port.value()), mad_opts);
+  mad::UmadTransport transport(io, std::move(port.value()), transport_options(policy));
 
   SweepRunner runner(io, transport, policy);
   int rc = 1;
