@@ -1,5 +1,7 @@
 #include "smd/smctl_client.h"
 
+#include <sys/un.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
@@ -35,6 +37,11 @@ Error connect_error(const std::string& path, const boost::system::error_code& ec
 Result<Json> call(const std::string& socket_path, const Json& request, std::chrono::milliseconds timeout) {
   // Asynchronous operations with run_for() give the whole exchange one deadline; blocking calls would
   // wait forever on a wedged daemon.
+  // A Unix socket path must fit sockaddr_un::sun_path; the endpoint constructor would throw otherwise.
+  if (socket_path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+    return fail("control socket path " + socket_path.substr(0, 40) + "... is longer than " +
+                std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes");
+  }
   asio::io_context io;
   stream::socket socket(io);
   std::optional<boost::system::error_code> connected;
