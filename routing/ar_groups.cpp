@@ -7,17 +7,12 @@
 #include <unordered_map>
 
 #include "routing/hop_table.h"
+#include "routing/topology.h"
 
 namespace smd {
 namespace {
 
 constexpr std::uint32_t kInf = 0xFFFFFFFFu;
-
-std::string hex_guid(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
 
 /// FNV-1a over the port bytes: port sets are short (at most 254 ports), so hashing them whole is cheap.
 struct PortSetHash {
@@ -167,7 +162,7 @@ Status verify_ar_plan(const Topology& topo, const LidMap& lids, const UpDownOrde
     char buf[64];
     std::snprintf(buf, sizeof buf, " LID 0x%04x port %u: ", lid, static_cast<unsigned>(port));
     return make_error(ErrorCode::kVerifyFailed,
-                      "AR plan: switch " + hex_guid(topo.node(graph.node(v)).guid) + buf + why);
+                      "AR plan: switch " + format_guid(topo.node(graph.node(v)).guid) + buf + why);
   };
   for (const auto& group : plan.groups) {
     if (group.empty() || !std::is_sorted(group.begin(), group.end()) ||

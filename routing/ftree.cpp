@@ -15,10 +15,7 @@ namespace {
 constexpr std::uint32_t kInf = 0xFFFFFFFFu;
 
 std::string name_of(const Topology& topo, const SwitchGraph& graph, SwitchIndex s) {
-  const Node& n = topo.node(graph.node(s));
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(n.guid));
-  return n.description.empty() ? std::string(buf) : std::string(buf) + " (" + n.description + ")";
+  return describe_node(topo.node(graph.node(s)));
 }
 
 /// One CA port as a destination, with its index in the CA order.

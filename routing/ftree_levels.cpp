@@ -8,27 +8,10 @@
 namespace smd {
 namespace {
 
-constexpr std::uint32_t kUnset = 0xFFFFFFFFu;
+constexpr std::uint32_t kUnset = kNoDistance;
 
 std::string name_of(const Topology& topo, const SwitchGraph& graph, SwitchIndex s) {
-  const Node& n = topo.node(graph.node(s));
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(n.guid));
-  return n.description.empty() ? std::string(buf) : std::string(buf) + " (" + n.description + ")";
-}
-
-std::vector<std::uint32_t> bfs(const SwitchGraph& graph, const std::vector<SwitchIndex>& starts) {
-  std::vector<std::uint32_t> dist(graph.num_switches(), kUnset);
-  std::vector<SwitchIndex> queue;
-  for (SwitchIndex s : starts) {
-    if (dist[s] == kUnset) dist[s] = 0, queue.push_back(s);
-  }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    for (const auto& link : graph.links(queue[head])) {
-      if (dist[link.peer] == kUnset) dist[link.peer] = dist[queue[head]] + 1, queue.push_back(link.peer);
-    }
-  }
-  return dist;
+  return describe_node(topo.node(graph.node(s)));
 }
 
 Error declined(const std::string& why) { return make_error(ErrorCode::kDeclined, "not a fat tree: " + why); }
@@ -87,14 +70,12 @@ Result<FatTreeLevels> recognise_fat_tree(const Topology& topo, const SwitchGraph
       const auto node = topo.find(g);
       const SwitchIndex s = node ? graph.index_of(*node) : kNoSwitch;
       if (s == kNoSwitch) {
-        char buf[24];
-        std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
         return make_error(ErrorCode::kInvalidInput,
-                          std::string("routing.ftree.roots: ") + buf + " is not a switch of the fabric");
+                          "routing.ftree.roots: " + format_guid(g) + " is not a switch of the fabric");
       }
       starts.push_back(s);
     }
-    const auto height = bfs(graph, starts);
+    const auto height = switch_distances(graph, starts);
     for (SwitchIndex s = 0; s < n; ++s) {
       if (height[s] == kUnset) return declined("switch " + name_of(topo, graph, s) + " is not connected to the roots");
       t.top = std::max(t.top, height[s]);
@@ -107,7 +88,7 @@ Result<FatTreeLevels> recognise_fat_tree(const Topology& topo, const SwitchGraph
       }
     }
   } else {
-    t.level = bfs(graph, leaves);
+    t.level = switch_distances(graph, leaves);
     for (SwitchIndex s = 0; s < n; ++s) {
       if (t.level[s] == kUnset)
         return declined("switch " + name_of(topo, graph, s) + " is not connected to the leaves");

@@ -160,4 +160,25 @@ HopTable HopTable::build(const SwitchGraph& graph, unsigned threads) {
   return t;
 }
 
+std::vector<std::uint32_t> switch_distances(const SwitchGraph& graph, const std::vector<SwitchIndex>& starts) {
+  std::vector<std::uint32_t> dist(graph.num_switches(), kNoDistance);
+  std::vector<SwitchIndex> queue;
+  for (SwitchIndex s : starts) {
+    if (dist[s] == kNoDistance) {
+      dist[s] = 0;
+      queue.push_back(s);
+    }
+  }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const SwitchIndex u = queue[head];
+    for (const auto& link : graph.links(u)) {
+      if (dist[link.peer] == kNoDistance) {
+        dist[link.peer] = dist[u] + 1;
+        queue.push_back(link.peer);
+      }
+    }
+  }
+  return dist;
+}
+
 }  // namespace smd

@@ -82,6 +82,10 @@ std::vector<LidTarget> lid_targets(const Topology& topo, const SwitchGraph& grap
 /// Connected component id per switch over switch-to-switch cables (ids dense from 0). O(S + L).
 std::vector<std::uint32_t> switch_components(const SwitchGraph& graph);
 
+/// Hop distance over switch cables from the nearest of `starts`, per switch; kNoDistance where unreachable.
+inline constexpr std::uint32_t kNoDistance = 0xFFFFFFFFu;
+std::vector<std::uint32_t> switch_distances(const SwitchGraph& graph, const std::vector<SwitchIndex>& starts);
+
 /// Minimum switch-to-switch hop counts (BFS over switch cables from every switch), one byte per
 /// ordered pair: S=3,000 switches take 9 MB. Bit-parallel BFS, 64 sources per pass: O(S/64 * diameter *
 /// (S + L)) word operations, batches spread over the available hardware threads.

@@ -30,6 +30,11 @@ std::string format_guid(Guid guid) {
   return buf;
 }
 
+std::string describe_node(const Node& node) {
+  const std::string guid = format_guid(node.guid);
+  return node.description.empty() ? guid : guid + " (" + node.description + ")";
+}
+
 std::string format_dr_path(const std::vector<std::uint8_t>& path) {
   std::string out = "0";
   for (auto p : path) {

@@ -55,6 +55,9 @@ struct Node {
 /// "0x0002c90300001234": a GUID as 16 zero-padded hex digits, the way OpenSM and ibnetdiscover print it.
 std::string format_guid(Guid guid);
 
+/// "0x0002c90300001234 (leaf-3)": a node's GUID and, when it has one, its NodeDescription, for messages.
+std::string describe_node(const Node& node);
+
 /// Render a directed path as OpenSM prints it: "0,1,5,3" (leading 0 = the SM's own node).
 std::string format_dr_path(const std::vector<std::uint8_t>& path);
 

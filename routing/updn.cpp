@@ -6,17 +6,12 @@
 
 #include "routing/ar_groups.h"
 #include "routing/hop_table.h"
+#include "routing/topology.h"
 #include "routing/updn_paths.h"
 #include "routing/updn_roots.h"
 
 namespace smd {
 namespace {
-
-std::string hex_guid(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
 
 /// One CA port as a destination: the switch that delivers it, the port there, its LIDs.
 struct CaDest {
@@ -84,8 +79,8 @@ Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<Switch
           if (f.component[v] != f.component[dst] || paths.dist(v) != DestPaths::kInf) continue;
           return make_error(ErrorCode::kInvalidInput,
                             "up*/down* from the chosen roots gives switch " +
-                                hex_guid(f.topo.node(f.graph.node(v)).guid) + " no path to switch " +
-                                hex_guid(f.topo.node(f.graph.node(dst)).guid) + " (check routing.updn.roots)");
+                                format_guid(f.topo.node(f.graph.node(v)).guid) + " no path to switch " +
+                                format_guid(f.topo.node(f.graph.node(dst)).guid) + " (check routing.updn.roots)");
         }
       }
       group_lids.clear();
@@ -126,7 +121,7 @@ Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& 
       const SwitchIndex s = node ? f.graph.index_of(*node) : kNoSwitch;
       if (s == kNoSwitch) {
         return make_error(ErrorCode::kInvalidInput,
-                          "routing.updn.roots: " + hex_guid(g) + " is not a switch of the fabric");
+                          "routing.updn.roots: " + format_guid(g) + " is not a switch of the fabric");
       }
       roots.push_back(s);
       has_root[f.component[s]] = 1;

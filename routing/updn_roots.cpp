@@ -5,30 +5,11 @@
 namespace smd {
 namespace {
 
-constexpr std::uint32_t kUnset = 0xFFFFFFFFu;
-
-/// BFS hop distances from `starts` over switch cables.
-std::vector<std::uint32_t> bfs(const SwitchGraph& graph, const std::vector<SwitchIndex>& starts) {
-  std::vector<std::uint32_t> dist(graph.num_switches(), kUnset);
-  std::vector<SwitchIndex> queue;
-  for (SwitchIndex s : starts) {
-    if (dist[s] == kUnset) dist[s] = 0, queue.push_back(s);
-  }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const SwitchIndex u = queue[head];
-    for (const auto& link : graph.links(u)) {
-      if (dist[link.peer] == kUnset) {
-        dist[link.peer] = dist[u] + 1;
-        queue.push_back(link.peer);
-      }
-    }
-  }
-  return dist;
-}
+constexpr std::uint32_t kUnset = kNoDistance;
 
 std::uint32_t eccentricity(const SwitchGraph& graph, SwitchIndex s) {
   std::uint32_t ecc = 0;
-  for (std::uint32_t d : bfs(graph, {s})) {
+  for (std::uint32_t d : switch_distances(graph, {s})) {
     if (d != kUnset) ecc = std::max(ecc, d);
   }
   return ecc;
@@ -50,10 +31,10 @@ SwitchIndex center_of(const SwitchGraph& graph, const std::vector<SwitchIndex>& 
     candidates = members;
   } else {
     // Double sweep: a and b lie near the two ends of a diameter; the centre is about halfway between.
-    const SwitchIndex a = farthest(bfs(graph, {members.front()}), members);
-    const auto da = bfs(graph, {a});
+    const SwitchIndex a = farthest(switch_distances(graph, {members.front()}), members);
+    const auto da = switch_distances(graph, {a});
     const SwitchIndex b = farthest(da, members);
-    const auto db = bfs(graph, {b});
+    const auto db = switch_distances(graph, {b});
     candidates = members;
     std::sort(candidates.begin(), candidates.end(), [&](SwitchIndex x, SwitchIndex y) {
       const auto kx = std::max(da[x], db[x]);
@@ -133,7 +114,7 @@ std::vector<SwitchIndex> choose_updn_roots(const SwitchGraph& graph, const std::
   for (SwitchIndex s = 0; s < sources.size(); ++s) {
     if (sources[s] > 0) leaves.push_back(s);
   }
-  const auto level = bfs(graph, leaves);
+  const auto level = switch_distances(graph, leaves);
   std::vector<SwitchIndex> roots;
   for (const auto& members : members_by_component(component)) {
     if (members.empty()) continue;
@@ -145,7 +126,7 @@ std::vector<SwitchIndex> choose_updn_roots(const SwitchGraph& graph, const std::
 }
 
 std::vector<std::uint32_t> rank_from_roots(const SwitchGraph& graph, const std::vector<SwitchIndex>& roots) {
-  return bfs(graph, roots);
+  return switch_distances(graph, roots);
 }
 
 }  // namespace smd

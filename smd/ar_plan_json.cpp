@@ -3,18 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "routing/topology.h"
 #include "smd/atomic_file.h"
 
 namespace smd {
-namespace {
-
-std::string hex_guid(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<nlohmann::ordered_json> ar_plan_to_json(const Topology& topo, const RoutingTables& tables) {
   if (!tables.adaptive) {
@@ -37,7 +30,7 @@ Result<nlohmann::ordered_json> ar_plan_to_json(const Topology& topo, const Routi
   for (NodeIndex n : topo.switches()) {
     const Node& node = topo.node(n);
     nlohmann::ordered_json sw;
-    sw["guid"] = hex_guid(node.guid);
+    sw["guid"] = format_guid(node.guid);
     sw["description"] = node.description;
     sw["dr_path"] = format_dr_path(node.dr_path);
     auto group_of = nlohmann::ordered_json::array();

@@ -199,12 +199,6 @@ Result<Json> parse_request(std::string_view line) {
   return request;
 }
 
-std::string format_guid(Guid guid) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
-  return buf;
-}
-
 Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name) {
   auto ep = resolve_endpoint(snap, name);
   if (!ep.ok()) return ep.error();

@@ -46,9 +46,6 @@ Json handle_request(const Json& request, DaemonControl& control, const HandlerOp
 
 // --- Queries on one snapshot (used by handle_request, exposed for tests) -------------------------------
 
-/// "0x0002c90300000001": GUIDs always print as 16 hex digits.
-std::string format_guid(Guid guid);
-
 /// A node named by description ("leaf-1"), node or port GUID ("0x..."), or LID (decimal "5" or hex
 /// "0x0005" when no GUID matches). Errors: kInvalidInput for an unknown or ambiguous name (the message
 /// says which), or when the snapshot has no fabric yet.

@@ -10,6 +10,7 @@
 
 #include "routing/roce/frr_writer.h"
 #include "routing/roce/svg_chart.h"
+#include "routing/topology.h"
 
 namespace smd {
 namespace {
@@ -18,12 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-std::string guid_hex(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
 }
 
 /// Write to `path` through a temporary file and a rename, so a reader never sees half a file. `fill`
@@ -54,7 +49,7 @@ nlohmann::ordered_json switch_json(const Topology& topo, const roce::RoutePlan& 
   const auto& all = plan.switches();
   nlohmann::ordered_json j;
   j["name"] = sw.name;
-  j["node_guid"] = guid_hex(topo.node(sw.node).guid);
+  j["node_guid"] = format_guid(topo.node(sw.node).guid);
   j["asn"] = sw.asn;
   if (sw.tier == roce::kNoTier) {
     j["tier"] = nullptr;
@@ -127,7 +122,7 @@ void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePl
     const auto& h = plan.hosts()[i];
     const auto& leaf = plan.switches()[h.leaf];
     nlohmann::ordered_json j = {{"name", h.name},
-                                {"node_guid", guid_hex(topo.node(h.ca).guid)},
+                                {"node_guid", format_guid(topo.node(h.ca).guid)},
                                 {"port", h.port},
                                 {"ip", roce::format_ipv4(h.ip)},
                                 {"prefix_len", leaf.host_prefix.len},
