@@ -23,7 +23,6 @@ struct WorkNode {
   std::vector<mad::DrPath> port_path;
   std::vector<bool> probed;  // NodeInfo already sent out of this port
   mad::SmpData si{};
-  bool rejected = false;
 };
 
 class Sweep {
@@ -94,7 +93,6 @@ class Sweep {
     auto it = by_guid_.find(ni.node_guid);
     if (it != by_guid_.end()) {
       WorkNode& known = nodes_[it->second];
-      if (known.rejected) return;
       if (static_cast<std::uint8_t>(known.node.type) != ni.node_type || known.node.num_ports != ni.num_ports) {
         problem(ni.node_guid, path, "NodeInfo",
                 "duplicate GUID: also seen as a different node at DR path " + known.path.to_string());
@@ -225,7 +223,6 @@ class Sweep {
     std::vector<NodeIndex> remap(nodes_.size(), kNoNode);
     for (NodeIndex i = 0; i < nodes_.size(); ++i) {
       WorkNode& w = nodes_[i];
-      if (w.rejected) continue;
       Node copy = w.node;
       for (Port& p : copy.ports) p.peer = kNoNode;
       auto added = topo->add_node(std::move(copy));
