@@ -113,6 +113,98 @@ def shift_load_errors(args, nodes, lfts, owner):
     return [] if worst <= args.max_shift_load else [f"shift max link load {worst} > {args.max_shift_load}"]
 
 
+def trace(nodes, lfts, start, lid):
+    """Egress channels (switch, port) from switch `start` to LID `lid`, or None if it does not arrive."""
+    path, here = [], start
+    for _ in range(len(lfts) + 1):
+        port = lfts[here].get(lid, 255)
+        if port == 0:
+            return path
+        if port not in nodes[here]['ports']:
+            return None
+        path.append((here, port))
+        peer, _ = nodes[here]['ports'][port]
+        if nodes[peer]['type'] == 'ca':
+            return path
+        here = peer
+    return None
+
+
+def shortest_path_counts(nodes, src):
+    """Number of distinct shortest switch paths (parallel cables counted apart) from switch src to each switch."""
+    dist, count, frontier = {src: 0}, {src: 1}, [src]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for peer, _ in nodes[u]['ports'].values():
+                if nodes[peer]['type'] != 'sw':
+                    continue
+                if peer not in dist:
+                    dist[peer] = dist[u] + 1
+                    count[peer] = 0
+                    nxt.append(peer)
+                if dist[peer] == dist[u] + 1:
+                    count[peer] += count[u]
+        frontier = nxt
+    return count
+
+
+def path_diversity_errors(nodes, lfts, owner):
+    """Each CA pair's 2^lmc DLIDs must take min(2^lmc, #shortest leaf-to-leaf paths) distinct paths."""
+    lids_of = {}  # (ca, port) -> its LIDs
+    for lid, (name, port) in owner.items():
+        if nodes[name]['type'] == 'ca':
+            lids_of.setdefault((name, port), []).append(lid)
+    leaves = {}  # leaf switch -> CA ports on it (one source per leaf is enough: CAs on a leaf share its LFT)
+    for (name, port) in lids_of:
+        leaves.setdefault(nodes[name]['ports'][port][0], []).append((name, port))
+    errors, pairs, short = [], 0, 0
+    for leaf in leaves:
+        paths_to = shortest_path_counts(nodes, leaf)
+        for (dst, dport), lids in lids_of.items():
+            dst_leaf = nodes[dst]['ports'][dport][0]
+            want = min(len(lids), paths_to.get(dst_leaf, 0))
+            got = {tuple(p) for p in (trace(nodes, lfts, leaf, l) for l in lids) if p is not None}
+            pairs += len(leaves[leaf])
+            if len(got) < want:
+                short += len(leaves[leaf])
+                if len(errors) < 10:
+                    errors.append(f"from leaf {leaf} the {len(lids)} LIDs of {dst}[{dport}] take {len(got)} "
+                                  f"distinct paths, {want} shortest paths exist")
+    print(f"check_fabric: path diversity: {pairs - short}/{pairs} CA-port pairs (incl. self) use "
+          f"min(2^LMC, shortest paths) distinct paths")
+    return errors
+
+
+def deadlock_errors(nodes, lfts, owner):
+    """The channel dependency graph of the read-back routes (Dally & Seitz 1987) must be acyclic."""
+    deps = {}
+    for sw in lfts:
+        for lid in owner:
+            path = trace(nodes, lfts, sw, lid)
+            for a, b in zip(path or [], (path or [])[1:]):
+                deps.setdefault(a, set()).add(b)
+    state = {}  # channel -> 1 on the DFS stack, 2 done
+    for root in deps:
+        if root in state:
+            continue
+        stack = [(root, iter(deps.get(root, ())))]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return [f"channel dependency cycle through {nxt[0]} port {nxt[1]}"]
+            elif nxt not in state:
+                state[nxt] = 1
+                stack.append((nxt, iter(deps.get(nxt, ()))))
+    print(f"check_fabric: channel dependency graph acyclic ({len(deps)} channels with dependencies)")
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--lmc', type=int, default=0)
@@ -122,6 +214,10 @@ def main():
     ap.add_argument('--ca-order', help="file of 'index node-GUID port description' lines (smd's state_dir/ca-order)")
     ap.add_argument('--max-shift-load', type=int,
                     help='fail when a shift permutation in --ca-order order loads a switch egress port more')
+    ap.add_argument('--path-diversity', action='store_true',
+                    help="check each CA pair's LIDs use min(2^LMC, shortest paths) distinct paths")
+    ap.add_argument('--deadlock-free', action='store_true',
+                    help='check the channel dependency graph of the read-back routes is acyclic')
     args = ap.parse_args()
     errors = []
 
@@ -201,6 +297,10 @@ def main():
                     errors.append(f"switch {sw_name} does not deliver LID {lid} to {dst}[{dst_port}]")
     if args.ca_order and args.max_shift_load is not None:
         errors.extend(shift_load_errors(args, nodes, lfts, owner))
+    if args.path_diversity:
+        errors.extend(path_diversity_errors(nodes, lfts, owner))
+    if args.deadlock_free:
+        errors.extend(deadlock_errors(nodes, lfts, owner))
     pairs = len(switches) * len(owner)
     print(f"check_fabric: {len(switches)} switches, {len(cas)} CAs, {links // 2} links, {len(owner)} LIDs, "
           f"{pairs - bad_routes}/{pairs} switch->LID routes deliver")
