@@ -54,6 +54,14 @@ struct MetricsPolicy {
   bool enabled = true;                    ///< metrics.enabled
 };
 
+/// Management key protection (IBA 14.2.4): the M_Key smd writes into the PortInfo of every port it
+/// configures and then carries in every SMP.
+struct SecurityPolicy {
+  std::uint64_t m_key = 0;             ///< security.m_key: 0 = no M_Key
+  unsigned m_key_protect = 0;          ///< security.m_key_protect: MKeyProtectBits 0..3 (needs m_key)
+  unsigned m_key_lease_period_s = 60;  ///< security.m_key_lease_period: seconds, 0 = never expires
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -62,6 +70,7 @@ struct Policy {
   LogPolicy log;
   ControlPolicy control;
   MetricsPolicy metrics;
+  SecurityPolicy security;
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

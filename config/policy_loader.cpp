@@ -98,6 +98,19 @@ void read_metrics(MapReader metrics, MetricsPolicy& out) {
   metrics.finish();
 }
 
+void read_security(MapReader security, SecurityPolicy& out, Diagnostics& diag) {
+  security.read_u64("m_key", out.m_key);
+  security.read_unsigned("m_key_protect", 0, 3, out.m_key_protect);
+  security.read_unsigned("m_key_lease_period", 0, 65535, out.m_key_lease_period_s);
+  security.finish();
+  // Protection with key 0 would lock nothing and let anyone claim the ports; refuse the contradiction.
+  if (out.m_key == 0 && out.m_key_protect != 0) {
+    if (std::optional<YAML::Mark> mark = security.key_mark("m_key_protect")) {
+      diag.fail(*mark, "security.m_key_protect", "needs security.m_key set (it is 0)");
+    }
+  }
+}
+
 void read_log(MapReader log, LogPolicy& out) {
   log.read_choice("level", log_level_names(), out.level);
   log.read_string("file", out.file);
@@ -138,6 +151,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_log(top.section("log"), policy.log);
   read_control(top.section("control"), policy.control, diag);
   read_metrics(top.section("metrics"), policy.metrics);
+  read_security(top.section("security"), policy.security, diag);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

@@ -44,6 +44,8 @@ std::string summarize_policy(const Policy& p) {
   s += " sm.port=" + sm_port(p.sm);
   s += " priority=" + std::to_string(p.sm.priority);
   s += " sm_key=" + std::string(p.sm.sm_key != 0 ? "set" : "unset");
+  s += " m_key=" + std::string(p.security.m_key != 0 ? "set" : "unset");
+  s += " m_key_protect=" + std::to_string(p.security.m_key_protect);
   s += " subnet_prefix=" + hex64(p.sm.subnet_prefix);
   s += " sweep=" + std::to_string(p.sm.sweep_interval_s) + "s";
   s += " max_resweeps=" + std::to_string(p.sm.max_resweeps);

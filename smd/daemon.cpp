@@ -9,17 +9,13 @@
 #include "mad/notice.h"
 #include "mad/port_info.h"
 #include "smd/notify.h"
+#include "smd/sm_election.h"
 #include "smd/sm_port.h"
 #include "smd/smp_batch.h"
 
 namespace smd {
 
 namespace {
-
-// IBA 14.4.1.1: higher priority wins; equal priorities go to the lower port GUID.
-bool outranks(unsigned prio_a, Guid guid_a, unsigned prio_b, Guid guid_b) {
-  return prio_a != prio_b ? prio_a > prio_b : guid_a < guid_b;
-}
 
 // Traps arrive in bursts (both ends of a cable, several cables of one switch): wait this long after the
 // first before sweeping, so one heavy sweep repairs them all.
@@ -230,30 +226,63 @@ bool Daemon::election_gate(const Discovered& d) {
       mad::SmpRequest req;
       req.path = d.port_path[n][p];
       req.attr_id = mad::attr::kSmInfo;
+      own_sminfo(policy_.sm.sm_key).encode(req.data);  // carries our SM_Key: a peer that shares it returns it
       batch.submit(std::move(req), [&peers, path = d.port_path[n][p]](const mad::SmpReply& r) {
         if (r.outcome == mad::SmpOutcome::kOk) peers.push_back({path, mad::SmInfo::decode(r.data)});
       });
     }
   }
   batch.wait();
+  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  const Peer* hand_to = nullptr;
   for (const Peer& peer : peers) {
-    const bool they_win = outranks(peer.info.priority, peer.info.guid, policy_.sm.priority, own_guid_);
-    if (peer.info.state == mad::SmState::kMaster && (state_ != mad::SmState::kMaster || they_win)) {
-      master_path_ = peer.path;
-      master_guid_ = peer.info.guid;
-      become(mad::SmState::kStandby, "master " + format_guid(peer.info.guid) + " (priority " +
-                                         std::to_string(peer.info.priority) + ") at DR path " + peer.path.to_string());
-      return false;
-    }
-    if (peer.info.state != mad::SmState::kMaster && peer.info.state != mad::SmState::kNotActive && they_win &&
-        state_ == mad::SmState::kDiscovering) {
-      // A higher-precedence SM is still discovering: it will become master; follow it.
-      master_path_ = peer.path;
-      master_guid_ = peer.info.guid;
-      become(mad::SmState::kStandby, "SM " + format_guid(peer.info.guid) + " outranks us");
-      return false;
+    const std::string who = "SM " + format_guid(peer.info.guid) + " (priority " + std::to_string(peer.info.priority) +
+                            ", " + mad::to_string(peer.info.state) + ") at DR path " + peer.path.to_string();
+    switch (judge_peer(self, peer.info)) {
+      case PeerVerdict::kFollow:
+        master_path_ = peer.path;
+        master_guid_ = peer.info.guid;
+        become(mad::SmState::kStandby, "following " + who);
+        return false;
+      case PeerVerdict::kHandOver:
+        if (!hand_to || sm_outranks(peer.info.priority, peer.info.guid, hand_to->info.priority, hand_to->info.guid)) {
+          hand_to = &peer;
+        }
+        break;
+      case PeerVerdict::kDistrust:
+        spdlog::error("{} answered with a different SM_Key: not trusted, left out of the election", who);
+        break;
+      case PeerVerdict::kIgnore: break;
     }
   }
+  if (hand_to && hand_over(hand_to->path, hand_to->info)) return false;
+  return true;
+}
+
+// IBA 14.4.1.1: a MASTER that finds a STANDBY of higher precedence hands the subnet over with
+// SMInfo Set(HANDOVER) and becomes a STANDBY polling it.
+bool Daemon::hand_over(const mad::DrPath& path, const mad::SmInfo& to) {
+  SmpBatch batch(io_, *transport_);
+  mad::SmpRequest req;
+  req.path = path;
+  req.method = mad::Method::kSet;
+  req.attr_id = mad::attr::kSmInfo;
+  req.attr_mod = mad::sminfo_mod::kHandover;
+  own_sminfo(policy_.sm.sm_key).encode(req.data);
+  std::optional<mad::SmInfo> answer;
+  batch.submit(std::move(req), [&answer](const mad::SmpReply& r) {
+    if (r.outcome == mad::SmpOutcome::kOk) answer = mad::SmInfo::decode(r.data);
+  });
+  batch.wait();
+  const std::string who = format_guid(to.guid) + " (priority " + std::to_string(to.priority) + ")";
+  if (!answer || answer->state != mad::SmState::kMaster) {
+    spdlog::warn("HANDOVER to {} at DR path {} not taken ({}); staying MASTER", who, path.to_string(),
+                 answer ? std::string("it answered ") + mad::to_string(answer->state) : "no answer");
+    return false;
+  }
+  master_path_ = path;
+  master_guid_ = to.guid;
+  become(mad::SmState::kStandby, "handed over to higher-priority SM " + who);
   return true;
 }
 
@@ -282,6 +311,7 @@ void Daemon::poll_master() {
   mad::SmpRequest req;
   req.path = master_path_;
   req.attr_id = mad::attr::kSmInfo;
+  own_sminfo(policy_.sm.sm_key).encode(req.data);
   transport_->submit(std::move(req), [this](const mad::SmpReply& r) {
     if (state_ != mad::SmState::kStandby) return;
     const bool alive = r.outcome == mad::SmpOutcome::kOk && mad::SmInfo::decode(r.data).state == mad::SmState::kMaster;
@@ -297,10 +327,10 @@ void Daemon::poll_master() {
   });
 }
 
-mad::SmInfo Daemon::own_sminfo() const {
+mad::SmInfo Daemon::own_sminfo(std::uint64_t sm_key) const {
   mad::SmInfo info;
   info.guid = own_guid_;
-  info.sm_key = 0;  // never disclosed in a GetResp without authentication (IBA 14.4.1.3)
+  info.sm_key = sm_key;
   info.act_count = act_count_;
   info.priority = static_cast<std::uint8_t>(policy_.sm.priority);
   info.state = state_;
@@ -322,23 +352,38 @@ void Daemon::on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, co
 void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
   const auto header = mad::decode_smp_header(mad);
   if (!header) return;
+  const mad::SmInfo theirs = mad::SmInfo::decode(mad::smp_data(mad));
+  const std::uint64_t own_key = policy_.sm.sm_key;
   if (info.method == static_cast<std::uint8_t>(mad::Method::kSet)) {
-    // Another SM steers us (IBA 14.4.1 table 186). SM_Key checking is part of the security work.
-    switch (header->attr_mod) {
-      case mad::sminfo_mod::kHandover:
-        if (state_ == mad::SmState::kStandby) {
-          become(mad::SmState::kMaster, "handover from " + format_guid(master_guid_));
+    // Another SM steers us (IBA 14.4.1 table 186); only one that knows our SM_Key (14.4.1.3).
+    const std::string from = "SM " + format_guid(theirs.guid) + " (LID " + std::to_string(info.from.lid) + ")";
+    if (!sminfo_set_obeyed(state_, header->attr_mod, theirs.sm_key, own_key)) {
+      ++counters_.sminfo_sets_refused;
+      spdlog::warn("SMInfo Set (modifier {}) from {} refused in state {}: {}", header->attr_mod, from,
+                   mad::to_string(state_),
+                   sm_key_matches(theirs.sm_key, own_key) ? "no such transition" : "wrong SM_Key");
+    } else {
+      switch (header->attr_mod) {
+        case mad::sminfo_mod::kHandover:
+          master_guid_ = 0;
+          become(mad::SmState::kMaster, "HANDOVER from " + from);
           schedule_heavy_sweep(std::chrono::milliseconds(0), "handover");
-        }
-        break;
-      case mad::sminfo_mod::kDisable: become(mad::SmState::kNotActive, "disabled by another SM"); break;
-      case mad::sminfo_mod::kStandby: become(mad::SmState::kStandby, "told to stand by"); break;
-      case mad::sminfo_mod::kDiscover: become(mad::SmState::kDiscovering, "told to discover"); break;
-      default: break;
+          break;
+        case mad::sminfo_mod::kDisable: become(mad::SmState::kNotActive, "disabled by " + from); break;
+        case mad::sminfo_mod::kStandby: become(mad::SmState::kStandby, "told to stand by by " + from); break;
+        case mad::sminfo_mod::kDiscover: become(mad::SmState::kDiscovering, "told to discover by " + from); break;
+        default: break;
+      }
     }
+  } else if (state_ == mad::SmState::kMaster && theirs.guid != 0 && theirs.guid != own_guid_ &&
+             theirs.state == mad::SmState::kStandby && sm_key_matches(theirs.sm_key, own_key) &&
+             sm_outranks(theirs.priority, theirs.guid, policy_.sm.priority, own_guid_)) {
+    // smd's standbys put their own SMInfo into the polls they send: a poll from a standby that outranks
+    // us is the cue to sweep, find it and hand over, without waiting for a trap.
+    schedule_heavy_sweep(std::chrono::milliseconds(0), "polled by higher-priority SM " + format_guid(theirs.guid));
   }
   mad::SmpData data{};
-  own_sminfo().encode(data);
+  own_sminfo(sm_key_in_response(theirs.sm_key, own_key)).encode(data);
   std::array<std::uint8_t, mad::kMadSize> resp{};
   mad::make_smp_response(mad, 0, data, resp);
   if (auto st = transport_->send_response(info, resp); !st.ok()) {

@@ -57,7 +57,10 @@ class Daemon final : public DaemonControl {
   void start_management();
   void arm_watchdog();
   void publish(const SweepSummary* summary);
-  mad::SmInfo own_sminfo() const;
+  bool hand_over(const mad::DrPath& path, const mad::SmInfo& to);
+  /// Our SMInfo as sent to other SMs; `sm_key` is ours in our own requests, and in a GetResp only
+  /// to a requester that proved it (sm_key_in_response).
+  mad::SmInfo own_sminfo(std::uint64_t sm_key) const;
 
   boost::asio::io_context io_;
   Policy policy_;

@@ -21,6 +21,7 @@ struct DaemonCounters {
   std::uint64_t light_sweeps = 0;
   std::uint64_t failed_sweeps = 0;  ///< heavy sweeps that did not end SUBNET UP
   std::uint64_t traps_received = 0;
+  std::uint64_t sminfo_sets_refused = 0;  ///< SMInfo Sets not obeyed (wrong SM_Key or no such transition)
   std::uint64_t smps_sent = 0;
   std::uint64_t smp_retries = 0;
   std::uint64_t smp_timeouts = 0;

@@ -84,6 +84,9 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.sample("smd_last_repair_seconds", "", snap.last_repair_ms / 1000.0);
   w.family("smd_traps_received_total", "counter", "Traps (Notice MADs) received.");
   w.sample("smd_traps_received_total", "", as_double(c.traps_received));
+  w.family("smd_sminfo_sets_refused_total", "counter",
+           "SMInfo Sets from other SMs not obeyed (wrong SM_Key or no such transition).");
+  w.sample("smd_sminfo_sets_refused_total", "", as_double(c.sminfo_sets_refused));
 
   w.family("smd_sm_state", "gauge", "SM state (IBA SMInfo): 1 for the current state, 0 for the others.");
   static constexpr const char* kStates[] = {"NOTACTIVE", "DISCOVERING", "STANDBY", "MASTER"};

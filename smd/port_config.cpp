@@ -40,8 +40,10 @@ PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lid
     const PortNum p = e.owner.port;
     if (!d.port_info_valid[n][p]) continue;  // unread port: discovery already reported it
     const auto now = mad::PortInfo::decode(d.port_info[n][p]);
+    const bool m_key_right = opt.m_key == 0 || (now.m_key == opt.m_key && now.m_key_protect_bits == opt.m_key_protect &&
+                                                now.m_key_lease_period == opt.m_key_lease_period_s);
     if (now.lid == e.base && now.lmc == e.lmc && now.master_sm_lid == opt.sm_lid &&
-        now.gid_prefix == opt.subnet_prefix) {
+        now.gid_prefix == opt.subnet_prefix && m_key_right) {
       ++counts.skipped;
       continue;
     }
@@ -50,6 +52,11 @@ PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lid
     want.lmc = e.lmc;
     want.master_sm_lid = opt.sm_lid;
     want.gid_prefix = opt.subnet_prefix;
+    if (opt.m_key != 0) {
+      want.m_key = opt.m_key;
+      want.m_key_protect_bits = opt.m_key_protect;
+      want.m_key_lease_period = opt.m_key_lease_period_s;
+    }
     ++counts.sets;
     const mad::DrPath path = d.port_path[n][p];
     batch.submit(port_info_set(path, p, want), [&, n, p, path, want](const mad::SmpReply& r) {

@@ -16,6 +16,11 @@ namespace smd {
 struct PortConfigOptions {
   std::uint64_t subnet_prefix = 0xfe80000000000000ULL;
   Lid sm_lid = 0;  ///< MasterSMLID written to every endport
+  /// M_Key, MKeyProtectBits and M_KeyLeasePeriod (s) written to every endport (IBA 14.2.4); with
+  /// m_key 0 a port's M_Key fields are left as they are.
+  std::uint64_t m_key = 0;
+  std::uint8_t m_key_protect = 0;
+  std::uint16_t m_key_lease_period_s = 0;
 };
 
 /// Counts of one phase, for the sweep summary.

@@ -41,7 +41,14 @@ class PhaseTimer {
 }  // namespace
 
 SweepRunner::SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy)
-    : io_(io), transport_(transport), policy_(policy) {}
+    : io_(io), transport_(transport, policy.security.m_key), policy_(policy) {}
+
+void SweepRunner::set_policy(const Policy& policy) {
+  policy_ = policy;
+  // A changed key reaches the ports in the next sweep's PortInfo Sets; ports still protected by the old
+  // key refuse them until their M_KeyLeasePeriod runs out (IBA 14.2.4.2), and the sweep says so.
+  transport_.set_m_key(policy.security.m_key);
+}
 
 SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
   SweepSummary s;
@@ -141,6 +148,9 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
   PortConfigOptions port_opts;
   port_opts.subnet_prefix = policy_.sm.subnet_prefix;
   port_opts.sm_lid = lids_.base_lid(topo.sm_node, topo.sm_port);
+  port_opts.m_key = policy_.security.m_key;
+  port_opts.m_key_protect = static_cast<std::uint8_t>(policy_.security.m_key_protect);
+  port_opts.m_key_lease_period_s = static_cast<std::uint16_t>(policy_.security.m_key_lease_period_s);
   {
     PhaseTimer t(s, "endports configured (LID, LMC, MasterSMLID)");
     s.port_sets += configure_endports(batch, d, lids_, port_opts, problems).sets;

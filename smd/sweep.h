@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/policy.h"
+#include "mad/m_key_transport.h"
 #include "mad/transport.h"
 #include "routing/forwarding.h"
 #include "routing/lid_assign.h"
@@ -64,14 +65,14 @@ class SweepRunner {
   std::shared_ptr<const RoutingTables> tables_snapshot() const { return tables_frozen_; }
 
   /// Use a reloaded policy from the next sweep on (LIDs already granted stay).
-  void set_policy(const Policy& policy) { policy_ = policy; }
+  void set_policy(const Policy& policy);
 
  private:
   void remember_port_lids(const Topology& topo);
   void write_ca_order(const Topology& topo);
 
   boost::asio::io_context& io_;
-  mad::SmpTransport& transport_;
+  mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key
   Policy policy_;
   Guid2Lid remembered_;
   bool guid2lid_loaded_ = false;

@@ -3,14 +3,17 @@
 // and for measuring MAD/s against the window size.
 //
 //   smp_probe [--window N] [--timeout-ms N] [--retries N] [--ca NAME] [--port N] [--issm]
-//             [--reread N] [--lid LID] [--sminfo PATH] [--serve-sminfo SECONDS [--silent]]
+//             [--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY]]
+//             [--serve-sminfo SECONDS [--silent]]
 //
 // Output (stdout, one line of key=value): nodes switches cas smps answered retries timeouts unroutable
 // elapsed_ms mad_per_s window. --reread N then Gets every found node's NodeInfo N more times, all
 // submitted at once (the window stays full: a steady-state MAD/s), and adds reread_smps reread_ms
 // reread_mad_per_s. --lid LID instead sends one LID-routed NodeInfo to LID and prints its outcome,
 // attempts and elapsed_ms (ibsim silently drops LID-routed SMPs before the LFTs are set: the timer path).
-// --sminfo 1,2 sends one directed-route SMInfo Get along that path and prints the answer.
+// --sminfo 1,2 sends one directed-route SMInfo Get along that path and prints the answer; with
+// --sminfo-set MOD it is an SMInfo Set with that attribute modifier (1 HANDOVER .. 5 DISCOVER, IBA 14.4.1)
+// and --sm-key the SM_Key it carries (a rogue or a peer SM, for the SM_Key tests).
 // --serve-sminfo S opens issm, answers every SMInfo Get with this port's GUID (priority 7, STANDBY) for
 // S seconds (--silent: receive but never answer), then prints served= unsolicited=. Together they
 // exercise unsolicited delivery, send_response and (silent) the per-request timer.
@@ -49,6 +52,8 @@ struct Args {
   unsigned reread = 0;
   std::optional<std::uint16_t> lid;
   std::optional<DrPath> sminfo_path;
+  std::optional<std::uint32_t> sminfo_set;
+  std::uint64_t sm_key = 0;
   unsigned serve_seconds = 0;
   bool silent = false;
 };
@@ -86,6 +91,10 @@ std::optional<Args> parse(int argc, char** argv) {
       a.lid = static_cast<std::uint16_t>(std::strtoul(argv[++i], nullptr, 0));
     } else if (k == "--sminfo" && has_value) {
       a.sminfo_path = parse_path(argv[++i]);
+    } else if (k == "--sminfo-set" && has_value) {
+      a.sminfo_set = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 0));
+    } else if (k == "--sm-key" && has_value) {
+      a.sm_key = std::strtoull(argv[++i], nullptr, 0);
     } else if (k == "--serve-sminfo" && has_value) {
       a.serve_seconds = static_cast<unsigned>(std::atoi(argv[++i]));
       a.port.open_issm = true;
@@ -98,7 +107,8 @@ std::optional<Args> parse(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--window N] [--timeout-ms N] [--retries N] [--ca NAME] [--port N] [--issm] "
-                   "[--reread N] [--lid LID] [--sminfo PATH] [--serve-sminfo SECONDS [--silent]]\n",
+                   "[--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY]] "
+                   "[--serve-sminfo SECONDS [--silent]]\n",
                    argv[0]);
       return std::nullopt;
     }
@@ -206,11 +216,23 @@ int probe_lid(boost::asio::io_context& io, smd::mad::UmadTransport& t, std::uint
   return got.outcome == smd::mad::SmpOutcome::kOk ? 0 : 1;
 }
 
-// One directed-route SMInfo Get: prints outcome, attempts, elapsed_ms and the SMInfo fields.
-int probe_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, const DrPath& path) {
+// One directed-route SMInfo Get (or Set with `set_mod`): prints outcome, attempts, elapsed_ms and the
+// SMInfo fields of the answer.
+int probe_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, const DrPath& path,
+                 std::optional<std::uint32_t> set_mod, std::uint64_t sm_key, std::uint64_t own_guid) {
   SmpRequest req;
   req.path = path;
   req.attr_id = smd::mad::attr::kSmInfo;
+  if (set_mod) {
+    req.method = smd::mad::Method::kSet;
+    req.attr_mod = *set_mod;
+  }
+  smd::mad::SmInfo mine;
+  mine.guid = own_guid;
+  mine.sm_key = sm_key;
+  mine.priority = 15;
+  mine.state = smd::mad::SmState::kMaster;
+  mine.encode(req.data);
   SmpReply got;
   const auto t0 = std::chrono::steady_clock::now();
   auto t1 = t0;
@@ -220,10 +242,10 @@ int probe_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, const 
   });
   io.run();
   const auto info = smd::mad::SmInfo::decode(got.data);
-  std::printf("path=%s outcome=%s attempts=%u elapsed_ms=%.1f guid=0x%016llx priority=%u state=%s\n",
+  std::printf("path=%s outcome=%s attempts=%u elapsed_ms=%.1f guid=0x%016llx priority=%u state=%s sm_key=0x%llx\n",
               path.to_string().c_str(), smd::mad::to_string(got.outcome), got.attempts,
               std::chrono::duration<double, std::milli>(t1 - t0).count(), static_cast<unsigned long long>(info.guid),
-              info.priority, smd::mad::to_string(info.state));
+              info.priority, smd::mad::to_string(info.state), static_cast<unsigned long long>(info.sm_key));
   return got.outcome == smd::mad::SmpOutcome::kOk ? 0 : 1;
 }
 
@@ -279,7 +301,8 @@ int main(int argc, char** argv) {
   boost::asio::io_context io;
   smd::mad::UmadTransport transport(io, std::move(port.value()), args->transport);
   if (args->lid) return probe_lid(io, transport, *args->lid);
-  if (args->sminfo_path) return probe_sminfo(io, transport, *args->sminfo_path);
+  if (args->sminfo_path)
+    return probe_sminfo(io, transport, *args->sminfo_path, args->sminfo_set, args->sm_key, own_guid);
   if (args->serve_seconds > 0) return serve_sminfo(io, transport, own_guid, args->serve_seconds, args->silent);
 
   Sweep sweep(transport, sm_port);

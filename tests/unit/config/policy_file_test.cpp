@@ -76,6 +76,9 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.control.mode, d.control.mode);
   EXPECT_EQ(p.metrics.listen, d.metrics.listen);
   EXPECT_EQ(p.metrics.enabled, d.metrics.enabled);
+  EXPECT_EQ(p.security.m_key, d.security.m_key);
+  EXPECT_EQ(p.security.m_key_protect, d.security.m_key_protect);
+  EXPECT_EQ(p.security.m_key_lease_period_s, d.security.m_key_lease_period_s);
   EXPECT_EQ(p.source, kShippedPolicy);
 }
 
@@ -106,7 +109,10 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
                                           "control.socket",
                                           "control.mode",
                                           "metrics.listen",
-                                          "metrics.enabled"};
+                                          "metrics.enabled",
+                                          "security.m_key",
+                                          "security.m_key_protect",
+                                          "security.m_key_lease_period"};
   EXPECT_EQ(keys, expected);
 }
 

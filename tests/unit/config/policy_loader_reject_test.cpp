@@ -121,7 +121,7 @@ const RejectCase kShapeCases[] = {
     {"control_mode_not_octal", "control:\n  mode: \"0989\"\n",
      "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
     {"unknown_section_far", "policy: {}\n",
-     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics"},
+     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security"},
     {"duplicate_key", "mad:\n  window: 8\n  window: 9\n", "t.yaml:3:3: mad.window: duplicate key (first at line 2)"},
     {"duplicate_section", "mad: {}\nlog: {}\nmad: {}\n", "t.yaml:3:1: mad: duplicate key (first at line 1)"},
     {"section_scalar", "mad: 5\n", "t.yaml:1:6: mad: expected a map, got a scalar"},
@@ -137,6 +137,16 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:11: mad.window: 99 is out of range 1..64"},
 };
 INSTANTIATE_TEST_SUITE_P(Shape, PolicyLoaderReject, ::testing::ValuesIn(kShapeCases), case_name);
+
+const RejectCase kSecurityCases[] = {
+    {"m_key_protect_above", "security:\n  m_key: 0x1\n  m_key_protect: 4\n",
+     "t.yaml:3:18: security.m_key_protect: 4 is out of range 0..3"},
+    {"m_key_protect_without_key", "security:\n  m_key_protect: 1\n",
+     "t.yaml:2:3: security.m_key_protect: needs security.m_key set (it is 0)"},
+    {"m_key_lease_above", "security:\n  m_key_lease_period: 65536\n",
+     "t.yaml:2:23: security.m_key_lease_period: 65536 is out of range 0..65535"},
+};
+INSTANTIATE_TEST_SUITE_P(Security, PolicyLoaderReject, ::testing::ValuesIn(kSecurityCases), case_name);
 
 }  // namespace
 }  // namespace smd

@@ -9,7 +9,8 @@ namespace {
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(summarize_policy(Policy{}),
             "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto lmc=0 sm.port=auto priority=0 "
-            "sm_key=unset subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 mad.window=32 "
+            "sm_key=unset m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
+            "mad.window=32 "
             "mad.timeout=100ms mad.retries=3 log=info@stderr state_dir=/var/lib/smd");
 }
 
@@ -24,6 +25,8 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.sm.port = 1;
   p.sm.priority = 14;
   p.sm.sm_key = 0x1234;
+  p.security.m_key = 0x5678;
+  p.security.m_key_protect = 2;
   p.sm.subnet_prefix = 0xfec0000000000001ULL;
   p.sm.sweep_interval_s = 0;
   p.sm.max_resweeps = 5;
@@ -37,9 +40,11 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   EXPECT_EQ(s,
             "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
             "ftree.roots=0x0002c90300001000 lmc=2 sm.port=mlx5_0/1 priority=14 sm_key=set "
-            "subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 mad.timeout=250ms mad.retries=1 "
+            "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
+            "mad.timeout=250ms mad.retries=1 "
             "log=debug@/var/log/smd.log state_dir=/srv/smd");
   EXPECT_EQ(s.find("1234"), std::string::npos);  // the SM_Key never reaches a log
+  EXPECT_EQ(s.find("5678"), std::string::npos);  // nor the M_Key
 }
 
 TEST(PolicySummary, SmPortChoices) {

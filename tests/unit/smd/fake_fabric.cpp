@@ -72,6 +72,13 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
   if (t.node == kNoNode || is_silent(t.node)) return false;
   const Node& node = topo_.node(t.node);
   const bool set = req.method == mad::Method::kSet;
+  // M_Key check (IBA 14.2.4.1): a wrong key loses every Set, and from protection level 2 on every Get.
+  const PortSim& keeper = ports_[t.node][node.is_switch() ? 0 : t.port];
+  const bool key_ok = keeper.m_key == 0 || req.m_key == keeper.m_key;
+  if (!key_ok && (set || keeper.m_key_protect >= 2)) {
+    ++m_key_violations_;
+    return false;
+  }
   reply.outcome = mad::SmpOutcome::kOk;
   reply.status = 0;
   reply.data.fill(0);
@@ -116,6 +123,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
           s.lmc = in.lmc;
           s.master_sm_lid = in.master_sm_lid;
           s.gid_prefix = in.gid_prefix;
+          s.m_key = in.m_key;
+          s.m_key_protect = in.m_key_protect_bits;
+          s.m_key_lease_period = in.m_key_lease_period;
         }
         if (in.neighbor_mtu) s.neighbor_mtu = in.neighbor_mtu;
         if (in.operational_vls) s.operational_vls = in.operational_vls;
@@ -137,6 +147,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.lmc = s.lmc;
       pi.master_sm_lid = s.master_sm_lid;
       pi.gid_prefix = s.gid_prefix;
+      pi.m_key = key_ok || keeper.m_key_protect == 0 ? s.m_key : 0;  // level 1 hides the key from strangers
+      pi.m_key_protect_bits = s.m_key_protect;
+      pi.m_key_lease_period = s.m_key_lease_period;
       pi.port_state = s.state;
       pi.port_physical_state = node.ports[p].connected() || p == 0 ? 5 : 2;
       pi.local_port_num = t.port;

@@ -42,6 +42,11 @@ class FakeFabric : public mad::SmpTransport {
   std::uint16_t lft_top(NodeIndex n) const { return lft_top_[n]; }
   std::uint8_t lft(NodeIndex n, std::uint16_t lid) const { return lid < lft_[n].size() ? lft_[n][lid] : 0xFF; }
   unsigned lft_block_sets() const { return lft_block_sets_; }
+  std::uint64_t m_key(NodeIndex n, PortNum p) const { return ports_[n][p].m_key; }
+  std::uint8_t m_key_protect(NodeIndex n, PortNum p) const { return ports_[n][p].m_key_protect; }
+  std::uint16_t m_key_lease_period(NodeIndex n, PortNum p) const { return ports_[n][p].m_key_lease_period; }
+  /// SMPs an SMA discarded for a wrong M_Key (IBA 14.2.4.1; a real SMA would also send trap 256).
+  unsigned m_key_violations() const { return m_key_violations_; }
 
  private:
   struct PortSim {
@@ -51,6 +56,9 @@ class FakeFabric : public mad::SmpTransport {
     std::uint16_t master_sm_lid = 0;
     std::uint64_t gid_prefix = 0;
     std::uint8_t neighbor_mtu = 0, operational_vls = 0;
+    std::uint64_t m_key = 0;  // held by CA ports and switch port 0 (the switch's management port)
+    std::uint8_t m_key_protect = 0;
+    std::uint16_t m_key_lease_period = 0;
   };
   struct Target {
     NodeIndex node = kNoNode;
@@ -72,6 +80,7 @@ class FakeFabric : public mad::SmpTransport {
   std::mt19937 rng_{1};
   mad::TransportStats stats_;
   unsigned lft_block_sets_ = 0;
+  unsigned m_key_violations_ = 0;
 };
 
 }  // namespace smd::test

@@ -33,6 +33,7 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
                     .light_sweeps = 90,
                     .failed_sweeps = 1,
                     .traps_received = 7,
+                    .sminfo_sets_refused = 3,
                     .smps_sent = 1234,
                     .smp_retries = 12,
                     .smp_timeouts = 2,
@@ -82,6 +83,10 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_traps_received_total Traps (Notice MADs) received.\n"
             "# TYPE smd_traps_received_total counter\n"
             "smd_traps_received_total 7\n"
+            "# HELP smd_sminfo_sets_refused_total SMInfo Sets from other SMs not obeyed (wrong SM_Key or no such "
+            "transition).\n"
+            "# TYPE smd_sminfo_sets_refused_total counter\n"
+            "smd_sminfo_sets_refused_total 3\n"
             "# HELP smd_sm_state SM state (IBA SMInfo): 1 for the current state, 0 for the others.\n"
             "# TYPE smd_sm_state gauge\n"
             "smd_sm_state{state=\"NOTACTIVE\"} 0\n"

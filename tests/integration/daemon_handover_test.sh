@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SM_Key and handover (IBA 14.4.1) between real smd daemons on ibsim, judged by infiniband-diags' sminfo:
+#  - a rogue SMInfo Set(DISABLE) without the SM_Key is refused: the master stays MASTER;
+#  - the SM_Key is returned only to a Get that carries it;
+#  - a higher-priority smd that appears later goes STANDBY, is handed the subnet (SMInfo Set HANDOVER),
+#    and becomes MASTER while the old master becomes its STANDBY; no LID changes.
+. "$(dirname "$0")/daemon_common.sh"
+PROBE="${SMD_BUILD_DIR}/tests/integration/smp_probe"
+ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
+write_policy "${IBSIM_WORKDIR}/a.yaml" "${IBSIM_WORKDIR}/state-a" "  priority: 5" "  sm_key: 0x1234" \
+  "  poll_interval: 1" "  poll_retries: 2"
+write_policy "${IBSIM_WORKDIR}/b.yaml" "${IBSIM_WORKDIR}/state-b" "  priority: 10" "  sm_key: 0x1234" \
+  "  poll_interval: 1" "  poll_retries: 2"
+start_daemon a "${IBSIM_WORKDIR}/a.yaml" SIM_HOST=host-0
+wait_log a "SUBNET UP" 60
+
+# From host-2 the master's port (host-0) is DR path 1,1: out of host-2, then leaf-0 port 1.
+probe() { sim timeout 20 env SIM_HOST=host-2 "${PROBE}" --sminfo 1,1 "$@"; }
+out=$(probe) && echo "${out}"
+grep -q "state=MASTER sm_key=0x0$" <<<"${out}"  # the key is not disclosed to a Get without it
+out=$(probe --sm-key 0x1234) && echo "${out}"
+grep -q "state=MASTER sm_key=0x1234$" <<<"${out}"
+out=$(probe --sminfo-set 3 --sm-key 0x9999) && echo "${out}"
+grep -q "state=MASTER" <<<"${out}"
+wait_log a "refused in state MASTER: wrong SM_Key" 10
+sim timeout 20 sminfo | tee "${IBSIM_WORKDIR}/sminfo"
+grep -Eq "sm guid 0x100001, .* priority 5 state 3 SMINFO_MASTER" "${IBSIM_WORKDIR}/sminfo"
+sim timeout 60 ibnetdiscover 2>/dev/null | grep -Eo '"[a-z0-9-]+"[^"]*lid [0-9]+' | sort >"${IBSIM_WORKDIR}/lids.before"
+
+start_daemon b "${IBSIM_WORKDIR}/b.yaml" SIM_HOST=host-1
+wait_log b "-> STANDBY" 30
+wait_log a "handed over to higher-priority SM" 20
+wait_log b "HANDOVER from" 5
+wait_log b "SUBNET UP" 30
+sim timeout 20 sminfo | tee "${IBSIM_WORKDIR}/sminfo"
+grep -Eq "priority 10 state 3 SMINFO_MASTER" "${IBSIM_WORKDIR}/sminfo"
+grep -q "MASTER -> STANDBY" "${IBSIM_WORKDIR}/a.log"
+sim timeout 60 ibnetdiscover 2>/dev/null | grep -Eo '"[a-z0-9-]+"[^"]*lid [0-9]+' | sort >"${IBSIM_WORKDIR}/lids.after"
+diff "${IBSIM_WORKDIR}/lids.before" "${IBSIM_WORKDIR}/lids.after"
+[[ -s "${IBSIM_WORKDIR}/lids.after" ]]
+check_with_diags --expect-switches 6 --expect-cas 16
