@@ -279,9 +279,8 @@ def main():
             md.append(f"- {r['fabric']} / {r['sm']}: " + ', '.join(parts) +
                       (f"; non-SMP MADs {r['mad_other']}" if r.get('mad_other') else ''))
     md += ['', '## Daemon link-failure timing', '',
-           '**Not measured yet** (a later issue): time from an `Unlink` on the ibsim console to repaired, '
-           'verified LFTs in the running daemon, against OpenSM in daemon mode. No figure is given here on purpose.',
-           '']
+           'Measured by `bench/repair.sh` (both SMs as daemons, one cable unlinked and relinked): see '
+           '`results/repair.md`.', '']
     failures = [r for r in rows if not r.get('missing') and (r['rc'] != 0 or not r.get('subnet_up')
                                                               or r.get('readback_rc', 0) != 0)]
     if failures:

@@ -13,6 +13,10 @@
  *   attr_<get|set>_0xAAAA N                  SMPs by method and attribute id
  *   send_fail N        umad_send() calls that returned an error (still counted above: they were sent)
  *
+ * With $SMPCOUNT_TRACE set, every SMP is also kept as (CLOCK_REALTIME ns, method, attribute id) and the
+ * list is written to that file at exit, one "ns method attr" line each (decimal, method and attr in hex):
+ * bench/repair.sh uses it to find which SMPs an SM sent after a fault and when its last LFT write left.
+ *
  * Written for the smd benchmark (bench/run.sh); gcc -shared -fPIC -O2 -o smpcount.so smpcount.c -ldl
  */
 #define _GNU_SOURCE
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <time.h>
 
 /* libibumad's user-MAD header (struct ib_user_mad) is 64 bytes; the MAD follows it. We ask libibumad
  * for the exact offset through umad_get_mad() when it is there, and fall back to 64. */
@@ -38,7 +43,39 @@ static unsigned long n_smp, n_get, n_set, n_smp_other, n_mad_other, n_fail;
 /* per attribute id (16 bit) and method: 0 = Get, 1 = Set */
 static unsigned long by_attr[2][65536];
 
+struct trace_event {
+  int64_t ns;
+  uint16_t attr;
+  uint8_t method;
+};
+static struct trace_event *trace;
+static size_t trace_len, trace_cap;
+static int trace_on = -1; /* -1 unknown, 0 off, 1 on */
+static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void trace_smp(uint8_t method, uint16_t attr) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  pthread_mutex_lock(&trace_lock);
+  if (trace_len == trace_cap) {
+    size_t cap = trace_cap ? trace_cap * 2 : 65536;
+    struct trace_event *grown = realloc(trace, cap * sizeof *grown);
+    if (!grown) {
+      pthread_mutex_unlock(&trace_lock);
+      return;
+    }
+    trace = grown;
+    trace_cap = cap;
+  }
+  trace[trace_len].ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  trace[trace_len].attr = attr;
+  trace[trace_len].method = method;
+  ++trace_len;
+  pthread_mutex_unlock(&trace_lock);
+}
+
 static void resolve(void) {
+  trace_on = getenv("SMPCOUNT_TRACE") != NULL;
   real_send = (umad_send_fn)dlsym(RTLD_NEXT, "umad_send");
   get_mad = (umad_get_mad_fn)dlsym(RTLD_NEXT, "umad_get_mad");
   if (!get_mad) get_mad = (umad_get_mad_fn)dlsym(RTLD_DEFAULT, "umad_get_mad");
@@ -56,6 +93,7 @@ int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int r
   const uint16_t attr = (uint16_t)((mad[16] << 8) | mad[17]);
   if (mgmt_class == 0x01 || mgmt_class == 0x81) {
     __atomic_fetch_add(&n_smp, 1, __ATOMIC_RELAXED);
+    if (trace_on == 1) trace_smp(method, attr);
     if (method == 0x01) {
       __atomic_fetch_add(&n_get, 1, __ATOMIC_RELAXED);
       __atomic_fetch_add(&by_attr[0][attr], 1, __ATOMIC_RELAXED);
@@ -85,4 +123,11 @@ __attribute__((destructor)) static void report(void) {
     for (int a = 0; a < 65536; ++a)
       if (by_attr[m][a]) fprintf(f, "attr_%s_0x%04x %lu\n", m ? "set" : "get", a, by_attr[m][a]);
   if (f != stderr) fclose(f);
+  const char *trace_path = getenv("SMPCOUNT_TRACE");
+  FILE *t = trace_path && trace_len ? fopen(trace_path, "w") : NULL;
+  if (t) {
+    for (size_t i = 0; i < trace_len; ++i)
+      fprintf(t, "%lld %02x %04x\n", (long long)trace[i].ns, trace[i].method, trace[i].attr);
+    fclose(t);
+  }
 }
