@@ -46,7 +46,9 @@ YAML
   opensm)
     mkdir -p "${IBSIM_WORKDIR}/osm-cache"
     export OSM_CACHE_DIR="${IBSIM_WORKDIR}/osm-cache"
-    cmd=(opensm -f "${out}/sm.log" -R "${BENCH_OSM_ENGINE:-ftree}")
+    # OpenSM buffers its log file unless told otherwise; the benchmark watches it for SUBNET UP.
+    echo "force_log_flush TRUE" >"${IBSIM_WORKDIR}/opensm.conf"
+    cmd=(opensm -F "${IBSIM_WORKDIR}/opensm.conf" -f "${out}/sm.log" -R "${BENCH_OSM_ENGINE:-ftree}")
     log="${out}/sm.log"
     ;;
   *)

@@ -58,7 +58,10 @@ run_one() (
       cmd=("${build}/smd/smd" --config "${IBSIM_WORKDIR}/${name}.yaml")
     else
       mkdir -p "${IBSIM_WORKDIR}/cache-${name}"
-      cmd=(env OSM_CACHE_DIR="${IBSIM_WORKDIR}/cache-${name}" opensm -p "${prio}" -R ftree -f "${out}/${name}.log")
+      # OpenSM buffers its log file unless told otherwise; the benchmark watches it.
+      echo "force_log_flush TRUE" >"${IBSIM_WORKDIR}/opensm.conf"
+      cmd=(env OSM_CACHE_DIR="${IBSIM_WORKDIR}/cache-${name}" opensm -F "${IBSIM_WORKDIR}/opensm.conf" -p "${prio}"
+        -R ftree -f "${out}/${name}.log")
     fi
     (cd "${IBSIM_WORKDIR}" && exec env SIM_HOST="${host}" LD_PRELOAD="${SIM_PRELOAD}" "${cmd[@]}" \
       >"${out}/${name}.out" 2>&1) &

@@ -27,6 +27,9 @@ struct SmPolicy {
 struct RoutingPolicy {
   std::vector<std::string> engines = {"ftree", "updn", "minhop"};  ///< routing.engines: chain, first success wins
   RoutingOptions options;                                          ///< routing.updn / routing.ftree / routing.adaptive
+  /// routing.repair: "minimal" keeps every route that still delivers when the fabric only lost links or
+  /// nodes (routing/repair.h); "full" always programs the engine's fresh tables.
+  std::string repair = "minimal";
 };
 
 struct LidPolicy {

@@ -48,6 +48,7 @@ void read_routing(MapReader routing, RoutingPolicy& out) {
   const std::vector<std::string> engines = engine_names();
   routing.read_name_list("engines", "engine", engines, out.engines);
   routing.read_bool("adaptive", out.options.adaptive);
+  routing.read_choice("repair", repair_mode_names(), out.repair);
   MapReader updn = routing.section("updn");
   updn.read_guid_list("roots", out.options.updn_roots);
   updn.finish();
@@ -118,6 +119,11 @@ void read_log(MapReader log, LogPolicy& out) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& repair_mode_names() {
+  static const std::vector<std::string> names = {"minimal", "full"};
+  return names;
+}
 
 const std::vector<std::string>& log_level_names() {
   static const std::vector<std::string> names = {"trace", "debug", "info", "warn", "error", "critical", "off"};

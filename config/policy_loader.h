@@ -30,6 +30,9 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
 /// when the group-write or other-write bit is set.
 Status check_policy_file_permissions(const std::string& path);
 
+/// The routing.repair values: minimal, full.
+const std::vector<std::string>& repair_mode_names();
+
 /// The log.level values, in increasing severity: trace, debug, info, warn, error, critical, off.
 const std::vector<std::string>& log_level_names();
 

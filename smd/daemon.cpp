@@ -107,8 +107,9 @@ void Daemon::request_heavy_sweep(const std::string& reason) {
 }
 
 void Daemon::request_reroute(const std::string& reason) {
-  // Routes are a function of the topology the next heavy sweep confirms; the programmer then writes only
-  // the blocks that differ, so a reroute costs one discovery more than routing alone.
+  // A reroute programs a fresh engine run on the topology the next heavy sweep confirms (re-balancing what
+  // minimal repairs left); the programmer still writes only the blocks that differ.
+  if (runner_) runner_->request_full_reroute();
   schedule_heavy_sweep(std::chrono::milliseconds(0), "reroute: " + reason);
 }
 

@@ -5,8 +5,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
 #include "routing/registry.h"
+#include "routing/repair.h"
+#include "routing/verify.h"
 #include "smd/ar_plan_json.h"
 #include "smd/atomic_file.h"
 #include "smd/guid2lid_file.h"
@@ -45,6 +48,7 @@ SweepRunner::SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transpo
 
 void SweepRunner::set_policy(const Policy& policy) {
   policy_ = policy;
+  full_reroute_ = true;  // routing options may have changed: the next sweep programs a fresh run
   // A changed key reaches the ports in the next sweep's PortInfo Sets; ports still protected by the old
   // key refuse them until their M_KeyLeasePeriod runs out (IBA 14.2.4.2), and the sweep says so.
   transport_.set_m_key(policy.security.m_key);
@@ -133,7 +137,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
       s.declined.push_back(a.engine + ": " + a.error.message);
       spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
     }
-    tables_ = std::move(routed->tables);
+    choose_tables(topo, std::move(routed->tables), s);
     s.engine = tables_.engine;
     write_ca_order(topo);
     if (tables_.adaptive) {
@@ -204,6 +208,43 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
 }  // namespace smd
 
 namespace smd {
+
+namespace {
+constexpr std::string_view kRepairedSuffix = "+repair";
+}  // namespace
+
+void SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
+  const bool full = std::exchange(full_reroute_, false);
+  const bool can_repair = !full && policy_.routing.repair == "minimal" && topo_ && tables_frozen_ &&
+                          !topology_gained_links(*topo_, topo);
+  if (!can_repair) {
+    tables_ = std::move(fresh);
+    return;
+  }
+  RepairStats rs;
+  RoutingTables mixed = repair_tables(*topo_, *tables_frozen_, topo, lids_, fresh, rs);
+  // Every route must deliver; deadlock freedom is required for the traffic CAs inject. A switch whose old
+  // route died may need a detour with a down-up turn for its own (management) traffic: on a degraded fat
+  // tree no up/down-legal route exists from it, and a fresh engine run would re-route everything instead.
+  auto verified = verify_tables(topo, lids_, mixed, false);
+  if (!verified.ok() || (fresh.deadlock_free && !verified->ca_deadlock_free)) {
+    spdlog::warn("routing: minimal repair rejected ({}), programming the fresh tables",
+                 verified.ok() ? "CA traffic would have a channel-dependency cycle" : verified.error().message);
+    tables_ = std::move(fresh);
+    return;
+  }
+  mixed.deadlock_free = fresh.deadlock_free && verified->deadlock_free;
+  // Most routes are still the previous engine's: name it, marked as repaired.
+  std::string engine = tables_frozen_->engine;
+  if (engine.ends_with(kRepairedSuffix)) engine.resize(engine.size() - kRepairedSuffix.size());
+  mixed.engine = engine + std::string(kRepairedSuffix);
+  s.repair_entries = rs.entries_repaired;
+  if (rs.lids_touched > 0) {
+    spdlog::info("routing: minimal repair: {} LIDs had broken routes, {} (switch, LID) entries re-routed, {} kept",
+                 rs.lids_touched, rs.entries_repaired, rs.entries_kept);
+  }
+  tables_ = std::move(mixed);
+}
 
 void SweepRunner::write_ca_order(const Topology& topo) {
   // Applications rank-order by this file: shift patterns in this order are what the engine optimised.

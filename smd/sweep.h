@@ -35,6 +35,7 @@ struct SweepSummary {
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
   std::uint64_t smps_sent = 0, retries = 0, timeouts = 0;  ///< transport counters for this sweep
   unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
+  std::size_t repair_entries = 0;  ///< (switch, LID) entries re-routed by a minimal repair (0: fresh tables)
   std::vector<PhaseTime> phases;
   std::vector<std::string> problems;  ///< every failure with node GUID, DR path and attribute
   double total_ms = 0;
@@ -64,17 +65,24 @@ class SweepRunner {
   std::shared_ptr<const LidMap> lids_snapshot() const { return lids_frozen_; }
   std::shared_ptr<const RoutingTables> tables_snapshot() const { return tables_frozen_; }
 
-  /// Use a reloaded policy from the next sweep on (LIDs already granted stay).
+  /// Use a reloaded policy from the next sweep on (LIDs already granted stay); that sweep programs a
+  /// fresh engine run rather than repairing the old tables.
   void set_policy(const Policy& policy);
+  /// The next heavy sweep programs a fresh engine run (`smctl reroute`): re-balances after repairs.
+  void request_full_reroute() { full_reroute_ = true; }
 
  private:
   void remember_port_lids(const Topology& topo);
   void write_ca_order(const Topology& topo);
+  /// Routing phase, last step: the fresh engine run, or the minimal repair of the previous tables
+  /// (routing.repair, routing/repair.h) when the fabric only lost links or nodes.
+  void choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
 
   boost::asio::io_context& io_;
   mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key
   Policy policy_;
   Guid2Lid remembered_;
+  bool full_reroute_ = false;
   bool guid2lid_loaded_ = false;
   LftProgrammer programmer_;
   std::shared_ptr<const Topology> topo_;

@@ -66,6 +66,7 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.routing.options.updn_roots, d.routing.options.updn_roots);
   EXPECT_EQ(p.routing.options.ftree_roots, d.routing.options.ftree_roots);
   EXPECT_EQ(p.routing.options.adaptive, d.routing.options.adaptive);
+  EXPECT_EQ(p.routing.repair, d.routing.repair);
   EXPECT_EQ(p.lid.lmc, d.lid.lmc);
   EXPECT_EQ(p.mad.window, d.mad.window);
   EXPECT_EQ(p.mad.timeout_ms, d.mad.timeout_ms);
@@ -98,6 +99,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
                                           "sm.poll_retries",
                                           "routing.engines",
                                           "routing.adaptive",
+                                          "routing.repair",
                                           "routing.updn.roots",
                                           "routing.ftree.roots",
                                           "lid.lmc",

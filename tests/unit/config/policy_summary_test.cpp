@@ -8,7 +8,8 @@ namespace {
 
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(summarize_policy(Policy{}),
-            "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto lmc=0 sm.port=auto priority=0 "
+            "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto repair=minimal lmc=0 sm.port=auto "
+            "priority=0 "
             "sm_key=unset m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
             "mad.window=32 "
             "mad.timeout=100ms mad.retries=3 log=info@stderr state_dir=/var/lib/smd");
@@ -21,6 +22,7 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.routing.options.updn_roots = {0x10, 0x20};
   p.routing.options.ftree_roots = {0x0002c90300001000ULL};
   p.lid.lmc = 2;
+  p.routing.repair = "full";
   p.sm.ca = "mlx5_0";
   p.sm.port = 1;
   p.sm.priority = 14;
@@ -39,7 +41,7 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   std::string s = summarize_policy(p);
   EXPECT_EQ(s,
             "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
-            "ftree.roots=0x0002c90300001000 lmc=2 sm.port=mlx5_0/1 priority=14 sm_key=set "
+            "ftree.roots=0x0002c90300001000 repair=full lmc=2 sm.port=mlx5_0/1 priority=14 sm_key=set "
             "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
             "mad.timeout=250ms mad.retries=1 "
             "log=debug@/var/log/smd.log state_dir=/srv/smd");
