@@ -5,12 +5,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "config/listen_address.h"
 #include "config/yaml_fields.h"
+#include "config/yaml_quotes.h"
 #include "routing/registry.h"
+#include "routing/text_file.h"
 
 namespace smd {
 
@@ -92,8 +92,19 @@ void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
   control.finish();
 }
 
-void read_metrics(MapReader metrics, MetricsPolicy& out) {
-  metrics.read_string("listen", out.listen, /*non_empty=*/true);
+void read_metrics(MapReader metrics, MetricsPolicy& out, Diagnostics& diag) {
+  std::string listen;
+  metrics.read_string("listen", listen, /*non_empty=*/true);
+  if (!listen.empty()) {
+    // The daemon binds this at start; an address it cannot bind must fail here, not after a restart.
+    if (auto parsed = parse_listen_address(listen); !parsed) {
+      if (std::optional<YAML::Mark> mark = metrics.value_mark_of("listen")) {
+        diag.fail(*mark, "metrics.listen", "'" + listen + "': " + parsed.error().message);
+      }
+    } else {
+      out.listen = listen;
+    }
+  }
   metrics.read_bool("enabled", out.enabled);
   metrics.finish();
 }
@@ -120,6 +131,10 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
     diag.fail(e.mark, "", "YAML syntax error: " + e.msg);
     return diag.error();
   }
+  if (const auto unclosed = find_unclosed_quote(yaml)) {
+    diag.fail(unclosed->mark, "", "YAML syntax error: " + unclosed->message);
+    return diag.error();
+  }
 
   Policy policy;
   policy.source = source_name;
@@ -137,28 +152,18 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_mad(top.section("mad"), policy.mad);
   read_log(top.section("log"), policy.log);
   read_control(top.section("control"), policy.control, diag);
-  read_metrics(top.section("metrics"), policy.metrics);
+  read_metrics(top.section("metrics"), policy.metrics, diag);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;
 }
 
 Result<Policy> load_policy_file(const std::string& path) {
-  // A directory opens fine and then reads as nothing, which would pass for an empty (all defaults) policy.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return make_error(ErrorCode::kIo, "cannot read policy file " + path + ": it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return make_error(ErrorCode::kIo, "cannot open policy file " + path + ": " + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return make_error(ErrorCode::kIo, "cannot read policy file " + path + ": " + std::strerror(errno));
-  }
-  return load_policy_string(text.str(), path);
+  // Bounded and regular files only: a directory would read as an empty (all defaults) policy, and
+  // /dev/zero or a FIFO would never end.
+  auto text = read_regular_file(path, kMaxPolicyBytes, "policy file");
+  if (!text) return text.error();
+  return load_policy_string(*text, path);
 }
 
 Status check_policy_file_permissions(const std::string& path) {
