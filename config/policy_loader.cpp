@@ -8,7 +8,7 @@
 
 #include "config/listen_address.h"
 #include "config/yaml_fields.h"
-#include "config/yaml_quotes.h"
+#include "config/yaml_scan.h"
 #include "routing/registry.h"
 #include "routing/text_file.h"
 
@@ -124,28 +124,32 @@ const std::vector<std::string>& log_level_names() {
 
 Result<Policy> load_policy_string(const std::string& yaml, const std::string& source_name) {
   Diagnostics diag(source_name);
-  std::vector<YAML::Node> documents;
+  // YAML::LoadAll is not used: on some texts yaml-cpp 0.7's LoadAll never returns (config/yaml_scan.h).
+  YamlScan scan;
+  YAML::Node document;
   try {
-    documents = YAML::LoadAll(yaml);
+    scan = scan_yaml(yaml);
+    if (!scan.problem && scan.documents == 1) document = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
     diag.fail(e.mark, "", "YAML syntax error: " + e.msg);
     return diag.error();
   }
-  if (const auto unclosed = find_unclosed_quote(yaml)) {
-    diag.fail(unclosed->mark, "", "YAML syntax error: " + unclosed->message);
+  if (scan.problem) {
+    diag.fail(scan.problem->mark, "", "YAML syntax error: " + scan.problem->message);
     return diag.error();
   }
 
   Policy policy;
   policy.source = source_name;
-  if (documents.empty()) return policy;  // empty, or only comments: every default
-  if (documents.size() > 1) {
+  if (scan.documents == 0) return policy;  // empty, or only comments: every default
+  if (scan.documents > 1) {
     // A second document would be ignored silently by anything reading only the first; say so instead.
-    diag.fail(documents[1].Mark(), "", "a policy is one YAML document; found " + std::to_string(documents.size()));
+    diag.fail(scan.second_root.value_or(YAML::Mark()), "",
+              "a policy is one YAML document; found " + std::to_string(scan.documents));
     return diag.error();
   }
 
-  MapReader top(documents[0], "", YAML::Mark(), diag);
+  MapReader top(document, "", YAML::Mark(), diag);
   read_sm(top.section("sm"), policy.sm, diag);
   read_routing(top.section("routing"), policy.routing);
   read_lid(top.section("lid"), policy.lid);
