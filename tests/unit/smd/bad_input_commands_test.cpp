@@ -100,6 +100,18 @@ TEST_F(BadInput, PlanRefusesDevZeroAtOnce) {
   EXPECT_EQ(err_.str(), "smd plan: cannot read netfile /dev/zero: it is a character device, not a regular file\n");
 }
 
+TEST_F(BadInput, PlanRefusesAnEndlessPairsFile) {
+  PlanArgs args;
+  args.topology = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/twoswitch.net";
+  args.seeds = 1;
+  args.roce.compare = true;
+  args.roce.pairs_file = "/dev/zero";
+  EXPECT_EQ(run_plan(args, out_, err_), kPlanBadInput);
+  EXPECT_NE(err_.str().find("cannot read pairs file /dev/zero: it is a character device, not a regular file"),
+            std::string::npos)
+      << err_.str();
+}
+
 TEST_F(BadInput, PlanSaysDeclinedOnceWithoutRepeatingTheEngine) {
   // A ring is no fat tree: ftree declines, updn routes it.
   const std::string ring = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/ring.net";
