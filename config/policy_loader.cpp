@@ -5,12 +5,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "config/listen_address.h"
 #include "config/yaml_fields.h"
+#include "config/yaml_scan.h"
 #include "routing/registry.h"
+#include "routing/text_file.h"
 
 namespace smd {
 
@@ -93,8 +93,19 @@ void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
   control.finish();
 }
 
-void read_metrics(MapReader metrics, MetricsPolicy& out) {
-  metrics.read_string("listen", out.listen, /*non_empty=*/true);
+void read_metrics(MapReader metrics, MetricsPolicy& out, Diagnostics& diag) {
+  std::string listen;
+  metrics.read_string("listen", listen, /*non_empty=*/true);
+  if (!listen.empty()) {
+    // The daemon binds this at start; an address it cannot bind must fail here, not after a restart.
+    if (auto parsed = parse_listen_address(listen); !parsed) {
+      if (std::optional<YAML::Mark> mark = metrics.value_mark_of("listen")) {
+        diag.fail(*mark, "metrics.listen", "'" + listen + "': " + parsed.error().message);
+      }
+    } else {
+      out.listen = listen;
+    }
+  }
   metrics.read_bool("enabled", out.enabled);
   metrics.finish();
 }
@@ -132,31 +143,39 @@ const std::vector<std::string>& log_level_names() {
 
 Result<Policy> load_policy_string(const std::string& yaml, const std::string& source_name) {
   Diagnostics diag(source_name);
-  std::vector<YAML::Node> documents;
+  // YAML::LoadAll is not used: on some texts yaml-cpp 0.7's LoadAll never returns (config/yaml_scan.h).
+  YamlScan scan;
+  YAML::Node document;
   try {
-    documents = YAML::LoadAll(yaml);
+    scan = scan_yaml(yaml);
+    if (!scan.problem && scan.documents == 1) document = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
     diag.fail(e.mark, "", "YAML syntax error: " + e.msg);
+    return diag.error();
+  }
+  if (scan.problem) {
+    diag.fail(scan.problem->mark, "", "YAML syntax error: " + scan.problem->message);
     return diag.error();
   }
 
   Policy policy;
   policy.source = source_name;
-  if (documents.empty()) return policy;  // empty, or only comments: every default
-  if (documents.size() > 1) {
+  if (scan.documents == 0) return policy;  // empty, or only comments: every default
+  if (scan.documents > 1) {
     // A second document would be ignored silently by anything reading only the first; say so instead.
-    diag.fail(documents[1].Mark(), "", "a policy is one YAML document; found " + std::to_string(documents.size()));
+    diag.fail(scan.second_root.value_or(YAML::Mark()), "",
+              "a policy is one YAML document; found " + std::to_string(scan.documents));
     return diag.error();
   }
 
-  MapReader top(documents[0], "", YAML::Mark(), diag);
+  MapReader top(document, "", YAML::Mark(), diag);
   read_sm(top.section("sm"), policy.sm, diag);
   read_routing(top.section("routing"), policy.routing);
   read_lid(top.section("lid"), policy.lid);
   read_mad(top.section("mad"), policy.mad);
   read_log(top.section("log"), policy.log);
   read_control(top.section("control"), policy.control, diag);
-  read_metrics(top.section("metrics"), policy.metrics);
+  read_metrics(top.section("metrics"), policy.metrics, diag);
   read_security(top.section("security"), policy.security, diag);
   top.finish();
   if (!diag.ok()) return diag.error();
@@ -164,21 +183,11 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
 }
 
 Result<Policy> load_policy_file(const std::string& path) {
-  // A directory opens fine and then reads as nothing, which would pass for an empty (all defaults) policy.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return make_error(ErrorCode::kIo, "cannot read policy file " + path + ": it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return make_error(ErrorCode::kIo, "cannot open policy file " + path + ": " + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return make_error(ErrorCode::kIo, "cannot read policy file " + path + ": " + std::strerror(errno));
-  }
-  return load_policy_string(text.str(), path);
+  // Bounded and regular files only: a directory would read as an empty (all defaults) policy, and
+  // /dev/zero or a FIFO would never end.
+  auto text = read_regular_file(path, kMaxPolicyBytes, "policy file");
+  if (!text) return text.error();
+  return load_policy_string(*text, path);
 }
 
 Status check_policy_file_permissions(const std::string& path) {

@@ -324,6 +324,12 @@ std::optional<YAML::Mark> MapReader::key_mark(std::string_view key) const {
   return it->key_node.Mark();
 }
 
+std::optional<YAML::Mark> MapReader::value_mark_of(std::string_view key) const {
+  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
+  if (it == entries_.end()) return std::nullopt;
+  return value_mark(*it);
+}
+
 void MapReader::finish() {
   for (const Entry& entry : entries_) {
     if (std::find(known_.begin(), known_.end(), entry.key) != known_.end()) continue;

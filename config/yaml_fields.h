@@ -88,6 +88,8 @@ class MapReader {
 
   /// Where `key` is written (for errors that involve two keys), or nullopt when it is absent.
   std::optional<YAML::Mark> key_mark(std::string_view key) const;
+  /// Where the value of `key` is written (the key when the value is null), or nullopt when it is absent.
+  std::optional<YAML::Mark> value_mark_of(std::string_view key) const;
 
   /// Report keys present in the mapping that no read_* or section() call asked for.
   void finish();

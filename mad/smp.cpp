@@ -75,6 +75,8 @@ std::optional<SmpHeader> decode_smp_header(std::span<const std::uint8_t, kMadSiz
     h.hop_count = bits::get8(p, off::kHopCount);
     h.dr_slid = bits::get16(p, off::kDrSlid);
     h.dr_dlid = bits::get16(p, off::kDrDlid);
+    // InitialPath/ReturnPath have 64 entries, index 0 unused: a longer route cannot exist (IBA 14.2.2).
+    if (h.hop_count > kMaxHops) return std::nullopt;
   }
   return h;
 }

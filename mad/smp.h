@@ -80,7 +80,8 @@ struct SmpHeader {
 /// Encode `req` with transaction ID `tid` into a 256-byte MAD (network byte order).
 void encode_smp(const SmpRequest& req, std::uint64_t tid, std::span<std::uint8_t, kMadSize> out);
 
-/// Decode the header of a received 256-byte MAD. Errors (nullopt): not an SMP class.
+/// Decode the header of a received 256-byte MAD. Errors (nullopt): not an SMP class (0x01 or 0x81), or a
+/// directed-route SMP whose HopCount exceeds 63 (IBA 14.2.2: the path arrays hold 63 hops).
 std::optional<SmpHeader> decode_smp_header(std::span<const std::uint8_t, kMadSize> mad);
 
 /// The 64-byte attribute payload of an SMP (offset 64 for DR, 64 for LID routed; IBA 14.2.1.1/2).

@@ -232,8 +232,14 @@ void UmadTransport::dispatch(const Received& r) {
       return;
     }
   } else if (smp && r.status == 0 && (method & kResponseBit) != 0) {
+    const auto header = decode_smp_header(mad);
+    if (!header) {
+      // A malformed answer (HopCount above 63) proves nothing; the request's timer retries it.
+      spdlog::debug("smp tid {:#x}: malformed response dropped", tid);
+      ++stats_.unsolicited;
+      return;
+    }
     if (Slot* slot = match(tid, true)) {
-      const auto header = decode_smp_header(mad);
       ++stats_.received;
       spdlog::debug("smp tid {:#x} attr {:#06x} mod {}: response status {:#x}", tid, slot->attr_id, slot->attr_mod,
                     header->status);

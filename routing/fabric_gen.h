@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "routing/status.h"
@@ -59,6 +60,12 @@ Result<Topology> make_fat_tree3(const FatTree3Spec& spec);
 /// H+2d+1 (to coordinate+1) and the "-" port H+2d+2 (to coordinate-1).
 /// Hosts are numbered switch by switch in row-major order (last dimension fastest).
 Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_per_switch);
+
+/// "4x4x2" -> {4, 4, 2}: torus dimensions as `smd-fabric torus --dims` takes them. Every size is a
+/// decimal number 1..4096 and sizes are separated by single 'x' (or 'X'); 1 to 3 of them.
+/// Errors: kInvalidInput naming the 1-based character position, e.g. for "4x": "--dims '4x': expected a
+/// size after 'x' at character 3".
+Result<std::vector<unsigned>> parse_torus_dims(std::string_view text);
 
 /// Random connected switch graph: `switches` switches "sw-<i>" each with `degree` inter-switch ports
 /// (some may stay empty) plus `hosts_per_switch` hosts. A random spanning tree guarantees connectivity,

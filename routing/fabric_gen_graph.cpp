@@ -14,6 +14,37 @@ using fabric_gen::Builder;
 
 }  // namespace
 
+Result<std::vector<unsigned>> parse_torus_dims(std::string_view text) {
+  const auto bad = [&](const std::string& why) {
+    return make_error(ErrorCode::kInvalidInput, "--dims '" + std::string(text) + "': " + why);
+  };
+  std::vector<unsigned> dims;
+  std::size_t i = 0;
+  for (;;) {
+    const std::size_t start = i;
+    unsigned long value = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      value = std::min(value * 10 + static_cast<unsigned>(text[i++] - '0'), 100000ul);  // saturates, no overflow
+    }
+    if (i == start) {
+      return bad(std::string(start == 0 ? "expected a size" : "expected a size after 'x'") + " at character " +
+                 std::to_string(start + 1));
+    }
+    if (value < 1 || value > 4096) {
+      return bad("size " + std::string(text.substr(start, i - start)) + " outside 1..4096");
+    }
+    dims.push_back(static_cast<unsigned>(value));
+    if (i == text.size()) break;
+    if (text[i] != 'x' && text[i] != 'X') {
+      return bad("unexpected '" + std::string(1, text[i]) + "' at character " + std::to_string(i + 1) +
+                 " (sizes are separated by 'x', like 4x4x2)");
+    }
+    ++i;
+  }
+  if (dims.size() > 3) return bad("at most 3 dimensions");
+  return dims;
+}
+
 Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_per_switch) {
   if (dims.empty() || dims.size() > 3) return bad_shape("torus", "1 to 3 dimensions");
   std::size_t switches = 1;

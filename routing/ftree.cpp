@@ -180,7 +180,8 @@ class SpineRouter {
 }  // namespace
 
 Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap& lids) const {
-  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "ftree: no LIDs assigned, nothing to route");
+  // Errors carry no "ftree: " prefix: the chain (and the planner) name the engine with every error.
+  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
   const SwitchGraph graph = SwitchGraph::build(topo);
   const std::size_t n = graph.num_switches();
   const auto targets = lid_targets(topo, graph, lids);
@@ -194,7 +195,7 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
     ++sources[tgt.sw];
   }
   auto levels = recognise_fat_tree(topo, graph, sources, options_.ftree_roots);
-  if (!levels) return levels.error().with_context("ftree");
+  if (!levels) return levels.error();
   const FatTreeLevels& t = *levels;
 
   // CA order: leaves in leaf_order, CA ports by port number.
@@ -227,7 +228,7 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
       if (x == 0) {
         for (SwitchIndex v = 0; v < n; ++v) {
           if (lp.dist[v] != kInf) continue;
-          return make_error(ErrorCode::kDeclined, "ftree: not a fat tree: switch " + name_of(topo, graph, v) +
+          return make_error(ErrorCode::kDeclined, "not a fat tree: switch " + name_of(topo, graph, v) +
                                                       " cannot reach leaf " + name_of(topo, graph, cas[i].leaf) +
                                                       " going up then down");
         }
@@ -246,7 +247,7 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   route_switch_lids(graph, order, targets, switch_components(graph), sources, tables);
   // routing.adaptive (issue 4): AR groups over the level order (CA LIDs follow it as LeafPaths do).
   if (options_.adaptive) {
-    if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error().with_context("ftree");
+    if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error();
   }
   return tables;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace smd {
@@ -81,15 +82,54 @@ Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, con
     }
   }
 
-  // Pass 3: lowest free aligned range for the rest, in topology order (stable across sweeps).
+  // LIDs remembered for ports that are not in this fabric stay reserved for them (a switch being
+  // serviced comes back with its LID), unless the fabric needs them: pass 3 tries without them first.
+  std::vector<bool> reserved(max_lid + 1u, false);
+  bool any_reserved = false;
+  {
+    std::unordered_set<Guid> claimed;
+    for (const Claim& c : claims) claimed.insert(c.guid);
+    for (const auto& [guid, range] : remembered) {
+      if (claimed.count(guid)) continue;
+      for (unsigned l = range.min; l <= range.max && l <= max_lid; ++l) {
+        reserved[l] = true;
+        any_reserved = true;
+      }
+    }
+  }
+  auto unreserved = [&](unsigned base, unsigned count) {
+    for (unsigned l = base; l < base + count; ++l) {
+      if (reserved[l]) return false;
+    }
+    return true;
+  };
+
+  // Pass 3: lowest free aligned range for the rest, in topology order (stable across sweeps). One cursor
+  // per LMC for the unreserved scan and one for the scan that may take reserved LIDs, each only moving up.
   unsigned cursor[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  unsigned cursor_any[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  bool unreserved_exhausted[8] = {};
   for (std::size_t i = 0; i < claims.size(); ++i) {
     if (placed[i]) continue;
     const Claim& c = claims[i];
     const unsigned count = 1u << c.lmc;
-    unsigned base = std::max(cursor[c.lmc], count);
-    base = (base + count - 1) & ~(count - 1);
-    while (base + count - 1 <= max_lid && !range_free(map, base, count)) base += count;
+    auto aligned = [count](unsigned from) { return (std::max(from, count) + count - 1) & ~(count - 1); };
+    unsigned base = max_lid + 1;
+    if (!unreserved_exhausted[c.lmc]) {
+      base = aligned(cursor[c.lmc]);
+      while (base + count - 1 <= max_lid && !(range_free(map, base, count) && unreserved(base, count))) base += count;
+      if (base + count - 1 <= max_lid) {
+        cursor[c.lmc] = base + count;
+      } else {
+        unreserved_exhausted[c.lmc] = true;
+      }
+    }
+    if (base + count - 1 > max_lid && any_reserved) {
+      // Out of unreserved LIDs: the ports here and now come before ports that may come back.
+      base = aligned(cursor_any[c.lmc]);
+      while (base + count - 1 <= max_lid && !range_free(map, base, count)) base += count;
+      cursor_any[c.lmc] = base + count;
+    }
     if (base + count - 1 > max_lid) {
       return make_error(ErrorCode::kInvalidInput, "LID space exhausted: " + std::to_string(claims.size()) +
                                                       " ports with LMC " + std::to_string(options.lmc) +
@@ -97,9 +137,24 @@ Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, con
                                                       " (smallest LinearFDBCap of the fabric's switches)");
     }
     if (auto st = map.assign(c.node, c.port, static_cast<Lid>(base), c.lmc); !st.ok()) return st.error();
-    cursor[c.lmc] = base + count;
   }
   return map;
+}
+
+void merge_guid2lid(Guid2Lid& remembered, const Guid2Lid& granted) {
+  std::unordered_map<Lid, Guid> owner;
+  for (const auto& [guid, range] : granted) {
+    for (unsigned l = range.min; l <= range.max; ++l) owner[static_cast<Lid>(l)] = guid;
+  }
+  for (auto it = remembered.begin(); it != remembered.end();) {
+    bool clash = false;
+    for (unsigned l = it->second.min; l <= it->second.max && !clash; ++l) {
+      auto o = owner.find(static_cast<Lid>(l));
+      clash = o != owner.end() && o->second != it->first;
+    }
+    it = clash ? remembered.erase(it) : std::next(it);
+  }
+  for (const auto& [guid, range] : granted) remembered[guid] = range;
 }
 
 Guid2Lid to_guid2lid(const Topology& topo, const LidMap& lids) {

@@ -23,11 +23,17 @@ struct LidAssignOptions {
 
 /// Assign LIDs. Preference per port: remembered (guid2lid) > found on the port > lowest free aligned range.
 /// A preferred range is dropped when it clashes with one already granted, is misaligned for the LMC, or
-/// exceeds the LID cap. Errors: kInvalidInput when the ports need more LIDs than fit below the smallest
-/// LinearFDBCap of the fabric's switches (or 0xBFFF).
+/// exceeds the LID cap. The lowest free range avoids LIDs remembered for GUIDs not in `topo` (OpenSM keeps
+/// them for ports that come back) and takes them only when nothing else is left. Errors: kInvalidInput when the ports
+/// need more LIDs than fit below the smallest LinearFDBCap of the fabric's switches (or 0xBFFF).
 Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options);
 
 /// The guid2lid view of a LidMap, keyed by port GUID (switches: node's port-0 GUID).
 Guid2Lid to_guid2lid(const Topology& topo, const LidMap& lids);
+
+/// Fold a sweep's `granted` LIDs into the `remembered` map that is written to the guid2lid file: granted
+/// entries replace their GUID's old one, and a remembered entry of another GUID that overlaps a granted
+/// range is forgotten, so the file never lists two GUIDs on one LID.
+void merge_guid2lid(Guid2Lid& remembered, const Guid2Lid& granted);
 
 }  // namespace smd

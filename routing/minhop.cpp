@@ -144,7 +144,7 @@ void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const st
 }
 
 Result<RoutingTables> MinHopEngine::compute(const Topology& topo, const LidMap& lids) const {
-  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "minhop: no LIDs assigned");
+  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
   const SwitchGraph graph = SwitchGraph::build(topo);
   const HopTable hops = HopTable::build(graph);
   const auto targets = lid_targets(topo, graph, lids);

@@ -1,10 +1,11 @@
 #include "routing/netfile.h"
 
-#include <fstream>
 #include <istream>
+#include <sstream>
 #include <unordered_map>
 
 #include "routing/netfile_parse.h"
+#include "routing/text_file.h"
 
 namespace smd {
 
@@ -157,8 +158,14 @@ class Builder {
       return input_error(pl.peer_port_at, "port " + std::to_string(pl.peer_port) + " outside 1.." +
                                               std::to_string(rb.num_ports) + " of \"" + rb.id + "\"");
     }
-    if (a == b && pl.port == pl.peer_port)
-      return input_error(pl.at, "port " + end_name(ra.id, pl.port) + " linked to itself");
+    // A cable from a node back to itself (same port or another one) carries no traffic a routing engine
+    // could use, and ibsim would loop directed-route SMPs through it; refuse it like any other miswiring.
+    if (a == b) {
+      return input_error(pl.at, "port " + end_name(ra.id, pl.port) + " is cabled to " +
+                                    (pl.port == pl.peer_port ? std::string("itself")
+                                                             : "port " + std::to_string(pl.peer_port) +
+                                                                   " of the same node (a loopback cable)"));
+    }
     const PortLine* back = lines_[b][pl.peer_port];
     if (back == nullptr) {
       return input_error(pl.at, "one-sided link " + end_name(ra.id, pl.port) + " -> " + end_name(rb.id, pl.peer_port) +
@@ -169,7 +176,7 @@ class Builder {
                                     end_name(rb.id, pl.peer_port) + ", but " + back->at.str() + " says " +
                                     end_name(rb.id, pl.peer_port) + " -> " + end_name(back->peer_id, back->peer_port));
     }
-    if (b < a || (a == b && pl.peer_port < pl.port)) return Ok{};  // cabled when the other end was read
+    if (b < a) return Ok{};  // cabled when the other end was read
     const unsigned width = meet(pl.rate.width_mask, back->rate.width_mask, 2);
     const unsigned speed = meet(pl.rate.speed_mask, back->rate.speed_mask, 1);
     if (width == 0 || speed == 0) {
@@ -230,8 +237,9 @@ Result<Topology> read_netfile(std::istream& in, const std::string& name) {
 }
 
 Result<Topology> read_netfile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return make_error(ErrorCode::kIo, path + ": cannot open");
+  auto text = read_regular_file(path, kMaxNetfileBytes, "netfile");
+  if (!text) return text.error();
+  std::istringstream in(std::move(text).value());
   return read_netfile(in, path);
 }
 

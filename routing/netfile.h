@@ -43,8 +43,10 @@ class IbsimGuidCounter {
 };
 
 /// Read a netfile from disk. `include "file"` lines are resolved relative to the including file.
-/// Errors: kIo if a file cannot be opened; kInvalidInput with "file:line:column: what" for syntax errors,
-/// unknown peers, ports out of range, one-sided or contradictory links, duplicate ids or GUIDs.
+/// Errors: kIo if a file cannot be opened; kInvalidInput for a file that is not a regular file (a device
+/// such as /dev/zero, a FIFO) or is larger than kMaxNetfileBytes (routing/text_file.h), and with
+/// "file:line:column: what" for syntax errors, unknown peers, ports out of range, one-sided or
+/// contradictory links, a node cabled to itself, duplicate ids or GUIDs, include cycles.
 ///
 /// Filled in: node type, NumPorts, GUIDs as ibsim assigns them (IbsimGuidCounter; so from switchguid= /
 /// caguid= / rtguid= lines when present, NOT from "S-..."/"H-..." ids, which ibsim ignores), description

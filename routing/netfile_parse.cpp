@@ -1,18 +1,23 @@
 #include "routing/netfile_parse.h"
 
 #include <cctype>
-#include <fstream>
 #include <istream>
 #include <optional>
+#include <sstream>
 #include <string_view>
 
 #include "routing/netfile.h"
+#include "routing/text_file.h"
 
 namespace smd::netfile {
 namespace {
 
-// ibsim nests includes without a limit; a cycle would recurse forever, so stop at a depth no real file needs.
+// ibsim nests includes without a limit; a cycle would recurse forever, so stop at a depth no real file needs,
+// refuse a file that includes itself (directly or through others), and bound the files read in all: a file
+// that includes another one ten times, which includes the next one ten times, ... would otherwise be read
+// 10^16 times.
 constexpr int kMaxIncludeDepth = 16;
+constexpr int kMaxIncludedFiles = 4096;
 
 // Reads one line left to right and remembers the column (1-based) for messages.
 class Cursor {
@@ -144,6 +149,12 @@ class Parser {
  public:
   explicit Parser(std::vector<NodeRecord>& out) : out_(out) {}
 
+  Status parse_top(std::istream& in, const std::string& name) {
+    open_.push_back(name);
+    return parse(in, name, 0);
+  }
+
+ private:
   Status parse(std::istream& in, const std::string& name, int depth) {
     std::string line;
     int number = 0;
@@ -160,7 +171,6 @@ class Parser {
     return Ok{};
   }
 
- private:
   Status parse_line(Cursor& c, const std::string& name, int depth) {
     if (c.peek() == '[') return parse_port_line(c);
     if (c.take_word("switchguid=")) return pending_guid(c, NodeType::kSwitch);
@@ -189,14 +199,26 @@ class Parser {
     auto file = c.quoted();
     if (!file) return c.fail("expected include \"file\"");
     if (depth >= kMaxIncludeDepth) return c.fail("includes nested deeper than 16 (a cycle?)");
+    if (++included_ > kMaxIncludedFiles) {
+      return make_error(ErrorCode::kInvalidInput, at.str() + ": more than 4096 included files in all");
+    }
     std::string path = *file;
     if (!path.empty() && path[0] != '/') {
       const std::size_t slash = name.rfind('/');
       if (slash != std::string::npos) path = name.substr(0, slash + 1) + path;
     }
-    std::ifstream in(path);
-    if (!in) return make_error(ErrorCode::kIo, at.str() + ": cannot open included file " + path);
-    return parse(in, path, depth + 1);
+    for (const std::string& open : open_) {
+      if (open == path) {
+        return make_error(ErrorCode::kInvalidInput, at.str() + ": include cycle: " + path + " is already being read");
+      }
+    }
+    auto text = read_regular_file(path, kMaxNetfileBytes, "netfile");
+    if (!text) return text.error().with_context(at.str() + ": include");
+    std::istringstream in(std::move(text).value());
+    open_.push_back(path);
+    Status st = parse(in, path, depth + 1);
+    open_.pop_back();
+    return st;
   }
 
   Status parse_header(Cursor& c, NodeType type) {
@@ -303,13 +325,15 @@ class Parser {
 
   std::vector<NodeRecord>& out_;
   IbsimGuidCounter guids_;
+  std::vector<std::string> open_;  // files being read, outermost first (cycle check)
+  int included_ = 0;
 };
 
 }  // namespace
 
 Status parse_netfile(std::istream& in, const std::string& name, std::vector<NodeRecord>& out) {
   Parser parser(out);
-  return parser.parse(in, name, 0);
+  return parser.parse_top(in, name);
 }
 
 }  // namespace smd::netfile

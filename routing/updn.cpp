@@ -105,7 +105,7 @@ Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<Switch
 }  // namespace
 
 Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& lids) const {
-  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "updn: no LIDs assigned, nothing to route");
+  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
   Fabric f{topo, lids, SwitchGraph::build(topo), {}, {}, {}, {}};
   f.targets = lid_targets(topo, f.graph, lids);
   f.component = switch_components(f.graph);
@@ -131,12 +131,11 @@ Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& 
       if (!has_root[f.component[c]]) roots.push_back(c);
     }
     auto r = route_from_roots(f, roots, options_.adaptive);
-    if (!r) return r.error().with_context("updn");
     return r;
   }
   auto r = route_from_roots(f, choose_updn_roots(f.graph, f.component, f.sources), options_.adaptive);
   if (!r) r = route_from_roots(f, choose_center_roots(f.graph, f.component), options_.adaptive);
-  if (!r) return r.error().with_context("updn");
+  // No "updn: " prefix: the chain names the engine with every error it reports.
   return r;
 }
 

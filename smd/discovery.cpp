@@ -9,6 +9,7 @@
 #include "mad/node_info.h"
 #include "mad/port_info.h"
 #include "mad/switch_info.h"
+#include "smd/discovery_vet.h"
 
 namespace smd {
 
@@ -21,8 +22,10 @@ struct WorkNode {
   std::vector<mad::SmpData> pi;
   std::vector<bool> pi_valid;
   std::vector<mad::DrPath> port_path;
-  std::vector<bool> probed;  // NodeInfo already sent out of this port
+  std::vector<bool> probed;    // NodeInfo already sent out of this port
+  std::vector<bool> disputed;  // claimed by two cables that disagree: never cabled again in this sweep
   mad::SmpData si{};
+  bool si_valid = false;
 };
 
 class Sweep {
@@ -85,17 +88,20 @@ class Sweep {
     }
     const bool is_switch = ni.node_type == static_cast<std::uint8_t>(NodeType::kSwitch);
     const PortNum local = is_switch && path.hop_count() == 0 ? 0 : ni.local_port_num;
-    if (local > ni.num_ports) {
-      problem(ni.node_guid, path, "NodeInfo", "LocalPortNum " + std::to_string(local) + " above NumPorts");
+    if (local > ni.num_ports || (local == 0 && !(is_switch && path.hop_count() == 0))) {
+      // Port 0 is a switch's internal port (a CA has none): no cable ends there, so no SMP came in by it.
+      problem(ni.node_guid, path, "NodeInfo",
+              "impossible LocalPortNum " + std::to_string(local) + " (NumPorts " + std::to_string(ni.num_ports) + ")");
       return;
     }
 
     auto it = by_guid_.find(ni.node_guid);
     if (it != by_guid_.end()) {
       WorkNode& known = nodes_[it->second];
-      if (static_cast<std::uint8_t>(known.node.type) != ni.node_type || known.node.num_ports != ni.num_ports) {
+      if (const std::string differs = identity_mismatch(known, ni, local); !differs.empty()) {
         problem(ni.node_guid, path, "NodeInfo",
-                "duplicate GUID: also seen as a different node at DR path " + known.path.to_string());
+                "duplicate GUID: this node reports " + differs + " than the node first seen at " +
+                    known.path.to_string() + "; left out");
         return;
       }
       if (from_node != kNoNode && !link(from_node, from_port, it->second, local, path)) return;
@@ -122,6 +128,7 @@ class Sweep {
     w.pi_valid.assign(ni.num_ports + 1u, false);
     w.port_path.assign(ni.num_ports + 1u, path);
     w.probed.assign(ni.num_ports + 1u, false);
+    w.disputed.assign(ni.num_ports + 1u, false);
     if (is_switch) {
       for (Port& p : w.node.ports) p.guid = ni.port_guid;
     } else {
@@ -147,10 +154,12 @@ class Sweep {
           return;
         }
         const auto si = mad::SwitchInfo::decode(r.data);
-        if (si.linear_fdb_cap == 0) {
-          problem(n.node.guid, n.path, "SwitchInfo", "LinearFDBCap is 0: switch cannot be routed");
+        if (si.linear_fdb_cap == 0 && index != 0) {
+          problem(n.node.guid, n.path, "SwitchInfo",
+                  "LinearFDBCap is 0: the switch cannot hold a unicast route; left out of the fabric");
         }
         n.si = r.data;
+        n.si_valid = true;
         n.node.lft_cap = si.linear_fdb_cap;
         n.node.lft_top = si.linear_fdb_top;
       });
@@ -160,24 +169,82 @@ class Sweep {
     }
   }
 
-  // Record a cable; a port that is already cabled to someone else means two nodes share one GUID.
+  // The same NodeGUID answered again: is it really the node seen before? A different SystemImageGUID, or
+  // a PortGUID other than the one this port (switch: every port) reported, gives a second node away.
+  // Returns what differs, "" when nothing does.
+  static std::string identity_mismatch(const WorkNode& known, const mad::NodeInfo& ni, PortNum local) {
+    if (static_cast<std::uint8_t>(known.node.type) != ni.node_type || known.node.num_ports != ni.num_ports) {
+      return "another NodeType or NumPorts";
+    }
+    if (known.node.system_image_guid != ni.system_image_guid) return "another SystemImageGUID";
+    const Guid known_port = known.node.is_switch() ? known.node.ports[0].guid : known.node.ports[local].guid;
+    if (known_port != 0 && known_port != ni.port_guid) return "another PortGUID";
+    return "";
+  }
+
+  // Record a cable. A port that is already cabled elsewhere means two nodes share one GUID or a node
+  // reports a wrong LocalPortNum; either way no one can tell which cable is real, so neither is kept
+  // (a wrong cable would become a wrong forwarding table) and both ports stay out of this sweep.
   bool link(NodeIndex a, PortNum pa, NodeIndex b, PortNum pb, const mad::DrPath& path) {
     Port& x = nodes_[a].node.ports[pa];
     Port& y = nodes_[b].node.ports[pb];
     const bool x_ok = !x.connected() || (x.peer == b && x.peer_port == pb);
     const bool y_ok = !y.connected() || (y.peer == a && y.peer_port == pa);
-    if (!x_ok || !y_ok) {
-      problem(nodes_[b].node.guid, path, "NodeInfo",
-              "duplicate GUID: port " + std::to_string(pb) + " is already cabled to another node (first seen at " +
-                  nodes_[b].path.to_string() + ")");
+    const bool disputed = nodes_[a].disputed[pa] || nodes_[b].disputed[pb];
+    if (x_ok && y_ok && !disputed) {
+      x.peer = b;
+      x.peer_port = pb;
+      y.peer = a;
+      y.peer_port = pa;
+      nodes_[b].probed[pb] = true;  // the far side need not probe back over this cable
+      return true;
+    }
+    const std::string from = format_guid(nodes_[a].node.guid) + " port " + std::to_string(pa);
+    std::string reason;
+    if (!y_ok) {
+      reason = "a duplicate GUID or a wrong LocalPortNum: port " + std::to_string(pb) + " is reached from " + from +
+               " but is already cabled to " + end_name(y) + " (node first seen at " + nodes_[b].path.to_string() + ")";
+    } else if (!x_ok) {
+      reason = "links disagree: " + from + " leads to port " + std::to_string(pb) + " but is already cabled to " +
+               end_name(x);
+    } else {
+      reason = "port " + std::to_string(pb) + " reached from " + from + " is already in dispute";
+    }
+    // The SM's own node is where every directed route starts: its cables are the ones its SMPs really
+    // take, so a claim against one of its ports is the impostor and only that claim is refused.
+    if (a == 0 || b == 0) {
+      problem(nodes_[b].node.guid, path, "NodeInfo", reason + "; the SM node's own cable kept, this one left out");
+      for (auto [n, p] : {std::pair{a, pa}, std::pair{b, pb}}) {
+        if (n == 0 || nodes_[n].node.ports[p].connected()) continue;
+        nodes_[n].disputed[p] = true;
+        nodes_[n].probed[p] = true;
+      }
       return false;
     }
-    x.peer = b;
-    x.peer_port = pb;
-    y.peer = a;
-    y.peer_port = pa;
-    nodes_[b].probed[pb] = true;  // the far side need not probe back over this cable
-    return true;
+    problem(nodes_[b].node.guid, path, "NodeInfo", reason + "; cables left out");
+    for (auto [n, p] : {std::pair{a, pa}, std::pair{b, pb}}) dispute(n, p);
+    return false;
+  }
+
+  std::string end_name(const Port& p) const {
+    return format_guid(nodes_[p.peer].node.guid) + " port " + std::to_string(p.peer_port);
+  }
+
+  // Take port p of node n, and whatever it was cabled to, out of this sweep.
+  void dispute(NodeIndex n, PortNum p) {
+    Port& port = nodes_[n].node.ports[p];
+    if (port.connected()) {
+      WorkNode& peer = nodes_[port.peer];
+      Port& back = peer.node.ports[port.peer_port];
+      peer.disputed[port.peer_port] = true;
+      peer.probed[port.peer_port] = true;
+      back.peer = kNoNode;
+      back.peer_port = 0;
+      port.peer = kNoNode;
+      port.peer_port = 0;
+    }
+    nodes_[n].disputed[p] = true;
+    nodes_[n].probed[p] = true;
   }
 
   void read_port_info(NodeIndex index, PortNum port, const mad::DrPath& path) {
@@ -203,13 +270,17 @@ class Sweep {
     p.phys_state = pi.port_physical_state;
     p.link_width_active = pi.link_width_active;
     p.link_speed_active = pi.link_speed_active;
-    if (p.state == PortState::kActive && pi.lid == 0 && (port == 0 || !n.node.is_switch())) {
-      // An endport that claims Active without a LID was not configured by a sane SM; we will set it.
-      spdlog::debug("discovery: {} port {} Active with LID 0", format_guid(n.node.guid), port);
+    if (p.state == PortState::kActive && pi.lid == 0 && !n.node.is_switch()) {
+      // A CA port that is Active without a LID lost it (an SMA reset with the link up) or was brought up
+      // by an SM that never gave it one. Not a reason to refuse the port: the SM owns LIDs and gives it
+      // one in "LIDs assigned"; if the port then still holds LID 0 that phase names it. (A switch's
+      // port 0 is always Active and holds LID 0 until an SM sets one: normal, not logged.)
+      spdlog::info("discovery: node {} port {} at DR path {}: Active with LID 0; it gets a LID from this SM",
+                   format_guid(n.node.guid), port, n.port_path[port].to_string());
     }
     // Expand: a switch forwards directed-route SMPs out of every live port; a CA only from the SM's node.
     const bool expandable = n.node.is_switch() ? port != 0 : index == 0;
-    if (!expandable || p.state == PortState::kDown || n.probed[port] || p.connected()) return;
+    if (!expandable || p.state == PortState::kDown || n.probed[port] || n.disputed[port] || p.connected()) return;
     if (!n.path.can_extend()) {
       problem(n.node.guid, n.path, "PortInfo " + std::to_string(port), "directed route would exceed 63 hops");
       return;
@@ -235,6 +306,7 @@ class Sweep {
       out.port_info_valid.push_back(std::move(w.pi_valid));
       out.port_path.push_back(std::move(w.port_path));
       out.switch_info.push_back(w.si);
+      out.switch_info_valid.push_back(w.si_valid);
     }
     for (NodeIndex i = 0; i < nodes_.size(); ++i) {
       if (remap[i] == kNoNode) continue;
@@ -274,6 +346,7 @@ Discovered discover_fabric(SmpBatch& batch) {
   const auto before = batch.transport().stats().received;
   Sweep sweep(batch);
   Discovered d = sweep.run();
+  vet_discovered(d);
   d.smps = batch.transport().stats().received - before;
   return d;
 }

@@ -30,12 +30,17 @@ struct Discovered {
   std::vector<std::vector<bool>> port_info_valid;    ///< [node][port] true when PortInfo was read
   std::vector<std::vector<mad::DrPath>> port_path;   ///< [node][port] DR path to reach that port's SMA
   std::vector<mad::SmpData> switch_info;             ///< [node] SwitchInfo as read (switches)
+  std::vector<bool> switch_info_valid;               ///< [node] true when SwitchInfo was read
   std::vector<SweepProblem> problems;
   std::uint64_t smps = 0;  ///< SMPs completed during the sweep
 };
 
 /// Run one heavy sweep. Never fails as a whole: unreadable nodes and impossible values become
-/// `problems` (with GUID and path) and are left out of the topology.
+/// `problems` (with GUID and path) and are left out of the topology: NumPorts 0 or above 254, an
+/// unknown NodeType, LocalPortNum 0 or above NumPorts, a duplicate GUID (a node whose SystemImageGUID or
+/// PortGUID differs from the first one with that GUID), a port claimed by two cables (duplicate GUID or
+/// wrong LocalPortNum: both cables left out), paths beyond 63 hops, and whatever discovery_vet.h
+/// removes afterwards (cables whose ends disagree, switches with LinearFDBCap 0, nodes cut off).
 Discovered discover_fabric(SmpBatch& batch);
 
 }  // namespace smd

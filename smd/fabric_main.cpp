@@ -6,7 +6,6 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,18 +32,6 @@ IbsimLimits ibsim_limits(const smd::Topology& topo) {
   for (const smd::Node& n : topo.nodes()) need.ports += static_cast<std::size_t>(n.num_ports) + (n.is_switch() ? 1 : 0);
   auto margin = [](std::size_t v, std::size_t floor) { return std::max(floor, v + v / 4 + 16); };
   return IbsimLimits{margin(need.nodes, 2048), margin(need.switches, 256), margin(need.ports, 13312)};
-}
-
-// "4x4x2" -> {4, 4, 2}.
-bool parse_dims(const std::string& text, std::vector<unsigned>& dims) {
-  dims.clear();
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, 'x')) {
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 5) return false;
-    dims.push_back(static_cast<unsigned>(std::stoul(part)));
-  }
-  return !dims.empty();
 }
 
 }  // namespace
@@ -100,7 +87,9 @@ int main(int argc, char** argv) {
   torus->add_option("--hosts-per-switch", torus_hosts);
   common(torus);
   torus->callback([&] {
-    if (!parse_dims(dims_text, dims)) throw CLI::ValidationError("--dims", "expected sizes like 4x4");
+    auto parsed = smd::parse_torus_dims(dims_text);
+    if (!parsed) throw CLI::ValidationError(parsed.error().message);
+    dims = std::move(parsed).value();
     generate = [&] { return smd::make_torus(dims, torus_hosts); };
   });
 

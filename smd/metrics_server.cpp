@@ -4,10 +4,10 @@
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <charconv>
 #include <optional>
 #include <unordered_set>
 
+#include "config/listen_address.h"
 #include "smd/metrics_text.h"
 
 namespace smd {
@@ -24,24 +24,17 @@ constexpr std::uint64_t kBodyLimit = 1024;        // GET has no body; refuse big
 }  // namespace
 
 Result<tcp::endpoint> parse_listen(const std::string& listen) {
-  const auto bad = [&](const std::string& why) {
-    return make_error(ErrorCode::kInvalidInput, "metrics.listen '" + listen + "': " + why);
-  };
-  const auto colon = listen.rfind(':');
-  if (colon == std::string::npos) return bad("expected host:port");
-  std::string host = listen.substr(0, colon);
-  const std::string port_text = listen.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  if (host == "localhost") host = "127.0.0.1";
-  unsigned port = 0;
-  const auto [ptr, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (port_text.empty() || ec != std::errc() || ptr != port_text.data() + port_text.size() || port > 65535) {
-    return bad("port must be 0..65535");
-  }
+  // The syntax is the policy loader's (config/listen_address.h), so check-config and the daemon agree.
+  auto parsed = parse_listen_address(listen);
+  if (!parsed)
+    return make_error(ErrorCode::kInvalidInput, "metrics.listen '" + listen + "': " + parsed.error().message);
   boost::system::error_code aec;
-  const auto address = asio::ip::make_address(host, aec);
-  if (aec) return bad("host must be an IP address or localhost");
-  return tcp::endpoint(address, static_cast<unsigned short>(port));
+  const auto address = asio::ip::make_address(parsed->host, aec);
+  if (aec) {
+    return make_error(ErrorCode::kInvalidInput,
+                      "metrics.listen '" + listen + "': host must be an IP address or localhost");
+  }
+  return tcp::endpoint(address, static_cast<unsigned short>(parsed->port));
 }
 
 struct MetricsServer::Shared {

@@ -11,6 +11,7 @@
 
 #include "config/policy.h"
 #include "config/policy_loader.h"
+#include "routing/components.h"
 #include "routing/lid_assign.h"
 #include "routing/netfile.h"
 #include "routing/path_diversity.h"
@@ -240,6 +241,13 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   auto topo = read_netfile(args.topology);
   if (!topo) {
     err << "smd plan: " << topo.error().message << "\n";
+    return kPlanBadInput;
+  }
+  // Islands cannot reach each other whatever the engine does; a report over them would describe a
+  // fabric nobody has, so say which parts are cut off instead.
+  if (const auto islands = connected_components(*topo); islands.size() > 1) {
+    err << "smd plan: " << args.topology << ": the fabric falls apart into " << describe_islands(*topo, islands)
+        << "; cable them together or plan each island from its own netfile\n";
     return kPlanBadInput;
   }
   // A netfile does not say what LFT size the switches have; the reader assumes ibsim's 30720 LIDs.

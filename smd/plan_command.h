@@ -25,9 +25,9 @@ struct PlanArgs {
   std::string ar_plan;          ///< --ar-plan: write the AR plan JSON here (implies --adaptive; "" = don't)
 };
 
-/// Exit codes of `smd plan`: 0 planned; 2 bad input (netfile, policy, LIDs); 3 no engine of the chain
-/// produced tables that pass verification; 4 the LFT dump or the AR plan could not be written (or the
-/// winning engine computes no AR plan).
+/// Exit codes of `smd plan`: 0 planned; 2 bad input (netfile, policy, LIDs, a fabric in several
+/// islands that no cable joins); 3 no engine of the chain produced tables that pass verification;
+/// 4 the LFT dump or the AR plan could not be written (or the winning engine computes no AR plan).
 inline constexpr int kPlanBadInput = 2;
 inline constexpr int kPlanRoutingFailed = 3;
 inline constexpr int kPlanWriteFailed = 4;

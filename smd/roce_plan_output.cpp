@@ -10,6 +10,7 @@
 
 #include "routing/roce/frr_writer.h"
 #include "routing/roce/svg_chart.h"
+#include "routing/text_file.h"
 #include "routing/topology.h"
 
 namespace smd {
@@ -178,10 +179,16 @@ void print_comparison(std::ostream& out, const roce::Comparison& c) {
   }
 }
 
+namespace {
+constexpr std::size_t kMaxPairsBytes = 64u << 20;  // ~40 bytes a pair: over a million pairs
+}  // namespace
+
 Result<std::vector<roce::FlowPair>> read_pairs_file(const std::string& path, const roce::RoutePlan& plan,
                                                     const std::vector<std::uint32_t>& endpoint_of_host) {
-  std::ifstream f(path);
-  if (!f) return make_error(ErrorCode::kIo, path + ": cannot open for reading");
+  // A regular file below a cap: `--pairs /dev/zero` (or a FIFO) must fail, not read forever.
+  auto text = read_regular_file(path, kMaxPairsBytes, "pairs file");
+  if (!text) return make_error(ErrorCode::kInvalidInput, text.error().message);  // an input problem: exit 2
+  std::istringstream f(std::move(text).value());
   std::unordered_map<std::string, std::uint32_t> by_name;
   std::unordered_map<std::uint32_t, std::uint32_t> by_ip;
   for (std::uint32_t h = 0; h < plan.hosts().size(); ++h) {

@@ -58,7 +58,8 @@ void print_comparison(std::ostream& out, const roce::Comparison& comparison);
 /// Parse a pair list: one flow per line, "SRC DST", each a host's NodeDescription (its first addressed
 /// port) or an IPv4 address from the plan; '#' starts a comment. `endpoint_of_host` maps plan host
 /// index -> comparison endpoint index (inverse of roce::compare_endpoints). Errors: kInvalidInput with
-/// file:line; kIo when the file cannot be read.
+/// file:line, or naming the file when it cannot be opened or read, is not a regular file (a FIFO,
+/// /dev/zero) or exceeds 64 MiB.
 Result<std::vector<roce::FlowPair>> read_pairs_file(const std::string& path, const roce::RoutePlan& plan,
                                                     const std::vector<std::uint32_t>& endpoint_of_host);
 

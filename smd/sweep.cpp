@@ -117,7 +117,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
     }
     lids_ = std::move(lids.value());
     s.lids = lids_.entries().size();
-    for (const auto& [guid, range] : to_guid2lid(topo, lids_)) remembered_[guid] = range;
+    merge_guid2lid(remembered_, to_guid2lid(topo, lids_));
     std::error_code ec;
     std::filesystem::create_directories(policy_.sm.state_dir, ec);
     if (auto st = write_guid2lid(guid2lid_path, remembered_); !st.ok()) {
@@ -265,6 +265,7 @@ void SweepRunner::write_ca_order(const Topology& topo) {
 }
 
 void SweepRunner::remember_port_lids(const Topology& topo) {
+  Guid2Lid found;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = 0; p <= node.num_ports; ++p) {
@@ -272,9 +273,13 @@ void SweepRunner::remember_port_lids(const Topology& topo) {
       const bool endport = node.is_switch() ? p == 0 : port.connected();
       if (!endport || port.lid == 0) continue;
       const Guid guid = port.guid ? port.guid : node.guid;
-      remembered_[guid] = LidRange{port.lid, static_cast<Lid>(port.lid + (1u << port.lmc) - 1)};
+      const unsigned count = 1u << port.lmc;
+      // Only what a master could have granted: unicast, LMC-aligned (a nonsense LID is not remembered).
+      if (port.lid % count != 0 || port.lid + count - 1u > kMaxUnicastLid) continue;
+      found[guid] = LidRange{port.lid, static_cast<Lid>(port.lid + count - 1)};
     }
   }
+  merge_guid2lid(remembered_, found);
   std::error_code ec;
   std::filesystem::create_directories(policy_.sm.state_dir, ec);
   if (auto st = write_guid2lid(policy_.sm.state_dir + "/guid2lid", remembered_); !st.ok()) {

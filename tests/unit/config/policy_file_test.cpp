@@ -153,7 +153,7 @@ TEST_F(PolicyFile, DirectoryIsAnIoErrorNotAnEmptyPolicy) {
   Result<Policy> loaded = load_policy_file(dir_);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.error().code, ErrorCode::kIo);
-  EXPECT_EQ(loaded.error().message, "cannot read policy file " + dir_ + ": it is a directory");
+  EXPECT_EQ(loaded.error().message, "cannot read policy file " + dir_ + ": it is a directory, not a regular file");
 }
 
 TEST_F(PolicyFile, PermissionsOwnerWritableOnlyAreAccepted) {

@@ -114,6 +114,22 @@ TEST(PolicyLoaderAccept, QuotedIntegerAndEmptyStrings) {
   EXPECT_EQ(p.log.file, "");
 }
 
+// The unclosed-quote guard must not touch quotes that close: escaped quotes, '' in single quotes, quoted
+// scalars over two lines, apostrophes in plain scalars and comments, anchors and tags before a quote.
+TEST(PolicyLoaderAccept, ClosedQuotesOfEveryKind) {
+  Policy p = load_ok(
+      "# it's a comment with a \" in it\n"
+      "sm:\n  state_dir: \"/srv/a \\\"b\\\"\"\n  ca: it's\n"
+      "log:\n  file: 'it''s.log'\n"
+      "control:\n  socket: &s \"/run/smd\n    .sock\"\n"
+      "metrics:\n  listen: !!str '127.0.0.1:9464'\n");
+  EXPECT_EQ(p.sm.state_dir, "/srv/a \"b\"");
+  EXPECT_EQ(p.sm.ca, "it's");
+  EXPECT_EQ(p.log.file, "it's.log");
+  EXPECT_EQ(p.control.socket, "/run/smd .sock");
+  EXPECT_EQ(p.metrics.listen, "127.0.0.1:9464");
+}
+
 TEST(PolicyLoaderAccept, EveryLogLevel) {
   for (const char* level : {"trace", "debug", "info", "warn", "error", "critical", "off"}) {
     SCOPED_TRACE(level);

@@ -161,6 +161,21 @@ TEST(SmpHeader, NonSmpClassesAreRejected) {
   }
 }
 
+TEST(SmpHeader, DirectedRouteAbove63HopsIsRejected) {
+  Mad m{};
+  m[0] = 1;
+  m[1] = kClassSmiDirect;
+  m[7] = 63;  // HopCount: the longest route the 64-entry path arrays can hold (IBA 14.2.2)
+  ASSERT_TRUE(decode_smp_header(m).has_value());
+  EXPECT_EQ(decode_smp_header(m)->hop_count, 63);
+  for (std::uint8_t hops : {64, 100, 255}) {
+    m[7] = hops;
+    EXPECT_FALSE(decode_smp_header(m).has_value()) << int(hops);
+  }
+  m[1] = kClassSmiLid;  // LID-routed SMPs carry no hop count: byte 7 is not looked at
+  EXPECT_TRUE(decode_smp_header(m).has_value());
+}
+
 TEST(SmpHeader, ResponseToDirectedRouteGetSetsDBitAndKeepsPaths) {
   std::mt19937_64 rng(64);
   SmpRequest req = random_request(rng, true);

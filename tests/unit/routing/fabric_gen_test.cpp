@@ -324,3 +324,37 @@ TEST(SmallFabrics, SingleAndTwoSwitch) {
 
 }  // namespace
 }  // namespace smd
+
+namespace smd {
+namespace {
+
+TEST(TorusDims, ParsesSizesSeparatedByX) {
+  EXPECT_EQ(parse_torus_dims("4").value(), (std::vector<unsigned>{4}));
+  EXPECT_EQ(parse_torus_dims("4x4x2").value(), (std::vector<unsigned>{4, 4, 2}));
+  EXPECT_EQ(parse_torus_dims("8X3").value(), (std::vector<unsigned>{8, 3}));
+}
+
+TEST(TorusDims, RefusesMalformedDims) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  for (const Case& c :
+       {Case{"4x", "--dims '4x': expected a size after 'x' at character 3"},
+        Case{"x4", "--dims 'x4': expected a size at character 1"},
+        Case{"", "--dims '': expected a size at character 1"},
+        Case{"4xx4", "--dims '4xx4': expected a size after 'x' at character 3"},
+        Case{"4x4x4x4", "--dims '4x4x4x4': at most 3 dimensions"},
+        Case{"4y4", "--dims '4y4': unexpected 'y' at character 2 (sizes are separated by 'x', like 4x4x2)"},
+        Case{"0x4", "--dims '0x4': size 0 outside 1..4096"},
+        Case{"4x5000", "--dims '4x5000': size 5000 outside 1..4096"},
+        Case{"4x99999999999999999999", "--dims '4x99999999999999999999': size 99999999999999999999 outside 1..4096"}}) {
+    auto r = parse_torus_dims(c.text);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+    EXPECT_EQ(r.error().message, c.message);
+  }
+}
+
+}  // namespace
+}  // namespace smd

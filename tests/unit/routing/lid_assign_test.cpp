@@ -112,3 +112,56 @@ TEST(LidAssign, Guid2LidViewRoundTrips) {
 
 }  // namespace
 }  // namespace smd
+
+namespace smd {
+namespace {
+
+// Two single-switch fabrics for the reservation tests: host-0..host-3 on one switch.
+Topology one_switch(unsigned hosts) {
+  auto t = make_single_switch(hosts);
+  EXPECT_TRUE(t.ok());
+  return std::move(t.value());
+}
+
+TEST(LidAssign, LidsRememberedForAbsentPortsAreNotHandedOut) {
+  const Topology t = one_switch(2);  // switch port 0 and two hosts: three LIDs
+  Guid2Lid remembered;
+  remembered[0xdead0001] = {1, 1};  // ports that are away (a switch in service) keep LIDs 1 and 2
+  remembered[0xdead0002] = {2, 2};
+  auto lids = assign_lids(t, remembered, LidAssignOptions{});
+  ASSERT_TRUE(lids.ok()) << lids.error().message;
+  std::set<Lid> used;
+  for (const auto& e : lids->entries()) used.insert(e.base);
+  EXPECT_EQ(used, (std::set<Lid>{3, 4, 5}));
+}
+
+TEST(LidAssign, ReservedLidsAreTakenWhenNothingElseIsLeft) {
+  Topology t = one_switch(2);
+  t.mutable_node(t.switches().front()).lft_cap = 4;  // LIDs 1..3 only
+  Guid2Lid remembered;
+  remembered[0xdead0001] = {2, 2};
+  auto lids = assign_lids(t, remembered, LidAssignOptions{});
+  ASSERT_TRUE(lids.ok()) << lids.error().message;
+  std::set<Lid> used;
+  for (const auto& e : lids->entries()) used.insert(e.base);
+  EXPECT_EQ(used, (std::set<Lid>{1, 2, 3}));
+}
+
+TEST(LidAssign, MergeNeverLeavesTwoGuidsOnOneLid) {
+  Guid2Lid remembered;
+  remembered[0xa] = {4, 7};    // stale, overlaps the new grant of 0xc
+  remembered[0xb] = {8, 8};    // stale, no overlap: kept for when 0xb comes back
+  remembered[0xc] = {12, 12};  // 0xc moves
+  Guid2Lid granted;
+  granted[0xc] = {6, 6};
+  granted[0xd] = {1, 1};
+  merge_guid2lid(remembered, granted);
+  EXPECT_EQ(remembered.size(), 3u);
+  EXPECT_EQ(remembered.count(0xa), 0u);
+  EXPECT_EQ(remembered.at(0xb).min, 8);
+  EXPECT_EQ(remembered.at(0xc).min, 6);
+  EXPECT_EQ(remembered.at(0xd).min, 1);
+}
+
+}  // namespace
+}  // namespace smd

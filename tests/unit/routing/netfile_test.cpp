@@ -194,6 +194,10 @@ TEST(NetfileReader, ErrorsNameFileLineColumn) {
       {"Switch 2 \"s\"\n[1] \"h\"[1] w=1\n\nHca 1 \"h\"\n[1] \"s\"[1] w=2\n",
        "5:1: link \"s\"[1] <-> \"h\"[1]: the two ends share no link width"},
       {"Switch 2 \"s\"\n[1] \"h\"[1] # \"h\" lid 0 4xXDR\n", "2:24: unknown link width/speed \"4xXDR\""},
+      // a switch cabled to itself: port to the same port, and a loopback cable between two of its ports
+      {"Switch 2 \"s\"\n[1] \"s\"[1]\n", "2:1: port \"s\"[1] is cabled to itself"},
+      {"Switch 4 \"s\"\n[1] \"s\"[2]\n[2] \"s\"[1]\n",
+       "2:1: port \"s\"[1] is cabled to port 2 of the same node (a loopback cable)"},
   };
   for (const BadCase& c : cases) {
     auto t = parse(c.text);
@@ -214,6 +218,29 @@ TEST(NetfileReader, IncludeIsRelativeToTheIncludingFile) {
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->size(), 2u);
   EXPECT_EQ(t->link_count(), 1u);
+}
+
+TEST(NetfileReader, IncludeCycleIsRefusedWhereItCloses) {
+  const auto dir = std::filesystem::temp_directory_path() / ("smd_netfile_cycle_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a.net") << "Hca 1 \"h\"\n[1] \"s\"[1]\ninclude \"b.net\"\n";
+  std::ofstream(dir / "b.net") << "# b\n include \"a.net\"\n";
+  auto t = read_netfile((dir / "a.net").string());
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message,
+            (dir / "b.net").string() + ":2:10: include cycle: " + (dir / "a.net").string() + " is already being read");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(NetfileReader, DeviceFileIsRefusedNotReadForever) {
+  auto t = read_netfile("/dev/zero");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kIo);
+  EXPECT_EQ(t.error().message, "cannot read netfile /dev/zero: it is a character device, not a regular file");
+  auto inc = parse("Hca 1 \"h\"\ninclude \"/dev/zero\"\n");
+  ASSERT_FALSE(inc.ok());
+  EXPECT_EQ(inc.error().message,
+            "t.net:2:9: include: cannot read netfile /dev/zero: it is a character device, not a regular file");
 }
 
 TEST(NetfileReader, MissingFileIsIoError) {

@@ -14,6 +14,7 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
   ports_.resize(topo.size());
   lft_.resize(topo.size());
   lft_top_.assign(topo.size(), 0);
+  lft_sets_per_node_.assign(topo.size(), 0);
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     ports_[n].resize(node.ports.size());
@@ -30,6 +31,13 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
 bool FakeFabric::is_silent(NodeIndex n) const {
   for (NodeIndex s : silent_) {
     if (s == n) return true;
+  }
+  return false;
+}
+
+bool FakeFabric::listed(const std::vector<std::pair<NodeIndex, PortNum>>& list, NodeIndex n, PortNum p) {
+  for (const auto& [ln, lp] : list) {
+    if (ln == n && lp == p) return true;
   }
   return false;
 }
@@ -89,11 +97,15 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       ni.class_version = 1;
       ni.node_type = static_cast<std::uint8_t>(node.type);
       ni.num_ports = node.num_ports;
+      if (auto np = num_ports_override_.find(t.node); np != num_ports_override_.end()) {
+        ni.num_ports = static_cast<std::uint8_t>(np->second);
+      }
       auto it = guid_override_.find(t.node);
       ni.node_guid = it == guid_override_.end() ? node.guid : it->second;
       ni.system_image_guid = ni.node_guid;
       ni.port_guid = node.ports[t.port].guid;
       ni.local_port_num = t.port;
+      if (auto lp = local_port_override_.find(t.node); lp != local_port_override_.end()) ni.local_port_num = lp->second;
       ni.encode(reply.data);
       return true;
     }
@@ -118,7 +130,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       PortSim& s = ports_[t.node][p];
       if (set) {
         const auto in = mad::PortInfo::decode(req.data);
-        if (p == 0 || !node.is_switch()) {
+        if ((p == 0 || !node.is_switch()) && !listed(stuck_lid_, t.node, p)) {
           s.lid = in.lid;
           s.lmc = in.lmc;
           s.master_sm_lid = in.master_sm_lid;
@@ -152,6 +164,10 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.m_key_lease_period = s.m_key_lease_period;
       pi.port_state = s.state;
       pi.port_physical_state = node.ports[p].connected() || p == 0 ? 5 : 2;
+      if (listed(reported_down_, t.node, p)) {
+        pi.port_state = 1;
+        pi.port_physical_state = 3;  // Disabled
+      }
       pi.local_port_num = t.port;
       pi.link_width_active = 2;
       pi.link_speed_active = 1;
@@ -170,6 +186,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       if (table.size() < base + 64) table.resize(base + 64, 0xFF);
       if (set) {
         ++lft_block_sets_;
+        ++lft_sets_per_node_[t.node];
         std::copy(req.data.begin(), req.data.end(), table.begin() + static_cast<std::ptrdiff_t>(base));
       }
       std::copy(table.begin() + static_cast<std::ptrdiff_t>(base),

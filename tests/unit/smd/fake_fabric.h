@@ -34,6 +34,21 @@ class FakeFabric : public mad::SmpTransport {
   /// Make node `n` never answer.
   void silence(NodeIndex n) { silent_.push_back(n); }
 
+  // Impossible or inconsistent values an SMA could report (tests/unit/smd/impossible_values_test.cpp).
+  /// NodeInfo of node `n` reports this NumPorts (the node still forwards over its real ports).
+  void override_num_ports(NodeIndex n, unsigned num_ports) { num_ports_override_[n] = num_ports; }
+  /// NodeInfo of node `n` reports this LocalPortNum whichever port the SMP came in by.
+  void override_local_port(NodeIndex n, PortNum port) { local_port_override_[n] = port; }
+  /// PortInfo Get of port `p` of node `n` reports Down (LinkDown), although the link forwards SMPs.
+  void report_port_down(NodeIndex n, PortNum p) { reported_down_.push_back({n, p}); }
+  /// Port `p` of node `n` ignores the LID and LMC of every PortInfo Set (it keeps what it holds).
+  void stick_lid(NodeIndex n, PortNum p) { stuck_lid_.push_back({n, p}); }
+  /// Start port `p` of node `n` in `state` (1 Down .. 4 Active) holding `lid`.
+  void set_port(NodeIndex n, PortNum p, std::uint8_t state, std::uint16_t lid) {
+    ports_[n][p].state = state;
+    ports_[n][p].lid = lid;
+  }
+
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }
   std::uint8_t lmc(NodeIndex n, PortNum p) const { return ports_[n][p].lmc; }
@@ -47,6 +62,8 @@ class FakeFabric : public mad::SmpTransport {
   std::uint16_t m_key_lease_period(NodeIndex n, PortNum p) const { return ports_[n][p].m_key_lease_period; }
   /// SMPs an SMA discarded for a wrong M_Key (IBA 14.2.4.1; a real SMA would also send trap 256).
   unsigned m_key_violations() const { return m_key_violations_; }
+  /// LFT block Sets that reached node `n`.
+  unsigned lft_block_sets(NodeIndex n) const { return n < lft_sets_per_node_.size() ? lft_sets_per_node_[n] : 0; }
 
  private:
   struct PortSim {
@@ -67,6 +84,7 @@ class FakeFabric : public mad::SmpTransport {
   Target resolve(const mad::DrPath& path) const;
   bool answer(const mad::SmpRequest& req, mad::SmpReply& reply);
   bool is_silent(NodeIndex n) const;
+  static bool listed(const std::vector<std::pair<NodeIndex, PortNum>>& list, NodeIndex n, PortNum p);
 
   boost::asio::io_context& io_;
   const Topology& topo_;
@@ -76,6 +94,11 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::uint16_t> lft_top_;
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::vector<NodeIndex> silent_;
+  std::unordered_map<NodeIndex, unsigned> num_ports_override_;
+  std::unordered_map<NodeIndex, PortNum> local_port_override_;
+  std::vector<std::pair<NodeIndex, PortNum>> reported_down_;
+  std::vector<std::pair<NodeIndex, PortNum>> stuck_lid_;
+  std::vector<unsigned> lft_sets_per_node_;
   double loss_ = 0;
   std::mt19937 rng_{1};
   mad::TransportStats stats_;

@@ -1,4 +1,7 @@
+// guid2lid: OpenSM's format written atomically; a damaged file is reported line by line, its valid
+// entries are kept and smd carries on.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -73,6 +76,65 @@ TEST_F(Guid2LidFile, CorruptLinesAreReportedByNumberAndTheRestKept) {
   EXPECT_NE(r->problems[2].find(":4:"), std::string::npos);
   EXPECT_NE(r->problems[3].find(":6:"), std::string::npos);
   EXPECT_NE(r->problems[4].find(":8:"), std::string::npos);
+}
+
+// One case per kind of damage: the line named, the entries around it kept.
+struct Damage {
+  const char* name;
+  const char* text;
+  std::size_t kept;     ///< entries read
+  const char* problem;  ///< expected problem text after "<path>"
+};
+
+class Guid2LidDamage : public Guid2LidFile, public ::testing::WithParamInterface<Damage> {};
+
+TEST_P(Guid2LidDamage, NamesTheLineAndKeepsTheRest) {
+  write(GetParam().text);
+  auto r = read_guid2lid(path_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->entries.size(), GetParam().kept);
+  ASSERT_EQ(r->problems.size(), 1u);
+  EXPECT_EQ(r->problems[0], path_ + GetParam().problem);
+}
+
+const Damage kDamage[] = {
+    {"truncated_last_line", "0x0000000000100001 0x0001 0x0001\n0x0000000000100002 0x00", 1,
+     ":2: truncated last line (no newline): expected '0xGUID 0xMINLID 0xMAXLID'"},
+    {"truncated_last_value", "0x0000000000100001 0x0004 0x0007\n0x0000000000100002 0x0010 0x001", 1,
+     ":2: truncated last line (no newline): LID range 0x0010..0x0001 is empty or starts at 0"},
+    {"garbage_in_the_middle", "0x0000000000100001 0x0001 0x0001\n\x01\x02 junk\n0x0000000000100002 0x0002 0x0002\n", 2,
+     ":2: expected '0xGUID 0xMINLID 0xMAXLID'"},
+    {"duplicate_guid", "0x0000000000100001 0x0001 0x0001\n0x0000000000100001 0x0002 0x0002\n", 1,
+     ":2: GUID 0x0000000000100001 listed twice; first entry kept"},
+    {"lid_out_of_range", "0x0000000000100001 0xc000 0xc000\n0x0000000000100002 0x0002 0x0002\n", 1,
+     ":1: bad hex value or LID above 0xbfff"},
+    {"lid_zero", "0x0000000000100001 0x0000 0x0000\n0x0000000000100002 0x0002 0x0002\n", 1,
+     ":1: LID range 0x0000..0x0000 is empty or starts at 0"},
+    {"two_guids_one_lid", "0x0000000000100001 0x0004 0x0007\n0x0000000000100002 0x0006 0x0006\n", 1,
+     ":2: LID 0x0006 already belongs to GUID 0x0000000000100001 (line 1); first entry kept"},
+    {"misaligned_range", "0x0000000000100001 0x0005 0x0006\n0x0000000000100002 0x0008 0x0008\n", 1,
+     ":1: LID range 0x0005..0x0006 is not an LMC range (2^n LIDs, n <= 7, starting at a multiple of 2^n)"},
+};
+INSTANTIATE_TEST_SUITE_P(Damage, Guid2LidDamage, ::testing::ValuesIn(kDamage),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST_F(Guid2LidFile, CompleteLastLineWithoutNewlineIsKept) {
+  write("0x0000000000100001 0x0001 0x0001\n0x0000000000100002 0x0004 0x0007");
+  auto r = read_guid2lid(path_);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->problems.empty());
+  ASSERT_EQ(r->entries.count(0x100002), 1u);
+  EXPECT_EQ(r->entries.at(0x100002).max, 7);
+}
+
+TEST_F(Guid2LidFile, DeviceOrFifoIsRefusedWithoutHanging) {
+  auto zero = read_guid2lid("/dev/zero");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message, "cannot read guid2lid file /dev/zero: it is a character device, not a regular file");
+  ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
+  auto fifo = read_guid2lid(path_);  // no writer: reading it would block forever
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_EQ(fifo.error().message, "cannot read guid2lid file " + path_ + ": it is a FIFO, not a regular file");
 }
 
 TEST_F(Guid2LidFile, FailedWriteLeavesOldFileIntact) {

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/executor_work_guard.hpp>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -142,6 +144,21 @@ TEST(Sweep, RestartKeepsLidsThroughGuid2Lid) {
   for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
     EXPECT_EQ(fresh.lid(n, rig.topo.node(n).is_switch() ? 0 : 1), lids[n]) << rig.topo.node(n).description;
   }
+}
+
+TEST(Sweep, DamagedGuid2LidKeepsItsValidEntriesAndTheSweepCarriesOn) {
+  auto t = make_leaf_spine(LeafSpineSpec{2, 2, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  const NodeIndex host = rig.topo.cas().back();
+  char valid[64];
+  std::snprintf(valid, sizeof valid, "0x%016llx 0x0030 0x0030\n",
+                static_cast<unsigned long long>(rig.topo.node(host).ports[1].guid));
+  std::ofstream(rig.policy.sm.state_dir + "/guid2lid") << "garbage\n" << valid << "0x0000000000abcdef 0x0031 0x00";
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  EXPECT_EQ(rig.fabric.lid(host, 1), 0x30) << "the valid entry between the damaged lines is honoured";
+  expect_routes_deliver(rig.topo, rig.fabric);
 }
 
 TEST(Sweep, LmcGivesAlignedRanges) {

@@ -1,0 +1,125 @@
+// `smd check-config` and `smd plan` on the bad inputs operators actually feed them: each is refused with
+// a nonzero exit and a message that names the place (file:line:column, netfile line, islands), and
+// endless or special files are refused instead of read forever.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "smd/check_config_command.h"
+#include "smd/plan_command.h"
+
+namespace smd {
+namespace {
+
+class BadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "smd-badinput-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    ::chmod(path.c_str(), 0644);
+    return path;
+  }
+  int check_config(const std::string& path) {
+    out_.str("");
+    err_.str("");
+    return run_check_config(path, true, out_, err_);
+  }
+  int plan(const std::string& netfile) {
+    out_.str("");
+    err_.str("");
+    PlanArgs args;
+    args.topology = netfile;
+    args.seeds = 1;
+    return run_plan(args, out_, err_);
+  }
+  std::string dir_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(BadInput, CheckConfigRefusesAnUnclosedQuoteAtItsPlace) {
+  const std::string path = write("q.yaml", "sm:\n  state_dir: \"/var/lib/smd\nmad:\n  window: 8\n");
+  EXPECT_EQ(check_config(path), 2);
+  EXPECT_EQ(err_.str(), path + ":2:14: YAML syntax error: double-quoted scalar is never closed\n");
+}
+
+TEST_F(BadInput, CheckConfigValidatesMetricsListen) {
+  const std::string bad_port = write("p.yaml", "metrics:\n  listen: 127.0.0.1:99999\n");
+  EXPECT_EQ(check_config(bad_port), 2);
+  EXPECT_EQ(err_.str(), bad_port + ":2:11: metrics.listen: '127.0.0.1:99999': port must be 0..65535\n");
+  const std::string no_port = write("h.yaml", "metrics:\n  enabled: true\n  listen: nohost\n");
+  EXPECT_EQ(check_config(no_port), 2);
+  EXPECT_EQ(err_.str(), no_port + ":3:11: metrics.listen: 'nohost': expected host:port\n");
+  EXPECT_EQ(check_config(write("ok.yaml", "metrics:\n  listen: '[::1]:9464'\n")), 0) << err_.str();
+}
+
+TEST_F(BadInput, CheckConfigRefusesEndlessAndSpecialFilesAtOnce) {
+  const std::string fifo = dir_ + "/fifo.yaml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(check_config("/dev/zero"), 2);
+  EXPECT_EQ(err_.str(), "cannot read policy file /dev/zero: it is a character device, not a regular file\n");
+  EXPECT_EQ(check_config(fifo), 2);
+  EXPECT_EQ(err_.str(), "cannot read policy file " + fifo + ": it is a FIFO, not a regular file\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST_F(BadInput, PlanRefusesDisconnectedIslandsByName) {
+  // Two leaf switches with two hosts each and no cable between them.
+  const std::string net = write("islands.net",
+                                "Hca 1 \"h0\"\n[1] \"s0\"[1]\n\nHca 1 \"h1\"\n[1] \"s0\"[2]\n\n"
+                                "Switch 2 \"s0\"\n[1] \"h0\"[1]\n[2] \"h1\"[1]\n\n"
+                                "Hca 1 \"h2\"\n[1] \"s1\"[1]\n\nHca 1 \"h3\"\n[1] \"s1\"[2]\n\n"
+                                "Switch 2 \"s1\"\n[1] \"h2\"[1]\n[2] \"h3\"[1]\n");
+  EXPECT_EQ(plan(net), kPlanBadInput);
+  EXPECT_EQ(err_.str(), "smd plan: " + net +
+                            ": the fabric falls apart into 2 islands: [3 nodes: h0, h1, s0] [3 nodes: h2, h3, s1]; "
+                            "cable them together or plan each island from its own netfile\n");
+  EXPECT_TRUE(out_.str().empty());
+}
+
+TEST_F(BadInput, PlanRefusesASwitchCabledToItselfWithItsLine) {
+  const std::string net = write("loop.net",
+                                "Hca 1 \"h0\"\n[1] \"s0\"[1]\n\n"
+                                "Switch 4 \"s0\"\n[1] \"h0\"[1]\n[2] \"s0\"[3]\n[3] \"s0\"[2]\n");
+  EXPECT_EQ(plan(net), kPlanBadInput);
+  EXPECT_EQ(err_.str(),
+            "smd plan: " + net + ":6:1: port \"s0\"[2] is cabled to port 3 of the same node (a loopback cable)\n");
+}
+
+TEST_F(BadInput, PlanRefusesDevZeroAtOnce) {
+  EXPECT_EQ(plan("/dev/zero"), kPlanBadInput);
+  EXPECT_EQ(err_.str(), "smd plan: cannot read netfile /dev/zero: it is a character device, not a regular file\n");
+}
+
+TEST_F(BadInput, PlanRefusesAnEndlessPairsFile) {
+  PlanArgs args;
+  args.topology = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/twoswitch.net";
+  args.seeds = 1;
+  args.roce.compare = true;
+  args.roce.pairs_file = "/dev/zero";
+  EXPECT_EQ(run_plan(args, out_, err_), kPlanBadInput);
+  EXPECT_NE(err_.str().find("cannot read pairs file /dev/zero: it is a character device, not a regular file"),
+            std::string::npos)
+      << err_.str();
+}
+
+TEST_F(BadInput, PlanSaysDeclinedOnceWithoutRepeatingTheEngine) {
+  // A ring is no fat tree: ftree declines, updn routes it.
+  const std::string ring = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/ring.net";
+  EXPECT_EQ(plan(ring), 0) << err_.str();
+  const std::string text = out_.str();
+  EXPECT_NE(text.find("declined      ftree: declined: not a fat tree: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("ftree: declined: ftree:"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace smd
