@@ -23,7 +23,49 @@ struct WorkNode {
   std::vector<mad::DrPath> port_path;
   std::vector<bool> probed;  // NodeInfo already sent out of this port
   mad::SmpData si{};
+  bool si_valid = false;
+  bool nd_valid = false;
 };
+
+// One attribute a finished sweep lacks; resume_discovery() asks for exactly these.
+struct Gap {
+  enum class Kind : std::uint8_t { kNodeDescription, kSwitchInfo, kPortInfo, kNodeInfo } kind;
+  NodeIndex node;
+  PortNum port;  // kPortInfo: the port read; kNodeInfo: the port probed out of
+};
+
+// A directed-route SMP leaves a switch by any port, a CA only when it is the SM's own node.
+bool expandable(const Node& node, bool is_sm_node, PortNum port) { return node.is_switch() ? port != 0 : is_sm_node; }
+
+// Every port that should have been read: all of a switch's, the ports of a CA that answered NodeInfo.
+bool should_read_port(const Node& node, PortNum port) {
+  return node.is_switch() || (port != 0 && node.ports[port].guid != 0);
+}
+
+std::vector<Gap> find_gaps(const Discovered& d) {
+  std::vector<Gap> gaps;
+  if (!d.topo) return gaps;
+  const Topology& topo = *d.topo;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    if (!d.description_valid[n]) gaps.push_back({Gap::Kind::kNodeDescription, n, 0});
+    if (node.is_switch() && !d.switch_info_valid[n]) gaps.push_back({Gap::Kind::kSwitchInfo, n, 0});
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      if (!should_read_port(node, p)) continue;
+      if (!d.port_info_valid[n][p]) {
+        gaps.push_back({Gap::Kind::kPortInfo, n, p});
+        continue;
+      }
+      // A live port whose far end is unknown: its NodeInfo failed (or was not believed) last time.
+      const auto state = mad::PortInfo::decode(d.port_info[n][p]).port_state;
+      const bool live = state >= static_cast<std::uint8_t>(PortState::kInit);
+      if (live && expandable(node, n == topo.sm_node, p) && !node.ports[p].connected()) {
+        gaps.push_back({Gap::Kind::kNodeInfo, n, p});
+      }
+    }
+  }
+  return gaps;
+}
 
 class Sweep {
  public:
@@ -31,6 +73,22 @@ class Sweep {
 
   Discovered run() {
     probe(mad::DrPath{}, kNoNode, 0);
+    batch_.wait();
+    return finish();
+  }
+
+  // Start from what `previous` holds and ask only for what it lacks (and for nodes found behind it).
+  Discovered resume(const Discovered& previous) {
+    if (!previous.topo || previous.topo->size() == 0) return run();
+    seed(previous);
+    for (const Gap& g : find_gaps(previous)) {
+      switch (g.kind) {
+        case Gap::Kind::kNodeDescription: read_description(g.node); break;
+        case Gap::Kind::kSwitchInfo: read_switch_info(g.node); break;
+        case Gap::Kind::kPortInfo: read_port_info(g.node, g.port, nodes_[g.node].port_path[g.port]); break;
+        case Gap::Kind::kNodeInfo: expand(g.node, g.port); break;
+      }
+    }
     batch_.wait();
     return finish();
   }
@@ -132,32 +190,43 @@ class Sweep {
     if (from_node != kNoNode && !link(from_node, from_port, index, local, path)) return;
     if (from_node == kNoNode) sm_port_ = local;
 
-    batch_.submit(get(path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
-      if (r.outcome == mad::SmpOutcome::kOk) {
-        nodes_[index].node.description = mad::NodeDescription::decode(r.data).text;
-      } else {
-        problem(nodes_[index].node.guid, nodes_[index].path, "NodeDescription", mad::describe_failure(r));
-      }
-    });
+    read_description(index);
     if (is_switch) {
-      batch_.submit(get(path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
-        WorkNode& n = nodes_[index];
-        if (r.outcome != mad::SmpOutcome::kOk) {
-          problem(n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
-          return;
-        }
-        const auto si = mad::SwitchInfo::decode(r.data);
-        if (si.linear_fdb_cap == 0) {
-          problem(n.node.guid, n.path, "SwitchInfo", "LinearFDBCap is 0: switch cannot be routed");
-        }
-        n.si = r.data;
-        n.node.lft_cap = si.linear_fdb_cap;
-        n.node.lft_top = si.linear_fdb_top;
-      });
+      read_switch_info(index);
       for (PortNum p = 0; p <= ni.num_ports; ++p) read_port_info(index, p, path);
     } else {
       read_port_info(index, local, path);
     }
+  }
+
+  void read_description(NodeIndex index) {
+    batch_.submit(get(nodes_[index].path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
+      WorkNode& n = nodes_[index];
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        problem(n.node.guid, n.path, "NodeDescription", mad::describe_failure(r));
+        return;
+      }
+      n.node.description = mad::NodeDescription::decode(r.data).text;
+      n.nd_valid = true;
+    });
+  }
+
+  void read_switch_info(NodeIndex index) {
+    batch_.submit(get(nodes_[index].path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
+      WorkNode& n = nodes_[index];
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        problem(n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
+        return;
+      }
+      const auto si = mad::SwitchInfo::decode(r.data);
+      if (si.linear_fdb_cap == 0) {
+        problem(n.node.guid, n.path, "SwitchInfo", "LinearFDBCap is 0: switch cannot be routed");
+      }
+      n.si = r.data;
+      n.si_valid = true;
+      n.node.lft_cap = si.linear_fdb_cap;
+      n.node.lft_top = si.linear_fdb_top;
+    });
   }
 
   // Record a cable; a port that is already cabled to someone else means two nodes share one GUID.
@@ -207,14 +276,42 @@ class Sweep {
       // An endport that claims Active without a LID was not configured by a sane SM; we will set it.
       spdlog::debug("discovery: {} port {} Active with LID 0", format_guid(n.node.guid), port);
     }
-    // Expand: a switch forwards directed-route SMPs out of every live port; a CA only from the SM's node.
-    const bool expandable = n.node.is_switch() ? port != 0 : index == 0;
-    if (!expandable || p.state == PortState::kDown || n.probed[port] || p.connected()) return;
+    if (p.state == PortState::kDown || n.probed[port] || p.connected()) return;
+    expand(index, port);
+  }
+
+  // NodeInfo out of a live port whose far end is not known yet.
+  void expand(NodeIndex index, PortNum port) {
+    WorkNode& n = nodes_[index];
+    if (!expandable(n.node, index == 0, port)) return;
     if (!n.path.can_extend()) {
       problem(n.node.guid, n.path, "PortInfo " + std::to_string(port), "directed route would exceed 63 hops");
       return;
     }
     probe(n.path.extended(port), index, port);
+  }
+
+  // The nodes of a finished sweep, as they were when it ended (index i = topology node i; the SM's node,
+  // discovered first, is node 0 of both).
+  void seed(const Discovered& prev) {
+    const Topology& topo = *prev.topo;
+    nodes_.reserve(topo.size());
+    for (NodeIndex i = 0; i < topo.size(); ++i) {
+      WorkNode w;
+      w.node = topo.node(i);
+      w.path = mad::DrPath(w.node.dr_path);
+      w.pi = prev.port_info[i];
+      w.pi_valid = prev.port_info_valid[i];
+      w.port_path = prev.port_path[i];
+      w.si = prev.switch_info[i];
+      w.si_valid = prev.switch_info_valid[i];
+      w.nd_valid = prev.description_valid[i];
+      w.probed.assign(w.node.ports.size(), false);
+      for (const Port& p : w.node.ports) w.probed[p.num] = p.connected();
+      by_guid_.emplace(w.node.guid, i);
+      nodes_.push_back(std::move(w));
+    }
+    sm_port_ = topo.sm_port;
   }
 
   Discovered finish() {
@@ -235,6 +332,8 @@ class Sweep {
       out.port_info_valid.push_back(std::move(w.pi_valid));
       out.port_path.push_back(std::move(w.port_path));
       out.switch_info.push_back(w.si);
+      out.switch_info_valid.push_back(w.si_valid);
+      out.description_valid.push_back(w.nd_valid);
     }
     for (NodeIndex i = 0; i < nodes_.size(); ++i) {
       if (remap[i] == kNoNode) continue;
@@ -277,5 +376,15 @@ Discovered discover_fabric(SmpBatch& batch) {
   d.smps = batch.transport().stats().received - before;
   return d;
 }
+
+Discovered resume_discovery(SmpBatch& batch, const Discovered& previous) {
+  const auto before = batch.transport().stats().received;
+  Sweep sweep(batch);
+  Discovered d = sweep.resume(previous);
+  d.smps = batch.transport().stats().received - before;
+  return d;
+}
+
+std::size_t discovery_gaps(const Discovered& d) { return find_gaps(d).size(); }
 
 }  // namespace smd

@@ -31,8 +31,18 @@ class FakeFabric : public mad::SmpTransport {
   }
   /// Report `guid` instead of the real NodeGUID for node `n` (duplicate-GUID tests).
   void override_guid(NodeIndex n, Guid guid) { guid_override_[n] = guid; }
-  /// Make node `n` never answer.
+  /// Drop an SMP attempt with probability `share` (0..1) at every hop it crosses, out and back, seeded:
+  /// what ibsim's `Error "node"[port] <percent>` does. A request lost on the way out does nothing; one
+  /// whose answer is lost on the way back has been carried out (a Set took effect) but is not seen.
+  void set_hop_loss(double share, unsigned seed) {
+    hop_loss_ = share;
+    rng_.seed(seed);
+  }
+  /// Carry out the first attempt of every request with this attribute and method, then lose its answer.
+  void lose_first_answer(std::uint16_t attr_id, mad::Method method) { lose_first_.push_back({attr_id, method}); }
+  /// Make node `n` never answer; speak(n) undoes it.
   void silence(NodeIndex n) { silent_.push_back(n); }
+  void speak(NodeIndex n) { std::erase(silent_, n); }
 
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }
@@ -59,6 +69,8 @@ class FakeFabric : public mad::SmpTransport {
   Target resolve(const mad::DrPath& path) const;
   bool answer(const mad::SmpRequest& req, mad::SmpReply& reply);
   bool is_silent(NodeIndex n) const;
+  bool lost_on_hops(unsigned hops);
+  bool loses_first_answer(const mad::SmpRequest& req) const;
 
   boost::asio::io_context& io_;
   const Topology& topo_;
@@ -69,6 +81,8 @@ class FakeFabric : public mad::SmpTransport {
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::vector<NodeIndex> silent_;
   double loss_ = 0;
+  double hop_loss_ = 0;
+  std::vector<std::pair<std::uint16_t, mad::Method>> lose_first_;
   std::mt19937 rng_{1};
   mad::TransportStats stats_;
   unsigned lft_block_sets_ = 0;
