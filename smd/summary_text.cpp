@@ -5,7 +5,9 @@
 namespace smd {
 
 void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
-  out << "smd sweep " << attempt << ": " << (s.subnet_up ? "SUBNET UP" : "SUBNET NOT UP") << "\n";
+  out << "smd sweep " << attempt;
+  if (s.resumed) out << " (re-sweep of " << s.gaps << " unread attributes)";
+  out << ": " << (s.subnet_up ? "SUBNET UP" : "SUBNET NOT UP") << "\n";
   out << "  fabric:   " << s.switches << " switches, " << s.cas << " CAs, " << s.links << " links, " << s.lids
       << " LID ranges\n";
   out << "  routing:  engine " << (s.engine.empty() ? "-" : s.engine);

@@ -25,10 +25,18 @@ struct PhaseTime {
   double ms = 0;
 };
 
+/// What a heavy sweep reads.
+enum class SweepScope : std::uint8_t {
+  kFull,    ///< discover the whole fabric
+  kFailed,  ///< re-sweep: read only what the last sweep could not, then write only what is missing
+};
+
 /// What one heavy sweep did and found: the summary `smd --once` prints.
 struct SweepSummary {
   bool subnet_up = false;                ///< every LID set, every link Active, every table held
   bool stopped_after_discovery = false;  ///< the discovery gate said another SM is master
+  bool resumed = false;                  ///< a SweepScope::kFailed re-sweep (discovery resumed)
+  std::size_t gaps = 0;                  ///< resumed: attributes the last sweep could not read
   std::size_t switches = 0, cas = 0, links = 0, lids = 0;
   std::string engine;                                      ///< routing engine that produced the tables
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
@@ -49,8 +57,10 @@ class SweepRunner {
   using DiscoveryGate = std::function<bool(const Discovered&)>;
 
   /// Run one heavy sweep through every phase. Problems do not abort the sweep: the rest of the fabric
-  /// is still configured, and the summary names what failed.
-  SweepSummary heavy_sweep(const DiscoveryGate& gate = {});
+  /// is still configured, and the summary names what failed. With SweepScope::kFailed, discovery starts
+  /// from the last sweep's results and reads only what it could not (a full sweep when there is no
+  /// usable last sweep); later phases write only what is still missing, as always.
+  SweepSummary heavy_sweep(const DiscoveryGate& gate = {}, SweepScope scope = SweepScope::kFull);
 
   /// Light sweep over the switches of the last heavy sweep; true (with a reason) when a heavy one is due.
   bool light_sweep_finds_change(std::string& reason);
@@ -76,6 +86,7 @@ class SweepRunner {
   Guid2Lid remembered_;
   bool guid2lid_loaded_ = false;
   LftProgrammer programmer_;
+  Discovered last_;  ///< the last configuring sweep's fabric, with the Sets since recorded (topo null: none)
   std::shared_ptr<const Topology> topo_;
   LidMap lids_;
   RoutingTables tables_;
