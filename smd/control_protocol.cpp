@@ -351,6 +351,7 @@ Json report_json(const SweepSummary& s) {
   return {{"subnet_up", s.subnet_up},
           {"resumed", s.resumed},
           {"gaps", s.gaps},
+          {"discovery_rounds", s.discovery_rounds},
           {"switches", s.switches},
           {"cas", s.cas},
           {"links", s.links},

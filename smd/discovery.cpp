@@ -105,6 +105,26 @@ class Sweep {
     problems_.push_back(std::move(p));
   }
 
+  // An SMP lost after all its retries. A later answer of the same pass may still fill the hole (a cable
+  // found from its other end), so it becomes a problem only if the hole is there when the pass ends.
+  void lost(const Gap& gap, Guid guid, const mad::DrPath& path, std::string attribute, std::string reason) {
+    SweepProblem p{guid, path.to_string(), std::move(attribute), std::move(reason)};
+    spdlog::warn("discovery: {}", p.to_string());
+    lost_.push_back({gap, std::move(p)});
+  }
+
+  bool still_a_hole(const Gap& gap) const {
+    if (gap.node == kNoNode) return true;  // the SM's own node did not answer
+    const WorkNode& n = nodes_[gap.node];
+    switch (gap.kind) {
+      case Gap::Kind::kNodeDescription: return !n.nd_valid;
+      case Gap::Kind::kSwitchInfo: return !n.si_valid;
+      case Gap::Kind::kPortInfo: return !n.pi_valid[gap.port];
+      case Gap::Kind::kNodeInfo: return !n.node.ports[gap.port].connected();
+    }
+    return true;
+  }
+
   mad::SmpRequest get(const mad::DrPath& path, std::uint16_t attr, std::uint32_t mod = 0) {
     mad::SmpRequest req;
     req.path = path;
@@ -125,7 +145,7 @@ class Sweep {
           where = " (the node behind port " + std::to_string(from_port) + " of " +
                   format_guid(nodes_[from_node].node.guid) + ")";
         }
-        problem(0, path, "NodeInfo", mad::describe_failure(r) + where);
+        lost({Gap::Kind::kNodeInfo, from_node, from_port}, 0, path, "NodeInfo", mad::describe_failure(r) + where);
         return;
       }
       on_node_info(path, mad::NodeInfo::decode(r.data), from_node, from_port);
@@ -203,7 +223,7 @@ class Sweep {
     batch_.submit(get(nodes_[index].path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problem(n.node.guid, n.path, "NodeDescription", mad::describe_failure(r));
+        lost({Gap::Kind::kNodeDescription, index, 0}, n.node.guid, n.path, "NodeDescription", mad::describe_failure(r));
         return;
       }
       n.node.description = mad::NodeDescription::decode(r.data).text;
@@ -215,7 +235,7 @@ class Sweep {
     batch_.submit(get(nodes_[index].path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problem(n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
+        lost({Gap::Kind::kSwitchInfo, index, 0}, n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
         return;
       }
       const auto si = mad::SwitchInfo::decode(r.data);
@@ -253,7 +273,8 @@ class Sweep {
     batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problem(n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port), mad::describe_failure(r));
+        lost({Gap::Kind::kPortInfo, index, port}, n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port),
+             mad::describe_failure(r));
         return;
       }
       on_port_info(index, port, r.data);
@@ -315,6 +336,10 @@ class Sweep {
   }
 
   Discovered finish() {
+    // Before the nodes' attributes move out: the lost SMPs whose holes no later answer filled.
+    for (auto& [gap, p] : lost_) {
+      if (still_a_hole(gap)) problems_.push_back(std::move(p));
+    }
     Discovered out;
     auto topo = std::make_shared<Topology>();
     std::vector<NodeIndex> remap(nodes_.size(), kNoNode);
@@ -357,6 +382,7 @@ class Sweep {
   std::vector<WorkNode> nodes_;
   std::unordered_map<Guid, NodeIndex> by_guid_;
   std::vector<SweepProblem> problems_;
+  std::vector<std::pair<Gap, SweepProblem>> lost_;
   PortNum sm_port_ = 0;
 };
 

@@ -64,13 +64,23 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
 
   // Phase 1: heavy sweep (discovery), or a re-sweep of what the last one could not read.
   s.resumed = scope == SweepScope::kFailed && last_.topo && last_.topo->size() > 0;
-  if (s.resumed) {
-    s.gaps = discovery_gaps(last_);
-    PhaseTimer t(s, "re-sweep: " + std::to_string(s.gaps) + " unread attributes asked again");
-    d = resume_discovery(batch, last_);
-  } else {
-    PhaseTimer t(s, "heavy sweep: fabric discovered");
-    d = discover_fabric(batch);
+  {
+    PhaseTimer t(s, s.resumed ? "re-sweep: unread attributes asked again" : "heavy sweep: fabric discovered");
+    if (s.resumed) {
+      s.gaps = discovery_gaps(last_);
+      d = resume_discovery(batch, last_);
+    } else {
+      d = discover_fabric(batch);
+    }
+    // Lost SMPs leave holes; fill them before anything is configured, so that a lost answer does not
+    // become a node or a cable the routes leave out (and the next sweep puts back).
+    for (unsigned round = 1; round <= policy_.sm.max_resweeps; ++round) {
+      const std::size_t gaps = discovery_gaps(d);
+      if (gaps == 0) break;
+      spdlog::info("sweep: discovery round {}: asking again for {} unread attributes", round + 1, gaps);
+      d = resume_discovery(batch, d);
+      ++s.discovery_rounds;
+    }
   }
   problems = d.problems;
   const Topology& topo = *d.topo;
@@ -239,7 +249,7 @@ bool SweepRunner::light_sweep_finds_change(std::string& reason) {
     return true;
   }
   SmpBatch batch(io_, transport_);
-  const LightSweepResult r = light_sweep(batch, *topo_);
+  const LightSweepResult r = light_sweep(batch, *topo_, policy_.sm.max_resweeps);
   reason = r.reason;
   return r.change;
 }

@@ -37,6 +37,7 @@ struct SweepSummary {
   bool stopped_after_discovery = false;  ///< the discovery gate said another SM is master
   bool resumed = false;                  ///< a SweepScope::kFailed re-sweep (discovery resumed)
   std::size_t gaps = 0;                  ///< resumed: attributes the last sweep could not read
+  unsigned discovery_rounds = 0;         ///< extra discovery passes for what lost SMPs left unread
   std::size_t switches = 0, cas = 0, links = 0, lids = 0;
   std::string engine;                                      ///< routing engine that produced the tables
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
@@ -59,7 +60,8 @@ class SweepRunner {
   /// Run one heavy sweep through every phase. Problems do not abort the sweep: the rest of the fabric
   /// is still configured, and the summary names what failed. With SweepScope::kFailed, discovery starts
   /// from the last sweep's results and reads only what it could not (a full sweep when there is no
-  /// usable last sweep); later phases write only what is still missing, as always.
+  /// usable last sweep); later phases write only what is still missing, as always. Either way, what
+  /// discovery could not read is asked for again up to sm.max_resweeps times before LIDs and routes.
   SweepSummary heavy_sweep(const DiscoveryGate& gate = {}, SweepScope scope = SweepScope::kFull);
 
   /// Light sweep over the switches of the last heavy sweep; true (with a reason) when a heavy one is due.

@@ -91,6 +91,10 @@ void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
 bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
   const Target t = resolve(req.path);
   if (t.node == kNoNode || is_silent(t.node)) return false;
+  if (auto it = drop_next_.find(t.node); it != drop_next_.end() && it->second > 0) {
+    --it->second;
+    return false;
+  }
   const Node& node = topo_.node(t.node);
   const bool set = req.method == mad::Method::kSet;
   reply.outcome = mad::SmpOutcome::kOk;

@@ -40,6 +40,8 @@ class FakeFabric : public mad::SmpTransport {
   }
   /// Carry out the first attempt of every request with this attribute and method, then lose its answer.
   void lose_first_answer(std::uint16_t attr_id, mad::Method method) { lose_first_.push_back({attr_id, method}); }
+  /// Drop the next `attempts` SMP attempts that reach node `n` (then it answers again).
+  void drop_next(NodeIndex n, unsigned attempts) { drop_next_[n] = attempts; }
   /// Make node `n` never answer; speak(n) undoes it.
   void silence(NodeIndex n) { silent_.push_back(n); }
   void speak(NodeIndex n) { std::erase(silent_, n); }
@@ -80,6 +82,7 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::uint16_t> lft_top_;
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::vector<NodeIndex> silent_;
+  std::unordered_map<NodeIndex, unsigned> drop_next_;
   double loss_ = 0;
   double hop_loss_ = 0;
   std::vector<std::pair<std::uint16_t, mad::Method>> lose_first_;

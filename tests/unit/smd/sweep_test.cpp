@@ -135,6 +135,36 @@ TEST(Sweep, LostAnswersToPortStateSetsAreReadBack) {
   expect_routes_deliver(rig.topo, rig.fabric);
 }
 
+TEST(Sweep, LostNodeInfoIsAskedAgainBeforeRouting) {
+  // The only NodeInfo that can reach a host fails after all its retries. The sweep asks again before
+  // LIDs and routes, so this one sweep brings the host up too.
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  rig.fabric.drop_next(rig.topo.cas().back(), 4);  // 1 attempt + 3 retries
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  const SweepSummary s = runner.heavy_sweep();
+  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_EQ(s.discovery_rounds, 1u);
+  EXPECT_EQ(s.cas, rig.topo.cas().size());
+  expect_all_up(rig.topo, rig.fabric);
+  expect_routes_deliver(rig.topo, rig.fabric);
+}
+
+TEST(Sweep, CableLostFromOneEndIsFoundFromTheOther) {
+  // The first NodeInfo to reach a spine fails after all its retries; the spine is found over another
+  // leaf and probes the unknown cable back from its end. Nothing is left missing, so nothing is reported.
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  rig.fabric.drop_next(rig.topo.switches().back(), 4);
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  const SweepSummary s = runner.heavy_sweep();
+  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_EQ(s.discovery_rounds, 0u);
+  EXPECT_EQ(s.links, rig.topo.link_count());
+}
+
 TEST(Sweep, ResweepOfWhatFailedBringsUpANodeThatWasSilent) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
   ASSERT_TRUE(t.ok());
