@@ -223,6 +223,11 @@ Json status_json(const FabricSnapshot& snap) {
         {"subnet_up", snap.last_sweep.subnet_up},
         {"problems", snap.last_sweep.problems.size()},
         {"total_ms", snap.last_sweep.total_ms}}},
+      {"last_repair_ms", snap.last_repair_ms},
+      {"smps",
+       {{"sent", snap.counters.smps_sent},
+        {"retries", snap.counters.smp_retries},
+        {"timeouts", snap.counters.smp_timeouts}}},
       {"engine", snap.tables ? snap.tables->engine : std::string()},
       {"fabric", {{"switches", 0}, {"cas", 0}, {"links", 0}, {"lids", 0}}},
   };
@@ -344,6 +349,9 @@ Json report_json(const SweepSummary& s) {
   Json phases = Json::array();
   for (const PhaseTime& p : s.phases) phases.push_back({{"phase", p.phase}, {"ms", p.ms}});
   return {{"subnet_up", s.subnet_up},
+          {"resumed", s.resumed},
+          {"gaps", s.gaps},
+          {"discovery_rounds", s.discovery_rounds},
           {"switches", s.switches},
           {"cas", s.cas},
           {"links", s.links},

@@ -113,9 +113,10 @@ void Daemon::request_reroute(const std::string& reason) {
   schedule_heavy_sweep(std::chrono::milliseconds(0), "reroute: " + reason);
 }
 
-void Daemon::schedule_heavy_sweep(std::chrono::milliseconds delay, const std::string& reason) {
+void Daemon::schedule_heavy_sweep(std::chrono::milliseconds delay, const std::string& reason, SweepScope scope) {
   if (stopping_ || state_ == mad::SmState::kNotActive) return;
   if (pending_reason_.empty()) pending_reason_ = reason;
+  if (scope == SweepScope::kFull) pending_full_ = true;
   if (sweep_scheduled_) return;
   sweep_scheduled_ = true;
   sweep_timer_.expires_after(delay);
@@ -124,7 +125,7 @@ void Daemon::schedule_heavy_sweep(std::chrono::milliseconds delay, const std::st
     sweep_scheduled_ = false;
     if (sweeping_) {
       // A sweep is running (we are inside its nested wait): run another right after it.
-      schedule_heavy_sweep(std::chrono::milliseconds(1), pending_reason_);
+      schedule_heavy_sweep(std::chrono::milliseconds(1), pending_reason_, SweepScope::kFailed);
       return;
     }
     run_heavy_sweep();
@@ -135,9 +136,11 @@ void Daemon::run_heavy_sweep() {
   if (state_ == mad::SmState::kStandby) return;  // a standby only polls the master
   sweeping_ = true;
   const std::string reason = pending_reason_.empty() ? "requested" : pending_reason_;
+  const SweepScope scope = pending_full_ ? SweepScope::kFull : SweepScope::kFailed;
   pending_reason_.clear();
+  pending_full_ = false;
   spdlog::info("heavy sweep: {} (state {})", reason, mad::to_string(state_));
-  const SweepSummary s = runner_->heavy_sweep([this](const Discovered& d) { return election_gate(d); });
+  const SweepSummary s = runner_->heavy_sweep([this](const Discovered& d) { return election_gate(d); }, scope);
   sweeping_ = false;
   ++counters_.heavy_sweeps;
   counters_.smps_sent += s.smps_sent;
@@ -176,8 +179,15 @@ void Daemon::run_heavy_sweep() {
   } else {
     notify::status(line);
   }
-  // Lost SMPs: sweep again soon rather than waiting a whole sweep interval.
-  if (!s.subnet_up && !s.stopped_after_discovery) schedule_heavy_sweep(std::chrono::milliseconds(500), "re-sweep");
+  // Lost SMPs: sweep again soon, for what failed only, rather than waiting a whole sweep interval; after
+  // sm.max_resweeps of those in a row (a port that never answers), only once per sweep interval.
+  failed_in_row_ = s.subnet_up ? 0 : failed_in_row_ + 1;
+  if (!s.subnet_up && !s.stopped_after_discovery) {
+    const auto delay = failed_in_row_ <= policy_.sm.max_resweeps
+                           ? std::chrono::milliseconds(500)
+                           : std::chrono::milliseconds(1000 * std::max(1u, policy_.sm.sweep_interval_s));
+    schedule_heavy_sweep(delay, "re-sweep of what failed", SweepScope::kFailed);
+  }
   arm_light_sweep();
 }
 

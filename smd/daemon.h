@@ -40,7 +40,9 @@ class Daemon final : public DaemonControl {
  private:
   using Clock = std::chrono::steady_clock;
 
-  void schedule_heavy_sweep(std::chrono::milliseconds delay, const std::string& reason);
+  /// kFailed only re-reads what the last sweep missed; any kFull request pending makes the sweep full.
+  void schedule_heavy_sweep(std::chrono::milliseconds delay, const std::string& reason,
+                            SweepScope scope = SweepScope::kFull);
   void run_heavy_sweep();
   void arm_light_sweep();
   void run_light_sweep();
@@ -79,6 +81,8 @@ class Daemon final : public DaemonControl {
   bool sweep_scheduled_ = false;
   bool stopping_ = false;
   std::string pending_reason_;
+  bool pending_full_ = false;        ///< a full heavy sweep was asked for (trap, request, start-up, ...)
+  unsigned failed_in_row_ = 0;       ///< heavy sweeps in a row that did not bring the subnet up
   Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
 
   mad::SmState state_ = mad::SmState::kDiscovering;

@@ -26,7 +26,48 @@ struct WorkNode {
   std::vector<bool> disputed;  // claimed by two cables that disagree: never cabled again in this sweep
   mad::SmpData si{};
   bool si_valid = false;
+  bool nd_valid = false;
 };
+
+// One attribute a finished sweep lacks; resume_discovery() asks for exactly these.
+struct Gap {
+  enum class Kind : std::uint8_t { kNodeDescription, kSwitchInfo, kPortInfo, kNodeInfo } kind;
+  NodeIndex node;
+  PortNum port;  // kPortInfo: the port read; kNodeInfo: the port probed out of
+};
+
+// A directed-route SMP leaves a switch by any port, a CA only when it is the SM's own node.
+bool expandable(const Node& node, bool is_sm_node, PortNum port) { return node.is_switch() ? port != 0 : is_sm_node; }
+
+// Every port that should have been read: all of a switch's, the ports of a CA that answered NodeInfo.
+bool should_read_port(const Node& node, PortNum port) {
+  return node.is_switch() || (port != 0 && node.ports[port].guid != 0);
+}
+
+std::vector<Gap> find_gaps(const Discovered& d) {
+  std::vector<Gap> gaps;
+  if (!d.topo) return gaps;
+  const Topology& topo = *d.topo;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    if (!d.description_valid[n]) gaps.push_back({Gap::Kind::kNodeDescription, n, 0});
+    if (node.is_switch() && !d.switch_info_valid[n]) gaps.push_back({Gap::Kind::kSwitchInfo, n, 0});
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      if (!should_read_port(node, p)) continue;
+      if (!d.port_info_valid[n][p]) {
+        gaps.push_back({Gap::Kind::kPortInfo, n, p});
+        continue;
+      }
+      // A live port whose far end is unknown: its NodeInfo failed (or was not believed) last time.
+      const auto state = mad::PortInfo::decode(d.port_info[n][p]).port_state;
+      const bool live = state >= static_cast<std::uint8_t>(PortState::kInit);
+      if (live && expandable(node, n == topo.sm_node, p) && !node.ports[p].connected()) {
+        gaps.push_back({Gap::Kind::kNodeInfo, n, p});
+      }
+    }
+  }
+  return gaps;
+}
 
 class Sweep {
  public:
@@ -34,6 +75,22 @@ class Sweep {
 
   Discovered run() {
     probe(mad::DrPath{}, kNoNode, 0);
+    batch_.wait();
+    return finish();
+  }
+
+  // Start from what `previous` holds and ask only for what it lacks (and for nodes found behind it).
+  Discovered resume(const Discovered& previous) {
+    if (!previous.topo || previous.topo->size() == 0) return run();
+    seed(previous);
+    for (const Gap& g : find_gaps(previous)) {
+      switch (g.kind) {
+        case Gap::Kind::kNodeDescription: read_description(g.node); break;
+        case Gap::Kind::kSwitchInfo: read_switch_info(g.node); break;
+        case Gap::Kind::kPortInfo: read_port_info(g.node, g.port, nodes_[g.node].port_path[g.port]); break;
+        case Gap::Kind::kNodeInfo: expand(g.node, g.port); break;
+      }
+    }
     batch_.wait();
     return finish();
   }
@@ -48,6 +105,26 @@ class Sweep {
     SweepProblem p{guid, path.to_string(), std::move(attribute), std::move(reason)};
     spdlog::warn("discovery: {}", p.to_string());
     problems_.push_back(std::move(p));
+  }
+
+  // An SMP lost after all its retries. A later answer of the same pass may still fill the hole (a cable
+  // found from its other end), so it becomes a problem only if the hole is there when the pass ends.
+  void lost(const Gap& gap, Guid guid, const mad::DrPath& path, std::string attribute, std::string reason) {
+    SweepProblem p{guid, path.to_string(), std::move(attribute), std::move(reason)};
+    spdlog::warn("discovery: {}", p.to_string());
+    lost_.push_back({gap, std::move(p)});
+  }
+
+  bool still_a_hole(const Gap& gap) const {
+    if (gap.node == kNoNode) return true;  // the SM's own node did not answer
+    const WorkNode& n = nodes_[gap.node];
+    switch (gap.kind) {
+      case Gap::Kind::kNodeDescription: return !n.nd_valid;
+      case Gap::Kind::kSwitchInfo: return !n.si_valid;
+      case Gap::Kind::kPortInfo: return !n.pi_valid[gap.port];
+      case Gap::Kind::kNodeInfo: return !n.node.ports[gap.port].connected();
+    }
+    return true;
   }
 
   mad::SmpRequest get(const mad::DrPath& path, std::uint16_t attr, std::uint32_t mod = 0) {
@@ -70,7 +147,7 @@ class Sweep {
           where = " (the node behind port " + std::to_string(from_port) + " of " +
                   format_guid(nodes_[from_node].node.guid) + ")";
         }
-        problem(0, path, "NodeInfo", mad::describe_failure(r) + where);
+        lost({Gap::Kind::kNodeInfo, from_node, from_port}, 0, path, "NodeInfo", mad::describe_failure(r) + where);
         return;
       }
       on_node_info(path, mad::NodeInfo::decode(r.data), from_node, from_port);
@@ -139,30 +216,9 @@ class Sweep {
     if (from_node != kNoNode && !link(from_node, from_port, index, local, path)) return;
     if (from_node == kNoNode) sm_port_ = local;
 
-    batch_.submit(get(path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
-      if (r.outcome == mad::SmpOutcome::kOk) {
-        nodes_[index].node.description = mad::NodeDescription::decode(r.data).text;
-      } else {
-        problem(nodes_[index].node.guid, nodes_[index].path, "NodeDescription", mad::describe_failure(r));
-      }
-    });
+    read_description(index);
     if (is_switch) {
-      batch_.submit(get(path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
-        WorkNode& n = nodes_[index];
-        if (r.outcome != mad::SmpOutcome::kOk) {
-          problem(n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
-          return;
-        }
-        const auto si = mad::SwitchInfo::decode(r.data);
-        if (si.linear_fdb_cap == 0 && index != 0) {
-          problem(n.node.guid, n.path, "SwitchInfo",
-                  "LinearFDBCap is 0: the switch cannot hold a unicast route; left out of the fabric");
-        }
-        n.si = r.data;
-        n.si_valid = true;
-        n.node.lft_cap = si.linear_fdb_cap;
-        n.node.lft_top = si.linear_fdb_top;
-      });
+      read_switch_info(index);
       for (PortNum p = 0; p <= ni.num_ports; ++p) read_port_info(index, p, path);
     } else {
       read_port_info(index, local, path);
@@ -180,6 +236,37 @@ class Sweep {
     const Guid known_port = known.node.is_switch() ? known.node.ports[0].guid : known.node.ports[local].guid;
     if (known_port != 0 && known_port != ni.port_guid) return "another PortGUID";
     return "";
+  }
+
+  void read_description(NodeIndex index) {
+    batch_.submit(get(nodes_[index].path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
+      WorkNode& n = nodes_[index];
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        lost({Gap::Kind::kNodeDescription, index, 0}, n.node.guid, n.path, "NodeDescription", mad::describe_failure(r));
+        return;
+      }
+      n.node.description = mad::NodeDescription::decode(r.data).text;
+      n.nd_valid = true;
+    });
+  }
+
+  void read_switch_info(NodeIndex index) {
+    batch_.submit(get(nodes_[index].path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
+      WorkNode& n = nodes_[index];
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        lost({Gap::Kind::kSwitchInfo, index, 0}, n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
+        return;
+      }
+      const auto si = mad::SwitchInfo::decode(r.data);
+      if (si.linear_fdb_cap == 0 && index != 0) {
+        problem(n.node.guid, n.path, "SwitchInfo",
+                "LinearFDBCap is 0: the switch cannot hold a unicast route; left out of the fabric");
+      }
+      n.si = r.data;
+      n.si_valid = true;
+      n.node.lft_cap = si.linear_fdb_cap;
+      n.node.lft_top = si.linear_fdb_top;
+    });
   }
 
   // Record a cable. A port that is already cabled elsewhere means two nodes share one GUID or a node
@@ -251,7 +338,8 @@ class Sweep {
     batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problem(n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port), mad::describe_failure(r));
+        lost({Gap::Kind::kPortInfo, index, port}, n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port),
+             mad::describe_failure(r));
         return;
       }
       on_port_info(index, port, r.data);
@@ -278,9 +366,14 @@ class Sweep {
       spdlog::info("discovery: node {} port {} at DR path {}: Active with LID 0; it gets a LID from this SM",
                    format_guid(n.node.guid), port, n.port_path[port].to_string());
     }
-    // Expand: a switch forwards directed-route SMPs out of every live port; a CA only from the SM's node.
-    const bool expandable = n.node.is_switch() ? port != 0 : index == 0;
-    if (!expandable || p.state == PortState::kDown || n.probed[port] || n.disputed[port] || p.connected()) return;
+    if (p.state == PortState::kDown || n.probed[port] || n.disputed[port] || p.connected()) return;
+    expand(index, port);
+  }
+
+  // NodeInfo out of a live port whose far end is not known yet.
+  void expand(NodeIndex index, PortNum port) {
+    WorkNode& n = nodes_[index];
+    if (!expandable(n.node, index == 0, port)) return;
     if (!n.path.can_extend()) {
       problem(n.node.guid, n.path, "PortInfo " + std::to_string(port), "directed route would exceed 63 hops");
       return;
@@ -288,7 +381,35 @@ class Sweep {
     probe(n.path.extended(port), index, port);
   }
 
+  // The nodes of a finished sweep, as they were when it ended (index i = topology node i; the SM's node,
+  // discovered first, is node 0 of both).
+  void seed(const Discovered& prev) {
+    const Topology& topo = *prev.topo;
+    nodes_.reserve(topo.size());
+    for (NodeIndex i = 0; i < topo.size(); ++i) {
+      WorkNode w;
+      w.node = topo.node(i);
+      w.path = mad::DrPath(w.node.dr_path);
+      w.pi = prev.port_info[i];
+      w.pi_valid = prev.port_info_valid[i];
+      w.port_path = prev.port_path[i];
+      w.si = prev.switch_info[i];
+      w.si_valid = prev.switch_info_valid[i];
+      w.nd_valid = prev.description_valid[i];
+      w.probed.assign(w.node.ports.size(), false);
+      w.disputed.assign(w.node.ports.size(), false);
+      for (const Port& p : w.node.ports) w.probed[p.num] = p.connected();
+      by_guid_.emplace(w.node.guid, i);
+      nodes_.push_back(std::move(w));
+    }
+    sm_port_ = topo.sm_port;
+  }
+
   Discovered finish() {
+    // Before the nodes' attributes move out: the lost SMPs whose holes no later answer filled.
+    for (auto& [gap, p] : lost_) {
+      if (still_a_hole(gap)) problems_.push_back(std::move(p));
+    }
     Discovered out;
     auto topo = std::make_shared<Topology>();
     std::vector<NodeIndex> remap(nodes_.size(), kNoNode);
@@ -307,6 +428,7 @@ class Sweep {
       out.port_path.push_back(std::move(w.port_path));
       out.switch_info.push_back(w.si);
       out.switch_info_valid.push_back(w.si_valid);
+      out.description_valid.push_back(w.nd_valid);
     }
     for (NodeIndex i = 0; i < nodes_.size(); ++i) {
       if (remap[i] == kNoNode) continue;
@@ -330,6 +452,7 @@ class Sweep {
   std::vector<WorkNode> nodes_;
   std::unordered_map<Guid, NodeIndex> by_guid_;
   std::vector<SweepProblem> problems_;
+  std::vector<std::pair<Gap, SweepProblem>> lost_;
   PortNum sm_port_ = 0;
 };
 
@@ -350,5 +473,15 @@ Discovered discover_fabric(SmpBatch& batch) {
   d.smps = batch.transport().stats().received - before;
   return d;
 }
+
+Discovered resume_discovery(SmpBatch& batch, const Discovered& previous) {
+  const auto before = batch.transport().stats().received;
+  Sweep sweep(batch);
+  Discovered d = sweep.resume(previous);
+  d.smps = batch.transport().stats().received - before;
+  return d;
+}
+
+std::size_t discovery_gaps(const Discovered& d) { return find_gaps(d).size(); }
 
 }  // namespace smd

@@ -81,10 +81,55 @@ PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lid
   return counts;
 }
 
+namespace {
+
+// A transition Set that did not end kOk: read the port to learn what it did.
+struct Unsure {
+  NodeIndex node;
+  PortNum port;
+  std::string failure;
+};
+
+void read_back_states(SmpBatch& batch, Discovered& d, const std::vector<Unsure>& unsure, PortState to,
+                      PhaseCounts& counts, std::vector<SweepProblem>& problems) {
+  const Topology& topo = *d.topo;
+  const std::string wanted = to_string(to);
+  for (const Unsure& u : unsure) {
+    mad::SmpRequest req;
+    req.path = d.port_path[u.node][u.port];
+    req.method = mad::Method::kGet;
+    req.attr_id = mad::attr::kPortInfo;
+    req.attr_mod = u.port;
+    ++counts.read_back;
+    batch.submit(std::move(req), [&, u](const mad::SmpReply& r) {
+      const Guid guid = topo.node(u.node).guid;
+      const std::string path = d.port_path[u.node][u.port].to_string();
+      const std::string attribute = "PortInfo Set " + std::to_string(u.port) + " " + wanted;
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        d.port_info_valid[u.node][u.port] = false;
+        problems.push_back({guid, path, attribute, u.failure + "; read-back " + mad::describe_failure(r)});
+        return;
+      }
+      d.port_info[u.node][u.port] = r.data;
+      const auto state = mad::PortInfo::decode(r.data).port_state;
+      if (state == static_cast<std::uint8_t>(to)) {
+        ++counts.ok;  // done; only its answer was lost
+        return;
+      }
+      problems.push_back({guid, path, attribute,
+                          u.failure + "; port is " + to_string(static_cast<PortState>(std::min<unsigned>(state, 4)))});
+    });
+  }
+  batch.wait();
+}
+
+}  // namespace
+
 PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, PortState to,
                              std::vector<SweepProblem>& problems) {
   PhaseCounts counts;
   const Topology& topo = *d.topo;
+  std::vector<Unsure> unsure;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = 1; p <= node.num_ports; ++p) {
@@ -104,12 +149,9 @@ PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, Por
         if (now.vl_cap && peer.vl_cap) want.operational_vls = std::min(now.vl_cap, peer.vl_cap);
       }
       ++counts.sets;
-      const mad::DrPath path = d.port_path[n][p];
-      batch.submit(port_info_set(path, p, want), [&, n, p, path, to](const mad::SmpReply& r) {
+      batch.submit(port_info_set(d.port_path[n][p], p, want), [&, n, p, to](const mad::SmpReply& r) {
         if (r.outcome != mad::SmpOutcome::kOk) {
-          problems.push_back({topo.node(n).guid, path.to_string(),
-                              std::string("PortInfo Set ") + std::to_string(p) + " " + to_string(to),
-                              mad::describe_failure(r)});
+          unsure.push_back({n, p, mad::describe_failure(r)});
           return;
         }
         d.port_info[n][p] = r.data;
@@ -119,26 +161,28 @@ PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, Por
     }
   }
   batch.wait();
+  read_back_states(batch, d, unsure, to, counts, problems);
   return counts;
 }
 
-std::vector<std::string> ports_not_active(const Discovered& d) {
-  std::vector<std::string> out;
+std::vector<SweepProblem> ports_not_active(const Discovered& d) {
+  std::vector<SweepProblem> out;
   const Topology& topo = *d.topo;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = 1; p <= node.num_ports; ++p) {
       if (!node.ports[p].connected()) continue;
+      const std::string path = d.port_path[n][p].to_string();
+      const std::string attribute = "PortState " + std::to_string(p);
       if (!d.port_info_valid[n][p]) {
-        out.push_back(format_guid(node.guid) + "[" + std::to_string(p) + "] unread (path " +
-                      d.port_path[n][p].to_string() + ")");
+        out.push_back({node.guid, path, attribute, "PortInfo unread, state unknown"});
         continue;
       }
       const auto pi = mad::PortInfo::decode(d.port_info[n][p]);
       if (pi.port_state != static_cast<std::uint8_t>(PortState::kActive)) {
-        out.push_back(format_guid(node.guid) + "[" + std::to_string(p) + "] " +
-                      to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4))) + " (path " +
-                      d.port_path[n][p].to_string() + ")");
+        out.push_back(
+            {node.guid, path, attribute,
+             std::string(to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4)))) + ", not Active"});
       }
     }
   }

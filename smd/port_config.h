@@ -25,9 +25,10 @@ struct PortConfigOptions {
 
 /// Counts of one phase, for the sweep summary.
 struct PhaseCounts {
-  unsigned sets = 0;     ///< PortInfo Sets sent
-  unsigned ok = 0;       ///< Sets whose response showed the wanted value
-  unsigned skipped = 0;  ///< ports already right (no SMP)
+  unsigned sets = 0;       ///< PortInfo Sets sent
+  unsigned ok = 0;         ///< Sets whose response (or read-back) showed the wanted value
+  unsigned skipped = 0;    ///< ports already right (no SMP)
+  unsigned read_back = 0;  ///< PortInfo Gets after a Set that failed, to learn whether it was done
 };
 
 /// Set LID/LMC/MasterSMLID/GID prefix on every endport whose PortInfo differs. Updates `d.port_info`
@@ -37,10 +38,15 @@ PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lid
 
 /// Move every cabled port whose state is `from` to `to` (Init->Armed or Armed->Active), both ends of
 /// each link, NeighborMTU and OperationalVLs agreed with the peer when arming.
+/// A PortState Set is not idempotent: when its GetResp is lost the port has moved, and the retry is
+/// refused (status 0x1C: the port is already in `to`). So every Set that does not end kOk is followed by
+/// a PortInfo Get, and only a port that is not in `to` after it is a problem; a port whose read-back
+/// fails too is marked unread (a re-sweep reads it again).
 PhaseCounts transition_links(SmpBatch& batch, Discovered& d, PortState from, PortState to,
                              std::vector<SweepProblem>& problems);
 
-/// Cabled ports (switch external ports and CA ports) that are not Active; each as "GUID[port] state".
-std::vector<std::string> ports_not_active(const Discovered& d);
+/// Cabled ports (switch external ports and CA ports) that are not Active or were not read, each named
+/// by node GUID, the directed path to its SMA and "PortState <port>".
+std::vector<SweepProblem> ports_not_active(const Discovered& d);
 
 }  // namespace smd

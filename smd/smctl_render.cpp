@@ -30,6 +30,12 @@ void render_status(std::ostream& out, const Json& s) {
     out << str(last, "time") << ": " << (last.value("subnet_up", false) ? "subnet up" : "subnet NOT up") << ", "
         << str(last, "problems") << " problems, " << str(last, "total_ms") << " ms\n";
   }
+  if (s.contains("smps")) {  // daemons before the SMP counters left them out
+    const Json& smps = s.at("smps");
+    out << std::setw(14) << "SMPs" << str(smps, "sent") << " sent, " << str(smps, "retries") << " retries, "
+        << str(smps, "timeouts") << " lost after all retries\n";
+  }
+  if (s.contains("last_repair_ms")) out << std::setw(14) << "Last repair" << str(s, "last_repair_ms") << " ms\n";
   const std::string engine = str(s, "engine");
   out << std::setw(14) << "Engine" << (engine.empty() ? "-" : engine) << "\n";
   out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "

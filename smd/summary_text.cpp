@@ -5,13 +5,17 @@
 namespace smd {
 
 void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
-  out << "smd sweep " << attempt << ": " << (s.subnet_up ? "SUBNET UP" : "SUBNET NOT UP") << "\n";
+  out << "smd sweep " << attempt;
+  if (s.resumed) out << " (re-sweep of " << s.gaps << " unread attributes)";
+  out << ": " << (s.subnet_up ? "SUBNET UP" : "SUBNET NOT UP") << "\n";
   out << "  fabric:   " << s.switches << " switches, " << s.cas << " CAs, " << s.links << " links, " << s.lids
       << " LID ranges\n";
   out << "  routing:  engine " << (s.engine.empty() ? "-" : s.engine);
   for (const auto& d : s.declined) out << "; declined " << d;
   out << "\n";
-  out << "  SMPs:     " << s.smps_sent << " sent, " << s.retries << " retries, " << s.timeouts << " timeouts\n";
+  out << "  SMPs:     " << s.smps_sent << " sent, " << s.retries << " retries, " << s.timeouts << " timeouts";
+  if (s.discovery_rounds) out << "; discovery asked again " << s.discovery_rounds << "x";
+  out << "\n";
   out << "  writes:   " << s.port_sets << " PortInfo Sets, " << s.lft_blocks_written << " LFT blocks written, "
       << s.lft_blocks_skipped << " unchanged\n";
   out << "  phases:\n";

@@ -54,27 +54,44 @@ void SweepRunner::set_policy(const Policy& policy) {
   transport_.set_m_key(policy.security.m_key);
 }
 
-SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
+SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scope) {
   SweepSummary s;
   const auto t_start = Clock::now();
   const mad::TransportStats before = transport_.stats();
   SmpBatch batch(io_, transport_);
   std::vector<SweepProblem> problems;
-  auto finish = [&]() {
+  Discovered d;
+  // keep: the next kFailed re-sweep may start from this sweep's fabric.
+  auto finish = [&](bool keep) {
     const mad::TransportStats after = transport_.stats();
     s.smps_sent = after.sent - before.sent;
     s.retries = after.retries - before.retries;
     s.timeouts = after.timeouts - before.timeouts;
     for (const SweepProblem& p : problems) s.problems.push_back(p.to_string());
     s.total_ms = ms_since(t_start);
+    last_ = keep ? std::move(d) : Discovered{};
     return s;
   };
 
-  // Phase 1: heavy sweep (discovery).
-  Discovered d;
+  // Phase 1: heavy sweep (discovery), or a re-sweep of what the last one could not read.
+  s.resumed = scope == SweepScope::kFailed && last_.topo && last_.topo->size() > 0;
   {
-    PhaseTimer t(s, "heavy sweep: fabric discovered");
-    d = discover_fabric(batch);
+    PhaseTimer t(s, s.resumed ? "re-sweep: unread attributes asked again" : "heavy sweep: fabric discovered");
+    if (s.resumed) {
+      s.gaps = discovery_gaps(last_);
+      d = resume_discovery(batch, last_);
+    } else {
+      d = discover_fabric(batch);
+    }
+    // Lost SMPs leave holes; fill them before anything is configured, so that a lost answer does not
+    // become a node or a cable the routes leave out (and the next sweep puts back).
+    for (unsigned round = 1; round <= policy_.sm.max_resweeps; ++round) {
+      const std::size_t gaps = discovery_gaps(d);
+      if (gaps == 0) break;
+      spdlog::info("sweep: discovery round {}: asking again for {} unread attributes", round + 1, gaps);
+      d = resume_discovery(batch, d);
+      ++s.discovery_rounds;
+    }
   }
   problems = d.problems;
   const Topology& topo = *d.topo;
@@ -84,14 +101,14 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
   spdlog::info("sweep: {} switches, {} CAs, {} links", s.switches, s.cas, s.links);
   if (topo.size() == 0) {
     problems.push_back({0, "0", "NodeInfo", "the SM's own node did not answer"});
-    return finish();
+    return finish(false);
   }
   if (gate && !gate(d)) {
     // Another SM is master. Remember the LIDs it gave out, so a takeover keeps every one of them.
     s.stopped_after_discovery = true;
     topo_ = d.topo;
     remember_port_lids(topo);
-    return finish();
+    return finish(false);
   }
 
   // Phase 2: LIDs (guid2lid file > LID on the port > lowest free).
@@ -113,7 +130,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
     auto lids = assign_lids(topo, remembered_, lid_opts);
     if (!lids.ok()) {
       problems.push_back({0, "0", "LID assignment", lids.error().message});
-      return finish();
+      return finish(true);
     }
     lids_ = std::move(lids.value());
     s.lids = lids_.entries().size();
@@ -131,7 +148,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
     auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids_);
     if (!routed.ok()) {
       problems.push_back({0, "0", "routing", routed.error().message});
-      return finish();
+      return finish(true);
     }
     for (const ChainAttempt& a : routed->declined) {
       s.declined.push_back(a.engine + ": " + a.error.message);
@@ -184,25 +201,20 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
   }
 
   // Subnet up only when every link is Active and every switch holds its tables.
-  const auto not_active = ports_not_active(d);
-  for (const auto& p : not_active) problems.push_back({0, "-", "PortState", p + " is not Active"});
-  unsigned tables_missing = 0;
+  for (SweepProblem& p : ports_not_active(d)) problems.push_back(std::move(p));
   for (NodeIndex sw : topo.switches()) {
-    if (!programmer_.holds(topo.node(sw).guid, tables_.lft[sw])) {
-      ++tables_missing;
-      spdlog::debug("switch {} does not hold its LFT", format_guid(topo.node(sw).guid));
+    const Node& node = topo.node(sw);
+    if (!programmer_.holds(node.guid, tables_.lft[sw])) {
+      problems.push_back(
+          {node.guid, format_dr_path(node.dr_path), "LinearForwardingTable", "switch does not hold its tables"});
     }
-  }
-  if (tables_missing) {
-    problems.push_back(
-        {0, "-", "LinearForwardingTable", std::to_string(tables_missing) + " switches do not hold their tables"});
   }
   topo_ = d.topo;
   lids_frozen_ = std::make_shared<const LidMap>(lids_);
   tables_frozen_ = std::make_shared<const RoutingTables>(tables_);
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
-  return finish();
+  return finish(true);
 }
 
 }  // namespace smd
@@ -293,7 +305,7 @@ bool SweepRunner::light_sweep_finds_change(std::string& reason) {
     return true;
   }
   SmpBatch batch(io_, transport_);
-  const LightSweepResult r = light_sweep(batch, *topo_);
+  const LightSweepResult r = light_sweep(batch, *topo_, policy_.sm.max_resweeps);
   reason = r.reason;
   return r.change;
 }

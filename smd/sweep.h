@@ -26,10 +26,19 @@ struct PhaseTime {
   double ms = 0;
 };
 
+/// What a heavy sweep reads.
+enum class SweepScope : std::uint8_t {
+  kFull,    ///< discover the whole fabric
+  kFailed,  ///< re-sweep: read only what the last sweep could not, then write only what is missing
+};
+
 /// What one heavy sweep did and found: the summary `smd --once` prints.
 struct SweepSummary {
   bool subnet_up = false;                ///< every LID set, every link Active, every table held
   bool stopped_after_discovery = false;  ///< the discovery gate said another SM is master
+  bool resumed = false;                  ///< a SweepScope::kFailed re-sweep (discovery resumed)
+  std::size_t gaps = 0;                  ///< resumed: attributes the last sweep could not read
+  unsigned discovery_rounds = 0;         ///< extra discovery passes for what lost SMPs left unread
   std::size_t switches = 0, cas = 0, links = 0, lids = 0;
   std::string engine;                                      ///< routing engine that produced the tables
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
@@ -51,8 +60,11 @@ class SweepRunner {
   using DiscoveryGate = std::function<bool(const Discovered&)>;
 
   /// Run one heavy sweep through every phase. Problems do not abort the sweep: the rest of the fabric
-  /// is still configured, and the summary names what failed.
-  SweepSummary heavy_sweep(const DiscoveryGate& gate = {});
+  /// is still configured, and the summary names what failed. With SweepScope::kFailed, discovery starts
+  /// from the last sweep's results and reads only what it could not (a full sweep when there is no
+  /// usable last sweep); later phases write only what is still missing, as always. Either way, what
+  /// discovery could not read is asked for again up to sm.max_resweeps times before LIDs and routes.
+  SweepSummary heavy_sweep(const DiscoveryGate& gate = {}, SweepScope scope = SweepScope::kFull);
 
   /// Light sweep over the switches of the last heavy sweep; true (with a reason) when a heavy one is due.
   bool light_sweep_finds_change(std::string& reason);
@@ -85,6 +97,7 @@ class SweepRunner {
   bool full_reroute_ = false;
   bool guid2lid_loaded_ = false;
   LftProgrammer programmer_;
+  Discovered last_;  ///< the last configuring sweep's fabric, with the Sets since recorded (topo null: none)
   std::shared_ptr<const Topology> topo_;
   LidMap lids_;
   RoutingTables tables_;

@@ -70,3 +70,44 @@ sim() { (cd "${IBSIM_WORKDIR}" && LD_PRELOAD="${SIM_PRELOAD}" "$@"); }
 
 # ibsim_console LINE: send one console command (<= 127 characters).
 ibsim_console() { printf '%s\n' "$1" >"${IBSIM_WORKDIR}/console"; }
+
+# ibsim_dump: have ibsim print its whole fabric (console `Dump`) and wait until it has.
+ibsim_dump() {
+  local before i
+  before=$(grep -c "dumped .* nodes" "${IBSIM_WORKDIR}/ibsim.log" || true)
+  ibsim_console 'Dump'
+  for i in $(seq 1 300); do
+    [[ $(grep -c "dumped .* nodes" "${IBSIM_WORKDIR}/ibsim.log" || true) -gt ${before} ]] && return 0
+    sleep 0.1
+  done
+  echo "ibsim_dump: no dump within 30 s" >&2
+  return 1
+}
+
+# ibsim_dump_count REGEX: lines of the latest Dump that match REGEX (awk syntax). The console prompt
+# shares a line with the dump's "# Net status" header, so the header is not anchored.
+ibsim_dump_count() {
+  awk -v re="$1" '/# Net status/ { n = 0 } $0 ~ re { n++ } END { print n + 0 }' "${IBSIM_WORKDIR}/ibsim.log"
+}
+
+# ibsim_switch_errors NETFILE PERCENT: `Error "switch"[port] PERCENT` on every port 1..N of every switch
+# of NETFILE: ibsim then drops that share of the SMPs entering each of those ports, on the way to the
+# target and on the way back (0 clears it). Returns once ibsim's Dump shows every one of them.
+ibsim_switch_errors() {
+  local netfile=$1 rate=$2 nports name p want=0 have
+  while read -r nports name; do
+    for ((p = 1; p <= nports; p++)); do ibsim_console "Error \"${name}\"[${p}] ${rate}"; done
+    want=$((want + nports))
+  done < <(awk '$1 == "Switch" { gsub(/"/, "", $3); print $2, $3 }' "${netfile}")
+  ibsim_dump
+  if [[ ${rate} -eq 0 ]]; then
+    want=0
+    have=$(ibsim_dump_count "err_rate")
+  else
+    have=$(ibsim_dump_count "err_rate ${rate}\$")
+  fi
+  if [[ ${have} -ne ${want} ]]; then
+    echo "ibsim_switch_errors: ${have} switch ports carry error rate ${rate}, expected ${want}" >&2
+    return 1
+  fi
+}

@@ -33,6 +33,10 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   snap->counters.heavy_sweeps = 3;
   snap->counters.light_sweeps = 11;
   snap->counters.failed_sweeps = 1;
+  snap->counters.smps_sent = 5000;
+  snap->counters.smp_retries = 321;
+  snap->counters.smp_timeouts = 4;
+  snap->last_repair_ms = 42.5;
   return snap;
 }
 
@@ -189,6 +193,8 @@ TEST(ControlProtocol, StatusAndNodes) {
   EXPECT_TRUE(s["last_sweep"]["time"].is_null());
   EXPECT_EQ(s["engine"], "minhop");
   EXPECT_EQ(s["fabric"], Json({{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 22}}));
+  EXPECT_EQ(s["smps"], Json({{"sent", 5000}, {"retries", 321}, {"timeouts", 4}}));
+  EXPECT_EQ(s["last_repair_ms"], 42.5);
 
   snap->last_sweep_time = std::chrono::system_clock::time_point(std::chrono::seconds(1798602300));
   EXPECT_EQ(status_json(*snap)["last_sweep"]["time"], "2026-12-30T03:45:00Z");

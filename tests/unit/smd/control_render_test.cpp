@@ -26,14 +26,24 @@ TEST(ControlRender, Status) {
       {"last_sweep", {{"time", "2026-11-30T03:45:00Z"}, {"subnet_up", true}, {"problems", 0}, {"total_ms", 12.5}}},
       {"engine", "minhop"},
       {"fabric", {{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 22}}}};
-  EXPECT_EQ(render("status", status),
-            "SM state      MASTER (priority 5)\n"
-            "SM port       0x0000000000000001 LID 1\n"
-            "Master        0x0000000000000001 LID 1\n"
-            "Sweeps        heavy 2, light 9, failed 0\n"
-            "Last sweep    2026-11-30T03:45:00Z: subnet up, 0 problems, 12.5 ms\n"
-            "Engine        minhop\n"
-            "Fabric        6 switches, 16 CAs, 24 links, 22 LIDs\n");
+  const std::string common_head =
+      "SM state      MASTER (priority 5)\n"
+      "SM port       0x0000000000000001 LID 1\n"
+      "Master        0x0000000000000001 LID 1\n"
+      "Sweeps        heavy 2, light 9, failed 0\n"
+      "Last sweep    2026-11-30T03:45:00Z: subnet up, 0 problems, 12.5 ms\n";
+  const std::string common_tail =
+      "Engine        minhop\n"
+      "Fabric        6 switches, 16 CAs, 24 links, 22 LIDs\n";
+  EXPECT_EQ(render("status", status), common_head + common_tail);
+
+  Json counted = status;
+  counted["smps"] = {{"sent", 900}, {"retries", 31}, {"timeouts", 2}};
+  counted["last_repair_ms"] = 7.5;
+  EXPECT_EQ(render("status", counted), common_head +
+                                           "SMPs          900 sent, 31 retries, 2 lost after all retries\n"
+                                           "Last repair   7.5 ms\n" +
+                                           common_tail);
 }
 
 TEST(ControlRender, Route) {

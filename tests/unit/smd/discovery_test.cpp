@@ -110,6 +110,62 @@ TEST(Discovery, SilentSwitchIsReportedAndTheRestIsFound) {
   EXPECT_FALSE(d.topo->find(rig.topo.node(spine).guid).has_value());
 }
 
+// A leaf switch that does not host the SM's node, in the reference topology.
+NodeIndex leaf_away_from_sm(const Topology& t) {
+  const NodeIndex sm_leaf = t.node(t.sm_node).ports[t.sm_port].peer;
+  for (NodeIndex s : t.switches()) {
+    if (s == sm_leaf) continue;
+    for (const Port& p : t.node(s).ports) {
+      if (p.connected() && !t.node(p.peer).is_switch()) return s;
+    }
+  }
+  return kNoNode;
+}
+
+TEST(Discovery, ResumeAsksOnlyForWhatIsMissing) {
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()), 1);
+  const NodeIndex leaf = leaf_away_from_sm(rig.topo);
+  ASSERT_NE(leaf, kNoNode);
+  rig.fabric.silence(leaf);
+  Discovered first = discover_fabric(rig.batch);
+  ASSERT_FALSE(first.problems.empty());
+
+  // What a re-sweep must ask, counted on the reference graph: NodeInfo over every spine cable into the
+  // leaf, then the leaf's NodeDescription, SwitchInfo and PortInfo 0..N, then NodeInfo, NodeDescription
+  // and PortInfo for each host behind it.
+  const Node& l = rig.topo.node(leaf);
+  std::size_t spine_cables = 0, hosts = 0;
+  for (PortNum p = 1; p <= l.num_ports; ++p) {
+    if (!l.ports[p].connected()) continue;
+    (rig.topo.node(l.ports[p].peer).is_switch() ? spine_cables : hosts) += 1;
+  }
+  EXPECT_EQ(discovery_gaps(first), spine_cables);
+  const std::size_t want = spine_cables + 2 + (l.num_ports + 1u) + 3 * hosts;
+
+  rig.fabric.speak(leaf);
+  const auto sent_before = rig.fabric.stats().sent;
+  Discovered second = resume_discovery(rig.batch, first);
+  EXPECT_EQ(rig.fabric.stats().sent - sent_before, want);
+  EXPECT_TRUE(second.problems.empty()) << second.problems.front().to_string();
+  EXPECT_EQ(discovery_gaps(second), 0u);
+  expect_same_fabric(rig.topo, *second.topo);
+}
+
+TEST(Discovery, ResumeOfACompleteSweepSendsNothing) {
+  auto t = make_kary_ntree(2, 3);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  Discovered first = discover_fabric(rig.batch);
+  ASSERT_TRUE(first.problems.empty());
+  EXPECT_EQ(discovery_gaps(first), 0u);
+  const auto sent_before = rig.fabric.stats().sent;
+  Discovered second = resume_discovery(rig.batch, first);
+  EXPECT_EQ(rig.fabric.stats().sent, sent_before);
+  expect_same_fabric(rig.topo, *second.topo);
+}
+
 TEST(Discovery, DuplicateGuidNamesBothPaths) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
   ASSERT_TRUE(t.ok());

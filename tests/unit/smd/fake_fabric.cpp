@@ -55,6 +55,21 @@ FakeFabric::Target FakeFabric::resolve(const mad::DrPath& path) const {
   return t;
 }
 
+bool FakeFabric::lost_on_hops(unsigned hops) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (unsigned h = 0; h < hops; ++h) {
+    if (u(rng_) < hop_loss_) return true;
+  }
+  return false;
+}
+
+bool FakeFabric::loses_first_answer(const mad::SmpRequest& req) const {
+  for (const auto& [attr, method] : lose_first_) {
+    if (attr == req.attr_id && method == req.method) return true;
+  }
+  return false;
+}
+
 void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
   mad::SmpReply reply;
   bool delivered = false;
@@ -64,7 +79,13 @@ void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
     if (attempt > 0) ++stats_.retries;
     std::uniform_real_distribution<double> u(0.0, 1.0);
     if (loss_ > 0 && u(rng_) < loss_) continue;
+    if (hop_loss_ > 0 && lost_on_hops(req.path.hop_count())) continue;  // lost on the way out
     delivered = answer(req, reply);
+    if (!delivered) continue;
+    // Lost on the way back: the SMA did its work, the SM does not hear of it.
+    if ((attempt == 0 && loses_first_answer(req)) || (hop_loss_ > 0 && lost_on_hops(req.path.hop_count()))) {
+      delivered = false;
+    }
   }
   if (delivered) {
     ++stats_.received;
@@ -78,6 +99,10 @@ void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
 bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
   const Target t = resolve(req.path);
   if (t.node == kNoNode || is_silent(t.node)) return false;
+  if (auto it = drop_next_.find(t.node); it != drop_next_.end() && it->second > 0) {
+    --it->second;
+    return false;
+  }
   const Node& node = topo_.node(t.node);
   const bool set = req.method == mad::Method::kSet;
   // M_Key check (IBA 14.2.4.1): a wrong key loses every Set, and from protection level 2 on every Get.

@@ -31,8 +31,20 @@ class FakeFabric : public mad::SmpTransport {
   }
   /// Report `guid` instead of the real NodeGUID for node `n` (duplicate-GUID tests).
   void override_guid(NodeIndex n, Guid guid) { guid_override_[n] = guid; }
-  /// Make node `n` never answer.
+  /// Drop an SMP attempt with probability `share` (0..1) at every hop it crosses, out and back, seeded:
+  /// what ibsim's `Error "node"[port] <percent>` does. A request lost on the way out does nothing; one
+  /// whose answer is lost on the way back has been carried out (a Set took effect) but is not seen.
+  void set_hop_loss(double share, unsigned seed) {
+    hop_loss_ = share;
+    rng_.seed(seed);
+  }
+  /// Carry out the first attempt of every request with this attribute and method, then lose its answer.
+  void lose_first_answer(std::uint16_t attr_id, mad::Method method) { lose_first_.push_back({attr_id, method}); }
+  /// Drop the next `attempts` SMP attempts that reach node `n` (then it answers again).
+  void drop_next(NodeIndex n, unsigned attempts) { drop_next_[n] = attempts; }
+  /// Make node `n` never answer; speak(n) undoes it.
   void silence(NodeIndex n) { silent_.push_back(n); }
+  void speak(NodeIndex n) { std::erase(silent_, n); }
 
   // Impossible or inconsistent values an SMA could report (tests/unit/smd/impossible_values_test.cpp).
   /// NodeInfo of node `n` reports this NumPorts (the node still forwards over its real ports).
@@ -85,6 +97,8 @@ class FakeFabric : public mad::SmpTransport {
   bool answer(const mad::SmpRequest& req, mad::SmpReply& reply);
   bool is_silent(NodeIndex n) const;
   static bool listed(const std::vector<std::pair<NodeIndex, PortNum>>& list, NodeIndex n, PortNum p);
+  bool lost_on_hops(unsigned hops);
+  bool loses_first_answer(const mad::SmpRequest& req) const;
 
   boost::asio::io_context& io_;
   const Topology& topo_;
@@ -99,7 +113,10 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::pair<NodeIndex, PortNum>> reported_down_;
   std::vector<std::pair<NodeIndex, PortNum>> stuck_lid_;
   std::vector<unsigned> lft_sets_per_node_;
+  std::unordered_map<NodeIndex, unsigned> drop_next_;
   double loss_ = 0;
+  double hop_loss_ = 0;
+  std::vector<std::pair<std::uint16_t, mad::Method>> lose_first_;
   std::mt19937 rng_{1};
   mad::TransportStats stats_;
   unsigned lft_block_sets_ = 0;
