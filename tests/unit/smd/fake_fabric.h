@@ -31,6 +31,8 @@ class FakeFabric : public mad::SmpTransport {
   }
   /// Report `guid` instead of the real NodeGUID for node `n` (duplicate-GUID tests).
   void override_guid(NodeIndex n, Guid guid) { guid_override_[n] = guid; }
+  /// Node `n` answers NodeInfo with node `of`'s NodeGUID, SystemImageGUID and PortGUIDs: a perfect clone.
+  void impersonate(NodeIndex n, NodeIndex of) { impersonate_[n] = of; }
   /// Make node `n` never answer.
   void silence(NodeIndex n) { silent_.push_back(n); }
 
@@ -86,6 +88,7 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::uint16_t> lft_top_;
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::vector<NodeIndex> silent_;
+  std::unordered_map<NodeIndex, NodeIndex> impersonate_;
   std::unordered_map<NodeIndex, unsigned> num_ports_override_;
   std::unordered_map<NodeIndex, PortNum> local_port_override_;
   std::vector<std::pair<NodeIndex, PortNum>> reported_down_;
