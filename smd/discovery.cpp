@@ -297,9 +297,10 @@ class Sweep {
     } else {
       reason = "port " + std::to_string(pb) + " reached from " + from + " is already in dispute";
     }
-    // The SM's own node is where every directed route starts: its cables are the ones its SMPs really
-    // take, so a claim against one of its ports is the impostor and only that claim is refused.
-    if (a == 0 || b == 0) {
+    // The SM's own node is where every directed route starts: a cable already recorded on one of its
+    // ports is the one its SMPs really take, so a second claim on that port is the impostor and only the
+    // claim is refused.
+    if ((!y_ok && b == 0) || (!x_ok && a == 0)) {
       problem(nodes_[b].node.guid, path, "NodeInfo", reason + "; the SM node's own cable kept, this one left out");
       for (auto [n, p] : {std::pair{a, pa}, std::pair{b, pb}}) {
         if (n == 0 || nodes_[n].node.ports[p].connected()) continue;

@@ -129,6 +129,11 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       ni.node_guid = it == guid_override_.end() ? node.guid : it->second;
       ni.system_image_guid = ni.node_guid;
       ni.port_guid = node.ports[t.port].guid;
+      if (auto im = impersonate_.find(t.node); im != impersonate_.end()) {
+        const Node& of = topo_.node(im->second);
+        ni.node_guid = ni.system_image_guid = of.guid;
+        if (t.port < of.ports.size()) ni.port_guid = of.ports[t.port].guid;
+      }
       ni.local_port_num = t.port;
       if (auto lp = local_port_override_.find(t.node); lp != local_port_override_.end()) ni.local_port_num = lp->second;
       ni.encode(reply.data);

@@ -42,6 +42,8 @@ class FakeFabric : public mad::SmpTransport {
   void lose_first_answer(std::uint16_t attr_id, mad::Method method) { lose_first_.push_back({attr_id, method}); }
   /// Drop the next `attempts` SMP attempts that reach node `n` (then it answers again).
   void drop_next(NodeIndex n, unsigned attempts) { drop_next_[n] = attempts; }
+  /// Node `n` answers NodeInfo with node `of`'s NodeGUID, SystemImageGUID and PortGUIDs: a perfect clone.
+  void impersonate(NodeIndex n, NodeIndex of) { impersonate_[n] = of; }
   /// Make node `n` never answer; speak(n) undoes it.
   void silence(NodeIndex n) { silent_.push_back(n); }
   void speak(NodeIndex n) { std::erase(silent_, n); }
@@ -108,6 +110,7 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::uint16_t> lft_top_;
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::vector<NodeIndex> silent_;
+  std::unordered_map<NodeIndex, NodeIndex> impersonate_;
   std::unordered_map<NodeIndex, unsigned> num_ports_override_;
   std::unordered_map<NodeIndex, PortNum> local_port_override_;
   std::vector<std::pair<NodeIndex, PortNum>> reported_down_;

@@ -254,6 +254,23 @@ TEST(ImpossibleValues, DuplicateGuidLeavesTheSecondNodeOutWithBothPaths) {
                        {{by_name(rig.topo, "spine-0"), 3}, {by_name(rig.topo, "spine-1"), 3}});
 }
 
+// A perfect clone of the SM's own host (same NodeGUID, SystemImageGUID and PortGUID) elsewhere: the SM's
+// own cable is where its SMPs go, so the clone's claim on that port is the one refused.
+TEST(ImpossibleValues, CloneOfTheSmHostNeverTakesTheSmCable) {
+  Rig rig(leaf_spine());
+  const NodeIndex sm = rig.topo.sm_node;
+  const NodeIndex clone = by_name(rig.topo, "host-3");
+  rig.fabric.impersonate(clone, sm);
+  const SweepSummary s = rig.sweep();
+  EXPECT_FALSE(s.subnet_up);
+  problem_with(s, {format_guid(rig.topo.node(sm).guid), "at DR path " + dr_path_to(rig.topo, clone),
+                   "duplicate GUID or a wrong LocalPortNum", "the SM node's own cable kept"});
+  expect_only_real_cables(rig.topo, *rig.found);
+  EXPECT_EQ(rig.fabric.lid(clone, 1), 0);
+  EXPECT_NE(rig.fabric.lid(sm, 1), 0);
+  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {clone}));
+}
+
 TEST(ImpossibleValues, SwitchWithLinearFdbCapZeroGetsNoTableAndNoRouteGoesThroughIt) {
   Topology t = leaf_spine();
   const NodeIndex spine = by_name(t, "spine-0");
