@@ -54,6 +54,13 @@ struct MetricsPolicy {
   bool enabled = true;                    ///< metrics.enabled
 };
 
+/// The RoCEv2 route plan (docs/roce.md) the daemon derives from every routed topology. Written off the
+/// sweep's critical path (after the LFTs are programmed, on a background thread), so both default on.
+struct RocePolicy {
+  bool export_plan = true;  ///< roce.export: state_dir/roce-plan.json (what `smctl export roce` serves)
+  bool frr = true;          ///< roce.frr: state_dir/frr/<switch>/frr.conf, one per switch
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -62,6 +69,7 @@ struct Policy {
   LogPolicy log;
   ControlPolicy control;
   MetricsPolicy metrics;
+  RocePolicy roce;
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

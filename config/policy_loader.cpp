@@ -98,6 +98,12 @@ void read_metrics(MapReader metrics, MetricsPolicy& out) {
   metrics.finish();
 }
 
+void read_roce(MapReader roce, RocePolicy& out) {
+  roce.read_bool("export", out.export_plan);
+  roce.read_bool("frr", out.frr);
+  roce.finish();
+}
+
 void read_log(MapReader log, LogPolicy& out) {
   log.read_choice("level", log_level_names(), out.level);
   log.read_string("file", out.file);
@@ -138,6 +144,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_log(top.section("log"), policy.log);
   read_control(top.section("control"), policy.control, diag);
   read_metrics(top.section("metrics"), policy.metrics);
+  read_roce(top.section("roce"), policy.roce);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

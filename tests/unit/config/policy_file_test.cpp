@@ -76,6 +76,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.control.mode, d.control.mode);
   EXPECT_EQ(p.metrics.listen, d.metrics.listen);
   EXPECT_EQ(p.metrics.enabled, d.metrics.enabled);
+  EXPECT_EQ(p.roce.export_plan, d.roce.export_plan);
+  EXPECT_EQ(p.roce.frr, d.roce.frr);
   EXPECT_EQ(p.source, kShippedPolicy);
 }
 
@@ -106,7 +108,9 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
                                           "control.socket",
                                           "control.mode",
                                           "metrics.listen",
-                                          "metrics.enabled"};
+                                          "metrics.enabled",
+                                          "roce.export",
+                                          "roce.frr"};
   EXPECT_EQ(keys, expected);
 }
 
