@@ -12,6 +12,7 @@
 #include "smd/guid2lid_file.h"
 #include "smd/light_sweep.h"
 #include "smd/port_config.h"
+#include "smd/roce_state_writer.h"
 #include "smd/smp_batch.h"
 
 namespace smd {
@@ -168,6 +169,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate) {
     PhaseTimer t(s, "PortStateChange cleared");
     clear_port_state_change(batch, d, problems);
   }
+
+  // The RoCE plan goes to state_dir on the writer's thread: the fabric is already programmed and this
+  // sweep does not wait for it.
+  roce_writer_.submit(d.topo, policy_.sm.state_dir, policy_.roce);
 
   // Subnet up only when every link is Active and every switch holds its tables.
   const auto not_active = ports_not_active(d);

@@ -16,6 +16,7 @@
 #include "routing/lid_map.h"
 #include "smd/discovery.h"
 #include "smd/lft_programmer.h"
+#include "smd/roce_state_writer.h"
 
 namespace smd {
 
@@ -66,6 +67,10 @@ class SweepRunner {
   /// Use a reloaded policy from the next sweep on (LIDs already granted stay).
   void set_policy(const Policy& policy) { policy_ = policy; }
 
+  /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
+  /// the report of that write, nullopt when none was asked for yet.
+  std::optional<RoceWriteReport> wait_for_roce_files() { return roce_writer_.wait_idle(); }
+
  private:
   void remember_port_lids(const Topology& topo);
   void write_ca_order(const Topology& topo);
@@ -81,6 +86,7 @@ class SweepRunner {
   RoutingTables tables_;
   std::shared_ptr<const LidMap> lids_frozen_;
   std::shared_ptr<const RoutingTables> tables_frozen_;
+  RoceStateWriter roce_writer_;  // last: its destructor finishes the write while the rest still exists
 };
 
 }  // namespace smd
