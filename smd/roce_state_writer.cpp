@@ -152,6 +152,31 @@ std::optional<RoceWriteReport> RoceStateWriter::wait_idle() {
   return last_report_;
 }
 
+RoceWriteReport RoceStateWriter::write_if_changed(const Job& job) {
+  auto ordered = std::make_shared<const Topology>(in_guid_order(*job.topo));
+  const fs::path plan_path = fs::path(job.state_dir) / kRocePlanFile;
+  const fs::path frr_path = fs::path(job.state_dir) / kFrrDir;
+  std::error_code ec;
+  const bool files_there =
+      (!job.policy.export_plan || fs::exists(plan_path, ec)) && (!job.policy.frr || fs::exists(frr_path, ec));
+  if (written_topo_ && files_there && job.state_dir == written_dir_ &&
+      job.policy.export_plan == written_policy_.export_plan && job.policy.frr == written_policy_.frr &&
+      same_cabling(*ordered, *written_topo_)) {
+    RoceWriteReport report;
+    report.unchanged = true;
+    return report;
+  }
+  RoceWriteReport report = write_roce_state(*ordered, job.state_dir, job.policy);
+  if (report.errors.empty()) {
+    written_topo_ = std::move(ordered);
+    written_dir_ = job.state_dir;
+    written_policy_ = job.policy;
+  } else {
+    written_topo_.reset();  // try again in full next time
+  }
+  return report;
+}
+
 void RoceStateWriter::run() {
   for (;;) {
     Job job;
@@ -164,26 +189,13 @@ void RoceStateWriter::run() {
       pending_.reset();
       busy_ = true;
     }
-    auto ordered = std::make_shared<const Topology>(in_guid_order(*job.topo));
-    const fs::path plan_path = fs::path(job.state_dir) / kRocePlanFile;
-    const fs::path frr_path = fs::path(job.state_dir) / kFrrDir;
-    std::error_code ec;
-    const bool files_there =
-        (!job.policy.export_plan || fs::exists(plan_path, ec)) && (!job.policy.frr || fs::exists(frr_path, ec));
     RoceWriteReport report;
-    if (written_topo_ && files_there && job.state_dir == written_dir_ &&
-        job.policy.export_plan == written_policy_.export_plan && job.policy.frr == written_policy_.frr &&
-        same_cabling(*ordered, *written_topo_)) {
-      report.unchanged = true;
-    } else {
-      report = write_roce_state(*ordered, job.state_dir, job.policy);
-      if (report.errors.empty()) {
-        written_topo_ = ordered;
-        written_dir_ = job.state_dir;
-        written_policy_ = job.policy;
-      } else {
-        written_topo_.reset();  // try again in full next time
-      }
+    try {
+      report = write_if_changed(job);
+    } catch (const std::exception& e) {  // e.g. out of memory: this thread must not end the daemon
+      report = RoceWriteReport{};
+      report.errors.push_back(std::string("write stopped: ") + e.what());
+      written_topo_.reset();
     }
     log_report(report, job.state_dir);
     {

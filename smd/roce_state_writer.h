@@ -75,6 +75,8 @@ class RoceStateWriter {
     RocePolicy policy;
   };
   void run();
+  /// One job on the writer thread: skipped when nothing changed since the last complete write.
+  RoceWriteReport write_if_changed(const Job& job);
 
   std::mutex mutex_;
   std::condition_variable cv_;

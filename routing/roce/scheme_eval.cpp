@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <string>
-#include <unordered_map>
 
 #include "routing/roce/ecmp_hash.h"
 #include "routing/roce/maxmin.h"
