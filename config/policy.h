@@ -65,6 +65,13 @@ struct SecurityPolicy {
   unsigned m_key_lease_period_s = 60;  ///< security.m_key_lease_period: seconds, 0 = never expires
 };
 
+/// The RoCEv2 route plan (docs/roce.md) the daemon derives from every routed topology. Written off the
+/// sweep's critical path (after the LFTs are programmed, on a background thread), so both default on.
+struct RocePolicy {
+  bool export_plan = true;  ///< roce.export: state_dir/roce-plan.json (what `smctl export roce` serves)
+  bool frr = true;          ///< roce.frr: state_dir/frr/<switch>/frr.conf, one per switch
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -74,6 +81,7 @@ struct Policy {
   ControlPolicy control;
   MetricsPolicy metrics;
   SecurityPolicy security;
+  RocePolicy roce;
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

@@ -123,6 +123,12 @@ void read_security(MapReader security, SecurityPolicy& out, Diagnostics& diag) {
   }
 }
 
+void read_roce(MapReader roce, RocePolicy& out) {
+  roce.read_bool("export", out.export_plan);
+  roce.read_bool("frr", out.frr);
+  roce.finish();
+}
+
 void read_log(MapReader log, LogPolicy& out) {
   log.read_choice("level", log_level_names(), out.level);
   log.read_string("file", out.file);
@@ -177,6 +183,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_control(top.section("control"), policy.control, diag);
   read_metrics(top.section("metrics"), policy.metrics, diag);
   read_security(top.section("security"), policy.security, diag);
+  read_roce(top.section("roce"), policy.roce);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

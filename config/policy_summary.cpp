@@ -54,6 +54,8 @@ std::string summarize_policy(const Policy& p) {
   s += " mad.timeout=" + std::to_string(p.mad.timeout_ms) + "ms";
   s += " mad.retries=" + std::to_string(p.mad.retries);
   s += " log=" + p.log.level + "@" + (p.log.file.empty() ? "stderr" : p.log.file);
+  s += " roce.export=" + std::string(p.roce.export_plan ? "on" : "off");
+  s += " roce.frr=" + std::string(p.roce.frr ? "on" : "off");
   s += " state_dir=" + p.sm.state_dir;
   return s;
 }

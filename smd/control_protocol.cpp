@@ -148,27 +148,28 @@ Json endpoint_json(const FabricSnapshot& snap, const Endpoint& ep) {
   return {{"guid", format_guid(node.guid)}, {"description", node.description}, {"port", ep.port}, {"lid", ep.lid}};
 }
 
-Result<Json> export_json(const Json& request, const HandlerOptions& options) {
+Result<Json> export_json(const Json& request, const FabricSnapshot& snap) {
   const std::string what = request.value("what", "");
   if (what != "roce") return bad_input("unknown export '" + what + "' (known: roce)");
+  const std::string& path = snap.roce_plan_path;
+  if (path.empty()) return bad_input("roce export is off (policy roce.export: false)");
   std::error_code ec;
-  if (options.roce_plan_path.empty() || !std::filesystem::is_regular_file(options.roce_plan_path, ec)) {
-    return bad_input("roce plan not available yet");
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return bad_input("roce plan not available yet (" + path + " is written after the first routed sweep)");
   }
   // The handler runs on the daemon's only thread: a plan too big to parse quickly is pointed at, not sent.
-  const auto size = std::filesystem::file_size(options.roce_plan_path, ec);
+  const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxExportBytes) {
-    return make_error(ErrorCode::kInvalidInput, "roce plan " + options.roce_plan_path + " is " + std::to_string(size) +
-                                                    " bytes (limit " + std::to_string(kMaxExportBytes) +
-                                                    "): read the file directly");
+    return make_error(ErrorCode::kInvalidInput, "roce plan " + path + " is " + std::to_string(size) + " bytes (limit " +
+                                                    std::to_string(kMaxExportBytes) + "): read the file directly");
   }
-  std::ifstream in(options.roce_plan_path);
+  std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  if (!in) return make_error(ErrorCode::kIo, "cannot read " + options.roce_plan_path);
+  if (!in) return make_error(ErrorCode::kIo, "cannot read " + path);
   Json plan = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   if (plan.is_discarded()) plan = text.str();  // not JSON: hand the text over as it is
-  return Json{{"what", "roce"}, {"path", options.roce_plan_path}, {"plan", std::move(plan)}};
+  return Json{{"what", "roce"}, {"path", path}, {"plan", std::move(plan)}};
 }
 
 // A node name may come as a string or, for a LID, as a bare JSON number.
@@ -369,7 +370,7 @@ Json report_json(const SweepSummary& s) {
           {"total_ms", s.total_ms}};
 }
 
-Json handle_request(const Json& request, DaemonControl& control, const HandlerOptions& options) {
+Json handle_request(const Json& request, DaemonControl& control) {
   try {
     const std::string cmd = request.value("cmd", "");
     if (cmd == "sweep") {
@@ -380,9 +381,9 @@ Json handle_request(const Json& request, DaemonControl& control, const HandlerOp
       control.request_reroute("smctl reroute");
       return ok_response({{"requested", "reroute"}});
     }
-    if (cmd == "export") return from_result(export_json(request, options));
     const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();
     if (!snap) return error_response("the daemon has published no state yet");
+    if (cmd == "export") return from_result(export_json(request, *snap));
     if (cmd == "status") return ok_response(status_json(*snap));
     if (cmd == "nodes") return ok_response(nodes_json(*snap));
     if (cmd == "report") return ok_response(report_json(snap->last_sweep));

@@ -22,13 +22,6 @@ inline constexpr std::size_t kMaxRequestBytes = 64 * 1024;
 /// Largest RoCE plan `export` returns inline (bytes); bigger plans are named by path instead.
 inline constexpr std::uintmax_t kMaxExportBytes = 16 * 1024 * 1024;
 
-/// What the request handler needs besides the daemon.
-struct HandlerOptions {
-  /// Where the RoCE plan is written (JSON); "" or a missing file means "not available yet".
-  /// Until FabricSnapshot carries the path itself, the daemon passes state_dir's plan file here.
-  std::string roce_plan_path;
-};
-
 /// `{"ok":true,"result":result}`.
 Json ok_response(Json result);
 /// `{"ok":false,"error":message}`.
@@ -41,8 +34,9 @@ std::string to_line(const Json& response);
 Result<Json> parse_request(std::string_view line);
 
 /// Run one parsed request. Never throws; every failure is an error response naming the cause.
-/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, export what=roce.
-Json handle_request(const Json& request, DaemonControl& control, const HandlerOptions& options);
+/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, export what=roce (the
+/// plan file FabricSnapshot::roce_plan_path names, inline up to kMaxExportBytes).
+Json handle_request(const Json& request, DaemonControl& control);
 
 // --- Queries on one snapshot (used by handle_request, exposed for tests) -------------------------------
 

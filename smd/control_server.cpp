@@ -146,9 +146,8 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
       return;
     }
     auto request = control::parse_request(line);
-    const control::Json response = request.ok()
-                                       ? control::handle_request(*request, shared_->control, shared_->options.handler)
-                                       : control::error_response(request.error().message);
+    const control::Json response = request.ok() ? control::handle_request(*request, shared_->control)
+                                                : control::error_response(request.error().message);
     send(control::to_line(response), true);
   }
 

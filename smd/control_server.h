@@ -37,7 +37,6 @@ struct ControlServerOptions {
   std::string group = "smd";                                  ///< group allowed besides root; socket group
   /// Decides who may talk; empty = peer_allowed(peer, group). Tests inject a refusal here.
   std::function<bool(const PeerCredentials&)> authorize;
-  control::HandlerOptions handler;  ///< RoCE plan path etc.
 };
 
 class ControlServer {

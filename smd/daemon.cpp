@@ -470,6 +470,7 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->last_sweep_time = last_sweep_time_;
   snap->last_repair_ms = last_repair_ms_;
   snap->counters = counters_;
+  if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;
   snapshot_ = std::move(snap);
 }
 

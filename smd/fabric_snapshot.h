@@ -48,6 +48,9 @@ struct FabricSnapshot {
   std::chrono::system_clock::time_point last_sweep_time{};
   double last_repair_ms = 0;  ///< trap/port change -> tables consistent, last time it happened
   DaemonCounters counters;
+  /// Where the daemon writes the RoCE plan (state_dir/roce-plan.json, `smctl export roce`); "" when the
+  /// policy turns the export off (roce.export: false).
+  std::string roce_plan_path;
 };
 
 /// What the control socket may ask of the daemon. Implemented by the daemon; every call is made on the

@@ -38,6 +38,8 @@ int run_once(const Policy& policy, std::ostream& out) {
     }
     if (attempt < attempts) spdlog::warn("sweep {} left problems; re-sweeping", attempt);
   }
+  // The RoCE plan (policy roce.*) is written off the sweep's path; it must be complete before we exit.
+  runner.wait_for_roce_files();
   transport.stop();
   return rc;
 }

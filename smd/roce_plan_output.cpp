@@ -2,16 +2,15 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <unordered_map>
 
-#include "routing/roce/frr_writer.h"
 #include "routing/roce/svg_chart.h"
 #include "routing/text_file.h"
 #include "routing/topology.h"
+#include "smd/atomic_file.h"
+#include "smd/roce_plan_files.h"
 
 namespace smd {
 namespace {
@@ -20,71 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-/// Write to `path` through a temporary file and a rename, so a reader never sees half a file. `fill`
-/// streams the content (the plan JSON of a large fabric is 100+ MB: it never sits in memory whole).
-Status write_file_with(const std::filesystem::path& path, const std::function<void(std::ostream&)>& fill) {
-  const auto tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
-    if (!f) return make_error(ErrorCode::kIo, tmp + ": cannot open for writing");
-    fill(f);
-    f.close();
-    if (!f) return make_error(ErrorCode::kIo, tmp + ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return make_error(ErrorCode::kIo, path.string() + ": rename failed: " + ec.message());
-  return Ok{};
-}
-
-Status write_file(const std::filesystem::path& path, const std::string& text) {
-  return write_file_with(path, [&](std::ostream& os) { os << text; });
-}
-
-nlohmann::ordered_json switch_json(const Topology& topo, const roce::RoutePlan& plan, SwitchIndex s) {
-  using roce::format_ipv4;
-  using roce::format_prefix;
-  const auto& sw = plan.switches()[s];
-  const auto& all = plan.switches();
-  nlohmann::ordered_json j;
-  j["name"] = sw.name;
-  j["node_guid"] = format_guid(topo.node(sw.node).guid);
-  j["asn"] = sw.asn;
-  if (sw.tier == roce::kNoTier) {
-    j["tier"] = nullptr;
-  } else {
-    j["tier"] = sw.tier;
-  }
-  j["loopback"] = format_ipv4(sw.loopback) + "/32";
-  j["host_prefix"] = sw.has_hosts ? nlohmann::ordered_json(format_prefix(sw.host_prefix)) : nullptr;
-  j["gateway"] = sw.has_hosts ? nlohmann::ordered_json(format_ipv4(sw.gateway)) : nullptr;
-  auto interfaces = nlohmann::ordered_json::array();
-  std::unordered_map<PortNum, std::uint32_t> peer_ip;
-  for (const auto& itf : sw.interfaces) {
-    peer_ip[itf.port] = itf.peer_ip;
-    interfaces.push_back({{"port", itf.port},
-                          {"ip", format_ipv4(itf.local_ip) + "/31"},
-                          {"peer", all[itf.peer].name},
-                          {"peer_port", itf.peer_port},
-                          {"peer_ip", format_ipv4(itf.peer_ip)}});
-  }
-  j["interfaces"] = std::move(interfaces);
-  auto routes = nlohmann::ordered_json::array();
-  for (const auto& r : sw.routes) {
-    auto hops = nlohmann::ordered_json::array();
-    for (PortNum p : plan.fib().group(s, r.dest)) {
-      hops.push_back(
-          {{"port", p}, {"neighbor", all[plan.graph().peer_switch(s, p)].name}, {"ip", format_ipv4(peer_ip[p])}});
-    }
-    routes.push_back({{"prefix", format_prefix(r.prefix)},
-                      {"kind", r.loopback ? "loopback" : "hosts"},
-                      {"dest", all[r.dest].name},
-                      {"nexthops", std::move(hops)}});
-  }
-  j["routes"] = std::move(routes);
-  return j;
 }
 
 void text_row(std::ostream& out, const std::string& pattern, const roce::SchemeFigures& f) {
@@ -105,39 +39,6 @@ bool parse_ipv4(const std::string& s, std::uint32_t& ip) {
 }
 
 }  // namespace
-
-void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePlan& plan) {
-  nlohmann::ordered_json head;
-  head["schema"] = "smd-roce-plan/1";
-  head["address_pools"] = {{"hosts", roce::format_prefix(roce::kHostPool)},
-                           {"links", roce::format_prefix(roce::kP2pPool)},
-                           {"loopbacks", roce::format_prefix(roce::kLoopbackPool)}};
-  head["asn_scheme"] = "4200000000 + tier * 100000 + group (docs/roce.md)";
-  head["notes"] = plan.notes();
-  // Open the top-level object by hand and stream the big arrays element by element.
-  std::string opening = head.dump(1);
-  opening.pop_back();  // drop the closing '}'
-  while (!opening.empty() && (opening.back() == '\n' || opening.back() == ' ')) opening.pop_back();
-  os << opening << ",\n \"hosts\": [";
-  for (std::size_t i = 0; i < plan.hosts().size(); ++i) {
-    const auto& h = plan.hosts()[i];
-    const auto& leaf = plan.switches()[h.leaf];
-    nlohmann::ordered_json j = {{"name", h.name},
-                                {"node_guid", format_guid(topo.node(h.ca).guid)},
-                                {"port", h.port},
-                                {"ip", roce::format_ipv4(h.ip)},
-                                {"prefix_len", leaf.host_prefix.len},
-                                {"gateway", roce::format_ipv4(leaf.gateway)},
-                                {"leaf", leaf.name},
-                                {"leaf_port", h.leaf_port}};
-    os << (i ? ",\n  " : "\n  ") << j.dump();
-  }
-  os << "\n ],\n \"switches\": [";
-  for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
-    os << (s ? ",\n  " : "\n  ") << switch_json(topo, plan, s).dump();
-  }
-  os << "\n ]\n}\n";
-}
 
 nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
   nlohmann::ordered_json j;
@@ -240,21 +141,13 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
 
   if (!o.plan_json.empty()) {
     start = Clock::now();
-    auto st = write_file_with(o.plan_json, [&](std::ostream& os) { write_plan_json(os, topo, *plan); });
-    if (!st) return st.error();
+    if (auto st = write_plan_file(o.plan_json, topo, *plan); !st) return st.error();
     summary["plan_json"] = o.plan_json;
     summary["plan_json_ms"] = ms_since(start);
   }
   if (!o.frr_dir.empty()) {
     start = Clock::now();
-    const auto names = roce::switch_dir_names(*plan);
-    for (SwitchIndex s = 0; s < plan->switches().size(); ++s) {
-      const std::filesystem::path dir = std::filesystem::path(o.frr_dir) / names[s];
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      if (ec) return make_error(ErrorCode::kIo, dir.string() + ": cannot create directory: " + ec.message());
-      if (auto st = write_file(dir / "frr.conf", roce::frr_config(*plan, s, names[s])); !st) return st.error();
-    }
+    if (auto st = write_frr_configs(o.frr_dir, *plan); !st) return st.error();
     summary["frr_dir"] = o.frr_dir;
     summary["frr_files"] = plan->switches().size();
     summary["frr_ms"] = ms_since(start);
@@ -285,7 +178,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   if (!o.svg.empty()) {
     const std::string title = "IB (" + tables.engine + ") vs RoCEv2 ECMP: " + std::to_string(cmp->endpoints) +
                               " endpoints, " + std::to_string(cmp->qps) + " QP(s) per flow";
-    if (auto st = write_file(o.svg, roce::svg_chart(*cmp, title)); !st) return st.error();
+    if (auto st = write_file_atomic(o.svg, roce::svg_chart(*cmp, title)); !st) return st.error();
     summary["svg"] = o.svg;
   }
   summary["compare_ms"] = compare_ms;

@@ -45,10 +45,6 @@ struct RocePlanOptions {
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RocePlanOptions& options, std::ostream& out);
 
-/// Write the plan as JSON (schema "smd-roce-plan/1", docs/roce.md) to `os`, one switch at a time so
-/// that a plan with millions of next hops never sits in memory as one JSON tree.
-void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePlan& plan);
-
 /// The comparison as JSON: {endpoints, qps, notes, patterns[{name, instances, schemes[{name, figures}]}]}.
 nlohmann::ordered_json comparison_json(const roce::Comparison& comparison);
 

@@ -15,6 +15,7 @@
 #include "smd/guid2lid_file.h"
 #include "smd/light_sweep.h"
 #include "smd/port_config.h"
+#include "smd/roce_state_writer.h"
 #include "smd/smp_batch.h"
 
 namespace smd {
@@ -199,6 +200,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     PhaseTimer t(s, "PortStateChange cleared");
     clear_port_state_change(batch, d, problems);
   }
+
+  // The RoCE plan goes to state_dir on the writer's thread: the fabric is already programmed and this
+  // sweep does not wait for it.
+  roce_writer_.submit(d.topo, policy_.sm.state_dir, policy_.roce);
 
   // Subnet up only when every link is Active and every switch holds its tables.
   for (SweepProblem& p : ports_not_active(d)) problems.push_back(std::move(p));

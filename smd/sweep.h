@@ -17,6 +17,7 @@
 #include "routing/lid_map.h"
 #include "smd/discovery.h"
 #include "smd/lft_programmer.h"
+#include "smd/roce_state_writer.h"
 
 namespace smd {
 
@@ -83,6 +84,10 @@ class SweepRunner {
   /// The next heavy sweep programs a fresh engine run (`smctl reroute`): re-balances after repairs.
   void request_full_reroute() { full_reroute_ = true; }
 
+  /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
+  /// the report of that write, nullopt when none was asked for yet.
+  std::optional<RoceWriteReport> wait_for_roce_files() { return roce_writer_.wait_idle(); }
+
  private:
   void remember_port_lids(const Topology& topo);
   void write_ca_order(const Topology& topo);
@@ -103,6 +108,7 @@ class SweepRunner {
   RoutingTables tables_;
   std::shared_ptr<const LidMap> lids_frozen_;
   std::shared_ptr<const RoutingTables> tables_frozen_;
+  RoceStateWriter roce_writer_;  // last: its destructor finishes the write while the rest still exists
 };
 
 }  // namespace smd

@@ -27,22 +27,45 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t init) {
   return r ^ 0xFFFFFFFFu;
 }
 
-std::uint32_t hash_five_tuple(const FiveTuple& t, std::uint32_t seed) {
+std::array<std::uint8_t, kFiveTupleKeyBytes> five_tuple_key(const FiveTuple& t) {
   // Header fields in wire (big-endian) order, as the switch parser presents them to the hash engine.
-  const std::array<std::uint8_t, 13> key = {static_cast<std::uint8_t>(t.src_ip >> 24),
-                                            static_cast<std::uint8_t>(t.src_ip >> 16),
-                                            static_cast<std::uint8_t>(t.src_ip >> 8),
-                                            static_cast<std::uint8_t>(t.src_ip),
-                                            static_cast<std::uint8_t>(t.dst_ip >> 24),
-                                            static_cast<std::uint8_t>(t.dst_ip >> 16),
-                                            static_cast<std::uint8_t>(t.dst_ip >> 8),
-                                            static_cast<std::uint8_t>(t.dst_ip),
-                                            t.proto,
-                                            static_cast<std::uint8_t>(t.src_port >> 8),
-                                            static_cast<std::uint8_t>(t.src_port),
-                                            static_cast<std::uint8_t>(t.dst_port >> 8),
-                                            static_cast<std::uint8_t>(t.dst_port)};
-  return crc32(key, seed == 0 ? 0xFFFFFFFFu : seed);
+  return {static_cast<std::uint8_t>(t.src_ip >> 24),
+          static_cast<std::uint8_t>(t.src_ip >> 16),
+          static_cast<std::uint8_t>(t.src_ip >> 8),
+          static_cast<std::uint8_t>(t.src_ip),
+          static_cast<std::uint8_t>(t.dst_ip >> 24),
+          static_cast<std::uint8_t>(t.dst_ip >> 16),
+          static_cast<std::uint8_t>(t.dst_ip >> 8),
+          static_cast<std::uint8_t>(t.dst_ip),
+          t.proto,
+          static_cast<std::uint8_t>(t.src_port >> 8),
+          static_cast<std::uint8_t>(t.src_port),
+          static_cast<std::uint8_t>(t.dst_port >> 8),
+          static_cast<std::uint8_t>(t.dst_port)};
+}
+
+std::uint32_t hash_five_tuple(const FiveTuple& t, std::uint32_t seed) {
+  return crc32(five_tuple_key(t), seed == 0 ? 0xFFFFFFFFu : seed);
+}
+
+namespace {
+
+/// The register after `rounds` zero bytes starting from `r` (one table step per byte).
+std::uint32_t shift_zero_bytes(std::uint32_t r, std::size_t rounds) {
+  for (std::size_t i = 0; i < rounds; ++i) r = kCrcTable[r & 0xFFu] ^ (r >> 8);
+  return r;
+}
+
+}  // namespace
+
+std::uint32_t key_byte_term(std::size_t position, std::uint8_t value) {
+  // From a zero register the zero bytes before `position` leave it zero; the byte itself loads the
+  // table entry, and the bytes after it shift that through.
+  return shift_zero_bytes(kCrcTable[value], kFiveTupleKeyBytes - 1 - position);
+}
+
+std::uint32_t seed_term(std::uint32_t seed) {
+  return shift_zero_bytes(seed == 0 ? 0xFFFFFFFFu : seed, kFiveTupleKeyBytes) ^ 0xFFFFFFFFu;
 }
 
 }  // namespace smd::roce

@@ -3,6 +3,7 @@
 // port 4791; the UDP source port is the only per-connection entropy (NICs derive it from the QP number).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -32,6 +33,21 @@ struct FiveTuple {
 /// Switches expose such a "hash seed" so that neighbouring tiers do not make correlated choices
 /// (hash polarization). Deterministic: same tuple and seed, same value.
 std::uint32_t hash_five_tuple(const FiveTuple& t, std::uint32_t seed);
+
+/// The 13 key bytes hash_five_tuple hashes, in wire order: src IP (0-3), dst IP (4-7), protocol (8), source
+/// port (9-10), destination port (11-12).
+inline constexpr std::size_t kFiveTupleKeyBytes = 13;
+std::array<std::uint8_t, kFiveTupleKeyBytes> five_tuple_key(const FiveTuple& t);
+
+/// hash_five_tuple taken apart, for hashing millions of flows at every switch on their path. The CRC
+/// register is linear over GF(2) in its preset and in every message byte, so for a 13-byte key
+///     hash_five_tuple(t, seed) == seed_term(seed) ^ key_byte_term(0, key[0]) ^ ... ^ key_byte_term(12, key[12])
+/// bit for bit. Precompute the terms of each address and port byte once, and a flow's hash at a switch
+/// is a few XORs instead of 13 table steps.
+/// Term of byte `value` at `position` (< kFiveTupleKeyBytes) of the key, register preset 0.
+std::uint32_t key_byte_term(std::size_t position, std::uint8_t value);
+/// Term of the register preset for `seed` (0 = the standard preset) over 13 bytes, final XOR included.
+std::uint32_t seed_term(std::uint32_t seed);
 
 /// Index of the member a group of `group_size` (> 0) members picks for `hash`.
 inline std::size_t pick_member(std::uint32_t hash, std::size_t group_size) { return hash % group_size; }

@@ -40,3 +40,28 @@ once_bringup() {
 
 # check_with_diags [check_fabric args]: the independent verdict.
 check_with_diags() { sim timeout 240 python3 "${CHECK_FABRIC}" "$@"; }
+
+# check_roce_state SWITCHES CAS: the RoCE plan smd left in ONCE_STATE (policy roce.export and roce.frr,
+# both on by default) parses, has one host per CA and one switch entry per switch, and state_dir/frr
+# holds one frr.conf per switch and nothing else.
+check_roce_state() {
+  python3 - "${ONCE_STATE}" "$1" "$2" <<'PY'
+import json, os, sys
+state, switches, cas = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(os.path.join(state, "roce-plan.json")) as f:
+    plan = json.load(f)
+hosts = plan["hosts"]
+assert len(hosts) == cas, f"roce-plan.json: {len(hosts)} hosts, the fabric has {cas} CAs"
+assert len({h["ip"] for h in hosts}) == cas, "roce-plan.json: host addresses are not distinct"
+assert len(plan["switches"]) == switches, f"roce-plan.json: {len(plan['switches'])} switches, expected {switches}"
+for sw in plan["switches"]:
+    assert sw["routes"], f"roce-plan.json: switch {sw['name']} has no routes"
+    for route in sw["routes"]:
+        assert route["nexthops"] and all("port" in nh for nh in route["nexthops"]), route
+frr = os.path.join(state, "frr")
+entries = os.listdir(frr)
+confs = [e for e in entries if os.path.isfile(os.path.join(frr, e, "frr.conf"))]
+assert len(confs) == switches and len(entries) == switches, f"frr/: {sorted(entries)}"
+print(f"roce state: {cas} hosts, {switches} switches, {len(confs)} frr.conf")
+PY
+}

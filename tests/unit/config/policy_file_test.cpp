@@ -80,6 +80,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.security.m_key, d.security.m_key);
   EXPECT_EQ(p.security.m_key_protect, d.security.m_key_protect);
   EXPECT_EQ(p.security.m_key_lease_period_s, d.security.m_key_lease_period_s);
+  EXPECT_EQ(p.roce.export_plan, d.roce.export_plan);
+  EXPECT_EQ(p.roce.frr, d.roce.frr);
   EXPECT_EQ(p.source, kShippedPolicy);
 }
 
@@ -114,7 +116,9 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
                                           "metrics.enabled",
                                           "security.m_key",
                                           "security.m_key_protect",
-                                          "security.m_key_lease_period"};
+                                          "security.m_key_lease_period",
+                                          "roce.export",
+                                          "roce.frr"};
   EXPECT_EQ(keys, expected);
 }
 

@@ -153,6 +153,21 @@ TEST(PolicyLoaderAccept, ControlAndMetrics) {
   EXPECT_FALSE(p.metrics.enabled);
 }
 
+TEST(PolicyLoaderAccept, RoceExportAndFrr) {
+  const Policy defaults = load_ok("");
+  EXPECT_TRUE(defaults.roce.export_plan);
+  EXPECT_TRUE(defaults.roce.frr);
+  Policy p = load_ok("roce:\n  export: false\n  frr: false\n");
+  EXPECT_FALSE(p.roce.export_plan);
+  EXPECT_FALSE(p.roce.frr);
+  p = load_ok("roce: {frr: false}\n");
+  EXPECT_TRUE(p.roce.export_plan);
+  EXPECT_FALSE(p.roce.frr);
+  p = load_ok("roce: {export: false}\n");
+  EXPECT_FALSE(p.roce.export_plan);
+  EXPECT_TRUE(p.roce.frr);
+}
+
 TEST(PolicyLoaderAccept, BlockSequencesAndEmptyRootLists) {
   Policy p = load_ok(
       "routing:\n  engines:\n    - minhop\n  updn:\n    roots:\n      - 0x5\n      - 7\n  ftree: {roots: []}\n");

@@ -200,6 +200,36 @@ TEST(RoceCompare, AllToAllOnOneSwitchIsEndpointBound) {
   }
 }
 
+// All-to-all between two switches joined by one cable, 2 hosts each (12 flows), solved by hand. The 8
+// flows that cross the cable load each direction with 4; host cables carry 3 flows each. Max-min: the
+// cable saturates first at 1/4 (the 8 crossing flows freeze); a local flow then has 1 - 2/4 left on its
+// host cables: 1/2. Mean = (8/4 + 4/2) / 12 = 1/3. Bottleneck shares: 1/4 crossing, 1/3 local: mean
+// (8/4 + 4/3) / 12 = 5/18. The crossing flows collide on the cable, the local ones on nothing: 8/12.
+// Every scheme has the one path.
+TEST(RoceCompare, AllToAllAcrossOneCableSolvedByHand) {
+  auto topo = make_two_switch(1, 2);
+  ASSERT_TRUE(topo.ok());
+  Routed r = route(std::move(topo).value(), "minhop");
+  auto plan = RoutePlan::build(r.topo);
+  ASSERT_TRUE(plan.ok());
+  CompareOptions o;
+  o.patterns.seeds = 1;
+  for (unsigned threads : {1u, 2u}) {
+    o.threads = threads;
+    auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+    ASSERT_TRUE(cmp.ok());
+    for (const char* scheme : {"ib-static", "ib-adaptive", "roce-ecmp"}) {
+      const auto& a = figures(*cmp, "all-to-all", scheme);
+      EXPECT_EQ(a.flows, 12u) << scheme;
+      EXPECT_DOUBLE_EQ(a.max_link_load, 4.0) << scheme;
+      EXPECT_DOUBLE_EQ(a.max_switch_link_load, 4.0) << scheme;
+      EXPECT_NEAR(a.maxmin_throughput, 1.0 / 3, 1e-12) << scheme;
+      EXPECT_NEAR(a.mean_bottleneck_share, 5.0 / 18, 1e-12) << scheme;
+      EXPECT_NEAR(a.collision_share, 8.0 / 12, 1e-12) << scheme;
+    }
+  }
+}
+
 // One flow split into 4 QPs between two switches joined by 2 cables: the QPs share the flow's load, so
 // no cable carries more than the whole flow, and the flow alone gets line rate.
 TEST(RoceCompare, PairListAndQpsSplitTheLoad) {

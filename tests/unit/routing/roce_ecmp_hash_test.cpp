@@ -78,5 +78,26 @@ TEST(RoceHash, SeedsAloneCorrelateTiersOffsetsDecorrelate) {
   EXPECT_EQ(hash_offset(0x12345678u, 0), 0x12345678u);
 }
 
+/// The hash as the comparison computes it: the XOR of one term per key byte and one for the seed.
+std::uint32_t split_hash(const FiveTuple& t, std::uint32_t seed) {
+  const auto key = five_tuple_key(t);
+  std::uint32_t h = seed_term(seed);
+  for (std::size_t i = 0; i < key.size(); ++i) h ^= key_byte_term(i, key[i]);
+  return h;
+}
+
+TEST(RoceHash, SplitTermsGiveTheSameHash) {
+  // The zlib value of FiveTupleMatchesZlibOverWireBytes, then random tuples and seeds (0 included).
+  EXPECT_EQ(split_hash(FiveTuple{0x0A000002u, 0x0A000102u, kIpProtoUdp, 0xC000, kRoceUdpPort}, 0), 0x4973D670u);
+  std::mt19937 rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    const FiveTuple t{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()),
+                      static_cast<std::uint8_t>(rng()), static_cast<std::uint16_t>(rng()),
+                      static_cast<std::uint16_t>(rng())};
+    const std::uint32_t seed = i % 7 == 0 ? 0 : static_cast<std::uint32_t>(rng());
+    ASSERT_EQ(split_hash(t, seed), hash_five_tuple(t, seed)) << i;
+  }
+}
+
 }  // namespace
 }  // namespace smd::roce

@@ -1,5 +1,5 @@
-// The RoCE L3 Clos plan: ECMP groups against shortest-path next-hop sets found by a BFS written here
-// over the raw Topology, and the address / ASN / FRR invariants of docs/roce.md.
+// The RoCE L3 Clos plan: ECMP groups (and their HopGroups re-layout) against shortest-path next-hop
+// sets found by a BFS written here over the raw Topology, and the address / ASN / FRR invariants of docs/roce.md.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -10,6 +10,7 @@
 #include "routing/fabric_gen.h"
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/frr_writer.h"
+#include "routing/roce/hop_groups.h"
 
 namespace smd::roce {
 namespace {
@@ -34,6 +35,7 @@ std::map<NodeIndex, int> bfs_from(const Topology& topo, NodeIndex dest) {
 void expect_groups_are_shortest_paths(const Topology& topo) {
   auto plan = RoutePlan::build(topo);
   ASSERT_TRUE(plan.ok()) << plan.error().message;
+  const HopGroups by_destination(plan->fib());  // the comparison's layout of the same groups
   const auto& sw = topo.switches();
   std::size_t nonempty = 0;
   for (std::size_t d = 0; d < sw.size(); ++d) {
@@ -54,6 +56,8 @@ void expect_groups_are_shortest_paths(const Topology& topo) {
       const std::set<PortNum> got(group.begin(), group.end());
       EXPECT_EQ(got, expected) << node.description << " -> " << topo.node(sw[d]).description;
       EXPECT_EQ(got.size(), group.size()) << "duplicate member";
+      const auto same = by_destination.group(static_cast<SwitchIndex>(s), static_cast<SwitchIndex>(d));
+      EXPECT_EQ(std::vector<PortNum>(same.begin(), same.end()), std::vector<PortNum>(group.begin(), group.end()));
       nonempty += !group.empty();
     }
   }

@@ -215,20 +215,17 @@ TEST(ControlProtocol, StatusAndNodes) {
 TEST(ControlProtocol, HandleRequestCommands) {
   FakeControl control;
   control.snap = make_snapshot();
-  HandlerOptions options;
-  EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control, options), ok_response({{"requested", "heavy sweep"}}));
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control), ok_response({{"requested", "heavy sweep"}}));
   EXPECT_EQ(control.heavy, std::vector<std::string>{"smctl sweep"});
-  EXPECT_EQ(handle_request({{"cmd", "reroute"}}, control, options), ok_response({{"requested", "reroute"}}));
+  EXPECT_EQ(handle_request({{"cmd", "reroute"}}, control), ok_response({{"requested", "reroute"}}));
   EXPECT_EQ(control.reroutes.size(), 1u);
-  EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control, options)["error"],
+  EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control)["error"],
             "unknown command 'bogus' (known: export, lfts, nodes, report, reroute, route, status, sweep)");
-  EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control, options)["error"],
-            "route needs src and dst");
-  const Json by_number = handle_request({{"cmd", "route"}, {"src", "host-0"}, {"dst", 1}}, control, options);
+  EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control)["error"], "route needs src and dst");
+  const Json by_number = handle_request({{"cmd", "route"}, {"src", "host-0"}, {"dst", 1}}, control);
   EXPECT_EQ(by_number["ok"], true) << by_number.dump();
-  EXPECT_EQ(handle_request({{"cmd", "lfts"}, {"switch", "leaf-9"}}, control, options),
-            error_response("no node named 'leaf-9'"));
-  EXPECT_EQ(handle_request({{"cmd", "report"}}, control, options)["result"]["subnet_up"], false);
+  EXPECT_EQ(handle_request({{"cmd", "lfts"}, {"switch", "leaf-9"}}, control), error_response("no node named 'leaf-9'"));
+  EXPECT_EQ(handle_request({{"cmd", "report"}}, control)["result"]["subnet_up"], false);
 
   EXPECT_EQ(parse_request("not json").error().message, "request is not valid JSON");
   EXPECT_EQ(parse_request("[1]").error().message, "request must be a JSON object");
@@ -239,17 +236,21 @@ TEST(ControlProtocol, HandleRequestCommands) {
 TEST(ControlProtocol, ExportRoce) {
   FakeControl control;
   control.snap = make_snapshot();
-  HandlerOptions options;
-  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "roce"}}, control, options),
-            error_response("roce plan not available yet"));
-  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "x"}}, control, options),
+  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "roce"}}, control),
+            error_response("roce export is off (policy roce.export: false)"));
+  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "x"}}, control),
             error_response("unknown export 'x' (known: roce)"));
   std::string dir = (std::filesystem::temp_directory_path() / "smd-export-XXXXXX").string();
   ASSERT_NE(mkdtemp(dir.data()), nullptr);
-  options.roce_plan_path = dir + "/roce-plan.json";
-  std::ofstream(options.roce_plan_path) << R"({"switches":6})";
-  const Json r = handle_request({{"cmd", "export"}, {"what", "roce"}}, control, options);
-  EXPECT_EQ(r, ok_response({{"what", "roce"}, {"path", options.roce_plan_path}, {"plan", {{"switches", 6}}}}));
+  const std::string path = dir + "/roce-plan.json";
+  auto snap = std::make_shared<FabricSnapshot>(*control.snap);
+  snap->roce_plan_path = path;
+  control.snap = snap;
+  EXPECT_EQ(handle_request({{"cmd", "export"}, {"what", "roce"}}, control),
+            error_response("roce plan not available yet (" + path + " is written after the first routed sweep)"));
+  std::ofstream(path) << R"({"switches":6})";
+  const Json r = handle_request({{"cmd", "export"}, {"what", "roce"}}, control);
+  EXPECT_EQ(r, ok_response({{"what", "roce"}, {"path", path}, {"plan", {{"switches", 6}}}}));
   std::filesystem::remove_all(dir);
 }
 

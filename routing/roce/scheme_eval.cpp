@@ -1,0 +1,293 @@
+#include "routing/roce/scheme_eval.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "routing/roce/ecmp_hash.h"
+#include "routing/roce/maxmin.h"
+
+namespace smd::roce {
+namespace {
+
+/// splitmix64 finalizer (Steele, Lea, Flood 2014): a cheap, well-mixed function of the flow identity, so a
+/// flow's source port depends only on (instance seed, flow, QP), never on thread scheduling.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// Hash term of a 4-byte address at key bytes first..first+3.
+std::uint32_t address_term(std::uint32_t ip, std::size_t first) {
+  std::uint32_t t = 0;
+  for (std::size_t i = 0; i < 4; ++i) t ^= key_byte_term(first + i, static_cast<std::uint8_t>(ip >> (24 - 8 * i)));
+  return t;
+}
+
+/// How many flows ahead the adaptive scheme fetches the table rows of the flow it will place.
+constexpr std::size_t kPrefetchDistance = 4;
+/// Rows up to this many switches are fetched whole (a few cache lines); longer ones only where the walk starts.
+constexpr std::size_t kWholeRowSwitches = 512;
+constexpr std::size_t kCacheLine = 64;
+
+}  // namespace
+
+const char* scheme_name(Scheme scheme) {
+  switch (scheme) {
+    case Scheme::kStatic: return "ib-static";
+    case Scheme::kAdaptive: return "ib-adaptive";
+    case Scheme::kEcmp: return "roce-ecmp";
+  }
+  return "?";
+}
+
+SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
+                                 const EvalOptions& options)
+    : tracer_(tracer),
+      adaptive_(adaptive),
+      qps_(std::max(1u, options.qps)),
+      num_switches_(tracer.graph().num_switches()),
+      num_channels_(tracer.num_channels()),
+      groups_(plan.fib()) {
+  const std::size_t n = num_switches_;
+  const auto& endpoints = tracer.endpoints();
+  lft_to_.resize(endpoints.size() * n);
+  for (std::size_t e = 0; e < endpoints.size(); ++e) {
+    for (SwitchIndex s = 0; s < n; ++s) lft_to_[e * n + s] = tracer.out_port(s, endpoints[e].lid);
+  }
+  for (const auto& e : tracer.endpoints()) {
+    const long h = plan.host_index(e.ca, e.port);
+    const std::uint32_t ip = h < 0 ? 0 : plan.hosts()[static_cast<std::size_t>(h)].ip;
+    src_term_.push_back(address_term(ip, 0));
+    dst_term_.push_back(address_term(ip, 4));
+  }
+  for (unsigned b = 0; b < 256; ++b) {
+    sport_hi_[b] = key_byte_term(9, static_cast<std::uint8_t>(b));
+    sport_lo_[b] = key_byte_term(10, static_cast<std::uint8_t>(b));
+  }
+  fixed_term_ = key_byte_term(8, kIpProtoUdp) ^ key_byte_term(11, static_cast<std::uint8_t>(kRoceUdpPort >> 8)) ^
+                key_byte_term(12, static_cast<std::uint8_t>(kRoceUdpPort & 0xFF));
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const std::uint32_t seed =
+        options.per_switch_hash_seed ? switch_hash_seed(options.hash_seed, s) : options.hash_seed;
+    switch_term_.push_back(seed_term(seed));
+    const unsigned tier = plan.switches()[s].tier;
+    switch_offset_.push_back(static_cast<std::uint8_t>(options.per_switch_hash_seed ? tier_hash_offset(tier) : 0));
+  }
+}
+
+void SchemeEvaluator::prefetch_rows(const FlowPair& flow) const {
+  const auto* ids = groups_.row(tracer_.endpoints()[flow.dst].sw);
+  const auto* lft = lft_row(flow.dst);
+  if (num_switches_ > kWholeRowSwitches) {  // long rows: only the source switch's entries
+    const SwitchIndex first = tracer_.endpoints()[flow.src].sw;
+    __builtin_prefetch(ids + first);
+    __builtin_prefetch(lft + first);
+    return;
+  }
+  for (std::size_t at = 0; at < num_switches_; at += kCacheLine) {
+    __builtin_prefetch(reinterpret_cast<const char*>(ids) + 2 * at);
+    __builtin_prefetch(reinterpret_cast<const char*>(ids) + 2 * at + kCacheLine);
+    __builtin_prefetch(lft + at);
+  }
+}
+
+// IB static: the LFTs, exactly as FlowTracer::trace follows them (drop, loop, wrong delivery fail).
+bool SchemeEvaluator::walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const {
+  const auto& g = tracer_.graph();
+  const Endpoint& from = tracer_.endpoints()[flow.src];
+  const Endpoint& to = tracer_.endpoints()[flow.dst];
+  const PortNum* lft = lft_row(flow.dst);
+  channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
+  SwitchIndex s = from.sw;
+  // A route longer than the number of switches has visited some switch twice: a loop.
+  for (std::size_t hops = 0; hops <= num_switches_; ++hops) {
+    const PortNum p = lft[s];
+    if (p == kNoPort || p == 0 || p > g.num_ports(s)) return false;
+    channels.push_back(g.slot(s, p));
+    if (s == to.sw) return p == to.sw_port;
+    s = g.peer_switch(s, p);
+    if (s == kNoSwitch) return false;
+  }
+  return false;
+}
+
+// RoCE: hash at every switch; the last switch delivers on the host port.
+bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
+                                BigVector<std::uint32_t>& channels) const {
+  const auto& g = tracer_.graph();
+  const Endpoint& from = tracer_.endpoints()[flow.src];
+  const Endpoint& to = tracer_.endpoints()[flow.dst];
+  const std::uint16_t* row = groups_.row(to.sw);
+  channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
+  SwitchIndex s = from.sw;
+  for (std::size_t hops = 0; hops <= num_switches_; ++hops) {
+    if (s == to.sw) {
+      channels.push_back(g.slot(s, to.sw_port));
+      return true;
+    }
+    const auto group = groups_.local(s, row[s]);
+    if (group.empty()) return false;
+    const PortNum p = group[pick_member(hash_offset(flow_hash ^ switch_term_[s], switch_offset_[s]), group.size())];
+    channels.push_back(g.slot(s, p));
+    s = g.peer_switch(s, p);
+  }
+  return false;
+}
+
+// IB AR: least-loaded member at every hop; ties go to the static LFT port (what an idle AR switch
+// forwards on), else the lowest port. The choice is made without branches: loads of equal members are
+// often equal or close, which a branch predictor cannot guess.
+bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<double>& load,
+                                    BigVector<std::uint32_t>& channels) const {
+  const auto& g = tracer_.graph();
+  const Endpoint& from = tracer_.endpoints()[flow.src];
+  const Endpoint& to = tracer_.endpoints()[flow.dst];
+  const std::uint16_t* row = groups_.row(to.sw);
+  const PortNum* lft = lft_row(flow.dst);
+  channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
+  SwitchIndex s = from.sw;
+  for (std::size_t hops = 0; hops <= num_switches_; ++hops) {
+    if (s == to.sw) {
+      channels.push_back(g.slot(s, to.sw_port));
+      return true;
+    }
+    const PortNum fixed = lft[s];
+    const double* port_load = load.data() + g.port_base(s);
+    PortNum best = kNoPort;
+    double best_load = std::numeric_limits<double>::infinity();
+    auto consider = [&](PortNum p) {
+      const double l = port_load[p];
+      const bool take = (l < best_load) | ((l == best_load) & (p == fixed));
+      best = take ? p : best;
+      best_load = take ? l : best_load;
+    };
+    if (adaptive_) {
+      const auto* members = adaptive_->group(g.node(s), to.lid);
+      if (members) {
+        for (PortNum p : *members) {
+          if (p != 0 && p <= g.num_ports(s)) consider(p);
+        }
+      }
+    } else {
+      for (PortNum p : groups_.local(s, row[s])) consider(p);  // min-hop ports are cabled to switches
+    }
+    if (best == kNoPort) return false;
+    channels.push_back(g.slot(s, best));
+    s = g.peer_switch(s, best);
+    if (s == kNoSwitch) return false;
+  }
+  return false;
+}
+
+InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& ws) const {
+  const unsigned qps = scheme == Scheme::kStatic ? 1 : qps_;
+  const double weight = 1.0 / qps;
+  const auto& flows = inst.flows;
+  // Sub-flows (one per QP) of the routed flows in compressed form. A flow is routed with all its QPs
+  // or not at all, so routed flow k owns sub-flows k*qps .. k*qps+qps-1.
+  auto& offsets = ws.offsets;
+  auto& channels = ws.channels;
+  offsets.clear();
+  offsets.push_back(0);
+  channels.clear();
+  offsets.reserve(flows.size() * qps + 1);
+  channels.reserve(flows.size() * qps * 6);
+  auto& load = ws.load;
+  auto& flows_on = ws.flows_on;
+  auto& last_flow = ws.last_flow;
+  load.assign(num_channels_, 0.0);
+  if (qps > 1) {
+    flows_on.assign(num_channels_, 0);
+    last_flow.assign(num_channels_, 0xFFFFFFFFu);
+  }
+  InstanceFigures r;
+  r.flows = flows.size();
+
+  // AR places the flows in a seeded random order. Gathering them into that order first (a loop with no
+  // dependences, so its cache misses overlap) lets the placement loop read them one after the other.
+  const bool shuffled = scheme == Scheme::kAdaptive;
+  if (shuffled) {
+    const auto order = seeded_shuffle(flows.size(), mix(inst.seed ^ 0xA5A5A5A5u));
+    ws.placed.resize(flows.size());
+    for (std::size_t i = 0; i < flows.size(); ++i) ws.placed[i] = flows[order[i]];
+  }
+  const std::uint64_t port_seed = mix(inst.seed);
+  for (std::size_t i = 0; i < flows.size(); ++i) {
+    // In random order, fetch the table rows of a flow placed a few flows later; in flow order the rows
+    // follow each other in memory and the hardware fetches them by itself.
+    if (shuffled && i + kPrefetchDistance < flows.size()) prefetch_rows(ws.placed[i + kPrefetchDistance]);
+    const FlowPair flow = shuffled ? ws.placed[i] : flows[i];
+    const auto id = static_cast<std::uint32_t>(i);  // distinct per flow (source ports use the flow index)
+    const std::size_t mark = channels.size();
+    const std::size_t sub_mark = offsets.size();
+    std::size_t qp_start = mark;  // where the path of the QP being routed starts
+    const std::uint32_t pair_hash = src_term_[flow.src] ^ dst_term_[flow.dst] ^ fixed_term_;
+    bool ok = true;
+    for (unsigned q = 0; q < qps && ok; ++q) {
+      qp_start = channels.size();
+      if (scheme == Scheme::kStatic) {
+        ok = walk_static(flow, channels);
+      } else if (scheme == Scheme::kEcmp) {
+        const auto sport = static_cast<std::uint16_t>(0xC000u | (mix(port_seed + id * 64ull + q) & 0x3FFFu));
+        ok = walk_ecmp(flow, pair_hash ^ sport_hi_[sport >> 8] ^ sport_lo_[sport & 0xFF], channels);
+      } else {
+        ok = walk_adaptive(flow, load, channels);
+        // Later flows see this one's load while choosing.
+        if (ok)
+          for (std::size_t j = qp_start; j < channels.size(); ++j) load[channels[j]] += weight;
+      }
+      offsets.push_back(static_cast<std::uint32_t>(channels.size()));
+    }
+    if (!ok) {
+      if (shuffled) {  // take back the QPs already placed
+        for (std::size_t j = mark; j < qp_start; ++j) load[channels[j]] -= weight;
+      }
+      channels.resize(mark);
+      offsets.resize(sub_mark);
+      ++r.unrouted;
+      continue;
+    }
+    // Loads (already added while placing for AR) and, with several QPs, distinct flows per cable (the
+    // QPs of a flow counted once). With one QP a path never repeats a cable, so the load is that count.
+    for (std::size_t j = mark; j < channels.size(); ++j) {
+      const std::uint32_t c = channels[j];
+      if (!shuffled) load[c] += weight;
+      if (qps > 1 && last_flow[c] != id) {
+        last_flow[c] = id;
+        ++flows_on[c];
+      }
+    }
+  }
+  // shared[c]: a switch-to-switch cable that two or more flows cross.
+  auto& shared = ws.shared;
+  shared.assign(num_channels_, 0);
+  for (std::size_t c = 0; c < num_channels_; ++c) {
+    const auto channel = static_cast<std::uint32_t>(c);
+    r.max_load = std::max(r.max_load, load[c]);
+    if (!tracer_.is_switch_link(channel)) continue;
+    r.max_switch_load = std::max(r.max_switch_load, load[c]);
+    shared[c] = qps > 1 ? flows_on[c] >= 2 : load[c] >= 2.0;
+  }
+  const auto rates = maxmin_rates(offsets, channels, num_channels_, ws.maxmin);
+  // A flow collides when one of its QPs crosses a switch cable that another flow crosses too.
+  bool collided = false;
+  for (std::size_t sub = 0; sub + 1 < offsets.size(); ++sub) {
+    double worst = 0;
+    for (std::uint32_t j = offsets[sub]; j < offsets[sub + 1]; ++j) {
+      const std::uint32_t c = channels[j];
+      worst = std::max(worst, load[c]);
+      collided |= shared[c] != 0;
+    }
+    if (worst > 0) r.bottleneck_sum += weight / worst;
+    r.maxmin_sum += rates[sub];
+    if (sub % qps == qps - 1) {  // the flow's last QP
+      r.collisions += collided;
+      collided = false;
+    }
+  }
+  return r;
+}
+
+}  // namespace smd::roce

@@ -1,0 +1,101 @@
+// One pattern instance through one routing scheme of the IB-vs-RoCE comparison (compare.h): every flow's
+// path as directed channels, the load the paths put on every cable, and the per-instance figures.
+// This is the comparison's inner loop (an all-to-all on 1728 hosts is 3 million flows per scheme), so
+// the tables it reads are laid out for it: min-hop groups and LFT ports transposed so that one flow's
+// lookups fall into one short row (which is fetched ahead when flows come in random order), the big
+// per-flow arrays on huge pages (big_vector.h), and the ECMP hash split into precomputed terms
+// (ecmp_hash.h: per address, per source-port byte, per switch), so a flow costs a few XORs per hop
+// instead of a CRC per hop. The figures are exactly those of the straightforward per-flow loop.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "routing/adaptive.h"
+#include "routing/flow_trace.h"
+#include "routing/roce/big_vector.h"
+#include "routing/roce/clos_plan.h"
+#include "routing/roce/flow_patterns.h"
+#include "routing/roce/hop_groups.h"
+#include "routing/roce/maxmin.h"
+
+namespace smd::roce {
+
+enum class Scheme : std::uint8_t { kStatic = 0, kAdaptive = 1, kEcmp = 2 };
+inline constexpr unsigned kNumSchemes = 3;
+
+/// "ib-static", "ib-adaptive", "roce-ecmp".
+const char* scheme_name(Scheme scheme);
+
+/// Sums over one instance under one scheme, aggregated per (pattern, scheme) by compare_schemes.
+struct InstanceFigures {
+  double max_load = 0;         ///< max over all channels, in flows (a QP counts 1/qps)
+  double max_switch_load = 0;  ///< max over switch-to-switch channels
+  double bottleneck_sum = 0;   ///< sum over routed flows of their bottleneck share
+  double maxmin_sum = 0;       ///< sum over routed QPs of their max-min fair rate
+  std::uint64_t collisions = 0;
+  std::uint64_t flows = 0;
+  std::uint64_t unrouted = 0;
+};
+
+/// What the schemes are parameterised by (CompareOptions' fields of the same names).
+struct EvalOptions {
+  unsigned qps = 1;             ///< QPs per flow for ib-adaptive and roce-ecmp (ib-static: always 1)
+  std::uint32_t hash_seed = 0;  ///< fabric-wide ECMP hash seed
+  bool per_switch_hash_seed = true;
+};
+
+/// The buffers one thread's evaluate() calls reuse from one instance to the next (hundreds of MB for an
+/// all-to-all on 1728 hosts: allocating them afresh each time costs more than filling them).
+struct EvalWorkspace {
+  BigVector<std::uint32_t> offsets;                // sub-flow (QP) -> first entry in channels
+  BigVector<std::uint32_t> channels;               // the sub-flows' paths, one after the other
+  BigVector<FlowPair> placed;                      // ib-adaptive: the flows in their placement order
+  std::vector<double> load;                        // per channel
+  std::vector<std::uint32_t> flows_on, last_flow;  // per channel, with several QPs: distinct flows, last counted
+  std::vector<std::uint8_t> shared;                // per channel: a switch cable two or more flows cross
+  MaxMinWorkspace maxmin;
+};
+
+/// The read-only tables of one comparison; evaluate() may run on several threads at once.
+class SchemeEvaluator {
+ public:
+  /// `tracer`, `plan` and `adaptive` must outlive the evaluator. `adaptive` null: the min-hop next-hop
+  /// groups of `plan` stand in for the AR groups. Endpoints without an address in `plan` hash as 0.0.0.0.
+  SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
+                  const EvalOptions& options);
+
+  /// Route every flow of `inst` under `scheme` and return its figures. O(total path length) plus the
+  /// max-min computation (maxmin.h); memory O(total path length).
+  InstanceFigures evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& workspace) const;
+
+ private:
+  /// LFT out-port of every switch toward endpoint e's base LID, one row per endpoint.
+  const PortNum* lft_row(std::uint32_t e) const { return lft_to_.data() + static_cast<std::size_t>(e) * num_switches_; }
+  /// Fetch the rows the walk of `flow` will read (issued a few flows ahead).
+  void prefetch_rows(const FlowPair& flow) const;
+  bool walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const;
+  bool walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash, BigVector<std::uint32_t>& channels) const;
+  bool walk_adaptive(const FlowPair& flow, const std::vector<double>& load, BigVector<std::uint32_t>& channels) const;
+
+  const FlowTracer& tracer_;
+  const AdaptivePlan* adaptive_;
+  unsigned qps_ = 1;
+  std::size_t num_switches_ = 0;
+  std::size_t num_channels_ = 0;
+  // Transposed tables, so that the lookups of one flow fall into one short row: the min-hop groups by
+  // destination switch, and lft_to_[e * S + s] = LFT port of s for endpoint e (endpoints x S bytes).
+  HopGroups groups_;
+  std::vector<PortNum> lft_to_;
+  // ECMP hash terms: hash at switch s = src_term_[src] ^ dst_term_[dst] ^ fixed_term_ ^ sport_hi_[port >> 8]
+  //                                      ^ sport_lo_[port & 0xFF] ^ switch_term_[s]
+  std::vector<std::uint32_t> src_term_, dst_term_;  // [endpoint]
+  std::array<std::uint32_t, 256> sport_hi_{}, sport_lo_{};
+  std::uint32_t fixed_term_ = 0;             // protocol and destination port
+  std::vector<std::uint32_t> switch_term_;   // [switch] its hash seed
+  std::vector<std::uint8_t> switch_offset_;  // [switch] its hash bit offset
+};
+
+}  // namespace smd::roce
