@@ -73,10 +73,10 @@ ibsim_console() { printf '%s\n' "$1" >"${IBSIM_WORKDIR}/console"; }
 
 # ibsim_dump: have ibsim print its whole fabric (console `Dump`) and wait until it has.
 ibsim_dump() {
-  local before i
+  local before
   before=$(grep -c "dumped .* nodes" "${IBSIM_WORKDIR}/ibsim.log" || true)
   ibsim_console 'Dump'
-  for i in $(seq 1 300); do
+  for _ in $(seq 1 300); do
     [[ $(grep -c "dumped .* nodes" "${IBSIM_WORKDIR}/ibsim.log" || true) -gt ${before} ]] && return 0
     sleep 0.1
   done
