@@ -479,6 +479,9 @@ Discovered resume_discovery(SmpBatch& batch, const Discovered& previous) {
   const auto before = batch.transport().stats().received;
   Sweep sweep(batch);
   Discovered d = sweep.resume(previous);
+  // What the first pass left out is a live port with an unknown far end, so it is asked again: vet the
+  // result again, or a re-probed cable or switch would slip back in unchecked.
+  vet_discovered(d);
   d.smps = batch.transport().stats().received - before;
   return d;
 }
