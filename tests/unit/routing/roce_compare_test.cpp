@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <set>
 #include <vector>
@@ -61,21 +62,8 @@ TEST(RocePatterns, ShapesOfShiftPermutationBisection) {
   EXPECT_EQ(all[3].instances[0].flows.size(), 90u);
 }
 
-struct Routed {
-  Topology topo;
-  LidMap lids;
-  RoutingTables tables;
-};
-
-Routed route(Topology topo, const char* engine) {
-  auto lids = assign_lids(topo, Guid2Lid{}, LidAssignOptions{});
-  EXPECT_TRUE(lids.ok());
-  auto e = make_engine(engine, RoutingOptions{});
-  EXPECT_TRUE(e.ok());
-  auto tables = (*e)->compute(topo, *lids);
-  EXPECT_TRUE(tables.ok()) << tables.error().message;
-  return Routed{std::move(topo), std::move(lids).value(), std::move(tables).value()};
-}
+// The schemes compare_schemes reports on every pattern: a property that holds for all of them loops here.
+constexpr const char* kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp"};
 
 const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
   for (const auto& p : c.patterns) {
@@ -89,84 +77,126 @@ const SchemeFigures& figures(const Comparison& c, const std::string& pattern, co
   return kNone;
 }
 
-// A full-bisection 2-level Clos: 16 leaves x 8 hosts, 8 spines, one cable per leaf/spine pair. RoCE ECMP
-// on a random permutation is balls into bins: the leaf hashes each leaving flow onto one of 8 uplinks
-// (uniform), the spine has a single way down. The expectation comes from a Monte-Carlo written here:
-// random permutations, uniform uplink choices, loads counted on uplinks and downlinks.
-TEST(RoceCompare, EcmpOnLeafSpineMatchesBallsIntoBins) {
-  constexpr unsigned kLeaves = 16, kSpines = 8, kHosts = 8, kN = kLeaves * kHosts;
-  auto topo = make_leaf_spine(LeafSpineSpec{kLeaves, kSpines, kHosts, 1});
-  ASSERT_TRUE(topo.ok());
-  Routed r = route(std::move(topo).value(), "minhop");
-  auto plan = RoutePlan::build(r.topo);
-  ASSERT_TRUE(plan.ok());
+// Only the listed pairs, one instance: the hand-solved cases need no random patterns.
+CompareOptions pairs_only(std::vector<FlowPair> pairs) {
   CompareOptions o;
-  o.patterns.seeds = 40;
+  o.patterns.seeds = 1;
   o.patterns.all_to_all = false;
-  o.patterns.max_shifts = 8;
-  auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
-  ASSERT_TRUE(cmp.ok()) << cmp.error().message;
-  const auto& ecmp = figures(*cmp, "permutation", "roce-ecmp");
+  o.patterns.pairs = std::move(pairs);
+  return o;
+}
 
-  std::mt19937_64 rng(2024);
-  const int trials = 4000;
+// Every comparison needs a generated fabric with LIDs, an engine's tables and a route plan; route()
+// makes them, and compare() runs compare_schemes on them.
+class RoceCompare : public ::testing::Test {
+ protected:
+  // Each step must succeed or the figures mean nothing: fatal, so call it in ASSERT_NO_FATAL_FAILURE.
+  void route(Result<Topology> generated, const char* engine) {
+    ASSERT_TRUE(generated.ok()) << generated.error().message;
+    topo = std::move(generated).value();
+    auto assigned = assign_lids(topo, Guid2Lid{}, LidAssignOptions{});
+    ASSERT_TRUE(assigned.ok()) << assigned.error().message;
+    lids = std::move(assigned).value();
+    auto e = make_engine(engine, RoutingOptions{});
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    auto computed = (*e)->compute(topo, lids);
+    ASSERT_TRUE(computed.ok()) << computed.error().message;
+    tables = std::move(computed).value();
+    auto built = RoutePlan::build(topo);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    plan.emplace(std::move(built).value());
+  }
+
+  // Left unchecked here: one test expects it to fail.
+  Result<Comparison> compare(const CompareOptions& o) const { return compare_schemes(topo, lids, tables, *plan, o); }
+
+  Topology topo;
+  LidMap lids;
+  RoutingTables tables;
+  std::optional<RoutePlan> plan;
+};
+
+// The expectation for ECMP on a full-bisection 2-level Clos (one cable per leaf/spine pair), from a
+// Monte-Carlo written here: random permutations, uniform uplink choices, loads counted on uplinks and
+// downlinks.
+struct BallsIntoBins {
+  double mean_max_load = 0;
+  double bottleneck_share = 0;
+};
+
+BallsIntoBins balls_into_bins(unsigned leaves, unsigned spines, unsigned hosts, int trials, std::uint64_t seed) {
+  const unsigned n = leaves * hosts;
+  std::mt19937_64 rng(seed);
   double max_sum = 0, share_sum = 0;
   std::size_t flows = 0;
   for (int t = 0; t < trials; ++t) {
-    std::vector<unsigned> perm(kN);
-    for (unsigned i = 0; i < kN; ++i) perm[i] = i;
+    std::vector<unsigned> perm(n);
+    for (unsigned i = 0; i < n; ++i) perm[i] = i;
     std::shuffle(perm.begin(), perm.end(), rng);
-    std::vector<int> up(kLeaves * kSpines, 0), down(kLeaves * kSpines, 0);
-    std::vector<int> choice(kN, -1);
-    for (unsigned i = 0; i < kN; ++i) {
-      const unsigned sl = i / kHosts, dl = perm[i] / kHosts;
+    std::vector<int> up(leaves * spines, 0), down(leaves * spines, 0);
+    std::vector<int> choice(n, -1);
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned sl = i / hosts, dl = perm[i] / hosts;
       if (perm[i] == i || sl == dl) continue;
-      choice[i] = static_cast<int>(rng() % kSpines);
-      ++up[sl * kSpines + choice[i]];
-      ++down[dl * kSpines + choice[i]];
+      choice[i] = static_cast<int>(rng() % spines);
+      ++up[sl * spines + choice[i]];
+      ++down[dl * spines + choice[i]];
     }
     int worst = 1;  // host cables carry one flow each
     for (unsigned c = 0; c < up.size(); ++c) worst = std::max({worst, up[c], down[c]});
     max_sum += worst;
-    for (unsigned i = 0; i < kN; ++i) {
+    for (unsigned i = 0; i < n; ++i) {
       if (perm[i] == i) continue;
       ++flows;
       if (choice[i] < 0) {
         share_sum += 1.0;
         continue;
       }
-      const unsigned sl = i / kHosts, dl = perm[i] / kHosts;
-      share_sum += 1.0 / std::max(up[sl * kSpines + choice[i]], down[dl * kSpines + choice[i]]);
+      const unsigned sl = i / hosts, dl = perm[i] / hosts;
+      share_sum += 1.0 / std::max(up[sl * spines + choice[i]], down[dl * spines + choice[i]]);
     }
   }
-  const double expected_max = max_sum / trials, expected_share = share_sum / static_cast<double>(flows);
-  RecordProperty("expected_mean_max_load", std::to_string(expected_max));
+  return BallsIntoBins{max_sum / trials, share_sum / static_cast<double>(flows)};
+}
+
+// A full-bisection 2-level Clos: 16 leaves x 8 hosts, 8 spines, one cable per leaf/spine pair. RoCE ECMP
+// on a random permutation is balls into bins: the leaf hashes each leaving flow onto one of 8 uplinks
+// (uniform), the spine has a single way down.
+TEST_F(RoceCompare, EcmpOnLeafSpineMatchesBallsIntoBins) {
+  constexpr unsigned kLeaves = 16, kSpines = 8, kHosts = 8;
+  ASSERT_NO_FATAL_FAILURE(route(make_leaf_spine(LeafSpineSpec{kLeaves, kSpines, kHosts, 1}), "minhop"));
+  CompareOptions o;
+  o.patterns.seeds = 40;
+  o.patterns.all_to_all = false;
+  o.patterns.max_shifts = 8;
+  const auto cmp = compare(o);
+  ASSERT_TRUE(cmp.ok()) << cmp.error().message;
+  const auto& ecmp = figures(*cmp, "permutation", "roce-ecmp");
+
+  const BallsIntoBins expected = balls_into_bins(kLeaves, kSpines, kHosts, 4000, 2024);
+  RecordProperty("expected_mean_max_load", std::to_string(expected.mean_max_load));
   RecordProperty("ecmp_mean_max_load", std::to_string(ecmp.mean_max_link_load));
-  RecordProperty("expected_bottleneck_share", std::to_string(expected_share));
+  RecordProperty("expected_bottleneck_share", std::to_string(expected.bottleneck_share));
   RecordProperty("ecmp_bottleneck_share", std::to_string(ecmp.mean_bottleneck_share));
   // 40 seeds: the mean of the max (per-seed spread about 0.6) has a standard error near 0.1; the mean
   // share over 40 x 128 flows about 0.005. Tolerances are three to four of those.
-  EXPECT_NEAR(ecmp.mean_max_link_load, expected_max, 0.35) << "expected " << expected_max;
-  EXPECT_NEAR(ecmp.mean_bottleneck_share, expected_share, 0.02) << "expected " << expected_share;
+  EXPECT_NEAR(ecmp.mean_max_link_load, expected.mean_max_load, 0.35) << "expected " << expected.mean_max_load;
+  EXPECT_NEAR(ecmp.mean_bottleneck_share, expected.bottleneck_share, 0.02) << "expected " << expected.bottleneck_share;
   // Sanity of the model itself: hashing is far from the optimum of 1, and adaptive beats it.
-  EXPECT_GT(expected_max, 3.0);
-  EXPECT_LT(expected_share, 0.75);
+  EXPECT_GT(expected.mean_max_load, 3.0);
+  EXPECT_LT(expected.bottleneck_share, 0.75);
   EXPECT_GT(figures(*cmp, "permutation", "ib-adaptive").mean_bottleneck_share, ecmp.mean_bottleneck_share);
 }
 
 // ftree on a full-bisection k-ary n-tree routes every shift without two flows on one cable.
-TEST(RoceCompare, IbStaticOnFtreeFullBisectionShiftsHaveLoadOne) {
+TEST_F(RoceCompare, IbStaticOnFtreeFullBisectionShiftsHaveLoadOne) {
   for (unsigned n : {2u, 3u}) {
-    auto topo = make_kary_ntree(4, n);
-    ASSERT_TRUE(topo.ok());
-    Routed r = route(std::move(topo).value(), "ftree");
-    auto plan = RoutePlan::build(r.topo);
-    ASSERT_TRUE(plan.ok());
+    ASSERT_NO_FATAL_FAILURE(route(make_kary_ntree(4, n), "ftree")) << "n=" << n;
     CompareOptions o;
     o.patterns.max_shifts = 0;  // all N-1 shifts
     o.patterns.seeds = 2;
     o.patterns.all_to_all = false;
-    auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+    const auto cmp = compare(o);
     ASSERT_TRUE(cmp.ok()) << cmp.error().message;
     const auto& s = figures(*cmp, "shift", "ib-static");
     EXPECT_EQ(s.max_link_load, 1.0) << "n=" << n;
@@ -180,17 +210,13 @@ TEST(RoceCompare, IbStaticOnFtreeFullBisectionShiftsHaveLoadOne) {
 
 // All-to-all on one switch with 4 hosts: each injection and delivery cable carries 3 flows whatever the
 // routing, so every scheme gives max load 3 and a max-min rate of 1/3 per flow (12 flows).
-TEST(RoceCompare, AllToAllOnOneSwitchIsEndpointBound) {
-  auto topo = make_single_switch(4);
-  ASSERT_TRUE(topo.ok());
-  Routed r = route(std::move(topo).value(), "minhop");
-  auto plan = RoutePlan::build(r.topo);
-  ASSERT_TRUE(plan.ok());
+TEST_F(RoceCompare, AllToAllOnOneSwitchIsEndpointBound) {
+  ASSERT_NO_FATAL_FAILURE(route(make_single_switch(4), "minhop"));
   CompareOptions o;
   o.patterns.seeds = 1;
-  auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  const auto cmp = compare(o);
   ASSERT_TRUE(cmp.ok());
-  for (const char* scheme : {"ib-static", "ib-adaptive", "roce-ecmp"}) {
+  for (const char* scheme : kSchemes) {
     const auto& a = figures(*cmp, "all-to-all", scheme);
     EXPECT_EQ(a.flows, 12u);
     EXPECT_NEAR(a.maxmin_throughput, 1.0 / 3, 1e-9) << scheme;
@@ -206,19 +232,15 @@ TEST(RoceCompare, AllToAllOnOneSwitchIsEndpointBound) {
 // host cables: 1/2. Mean = (8/4 + 4/2) / 12 = 1/3. Bottleneck shares: 1/4 crossing, 1/3 local: mean
 // (8/4 + 4/3) / 12 = 5/18. The crossing flows collide on the cable, the local ones on nothing: 8/12.
 // Every scheme has the one path.
-TEST(RoceCompare, AllToAllAcrossOneCableSolvedByHand) {
-  auto topo = make_two_switch(1, 2);
-  ASSERT_TRUE(topo.ok());
-  Routed r = route(std::move(topo).value(), "minhop");
-  auto plan = RoutePlan::build(r.topo);
-  ASSERT_TRUE(plan.ok());
+TEST_F(RoceCompare, AllToAllAcrossOneCableSolvedByHand) {
+  ASSERT_NO_FATAL_FAILURE(route(make_two_switch(1, 2), "minhop"));
   CompareOptions o;
   o.patterns.seeds = 1;
   for (unsigned threads : {1u, 2u}) {
     o.threads = threads;
-    auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+    const auto cmp = compare(o);
     ASSERT_TRUE(cmp.ok());
-    for (const char* scheme : {"ib-static", "ib-adaptive", "roce-ecmp"}) {
+    for (const char* scheme : kSchemes) {
       const auto& a = figures(*cmp, "all-to-all", scheme);
       EXPECT_EQ(a.flows, 12u) << scheme;
       EXPECT_DOUBLE_EQ(a.max_link_load, 4.0) << scheme;
@@ -232,20 +254,13 @@ TEST(RoceCompare, AllToAllAcrossOneCableSolvedByHand) {
 
 // One flow split into 4 QPs between two switches joined by 2 cables: the QPs share the flow's load, so
 // no cable carries more than the whole flow, and the flow alone gets line rate.
-TEST(RoceCompare, PairListAndQpsSplitTheLoad) {
-  auto topo = make_two_switch(2, 2);
-  ASSERT_TRUE(topo.ok());
-  Routed r = route(std::move(topo).value(), "minhop");
-  auto plan = RoutePlan::build(r.topo);
-  ASSERT_TRUE(plan.ok());
-  CompareOptions o;
-  o.patterns.seeds = 1;
-  o.patterns.all_to_all = false;
+TEST_F(RoceCompare, PairListAndQpsSplitTheLoad) {
+  ASSERT_NO_FATAL_FAILURE(route(make_two_switch(2, 2), "minhop"));
+  CompareOptions o = pairs_only({FlowPair{0, 3}});
   o.qps = 4;
-  o.patterns.pairs = {FlowPair{0, 3}};
-  auto cmp = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  const auto cmp = compare(o);
   ASSERT_TRUE(cmp.ok());
-  for (const char* scheme : {"ib-static", "ib-adaptive", "roce-ecmp"}) {
+  for (const char* scheme : kSchemes) {
     const auto& p = figures(*cmp, "pairs", scheme);
     EXPECT_EQ(p.flows, 1u);
     EXPECT_NEAR(p.maxmin_throughput, 1.0, 1e-9) << scheme;
@@ -257,7 +272,7 @@ TEST(RoceCompare, PairListAndQpsSplitTheLoad) {
   EXPECT_NEAR(figures(*cmp, "pairs", "ib-adaptive").max_switch_link_load, 0.5, 1e-12);
   CompareOptions bad = o;
   bad.patterns.pairs = {FlowPair{0, 9}};
-  auto failed = compare_schemes(r.topo, r.lids, r.tables, *plan, bad);
+  const auto failed = compare(bad);
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.error().code, ErrorCode::kInvalidInput);
   EXPECT_NE(failed.error().message.find("out of range"), std::string::npos);
@@ -266,35 +281,28 @@ TEST(RoceCompare, PairListAndQpsSplitTheLoad) {
 // With an AdaptivePlan in the tables, ib-adaptive chooses among its groups (not the min-hop sets): a
 // plan that offers sw-0 only cable 2 toward sw-1's hosts forces both crossing flows onto it (load 2); a
 // plan offering cables 1 and 2 lets the second flow take the idle one (load 1).
-TEST(RoceCompare, AdaptiveUsesTheTablesArGroups) {
-  auto topo = make_two_switch(2, 2);
-  ASSERT_TRUE(topo.ok());
-  Routed r = route(std::move(topo).value(), "minhop");
-  auto plan = RoutePlan::build(r.topo);
-  ASSERT_TRUE(plan.ok());
-  const NodeIndex sw0 = r.topo.switches()[0];
+TEST_F(RoceCompare, AdaptiveUsesTheTablesArGroups) {
+  ASSERT_NO_FATAL_FAILURE(route(make_two_switch(2, 2), "minhop"));
+  const NodeIndex sw0 = topo.switches()[0];
   auto make_plan = [&](std::vector<PortNum> group) {
     auto ar = std::make_shared<AdaptivePlan>();
     ar->groups.push_back(std::move(group));
-    ar->group_of.resize(r.topo.size());
-    ar->group_of[sw0].assign(r.lids.max_lid() + 1u, kNoArGroup);
-    for (NodeIndex ca : r.topo.cas()) {
-      if (r.topo.node(ca).ports[1].peer != sw0) ar->group_of[sw0][r.lids.base_lid(ca, 1)] = 0;
+    ar->group_of.resize(topo.size());
+    ar->group_of[sw0].assign(lids.max_lid() + 1u, kNoArGroup);
+    for (NodeIndex ca : topo.cas()) {
+      if (topo.node(ca).ports[1].peer != sw0) ar->group_of[sw0][lids.base_lid(ca, 1)] = 0;
     }
     return ar;
   };
-  CompareOptions o;
-  o.patterns.seeds = 1;
-  o.patterns.all_to_all = false;
-  o.patterns.pairs = {FlowPair{0, 2}, FlowPair{1, 3}};
-  r.tables.adaptive = make_plan({2});
-  auto forced = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  const CompareOptions o = pairs_only({FlowPair{0, 2}, FlowPair{1, 3}});
+  tables.adaptive = make_plan({2});
+  const auto forced = compare(o);
   ASSERT_TRUE(forced.ok());
   EXPECT_TRUE(forced->notes.empty());
   EXPECT_DOUBLE_EQ(figures(*forced, "pairs", "ib-adaptive").max_switch_link_load, 2.0);
   EXPECT_DOUBLE_EQ(figures(*forced, "pairs", "ib-adaptive").collision_share, 1.0);
-  r.tables.adaptive = make_plan({1, 2});
-  auto spread = compare_schemes(r.topo, r.lids, r.tables, *plan, o);
+  tables.adaptive = make_plan({1, 2});
+  const auto spread = compare(o);
   ASSERT_TRUE(spread.ok());
   EXPECT_DOUBLE_EQ(figures(*spread, "pairs", "ib-adaptive").max_switch_link_load, 1.0);
   EXPECT_DOUBLE_EQ(figures(*spread, "pairs", "ib-adaptive").collision_share, 0.0);

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "fake_fabric.h"
 #include "routing/fabric_gen.h"
@@ -18,34 +19,18 @@
 namespace smd {
 namespace {
 
+using Cables = std::set<std::pair<NodeIndex, PortNum>>;  // (node, port) pairs, one end of each cable
+
 std::string temp_dir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "smd-impossible-XXXXXX").string();
   return mkdtemp(tmpl.data());
 }
 
-struct Rig {
-  explicit Rig(Topology t) : topo(std::move(t)), fabric(io, topo, 1) {
-    policy.sm.state_dir = temp_dir();
-    policy.routing.engines = {"minhop"};
-  }
-  ~Rig() { std::filesystem::remove_all(policy.sm.state_dir); }
-  SweepSummary sweep() {
-    SweepRunner runner(io, fabric, policy);
-    SweepSummary s = runner.heavy_sweep();
-    found = runner.topology();
-    return s;
-  }
-  Topology topo;
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
-  test::FakeFabric fabric;
-  Policy policy;
-  std::shared_ptr<const Topology> found;  // what the sweep discovered and kept
-};
+constexpr unsigned kLeaves = 4;
 
 // 4 leaves (ports: hosts 1-2, spine-0 on 3, spine-1 on 4), 2 spines (leaf l on port l+1), 8 hosts.
 Topology leaf_spine() {
-  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
+  auto t = make_leaf_spine(LeafSpineSpec{kLeaves, 2, 2, 1});
   EXPECT_TRUE(t.ok());
   return std::move(t.value());
 }
@@ -56,6 +41,13 @@ NodeIndex by_name(const Topology& t, const std::string& name) {
   }
   ADD_FAILURE() << "no node " << name;
   return 0;
+}
+
+// leaf_spine() with one switch's LinearFDBCap at 0: the damage is in the topology the fake is built from.
+Topology leaf_spine_with_lft_cap_zero(const std::string& name) {
+  Topology t = leaf_spine();
+  t.mutable_node(by_name(t, name)).lft_cap = 0;
+  return t;
 }
 
 // The DR path discovery takes to a node: BFS from the SM's node, lowest port first (FakeFabric answers
@@ -90,215 +82,263 @@ std::string problem_with(const SweepSummary& s, const std::vector<std::string>& 
   return "";
 }
 
-// Every cable the sweep kept exists in the real fabric, port for port (a wrong cable is a wrong table).
-void expect_only_real_cables(const Topology& real, const Topology& found) {
-  for (NodeIndex n = 0; n < found.size(); ++n) {
-    const Node& fn = found.node(n);
-    const auto rn = real.find(fn.guid);
-    ASSERT_TRUE(rn.has_value()) << format_guid(fn.guid);
-    for (PortNum p = 1; p <= fn.num_ports; ++p) {
-      if (!fn.ports[p].connected()) continue;
-      const Port& rp = real.node(*rn).ports[p];
-      ASSERT_TRUE(rp.connected()) << fn.description << " port " << int(p) << " is not cabled in the real fabric";
-      EXPECT_EQ(real.node(rp.peer).guid, found.node(fn.ports[p].peer).guid) << fn.description << " port " << int(p);
-      EXPECT_EQ(rp.peer_port, fn.ports[p].peer_port) << fn.description << " port " << int(p);
-    }
-  }
+// Most reports name a node's GUID and "at DR path <path>" besides their own words; this adds those two.
+std::string problem_naming(const SweepSummary& s, const std::string& guid, const std::string& path,
+                           std::vector<std::string> words) {
+  words.push_back(guid);
+  words.push_back("at DR path " + path);
+  return problem_with(s, words);
 }
 
-// Walk the fake switches' own LFTs from every switch that holds tables to every host that got a LID;
-// each walk must reach the host without crossing a cable in `avoid` (pairs of node, port).
-void expect_hosts_reached(const Topology& real, const test::FakeFabric& f, const std::vector<NodeIndex>& hosts,
-                          const std::set<std::pair<NodeIndex, PortNum>>& avoid = {}) {
-  for (NodeIndex s : real.switches()) {
-    if (f.lft_block_sets(s) == 0) continue;
+// One test's fabric: the real topology, the fake that answers SMPs for it, and what a sweep kept. The
+// expect_* members are the checks the tests share after a sweep over a damaged value.
+struct Rig {
+  Rig() : Rig(leaf_spine()) {}
+  explicit Rig(Topology t) : topo(std::move(t)), fabric(io, topo, 1) {
+    policy.sm.state_dir = temp_dir();
+    policy.routing.engines = {"minhop"};
+  }
+  ~Rig() { std::filesystem::remove_all(policy.sm.state_dir); }
+
+  SweepSummary sweep() {
+    SweepRunner runner(io, fabric, policy);
+    SweepSummary s = runner.heavy_sweep();
+    found = runner.topology();
+    return s;
+  }
+
+  // Every damaged value but one must fail the sweep; that is checked here once.
+  SweepSummary failed_sweep() {
+    SweepSummary s = sweep();
+    EXPECT_FALSE(s.subnet_up) << "the damaged value should fail the sweep";
+    return s;
+  }
+
+  // The sweep with spdlog's default logger captured, for a check on what the log tells a person.
+  std::pair<SweepSummary, std::string> sweep_with_log() {
+    std::ostringstream log;
+    struct Restore {
+      std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+      ~Restore() { spdlog::set_default_logger(previous); }
+    } restore;
+    spdlog::set_default_logger(
+        std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
+    SweepSummary s = sweep();
+    return {std::move(s), log.str()};
+  }
+
+  // What the checks name a node by: its description, its GUID as reports print it, its DR path.
+  NodeIndex node(const std::string& name) const { return by_name(topo, name); }
+  std::string guid_of(NodeIndex n) const { return format_guid(topo.node(n).guid); }
+  std::string path_to(NodeIndex n) const { return dr_path_to(topo, n); }
+
+  // Port `port` of every leaf: the leaf ends of the cables to one spine.
+  Cables every_leaf_port(PortNum port) const {
+    Cables out;
+    for (unsigned l = 0; l < kLeaves; ++l) out.insert({node("leaf-" + std::to_string(l)), port});
+    return out;
+  }
+
+  // A switch that was left out got no table and is not in what the sweep kept.
+  void expect_switch_left_out(NodeIndex sw) const {
+    EXPECT_EQ(fabric.lft_block_sets(sw), 0u) << topo.node(sw).description;
+    EXPECT_FALSE(found->find(topo.node(sw).guid).has_value()) << topo.node(sw).description;
+  }
+
+  // A host that was left out (or is reachable only through what was) gets no LID.
+  void expect_no_lid(const std::set<NodeIndex>& hosts) const {
     for (NodeIndex h : hosts) {
-      const Lid lid = f.lid(h, 1);
-      ASSERT_NE(lid, 0) << real.node(h).description << " has no LID";
-      NodeIndex here = s;
-      bool delivered = false;
-      for (unsigned hops = 0; hops <= real.size() && !delivered; ++hops) {
-        const PortNum out = f.lft(here, lid);
-        ASSERT_TRUE(out >= 1 && out <= real.node(here).num_ports)
-            << real.node(s).description << " -> " << real.node(h).description << ": port " << int(out) << " at "
-            << real.node(here).description;
-        EXPECT_FALSE(avoid.count({here, out}))
-            << real.node(here).description << " routes out of left-out port " << int(out);
-        const Port& port = real.node(here).ports[out];
-        ASSERT_TRUE(port.connected());
-        if (!real.node(port.peer).is_switch()) {
-          ASSERT_EQ(port.peer, h) << "LID " << lid << " delivered to the wrong host";
-          delivered = true;
-        }
-        here = port.peer;
-      }
-      EXPECT_TRUE(delivered) << real.node(s).description << " -> " << real.node(h).description;
+      EXPECT_EQ(fabric.lid(h, 1), 0) << topo.node(h).description << ": a node that was left out gets no LID";
     }
   }
-}
 
-std::vector<NodeIndex> all_hosts_but(const Topology& t, const std::set<NodeIndex>& except) {
-  std::vector<NodeIndex> out;
-  for (NodeIndex c : t.cas()) {
-    if (!except.count(c)) out.push_back(c);
+  // Every cable the sweep kept exists in the real fabric, port for port (a wrong cable is a wrong table).
+  void expect_only_real_cables() const {
+    for (NodeIndex n = 0; n < found->size(); ++n) {
+      const Node& fn = found->node(n);
+      const auto rn = topo.find(fn.guid);
+      ASSERT_TRUE(rn.has_value()) << format_guid(fn.guid);
+      for (PortNum p = 1; p <= fn.num_ports; ++p) {
+        if (!fn.ports[p].connected()) continue;
+        const Port& rp = topo.node(*rn).ports[p];
+        ASSERT_TRUE(rp.connected()) << fn.description << " port " << int(p) << " is not cabled in the real fabric";
+        EXPECT_EQ(topo.node(rp.peer).guid, found->node(fn.ports[p].peer).guid) << fn.description << " port " << int(p);
+        EXPECT_EQ(rp.peer_port, fn.ports[p].peer_port) << fn.description << " port " << int(p);
+      }
+    }
   }
-  return out;
-}
+
+  // Walk the fake switches' own LFTs from every switch that holds tables to each of `hosts`; each walk
+  // must reach the host without crossing a cable in `avoid`.
+  void expect_hosts_reached(const std::vector<NodeIndex>& hosts, const Cables& avoid = {}) const {
+    for (NodeIndex s : topo.switches()) {
+      if (fabric.lft_block_sets(s) == 0) continue;
+      for (NodeIndex h : hosts) {
+        const Lid lid = fabric.lid(h, 1);
+        ASSERT_NE(lid, 0) << topo.node(h).description << " has no LID";
+        NodeIndex here = s;
+        bool delivered = false;
+        for (unsigned hops = 0; hops <= topo.size() && !delivered; ++hops) {
+          const PortNum out = fabric.lft(here, lid);
+          ASSERT_TRUE(out >= 1 && out <= topo.node(here).num_ports)
+              << topo.node(s).description << " -> " << topo.node(h).description << ": port " << int(out) << " at "
+              << topo.node(here).description;
+          EXPECT_FALSE(avoid.count({here, out}))
+              << topo.node(here).description << " routes out of left-out port " << int(out);
+          const Port& port = topo.node(here).ports[out];
+          ASSERT_TRUE(port.connected());
+          if (!topo.node(port.peer).is_switch()) {
+            ASSERT_EQ(port.peer, h) << "LID " << lid << " delivered to the wrong host";
+            delivered = true;
+          }
+          here = port.peer;
+        }
+        EXPECT_TRUE(delivered) << topo.node(s).description << " -> " << topo.node(h).description;
+      }
+    }
+  }
+
+  // The rest of the fabric comes up: every host but `left_out` is reached, avoiding `avoid`.
+  void expect_rest_reached(const std::set<NodeIndex>& left_out = {}, const Cables& avoid = {}) const {
+    std::vector<NodeIndex> hosts;
+    for (NodeIndex c : topo.cas()) {
+      if (!left_out.count(c)) hosts.push_back(c);
+    }
+    expect_hosts_reached(hosts, avoid);
+  }
+
+  Topology topo;
+  boost::asio::io_context io;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
+  test::FakeFabric fabric;
+  Policy policy;
+  std::shared_ptr<const Topology> found;  // what the sweep discovered and kept
+};
 
 TEST(ImpossibleValues, SwitchWithNumPortsZeroIsLeftOutAndTheRestComesUp) {
-  Rig rig(leaf_spine());
-  const NodeIndex spine = by_name(rig.topo, "spine-1");
+  Rig rig;
+  const NodeIndex spine = rig.node("spine-1");
   rig.fabric.override_num_ports(spine, 0);
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
+  const SweepSummary s = rig.failed_sweep();
   // Reached first from leaf-0 port 4: DR path 0,1,4.
-  EXPECT_EQ(dr_path_to(rig.topo, spine), "0,1,4");
-  problem_with(s, {format_guid(rig.topo.node(spine).guid), "at DR path 0,1,4", "NodeInfo", "impossible NumPorts 0"});
-  EXPECT_EQ(rig.fabric.lft_block_sets(spine), 0u);
-  EXPECT_FALSE(rig.found->find(rig.topo.node(spine).guid).has_value());
-  std::set<std::pair<NodeIndex, PortNum>> avoid;
-  for (unsigned l = 0; l < 4; ++l) avoid.insert({by_name(rig.topo, "leaf-" + std::to_string(l)), 4});  // to spine-1
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {}), avoid);
+  EXPECT_EQ(rig.path_to(spine), "0,1,4");
+  problem_naming(s, rig.guid_of(spine), "0,1,4", {"NodeInfo", "impossible NumPorts 0"});
+  rig.expect_switch_left_out(spine);
+  rig.expect_rest_reached({}, rig.every_leaf_port(4));  // leaf port 4 is the cable to spine-1
 }
 
 TEST(ImpossibleValues, CaWithNumPortsAbove254IsLeftOut) {
-  Rig rig(leaf_spine());
-  const NodeIndex host = by_name(rig.topo, "host-5");
+  Rig rig;
+  const NodeIndex host = rig.node("host-5");
   rig.fabric.override_num_ports(host, 255);
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(host).guid), "at DR path " + dr_path_to(rig.topo, host),
-                   "impossible NumPorts 255"});
-  EXPECT_EQ(rig.fabric.lid(host, 1), 0) << "a node that was left out gets no LID";
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {host}));
+  const SweepSummary s = rig.failed_sweep();
+  problem_naming(s, rig.guid_of(host), rig.path_to(host), {"impossible NumPorts 255"});
+  rig.expect_no_lid({host});
+  rig.expect_rest_reached({host});
 }
 
 // Decision (documented in docs/architecture.md): a CA port that is Active with LID 0 is accepted and
 // given a LID; the sweep fails only when the port then still does not hold the LID the SM set.
 TEST(ImpossibleValues, ActiveCaPortWithLidZeroIsLoggedAndGivenALid) {
-  Rig rig(leaf_spine());
-  const NodeIndex host = by_name(rig.topo, "host-3");
+  Rig rig;
+  const NodeIndex host = rig.node("host-3");
   rig.fabric.set_port(host, 1, 4, 0);
-  std::ostringstream log;
-  auto previous = spdlog::default_logger();
-  auto capture = std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
-  spdlog::set_default_logger(capture);
-  const SweepSummary s = rig.sweep();
-  spdlog::set_default_logger(previous);
+  const auto [s, text] = rig.sweep_with_log();
   EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
-  const std::string text = log.str();
-  EXPECT_NE(text.find("node " + format_guid(rig.topo.node(host).guid) + " port 1 at DR path " +
-                      dr_path_to(rig.topo, host) + ": Active with LID 0"),
+  EXPECT_NE(text.find("node " + rig.guid_of(host) + " port 1 at DR path " + rig.path_to(host) + ": Active with LID 0"),
             std::string::npos)
       << text;
   EXPECT_NE(rig.fabric.lid(host, 1), 0);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {}));
+  rig.expect_rest_reached();
 }
 
 TEST(ImpossibleValues, ActivePortThatKeepsLidZeroFailsTheSweepByName) {
-  Rig rig(leaf_spine());
-  const NodeIndex host = by_name(rig.topo, "host-6");
+  Rig rig;
+  const NodeIndex host = rig.node("host-6");
   rig.fabric.set_port(host, 1, 4, 0);
   rig.fabric.stick_lid(host, 1);
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(host).guid), "at DR path " + dr_path_to(rig.topo, host), "PortInfo Set 1",
-                   "not taken (port reports 0)"});
-  EXPECT_EQ(rig.fabric.lid(host, 1), 0);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {host}));
+  const SweepSummary s = rig.failed_sweep();
+  problem_naming(s, rig.guid_of(host), rig.path_to(host), {"PortInfo Set 1", "not taken (port reports 0)"});
+  rig.expect_no_lid({host});
+  rig.expect_rest_reached({host});
 }
 
 TEST(ImpossibleValues, CableWhoseFarEndReportsDownIsLeftOut) {
-  Rig rig(leaf_spine());
-  const NodeIndex leaf = by_name(rig.topo, "leaf-0");
-  const NodeIndex spine = by_name(rig.topo, "spine-1");
+  Rig rig;
+  const NodeIndex leaf = rig.node("leaf-0");
+  const NodeIndex spine = rig.node("spine-1");
   rig.fabric.report_port_down(spine, 1);  // spine-1 port 1 is cabled to leaf-0 port 4 and forwards
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  const std::string p =
-      problem_with(s, {format_guid(rig.topo.node(leaf).guid), "at DR path 0,1", "PortInfo 4", "the two ends disagree",
-                       format_guid(rig.topo.node(spine).guid) + " port 1", "reports Down", "cable left out"});
+  const SweepSummary s = rig.failed_sweep();
+  problem_naming(
+      s, rig.guid_of(leaf), "0,1",
+      {"PortInfo 4", "the two ends disagree", rig.guid_of(spine) + " port 1", "reports Down", "cable left out"});
   const auto found_leaf = rig.found->find(rig.topo.node(leaf).guid);
   ASSERT_TRUE(found_leaf.has_value());
   EXPECT_FALSE(rig.found->node(*found_leaf).ports[4].connected());
-  expect_only_real_cables(rig.topo, *rig.found);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {}), {{leaf, 4}, {spine, 1}});
+  rig.expect_only_real_cables();
+  rig.expect_rest_reached({}, {{leaf, 4}, {spine, 1}});
 }
 
 TEST(ImpossibleValues, WrongLocalPortNumNeverBecomesAWrongCable) {
-  Rig rig(leaf_spine());
-  const NodeIndex spine = by_name(rig.topo, "spine-0");
+  Rig rig;
+  const NodeIndex spine = rig.node("spine-0");
   // spine-0 says every SMP came in by port 2 (leaf-1's); leaf-0 really reaches it on spine port 1.
   rig.fabric.override_local_port(spine, 2);
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(spine).guid), "DR path 0,1,3", "wrong LocalPortNum", "cables left out"});
-  expect_only_real_cables(rig.topo, *rig.found);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {}));
+  const SweepSummary s = rig.failed_sweep();
+  problem_with(s, {rig.guid_of(spine), "DR path 0,1,3", "wrong LocalPortNum", "cables left out"});
+  rig.expect_only_real_cables();
+  rig.expect_rest_reached();
 }
 
 TEST(ImpossibleValues, DuplicateGuidLeavesTheSecondNodeOutWithBothPaths) {
-  Rig rig(leaf_spine());
-  const NodeIndex first = by_name(rig.topo, "leaf-0");
-  const NodeIndex second = by_name(rig.topo, "leaf-2");
+  Rig rig;
+  const NodeIndex first = rig.node("leaf-0");
+  const NodeIndex second = rig.node("leaf-2");
   rig.fabric.override_guid(second, rig.topo.node(first).guid);
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(first).guid), "at DR path " + dr_path_to(rig.topo, second),
-                   "duplicate GUID", "first seen at 0,1"});
+  const SweepSummary s = rig.failed_sweep();
+  problem_naming(s, rig.guid_of(first), rig.path_to(second), {"duplicate GUID", "first seen at 0,1"});
   EXPECT_EQ(rig.fabric.lft_block_sets(second), 0u);
-  expect_only_real_cables(rig.topo, *rig.found);
-  const auto& hosts_of_second = std::set<NodeIndex>{by_name(rig.topo, "host-4"), by_name(rig.topo, "host-5")};
-  for (NodeIndex h : hosts_of_second) EXPECT_EQ(rig.fabric.lid(h, 1), 0);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, hosts_of_second),
-                       {{by_name(rig.topo, "spine-0"), 3}, {by_name(rig.topo, "spine-1"), 3}});
+  rig.expect_only_real_cables();
+  const std::set<NodeIndex> hosts_of_second{rig.node("host-4"), rig.node("host-5")};
+  rig.expect_no_lid(hosts_of_second);
+  rig.expect_rest_reached(hosts_of_second, {{rig.node("spine-0"), 3}, {rig.node("spine-1"), 3}});
 }
 
 // A perfect clone of the SM's own host (same NodeGUID, SystemImageGUID and PortGUID) elsewhere: the SM's
 // own cable is where its SMPs go, so the clone's claim on that port is the one refused.
 TEST(ImpossibleValues, CloneOfTheSmHostNeverTakesTheSmCable) {
-  Rig rig(leaf_spine());
+  Rig rig;
   const NodeIndex sm = rig.topo.sm_node;
-  const NodeIndex clone = by_name(rig.topo, "host-3");
+  const NodeIndex clone = rig.node("host-3");
   rig.fabric.impersonate(clone, sm);
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(sm).guid), "at DR path " + dr_path_to(rig.topo, clone),
-                   "duplicate GUID or a wrong LocalPortNum", "the SM node's own cable kept"});
-  expect_only_real_cables(rig.topo, *rig.found);
-  EXPECT_EQ(rig.fabric.lid(clone, 1), 0);
+  const SweepSummary s = rig.failed_sweep();
+  problem_naming(s, rig.guid_of(sm), rig.path_to(clone),
+                 {"duplicate GUID or a wrong LocalPortNum", "the SM node's own cable kept"});
+  rig.expect_only_real_cables();
+  rig.expect_no_lid({clone});
   EXPECT_NE(rig.fabric.lid(sm, 1), 0);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {clone}));
+  rig.expect_rest_reached({clone});
 }
 
 TEST(ImpossibleValues, SwitchWithLinearFdbCapZeroGetsNoTableAndNoRouteGoesThroughIt) {
-  Topology t = leaf_spine();
-  const NodeIndex spine = by_name(t, "spine-0");
-  t.mutable_node(spine).lft_cap = 0;
-  Rig rig(std::move(t));
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(spine).guid), "at DR path 0,1,3", "SwitchInfo", "LinearFDBCap is 0"});
-  EXPECT_EQ(rig.fabric.lft_block_sets(spine), 0u);
-  EXPECT_FALSE(rig.found->find(rig.topo.node(spine).guid).has_value());
-  std::set<std::pair<NodeIndex, PortNum>> avoid;
-  for (unsigned l = 0; l < 4; ++l) avoid.insert({by_name(rig.topo, "leaf-" + std::to_string(l)), 3});  // to spine-0
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, {}), avoid);
+  Rig rig(leaf_spine_with_lft_cap_zero("spine-0"));
+  const NodeIndex spine = rig.node("spine-0");
+  const SweepSummary s = rig.failed_sweep();
+  problem_naming(s, rig.guid_of(spine), "0,1,3", {"SwitchInfo", "LinearFDBCap is 0"});
+  rig.expect_switch_left_out(spine);
+  rig.expect_rest_reached({}, rig.every_leaf_port(3));  // leaf port 3 is the cable to spine-0
 }
 
 TEST(ImpossibleValues, LeafWithLinearFdbCapZeroTakesItsHostsOutByName) {
-  Topology t = leaf_spine();
-  const NodeIndex leaf = by_name(t, "leaf-3");
-  t.mutable_node(leaf).lft_cap = 0;
-  Rig rig(std::move(t));
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
-  problem_with(s, {format_guid(rig.topo.node(leaf).guid), "LinearFDBCap is 0"});
+  Rig rig(leaf_spine_with_lft_cap_zero("leaf-3"));
+  const NodeIndex leaf = rig.node("leaf-3");
+  const SweepSummary s = rig.failed_sweep();
+  problem_with(s, {rig.guid_of(leaf), "LinearFDBCap is 0"});
   problem_with(s, {"2 nodes reachable only through what was left out", "(host-6) at DR path", "(host-7) at DR path"});
   EXPECT_EQ(rig.fabric.lft_block_sets(leaf), 0u);
-  const std::set<NodeIndex> cut{by_name(rig.topo, "host-6"), by_name(rig.topo, "host-7")};
-  for (NodeIndex h : cut) EXPECT_EQ(rig.fabric.lid(h, 1), 0);
-  expect_hosts_reached(rig.topo, rig.fabric, all_hosts_but(rig.topo, cut));
+  const std::set<NodeIndex> cut{rig.node("host-6"), rig.node("host-7")};
+  rig.expect_no_lid(cut);
+  rig.expect_rest_reached(cut);
 }
 
 // A line of 66 switches with a host at each end: the SM on host-0 reaches sw-62 over 63 hops, the
@@ -330,17 +370,15 @@ TEST(ImpossibleValues, PathBeyond63HopsIsReportedAndTheReachablePartComesUp) {
   t.sm_node = h0;
   t.sm_port = 1;
   Rig rig(std::move(t));
-  const SweepSummary s = rig.sweep();
-  EXPECT_FALSE(s.subnet_up);
+  const SweepSummary s = rig.failed_sweep();
   std::string path = "0,1";
   for (unsigned i = 0; i < 62; ++i) path += ",2";  // 63 hops: host-0 -> sw-0 -> ... -> sw-62
-  problem_with(
-      s, {format_guid(rig.topo.node(sw[62]).guid), "at DR path " + path + ": PortInfo 2", "would exceed 63 hops"});
+  problem_with(s, {rig.guid_of(sw[62]), "at DR path " + path + ": PortInfo 2", "would exceed 63 hops"});
   for (unsigned i = 0; i <= 62; ++i) EXPECT_GT(rig.fabric.lft_block_sets(sw[i]), 0u) << "sw-" << i;
   for (unsigned i = 63; i < kSwitches; ++i) EXPECT_EQ(rig.fabric.lft_block_sets(sw[i]), 0u) << "sw-" << i;
-  EXPECT_EQ(rig.fabric.lid(h1, 1), 0);
+  rig.expect_no_lid({h1});
   EXPECT_EQ(rig.found->size(), 1u + 63u);
-  expect_hosts_reached(rig.topo, rig.fabric, {h0});
+  rig.expect_hosts_reached({h0});
 }
 
 }  // namespace
