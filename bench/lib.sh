@@ -1,4 +1,6 @@
-# Shared helpers for bench/run_one.sh. Sourced, not run.
+# shellcheck shell=bash
+# Shared helpers for the scripts that run an ibsim (run_one.sh, repair_one.sh, lossy_one.sh, takeover.sh,
+# soak.sh). Sourced, not run.
 #
 # Reuses tests/integration/ibsim_env.sh (private IBSIM_SOCKNAME, workdir, `sim`, and the EXIT trap that
 # kills every tracked PID), but starts ibsim itself so that ibsim also has a hard wall-clock limit:
@@ -22,8 +24,8 @@ bench_ibsim_start() {
   timeout -s KILL "${limit}" ibsim -s "$@" "${netfile}" <"${IBSIM_WORKDIR}/console" >"${IBSIM_WORKDIR}/ibsim.log" 2>&1 &
   local tpid=$!
   ibsim_track "${tpid}"
-  local i child=""
-  for i in $(seq 1 50); do
+  local child=""
+  for _ in $(seq 1 50); do
     child=$(pgrep -P "${tpid}" -x ibsim || true)
     [[ -n "${child}" ]] && break
     sleep 0.05
@@ -34,11 +36,35 @@ bench_ibsim_start() {
     return 1
   fi
   IBSIM_PID=${child}
-  for i in $(seq 1 600); do
+  for _ in $(seq 1 600); do
     if grep -q "Network simulator ready" "${IBSIM_WORKDIR}/ibsim.log" 2>/dev/null && sim_probe; then return 0; fi
     kill -0 "${IBSIM_PID}" 2>/dev/null || { echo "bench: ibsim exited early" >&2; tail -n 5 "${IBSIM_WORKDIR}/ibsim.log" >&2; return 1; }
     sleep 0.1
   done
   echo "bench: ibsim did not come up within 60 s" >&2
   return 1
+}
+
+# bench_run_open OUTDIR NETFILE SECONDS [ibsim args...]: make OUTDIR and set out to its absolute path, set preload (smpcount.so in front of umad2sim), start ibsim (bench_ibsim_start).
+bench_run_open() {
+  mkdir -p "$1"
+  # shellcheck disable=SC2034  # out and preload are the per-run script's
+  out=$(realpath "$1")
+  # shellcheck disable=SC2034
+  preload="${BENCH_COUNT_SO}:${SIM_PRELOAD}"
+  shift
+  bench_ibsim_start "$@"
+}
+
+# bench_smd_policy FILE STATE SOCKET [SM_LINE...]: write FILE, a daemon policy (sm: SM_LINEs, state_dir STATE; control.socket SOCKET; metrics on 127.0.0.1:0) with mode 0644 (smd refuses a group/other-writable policy), and make STATE.
+bench_smd_policy() {
+  local file=$1 state=$2 socket=$3 line
+  shift 3
+  mkdir -p "${state}"
+  {
+    echo "sm:"
+    for line in "$@"; do echo "  ${line}"; done
+    printf '  state_dir: %s\ncontrol:\n  socket: %s\nmetrics:\n  listen: 127.0.0.1:0\n' "${state}" "${socket}"
+  } >"${file}"
+  chmod 0644 "${file}"
 }

@@ -13,6 +13,7 @@
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "${bench}/.." && pwd)
+. "${bench}/setup.sh"
 build="${src}/build"
 fabrics="kary4-3"
 rates="0 2 5 10"
@@ -33,18 +34,14 @@ for tool in ibsim opensm iblinkinfo ibnetdiscover gcc python3; do
 done
 [[ -x "${build}/smd/smd" ]] || { echo "lossy.sh: no ${build}/smd/smd; build first" >&2; exit 2; }
 
-raw=$(mktemp -d "${TMPDIR:-/tmp}/smd-lossy.XXXXXX")
+raw=$(bench_raw_dir "" smd-lossy)
 gcc -shared -fPIC -O2 -Wall -o "${raw}/smpcount.so" "${bench}/smpcount.c" -ldl -lpthread
 export BENCH_SMD="${build}/smd/smd" BENCH_SMCTL="${build}/smd/smctl" BENCH_COUNT_SO="${raw}/smpcount.so"
 export BENCH_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-120}
 echo "raw outputs: ${raw}"
 
 for fabric in ${fabrics}; do
-  case "${fabric}" in
-    kary4-3) cp "${src}/tests/fabrics/kary4-3.net" "${raw}/${fabric}.net" ;;
-    k8) "${build}/smd/smd-fabric" kary --k 8 --n 3 -o "${raw}/${fabric}.net" ;;
-    *) echo "lossy.sh: unknown fabric ${fabric}" >&2; exit 2 ;;
-  esac
+  bench_small_netfile "${build}" "${fabric}" "${raw}/${fabric}.net"
   for rate in ${rates}; do
     for sm in ${sms}; do
       # A hard bound on the whole measurement, on top of lossy_one.sh's own limits.

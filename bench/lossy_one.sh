@@ -16,25 +16,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 sm=$1
 netfile=$(realpath "$2")
 rate=$3
-out=$4
+outdir=$4
 shift 4
-mkdir -p "${out}"
-out=$(realpath "${out}")
 limit=${BENCH_SM_TIMEOUT:-120}
 
 . "${here}/lib.sh"
-bench_ibsim_start "${netfile}" $((limit + 900)) "$@"
+bench_run_open "${outdir}" "${netfile}" $((limit + 900)) "$@"  # sets out, preload
 [[ ${rate} -eq 0 ]] || ibsim_switch_errors "${netfile}" "${rate}"
 
-preload="${BENCH_COUNT_SO}:${SIM_PRELOAD}"
-state="${IBSIM_WORKDIR}/state"
-mkdir -p "${state}"
-{
-  printf 'sm:\n  state_dir: %s\n' "${state}"
-  printf 'control:\n  socket: %s/control.socket\nmetrics:\n  listen: 127.0.0.1:0\n' "${IBSIM_WORKDIR}"
-  [[ ${sm} != smd-r8 ]] || printf 'mad:\n  retries: 8\n'
-} >"${IBSIM_WORKDIR}/smd.yaml"
-chmod 0644 "${IBSIM_WORKDIR}/smd.yaml"
+bench_smd_policy "${IBSIM_WORKDIR}/smd.yaml" "${IBSIM_WORKDIR}/state" "${IBSIM_WORKDIR}/control.socket"
+[[ ${sm} != smd-r8 ]] || printf 'mad:\n  retries: 8\n' >>"${IBSIM_WORKDIR}/smd.yaml"
 
 rc=0
 sweeps="" retries="" lost=""

@@ -14,6 +14,7 @@ set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "${bench}/.." && pwd)
 cmdline="bench/repair.sh$(printf ' %q' "$@")"
+. "${bench}/setup.sh"
 build="" fabric="k12" link="" window=20 raw=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -30,27 +31,13 @@ done
 for pkg in opensm ibsim-utils libumad2sim0 infiniband-diags python3 gcc; do
   dpkg -s "${pkg}" >/dev/null 2>&1 || { echo "repair.sh: package ${pkg} missing (bench/run.sh installs them)" >&2; exit 2; }
 done
-if [[ -z "${build}" ]]; then
-  build="${bench}/.build"
-  cmake -S "${src}" -B "${build}" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "${build}" -j"$(nproc)" --target smd smd-fabric >/dev/null
-fi
-build=$(cd "${build}" && pwd)
-case "${fabric}" in
-  k12) genargs="kary --k 12 --n 3" ;;
-  k8) genargs="kary --k 8 --n 3" ;;
-  ls512) genargs="leafspine --leaves 32 --spines 16 --hosts-per-leaf 16" ;;
-  *) echo "repair.sh: unknown fabric ${fabric}" >&2; exit 2 ;;
-esac
-if [[ -z "${raw}" ]]; then raw=$(mktemp -d "${TMPDIR:-/tmp}/smd-repair.XXXXXX"); fi
-mkdir -p "${raw}"
-raw=$(cd "${raw}" && pwd)
+build=$(bench_build_dir "${build}")
+genargs=$(bench_fabric_args "${fabric}" k12,k8,ls512)
+raw=$(bench_raw_dir "${raw}" smd-repair)
 echo "== raw outputs in ${raw}"
 gcc -shared -fPIC -O2 -Wall -o "${raw}/smpcount.so" "${bench}/smpcount.c" -ldl -lpthread
-# shellcheck disable=SC2086
-"${build}/smd/smd-fabric" ${genargs} -o "${raw}/fabric.net"
-# shellcheck disable=SC2086
-read -r -a simargs <<<"$("${build}/smd/smd-fabric" ${genargs} --ibsim-args)"
+simline=$(bench_netfile "${build}" "${genargs}" "${raw}/fabric.net")
+read -r -a simargs <<<"${simline}"
 if [[ -z "${link}" ]]; then
   # The first switch in the file is a leaf; its first port whose peer is a switch is an up-link.
   link=$(awk '/^Switch/ {sw=$3; next} sw && /^\[[0-9]+\] "sw/ {match($0, /^\[[0-9]+\]/); print sw substr($0, RSTART, RLENGTH); exit}' "${raw}/fabric.net")

@@ -16,30 +16,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sm=$1
 netfile=$(realpath "$2")
-out=$3
+outdir=$3
 link=$4
 shift 4
-mkdir -p "${out}"
-out=$(realpath "${out}")
 window=${BENCH_WINDOW:-20}
 rb_timeout=${BENCH_RB_TIMEOUT:-900}
 
 . "${here}/lib.sh"
-bench_ibsim_start "${netfile}" $((600 + 2 * window + rb_timeout)) "$@"
+bench_run_open "${outdir}" "${netfile}" $((600 + 2 * window + rb_timeout)) "$@"  # sets out, preload
 
-preload="${BENCH_COUNT_SO}:${SIM_PRELOAD}"
 rm -f "${out}/trace.txt" "${out}/smpcount.txt" "${out}/faults.txt"
 case "${sm}" in
   smd)
-    cat >"${IBSIM_WORKDIR}/smd.yaml" <<YAML
-sm:
-  state_dir: ${IBSIM_WORKDIR}/state
-control:
-  socket: ${IBSIM_WORKDIR}/control.socket
-metrics:
-  listen: 127.0.0.1:0
-YAML
-    chmod 0644 "${IBSIM_WORKDIR}/smd.yaml"
+    bench_smd_policy "${IBSIM_WORKDIR}/smd.yaml" "${IBSIM_WORKDIR}/state" "${IBSIM_WORKDIR}/control.socket"
     cmd=("${BENCH_SMD}" --config "${IBSIM_WORKDIR}/smd.yaml")
     log="${out}/sm.log"
     ;;

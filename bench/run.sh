@@ -17,8 +17,8 @@
 # to bench/results/latest.md (and latest.json). Nothing is hard-coded: every figure comes from this run.
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "${bench}/.." && pwd)
 cmdline="bench/run.sh$(printf ' %q' "$@")"
+. "${bench}/setup.sh"
 
 quick=0
 fabrics="ls512,k8,k12,torus,random"
@@ -59,51 +59,30 @@ if [[ ${#need[@]} -gt 0 ]]; then
 fi
 
 # ---- 2. smd ----------------------------------------------------------------------------------------
-if [[ -z "${build}" ]]; then
-  build="${bench}/.build"
-  echo "== building smd in ${build}"
-  cmake -S "${src}" -B "${build}" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "${build}" -j"$(nproc)" --target smd smd-fabric >/dev/null
-fi
-build=$(cd "${build}" && pwd)
+[[ -n "${build}" ]] || echo "== building smd in ${bench}/.build"
+build=$(bench_build_dir "${build}")
 smd="${build}/smd/smd"
 fabgen="${build}/smd/smd-fabric"
 [[ -x "${smd}" && -x "${fabgen}" ]] || { echo "run.sh: ${smd} or ${fabgen} missing" >&2; exit 2; }
 
-if [[ -z "${raw}" ]]; then raw=$(mktemp -d "${TMPDIR:-/tmp}/smd-bench.XXXXXX"); fi
-mkdir -p "${raw}"
-raw=$(cd "${raw}" && pwd)
+raw=$(bench_raw_dir "${raw}" smd-bench)
 echo "== raw outputs in ${raw}"
 
 # ---- 3. the SMP-counting shim ----------------------------------------------------------------------
 gcc -shared -fPIC -O2 -Wall -o "${raw}/smpcount.so" "${bench}/smpcount.c" -ldl -lpthread
 
-# ---- 4. fabrics -----------------------------------------------------------------------------------
-# name | smd-fabric arguments | opensm -R engine
-fabric_def() {
-  case "$1" in
-    ls512) echo "leafspine --leaves 32 --spines 16 --hosts-per-leaf 16|ftree" ;;
-    k8) echo "kary --k 8 --n 3|ftree" ;;
-    k12) echo "kary --k 12 --n 3|ftree" ;;
-    torus) echo "torus --dims 8x8 --hosts-per-switch 2|updn" ;;
-    random) echo "random --switches 64 --degree 4 --hosts-per-switch 2 --seed 1|updn" ;;
-    *) return 1 ;;
-  esac
-}
-
+# ---- 4. fabrics (smd-fabric arguments and OpenSM engine: bench/setup.sh) ---------------------------
 export BENCH_SMD="${smd}" BENCH_ENGINES="${engines}" BENCH_COUNT_SO="${raw}/smpcount.so"
 export BENCH_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-600} BENCH_RB_TIMEOUT=${BENCH_RB_TIMEOUT:-900}
 IFS=, read -r -a fablist <<<"${fabrics}"
 for f in "${fablist[@]}"; do
-  def=$(fabric_def "${f}") || { echo "run.sh: unknown fabric ${f} (ls512,k8,k12,torus,random)" >&2; exit 2; }
-  genargs=${def%%|*}
-  export BENCH_OSM_ENGINE=${def##*|}
+  genargs=$(bench_fabric_args "${f}" ls512,k8,k12,torus,random)
+  BENCH_OSM_ENGINE=$(bench_osm_engine "${f}")
+  export BENCH_OSM_ENGINE
   d="${raw}/${f}"
   mkdir -p "${d}"
-  # shellcheck disable=SC2086
-  "${fabgen}" ${genargs} -o "${d}/fabric.net"
-  # shellcheck disable=SC2086
-  read -r -a simargs <<<"$("${fabgen}" ${genargs} --ibsim-args)"
+  simline=$(bench_netfile "${build}" "${genargs}" "${d}/fabric.net")
+  read -r -a simargs <<<"${simline}"
   echo "${genargs}" >"${d}/generator.txt"
   echo "${simargs[*]}" >"${d}/ibsim_args.txt"
   python3 "${bench}/fabric_stats.py" "${d}/fabric.net" >"${d}/stats.json"

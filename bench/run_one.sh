@@ -16,17 +16,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sm=$1
 netfile=$(realpath "$2")
-out=$3
+outdir=$3
 shift 3
-mkdir -p "${out}"
-out=$(realpath "${out}")
 sm_timeout=${BENCH_SM_TIMEOUT:-600}
 rb_timeout=${BENCH_RB_TIMEOUT:-900}
 
 . "${here}/lib.sh"
-bench_ibsim_start "${netfile}" $((sm_timeout + rb_timeout + 120)) "$@"
+bench_run_open "${outdir}" "${netfile}" $((sm_timeout + rb_timeout + 120)) "$@"  # sets out, preload
 
-preload="${BENCH_COUNT_SO}:${SIM_PRELOAD}"
 rm -f "${out}/smpcount.txt"
 case "${sm}" in
   smd)

@@ -43,14 +43,11 @@ smd="${build}/smd/smd"
 smctl="${build}/smd/smctl"
 [[ -x "${smd}" && -x "${smctl}" ]] || { echo "soak.sh: build smd and smctl in ${build} first" >&2; exit 2; }
 
+. "${bench}/setup.sh"
 . "${bench}/lib.sh"
 raw="${IBSIM_WORKDIR}"
 export SMD_KEEP_WORKDIR=1
-case "${fabric}" in
-  kary4-3) cp "${src}/tests/fabrics/kary4-3.net" "${raw}/fabric.net" ;;
-  k8) "${build}/smd/smd-fabric" kary --k 8 --n 3 -o "${raw}/fabric.net" ;;
-  *) echo "soak.sh: unknown fabric ${fabric}" >&2; exit 2 ;;
-esac
+bench_small_netfile "${build}" "${fabric}" "${raw}/fabric.net"
 net="${raw}/fabric.net"
 switches=$(grep -c '^Switch' "${net}")
 cas=$(grep -c '^Hca' "${net}")
@@ -64,11 +61,7 @@ awk '$1 == "Switch" || $1 == "Hca" { kind = $1; gsub(/"/, "", $3); name = $3; ne
 ncables=$(wc -l <"${raw}/cables.txt")
 [[ ${ncables} -gt 0 ]] || { echo "soak.sh: no switch-to-switch cables in ${net}" >&2; exit 2; }
 
-state="${raw}/state"
-mkdir -p "${state}"
-printf 'sm:\n  state_dir: %s\ncontrol:\n  socket: %s/control.socket\nmetrics:\n  listen: 127.0.0.1:0\n' \
-  "${state}" "${raw}" >"${raw}/smd.yaml"
-chmod 0644 "${raw}/smd.yaml"
+bench_smd_policy "${raw}/smd.yaml" "${raw}/state" "${raw}/control.socket"
 # The daemon, like ibsim, also has a hard wall-clock bound of its own, in case this script is killed
 # before its EXIT trap can run.
 (cd "${raw}" && exec timeout -s KILL $((global + 60)) env LD_PRELOAD="${SIM_PRELOAD}" "${smd}" \

@@ -11,6 +11,7 @@ set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "${bench}/.." && pwd)
 cmdline="bench/takeover.sh$(printf ' %q' "$@")"
+. "${bench}/setup.sh"
 build="" fabric="k12" raw=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -22,25 +23,11 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-if [[ -z "${build}" ]]; then
-  build="${bench}/.build"
-  cmake -S "${src}" -B "${build}" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "${build}" -j"$(nproc)" --target smd smd-fabric >/dev/null
-fi
-build=$(cd "${build}" && pwd)
-case "${fabric}" in
-  k12) genargs="kary --k 12 --n 3" ;;
-  k8) genargs="kary --k 8 --n 3" ;;
-  ls512) genargs="leafspine --leaves 32 --spines 16 --hosts-per-leaf 16" ;;
-  *) echo "takeover.sh: unknown fabric ${fabric}" >&2; exit 2 ;;
-esac
-if [[ -z "${raw}" ]]; then raw=$(mktemp -d "${TMPDIR:-/tmp}/smd-takeover.XXXXXX"); fi
-mkdir -p "${raw}"
-raw=$(cd "${raw}" && pwd)
-# shellcheck disable=SC2086
-"${build}/smd/smd-fabric" ${genargs} -o "${raw}/fabric.net"
-# shellcheck disable=SC2086
-read -r -a simargs <<<"$("${build}/smd/smd-fabric" ${genargs} --ibsim-args)"
+build=$(bench_build_dir "${build}")
+genargs=$(bench_fabric_args "${fabric}" k12,k8,ls512)
+raw=$(bench_raw_dir "${raw}" smd-takeover)
+simline=$(bench_netfile "${build}" "${genargs}" "${raw}/fabric.net")
+read -r -a simargs <<<"${simline}"
 echo "== ${fabric}: smd-fabric ${genargs}; raw outputs in ${raw}"
 
 # One SM kind on a fresh ibsim, in a subshell so bench/lib.sh's EXIT trap ends everything it started.
@@ -52,9 +39,8 @@ run_one() (
   start_sm() {  # start_sm NAME PRIORITY HOST
     local name=$1 prio=$2 host=$3 cmd
     if [[ "${sm}" == smd ]]; then
-      printf 'sm:\n  priority: %s\n  state_dir: %s\ncontrol:\n  socket: %s\nmetrics:\n  listen: 127.0.0.1:0\n' \
-        "${prio}" "${IBSIM_WORKDIR}/state-${name}" "${IBSIM_WORKDIR}/${name}.socket" >"${IBSIM_WORKDIR}/${name}.yaml"
-      chmod 0644 "${IBSIM_WORKDIR}/${name}.yaml"
+      bench_smd_policy "${IBSIM_WORKDIR}/${name}.yaml" "${IBSIM_WORKDIR}/state-${name}" \
+        "${IBSIM_WORKDIR}/${name}.socket" "priority: ${prio}"
       cmd=("${build}/smd/smd" --config "${IBSIM_WORKDIR}/${name}.yaml")
     else
       mkdir -p "${IBSIM_WORKDIR}/cache-${name}"
@@ -96,6 +82,7 @@ run_one() (
   sleep 5
   local before_up
   before_up=$(grep -c -e "${up_pat}" "$(logf standby)" || true)
+  # shellcheck disable=SC2154  # pid_master is set by start_sm's eval
   kill -9 "${pid_master}"
   local t0 t_master t_up
   t0=$(date +%s.%N)
