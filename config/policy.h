@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "routing/engine.h"
@@ -24,12 +25,19 @@ struct SmPolicy {
   unsigned poll_retries = 3;     ///< sm.poll_retries: failed polls before a standby takes over
 };
 
+/// routing.repair: what a heavy sweep programs when the fabric only lost links or nodes.
+enum class RepairMode {
+  kMinimal,  ///< keep every (switch, LID) route that still delivers (routing/repair.h)
+  kFull,     ///< always program the engine's fresh tables
+};
+
+/// The YAML spelling of `mode`: "minimal" or "full".
+std::string_view repair_mode_name(RepairMode mode);
+
 struct RoutingPolicy {
   std::vector<std::string> engines = {"ftree", "updn", "minhop"};  ///< routing.engines: chain, first success wins
   RoutingOptions options;                                          ///< routing.updn / routing.ftree / routing.adaptive
-  /// routing.repair: "minimal" keeps every route that still delivers when the fabric only lost links or
-  /// nodes (routing/repair.h); "full" always programs the engine's fresh tables.
-  std::string repair = "minimal";
+  RepairMode repair = RepairMode::kMinimal;                        ///< routing.repair
 };
 
 struct LidPolicy {

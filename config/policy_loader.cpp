@@ -48,7 +48,9 @@ void read_routing(MapReader routing, RoutingPolicy& out) {
   const std::vector<std::string> engines = engine_names();
   routing.read_name_list("engines", "engine", engines, out.engines);
   routing.read_bool("adaptive", out.options.adaptive);
-  routing.read_choice("repair", repair_mode_names(), out.repair);
+  std::string repair(repair_mode_name(out.repair));
+  routing.read_choice("repair", repair_mode_names(), repair);
+  out.repair = repair == repair_mode_name(RepairMode::kFull) ? RepairMode::kFull : RepairMode::kMinimal;
   MapReader updn = routing.section("updn");
   updn.read_guid_list("roots", out.options.updn_roots);
   updn.finish();
@@ -137,8 +139,17 @@ void read_log(MapReader log, LogPolicy& out) {
 
 }  // namespace
 
+std::string_view repair_mode_name(RepairMode mode) {
+  switch (mode) {
+    case RepairMode::kMinimal: return "minimal";
+    case RepairMode::kFull: return "full";
+  }
+  return "minimal";
+}
+
 const std::vector<std::string>& repair_mode_names() {
-  static const std::vector<std::string> names = {"minimal", "full"};
+  static const std::vector<std::string> names = {std::string(repair_mode_name(RepairMode::kMinimal)),
+                                                 std::string(repair_mode_name(RepairMode::kFull))};
   return names;
 }
 

@@ -40,7 +40,7 @@ std::string summarize_policy(const Policy& p) {
   s += " adaptive=" + std::string(p.routing.options.adaptive ? "on" : "off");
   s += " updn.roots=" + guid_list(p.routing.options.updn_roots);
   s += " ftree.roots=" + guid_list(p.routing.options.ftree_roots);
-  s += " repair=" + p.routing.repair;
+  s += " repair=" + std::string(repair_mode_name(p.routing.repair));
   s += " lmc=" + std::to_string(p.lid.lmc);
   s += " sm.port=" + sm_port(p.sm);
   s += " priority=" + std::to_string(p.sm.priority);

@@ -147,6 +147,7 @@ void vet_discovered(Discovered& d) {
     kept.port_path.push_back(std::move(d.port_path[n]));
     kept.switch_info.push_back(d.switch_info[n]);
     kept.switch_info_valid.push_back(d.switch_info_valid[n]);
+    kept.description_valid.push_back(n < d.description_valid.size() && d.description_valid[n]);
   }
   for (NodeIndex n = 0; n < in.size(); ++n) {
     if (remap[n] == kNoNode) continue;
@@ -165,6 +166,7 @@ void vet_discovered(Discovered& d) {
   d.port_path = std::move(kept.port_path);
   d.switch_info = std::move(kept.switch_info);
   d.switch_info_valid = std::move(kept.switch_info_valid);
+  d.description_valid = std::move(kept.description_valid);
 }
 
 }  // namespace smd

@@ -232,7 +232,7 @@ constexpr std::string_view kRepairedSuffix = "+repair";
 
 void SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
   const bool full = std::exchange(full_reroute_, false);
-  const bool can_repair = !full && policy_.routing.repair == "minimal" && topo_ && tables_frozen_ &&
+  const bool can_repair = !full && policy_.routing.repair == RepairMode::kMinimal && topo_ && tables_frozen_ &&
                           !topology_gained_links(*topo_, topo);
   if (!can_repair) {
     tables_ = std::move(fresh);

@@ -15,6 +15,11 @@ if [[ -z "${SIM_PRELOAD}" || ! -f "${SIM_PRELOAD}" ]]; then
   exit 2
 fi
 
+# A sanitized build (-DSMD_SANITIZE=ON) under the shim: ASan must not stop smd for the shim's own
+# overflow (see umad2sim.asan.supp). Unsanitized programs ignore ASAN_OPTIONS.
+ASAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/umad2sim.asan.supp${ASAN_OPTIONS:+:${ASAN_OPTIONS}}"
+export ASAN_OPTIONS
+
 IBSIM_WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/smd-ibsim.XXXXXX")
 IBSIM_SOCKNAME="smd-$$-${RANDOM}"
 export IBSIM_SOCKNAME

@@ -40,6 +40,7 @@ sm:
 routing:
   engines: {chain}
   adaptive: true
+  repair: full
   updn:
     roots: [0x0002c90300001000, 42]
   ftree:
@@ -67,6 +68,7 @@ log:
   EXPECT_EQ(p.sm.max_resweeps, 20u);
   EXPECT_EQ(p.routing.engines, reversed_engines());
   EXPECT_TRUE(p.routing.options.adaptive);
+  EXPECT_EQ(p.routing.repair, RepairMode::kFull);
   EXPECT_EQ(p.routing.options.updn_roots, (std::vector<Guid>{0x0002c90300001000ULL, 42}));
   EXPECT_EQ(p.routing.options.ftree_roots, (std::vector<Guid>{0xa, 0xb, 0xc}));
   EXPECT_EQ(p.lid.lmc, 7u);

@@ -73,6 +73,8 @@ const RejectCase kRoutingCases[] = {
      "t.yaml:2:13: routing.engines[0]: expected a name, got a sequence"},
     {"adaptive_yes", "routing:\n  adaptive: yes\n", "t.yaml:2:13: routing.adaptive: expected true or false, got 'yes'"},
     {"adaptive_map", "routing:\n  adaptive: {}\n", "t.yaml:2:13: routing.adaptive: expected true or false, got a map"},
+    {"repair_misspelt", "routing:\n  repair: minimum\n",
+     "t.yaml:2:11: routing.repair: unknown value 'minimum' (did you mean 'minimal'?); expected one of minimal, full"},
     {"updn_roots_negative", "routing:\n  updn:\n    roots: [0x1, -2]\n",
      "t.yaml:3:18: routing.updn.roots[1]: -2 is negative; expected an unsigned integer"},
     {"updn_roots_scalar", "routing:\n  updn:\n    roots: 0x1\n",

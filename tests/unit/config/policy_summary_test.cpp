@@ -22,7 +22,7 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.routing.options.updn_roots = {0x10, 0x20};
   p.routing.options.ftree_roots = {0x0002c90300001000ULL};
   p.lid.lmc = 2;
-  p.routing.repair = "full";
+  p.routing.repair = RepairMode::kFull;
   p.sm.ca = "mlx5_0";
   p.sm.port = 1;
   p.sm.priority = 14;

@@ -186,5 +186,29 @@ TEST(Discovery, DuplicateGuidNamesBothPaths) {
   EXPECT_TRUE(found);
 }
 
+// When the vet leaves nodes out, every per-node record must follow the renumbering, or a later resume
+// would ask (or not ask) for the wrong node's attributes.
+TEST(Discovery, NodesLeftOutKeepPerNodeRecordsAligned) {
+  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  const NodeIndex leaf = leaf_away_from_sm(rig.topo);
+  ASSERT_NE(leaf, kNoNode);
+  rig.topo.mutable_node(leaf).lft_cap = 0;  // the vet leaves the leaf and its hosts out
+  Discovered d = discover_fabric(rig.batch);
+  ASSERT_LT(d.topo->size(), rig.topo.size());
+  ASSERT_EQ(d.description_valid.size(), d.topo->size());
+  ASSERT_EQ(d.port_info_valid.size(), d.topo->size());
+  ASSERT_EQ(d.switch_info_valid.size(), d.topo->size());
+  for (NodeIndex n = 0; n < d.topo->size(); ++n) {
+    const Node& node = d.topo->node(n);
+    const auto want = rig.topo.find(node.guid);
+    ASSERT_TRUE(want.has_value());
+    EXPECT_TRUE(d.description_valid[n]) << node.description;
+    EXPECT_EQ(node.description, rig.topo.node(*want).description);
+    EXPECT_EQ(d.port_info_valid[n].size(), node.ports.size()) << node.description;
+  }
+}
+
 }  // namespace
 }  // namespace smd
