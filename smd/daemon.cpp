@@ -2,8 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <utility>
 
 #include "config/policy_loader.h"
 #include "mad/notice.h"
@@ -117,6 +119,7 @@ void Daemon::schedule_heavy_sweep(std::chrono::milliseconds delay, const std::st
   if (stopping_ || state_ == mad::SmState::kNotActive) return;
   if (pending_reason_.empty()) pending_reason_ = reason;
   if (scope == SweepScope::kFull) pending_full_ = true;
+  // kChanged: the trap issuers are already in pending_trap_lids_; anything else makes the sweep full.
   if (sweep_scheduled_) return;
   sweep_scheduled_ = true;
   sweep_timer_.expires_after(delay);
@@ -136,13 +139,19 @@ void Daemon::run_heavy_sweep() {
   if (state_ == mad::SmState::kStandby) return;  // a standby only polls the master
   sweeping_ = true;
   const std::string reason = pending_reason_.empty() ? "requested" : pending_reason_;
-  const SweepScope scope = pending_full_ ? SweepScope::kFull : SweepScope::kFailed;
+  const SweepScope scope = pending_full_                 ? SweepScope::kFull
+                           : !pending_trap_lids_.empty() ? SweepScope::kChanged
+                                                         : SweepScope::kFailed;
+  const std::vector<Lid> trap_lids = std::exchange(pending_trap_lids_, {});
   pending_reason_.clear();
   pending_full_ = false;
   spdlog::info("heavy sweep: {} (state {})", reason, mad::to_string(state_));
-  const SweepSummary s = runner_->heavy_sweep([this](const Discovered& d) { return election_gate(d); }, scope);
+  const SweepSummary s =
+      runner_->heavy_sweep([this](const Discovered& d) { return election_gate(d); }, scope, trap_lids);
   sweeping_ = false;
   ++counters_.heavy_sweeps;
+  if (s.incremental) ++counters_.incremental_sweeps;
+  if (!s.full_discovery_because.empty()) ++counters_.incremental_fallbacks;
   counters_.smps_sent += s.smps_sent;
   counters_.smp_retries += s.retries;
   counters_.smp_timeouts += s.timeouts;
@@ -416,7 +425,16 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
       (notice.trap_number == mad::trap::kLinkStateChange || notice.trap_number == mad::trap::kCapabilityMaskChange)) {
     spdlog::info("trap {} from LID {}", notice.trap_number, notice.issuer_lid);
     if (change_seen_ == Clock::time_point{}) change_seen_ = Clock::now();
-    schedule_heavy_sweep(kTrapDebounce, "trap " + std::to_string(notice.trap_number));
+    // A link change is read from the switches that report it (an incremental sweep); a capability
+    // change, from the whole fabric.
+    if (notice.trap_number == mad::trap::kLinkStateChange && notice.issuer_lid != 0) {
+      if (std::find(pending_trap_lids_.begin(), pending_trap_lids_.end(), notice.issuer_lid) ==
+          pending_trap_lids_.end())
+        pending_trap_lids_.push_back(notice.issuer_lid);
+      schedule_heavy_sweep(kTrapDebounce, "trap " + std::to_string(notice.trap_number), SweepScope::kChanged);
+    } else {
+      schedule_heavy_sweep(kTrapDebounce, "trap " + std::to_string(notice.trap_number));
+    }
   }
 }
 

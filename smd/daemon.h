@@ -81,9 +81,10 @@ class Daemon final : public DaemonControl {
   bool sweep_scheduled_ = false;
   bool stopping_ = false;
   std::string pending_reason_;
-  bool pending_full_ = false;        ///< a full heavy sweep was asked for (trap, request, start-up, ...)
-  unsigned failed_in_row_ = 0;       ///< heavy sweeps in a row that did not bring the subnet up
-  Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
+  bool pending_full_ = false;           ///< a full heavy sweep was asked for (request, start-up, light sweep, ...)
+  std::vector<Lid> pending_trap_lids_;  ///< issuers of the link-change traps since the last sweep began
+  unsigned failed_in_row_ = 0;          ///< heavy sweeps in a row that did not bring the subnet up
+  Clock::time_point change_seen_{};     ///< first trap/change not yet repaired (for last_repair_ms)
 
   mad::SmState state_ = mad::SmState::kDiscovering;
   std::uint32_t act_count_ = 0;

@@ -19,7 +19,9 @@ namespace smd {
 struct DaemonCounters {
   std::uint64_t heavy_sweeps = 0;
   std::uint64_t light_sweeps = 0;
-  std::uint64_t failed_sweeps = 0;  ///< heavy sweeps that did not end SUBNET UP
+  std::uint64_t failed_sweeps = 0;          ///< heavy sweeps that did not end SUBNET UP
+  std::uint64_t incremental_sweeps = 0;     ///< heavy sweeps after link-change traps that re-read only what changed
+  std::uint64_t incremental_fallbacks = 0;  ///< such sweeps that had to discover the whole fabric instead
   std::uint64_t traps_received = 0;
   std::uint64_t sminfo_sets_refused = 0;  ///< SMInfo Sets not obeyed (wrong SM_Key or no such transition)
   std::uint64_t smps_sent = 0;

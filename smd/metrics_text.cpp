@@ -54,6 +54,11 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.family("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.");
   w.sample("smd_sweeps_total", "kind=\"heavy\"", as_double(c.heavy_sweeps));
   w.sample("smd_sweeps_total", "kind=\"light\"", as_double(c.light_sweeps));
+  w.family("smd_incremental_sweeps_total", "counter",
+           "Heavy sweeps after link-change traps, by outcome: only the changed switches re-read, or a full "
+           "discovery because the last fabric could not explain what was found.");
+  w.sample("smd_incremental_sweeps_total", "outcome=\"incremental\"", as_double(c.incremental_sweeps));
+  w.sample("smd_incremental_sweeps_total", "outcome=\"full\"", as_double(c.incremental_fallbacks));
   w.family("smd_sweep_failures_total", "counter", "Heavy sweeps that did not end with the subnet up.");
   w.sample("smd_sweep_failures_total", "", as_double(c.failed_sweeps));
   w.family("smd_heavy_sweep_duration_seconds", "gauge", "Wall time of the last heavy sweep.");

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <utility>
 
+#include "mad/port_info.h"
 #include "routing/registry.h"
 #include "routing/repair.h"
 #include "routing/verify.h"
 #include "smd/ar_plan_json.h"
 #include "smd/atomic_file.h"
 #include "smd/guid2lid_file.h"
+#include "smd/incremental_discovery.h"
 #include "smd/light_sweep.h"
 #include "smd/port_config.h"
 #include "smd/roce_state_writer.h"
@@ -55,7 +57,45 @@ void SweepRunner::set_policy(const Policy& policy) {
   transport_.set_m_key(policy.security.m_key);
 }
 
-SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scope) {
+Discovered SweepRunner::rediscover(SmpBatch& batch, const std::vector<Lid>& changed_lids, SweepSummary& s) {
+  // Trap issuers by LID, as the last sweep's records hold them (switch port 0, CA ports).
+  std::vector<Guid> changed;
+  std::string unknown;
+  if (last_.topo) {
+    for (Lid lid : changed_lids) {
+      Guid found = 0;
+      for (NodeIndex n = 0; n < last_.topo->size() && found == 0; ++n) {
+        const Node& node = last_.topo->node(n);
+        for (PortNum p = 0; p <= node.num_ports && found == 0; ++p) {
+          if ((node.is_switch() && p != 0) || !last_.port_info_valid[n][p]) continue;
+          if (mad::PortInfo::decode(last_.port_info[n][p]).lid == lid && lid != 0) found = node.guid;
+        }
+      }
+      if (found == 0) unknown = "a trap came from LID " + std::to_string(lid) + ", which no known port holds";
+      changed.push_back(found);
+    }
+  }
+  IncrementalDiscovery inc;
+  if (!last_.topo) {
+    inc.full_sweep_because = "no previous sweep to start from";
+  } else if (!unknown.empty()) {
+    inc.full_sweep_because = unknown;
+  } else {
+    inc = rediscover_changed(batch, last_, changed);
+  }
+  if (inc.ok) {
+    s.incremental = true;
+    spdlog::info("sweep: incremental: {} switches re-read, {} cables lost, {} gained, {} nodes left",
+                 inc.switches_reread, inc.cables_lost, inc.cables_gained, inc.nodes_lost);
+    return std::move(inc.fabric);
+  }
+  s.full_discovery_because = inc.full_sweep_because;
+  spdlog::info("sweep: full discovery instead of an incremental one: {}", inc.full_sweep_because);
+  return discover_fabric(batch);
+}
+
+SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scope,
+                                      const std::vector<Lid>& changed_lids) {
   SweepSummary s;
   const auto t_start = Clock::now();
   const mad::TransportStats before = transport_.stats();
@@ -77,10 +117,14 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   // Phase 1: heavy sweep (discovery), or a re-sweep of what the last one could not read.
   s.resumed = scope == SweepScope::kFailed && last_.topo && last_.topo->size() > 0;
   {
-    PhaseTimer t(s, s.resumed ? "re-sweep: unread attributes asked again" : "heavy sweep: fabric discovered");
+    PhaseTimer t(s, s.resumed                       ? "re-sweep: unread attributes asked again"
+                    : scope == SweepScope::kChanged ? "heavy sweep: changed switches re-read"
+                                                    : "heavy sweep: fabric discovered");
     if (s.resumed) {
       s.gaps = discovery_gaps(last_);
       d = resume_discovery(batch, last_);
+    } else if (scope == SweepScope::kChanged) {
+      d = rediscover(batch, changed_lids, s);
     } else {
       d = discover_fabric(batch);
     }

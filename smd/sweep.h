@@ -29,8 +29,9 @@ struct PhaseTime {
 
 /// What a heavy sweep reads.
 enum class SweepScope : std::uint8_t {
-  kFull,    ///< discover the whole fabric
-  kFailed,  ///< re-sweep: read only what the last sweep could not, then write only what is missing
+  kFull,     ///< discover the whole fabric
+  kFailed,   ///< re-sweep: read only what the last sweep could not, then write only what is missing
+  kChanged,  ///< after traps: re-read only the switches that changed (incremental_discovery.h)
 };
 
 /// What one heavy sweep did and found: the summary `smd --once` prints.
@@ -38,6 +39,8 @@ struct SweepSummary {
   bool subnet_up = false;                ///< every LID set, every link Active, every table held
   bool stopped_after_discovery = false;  ///< the discovery gate said another SM is master
   bool resumed = false;                  ///< a SweepScope::kFailed re-sweep (discovery resumed)
+  bool incremental = false;              ///< a SweepScope::kChanged sweep re-read only what changed
+  std::string full_discovery_because;    ///< a kChanged sweep that had to discover the whole fabric: why
   std::size_t gaps = 0;                  ///< resumed: attributes the last sweep could not read
   unsigned discovery_rounds = 0;         ///< extra discovery passes for what lost SMPs left unread
   std::size_t switches = 0, cas = 0, links = 0, lids = 0;
@@ -65,7 +68,11 @@ class SweepRunner {
   /// from the last sweep's results and reads only what it could not (a full sweep when there is no
   /// usable last sweep); later phases write only what is still missing, as always. Either way, what
   /// discovery could not read is asked for again up to sm.max_resweeps times before LIDs and routes.
-  SweepSummary heavy_sweep(const DiscoveryGate& gate = {}, SweepScope scope = SweepScope::kFull);
+  /// With SweepScope::kChanged, `changed_lids` are the LIDs that sent traps (the switches, or CAs, whose
+  /// ports changed): only what changed is read again, and whatever the last sweep's fabric cannot explain
+  /// falls back to a full discovery (SweepSummary::full_discovery_because).
+  SweepSummary heavy_sweep(const DiscoveryGate& gate = {}, SweepScope scope = SweepScope::kFull,
+                           const std::vector<Lid>& changed_lids = {});
 
   /// Light sweep over the switches of the last heavy sweep; true (with a reason) when a heavy one is due.
   bool light_sweep_finds_change(std::string& reason);
@@ -90,6 +97,8 @@ class SweepRunner {
 
  private:
   void remember_port_lids(const Topology& topo);
+  /// Phase 1 of a kChanged sweep: the incremental discovery, or a full one when it cannot be done.
+  Discovered rediscover(SmpBatch& batch, const std::vector<Lid>& changed_lids, SweepSummary& s);
   void write_ca_order(const Topology& topo);
   /// Routing phase, last step: the fresh engine run, or the minimal repair of the previous tables
   /// (routing.repair, routing/repair.h) when the fabric only lost links or nodes.

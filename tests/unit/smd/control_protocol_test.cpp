@@ -33,6 +33,8 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   snap->counters.heavy_sweeps = 3;
   snap->counters.light_sweeps = 11;
   snap->counters.failed_sweeps = 1;
+  snap->counters.incremental_sweeps = 5;
+  snap->counters.incremental_fallbacks = 2;
   snap->counters.smps_sent = 5000;
   snap->counters.smp_retries = 321;
   snap->counters.smp_timeouts = 4;
@@ -190,6 +192,8 @@ TEST(ControlProtocol, StatusAndNodes) {
   EXPECT_EQ(s["sweeps"]["heavy"], 3);
   EXPECT_EQ(s["sweeps"]["light"], 11);
   EXPECT_EQ(s["sweeps"]["failed"], 1);
+  EXPECT_EQ(s["sweeps"]["incremental"], 5);
+  EXPECT_EQ(s["sweeps"]["incremental_fallbacks"], 2);
   EXPECT_TRUE(s["last_sweep"]["time"].is_null());
   EXPECT_EQ(s["engine"], "minhop");
   EXPECT_EQ(s["fabric"], Json({{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 22}}));

@@ -14,6 +14,7 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
   ports_.resize(topo.size());
   lft_.resize(topo.size());
   lft_top_.assign(topo.size(), 0);
+  psc_.assign(topo.size(), false);
   lft_sets_per_node_.assign(topo.size(), 0);
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
@@ -25,6 +26,22 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
       s.state = node.ports[p].connected() ? 2 : 1;
       if (p == 0 && node.is_switch()) s.state = 4;
     }
+  }
+}
+
+void FakeFabric::unlink(NodeIndex n, PortNum p) {
+  const Port& port = topo_.node(n).ports[p];
+  for (auto [node, num] : {std::pair{n, p}, std::pair{port.peer, port.peer_port}}) {
+    ports_[node][num].state = 1;
+    if (topo_.node(node).is_switch()) psc_[node] = true;
+  }
+}
+
+void FakeFabric::relink(NodeIndex n, PortNum p) {
+  const Port& port = topo_.node(n).ports[p];
+  for (auto [node, num] : {std::pair{n, p}, std::pair{port.peer, port.peer_port}}) {
+    ports_[node][num].state = 2;
+    if (topo_.node(node).is_switch()) psc_[node] = true;
   }
 }
 
@@ -147,8 +164,13 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
     }
     case mad::attr::kSwitchInfo: {
       if (!node.is_switch()) break;
-      if (set) lft_top_[t.node] = mad::SwitchInfo::decode(req.data).linear_fdb_top;
+      if (set) {
+        const auto in = mad::SwitchInfo::decode(req.data);
+        lft_top_[t.node] = in.linear_fdb_top;
+        if (in.port_state_change) psc_[t.node] = false;  // writing 1 clears it (IBA 14.2.5.4)
+      }
       mad::SwitchInfo si;
+      si.port_state_change = psc_[t.node];
       si.linear_fdb_cap = node.lft_cap;
       si.linear_fdb_top = lft_top_[t.node];
       si.encode(reply.data);

@@ -63,12 +63,19 @@ class FakeFabric : public mad::SmpTransport {
     ports_[n][p].lid = lid;
   }
 
+  /// Take the cable at port `p` of node `n` down at both ends, as ibsim's console `Unlink` does: both
+  /// ports report Down, SMPs no longer cross it, and each switch end sets PortStateChange.
+  void unlink(NodeIndex n, PortNum p);
+  /// Bring that cable back (ibsim's `ReLink`): both ends Init, PortStateChange set on each switch end.
+  void relink(NodeIndex n, PortNum p);
+
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }
   std::uint8_t lmc(NodeIndex n, PortNum p) const { return ports_[n][p].lmc; }
   std::uint8_t state(NodeIndex n, PortNum p) const { return ports_[n][p].state; }
   std::uint16_t master_sm_lid(NodeIndex n, PortNum p) const { return ports_[n][p].master_sm_lid; }
   std::uint16_t lft_top(NodeIndex n) const { return lft_top_[n]; }
+  bool port_state_change(NodeIndex n) const { return psc_[n]; }
   std::uint8_t lft(NodeIndex n, std::uint16_t lid) const { return lid < lft_[n].size() ? lft_[n][lid] : 0xFF; }
   unsigned lft_block_sets() const { return lft_block_sets_; }
   std::uint64_t m_key(NodeIndex n, PortNum p) const { return ports_[n][p].m_key; }
@@ -108,6 +115,7 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::vector<PortSim>> ports_;
   std::vector<std::vector<std::uint8_t>> lft_;
   std::vector<std::uint16_t> lft_top_;
+  std::vector<bool> psc_;  // SwitchInfo:PortStateChange per node
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::vector<NodeIndex> silent_;
   std::unordered_map<NodeIndex, NodeIndex> impersonate_;

@@ -32,6 +32,8 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   snap->counters = {.heavy_sweeps = 4,
                     .light_sweeps = 90,
                     .failed_sweeps = 1,
+                    .incremental_sweeps = 2,
+                    .incremental_fallbacks = 1,
                     .traps_received = 7,
                     .sminfo_sets_refused = 3,
                     .smps_sent = 1234,
@@ -49,6 +51,11 @@ TEST(MetricsText, ExactExposition) {
             "# TYPE smd_sweeps_total counter\n"
             "smd_sweeps_total{kind=\"heavy\"} 4\n"
             "smd_sweeps_total{kind=\"light\"} 90\n"
+            "# HELP smd_incremental_sweeps_total Heavy sweeps after link-change traps, by outcome: only the "
+            "changed switches re-read, or a full discovery because the last fabric could not explain what was found.\n"
+            "# TYPE smd_incremental_sweeps_total counter\n"
+            "smd_incremental_sweeps_total{outcome=\"incremental\"} 2\n"
+            "smd_incremental_sweeps_total{outcome=\"full\"} 1\n"
             "# HELP smd_sweep_failures_total Heavy sweeps that did not end with the subnet up.\n"
             "# TYPE smd_sweep_failures_total counter\n"
             "smd_sweep_failures_total 1\n"

@@ -35,7 +35,8 @@ struct Rig {
   Policy policy;
 };
 
-// Every (switch, LID) pair: follow the fake switches' LFTs; the walk must end at the LID's owner.
+// Every (switch, LID) pair: follow the fake switches' LFTs; the walk must end at the LID's owner. A cable
+// the fake fabric has taken down (FakeFabric::unlink) carries nothing.
 void expect_routes_deliver(const Topology& t, const test::FakeFabric& f) {
   std::map<Lid, std::pair<NodeIndex, PortNum>> owner;
   for (NodeIndex n = 0; n < t.size(); ++n) {
@@ -62,6 +63,7 @@ void expect_routes_deliver(const Topology& t, const test::FakeFabric& f) {
         ASSERT_LE(out, t.node(here).num_ports) << "LID " << lid;
         const Port& port = t.node(here).ports[out];
         ASSERT_TRUE(port.connected()) << "LID " << lid << " sent out of an empty port";
+        ASSERT_GE(f.state(here, out), 2) << "LID " << lid << " sent over a cable that is down";
         if (!t.node(port.peer).is_switch()) {
           delivered = port.peer == dst.first && port.peer_port == dst.second;
           break;
@@ -263,6 +265,58 @@ TEST(Sweep, DamagedGuid2LidKeepsItsValidEntriesAndTheSweepCarriesOn) {
   ASSERT_TRUE(runner.heavy_sweep().subnet_up);
   EXPECT_EQ(rig.fabric.lid(host, 1), 0x30) << "the valid entry between the damaged lines is honoured";
   expect_routes_deliver(rig.topo, rig.fabric);
+}
+
+// The SM's leaf and its first port cabled to another switch: the cable most directed paths cross.
+std::pair<NodeIndex, PortNum> sm_leaf_uplink(const Topology& t) {
+  const NodeIndex leaf = t.node(t.sm_node).ports[t.sm_port].peer;
+  for (const Port& p : t.node(leaf).ports) {
+    if (p.connected() && t.node(p.peer).is_switch()) return {leaf, p.num};
+  }
+  return {kNoNode, 0};
+}
+
+TEST(Sweep, TrapsAfterACableChangeReReadOnlyTheSwitchesThatChanged) {
+  auto t = make_kary_ntree(4, 3);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  const SweepSummary first = runner.heavy_sweep();
+  ASSERT_TRUE(first.subnet_up) << first.problems.front();
+  const auto [leaf, port] = sm_leaf_uplink(rig.topo);
+  ASSERT_NE(leaf, kNoNode);
+  const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
+  const std::vector<Lid> trap_lids = {rig.fabric.lid(leaf, 0), rig.fabric.lid(up, 0)};
+
+  rig.fabric.unlink(leaf, port);
+  const SweepSummary lost = runner.heavy_sweep({}, SweepScope::kChanged, trap_lids);
+  ASSERT_TRUE(lost.subnet_up) << lost.problems.front();
+  EXPECT_TRUE(lost.incremental) << lost.full_discovery_because;
+  EXPECT_EQ(lost.links, first.links - 1);
+  EXPECT_LT(lost.smps_sent * 3, first.smps_sent) << "an incremental sweep reads a small part of the fabric";
+  EXPECT_FALSE(rig.fabric.port_state_change(leaf));
+  EXPECT_FALSE(rig.fabric.port_state_change(up));
+  expect_routes_deliver(rig.topo, rig.fabric);
+
+  rig.fabric.relink(leaf, port);
+  const SweepSummary back = runner.heavy_sweep({}, SweepScope::kChanged, {trap_lids[1]});
+  ASSERT_TRUE(back.subnet_up) << back.problems.front();
+  EXPECT_TRUE(back.incremental) << back.full_discovery_because;
+  EXPECT_EQ(back.links, first.links);
+  expect_all_up(rig.topo, rig.fabric);
+  expect_routes_deliver(rig.topo, rig.fabric);
+}
+
+TEST(Sweep, TrapFromALidNoPortHoldsMakesTheSweepFull) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok());
+  Rig rig(std::move(t.value()));
+  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  const SweepSummary s = runner.heavy_sweep({}, SweepScope::kChanged, {4000});
+  EXPECT_TRUE(s.subnet_up);
+  EXPECT_FALSE(s.incremental);
+  EXPECT_NE(s.full_discovery_because.find("LID 4000"), std::string::npos) << s.full_discovery_because;
 }
 
 TEST(Sweep, LmcGivesAlignedRanges) {
