@@ -17,6 +17,8 @@ namespace {
 
 // PortStateChange polls before giving up on a fabric that keeps changing while it is read.
 constexpr unsigned kMaxPolls = 8;
+// Times a poll asks a switch again that lost every answer to SwitchInfo, transport retries included.
+constexpr unsigned kPollAskAgain = 2;
 
 bool live(std::uint8_t state) { return state >= 2 && state <= 4; }  // Init, Armed, Active
 
@@ -365,20 +367,28 @@ class Rediscovery {
   // this sweep cannot explain.
   void poll_port_state_change() {
     const Topology& t = topo();
+    std::vector<NodeIndex> ask(t.switches().begin(), t.switches().end());
     std::vector<std::pair<NodeIndex, std::string>> silent;
-    for (NodeIndex s : t.switches()) {
-      batch_.submit(get(mad::DrPath(t.node(s).dr_path), mad::attr::kSwitchInfo),
-                    [this, s, &silent](const mad::SmpReply& r) {
-                      if (r.outcome != mad::SmpOutcome::kOk) {
-                        silent.emplace_back(s, mad::describe_failure(r));
-                        return;
-                      }
-                      d_.switch_info[s] = r.data;
-                      d_.switch_info_valid[s] = true;
-                      if (mad::SwitchInfo::decode(r.data).port_state_change) suspect(topo().node(s).guid);
-                    });
+    // A switch that lost its answers after every transport retry is asked again (as the light sweep
+    // does) before it counts as silent: on a lossy fabric that beats a full discovery.
+    for (unsigned round = 0; round <= kPollAskAgain && !ask.empty() && suspects_.empty(); ++round) {
+      silent.clear();
+      for (NodeIndex s : ask) {
+        batch_.submit(get(mad::DrPath(t.node(s).dr_path), mad::attr::kSwitchInfo),
+                      [this, s, &silent](const mad::SmpReply& r) {
+                        if (r.outcome != mad::SmpOutcome::kOk) {
+                          silent.emplace_back(s, mad::describe_failure(r));
+                          return;
+                        }
+                        d_.switch_info[s] = r.data;
+                        d_.switch_info_valid[s] = true;
+                        if (mad::SwitchInfo::decode(r.data).port_state_change) suspect(topo().node(s).guid);
+                      });
+      }
+      batch_.wait();
+      ask.clear();
+      for (const auto& [s, why] : silent) ask.push_back(s);
     }
-    batch_.wait();
     if (!silent.empty() && suspects_.empty())
       fail(where(silent.front().first) + ": SwitchInfo: " + silent.front().second);
   }

@@ -279,6 +279,24 @@ TEST(IncrementalDiscovery, SwitchThatNoLongerAnswersNeedsAFullDiscovery) {
   EXPECT_NE(r.full_sweep_because.find("SwitchInfo"), std::string::npos) << r.full_sweep_because;
 }
 
+TEST(IncrementalDiscovery, SwitchThatLostItsPollAnswersIsAskedAgain) {
+  const auto owned = kary_rig();
+  Rig& rig = *owned;
+  const Discovered before = discover_fabric(rig.batch);
+  const auto [leaf, port] = sm_leaf_uplink(rig.topo);
+  const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
+  const NodeIndex lossy = rig.topo.switches().back();
+  rig.fabric.unlink(leaf, port);
+  // Every PortInfo of the suspects gets through; the lossy switch loses one SwitchInfo with its retry.
+  rig.fabric.drop_next(lossy, 2);
+  const auto sent = rig.sent();
+  IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf), rig.guid(up)});
+  ASSERT_TRUE(r.ok) << r.full_sweep_because;
+  EXPECT_EQ(rig.sent() - sent, reads(rig, before, leaf) + reads(rig, r.fabric, up) + rig.topo.switches().size() +
+                                   1 /* its retry */ + 1 /* asked again */);
+  expect_matches_full_discovery(rig, r.fabric);
+}
+
 TEST(IncrementalDiscovery, TrapFromAnUnknownNodeNeedsAFullDiscovery) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
