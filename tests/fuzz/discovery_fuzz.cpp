@@ -3,7 +3,8 @@
 // common), LocalPortNum, port states, LIDs, link widths, LinearFDBCap, silence. Whatever they say, the
 // sweep must end with a consistent fabric: every cable on both ends and agreed by both ends' PortInfo,
 // no switch with LinearFDBCap 0, no path above 63 hops, every node reachable from the SM, one entry
-// per node in every per-node vector. Small results are then given LIDs and routed.
+// per node in every per-node vector. Small results are then given LIDs and routed, and the same SMAs
+// answer an incremental sweep (smd/incremental_discovery.cpp), held to the same properties.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -18,6 +19,7 @@
 #include "routing/lid_assign.h"
 #include "routing/registry.h"
 #include "smd/discovery.h"
+#include "smd/incremental_discovery.h"
 
 namespace {
 
@@ -112,7 +114,8 @@ void check_discovered(const Discovered& d) {
   using fuzz::check;
   const Topology& t = *d.topo;
   check(d.port_info.size() == t.size() && d.port_info_valid.size() == t.size() && d.port_path.size() == t.size() &&
-            d.switch_info.size() == t.size() && d.switch_info_valid.size() == t.size(),
+            d.switch_info.size() == t.size() && d.switch_info_valid.size() == t.size() &&
+            d.description_valid.size() == t.size(),
         "one entry per node in every per-node vector");
   std::vector<bool> reached(t.size(), false);
   std::deque<NodeIndex> queue;
@@ -156,6 +159,22 @@ void check_discovered(const Discovered& d) {
   for (NodeIndex n = 0; n < t.size(); ++n) check(reached[n], "every node kept is reachable from the SM");
 }
 
+// Every node's directed path, followed over the fabric's cables from the SM's node, ends at that node.
+void check_paths_lead_home(const Topology& t) {
+  using fuzz::check;
+  for (NodeIndex n = 0; n < t.size(); ++n) {
+    NodeIndex at = t.sm_node;
+    for (std::size_t i = 0; i < t.node(n).dr_path.size(); ++i) {
+      const Node& node = t.node(at);
+      const std::uint8_t out = t.node(n).dr_path[i];
+      check(i == 0 || node.is_switch(), "a directed path leaves only switches after its first hop");
+      check(out >= 1 && out <= node.num_ports && node.ports[out].connected(), "a directed path follows cables");
+      at = node.ports[out].peer;
+    }
+    check(at == n, "a directed path ends at its node");
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -170,6 +189,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   SmpBatch batch(io, smas);
   const Discovered d = discover_fabric(batch);
   check_discovered(d);
+  // Then the same SMAs answer an incremental sweep after "traps" from up to two switches: whatever they
+  // say now, it falls back to a full discovery with a reason, or ends with a consistent fabric.
+  if (d.topo->size() > 0 && !d.topo->switches().empty() && discovery_gaps(d) == 0) {
+    const auto& sw = d.topo->switches();
+    std::vector<Guid> changed;
+    for (unsigned i = 0; i < 2 && i < size; ++i) changed.push_back(d.topo->node(sw[data[i] % sw.size()]).guid);
+    const IncrementalDiscovery inc = rediscover_changed(batch, d, changed);
+    if (inc.ok) {
+      check_discovered(inc.fabric);
+      check_paths_lead_home(*inc.fabric.topo);
+    } else {
+      fuzz::check(!inc.full_sweep_because.empty(), "a fallback says why");
+    }
+  }
   if (d.topo->size() == 0 || d.topo->size() > kRouteAtMost) return 0;
   auto lids = assign_lids(*d.topo, Guid2Lid{}, LidAssignOptions{});
   if (!lids) return 0;
