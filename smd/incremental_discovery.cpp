@@ -172,7 +172,9 @@ class Rediscovery {
       }
     }
     std::vector<NodeIndex> down;
-    for (auto [at, hop] : hops) {
+    for (const auto& [hop_node, hop_port] : hops) {
+      const NodeIndex at = hop_node;  // named copies: clang 14 cannot capture structured bindings
+      const PortNum hop = hop_port;
       const mad::DrPath path(topo().node(at).dr_path);
       batch_.submit(get(path, mad::attr::kPortInfo, hop), [this, &down, at, hop](const mad::SmpReply& r) {
         if (r.outcome != mad::SmpOutcome::kOk) {
