@@ -120,9 +120,13 @@ void Daemon::schedule_heavy_sweep(std::chrono::milliseconds delay, const std::st
   if (pending_reason_.empty()) pending_reason_ = reason;
   if (scope == SweepScope::kFull) pending_full_ = true;
   // kChanged: the trap issuers are already in pending_trap_lids_; anything else makes the sweep full.
-  if (sweep_scheduled_) return;
+  // A sweep already due sooner covers this request; one due later (a re-sweep a sweep interval away) is
+  // brought forward, or a trap would wait for it. Re-arming cancels the pending wait (its handler sees
+  // operation_aborted and returns).
+  const auto due = boost::asio::steady_timer::clock_type::now() + delay;
+  if (sweep_scheduled_ && sweep_timer_.expiry() <= due) return;
   sweep_scheduled_ = true;
-  sweep_timer_.expires_after(delay);
+  sweep_timer_.expires_at(due);
   sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec) return;
     sweep_scheduled_ = false;
@@ -192,10 +196,13 @@ void Daemon::run_heavy_sweep() {
   // sm.max_resweeps of those in a row (a port that never answers), only once per sweep interval.
   failed_in_row_ = s.subnet_up ? 0 : failed_in_row_ + 1;
   if (!s.subnet_up && !s.stopped_after_discovery) {
-    const auto delay = failed_in_row_ <= policy_.sm.max_resweeps
-                           ? std::chrono::milliseconds(500)
-                           : std::chrono::milliseconds(1000 * std::max(1u, policy_.sm.sweep_interval_s));
-    schedule_heavy_sweep(delay, "re-sweep of what failed", SweepScope::kFailed);
+    // Past sm.max_resweeps the re-sweep discovers the whole fabric again: resuming only asks for what is
+    // unread, and cannot see a fabric that differs from what the last sweep believed.
+    const bool persistent = failed_in_row_ > policy_.sm.max_resweeps;
+    const auto delay = persistent ? std::chrono::milliseconds(1000 * std::max(1u, policy_.sm.sweep_interval_s))
+                                  : std::chrono::milliseconds(500);
+    schedule_heavy_sweep(delay, persistent ? "full re-sweep: still not up" : "re-sweep of what failed",
+                         persistent ? SweepScope::kFull : SweepScope::kFailed);
   }
   arm_light_sweep();
 }

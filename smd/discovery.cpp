@@ -488,4 +488,19 @@ Discovered resume_discovery(SmpBatch& batch, const Discovered& previous) {
 
 std::size_t discovery_gaps(const Discovered& d) { return find_gaps(d).size(); }
 
+std::string describe_first_gap(const Discovered& d) {
+  const std::vector<Gap> gaps = find_gaps(d);
+  if (gaps.empty()) return "";
+  const Gap& g = gaps.front();
+  const Node& node = d.topo->node(g.node);
+  std::string what;
+  switch (g.kind) {
+    case Gap::Kind::kNodeDescription: what = "NodeDescription"; break;
+    case Gap::Kind::kSwitchInfo: what = "SwitchInfo"; break;
+    case Gap::Kind::kPortInfo: what = "PortInfo " + std::to_string(g.port); break;
+    case Gap::Kind::kNodeInfo: what = "NodeInfo out of port " + std::to_string(g.port); break;
+  }
+  return "node " + format_guid(node.guid) + " at DR path " + format_dr_path(node.dr_path) + ": " + what;
+}
+
 }  // namespace smd

@@ -56,4 +56,7 @@ Discovered resume_discovery(SmpBatch& batch, const Discovered& previous);
 /// How many attributes resume_discovery() would ask for (0: `d` is complete).
 std::size_t discovery_gaps(const Discovered& d);
 
+/// The first of those attributes, "node 0x... at DR path 0,1,3: PortInfo 2" ("" when none).
+std::string describe_first_gap(const Discovered& d);
+
 }  // namespace smd

@@ -46,6 +46,13 @@ NodeIndex walk(const Topology& topo, const std::vector<std::uint8_t>& hops, Port
   return hops.size() > mad::kMaxHops ? kNoNode : n;
 }
 
+// A cabled port found live but not Active: its link trained again since the last sweep.
+struct Retrained {
+  NodeIndex node;
+  PortNum port;
+  bool degraded;  // its state fell (Active -> Init): the far end is read again too
+};
+
 class Rediscovery {
  public:
   Rediscovery(SmpBatch& batch, const Discovered& previous) : batch_(batch), d_(previous) {
@@ -146,12 +153,18 @@ class Rediscovery {
     batch_.wait();
     if (!ok()) return;
     std::vector<std::pair<NodeIndex, PortNum>> lost, gained;
+    std::vector<Retrained> retrained;
     for (std::size_t i = 0; i < ready.size(); ++i) {
       const NodeIndex n = ready[i];
       suspects_.erase(topo().node(n).guid);
       done_.insert(topo().node(n).guid);
       ++out_.switches_reread;
-      for (PortNum p = 0; p <= topo().node(n).num_ports; ++p) apply_port_info(n, p, read[i][p], lost, gained);
+      for (PortNum p = 0; p <= topo().node(n).num_ports; ++p) {
+        apply_port_info(n, p, read[i][p], lost, gained, &retrained);
+      }
+    }
+    for (const Retrained& r : retrained) {
+      if (ok()) verify_peer(r);
     }
     for (auto [n, p] : gained) {
       if (ok()) connect_gained(n, p);
@@ -161,43 +174,61 @@ class Rediscovery {
 
   // Before the suspects are read through their directed paths: is every out-port on those paths still
   // up? A trap from the far end of a lost cable would otherwise send SMPs over the cable it reports, to
-  // time out. A hop found down makes its switch a suspect, read first (returns false: not read yet).
+  // time out. The hops are checked one level at a time from the SM outwards, so nothing is sent beyond a
+  // hop found down; that hop's switch becomes a suspect, read first (returns false: not read yet).
   bool paths_still_up(const std::vector<NodeIndex>& ready) {
-    std::set<std::pair<NodeIndex, PortNum>> hops;
+    std::vector<std::set<std::pair<NodeIndex, PortNum>>> levels;
     for (NodeIndex n : ready) {
       NodeIndex at = topo().sm_node;
-      for (std::uint8_t hop : topo().node(n).dr_path) {
-        hops.emplace(at, hop);
-        at = topo().node(at).ports[hop].peer;
+      const std::vector<std::uint8_t>& path = topo().node(n).dr_path;
+      for (std::size_t i = 0; i < path.size(); ++i) {
+        if (at == kNoNode || path[i] == 0 || path[i] > topo().node(at).num_ports) break;  // kept valid
+        if (levels.size() <= i) levels.resize(i + 1);
+        levels[i].emplace(at, path[i]);
+        at = topo().node(at).ports[path[i]].peer;
       }
     }
-    std::vector<NodeIndex> down;
-    for (const auto& [hop_node, hop_port] : hops) {
-      const NodeIndex at = hop_node;  // named copies: clang 14 cannot capture structured bindings
-      const PortNum hop = hop_port;
-      const mad::DrPath path(topo().node(at).dr_path);
-      batch_.submit(get(path, mad::attr::kPortInfo, hop), [this, &down, at, hop](const mad::SmpReply& r) {
-        if (r.outcome != mad::SmpOutcome::kOk) {
-          fail(where(at) + ": PortInfo " + std::to_string(hop) + ": " + mad::describe_failure(r));
-        } else if (!live(mad::PortInfo::decode(r.data).port_state)) {
-          down.push_back(at);
+    for (const auto& hops : levels) {
+      std::vector<NodeIndex> down;
+      std::string silent_hop;
+      for (const auto& [hop_node, hop_port] : hops) {
+        const NodeIndex at = hop_node;  // named copies: clang 14 cannot capture structured bindings
+        const PortNum hop = hop_port;
+        batch_.submit(get(mad::DrPath(topo().node(at).dr_path), mad::attr::kPortInfo, hop),
+                      [this, &down, &silent_hop, at, hop](const mad::SmpReply& r) {
+                        if (r.outcome != mad::SmpOutcome::kOk) {
+                          if (silent_hop.empty()) {
+                            silent_hop =
+                                where(at) + ": PortInfo " + std::to_string(hop) + ": " + mad::describe_failure(r);
+                          }
+                        } else if (!live(mad::PortInfo::decode(r.data).port_state)) {
+                          down.push_back(at);
+                        }
+                      });
+      }
+      batch_.wait();
+      if (!down.empty()) {
+        const std::size_t before = suspects_.size();
+        for (NodeIndex at : down) suspect(topo().node(at).guid);
+        if (suspects_.size() == before) {
+          fail(where(down.front()) + ": a port on a directed path went down after it was read");
         }
-      });
+        return false;
+      }
+      if (!silent_hop.empty()) {
+        fail(silent_hop);
+        return false;
+      }
     }
-    batch_.wait();
-    if (!ok() || down.empty()) return ok();
-    const std::size_t before = suspects_.size();
-    for (NodeIndex at : down) suspect(topo().node(at).guid);
-    if (suspects_.size() == before)
-      fail(where(down.front()) + ": a port on a directed path went down after it was read");
-    return false;
+    return true;
   }
 
   // Record one re-read PortInfo; a cabled port that went Down is lost, an uncabled one that came up is
   // gained, and a cabled one that fell back (Active -> Init: the far end reset) has its far end re-read.
   void apply_port_info(NodeIndex n, PortNum p, const mad::SmpData& data,
                        std::vector<std::pair<NodeIndex, PortNum>>& lost,
-                       std::vector<std::pair<NodeIndex, PortNum>>& gained) {
+                       std::vector<std::pair<NodeIndex, PortNum>>& gained,
+                       std::vector<Retrained>* retrained = nullptr) {
     const auto pi = mad::PortInfo::decode(data);
     const std::uint8_t was = d_.port_info_valid[n][p] ? mad::PortInfo::decode(d_.port_info[n][p]).port_state : 0;
     d_.port_info[n][p] = data;
@@ -209,14 +240,46 @@ class Rediscovery {
     port.link_speed_active = pi.link_speed_active;
     if (p == 0) return;
     if (port.connected()) {
+      const bool degraded = pi.port_state < was;
       if (!live(pi.port_state)) {
         lost.emplace_back(n, p);
-      } else if (pi.port_state < was) {
+      } else if (retrained != nullptr && (degraded || pi.port_state != 4)) {
+        // Not Active: the link trained again since an SM activated it, so the cable may now lead
+        // elsewhere (swapped, or a replaced card): NodeInfo through it checks, in verify_peer().
+        retrained->push_back({n, p, degraded});
+      } else if (degraded) {
         reread_far_end(port.peer, port.peer_port);
       }
     } else if (live(pi.port_state)) {
       gained.emplace_back(n, p);
     }
+  }
+
+  // NodeInfo through a cabled port that trained again must name the node and port the cable led to.
+  void verify_peer(const Retrained& r) {
+    const Node& node = topo().node(r.node);
+    const Port& port = node.ports[r.port];
+    if (!port.connected()) return;  // cut meanwhile
+    mad::NodeInfo ni;
+    bool read = false;
+    batch_.submit(get(mad::DrPath(node.dr_path).extended(r.port), mad::attr::kNodeInfo), [&](const mad::SmpReply& rep) {
+      if (rep.outcome == mad::SmpOutcome::kOk) {
+        ni = mad::NodeInfo::decode(rep.data);
+        read = true;
+      } else {
+        fail(where(r.node) + ": NodeInfo out of port " + std::to_string(r.port) + ": " + mad::describe_failure(rep));
+      }
+    });
+    batch_.wait();
+    if (!read) return;
+    const Node& peer = topo().node(port.peer);
+    if (ni.node_guid != peer.guid || ni.local_port_num != port.peer_port) {
+      fail(where(r.node) + ": port " + std::to_string(r.port) + " now leads to node " + format_guid(ni.node_guid) +
+           " port " + std::to_string(ni.local_port_num) + ", not " + format_guid(peer.guid) + " port " +
+           std::to_string(port.peer_port) + " as before: the cabling changed");
+      return;
+    }
+    if (r.degraded) reread_far_end(port.peer, port.peer_port);
   }
 
   // The far end of a cable that changed: a switch not read yet is read in full, later; a switch already
@@ -302,7 +365,7 @@ class Rediscovery {
     for (NodeIndex n = 0; n < topo().size(); ++n) cut[n].assign(topo().node(n).ports.size(), false);
     for (auto [n, p] : lost) {
       const Port& port = topo().node(n).ports[p];
-      if (!port.connected()) continue;
+      if (!port.connected() || cut[n][p]) continue;  // both ends may report the same cable
       spdlog::info("incremental sweep: cable down: {} port {} <-> {} port {}", format_guid(topo().node(n).guid), p,
                    format_guid(topo().node(port.peer).guid), port.peer_port);
       ++out_.cables_lost;
@@ -416,7 +479,8 @@ IncrementalDiscovery rediscover_changed(SmpBatch& batch, const Discovered& previ
     return out;
   }
   if (discovery_gaps(previous) != 0) {
-    out.full_sweep_because = "the previous sweep left attributes unread";
+    out.full_sweep_because = "the previous sweep left " + std::to_string(discovery_gaps(previous)) +
+                             " attributes unread, the first " + describe_first_gap(previous);
     return out;
   }
   return Rediscovery(batch, previous).run(changed);

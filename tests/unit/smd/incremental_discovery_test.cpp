@@ -31,10 +31,18 @@ struct Rig {
 
 // The 4-ary 3-tree (48 switches, 64 hosts), the SM on the first host. (A Rig holds references into
 // itself, so it lives on the heap rather than being moved.)
+// Every cabled port starts Active, as an SM left it: an incremental sweep starts from a configured
+// fabric, and checks with NodeInfo any cabled port it finds trained again (not Active).
 std::unique_ptr<Rig> kary_rig() {
   auto t = make_kary_ntree(4, 3);
   EXPECT_TRUE(t.ok());
-  return std::make_unique<Rig>(std::move(t.value()));
+  auto rig = std::make_unique<Rig>(std::move(t.value()));
+  for (NodeIndex n = 0; n < rig->topo.size(); ++n) {
+    for (const Port& p : rig->topo.node(n).ports) {
+      if (p.connected()) rig->fabric.set_port(n, p.num, 4, 0);
+    }
+  }
+  return rig;
 }
 
 using Cable = std::tuple<Guid, PortNum, Guid, PortNum>;
