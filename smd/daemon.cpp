@@ -428,6 +428,12 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
   if (auto st = transport_->send_response(info, repress); !st.ok()) {
     spdlog::debug("TrapRepress: {}", st.error().message);
   }
+  if (notice.is_generic && notice.trap_number == mad::trap::kCapabilityMaskChange && own_lid_ != 0 &&
+      notice.issuer_lid == own_lid_) {
+    // Our own port announcing the IsSM bit this SM set: nothing in the fabric changed.
+    spdlog::debug("trap {} from our own LID {}: no sweep", notice.trap_number, notice.issuer_lid);
+    return;
+  }
   if (notice.is_generic &&
       (notice.trap_number == mad::trap::kLinkStateChange || notice.trap_number == mad::trap::kCapabilityMaskChange)) {
     spdlog::info("trap {} from LID {}", notice.trap_number, notice.issuer_lid);

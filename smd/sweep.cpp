@@ -295,10 +295,10 @@ void SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, Sweep
     return;
   }
   mixed.deadlock_free = fresh.deadlock_free && verified->deadlock_free;
-  // Most routes are still the previous engine's: name it, marked as repaired.
+  // Most routes are still the previous engine's: name it, marked as repaired once a route was.
   std::string engine = tables_frozen_->engine;
-  if (engine.ends_with(kRepairedSuffix)) engine.resize(engine.size() - kRepairedSuffix.size());
-  mixed.engine = engine + std::string(kRepairedSuffix);
+  if (rs.entries_repaired > 0 && !engine.ends_with(kRepairedSuffix)) engine += kRepairedSuffix;
+  mixed.engine = engine;
   s.repair_entries = rs.entries_repaired;
   if (rs.lids_touched > 0) {
     spdlog::info("routing: minimal repair: {} LIDs had broken routes, {} (switch, LID) entries re-routed, {} kept",

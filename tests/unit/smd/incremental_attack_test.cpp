@@ -17,9 +17,9 @@
 
 #include "fake_fabric.h"
 #include "mad/node_info.h"
+#include "mad/port_info.h"
 #include "mad/switch_info.h"
 #include "routing/fabric_gen.h"
-#include "mad/port_info.h"
 #include "smd/discovered_subset.h"
 #include "smd/incremental_discovery.h"
 #include "smd/sweep.h"
@@ -69,8 +69,8 @@ std::set<Guid> guids(const Topology& t) {
 }
 
 std::string str(const Cable& c) {
-  return format_guid(std::get<0>(c)) + "[" + std::to_string(std::get<1>(c)) + "]-" + format_guid(std::get<2>(c)) +
-         "[" + std::to_string(std::get<3>(c)) + "]";
+  return format_guid(std::get<0>(c)) + "[" + std::to_string(std::get<1>(c)) + "]-" + format_guid(std::get<2>(c)) + "[" +
+         std::to_string(std::get<3>(c)) + "]";
 }
 
 // Where a directed path leads in the model (kNoNode: off the modelled cables).
@@ -107,11 +107,13 @@ std::string compare_with_full(Rig& rig, const Discovered& got) {
   for (NodeIndex n = 0; n < t.size(); ++n) {
     const Node& node = t.node(n);
     if (model_walk(t, node.dr_path) != n)
-      out << describe_node(node) << ": dr_path " << format_dr_path(node.dr_path) << " does not lead to it in the model\n";
+      out << describe_node(node) << ": dr_path " << format_dr_path(node.dr_path)
+          << " does not lead to it in the model\n";
     std::vector<std::pair<mad::DrPath, PortNum>> paths{{mad::DrPath(node.dr_path), 0}};
     if (!node.is_switch()) {
       for (const Port& p : node.ports)
-        if (p.connected() && !(n == t.sm_node && p.num == t.sm_port)) paths.emplace_back(got.port_path[n][p.num], p.num);
+        if (p.connected() && !(n == t.sm_node && p.num == t.sm_port))
+          paths.emplace_back(got.port_path[n][p.num], p.num);
     }
     for (const auto& [path, port] : paths) {
       mad::SmpRequest req;
@@ -299,8 +301,8 @@ TEST(IncrementalAttack, CableMovesToAFreePort) {
         if (traps == 0 || traps == 3) changed.push_back(rig.guid(x));
         if (traps == 1 || traps == 3) changed.push_back(rig.guid(t));
         if (traps == 2 || traps == 3) changed.push_back(rig.guid(c));
-        SCOPED_TRACE(std::string(active ? "Active" : "Init") + (other_switch ? ", to another switch" : ", same switch") +
-                     ", traps " + std::to_string(traps));
+        SCOPED_TRACE(std::string(active ? "Active" : "Init") +
+                     (other_switch ? ", to another switch" : ", same switch") + ", traps " + std::to_string(traps));
         const IncrementalDiscovery r = rediscover_changed(rig.batch, before, changed);
         expect_correct(rig, r);
         std::cout << "[ info ] move " << (active ? "Active" : "Init") << (other_switch ? " other" : " same")
@@ -923,8 +925,7 @@ TEST(IncrementalAttack, SweepAfterTwoHostsSwapCables) {
   ASSERT_TRUE(rig.topo.connect(h2, 1, l1, p1).ok());
   rig.fabric.relink(h1, 1);
   rig.fabric.relink(h2, 1);
-  const SweepSummary s =
-      runner.heavy_sweep({}, SweepScope::kChanged, {rig.fabric.lid(l1, 0), rig.fabric.lid(l2, 0)});
+  const SweepSummary s = runner.heavy_sweep({}, SweepScope::kChanged, {rig.fabric.lid(l1, 0), rig.fabric.lid(l2, 0)});
   std::cout << "[ info ] subnet_up " << s.subnet_up << " incremental " << s.incremental << " because '"
             << s.full_discovery_because << "'\n";
   EXPECT_EQ(runner_vs_fabric(rig, runner), "");
@@ -947,9 +948,9 @@ TEST(IncrementalAttack, SweepAfterTwoInterSwitchCablesSwapEnds) {
   ASSERT_TRUE(rig.topo.connect(c, 6, b, pb).ok());
   rig.fabric.relink(a, 5);
   rig.fabric.relink(c, 6);
-  const SweepSummary s = runner.heavy_sweep({}, SweepScope::kChanged,
-                                            {rig.fabric.lid(a, 0), rig.fabric.lid(b, 0), rig.fabric.lid(c, 0),
-                                             rig.fabric.lid(d, 0)});
+  const SweepSummary s =
+      runner.heavy_sweep({}, SweepScope::kChanged,
+                         {rig.fabric.lid(a, 0), rig.fabric.lid(b, 0), rig.fabric.lid(c, 0), rig.fabric.lid(d, 0)});
   std::cout << "[ info ] subnet_up " << s.subnet_up << " incremental " << s.incremental << " because '"
             << s.full_discovery_because << "'\n";
   EXPECT_EQ(runner_vs_fabric(rig, runner), "");
@@ -993,7 +994,8 @@ TEST(IncrementalAttack, SweepManyRoundsOfFlapsOnATorus) {
     }
     if (lids.empty()) lids.push_back(rig.fabric.lid(all[0].first, 0));
     const SweepSummary s = runner.heavy_sweep({}, SweepScope::kChanged, lids);
-    SCOPED_TRACE("round " + std::to_string(round) + (s.incremental ? " incremental" : " full: " + s.full_discovery_because));
+    SCOPED_TRACE("round " + std::to_string(round) +
+                 (s.incremental ? " incremental" : " full: " + s.full_discovery_because));
     incremental += s.incremental;
     EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
     EXPECT_EQ(runner_vs_fabric(rig, runner), "");
