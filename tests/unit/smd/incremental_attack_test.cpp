@@ -15,6 +15,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "fabric_witness.h"
 #include "fake_fabric.h"
 #include "mad/node_info.h"
 #include "mad/port_info.h"
@@ -46,27 +47,9 @@ std::unique_ptr<Rig> rig_of(Result<Topology> t, unsigned retries = 1) {
   return std::make_unique<Rig>(std::move(t.value()), retries);
 }
 
-using Cable = std::tuple<Guid, PortNum, Guid, PortNum>;
-
-std::set<Cable> cables(const Topology& t) {
-  std::set<Cable> out;
-  for (const Node& node : t.nodes()) {
-    for (const Port& p : node.ports) {
-      if (!p.connected()) continue;
-      Cable c{node.guid, p.num, t.node(p.peer).guid, p.peer_port};
-      if (std::tie(std::get<2>(c), std::get<3>(c)) < std::tie(std::get<0>(c), std::get<1>(c)))
-        c = {std::get<2>(c), std::get<3>(c), std::get<0>(c), std::get<1>(c)};
-      out.insert(c);
-    }
-  }
-  return out;
-}
-
-std::set<Guid> guids(const Topology& t) {
-  std::set<Guid> out;
-  for (const Node& node : t.nodes()) out.insert(node.guid);
-  return out;
-}
+using test::Cable;
+using test::cables;
+using test::guids;
 
 std::string str(const Cable& c) {
   return format_guid(std::get<0>(c)) + "[" + std::to_string(std::get<1>(c)) + "]-" + format_guid(std::get<2>(c)) + "[" +

@@ -10,6 +10,7 @@
 #include <set>
 #include <tuple>
 
+#include "fabric_witness.h"
 #include "fake_fabric.h"
 #include "mad/node_info.h"
 #include "routing/fabric_gen.h"
@@ -45,29 +46,9 @@ std::unique_ptr<Rig> kary_rig() {
   return rig;
 }
 
-using Cable = std::tuple<Guid, PortNum, Guid, PortNum>;
-
-// Every cable once, by GUID and port, lower (GUID, port) end first.
-std::set<Cable> cables(const Topology& t) {
-  std::set<Cable> out;
-  for (const Node& node : t.nodes()) {
-    for (const Port& p : node.ports) {
-      if (!p.connected()) continue;
-      Cable c{node.guid, p.num, t.node(p.peer).guid, p.peer_port};
-      if (std::tie(std::get<2>(c), std::get<3>(c)) < std::tie(std::get<0>(c), std::get<1>(c))) {
-        c = {std::get<2>(c), std::get<3>(c), std::get<0>(c), std::get<1>(c)};
-      }
-      out.insert(c);
-    }
-  }
-  return out;
-}
-
-std::set<Guid> guids(const Topology& t) {
-  std::set<Guid> out;
-  for (const Node& node : t.nodes()) out.insert(node.guid);
-  return out;
-}
+using test::Cable;
+using test::cables;
+using test::guids;
 
 // The SM's leaf and its first port cabled to another switch: the cable most directed paths cross.
 std::pair<NodeIndex, PortNum> sm_leaf_uplink(const Topology& t) {
