@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "routing/status.h"
+#include "routing/base/status.h"
 
 namespace smd {
 

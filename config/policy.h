@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "routing/engine.h"
-#include "routing/ids.h"
+#include "routing/base/ids.h"
+#include "routing/engines/engine.h"
 
 namespace smd {
 
@@ -27,7 +27,7 @@ struct SmPolicy {
 
 /// routing.repair: what a heavy sweep programs when the fabric only lost links or nodes.
 enum class RepairMode {
-  kMinimal,  ///< keep every (switch, LID) route that still delivers (routing/repair.h)
+  kMinimal,  ///< keep every (switch, LID) route that still delivers (routing/verify/repair.h)
   kFull,     ///< always program the engine's fresh tables
 };
 

@@ -7,10 +7,10 @@
 #include <cstring>
 
 #include "config/listen_address.h"
+#include "config/text_file.h"
 #include "config/yaml_fields.h"
 #include "config/yaml_scan.h"
-#include "routing/registry.h"
-#include "routing/text_file.h"
+#include "routing/chain/registry.h"
 
 namespace smd {
 

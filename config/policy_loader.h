@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "config/policy.h"
-#include "routing/status.h"
+#include "routing/base/status.h"
 
 namespace smd {
 

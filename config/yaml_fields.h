@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "routing/status.h"
+#include "routing/base/status.h"
 
 namespace smd {
 

@@ -1,7 +1,7 @@
 // The Ethernet L3 Clos that the same cables make: every switch an eBGP router (RFC 7938), a /31 per
 // switch-to-switch cable, a /32 loopback per switch, hosts under a per-leaf prefix, and per switch the
 // FIB (destination prefix -> ECMP next-hop group). Pure computation: a Topology in, plain structs out;
-// serializing to JSON / frr.conf happens elsewhere (routing/roce/frr_writer.h, smd/roce_plan_output.h).
+// serializing to JSON / frr.conf happens elsewhere (routing/roce/frr_writer.h, smd/cli/roce_plan_output.h).
 // ASN and address scheme: docs/roce.md.
 #pragma once
 
@@ -10,10 +10,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "routing/hop_table.h"
+#include "routing/base/status.h"
+#include "routing/model/hop_table.h"
+#include "routing/model/topology.h"
 #include "routing/roce/fib.h"
-#include "routing/status.h"
-#include "routing/topology.h"
 
 namespace smd::roce {
 

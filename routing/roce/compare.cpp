@@ -4,7 +4,7 @@
 #include <atomic>
 #include <thread>
 
-#include "routing/flow_trace.h"
+#include "routing/quality/flow_trace.h"
 #include "routing/roce/scheme_eval.h"
 
 namespace smd::roce {

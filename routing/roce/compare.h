@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "routing/forwarding.h"
-#include "routing/lid_map.h"
+#include "routing/base/status.h"
+#include "routing/model/forwarding.h"
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/flow_patterns.h"
-#include "routing/status.h"
-#include "routing/topology.h"
 
 namespace smd::roce {
 

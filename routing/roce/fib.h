@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "routing/hop_table.h"
+#include "routing/model/hop_table.h"
 
 namespace smd::roce {
 

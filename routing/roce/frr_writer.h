@@ -1,7 +1,7 @@
 // FRR configuration per switch for the RFC 7938 eBGP Clos of a RoutePlan: one frr.conf per router
 // with bgpd configured (numbered eBGP sessions over the /31 of every switch cable, multipath across
 // neighbour ASNs, the loopback and the local host prefix announced). Text only: writing the files is
-// the caller's job (smd/roce_plan_output.cpp). Interfaces are named "swp<port>" (the Linux switchdev /
+// the caller's job (smd/cli/roce_plan_output.cpp). Interfaces are named "swp<port>" (the Linux switchdev /
 // Cumulus convention FRR's documentation uses); a leaf's host ports are bridged on "br0", which holds
 // the gateway address of the host prefix.
 #pragma once

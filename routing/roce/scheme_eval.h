@@ -13,8 +13,8 @@
 #include <span>
 #include <vector>
 
-#include "routing/adaptive.h"
-#include "routing/flow_trace.h"
+#include "routing/model/adaptive.h"
+#include "routing/quality/flow_trace.h"
 #include "routing/roce/big_vector.h"
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/flow_patterns.h"

@@ -1,10 +1,10 @@
-// Discovery (smd/discovery.cpp + discovery_vet.cpp) against SMAs whose every answer the fuzzer writes:
+// Discovery (smd/sweep/discovery.cpp + discovery_vet.cpp) against SMAs whose every answer the fuzzer writes:
 // node types, NumPorts (0 and 255 included), GUIDs from a small pool (so duplicates and loops are
 // common), LocalPortNum, port states, LIDs, link widths, LinearFDBCap, silence. Whatever they say, the
 // sweep must end with a consistent fabric: every cable on both ends and agreed by both ends' PortInfo,
 // no switch with LinearFDBCap 0, no path above 63 hops, every node reachable from the SM, one entry
 // per node in every per-node vector. Small results are then given LIDs and routed, and the same SMAs
-// answer an incremental sweep (smd/incremental_discovery.cpp), held to the same properties.
+// answer an incremental sweep (smd/sweep/incremental_discovery.cpp), held to the same properties.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -12,14 +12,14 @@
 #include <deque>
 
 #include "fuzz_util.h"
-#include "mad/node_description.h"
-#include "mad/node_info.h"
-#include "mad/port_info.h"
-#include "mad/switch_info.h"
-#include "routing/lid_assign.h"
-#include "routing/registry.h"
-#include "smd/discovery.h"
-#include "smd/incremental_discovery.h"
+#include "mad/codec/node_description.h"
+#include "mad/codec/node_info.h"
+#include "mad/codec/port_info.h"
+#include "mad/codec/switch_info.h"
+#include "routing/chain/registry.h"
+#include "routing/lids/lid_assign.h"
+#include "smd/sweep/discovery.h"
+#include "smd/sweep/incremental_discovery.h"
 
 namespace {
 

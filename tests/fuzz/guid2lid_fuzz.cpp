@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz_util.h"
-#include "smd/guid2lid_file.h"
+#include "smd/state/guid2lid_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -1,6 +1,6 @@
 // LinearForwardingTable block (IBA 14.2.5.10): the 64 bytes are the 64 entries, in LID order.
 #include "fuzz_util.h"
-#include "mad/lft_block.h"
+#include "mad/codec/lft_block.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -6,10 +6,10 @@
 #include <string>
 
 #include "fuzz_util.h"
-#include "routing/components.h"
-#include "routing/lid_assign.h"
-#include "routing/netfile.h"
-#include "routing/registry.h"
+#include "routing/chain/registry.h"
+#include "routing/lids/lid_assign.h"
+#include "routing/model/components.h"
+#include "routing/netfile/netfile.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "fuzz_util.h"
-#include "mad/node_description.h"
+#include "mad/codec/node_description.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -1,6 +1,6 @@
 // NodeInfo (IBA 14.2.5.3): every 64-byte payload decodes, and encode() gives back the same bytes.
 #include "fuzz_util.h"
-#include "mad/node_info.h"
+#include "mad/codec/node_info.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

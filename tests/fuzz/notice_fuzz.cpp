@@ -1,7 +1,7 @@
 // Notice (IBA 13.4.8.2 / 14.2.5.1): the 64-byte SMP form and the 80-byte SA form decode and encode back
 // to the same bytes, and the trap 128/144 accessors read DataDetails in place.
 #include "fuzz_util.h"
-#include "mad/notice.h"
+#include "mad/codec/notice.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -1,7 +1,7 @@
 // PortInfo (IBA 14.2.5.6): every payload decodes, encode() reproduces it bit for bit (a Set is
 // read-modify-write, so reserved bits must survive), and the 4-bit fields stay within 4 bits.
 #include "fuzz_util.h"
-#include "mad/port_info.h"
+#include "mad/codec/port_info.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "fuzz_util.h"
-#include "mad/sm_info.h"
+#include "mad/codec/sm_info.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

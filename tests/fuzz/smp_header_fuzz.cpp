@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "fuzz_util.h"
-#include "mad/smp.h"
+#include "mad/codec/smp.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -1,7 +1,7 @@
 // SwitchInfo (IBA 14.2.5.4): every payload decodes and encode() reproduces it; setting LinearFDBTop
 // (what the LFT programmer does) changes only bytes 6..7.
 #include "fuzz_util.h"
-#include "mad/switch_info.h"
+#include "mad/codec/switch_info.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;

@@ -34,10 +34,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "mad/node_info.h"
-#include "mad/sm_info.h"
-#include "mad/umad_port.h"
-#include "mad/umad_transport.h"
+#include "mad/codec/node_info.h"
+#include "mad/codec/sm_info.h"
+#include "mad/transport/umad_port.h"
+#include "mad/transport/umad_transport.h"
 
 namespace {
 

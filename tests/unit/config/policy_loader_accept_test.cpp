@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "config/policy_loader.h"
-#include "routing/registry.h"
+#include "routing/chain/registry.h"
 
 namespace smd {
 namespace {

@@ -1,5 +1,5 @@
 // NodeInfo codec vs libibmad's IB_NODE_*_F field table.
-#include "mad/node_info.h"
+#include "mad/codec/node_info.h"
 
 #include <gtest/gtest.h>
 

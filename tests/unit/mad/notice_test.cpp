@@ -1,5 +1,5 @@
 // Notice codec vs libibmad's IB_NOTICE_*_F fields, and the trap 128 / 144 DataDetails helpers.
-#include "mad/notice.h"
+#include "mad/codec/notice.h"
 
 #include <cstring>
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <random>
 
-#include "mad/smp.h"
+#include "mad/codec/smp.h"
 
 namespace smd::mad::testing {
 

@@ -1,5 +1,5 @@
 // PortInfo codec vs libibmad's IB_PORT_*_F field table, every field, plus read-modify-write fidelity.
-#include "mad/port_info.h"
+#include "mad/codec/port_info.h"
 
 #include "field_table.h"
 

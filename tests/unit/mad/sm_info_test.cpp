@@ -1,5 +1,5 @@
 // SMInfo codec vs libibmad's IB_SMINFO_*_F field table.
-#include "mad/sm_info.h"
+#include "mad/codec/sm_info.h"
 
 #include <string>
 

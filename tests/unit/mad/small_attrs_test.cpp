@@ -3,8 +3,8 @@
 
 #include <cstring>
 
-#include "mad/lft_block.h"
-#include "mad/node_description.h"
+#include "mad/codec/lft_block.h"
+#include "mad/codec/node_description.h"
 #include "oracle.h"
 
 namespace smd::mad {

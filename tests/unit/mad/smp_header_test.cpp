@@ -6,7 +6,7 @@
 #include <cstring>
 #include <random>
 
-#include "mad/smp.h"
+#include "mad/codec/smp.h"
 
 namespace smd::mad {
 namespace {

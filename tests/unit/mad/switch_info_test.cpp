@@ -1,5 +1,5 @@
 // SwitchInfo codec vs libibmad's IB_SW_*_F field table.
-#include "mad/switch_info.h"
+#include "mad/codec/switch_info.h"
 
 #include "field_table.h"
 

@@ -1,7 +1,7 @@
 // UmadTransport driven through an in-memory MadChannel: window bound and FIFO order, TID matching on the
 // low 32 bits, MAD status, umad status 110, timers, retries, late answers, stop(), unsolicited MADs.
 // Responses are built with libibmad's field setters, not with our own codec.
-#include "mad/umad_transport.h"
+#include "mad/transport/umad_transport.h"
 
 #include <gtest/gtest.h>
 #include <infiniband/mad.h>

@@ -3,7 +3,7 @@
 // this file), never from DestPaths: leaf groups for remote destinations are all up-ports, same-leaf
 // destinations get the host port, every member leads one hop nearer without a down->up turn, and
 // dedupe gives the group count derived by hand for a leaf/spine fabric.
-#include "routing/ar_groups.h"
+#include "routing/engines/common/ar_groups.h"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +13,11 @@
 #include <map>
 #include <set>
 
-#include "routing/fabric_gen.h"
-#include "routing/ftree.h"
-#include "routing/hop_table.h"
-#include "routing/updn.h"
-#include "routing/verify.h"
+#include "routing/engines/ftree/ftree.h"
+#include "routing/engines/updn/updn.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/model/hop_table.h"
+#include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd {

@@ -1,12 +1,12 @@
 // connected_components / describe_islands on small graphs whose parts are known by construction.
-#include "routing/components.h"
+#include "routing/model/components.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "routing/fabric_gen.h"
-#include "routing/netfile.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/netfile/netfile.h"
 
 namespace smd {
 namespace {

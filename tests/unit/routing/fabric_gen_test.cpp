@@ -1,6 +1,6 @@
 // Fabric generators: counts against closed-form formulas, degrees, connectivity (BFS written here),
 // ibsim GUIDs and the netfile round trip.
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "routing/netfile.h"
-#include "routing/netfile_writer.h"
+#include "routing/netfile/netfile.h"
+#include "routing/netfile/netfile_writer.h"
 
 namespace smd {
 namespace {

@@ -1,7 +1,7 @@
 // ftree engine: recognition (accept fat trees, decline other graphs) and the routing promises checked by
 // tracing the LFTs: full reachability, acyclic channel dependencies, and max link load 1 over every shift
 // permutation of ca_order on full-bisection trees (Zahavi et al. 2010).
-#include "routing/ftree.h"
+#include "routing/engines/ftree/ftree.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <ctime>
 
-#include "routing/fabric_gen.h"
-#include "routing/verify.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd {

@@ -1,5 +1,5 @@
 // SwitchGraph / HopTable / lid_targets against distances and attachments computed here, independently.
-#include "routing/hop_table.h"
+#include "routing/model/hop_table.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "routing/lid_assign.h"
+#include "routing/lids/lid_assign.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {

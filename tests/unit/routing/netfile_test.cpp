@@ -1,6 +1,6 @@
 // read_netfile / write_netfile. Expected GUIDs, descriptions and rates are what ibsim 0.10 itself reported
 // (ibnetdiscover against `ibsim -s -n` on these very files), not what the reader computes.
-#include "routing/netfile.h"
+#include "routing/netfile/netfile.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "routing/netfile_writer.h"
+#include "routing/netfile/netfile_writer.h"
 
 namespace smd {
 namespace {

@@ -1,17 +1,17 @@
 // Path diversity (issue 4): LMC LIDs of a CA port should take distinct paths wherever enough shortest
 // paths exist. Expected figures are derived by hand for a leaf/spine fabric, and for the 3-level k=8
 // tree with LMC=2 counted by walking the LFTs here (testing::walk), independently of FlowTracer.
-#include "routing/path_diversity.h"
+#include "routing/quality/path_diversity.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <set>
 
-#include "routing/fabric_gen.h"
-#include "routing/ftree.h"
-#include "routing/updn.h"
-#include "routing/verify.h"
+#include "routing/engines/ftree/ftree.h"
+#include "routing/engines/updn/updn.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd {

@@ -1,5 +1,5 @@
 // Engine registry and the fallback chain.
-#include "routing/registry.h"
+#include "routing/chain/registry.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
-// Minimal repair (routing/repair.h): after a cable is lost, every route that did not cross it is kept
+// Minimal repair (routing/verify/repair.h): after a cable is lost, every route that did not cross it is kept
 // exactly, the result still delivers and stays deadlock-free (verify_tables), and it changes far fewer
 // LFT entries than programming a fresh engine run would.
-#include "routing/repair.h"
+#include "routing/verify/repair.h"
 
 #include <gtest/gtest.h>
 
-#include "routing/fabric_gen.h"
-#include "routing/lid_assign.h"
-#include "routing/registry.h"
-#include "routing/verify.h"
+#include "routing/chain/registry.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/lids/lid_assign.h"
+#include "routing/verify/verify.h"
 
 namespace smd {
 namespace {

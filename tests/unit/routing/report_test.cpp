@@ -1,13 +1,13 @@
 // Quality figures: loads computed by hand on tiny fabrics, and on generated fabrics against a brute-force
 // tracer written here (walks Node/Port structures directly, one flow at a time, N^2 flows).
-#include "routing/report.h"
+#include "routing/quality/report.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "routing/fabric_gen.h"
-#include "routing/minhop.h"
+#include "routing/engines/minhop/minhop.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {

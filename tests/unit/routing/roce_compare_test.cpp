@@ -9,9 +9,9 @@
 #include <set>
 #include <vector>
 
-#include "routing/fabric_gen.h"
-#include "routing/lid_assign.h"
-#include "routing/registry.h"
+#include "routing/chain/registry.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/lids/lid_assign.h"
 #include "routing/roce/compare.h"
 #include "routing/roce/maxmin.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/frr_writer.h"
 #include "routing/roce/hop_groups.h"

@@ -11,10 +11,10 @@
 #include <map>
 #include <vector>
 
-#include "routing/fabric_gen.h"
-#include "routing/flow_trace.h"
-#include "routing/lid_assign.h"
-#include "routing/registry.h"
+#include "routing/chain/registry.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/lids/lid_assign.h"
+#include "routing/quality/flow_trace.h"
 #include "routing/roce/ecmp_hash.h"
 #include "routing/roce/scheme_eval.h"
 

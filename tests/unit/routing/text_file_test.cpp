@@ -1,6 +1,6 @@
 // read_regular_file: reads plain files whole; refuses devices, FIFOs, directories and oversized files
 // without blocking or reading them.
-#include "routing/text_file.h"
+#include "config/text_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

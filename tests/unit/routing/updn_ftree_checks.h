@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "routing/forwarding.h"
-#include "routing/lid_map.h"
-#include "routing/topology.h"
+#include "routing/model/forwarding.h"
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
 
 namespace smd::testing {
 

@@ -1,6 +1,6 @@
 // updn engine: every switch reaches every LID, the channel-dependency graph is acyclic, CA routes never
 // turn from down to up (checked against a rank the test computes itself), and a fat tree is spread.
-#include "routing/updn.h"
+#include "routing/engines/updn/updn.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <ctime>
 #include <deque>
 
-#include "routing/fabric_gen.h"
-#include "routing/registry.h"
-#include "routing/verify.h"
+#include "routing/chain/registry.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd {

@@ -1,10 +1,10 @@
 // verify_tables: hand-built tables that are right, and each kind of wrong table it must refuse.
-#include "routing/verify.h"
+#include "routing/verify/verify.h"
 
 #include <gtest/gtest.h>
 
-#include "routing/fabric_gen.h"
-#include "routing/minhop.h"
+#include "routing/engines/minhop/minhop.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "smd/check_config_command.h"
-#include "smd/plan_command.h"
+#include "smd/cli/check_config_command.h"
+#include "smd/cli/plan_command.h"
 
 namespace smd {
 namespace {

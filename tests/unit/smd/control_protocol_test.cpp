@@ -1,7 +1,5 @@
 // Control protocol queries on a hand-built snapshot: a 4-leaf, 2-spine fabric with 4 hosts per leaf,
 // LIDs from assign_lids and minhop tables. Route lengths are checked against an independent BFS.
-#include "smd/control_protocol.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,9 +8,10 @@
 #include <fstream>
 #include <map>
 
-#include "routing/fabric_gen.h"
-#include "routing/lid_assign.h"
-#include "routing/registry.h"
+#include "routing/chain/registry.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/lids/lid_assign.h"
+#include "smd/control/requests.h"
 
 namespace smd::control {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "smd/smctl_render.h"
+#include "smd/smctl/smctl_render.h"
 
 namespace smd::control {
 namespace {

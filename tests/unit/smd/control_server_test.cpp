@@ -1,6 +1,6 @@
 // ControlServer over a real Unix socket: the io_context runs in the test thread, clients run beside it.
 // Every test stops its server and bounds its waits.
-#include "smd/control_server.h"
+#include "smd/control/control_server.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -14,9 +14,9 @@
 #include <fstream>
 #include <future>
 
-#include "routing/fabric_gen.h"
-#include "routing/lid_assign.h"
-#include "smd/smctl_client.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/lids/lid_assign.h"
+#include "smd/smctl/smctl_client.h"
 
 namespace smd {
 namespace {

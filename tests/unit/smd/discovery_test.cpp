@@ -1,6 +1,6 @@
 // Discovery against FakeFabric: the discovered graph must equal the generated one, node for node and
 // cable for cable, and failures must name GUID and directed path.
-#include "smd/discovery.h"
+#include "smd/sweep/discovery.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <deque>
 
 #include "fake_fabric.h"
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {

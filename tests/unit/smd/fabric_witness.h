@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "routing/topology.h"
+#include "routing/model/topology.h"
 
 namespace smd::test {
 

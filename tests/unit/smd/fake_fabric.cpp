@@ -2,10 +2,10 @@
 
 #include <boost/asio/post.hpp>
 
-#include "mad/node_description.h"
-#include "mad/node_info.h"
-#include "mad/port_info.h"
-#include "mad/switch_info.h"
+#include "mad/codec/node_description.h"
+#include "mad/codec/node_info.h"
+#include "mad/codec/port_info.h"
+#include "mad/codec/switch_info.h"
 
 namespace smd::test {
 

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "mad/transport.h"
-#include "routing/topology.h"
+#include "mad/transport/transport.h"
+#include "routing/model/topology.h"
 
 namespace smd::test {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "smd/guid2lid_file.h"
+#include "smd/state/guid2lid_file.h"
 
 namespace smd {
 namespace {

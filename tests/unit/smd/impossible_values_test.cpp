@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "fake_fabric.h"
-#include "routing/fabric_gen.h"
-#include "smd/sweep.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "smd/sweep/sweep_runner.h"
 
 namespace smd {
 namespace {

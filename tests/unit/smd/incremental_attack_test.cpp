@@ -17,13 +17,13 @@
 
 #include "fabric_witness.h"
 #include "fake_fabric.h"
-#include "mad/node_info.h"
-#include "mad/port_info.h"
-#include "mad/switch_info.h"
-#include "routing/fabric_gen.h"
-#include "smd/discovered_subset.h"
-#include "smd/incremental_discovery.h"
-#include "smd/sweep.h"
+#include "mad/codec/node_info.h"
+#include "mad/codec/port_info.h"
+#include "mad/codec/switch_info.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "smd/sweep/discovered_subset.h"
+#include "smd/sweep/incremental_discovery.h"
+#include "smd/sweep/sweep_runner.h"
 
 namespace smd {
 namespace {

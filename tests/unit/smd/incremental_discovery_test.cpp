@@ -1,7 +1,7 @@
 // Incremental discovery against FakeFabric: after cables go down or come back, re-reading only the
 // switches that changed must give the fabric a full discovery of the same fabric gives (the witness),
 // with directed paths that really lead to each node, for the SMPs counted here from the reference graph.
-#include "smd/incremental_discovery.h"
+#include "smd/sweep/incremental_discovery.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 
 #include "fabric_witness.h"
 #include "fake_fabric.h"
-#include "mad/node_info.h"
-#include "routing/fabric_gen.h"
+#include "mad/codec/node_info.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {

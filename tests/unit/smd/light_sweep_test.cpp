@@ -1,13 +1,13 @@
 // Light sweep against FakeFabric: PortStateChange makes a heavy sweep due; a switch that lost its
 // SwitchInfo answer is asked again, and only one that never answers counts as a change.
-#include "smd/light_sweep.h"
+#include "smd/sweep/light_sweep.h"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio/executor_work_guard.hpp>
 
 #include "fake_fabric.h"
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {

@@ -1,6 +1,6 @@
 // Metrics: the exact exposition text for a hand-built snapshot, and the Beast server on an ephemeral
 // loopback port fetched by a Beast client (io_context in the test thread, client beside it).
-#include "smd/metrics_server.h"
+#include "smd/control/metrics_server.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <boost/beast/http.hpp>
 #include <future>
 
-#include "routing/fabric_gen.h"
-#include "smd/metrics_text.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "smd/control/metrics_text.h"
 
 namespace smd {
 namespace {

@@ -1,6 +1,6 @@
 // sd_notify wrapper against a test NOTIFY_SOCKET: a Unix datagram socket in a temp dir stands in for
 // systemd, and every message is read back exactly.
-#include "smd/notify.h"
+#include "smd/sm/notify.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>

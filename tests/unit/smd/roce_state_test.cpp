@@ -1,5 +1,5 @@
-// The RoCE plan on disk (smd/roce_plan_files.h) and the daemon's state_dir writer
-// (smd/roce_state_writer.h): the compact JSON read back and checked against the cabling of a fabric built
+// The RoCE plan on disk (smd/state/roce_plan_files.h) and the daemon's state_dir writer
+// (smd/state/roce_state_writer.h): the compact JSON read back and checked against the cabling of a fabric built
 // here by hand, the FRR tree holding exactly the current switches (unchanged files untouched), outputs removed when the
 // policy turns them off, addresses that do not depend on discovery order, and unchanged fabrics left alone.
 #include <gtest/gtest.h>
@@ -11,11 +11,11 @@
 #include <set>
 #include <sstream>
 
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
 #include "routing/roce/frr_writer.h"
-#include "smd/atomic_file.h"
-#include "smd/roce_plan_files.h"
-#include "smd/roce_state_writer.h"
+#include "smd/state/atomic_file.h"
+#include "smd/state/roce_plan_files.h"
+#include "smd/state/roce_state_writer.h"
 
 namespace smd {
 namespace {

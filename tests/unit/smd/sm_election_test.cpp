@@ -1,5 +1,5 @@
-// The election rules of IBA 14.4.1 (smd/sm_election.h), case by case from the spec's tables.
-#include "smd/sm_election.h"
+// The election rules of IBA 14.4.1 (smd/sm/sm_election.h), case by case from the spec's tables.
+#include "smd/sm/sm_election.h"
 
 #include <gtest/gtest.h>
 

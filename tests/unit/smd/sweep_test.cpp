@@ -1,7 +1,5 @@
 // A whole heavy sweep against FakeFabric: the fabric ends with every LID set, every cable Active and
 // LFTs that deliver every LID (walked here, hop by hop, over the fake switches' own tables).
-#include "smd/sweep.h"
-
 #include <gtest/gtest.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -12,7 +10,8 @@
 #include <set>
 
 #include "fake_fabric.h"
-#include "routing/fabric_gen.h"
+#include "routing/fabric_gen/fabric_gen.h"
+#include "smd/sweep/sweep_runner.h"
 
 namespace smd {
 namespace {

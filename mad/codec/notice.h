@@ -1,0 +1,62 @@
+// Notice attribute (0x0002, IBA vol. 1, 14.2.5.1 and 13.4.8.2): the payload of a Trap / TrapRepress.
+// An SMP carries the first 64 bytes; IssuerGID (bytes 64..79) exists only in the 80-byte Notice the SA
+// sends in a Report, so decode(SmpData) leaves it zero and decode_full() reads it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "mad/codec/smp.h"
+
+namespace smd::mad {
+
+/// Size of the whole Notice attribute (SA Report); an SMP only has room for kSmpDataSize of it.
+inline constexpr std::size_t kNoticeFullSize = 80;
+inline constexpr std::size_t kNoticeDataDetailsSize = 54;
+
+/// Generic trap numbers the SM handles (IBA 14.2.5.1, table 144).
+namespace trap {
+inline constexpr std::uint16_t kLinkStateChange = 128;       ///< a switch port changed state; LIDADDR = switch
+inline constexpr std::uint16_t kCapabilityMaskChange = 144;  ///< LIDADDR's CapabilityMask changed
+}  // namespace trap
+
+/// Notice:Type values of a generic notice.
+namespace notice_type {
+inline constexpr std::uint8_t kFatal = 0;
+inline constexpr std::uint8_t kUrgent = 1;
+inline constexpr std::uint8_t kSecurity = 2;
+inline constexpr std::uint8_t kSubnetManagement = 3;
+inline constexpr std::uint8_t kInfo = 4;
+}  // namespace notice_type
+
+struct Notice {
+  bool is_generic = true;
+  std::uint8_t type = 0;            ///< 7 bits, see notice_type::
+  std::uint32_t producer_type = 0;  ///< 24 bits: ProducerType (generic: 1 CA 2 switch 3 router 4 SM)
+                                    ///< or VendorID (vendor-specific)
+  std::uint16_t trap_number = 0;    ///< TrapNumber (generic) or DeviceID (vendor-specific)
+  std::uint16_t issuer_lid = 0;
+  bool notice_toggle = false;
+  std::uint16_t notice_count = 0;  ///< 15 bits
+  std::array<std::uint8_t, kNoticeDataDetailsSize> data_details{};
+  std::array<std::uint8_t, 16> issuer_gid{};  ///< only in the 80-byte form (decode_full / encode_full)
+
+  /// Decode the 64-byte SMP payload of a Trap (IssuerGID is outside it and stays zero).
+  static Notice decode(const SmpData& data);
+  /// Encode the first 64 bytes (everything but IssuerGID). Every byte is a field: no reserved bits.
+  void encode(SmpData& data) const;
+  /// The 80-byte Notice of an SA Report, IssuerGID included.
+  static Notice decode_full(std::span<const std::uint8_t, kNoticeFullSize> data);
+  void encode_full(std::span<std::uint8_t, kNoticeFullSize> data) const;
+
+  /// Trap 128 (link state change) DataDetails: LIDADDR of the switch whose port changed.
+  std::uint16_t trap128_lid() const;
+  void set_trap128_lid(std::uint16_t lid);
+  /// Trap 144 (capability mask change) DataDetails: LIDADDR and its new CapabilityMask.
+  std::uint16_t trap144_lid() const;
+  std::uint32_t trap144_capability_mask() const;
+  void set_trap144(std::uint16_t lid, std::uint32_t capability_mask);
+};
+
+}  // namespace smd::mad

@@ -1,0 +1,43 @@
+// MadChannel: the raw send/receive seam under UmadTransport. UmadPort implements it with libibumad;
+// unit tests implement it in memory to drive the transport's window, timers and TID matching.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "mad/codec/smp.h"
+
+namespace smd::mad {
+
+/// Where a MAD came from / goes to, host byte order (the umad address, ib_mad_addr_t).
+struct MadAddress {
+  std::uint16_t lid = 0;   ///< source LID of a received MAD (0xFFFF for directed route)
+  std::uint32_t qpn = 0;   ///< 0 for SMPs, 1 for GSI classes
+  std::uint32_t qkey = 0;  ///< 0x80010000 for GSI
+  std::uint8_t sl = 0;
+  std::uint8_t path_bits = 0;
+  std::uint16_t pkey_index = 0;
+};
+
+/// umad status of a MAD handed back unanswered: ETIMEDOUT (unroutable under ibsim, or the kernel's
+/// send timeout on real hardware).
+inline constexpr int kUmadStatusTimeout = 110;
+
+class MadChannel {
+ public:
+  virtual ~MadChannel() = default;
+  /// Send one MAD to `to` on the agent of its management class (byte 1). `timeout_ms` > 0 asks the
+  /// kernel to expect a response (it then matches the response to this send); 0 for responses/traps.
+  /// Returns 0, or -errno (-EINVAL when no agent is registered for the class).
+  virtual int send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) = 0;
+  /// Wait up to `timeout_ms` for one MAD. Returns 1 with `mad`, `from` and the umad `status` filled,
+  /// 0 on timeout, -errno on error. Called from one thread only (the transport's receive thread).
+  virtual int receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) = 0;
+  /// "mlx5_0 port 1 (guid ..., lid ...)" for logs and errors.
+  virtual std::string describe() const = 0;
+  /// Release the port. Idempotent; no send/receive may be running.
+  virtual void close() = 0;
+};
+
+}  // namespace smd::mad

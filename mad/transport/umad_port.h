@@ -1,0 +1,78 @@
+// UmadPort: the SM's own InfiniBand port opened through libibumad, with the management classes the SM
+// sends and the ones that can arrive unsolicited registered, and the issm device held open so the port
+// advertises IsSM (PortInfo:CapabilityMask bit 1) for as long as the SM runs.
+//
+// The umad fd is not pollable under the ibsim shim (it is a fake number >= 1024), so the transport reads
+// it from its own thread. Keep the process's other fds below 1024: the shim hijacks fds >= 1024. The SM
+// opens only a handful of files (port, issm, log, control socket), so nothing needs doing about it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mad/transport/mad_channel.h"
+#include "routing/base/status.h"
+
+namespace smd::mad {
+
+/// Which port to open. Empty ca_name and port_guid 0: the first CA port that is usable (Active, else
+/// Init/Armed with the physical link up), in the order libibumad lists CAs.
+struct UmadPortOptions {
+  std::string ca_name;          ///< e.g. "mlx5_0"; empty = any CA
+  int port_num = -1;            ///< -1 = first usable port; 0 = a switch's management port; 1.. CA ports
+  std::uint64_t port_guid = 0;  ///< non-zero: open the port with this GUID (wins over ca_name/port_num)
+  bool open_issm = true;        ///< hold /dev/infiniband/issmN open (the SM's IsSM bit; ibsim: unsolicited MADs)
+};
+
+class UmadPort final : public MadChannel {
+ public:
+  /// Open and register. Errors (kTransport) name the CA and port: umad_init failed, no usable port,
+  /// umad_open_port failed, a class registration failed, the issm device could not be opened.
+  static Result<std::unique_ptr<UmadPort>> open(const UmadPortOptions& options);
+
+  ~UmadPort() override;
+  UmadPort(const UmadPort&) = delete;
+  UmadPort& operator=(const UmadPort&) = delete;
+
+  /// libibumad port id for umad_send/umad_recv (not a kernel fd under ibsim).
+  int fd() const { return fd_; }
+  /// umad agent id registered for a management class, -1 if none.
+  int agent(std::uint8_t mgmt_class) const { return agents_[mgmt_class]; }
+  const std::string& ca_name() const { return ca_name_; }
+  unsigned port_num() const { return port_num_; }
+  /// The port's own GUID and base LID as sysfs reported them at open time (under ibsim a snapshot from
+  /// the shim's start: read the port with an SMP for current values).
+  std::uint64_t port_guid() const { return port_guid_; }
+  std::uint16_t lid() const { return lid_; }
+  std::uint16_t sm_lid() const { return sm_lid_; }
+  /// "mlx5_0 port 1 (guid 0x..., lid 3)" for logs and errors.
+  std::string describe() const override;
+
+  /// umad_send through the class's agent; one reused umad buffer (call from one thread at a time).
+  int send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) override;
+  /// umad_recv into one reused umad buffer (call from one thread only).
+  int receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) override;
+
+  /// Unregister and close the issm device and the umad port. Idempotent; the destructor calls it.
+  /// The caller must have stopped every thread that uses fd() first.
+  void close() override;
+
+ private:
+  UmadPort();
+
+  int fd_ = -1;
+  int issm_fd_ = -1;
+  std::array<int, 256> agents_{};
+  std::string ca_name_;
+  unsigned port_num_ = 0;
+  std::uint64_t port_guid_ = 0;
+  std::uint16_t lid_ = 0;
+  std::uint16_t sm_lid_ = 0;
+  std::vector<std::uint8_t> tx_umad_;  // ib_user_mad header + 256-byte MAD, reused by send()
+  std::vector<std::uint8_t> rx_umad_;  // the same for receive()
+};
+
+}  // namespace smd::mad

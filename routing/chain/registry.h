@@ -1,0 +1,34 @@
+// Engine registry: engines by name, and the chain that tries them in policy order.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routing/engines/engine.h"
+
+namespace smd {
+
+/// Sorted names of every built-in engine ("ftree", "minhop", "updn").
+std::vector<std::string> engine_names();
+
+/// Construct engine `name` with `options`. Errors: kInvalidInput naming the known engines.
+Result<std::unique_ptr<RoutingEngine>> make_engine(std::string_view name, const RoutingOptions& options);
+
+/// Why one engine of a chain did not produce the tables.
+struct ChainAttempt {
+  std::string engine;
+  Error error;
+};
+
+/// Tables from the first engine of `chain` that succeeds and passes verification, plus the attempts
+/// that failed before it. Errors: kVerifyFailed/kDeclined when every engine failed (message lists each).
+struct ChainResult {
+  RoutingTables tables;
+  std::vector<ChainAttempt> declined;
+};
+Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, const RoutingOptions& options,
+                                     const Topology& topo, const LidMap& lids);
+
+}  // namespace smd

@@ -1,0 +1,259 @@
+#include "routing/engines/ftree/ftree.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "routing/engines/common/ar_groups.h"
+#include "routing/engines/common/updn_paths.h"
+#include "routing/engines/ftree/ftree_levels.h"
+#include "routing/model/hop_table.h"
+
+namespace smd {
+namespace {
+
+constexpr std::uint32_t kInf = 0xFFFFFFFFu;
+
+std::string name_of(const Topology& topo, const SwitchGraph& graph, SwitchIndex s) {
+  return describe_node(topo.node(graph.node(s)));
+}
+
+/// One CA port as a destination, with its index in the CA order.
+struct CaPort {
+  SwitchIndex leaf;
+  PortNum port;
+  Lid base;
+  unsigned count;  // 2^LMC
+  NodeIndex node;
+};
+
+/// Shortest up-then-down routes of every switch towards one destination leaf.
+struct LeafPaths {
+  SwitchIndex leaf = kNoSwitch;
+  std::vector<std::uint8_t> ancestor;  // [switch] has a down path to the leaf (the leaf included)
+  std::vector<std::uint32_t> dist;     // [switch] hops to the leaf, kInf if none
+  std::vector<std::uint32_t> cand_off;
+  std::vector<SwitchGraph::Link> cand;  // ancestors: down-links to ancestors; others: shortest up-links
+
+  std::span<const SwitchGraph::Link> candidates(SwitchIndex s) const {
+    return {cand.data() + cand_off[s], cand.data() + cand_off[s + 1]};
+  }
+
+  void compute(const FatTreeLevels& t, const std::vector<std::vector<SwitchIndex>>& by_level, SwitchIndex dst) {
+    const std::size_t n = t.level.size();
+    leaf = dst;
+    ancestor.assign(n, 0);
+    dist.assign(n, kInf);
+    std::vector<SwitchIndex> queue{dst};
+    ancestor[dst] = 1;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      for (const auto& link : t.up[queue[head]]) {
+        if (!ancestor[link.peer]) ancestor[link.peer] = 1, queue.push_back(link.peer);
+      }
+    }
+    // In a layered graph a down path from level l is l cables long; others go up to the nearest one.
+    for (std::uint32_t l = t.top + 1; l-- > 0;) {
+      for (SwitchIndex v : by_level[l]) {
+        if (ancestor[v]) {
+          dist[v] = l;
+          continue;
+        }
+        std::uint32_t best = kInf;
+        for (const auto& link : t.up[v]) best = std::min(best, dist[link.peer]);
+        if (best != kInf) dist[v] = best + 1;
+      }
+    }
+    cand_off.assign(n + 1, 0);
+    cand.clear();
+    for (SwitchIndex v = 0; v < n; ++v) {
+      cand_off[v] = static_cast<std::uint32_t>(cand.size());
+      if (v == dst || dist[v] == kInf) continue;
+      if (ancestor[v]) {
+        for (const auto& link : t.down[v]) {
+          if (ancestor[link.peer]) cand.push_back(link);
+        }
+      } else {
+        for (const auto& link : t.up[v]) {
+          if (dist[link.peer] + 1 == dist[v]) cand.push_back(link);
+        }
+      }
+    }
+    cand_off[n] = static_cast<std::uint32_t>(cand.size());
+  }
+};
+
+/// Per-LID state of the Zahavi-style port choice; see FatTreeEngine.
+class SpineRouter {
+ public:
+  SpineRouter(const SwitchGraph& graph, const FatTreeLevels& t)
+      : graph_(graph),
+        t_(t),
+        spine_load_(graph.num_slots(), 0),
+        spine_stamp_(graph.num_switches(), 0),
+        good_stamp_(graph.num_switches(), 0),
+        spine_port_(graph.num_switches(), 0),
+        scale_(t.top + 1, 1) {}
+
+  /// Route LID `lid` (CA index j, LMC offset x) delivered at `deliver` on the leaf of `lp`.
+  void route(const LeafPaths& lp, Lid lid, PortNum deliver, std::uint64_t j, unsigned x, RoutingTables& tables) {
+    const std::uint32_t stamp = ++stamp_;
+    spine_.assign(1, lp.leaf);
+    spine_stamp_[lp.leaf] = stamp;
+    SwitchIndex s = lp.leaf;
+    for (std::uint32_t l = 0; l < t_.top; ++l) {
+      const auto& ups = t_.up[s];
+      const std::size_t w = ups.size();
+      const std::size_t digit = (j / scale_[l] + x) % w;
+      std::uint64_t best = ~std::uint64_t{0};
+      for (std::size_t c = 0; c < w; ++c) {
+        // Fewest destinations routed down this cable first; among equals, the nearest to the digit.
+        best = std::min(best, spine_load_[graph_.slot(s, ups[c].port)] << 8 | ((c + w - digit) % w));
+      }
+      const auto& link = ups[((best & 0xFF) + digit) % w];
+      ++spine_load_[graph_.slot(s, link.port)];
+      spine_port_[link.peer] = graph_.peer_port(s, link.port);
+      spine_stamp_[link.peer] = stamp;
+      spine_.push_back(link.peer);
+      scale_[l + 1] = std::min<std::uint64_t>(scale_[l] * w, std::uint64_t{1} << 40);
+      s = link.peer;
+    }
+    // "Good" switches reach the spine path on a shortest route: found downwards from the spine.
+    queue_.assign(spine_.begin() + 1, spine_.end());
+    for (SwitchIndex u : queue_) good_stamp_[u] = stamp;
+    for (std::size_t head = 0; head < queue_.size(); ++head) {
+      const SwitchIndex u = queue_[head];
+      for (const auto& link : t_.down[u]) {
+        const SwitchIndex v = link.peer;
+        if (lp.ancestor[v] || good_stamp_[v] == stamp || lp.dist[v] != lp.dist[u] + 1) continue;
+        good_stamp_[v] = stamp;
+        queue_.push_back(v);
+      }
+    }
+    const std::size_t n = graph_.num_switches();
+    for (SwitchIndex v = 0; v < n; ++v) {
+      PortNum port = kNoPort;
+      const auto cands = lp.candidates(v);
+      if (v == lp.leaf) {
+        port = deliver;
+      } else if (spine_stamp_[v] == stamp) {
+        port = spine_port_[v];
+      } else if (cands.empty()) {
+        port = kNoPort;
+      } else if (lp.ancestor[v]) {
+        port = cands[(j + x) % cands.size()].port;
+        for (const auto& c : cands) {
+          if (spine_stamp_[c.peer] == stamp) port = c.port;
+        }
+      } else {
+        port = up_port(lp, v, cands, j, x, good_stamp_[v] == stamp);
+      }
+      tables.lft[graph_.node(v)].set(lid, port);
+    }
+  }
+
+ private:
+  PortNum up_port(const LeafPaths& lp, SwitchIndex v, std::span<const SwitchGraph::Link> cands, std::uint64_t j,
+                  unsigned x, bool good) const {
+    const auto& ups = t_.up[v];
+    const auto& by_digit = ups[(j / scale_[t_.level[v]] + x) % ups.size()];
+    const bool shortest = lp.dist[by_digit.peer] + 1 == lp.dist[v];
+    if (!good) return shortest ? by_digit.port : cands[(j + x) % cands.size()].port;
+    if (shortest && good_stamp_[by_digit.peer] == stamp_) return by_digit.port;
+    for (const auto& c : cands) {
+      if (good_stamp_[c.peer] == stamp_) return c.port;
+    }
+    return cands.front().port;
+  }
+
+  const SwitchGraph& graph_;
+  const FatTreeLevels& t_;
+  std::vector<std::uint64_t> spine_load_;   // [slot] destinations whose spine path uses this up-cable
+  std::vector<std::uint32_t> spine_stamp_;  // [switch] == stamp_: on the current spine path
+  std::vector<std::uint32_t> good_stamp_;   // [switch] == stamp_: reaches the spine path on a shortest route
+  std::vector<PortNum> spine_port_;         // [switch] down-port of a spine switch for the current LID
+  std::vector<std::uint64_t> scale_;        // [level] product of spine up-port counts below that level
+  std::vector<SwitchIndex> spine_;
+  std::vector<SwitchIndex> queue_;
+  std::uint32_t stamp_ = 0;
+};
+
+}  // namespace
+
+Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap& lids) const {
+  // Errors carry no "ftree: " prefix: the chain (and the planner) name the engine with every error.
+  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
+  const SwitchGraph graph = SwitchGraph::build(topo);
+  const std::size_t n = graph.num_switches();
+  const auto targets = lid_targets(topo, graph, lids);
+  std::vector<std::uint32_t> sources(n, 0);
+  std::vector<CaPort> cas;
+  for (const auto& e : lids.entries()) {
+    if (e.owner.node >= topo.size() || topo.node(e.owner.node).is_switch()) continue;
+    const LidTarget& tgt = targets[e.base];
+    if (tgt.sw == kNoSwitch) continue;
+    cas.push_back(CaPort{tgt.sw, tgt.port, e.base, 1u << e.lmc, e.owner.node});
+    ++sources[tgt.sw];
+  }
+  auto levels = recognise_fat_tree(topo, graph, sources, options_.ftree_roots);
+  if (!levels) return levels.error();
+  const FatTreeLevels& t = *levels;
+
+  // CA order: leaves in leaf_order, CA ports by port number.
+  std::vector<std::uint32_t> leaf_rank(n, 0);
+  for (std::uint32_t i = 0; i < t.leaf_order.size(); ++i) leaf_rank[t.leaf_order[i]] = i;
+  std::sort(cas.begin(), cas.end(), [&](const CaPort& a, const CaPort& b) {
+    return a.leaf != b.leaf ? leaf_rank[a.leaf] < leaf_rank[b.leaf] : a.port < b.port;
+  });
+  RoutingTables tables;
+  tables.engine = "ftree";
+  tables.deadlock_free = true;
+  tables.lft.resize(topo.size());
+  for (SwitchIndex s = 0; s < n; ++s) tables.lft[graph.node(s)] = Lft(lids.max_lid());
+  std::vector<std::uint8_t> listed(topo.size(), 0);
+  for (const CaPort& c : cas) {
+    if (!listed[c.node]) listed[c.node] = 1, tables.ca_order.push_back(c.node);
+  }
+
+  std::vector<std::vector<SwitchIndex>> by_level(t.top + 1);
+  for (SwitchIndex s = 0; s < n; ++s) by_level[t.level[s]].push_back(s);
+  unsigned rounds = 1;
+  for (const CaPort& c : cas) rounds = std::max(rounds, c.count);
+  SpineRouter router(graph, t);
+  LeafPaths lp;
+  for (unsigned x = 0; x < rounds; ++x) {
+    for (std::size_t i = 0; i < cas.size();) {
+      std::size_t end = i;
+      while (end < cas.size() && cas[end].leaf == cas[i].leaf) ++end;
+      lp.compute(t, by_level, cas[i].leaf);
+      if (x == 0) {
+        for (SwitchIndex v = 0; v < n; ++v) {
+          if (lp.dist[v] != kInf) continue;
+          return make_error(ErrorCode::kDeclined, "not a fat tree: switch " + name_of(topo, graph, v) +
+                                                      " cannot reach leaf " + name_of(topo, graph, cas[i].leaf) +
+                                                      " going up then down");
+        }
+      }
+      for (std::size_t k = i; k < end; ++k) {
+        if (x < cas[k].count) router.route(lp, static_cast<Lid>(cas[k].base + x), cas[k].port, k, x, tables);
+      }
+      i = end;
+    }
+  }
+
+  // Switch LIDs: up*/down* in level order (higher level = up), spine-to-spine through one valley.
+  std::vector<std::uint32_t> rank(n);
+  for (SwitchIndex s = 0; s < n; ++s) rank[s] = t.top - t.level[s];
+  const UpDownOrder order = make_updown_order(topo, graph, rank);
+  route_switch_lids(graph, order, targets, switch_components(graph), sources, tables);
+  // routing.adaptive (issue 4): AR groups over the level order (CA LIDs follow it as LeafPaths do).
+  if (options_.adaptive) {
+    if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error();
+  }
+  return tables;
+}
+
+std::unique_ptr<RoutingEngine> make_ftree_engine(const RoutingOptions& options) {
+  return std::make_unique<FatTreeEngine>(options);
+}
+
+}  // namespace smd

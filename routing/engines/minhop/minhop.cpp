@@ -1,0 +1,163 @@
+#include "routing/engines/minhop/minhop.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+namespace smd {
+namespace {
+
+/// Set of ports of one switch (port numbers 0..255) as a 256-bit mask.
+struct PortMask {
+  std::array<std::uint64_t, 4> w{};
+  bool empty() const { return (w[0] | w[1] | w[2] | w[3]) == 0; }
+  bool operator==(const PortMask&) const = default;
+  std::uint64_t hash() const {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (auto x : w) h = (h ^ x) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+  }
+};
+
+/// The equal-cost ports towards a set of destination switches that share them, with the state that
+/// makes "least-loaded port, lowest number on ties" O(1) amortised: per-port LID counts only grow, so
+/// the minimum over the group never decreases; `level` is a lower bound of it and every port before
+/// `cursor` is known to be above `level`.
+struct PortGroup {
+  std::vector<PortNum> ports;  // ascending
+  std::uint32_t level = 0;
+  std::size_t cursor = 0;
+
+  PortNum pick(std::array<std::uint32_t, 256>& count) {
+    for (;;) {
+      while (cursor < ports.size()) {
+        const PortNum p = ports[cursor++];
+        if (count[p] <= level) {
+          ++count[p];
+          return p;
+        }
+      }
+      std::uint32_t m = count[ports[0]];
+      for (PortNum p : ports) m = std::min(m, count[p]);
+      level = m;
+      cursor = 0;
+    }
+  }
+};
+
+/// Per-thread scratch reused across switches (sized once per thread, not per switch).
+struct Scratch {
+  std::vector<std::uint32_t> group_of;  // [dst switch] -> index into groups
+  std::vector<PortGroup> groups;
+  std::vector<PortMask> group_mask;         // [group] -> its ports as a mask (the hash key)
+  std::vector<std::uint32_t> table;         // open-addressing mask -> group + 1 (0 = empty)
+  std::vector<const std::uint8_t*> rows;    // neighbour hop rows, ordered by port (links() order)
+  std::vector<std::uint8_t> bit;            // port & 63 of each neighbour
+  std::array<std::size_t, 5> word_start{};  // rows of port word w are [word_start[w], word_start[w+1])
+
+  explicit Scratch(std::size_t n) : group_of(n) {
+    std::size_t cap = 16;
+    while (cap < 2 * n + 2) cap <<= 1;
+    table.assign(cap, 0);
+  }
+};
+
+constexpr std::uint32_t kNoGroup = 0xFFFFFFFFu;
+
+/// Group the destination switches of s by their equal-cost port set: port p is on a shortest path to
+/// dst iff its neighbour is exactly one hop closer. This S * ports loop is the bulk of the engine's work,
+/// so the mask is built in registers (destination-major; the neighbours' rows stay cache resident for 64
+/// consecutive destinations) and looked up in a flat hash table, not a node-based map.
+void build_groups(SwitchIndex s, const SwitchGraph& graph, const HopTable& hops, Scratch& sc) {
+  const std::size_t n = graph.num_switches();
+  const auto links = graph.links(s);
+  sc.rows.clear();
+  sc.bit.clear();
+  sc.word_start.fill(0);
+  for (const auto& link : links) {  // links() is in port order, so each port word is one run
+    sc.rows.push_back(hops.row(link.peer).data());
+    sc.bit.push_back(static_cast<std::uint8_t>(link.port & 63));
+    ++sc.word_start[(link.port >> 6) + 1];
+  }
+  for (unsigned w = 1; w < 5; ++w) sc.word_start[w] += sc.word_start[w - 1];
+  sc.groups.clear();
+  sc.group_mask.clear();
+  std::fill(sc.table.begin(), sc.table.end(), 0);
+  const std::size_t cap_mask = sc.table.size() - 1;
+  const std::uint8_t* row_s = hops.row(s).data();
+  for (std::size_t dst = 0; dst < n; ++dst) {
+    const unsigned h = row_s[dst];
+    sc.group_of[dst] = kNoGroup;
+    if (h == 0 || h == HopTable::kUnreachable) continue;
+    PortMask m;
+    for (unsigned w = 0; w < 4; ++w) {
+      std::uint64_t acc = 0;
+      for (std::size_t i = sc.word_start[w]; i < sc.word_start[w + 1]; ++i) {
+        acc |= static_cast<std::uint64_t>(sc.rows[i][dst] + 1u == h) << sc.bit[i];
+      }
+      m.w[w] = acc;
+    }
+    std::size_t slot = m.hash() & cap_mask;
+    while (sc.table[slot] != 0 && !(sc.group_mask[sc.table[slot] - 1] == m)) slot = (slot + 1) & cap_mask;
+    if (sc.table[slot] == 0) {
+      PortGroup g;
+      for (unsigned wi = 0; wi < 4; ++wi) {
+        for (std::uint64_t x = m.w[wi]; x != 0; x &= x - 1) {
+          g.ports.push_back(static_cast<PortNum>(wi * 64 + std::countr_zero(x)));
+        }
+      }
+      sc.groups.push_back(std::move(g));
+      sc.group_mask.push_back(m);
+      sc.table[slot] = static_cast<std::uint32_t>(sc.groups.size());
+    }
+    sc.group_of[dst] = sc.table[slot] - 1;
+  }
+}
+
+}  // namespace
+
+void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const std::vector<LidTarget>& targets,
+                        Lid max_lid, RoutingTables& tables) {
+  const std::size_t n = graph.num_switches();
+  parallel_for_chunks(n, 0, [&](std::size_t first, std::size_t last) {
+    Scratch sc(n);
+    for (std::size_t si = first; si < last; ++si) {
+      const auto s = static_cast<SwitchIndex>(si);
+      build_groups(s, graph, hops, sc);
+      std::array<std::uint32_t, 256> count{};
+      Lft lft(max_lid);
+      for (std::size_t lid = 1; lid < targets.size() && lid <= max_lid; ++lid) {
+        const LidTarget& t = targets[lid];
+        if (t.sw == kNoSwitch) continue;
+        if (t.sw == s) {
+          lft.set(static_cast<Lid>(lid), t.port);
+          ++count[t.port];
+          continue;
+        }
+        const std::uint32_t g = sc.group_of[t.sw];
+        if (g == kNoGroup) continue;  // other component: leave kNoPort
+        lft.set(static_cast<Lid>(lid), sc.groups[g].pick(count));
+      }
+      tables.lft[graph.node(s)] = std::move(lft);
+    }
+  });
+}
+
+Result<RoutingTables> MinHopEngine::compute(const Topology& topo, const LidMap& lids) const {
+  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
+  const SwitchGraph graph = SwitchGraph::build(topo);
+  const HopTable hops = HopTable::build(graph);
+  const auto targets = lid_targets(topo, graph, lids);
+  RoutingTables tables;
+  tables.engine = std::string(name());
+  tables.deadlock_free = false;
+  tables.lft.resize(topo.size());
+  fill_minhop_tables(graph, hops, targets, lids.max_lid(), tables);
+  return tables;
+}
+
+std::unique_ptr<RoutingEngine> make_minhop_engine(const RoutingOptions& options) {
+  return std::make_unique<MinHopEngine>(options);
+}
+
+}  // namespace smd

@@ -1,0 +1,41 @@
+// minhop: shortest-path unicast routing with per-port balancing, the engine every fabric can fall back
+// to. Not deadlock free on fabrics with cycles (torus, random graphs): it promises nothing about the
+// channel-dependency graph, so RoutingTables::deadlock_free is false.
+#pragma once
+
+#include <memory>
+
+#include "routing/engines/engine.h"
+#include "routing/model/hop_table.h"
+
+namespace smd {
+
+/// For every switch s and every LID d in the LidMap:
+///   - d is s's own LID -> port 0; d belongs to a CA port cabled to s -> the port facing it;
+///   - otherwise, among the ports of s whose neighbour switch is one hop closer to d's switch (minimum
+///     hop counts from HopTable), the one with the fewest LIDs routed through it so far; ties go to the
+///     lowest port number. LIDs are visited in increasing order, so the result is deterministic and the
+///     2^LMC LIDs of one port spread over different equal-cost ports.
+///   - d unreachable from s (other component, uncabled CA port, unassigned) -> kNoPort.
+/// Every LFT covers 0..max LID. Work is O(S * (S * ports + LIDs)) and runs per switch on all threads.
+class MinHopEngine : public RoutingEngine {
+ public:
+  explicit MinHopEngine(const RoutingOptions& options) : options_(options) {}
+  std::string_view name() const override { return "minhop"; }
+  /// Never declines; errors only for an empty LidMap (kInvalidInput: nothing to route).
+  Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
+
+ private:
+  RoutingOptions options_;
+};
+
+/// Registry factory for "minhop".
+std::unique_ptr<RoutingEngine> make_minhop_engine(const RoutingOptions& options);
+
+/// The minhop port choice for all switches given precomputed graph, hops and LID targets, written into
+/// `tables.lft` (indexed by NodeIndex, sized by the caller to the topology's node count). Exposed so that other engines
+/// can reuse the balanced shortest-path fill for switches they do not handle themselves.
+void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const std::vector<LidTarget>& targets,
+                        Lid max_lid, RoutingTables& tables);
+
+}  // namespace smd

@@ -1,0 +1,83 @@
+// Fabric generators: synthetic Topologies for tests, benchmarks and the smd-fabric tool.
+//
+// Every generator returns a valid IB graph (at most 254 ports per node, no self links, every cable on
+// both ends) with readable descriptions ("leaf-3", "spine-1", "sw-L1-5", "host-17"), cabled ports Active
+// at 4x SDR, and switch lft_cap = kIbsimLinearFdbCap. Nodes are added in the order write_netfile emits
+// them (host-0 first, then the other hosts, then switches) and GUIDs come from IbsimGuidCounter, so the
+// offline topology and ibsim running the written netfile agree on every GUID. The SM sits on host-0
+// (sm_node = host-0, sm_port = 1). Hosts have one port unless stated.
+// Errors: kInvalidInput naming the parameter when the shape is impossible (zero sizes, too many ports).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "routing/base/status.h"
+#include "routing/model/topology.h"
+
+namespace smd {
+
+/// k-ary n-tree (Petrini & Vanneschi 1997): k^n hosts; n levels of k^(n-1) switches, each with 2k
+/// ports (the top level uses only its k down ports, ports k+1..2k stay empty so every switch is alike).
+/// Switch "sw-L<level>-<i>", level 0 = leaves. Leaf i has hosts i*k .. i*k+k-1 on ports 1..k.
+/// Down ports are 1..k, up ports k+1..2k. Links: n*k^n. Limits: k >= 2, n >= 1, 2k <= 254.
+Result<Topology> make_kary_ntree(unsigned k, unsigned n);
+
+/// 2-level leaf/spine (folded Clos). Leaf ports: hosts 1..H, then for spine s link j: H + s*P + j + 1.
+/// Spine ports: for leaf l link j: l*P + j + 1. "leaf-<l>", "spine-<s>", hosts numbered leaf by leaf.
+struct LeafSpineSpec {
+  unsigned leaves = 4;
+  unsigned spines = 2;
+  unsigned hosts_per_leaf = 4;
+  unsigned links_per_pair = 1;  ///< parallel cables between every leaf and every spine
+};
+Result<Topology> make_leaf_spine(const LeafSpineSpec& spec);
+
+/// 3-level fat tree / Clos built from pods: each pod has `leaves_per_pod` leaves and `aggs_per_pod`
+/// aggregation switches (full bipartite leaf<->agg inside the pod); aggregation switch a of every pod
+/// connects to cores a*cores_per_agg_group .. +cores_per_agg_group-1 (one cable each). Leaves have
+/// `leaf_down_ports` host ports (1..leaf_down_ports) then one up port per agg; the LAST
+/// ceil(partial_leaf_fraction * leaves) leaves carry only `partial_hosts` hosts (racks not yet full), the
+/// others `hosts_per_leaf` (<= leaf_down_ports). Agg ports: leaves 1..leaves_per_pod, then its cores.
+/// Core ports: pod p on port p+1. Names: "leaf-<global>", "agg-<pod>-<a>", "core-<c>"; hosts numbered
+/// leaf by leaf. Links: hosts + pods*leaves_per_pod*aggs_per_pod + pods*aggs_per_pod*cores_per_agg_group.
+struct FatTree3Spec {
+  unsigned pods = 4;
+  unsigned leaves_per_pod = 4;
+  unsigned aggs_per_pod = 4;
+  unsigned cores_per_agg_group = 4;  ///< total cores = aggs_per_pod * cores_per_agg_group
+  unsigned leaf_down_ports = 4;
+  unsigned hosts_per_leaf = 4;
+  double partial_leaf_fraction = 0.0;  ///< 0..1
+  unsigned partial_hosts = 0;          ///< hosts on a partly populated leaf (< hosts_per_leaf)
+};
+Result<Topology> make_fat_tree3(const FatTree3Spec& spec);
+
+/// Torus of switches (1D = ring, 2D, 3D): dims like {4,4}. Switch "sw-<x>-<y>..." at each coordinate,
+/// linked to +1 and -1 neighbours in every dimension with wraparound (dimension size 2: one cable
+/// between the pair; size 1: none). Switch ports: hosts first (1..H), then for dimension d the "+" port
+/// H+2d+1 (to coordinate+1) and the "-" port H+2d+2 (to coordinate-1).
+/// Hosts are numbered switch by switch in row-major order (last dimension fastest).
+Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_per_switch);
+
+/// "4x4x2" -> {4, 4, 2}: torus dimensions as `smd-fabric torus --dims` takes them. Every size is a
+/// decimal number 1..4096 and sizes are separated by single 'x' (or 'X'); 1 to 3 of them.
+/// Errors: kInvalidInput naming the 1-based character position, e.g. for "4x": "--dims '4x': expected a
+/// size after 'x' at character 3".
+Result<std::vector<unsigned>> parse_torus_dims(std::string_view text);
+
+/// Random connected switch graph: `switches` switches "sw-<i>" each with `degree` inter-switch ports
+/// (some may stay empty) plus `hosts_per_switch` hosts. A random spanning tree guarantees connectivity,
+/// then random extra cables (no self links; parallel cables allowed only when no other pair is free).
+/// Deterministic for a given seed (std::mt19937_64). Needs degree >= 2 when switches > 2.
+Result<Topology> make_random(unsigned switches, unsigned degree, unsigned hosts_per_switch, std::uint64_t seed);
+
+/// One switch "sw-0" with `hosts` hosts on ports 1..hosts.
+Result<Topology> make_single_switch(unsigned hosts);
+
+/// Two switches "sw-0", "sw-1" joined by `links` parallel cables (ports 1..links on both), each with
+/// `hosts_per_switch` hosts on ports links+1.. . Hosts 0..H-1 on sw-0, H..2H-1 on sw-1.
+Result<Topology> make_two_switch(unsigned links, unsigned hosts_per_switch);
+
+}  // namespace smd

@@ -1,0 +1,39 @@
+// LID assignment as the SM does it (IBA 7.11.1; OpenSM's guid2lid semantics): every switch port 0 and
+// every CA port gets a LID; a port keeps the LID it already holds or the one remembered for its GUID.
+#pragma once
+
+#include <unordered_map>
+
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
+
+namespace smd {
+
+/// A remembered LID range per port GUID (guid2lid file or a previous sweep).
+struct LidRange {
+  Lid min = 0;
+  Lid max = 0;
+};
+using Guid2Lid = std::unordered_map<Guid, LidRange>;
+
+struct LidAssignOptions {
+  unsigned lmc = 0;            ///< CA ports get 2^lmc aligned LIDs; switch port 0 gets one LID
+  bool keep_port_lids = true;  ///< reuse a valid LID found on the port (Port::lid, Port::lmc)
+};
+
+/// Assign LIDs. Preference per port: remembered (guid2lid) > found on the port > lowest free aligned range.
+/// A preferred range is dropped when it clashes with one already granted, is misaligned for the LMC, or
+/// exceeds the LID cap. The lowest free range avoids LIDs remembered for GUIDs not in `topo` (OpenSM keeps
+/// them for ports that come back) and takes them only when nothing else is left. Errors: kInvalidInput when the ports
+/// need more LIDs than fit below the smallest LinearFDBCap of the fabric's switches (or 0xBFFF).
+Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options);
+
+/// The guid2lid view of a LidMap, keyed by port GUID (switches: node's port-0 GUID).
+Guid2Lid to_guid2lid(const Topology& topo, const LidMap& lids);
+
+/// Fold a sweep's `granted` LIDs into the `remembered` map that is written to the guid2lid file: granted
+/// entries replace their GUID's old one, and a remembered entry of another GUID that overlaps a granted
+/// range is forgotten, so the file never lists two GUIDs on one LID.
+void merge_guid2lid(Guid2Lid& remembered, const Guid2Lid& granted);
+
+}  // namespace smd

@@ -1,0 +1,446 @@
+#include "routing/verify/verify.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "routing/model/hop_table.h"
+
+namespace smd {
+namespace {
+
+constexpr std::uint8_t kUnknown = 0;
+constexpr std::uint8_t kOnPath = 1;
+constexpr std::uint8_t kGood = 2;
+constexpr std::uint8_t kBad = 3;
+constexpr std::uint8_t kCaPath = 4;  // flag on a kGood (switch, LID): packets from some CA pass here
+// LIDs are verified in blocks of 64 (one LFT block): the block's entries of every switch are copied
+// into a small switch-major matrix first, so the walks touch L2-resident data instead of striding
+// through S large tables once per LID.
+constexpr unsigned kBlock = kLftBlockSize;
+
+std::string hex(std::uint64_t v, int width) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string where(const Topology& topo, NodeIndex n) {
+  const Node& node = topo.node(n);
+  return "switch " + hex(node.guid, 16) + " \"" + node.description + "\" (DR " + format_dr_path(node.dr_path) + ")";
+}
+
+struct Problem {
+  Lid lid = 0;
+  std::string message;
+};
+
+/// Read-only inputs shared by all worker threads.
+struct Shared {
+  const Topology& topo;
+  const SwitchGraph& graph;
+  std::vector<const Lft*> lft;          // [switch]
+  std::vector<LidTarget> targets;       // [LID]
+  std::vector<std::uint32_t> comp;      // [switch] component id
+  std::vector<std::uint8_t> lid_kind;   // [LID] 0 = unused/switch, 1 = CA LID, 2 = CA base LID
+  std::vector<std::uint32_t> ca_ports;  // [switch] CA ports with a LID cabled to it
+  std::vector<SwitchIndex> leaves;      // switches with ca_ports > 0
+};
+
+/// Per-thread accumulators, merged after the walks.
+struct Partial {
+  std::vector<std::array<std::uint64_t, 4>> deps;     // [slot] -> ports of the peer switch it feeds
+  std::vector<std::array<std::uint64_t, 4>> ca_deps;  // same, only along routes a CA's packets take
+  std::vector<std::uint32_t> ca_lids_out;             // [slot] CA LIDs routed out of it
+  std::uint64_t routes = 0;
+  std::uint64_t failing = 0;
+  std::optional<Problem> first;
+  std::size_t lids = 0;
+  std::size_t unroutable = 0;
+  std::uint64_t pairs = 0;
+  std::uint64_t hop_sum = 0;
+  unsigned max_hops = 0;
+};
+
+class Walker {
+ public:
+  Walker(const Shared& sh, Partial& out)
+      : sh_(sh), out_(out), n_(sh.graph.num_switches()), nxt_(n_ * kBlock), state_(n_ * kBlock), depth_(n_) {
+    out_.deps.assign(sh.graph.num_slots(), {});
+    out_.ca_deps.assign(sh.graph.num_slots(), {});
+    out_.ca_lids_out.assign(sh.graph.num_slots(), 0);
+  }
+
+  void run(std::size_t first_lid, std::size_t last_lid) {
+    for (std::size_t b = first_lid; b < last_lid; b += kBlock) {
+      const std::size_t width = std::min<std::size_t>(kBlock, last_lid - b);
+      for (std::size_t s = 0; s < n_; ++s) {
+        const auto& e = sh_.lft[s]->entries();
+        PortNum* row = &nxt_[s * kBlock];
+        if (b + width <= e.size()) {
+          std::copy_n(e.data() + b, width, row);
+        } else {
+          for (std::size_t j = 0; j < width; ++j) row[j] = b + j < e.size() ? e[b + j] : kNoPort;
+        }
+      }
+      std::fill(state_.begin(), state_.end(), kUnknown);
+      for (std::size_t j = 0; j < width; ++j) check_lid(static_cast<Lid>(b + j), j);
+      record_dependencies(b, width);
+    }
+  }
+
+ private:
+  std::uint8_t& state(SwitchIndex s, std::size_t j) { return state_[s * kBlock + j]; }
+
+  /// Walk LID `lid` (column j of the block) from every switch of its component; hop statistics.
+  void check_lid(Lid lid, std::size_t j) {
+    const LidTarget t = sh_.targets[lid];
+    if (t.sw == kNoSwitch) return;
+    ++out_.lids;
+    const std::uint32_t c = sh_.comp[t.sw];
+    for (SwitchIndex s = 0; s < n_; ++s) {
+      if (sh_.comp[s] == c && state(s, j) == kUnknown) walk(s, lid, j, t);
+    }
+    // Mark the switches that packets from CAs pass through on their way to this LID.
+    for (SwitchIndex s : sh_.leaves) {
+      for (SwitchIndex x = s; x != t.sw && state(x, j) == kGood;) {
+        state(x, j) |= kCaPath;
+        x = sh_.graph.peer_switch(x, nxt_[x * kBlock + j]);
+      }
+    }
+    if (sh_.lid_kind[lid] != 2) return;
+    for (SwitchIndex s : sh_.leaves) {
+      if ((state(s, j) & ~kCaPath) != kGood) continue;
+      const std::uint64_t sources = sh_.ca_ports[s] - (s == t.sw ? 1u : 0u);
+      if (sources == 0) continue;
+      const unsigned hops = depth_[s] + 2u;  // + injection cable + delivery cable
+      out_.pairs += sources;
+      out_.hop_sum += sources * hops;
+      out_.max_hops = std::max(out_.max_hops, hops);
+    }
+  }
+
+  /// Channel dependencies and per-port CA LID counts of the verified routes of one block. Switch-major
+  /// order keeps the writes inside the current switch's few slots (cache resident) instead of
+  /// scattering them over the whole slot array once per LID.
+  void record_dependencies(std::size_t b, std::size_t width) {
+    for (SwitchIndex s = 0; s < n_; ++s) {
+      for (std::size_t j = 0; j < width; ++j) {
+        const LidTarget& t = sh_.targets[b + j];
+        if (t.sw == kNoSwitch || t.sw == s || (state(s, j) & ~kCaPath) != kGood) continue;
+        const PortNum p = nxt_[s * kBlock + j];
+        const std::uint32_t slot = sh_.graph.slot(s, p);
+        if (sh_.lid_kind[b + j] != 0) ++out_.ca_lids_out[slot];
+        const SwitchIndex next = sh_.graph.peer_switch(s, p);
+        if (next == t.sw) continue;  // the next channel delivers the packet: it waits on nothing
+        const PortNum q = nxt_[next * kBlock + j];
+        out_.deps[slot][q >> 6] |= std::uint64_t{1} << (q & 63);
+        if (state(s, j) & kCaPath) out_.ca_deps[slot][q >> 6] |= std::uint64_t{1} << (q & 63);
+      }
+    }
+  }
+
+  void problem(Lid lid, SwitchIndex s, const std::string& what) {
+    if (out_.first && out_.first->lid <= lid) return;
+    out_.first = Problem{lid, where(sh_.topo, sh_.graph.node(s)) + " LID " + hex(lid, 4) + ": " + what};
+  }
+
+  /// Follow LID `lid` from s0 until it is delivered, reaches a switch already verified, or fails.
+  void walk(SwitchIndex s0, Lid lid, std::size_t j, const LidTarget& t) {
+    path_.clear();
+    SwitchIndex s = s0;
+    bool good = false;
+    bool at_dst = false;
+    for (;;) {
+      const std::uint8_t st = state(s, j);
+      if (st == kGood) {
+        good = true;
+        break;
+      }
+      if (st == kBad) break;
+      if (st == kOnPath) {
+        problem(lid, s, "forwarding loop back to this switch");
+        break;
+      }
+      state(s, j) = kOnPath;
+      path_.push_back(s);
+      const PortNum p = nxt_[s * kBlock + j];
+      if (s == t.sw) {
+        if (p == t.port) {
+          good = at_dst = true;
+        } else if (t.port == 0) {
+          problem(lid, s, "the switch's own LID is not routed to port 0 (entry " + std::to_string(p) + ")");
+        } else {
+          problem(lid, s, "LID's CA is on port " + std::to_string(t.port) + " but the entry is " + std::to_string(p));
+        }
+        break;
+      }
+      if (p == kNoPort) {
+        problem(lid, s, "black hole: no LFT entry (0xFF)");
+        break;
+      }
+      if (p == 0) {
+        problem(lid, s, "entry is port 0 but the LID is not this switch's");
+        break;
+      }
+      if (p > sh_.graph.num_ports(s)) {
+        problem(lid, s, "entry " + std::to_string(p) + " exceeds NumPorts " + std::to_string(sh_.graph.num_ports(s)));
+        break;
+      }
+      const SwitchIndex next = sh_.graph.peer_switch(s, p);
+      if (next == kNoSwitch) {
+        const NodeIndex peer = sh_.graph.peer_node(s, p);
+        problem(lid, s,
+                peer == kNoNode ? "entry " + std::to_string(p) + " is an uncabled port"
+                                : "entry " + std::to_string(p) + " leads to CA " + hex(sh_.topo.node(peer).guid, 16) +
+                                      " which does not own the LID");
+        break;
+      }
+      s = next;
+    }
+    if (!good) {
+      for (SwitchIndex x : path_) state(x, j) = kBad;
+      out_.failing += path_.size();
+      return;
+    }
+    std::size_t i = path_.size();
+    unsigned d = 0;
+    if (at_dst) {
+      depth_[path_.back()] = 0;
+      state(path_.back(), j) = kGood;
+      --i;
+    } else {
+      d = depth_[s];
+    }
+    while (i > 0) {
+      --i;
+      depth_[path_[i]] = static_cast<std::uint16_t>(++d);
+      state(path_[i], j) = kGood;
+    }
+    out_.routes += path_.size();
+  }
+
+  const Shared& sh_;
+  Partial& out_;
+  std::size_t n_;
+  std::vector<PortNum> nxt_;
+  std::vector<std::uint8_t> state_;
+  std::vector<std::uint16_t> depth_;
+  std::vector<SwitchIndex> path_;
+};
+
+/// Kind of every LID: 2 = base LID of a CA port, 1 = other LMC LID of a CA port, 0 = switch/unused.
+std::vector<std::uint8_t> classify_lids(const Topology& topo, const LidMap& lids) {
+  std::vector<std::uint8_t> kind(static_cast<std::size_t>(lids.max_lid()) + 1, 0);
+  for (const auto& e : lids.entries()) {
+    if (e.owner.node >= topo.size() || topo.node(e.owner.node).is_switch()) continue;
+    const unsigned count = 1u << e.lmc;
+    for (unsigned k = 0; k < count && e.base + k < kind.size(); ++k) kind[e.base + k] = k == 0 ? 2 : 1;
+  }
+  return kind;
+}
+
+/// Find a cycle in the channel-dependency graph (iterative DFS, white/grey/black), or nullopt.
+/// Channel u = flat slot (s, p) of the switch graph; its successors are the slots (peer(s,p), q) for
+/// every port q set in deps[u]. Returns the channels of one cycle, in order.
+std::optional<std::vector<std::uint32_t>> find_cdg_cycle(const SwitchGraph& graph,
+                                                         const std::vector<std::array<std::uint64_t, 4>>& deps,
+                                                         const std::vector<SwitchIndex>& slot_switch) {
+  const std::size_t slots = deps.size();
+  std::vector<std::uint8_t> color(slots, 0);  // 0 white, 1 grey (on stack), 2 black (done)
+  struct Frame {
+    std::uint32_t slot;
+    unsigned word;
+    std::uint64_t rest;  // successor ports of `word` not explored yet
+  };
+  std::vector<Frame> stack;
+  for (std::uint32_t root = 0; root < slots; ++root) {
+    if (color[root] != 0) continue;
+    color[root] = 1;
+    stack.push_back(Frame{root, 0, deps[root][0]});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.rest == 0) {
+        if (++f.word < 4) {
+          f.rest = deps[f.slot][f.word];
+          continue;
+        }
+        color[f.slot] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const unsigned q = f.word * 64 + static_cast<unsigned>(std::countr_zero(f.rest));
+      f.rest &= f.rest - 1;
+      const SwitchIndex s = slot_switch[f.slot];
+      const SwitchIndex t = graph.peer_switch(s, static_cast<PortNum>(f.slot - graph.port_base(s)));
+      const std::uint32_t v = graph.slot(t, static_cast<PortNum>(q));
+      if (color[v] == 1) {
+        std::vector<std::uint32_t> cycle;
+        auto it = std::find_if(stack.begin(), stack.end(), [v](const Frame& x) { return x.slot == v; });
+        for (; it != stack.end(); ++it) cycle.push_back(it->slot);
+        return cycle;
+      }
+      if (color[v] == 0) {
+        color[v] = 1;
+        stack.push_back(Frame{v, 0, deps[v][0]});
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// Up-port LID balance: level = BFS distance from the switches that have CAs; an up-port leads to a
+/// switch of a higher level.
+void up_port_balance(const SwitchGraph& graph, const Shared& sh, const std::vector<std::uint32_t>& ca_lids_out,
+                     VerifyReport& rep) {
+  const std::size_t n = graph.num_switches();
+  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> level(n, kNone);
+  std::vector<SwitchIndex> queue(sh.leaves.begin(), sh.leaves.end());
+  for (SwitchIndex s : queue) level[s] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const SwitchIndex s = queue[head];
+    for (const auto& link : graph.links(s)) {
+      if (level[link.peer] == kNone) {
+        level[link.peer] = level[s] + 1;
+        queue.push_back(link.peer);
+      }
+    }
+  }
+  bool any = false;
+  for (SwitchIndex s = 0; s < n; ++s) {
+    std::uint32_t lo = kNone;
+    std::uint32_t hi = 0;
+    for (const auto& link : graph.links(s)) {
+      if (level[s] == kNone || level[link.peer] == kNone || level[link.peer] <= level[s]) continue;
+      const std::uint32_t c = ca_lids_out[graph.slot(s, link.port)];
+      lo = std::min(lo, c);
+      hi = std::max(hi, c);
+      ++rep.up_ports;
+      rep.up_port_lids_max = std::max(rep.up_port_lids_max, c);
+      rep.up_port_lids_min = any ? std::min(rep.up_port_lids_min, c) : c;
+      any = true;
+    }
+    if (lo != kNone) rep.up_port_lids_worst_spread = std::max(rep.up_port_lids_worst_spread, hi - lo);
+  }
+}
+
+/// LFT presence, LinearFDBTop and LinearFDBCap of every switch.
+Status check_tops(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  for (NodeIndex n : topo.switches()) {
+    if (n >= tables.lft.size()) {
+      return make_error(ErrorCode::kInvalidInput, "routing tables have no entry for " + where(topo, n));
+    }
+    const Lft& lft = tables.lft[n];
+    const Node& node = topo.node(n);
+    if (lids.max_lid() > 0 && (lft.empty() || lft.top() < lids.max_lid())) {
+      return make_error(ErrorCode::kVerifyFailed, where(topo, n) + ": LinearFDBTop " + hex(lft.top(), 4) +
+                                                      " leaves LIDs up to " + hex(lids.max_lid(), 4) + " unrouted");
+    }
+    if (node.lft_cap != 0 && lft.top() >= node.lft_cap) {
+      return make_error(ErrorCode::kVerifyFailed, where(topo, n) + ": LinearFDBTop " + hex(lft.top(), 4) +
+                                                      " exceeds LinearFDBCap " + std::to_string(node.lft_cap));
+    }
+  }
+  return Ok{};
+}
+
+std::string describe_cycle(const Topology& topo, const SwitchGraph& graph, const std::vector<SwitchIndex>& slot_switch,
+                           const std::vector<std::uint32_t>& cycle) {
+  std::string out;
+  const std::size_t shown = std::min<std::size_t>(cycle.size(), 8);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const SwitchIndex s = slot_switch[cycle[i]];
+    out += (i ? " -> " : "") + hex(topo.node(graph.node(s)).guid, 16) + "[" +
+           std::to_string(cycle[i] - graph.port_base(s)) + "]";
+  }
+  if (shown < cycle.size()) out += " -> ... (" + std::to_string(cycle.size()) + " channels)";
+  return out;
+}
+
+}  // namespace
+
+Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                   bool require_deadlock_free) {
+  if (auto st = check_tops(topo, lids, tables); !st) return st.error();
+  const SwitchGraph graph = SwitchGraph::build(topo);
+  const std::size_t n = graph.num_switches();
+  Shared sh{topo, graph, {}, lid_targets(topo, graph, lids), switch_components(graph), classify_lids(topo, lids),
+            {},   {}};
+  sh.lft.resize(n);
+  sh.ca_ports.assign(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) sh.lft[s] = &tables.lft[graph.node(s)];
+  VerifyReport rep;
+  rep.switches = n;
+  for (std::size_t lid = 1; lid < sh.targets.size(); ++lid) {
+    if (sh.lid_kind[lid] == 2 && sh.targets[lid].sw != kNoSwitch) ++sh.ca_ports[sh.targets[lid].sw];
+    if (sh.targets[lid].sw == kNoSwitch && lids.owner(static_cast<Lid>(lid))) ++rep.unroutable_lids;
+  }
+  for (SwitchIndex s = 0; s < n; ++s) {
+    if (sh.ca_ports[s] > 0) sh.leaves.push_back(s);
+  }
+
+  std::mutex mu;
+  std::vector<Partial> partials;
+  parallel_for_chunks(sh.targets.size(), 0, [&](std::size_t first, std::size_t last) {
+    Partial part;
+    Walker walker(sh, part);
+    walker.run(first, last);
+    std::lock_guard lock(mu);
+    partials.push_back(std::move(part));
+  });
+
+  Partial all;
+  all.deps.assign(graph.num_slots(), {});
+  all.ca_deps.assign(graph.num_slots(), {});
+  all.ca_lids_out.assign(graph.num_slots(), 0);
+  std::uint64_t hop_sum = 0;
+  for (Partial& p : partials) {
+    rep.lids += p.lids;
+    rep.routes += p.routes;
+    rep.ca_pairs += p.pairs;
+    hop_sum += p.hop_sum;
+    rep.max_hops = std::max(rep.max_hops, p.max_hops);
+    all.failing += p.failing;
+    if (p.first && (!all.first || p.first->lid < all.first->lid)) all.first = std::move(p.first);
+    for (std::size_t i = 0; i < all.deps.size(); ++i) {
+      for (unsigned w = 0; w < 4; ++w) {
+        all.deps[i][w] |= p.deps[i][w];
+        all.ca_deps[i][w] |= p.ca_deps[i][w];
+      }
+      all.ca_lids_out[i] += p.ca_lids_out[i];
+    }
+  }
+  if (all.first) {
+    return make_error(ErrorCode::kVerifyFailed,
+                      all.first->message + " (" + std::to_string(all.failing) + " failing switch/LID routes)");
+  }
+  rep.mean_hops = rep.ca_pairs ? static_cast<double>(hop_sum) / static_cast<double>(rep.ca_pairs) : 0.0;
+
+  std::vector<SwitchIndex> slot_switch(graph.num_slots());
+  for (SwitchIndex s = 0; s < n; ++s) {
+    for (unsigned p = 0; p <= graph.num_ports(s); ++p) slot_switch[graph.slot(s, static_cast<PortNum>(p))] = s;
+  }
+  for (const auto& d : all.deps) {
+    const unsigned bits = std::popcount(d[0]) + std::popcount(d[1]) + std::popcount(d[2]) + std::popcount(d[3]);
+    rep.cdg_edges += bits;
+    rep.cdg_channels += bits ? 1 : 0;
+  }
+  const auto cycle = find_cdg_cycle(graph, all.deps, slot_switch);
+  rep.deadlock_free = !cycle.has_value();
+  rep.ca_deadlock_free = rep.deadlock_free || !find_cdg_cycle(graph, all.ca_deps, slot_switch).has_value();
+  if (cycle && require_deadlock_free) {
+    return make_error(ErrorCode::kVerifyFailed, "engine " + tables.engine +
+                                                    " promises deadlock freedom but the channel dependency graph "
+                                                    "has a cycle: " +
+                                                    describe_cycle(topo, graph, slot_switch, *cycle));
+  }
+  up_port_balance(graph, sh, all.ca_lids_out, rep);
+  return rep;
+}
+
+}  // namespace smd

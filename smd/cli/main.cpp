@@ -1,0 +1,50 @@
+// smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
+// offline; `smd check-config` validates a policy file.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "config/policy_loader.h"
+#include "smd/cli/check_config_command.h"
+#include "smd/cli/logging.h"
+#include "smd/cli/once_command.h"
+#include "smd/cli/plan_command.h"
+#include "smd/sm/daemon.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"smd: InfiniBand subnet manager (heavy sweep, LIDs, routing, LFTs, link bring-up)"};
+  std::string config_path;
+  bool once = false;
+  std::string log_level;
+  app.add_option("-c,--config", config_path, "YAML policy file (see config/smd.yaml)");
+  app.add_flag(
+      "--once", once,
+      "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
+  app.add_option("--log-level", log_level, "override log.level (trace, debug, info, warn, error)");
+  smd::add_plan_command(app);
+  smd::add_check_config_command(app);
+  app.require_subcommand(0, 1);
+  CLI11_PARSE(app, argc, argv);
+  if (!app.get_subcommands().empty()) return 0;  // the subcommand ran in its callback
+
+  smd::Policy policy;
+  if (!config_path.empty()) {
+    if (auto st = smd::check_policy_file_permissions(config_path); !st.ok()) {
+      std::cerr << "smd: " << st.error().message << "\n";
+      return 2;
+    }
+    auto loaded = smd::load_policy_file(config_path);
+    if (!loaded.ok()) {
+      std::cerr << "smd: " << loaded.error().message << "\n";
+      return 2;
+    }
+    policy = std::move(loaded.value());
+  }
+  if (!log_level.empty()) policy.log.level = log_level;
+  if (auto st = smd::setup_logging(policy.log); !st.ok()) {
+    std::cerr << "smd: " << st.error().message << "\n";
+    return 2;
+  }
+  if (once) return smd::run_once(policy, std::cout);
+  smd::Daemon daemon(std::move(policy), config_path);
+  return daemon.run();
+}

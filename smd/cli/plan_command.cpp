@@ -1,0 +1,352 @@
+#include "smd/cli/plan_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "config/policy.h"
+#include "config/policy_loader.h"
+#include "routing/chain/registry.h"
+#include "routing/lids/lid_assign.h"
+#include "routing/model/components.h"
+#include "routing/netfile/netfile.h"
+#include "routing/quality/path_diversity.h"
+#include "routing/quality/report.h"
+#include "routing/verify/verify.h"
+#include "smd/state/ar_plan_json.h"
+
+namespace smd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string hex(std::uint64_t v, int width) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+/// The chain result with the timings and the verifier's report of the winner.
+struct Routed {
+  RoutingTables tables;
+  VerifyReport verified;
+  std::vector<ChainAttempt> declined;
+  double compute_ms = 0;  // the winning engine's compute()
+  double verify_ms = 0;   // verification of the winning tables
+};
+
+/// The engine chain, run the way route_with_chain runs it (first engine whose tables compute and pass
+/// verify_tables wins; the others are recorded), but timed phase by phase and keeping the winner's
+/// VerifyReport, which the planner prints.
+Result<Routed> route_timed(const Policy& policy, const Topology& topo, const LidMap& lids) {
+  Routed out;
+  std::string why;
+  for (const auto& name : policy.routing.engines) {
+    auto engine = make_engine(name, policy.routing.options);
+    if (!engine) {
+      out.declined.push_back(ChainAttempt{name, engine.error()});
+      continue;
+    }
+    auto start = Clock::now();
+    auto tables = (*engine)->compute(topo, lids);
+    const double compute_ms = ms_since(start);
+    if (!tables) {
+      out.declined.push_back(ChainAttempt{name, tables.error()});
+      continue;
+    }
+    start = Clock::now();
+    auto report = verify_tables(topo, lids, *tables, tables->deadlock_free);
+    const double verify_ms = ms_since(start);
+    if (!report) {
+      out.declined.push_back(ChainAttempt{name, report.error().with_context("verification")});
+      continue;
+    }
+    out.tables = std::move(tables).value();
+    if (out.tables.engine.empty()) out.tables.engine = name;
+    out.verified = *report;
+    out.compute_ms = compute_ms;
+    out.verify_ms = verify_ms;
+    return out;
+  }
+  std::string message = "no routing engine of [";
+  for (std::size_t i = 0; i < policy.routing.engines.size(); ++i) {
+    message += (i ? ", " : "") + policy.routing.engines[i];
+  }
+  message += "] produced valid tables:";
+  for (const auto& a : out.declined) message += " [" + a.engine + ": " + a.error.message + "]";
+  return make_error(ErrorCode::kVerifyFailed, message);
+}
+
+/// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
+Status write_lft_dump(const std::string& path, const Topology& topo, const LidMap& lids, const RoutingTables& t) {
+  std::ofstream f(path, std::ios::out | std::ios::trunc);
+  if (!f) return make_error(ErrorCode::kIo, path + ": cannot open for writing");
+  f << "# smd LFT dump: engine " << t.engine << ", max LID " << hex(lids.max_lid(), 4) << "\n"
+    << "# per switch: 'switch <node GUID> \"<description>\" DR <path> top <LinearFDBTop>', then '<LID> <port>'\n"
+    << "# for every LID with a route (port 0 = the switch itself; LIDs without a route are left out)\n";
+  for (NodeIndex n : topo.switches()) {
+    const Node& node = topo.node(n);
+    static const Lft kNone;
+    const Lft& lft = n < t.lft.size() ? t.lft[n] : kNone;
+    f << "switch " << hex(node.guid, 16) << " \"" << node.description << "\" DR " << format_dr_path(node.dr_path)
+      << " top " << hex(lft.top(), 4) << "\n";
+    const auto& e = lft.entries();
+    for (std::size_t lid = 1; lid < e.size(); ++lid) {
+      if (e[lid] != kNoPort) f << hex(lid, 4) << ' ' << static_cast<unsigned>(e[lid]) << "\n";
+    }
+  }
+  f.close();
+  if (!f) return make_error(ErrorCode::kIo, path + ": write failed");
+  return Ok{};
+}
+
+nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const Topology& topo, const LidMap& lids,
+                               const Routed& r, const QualityReport& q, const PathDiversityReport& pd,
+                               double report_ms) {
+  nlohmann::ordered_json j;
+  j["topology"] = args.topology;
+  j["policy"] = policy.source;
+  j["engine"] = r.tables.engine;
+  j["compute_ms"] = r.compute_ms;
+  j["verify_ms"] = r.verify_ms;
+  j["report_ms"] = report_ms;
+  j["switches"] = topo.switches().size();
+  j["cas"] = topo.cas().size();
+  j["links"] = topo.link_count();
+  j["max_lid"] = lids.max_lid();
+  j["endpoints"] = q.endpoints;
+  j["pairs"] = q.pairs;
+  j["reachable_pairs"] = q.reachable_pairs;
+  j["shift_max_load"] = q.shift_max_load;
+  j["shift_mean_max_load"] = q.shift_mean_max_load;
+  j["shift_worst_k"] = q.shift_worst_k;
+  j["shifts_evaluated"] = q.shifts_evaluated;
+  j["shifts_total"] = q.shifts_total;
+  j["perm_max_load_mean"] = q.perm_max_load_mean;
+  j["perm_max_load_max"] = q.perm_max_load_max;
+  j["perm_seeds"] = q.perm_seeds;
+  j["ebb"] = q.ebb;
+  j["ebb_samples"] = q.ebb_samples;
+  j["efi_max"] = q.efi_max;
+  j["unreachable_flows"] = q.unreachable_flows;
+  j["deadlock_free"] = r.verified.deadlock_free;
+  j["ca_deadlock_free"] = r.verified.ca_deadlock_free;
+  j["max_hops"] = r.verified.max_hops;
+  j["mean_hops"] = r.verified.mean_hops;
+  j["up_ports"] = r.verified.up_ports;
+  j["up_port_lids_max"] = r.verified.up_port_lids_max;
+  j["up_port_lids_min"] = r.verified.up_port_lids_min;
+  j["up_port_lids_worst_spread"] = r.verified.up_port_lids_worst_spread;
+  j["unroutable_lids"] = r.verified.unroutable_lids;
+  // Issue 4: LMC multipath and AR group figures (path_diversity.h).
+  j["lids_per_port"] = pd.lids_per_port;
+  j["path_diversity_min"] = pd.min_distinct;
+  j["path_diversity_mean"] = pd.mean_distinct;
+  j["path_diversity_full_share"] = pd.full_share;
+  j["path_diversity_pairs_with_enough_paths"] = pd.pairs_with_enough_paths;
+  auto sizes = nlohmann::ordered_json::object();
+  for (std::size_t s = 1; s < pd.ar_group_sizes.size(); ++s) {
+    if (pd.ar_group_sizes[s]) sizes[std::to_string(s)] = pd.ar_group_sizes[s];
+  }
+  j["ar_group_sizes"] = sizes;
+  j["ar_groups"] = r.tables.adaptive ? r.tables.adaptive->groups.size() : 0;
+  auto declined = nlohmann::ordered_json::array();
+  for (const auto& a : r.declined) {
+    declined.push_back(
+        {{"engine", a.engine}, {"reason", std::string(to_string(a.error.code)) + ": " + a.error.message}});
+  }
+  j["declined"] = declined;
+  return j;
+}
+
+void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, const LidMap& lids, const Routed& r,
+                const QualityReport& q, const PathDiversityReport& pd, double report_ms) {
+  char line[256];
+  out << "topology      " << args.topology << ": " << topo.switches().size() << " switches, " << topo.cas().size()
+      << " CAs, " << topo.link_count() << " links, max LID " << hex(lids.max_lid(), 4) << "\n";
+  for (const auto& a : r.declined) {
+    out << "declined      " << a.engine << ": " << to_string(a.error.code) << ": " << a.error.message << "\n";
+  }
+  std::snprintf(line, sizeof line, "engine        %s (compute %.1f ms, verify %.1f ms, report %.1f ms)\n",
+                r.tables.engine.c_str(), r.compute_ms, r.verify_ms, report_ms);
+  out << line;
+  std::snprintf(line, sizeof line, "reachable     %llu of %llu ordered CA pairs (%zu endpoints)\n",
+                static_cast<unsigned long long>(q.reachable_pairs), static_cast<unsigned long long>(q.pairs),
+                q.endpoints);
+  out << line;
+  std::snprintf(line, sizeof line, "hops          max %u, mean %.3f (cables CA to CA)\n", r.verified.max_hops,
+                r.verified.mean_hops);
+  out << line;
+  std::snprintf(line, sizeof line, "shift         max load %u (worst k=%u), mean of max %.3f; %zu of %zu shifts\n",
+                q.shift_max_load, q.shift_worst_k, q.shift_mean_max_load, q.shifts_evaluated, q.shifts_total);
+  out << line;
+  std::snprintf(line, sizeof line, "permutation   mean max load %.3f, worst %u (%u seeds)\n", q.perm_max_load_mean,
+                q.perm_max_load_max, q.perm_seeds);
+  out << line;
+  std::snprintf(line, sizeof line, "eBB           %.4f (%u random bisections)\n", q.ebb, q.ebb_samples);
+  out << line;
+  std::snprintf(line, sizeof line, "EFI           %llu flows on the busiest switch-to-switch cable (all-to-all)\n",
+                static_cast<unsigned long long>(q.efi_max));
+  out << line;
+  out << "deadlock-free " << (r.verified.deadlock_free ? "yes" : "no") << " (all routes), "
+      << (r.verified.ca_deadlock_free ? "yes" : "no") << " (CA-injected traffic only)\n";
+  std::snprintf(line, sizeof line,
+                "up-ports      %zu; CA LIDs per up-port min %u max %u, worst spread in one switch %u\n",
+                r.verified.up_ports, r.verified.up_port_lids_min, r.verified.up_port_lids_max,
+                r.verified.up_port_lids_worst_spread);
+  out << line;
+  if (pd.lids_per_port > 1) {
+    std::snprintf(line, sizeof line,
+                  "LMC paths     %u LIDs per port: distinct paths per CA pair min %u, mean %.3f; %.4f of %llu pairs "
+                  "with enough shortest paths use %u\n",
+                  pd.lids_per_port, pd.min_distinct, pd.mean_distinct, pd.full_share,
+                  static_cast<unsigned long long>(pd.pairs_with_enough_paths), pd.lids_per_port);
+    out << line;
+  }
+  if (r.tables.adaptive) {
+    out << "AR groups     " << r.tables.adaptive->groups.size() << " distinct; sizes over (switch, CA LID):";
+    for (std::size_t s = 1; s < pd.ar_group_sizes.size(); ++s) {
+      if (pd.ar_group_sizes[s]) out << " " << s << ":" << pd.ar_group_sizes[s];
+    }
+    out << "\n";
+  }
+  if (q.unreachable_flows || r.verified.unroutable_lids) {
+    out << "warning       " << q.unreachable_flows << " pattern flows did not arrive; " << r.verified.unroutable_lids
+        << " LIDs belong to ports not cabled to a switch\n";
+  }
+}
+
+}  // namespace
+
+int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
+  Policy policy;
+  if (!args.config.empty()) {
+    auto loaded = load_policy_file(args.config);
+    if (!loaded) {
+      err << "smd plan: " << loaded.error().message << "\n";
+      return kPlanBadInput;
+    }
+    policy = std::move(loaded).value();
+  }
+  if (args.adaptive || !args.ar_plan.empty()) policy.routing.options.adaptive = true;
+  auto topo = read_netfile(args.topology);
+  if (!topo) {
+    err << "smd plan: " << topo.error().message << "\n";
+    return kPlanBadInput;
+  }
+  // Islands cannot reach each other whatever the engine does; a report over them would describe a
+  // fabric nobody has, so say which parts are cut off instead.
+  if (const auto islands = connected_components(*topo); islands.size() > 1) {
+    err << "smd plan: " << args.topology << ": the fabric falls apart into " << describe_islands(*topo, islands)
+        << "; cable them together or plan each island from its own netfile\n";
+    return kPlanBadInput;
+  }
+  // A netfile does not say what LFT size the switches have; the reader assumes ibsim's 30720 LIDs.
+  // Planning for real switches (typically 48K LIDs) needs the real cap.
+  if (args.linear_fdb_cap != 0) {
+    for (NodeIndex s : topo->switches())
+      topo->mutable_node(s).lft_cap = static_cast<std::uint16_t>(args.linear_fdb_cap);
+  }
+  LidAssignOptions lid_options;
+  lid_options.lmc = policy.lid.lmc;
+  auto lids = assign_lids(*topo, Guid2Lid{}, lid_options);
+  if (!lids) {
+    err << "smd plan: " << args.topology << ": LID assignment: " << lids.error().message << "\n";
+    return kPlanBadInput;
+  }
+  auto routed = route_timed(policy, *topo, *lids);
+  if (!routed) {
+    err << "smd plan: " << args.topology << ": " << routed.error().message << "\n";
+    return kPlanRoutingFailed;
+  }
+  if (!args.lft_dump.empty()) {
+    if (auto st = write_lft_dump(args.lft_dump, *topo, *lids, routed->tables); !st) {
+      err << "smd plan: " << st.error().message << "\n";
+      return kPlanWriteFailed;
+    }
+  }
+  if (!args.ar_plan.empty()) {
+    if (auto st = write_ar_plan_file(args.ar_plan, *topo, routed->tables); !st) {
+      err << "smd plan: " << args.ar_plan << ": " << st.error().message << "\n";
+      return kPlanWriteFailed;
+    }
+  }
+  QualityOptions q_options;
+  q_options.perm_seeds = args.seeds;
+  q_options.ebb_samples = args.seeds;
+  q_options.max_shifts = args.max_shifts;
+  const auto start = Clock::now();
+  auto quality = compute_quality(*topo, *lids, routed->tables, q_options, &routed->verified);
+  const double report_ms = ms_since(start);
+  if (!quality) {
+    err << "smd plan: " << args.topology << ": quality report: " << quality.error().message << "\n";
+    return kPlanRoutingFailed;
+  }
+  auto diversity = compute_path_diversity(*topo, *lids, routed->tables);
+  if (!diversity) {
+    err << "smd plan: " << args.topology << ": path diversity: " << diversity.error().message << "\n";
+    return kPlanRoutingFailed;
+  }
+  nlohmann::ordered_json roce_json;
+  std::ostringstream roce_text;
+  if (args.roce.requested()) {
+    RocePlanOptions roce = args.roce;
+    roce.format = args.format;
+    roce.seeds = args.seeds;
+    auto done = run_roce_plan(*topo, *lids, routed->tables, roce, roce_text);
+    if (!done) {
+      err << "smd plan: " << args.topology << ": " << done.error().message << "\n";
+      return done.error().code == ErrorCode::kIo ? kPlanWriteFailed : kPlanBadInput;
+    }
+    roce_json = std::move(done).value();
+  }
+  if (args.format == "json") {
+    auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    if (args.roce.requested()) j["roce"] = roce_json;
+    out << j.dump(2) << "\n";
+  } else {
+    print_text(out, args, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    out << roce_text.str();
+  }
+  return 0;
+}
+
+void add_plan_command(CLI::App& app) {
+  // CLI11 binds options to storage that must outlive parsing; the callback owns it with the subcommand.
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd = app.add_subcommand("plan", "Route a netfile offline and print the routing-quality report");
+  cmd->add_option("--topology", args->topology, "ibsim netfile or ibnetdiscover output")->required();
+  cmd->add_option("--config", args->config, "policy YAML (routing.engines, lid.lmc, ...); default: built-in");
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--seeds", args->seeds, "random permutations and random bisections to evaluate")
+      ->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--linear-fdb-cap", args->linear_fdb_cap,
+                  "LinearFDBCap of every switch (LFT entries); 0 = the netfile reader's ibsim default 30720")
+      ->check(CLI::Range(0u, 49152u));
+  cmd->add_option("--max-shifts", args->max_shifts, "shift patterns evaluated at most, evenly spread (0 = all)");
+  cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file");
+  cmd->add_flag("--adaptive", args->adaptive, "compute adaptive-routing groups (forces routing.adaptive on)");
+  cmd->add_option("--ar-plan", args->ar_plan,
+                  "write the adaptive-routing plan as JSON to this file (implies --adaptive)");
+  cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)");
+  cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf");
+  cmd->add_flag("--compare", args->roce.compare, "compare ib-static, ib-adaptive and roce-ecmp on the same flows");
+  cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
+  cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
+  cmd->add_option("--qps", args->roce.qps, "QPs (UDP source ports) per flow")->check(CLI::Range(1u, 64u));
+  cmd->callback([args] {
+    const int code = run_plan(*args, std::cout, std::cerr);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace smd

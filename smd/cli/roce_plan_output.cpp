@@ -1,0 +1,195 @@
+#include "smd/cli/roce_plan_output.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "config/text_file.h"
+#include "routing/model/topology.h"
+#include "routing/roce/svg_chart.h"
+#include "smd/state/atomic_file.h"
+#include "smd/state/roce_plan_files.h"
+
+namespace smd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void text_row(std::ostream& out, const std::string& pattern, const roce::SchemeFigures& f) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-12s %-12s %9.2f %9.2f %9.2f %10.4f %10.4f %10.4f %9llu\n", pattern.c_str(),
+                f.name.c_str(), f.max_link_load, f.mean_max_link_load, f.max_switch_link_load, f.mean_bottleneck_share,
+                f.maxmin_throughput, f.collision_share, static_cast<unsigned long long>(f.unrouted));
+  out << line;
+}
+
+bool parse_ipv4(const std::string& s, std::uint32_t& ip) {
+  unsigned a, b, c, d;
+  char tail;
+  if (std::sscanf(s.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) != 4) return false;
+  if (a > 255 || b > 255 || c > 255 || d > 255) return false;
+  ip = (a << 24) | (b << 16) | (c << 8) | d;
+  return true;
+}
+
+}  // namespace
+
+nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
+  nlohmann::ordered_json j;
+  j["endpoints"] = c.endpoints;
+  j["qps"] = c.qps;
+  j["notes"] = c.notes;
+  auto patterns = nlohmann::ordered_json::array();
+  for (const auto& p : c.patterns) {
+    auto schemes = nlohmann::ordered_json::array();
+    for (const auto& f : p.schemes) {
+      nlohmann::ordered_json s;
+      s["name"] = f.name;
+      if (!f.note.empty()) s["note"] = f.note;
+      s["max_link_load"] = f.max_link_load;
+      s["mean_max_link_load"] = f.mean_max_link_load;
+      s["max_switch_link_load"] = f.max_switch_link_load;
+      s["mean_bottleneck_share"] = f.mean_bottleneck_share;
+      s["maxmin_throughput"] = f.maxmin_throughput;
+      s["collision_share"] = f.collision_share;
+      s["flows"] = f.flows;
+      s["unrouted"] = f.unrouted;
+      schemes.push_back(std::move(s));
+    }
+    patterns.push_back({{"name", p.name}, {"instances", p.instances}, {"schemes", std::move(schemes)}});
+  }
+  j["patterns"] = std::move(patterns);
+  return j;
+}
+
+void print_comparison(std::ostream& out, const roce::Comparison& c) {
+  out << "IB vs RoCE comparison: " << c.endpoints << " endpoints, " << c.qps << " QP(s) per flow\n";
+  for (const auto& n : c.notes) out << "note: " << n << "\n";
+  char header[256];
+  std::snprintf(header, sizeof header, "%-12s %-12s %9s %9s %9s %10s %10s %10s %9s\n", "pattern", "scheme", "max-load",
+                "mean-max", "max-sw", "eBB-share", "maxmin", "collision", "unrouted");
+  out << header;
+  for (const auto& p : c.patterns) {
+    for (const auto& f : p.schemes) text_row(out, p.name, f);
+  }
+}
+
+namespace {
+constexpr std::size_t kMaxPairsBytes = 64u << 20;  // ~40 bytes a pair: over a million pairs
+}  // namespace
+
+Result<std::vector<roce::FlowPair>> read_pairs_file(const std::string& path, const roce::RoutePlan& plan,
+                                                    const std::vector<std::uint32_t>& endpoint_of_host) {
+  // A regular file below a cap: `--pairs /dev/zero` (or a FIFO) must fail, not read forever.
+  auto text = read_regular_file(path, kMaxPairsBytes, "pairs file");
+  if (!text) return make_error(ErrorCode::kInvalidInput, text.error().message);  // an input problem: exit 2
+  std::istringstream f(std::move(text).value());
+  std::unordered_map<std::string, std::uint32_t> by_name;
+  std::unordered_map<std::uint32_t, std::uint32_t> by_ip;
+  for (std::uint32_t h = 0; h < plan.hosts().size(); ++h) {
+    by_name.emplace(plan.hosts()[h].name, h);  // keeps the first port of a multi-port CA
+    by_ip.emplace(plan.hosts()[h].ip, h);
+  }
+  auto resolve = [&](const std::string& token, std::uint32_t& endpoint) {
+    std::uint32_t ip = 0;
+    std::uint32_t host = 0xFFFFFFFFu;
+    if (parse_ipv4(token, ip)) {
+      if (auto it = by_ip.find(ip); it != by_ip.end()) host = it->second;
+    } else if (auto it = by_name.find(token); it != by_name.end()) {
+      host = it->second;
+    }
+    if (host >= endpoint_of_host.size() || endpoint_of_host[host] == 0xFFFFFFFFu) return false;
+    endpoint = endpoint_of_host[host];
+    return true;
+  };
+  std::vector<roce::FlowPair> pairs;
+  std::string line;
+  for (unsigned number = 1; std::getline(f, line); ++number) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string a, b, extra;
+    if (!(words >> a)) continue;
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    if (!(words >> b) || (words >> extra)) {
+      return make_error(ErrorCode::kInvalidInput, where + "expected 'SRC DST' (host name or IPv4 address)");
+    }
+    roce::FlowPair p;
+    if (!resolve(a, p.src)) return make_error(ErrorCode::kInvalidInput, where + "unknown host '" + a + "'");
+    if (!resolve(b, p.dst)) return make_error(ErrorCode::kInvalidInput, where + "unknown host '" + b + "'");
+    if (p.src == p.dst) return make_error(ErrorCode::kInvalidInput, where + "a host cannot send to itself");
+    pairs.push_back(p);
+  }
+  if (pairs.empty()) return make_error(ErrorCode::kInvalidInput, path + ": no pairs");
+  return pairs;
+}
+
+Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                             const RocePlanOptions& o, std::ostream& out) {
+  nlohmann::ordered_json summary;
+  auto start = Clock::now();
+  auto plan = roce::RoutePlan::build(topo);
+  if (!plan) return plan.error().with_context("RoCE plan");
+  summary["plan_ms"] = ms_since(start);
+  summary["switches"] = plan->switches().size();
+  summary["hosts"] = plan->hosts().size();
+
+  if (!o.plan_json.empty()) {
+    start = Clock::now();
+    if (auto st = write_plan_file(o.plan_json, topo, *plan); !st) return st.error();
+    summary["plan_json"] = o.plan_json;
+    summary["plan_json_ms"] = ms_since(start);
+  }
+  if (!o.frr_dir.empty()) {
+    start = Clock::now();
+    if (auto st = write_frr_configs(o.frr_dir, *plan); !st) return st.error();
+    summary["frr_dir"] = o.frr_dir;
+    summary["frr_files"] = plan->switches().size();
+    summary["frr_ms"] = ms_since(start);
+  }
+  if (!o.compare && o.svg.empty()) return summary;
+
+  roce::CompareOptions c;
+  c.patterns.seeds = o.seeds;
+  c.patterns.max_shifts = o.max_shifts;
+  c.qps = o.qps;
+  c.hash_seed = o.hash_seed;
+  c.patterns.all_to_all = o.all_to_all;
+  c.threads = o.threads;
+  if (!o.pairs_file.empty()) {
+    const auto endpoints = roce::compare_endpoints(topo, lids, tables, *plan);
+    std::vector<std::uint32_t> endpoint_of_host(plan->hosts().size(), 0xFFFFFFFFu);
+    for (std::uint32_t e = 0; e < endpoints.size(); ++e) {
+      if (endpoints[e] < endpoint_of_host.size()) endpoint_of_host[endpoints[e]] = e;
+    }
+    auto pairs = read_pairs_file(o.pairs_file, *plan, endpoint_of_host);
+    if (!pairs) return pairs.error();
+    c.patterns.pairs = std::move(pairs).value();
+  }
+  start = Clock::now();
+  auto cmp = roce::compare_schemes(topo, lids, tables, *plan, c);
+  if (!cmp) return cmp.error().with_context("IB vs RoCE comparison");
+  const double compare_ms = ms_since(start);
+  if (!o.svg.empty()) {
+    const std::string title = "IB (" + tables.engine + ") vs RoCEv2 ECMP: " + std::to_string(cmp->endpoints) +
+                              " endpoints, " + std::to_string(cmp->qps) + " QP(s) per flow";
+    if (auto st = write_file_atomic(o.svg, roce::svg_chart(*cmp, title)); !st) return st.error();
+    summary["svg"] = o.svg;
+  }
+  summary["compare_ms"] = compare_ms;
+  summary["comparison"] = comparison_json(*cmp);
+  if (o.format != "json") {
+    print_comparison(out, *cmp);
+    char line[96];
+    std::snprintf(line, sizeof line, "comparison took %.0f ms\n", compare_ms);
+    out << line;
+  }
+  return summary;
+}
+
+}  // namespace smd

@@ -1,0 +1,110 @@
+#include "smd/control/metrics_text.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace smd {
+namespace {
+
+// Prometheus parses Go float syntax; to_chars gives the shortest text that round-trips the double
+// ("0.035", "1.25", "4"), which reads better than a fixed precision.
+std::string number(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  char buf[40];
+  const auto result = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, result.ptr);
+}
+
+class Writer {
+ public:
+  /// A metric family header; every sample of the family follows it.
+  void family(const char* name, const char* type, const char* help) {
+    out_ += "# HELP ";
+    out_ += name;
+    out_ += ' ';
+    out_ += help;
+    out_ += "\n# TYPE ";
+    out_ += name;
+    out_ += ' ';
+    out_ += type;
+    out_ += '\n';
+  }
+  /// One sample; `labels` is already formatted ("kind=\"heavy\"") or empty.
+  void sample(const char* name, const std::string& labels, double value) {
+    out_ += name;
+    if (!labels.empty()) out_ += "{" + labels + "}";
+    out_ += ' ';
+    out_ += number(value);
+    out_ += '\n';
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+double as_double(std::uint64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+std::string render_metrics(const FabricSnapshot& snap) {
+  const DaemonCounters& c = snap.counters;
+  Writer w;
+  w.family("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.");
+  w.sample("smd_sweeps_total", "kind=\"heavy\"", as_double(c.heavy_sweeps));
+  w.sample("smd_sweeps_total", "kind=\"light\"", as_double(c.light_sweeps));
+  w.family("smd_incremental_sweeps_total", "counter",
+           "Heavy sweeps after link-change traps, by outcome: only the changed switches re-read, or a full "
+           "discovery because the last fabric could not explain what was found.");
+  w.sample("smd_incremental_sweeps_total", "outcome=\"incremental\"", as_double(c.incremental_sweeps));
+  w.sample("smd_incremental_sweeps_total", "outcome=\"full\"", as_double(c.incremental_fallbacks));
+  w.family("smd_sweep_failures_total", "counter", "Heavy sweeps that did not end with the subnet up.");
+  w.sample("smd_sweep_failures_total", "", as_double(c.failed_sweeps));
+  w.family("smd_heavy_sweep_duration_seconds", "gauge", "Wall time of the last heavy sweep.");
+  w.sample("smd_heavy_sweep_duration_seconds", "", snap.last_sweep.total_ms / 1000.0);
+  w.family("smd_smps_sent_total", "counter", "SMPs sent, retries included.");
+  w.sample("smd_smps_sent_total", "", as_double(c.smps_sent));
+  w.family("smd_smp_timeouts_total", "counter", "SMPs that got no answer after every retry.");
+  w.sample("smd_smp_timeouts_total", "", as_double(c.smp_timeouts));
+  w.family("smd_smp_retries_total", "counter", "SMP re-sends after a timeout.");
+  w.sample("smd_smp_retries_total", "", as_double(c.smp_retries));
+
+  std::size_t switches = 0, cas = 0, links = 0;
+  if (snap.topo) {
+    switches = snap.topo->switches().size();
+    cas = snap.topo->cas().size();
+    links = snap.topo->link_count();
+  }
+  w.family("smd_nodes", "gauge", "Nodes found by the last heavy sweep, by type.");
+  w.sample("smd_nodes", "type=\"switch\"", static_cast<double>(switches));
+  w.sample("smd_nodes", "type=\"ca\"", static_cast<double>(cas));
+  w.family("smd_links", "gauge", "Cables found by the last heavy sweep.");
+  w.sample("smd_links", "", static_cast<double>(links));
+  w.family("smd_lft_blocks_written_total", "counter", "64-entry LFT blocks written to switches.");
+  w.sample("smd_lft_blocks_written_total", "", as_double(c.lft_blocks_written));
+  w.family("smd_routing_seconds_total", "counter", "Time spent computing and verifying routes.");
+  w.sample("smd_routing_seconds_total", "", c.routing_seconds_total);
+  w.family("smd_last_repair_seconds", "gauge", "Last trap or port change until the tables were consistent.");
+  w.sample("smd_last_repair_seconds", "", snap.last_repair_ms / 1000.0);
+  w.family("smd_traps_received_total", "counter", "Traps (Notice MADs) received.");
+  w.sample("smd_traps_received_total", "", as_double(c.traps_received));
+  w.family("smd_sminfo_sets_refused_total", "counter",
+           "SMInfo Sets from other SMs not obeyed (wrong SM_Key or no such transition).");
+  w.sample("smd_sminfo_sets_refused_total", "", as_double(c.sminfo_sets_refused));
+
+  w.family("smd_sm_state", "gauge", "SM state (IBA SMInfo): 1 for the current state, 0 for the others.");
+  static constexpr const char* kStates[] = {"NOTACTIVE", "DISCOVERING", "STANDBY", "MASTER"};
+  bool known = false;
+  for (const char* state : kStates) {
+    const bool current = snap.sm_state == state;
+    known = known || current;
+    w.sample("smd_sm_state", std::string("state=\"") + state + "\"", current ? 1 : 0);
+  }
+  // A state this list does not know still shows up rather than vanishing (labels need no escaping:
+  // the daemon's states are upper-case words).
+  if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", "state=\"" + snap.sm_state + "\"", 1);
+  return w.take();
+}
+
+}  // namespace smd

@@ -1,0 +1,388 @@
+#include "smd/control/requests.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace smd::control {
+namespace {
+
+/// A resolved route end: the node, the port that carries the LID, and the LID packets are sent to.
+struct Endpoint {
+  NodeIndex node = kNoNode;
+  PortNum port = 0;
+  Lid lid = 0;
+};
+
+Error bad_input(std::string message) { return make_error(ErrorCode::kInvalidInput, std::move(message)); }
+
+// The LID the SM assigned (LidMap) or, before LIDs were assigned, the one discovery found on the port.
+Lid port_lid(const FabricSnapshot& snap, NodeIndex n, PortNum p) {
+  if (snap.lids) return snap.lids->base_lid(n, p);
+  return snap.topo->node(n).ports[p].lid;
+}
+
+// A node's own address: a switch answers on port 0, a CA on its first port that has a LID.
+Endpoint node_endpoint(const FabricSnapshot& snap, NodeIndex n) {
+  const Node& node = snap.topo->node(n);
+  if (node.is_switch()) return {n, 0, port_lid(snap, n, 0)};
+  for (PortNum p = 1; p <= node.num_ports; ++p) {
+    const Lid lid = port_lid(snap, n, p);
+    if (lid != 0) return {n, p, lid};
+  }
+  // No LID anywhere: still route-able as a source through its first cabled port.
+  for (PortNum p = 1; p <= node.num_ports; ++p) {
+    if (node.ports[p].connected()) return {n, p, 0};
+  }
+  return {n, node.num_ports > 0 ? PortNum{1} : PortNum{0}, 0};
+}
+
+std::optional<Endpoint> endpoint_of_lid(const FabricSnapshot& snap, std::uint64_t value) {
+  if (value == 0 || value > kMaxUnicastLid) return std::nullopt;
+  const Lid lid = static_cast<Lid>(value);
+  if (snap.lids) {
+    if (auto owner = snap.lids->owner(lid)) return Endpoint{owner->node, owner->port, lid};
+    return std::nullopt;
+  }
+  for (NodeIndex n = 0; n < snap.topo->size(); ++n) {
+    const Node& node = snap.topo->node(n);
+    for (PortNum p = 0; p < node.ports.size(); ++p) {
+      const Port& port = node.ports[p];
+      if (port.lid != 0 && lid >= port.lid && lid < port.lid + (1u << port.lmc)) return Endpoint{n, p, lid};
+    }
+  }
+  return std::nullopt;
+}
+
+bool parse_number(std::string_view text, int base, std::uint64_t& out) {
+  if (text.empty()) return false;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view name) {
+  if (!snap.topo) return bad_input("no fabric discovered yet");
+  const Topology& topo = *snap.topo;
+  std::uint64_t value = 0;
+  if (name.size() > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X') &&
+      parse_number(name.substr(2), 16, value)) {
+    if (auto n = topo.find(value)) return node_endpoint(snap, *n);
+    for (NodeIndex n = 0; n < topo.size(); ++n) {
+      const Node& node = topo.node(n);
+      for (PortNum p = 0; p < node.ports.size(); ++p) {
+        if (node.ports[p].guid != value) continue;
+        // Every port of a switch reports the port-0 GUID: the switch itself is meant.
+        return node.is_switch() ? node_endpoint(snap, n) : Endpoint{n, p, port_lid(snap, n, p)};
+      }
+    }
+    if (auto ep = endpoint_of_lid(snap, value)) return *ep;
+    return bad_input("no node, port GUID or LID " + std::string(name));
+  }
+  if (parse_number(name, 10, value)) {
+    if (auto ep = endpoint_of_lid(snap, value)) return *ep;
+    return bad_input("no port holds LID " + std::string(name));
+  }
+  std::vector<NodeIndex> matches;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    if (topo.node(n).description == name) matches.push_back(n);
+  }
+  if (matches.empty()) return bad_input("no node named '" + std::string(name) + "'");
+  if (matches.size() > 1) {
+    return bad_input("'" + std::string(name) + "' names " + std::to_string(matches.size()) +
+                     " nodes; use a GUID or LID");
+  }
+  return node_endpoint(snap, matches.front());
+}
+
+std::string iso_time(std::chrono::system_clock::time_point tp) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(tp);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+const char* type_name(NodeType type) {
+  switch (type) {
+    case NodeType::kSwitch: return "switch";
+    case NodeType::kRouter: return "router";
+    case NodeType::kCa: return "ca";
+  }
+  return "?";
+}
+
+std::string dest_name(const FabricSnapshot& snap, Lid lid) {
+  if (!snap.lids) return "";
+  const auto owner = snap.lids->owner(lid);
+  if (!owner) return "";
+  const Node& node = snap.topo->node(owner->node);
+  return node.is_switch() ? node.description : node.description + "/" + std::to_string(owner->port);
+}
+
+Json lft_json(const FabricSnapshot& snap, NodeIndex n) {
+  const Node& node = snap.topo->node(n);
+  Json table = {{"guid", format_guid(node.guid)},
+                {"description", node.description},
+                {"lid", port_lid(snap, n, 0)},
+                {"top", 0},
+                {"entries", Json::array()}};
+  if (!snap.tables || n >= snap.tables->lft.size()) return table;
+  const Lft& lft = snap.tables->lft[n];
+  table["top"] = lft.top();
+  const auto& entries = lft.entries();
+  for (std::size_t lid = 0; lid < entries.size(); ++lid) {
+    if (entries[lid] == kNoPort) continue;
+    table["entries"].push_back(
+        {{"lid", lid}, {"port", entries[lid]}, {"dest", dest_name(snap, static_cast<Lid>(lid))}});
+  }
+  return table;
+}
+
+Json endpoint_json(const FabricSnapshot& snap, const Endpoint& ep) {
+  const Node& node = snap.topo->node(ep.node);
+  return {{"guid", format_guid(node.guid)}, {"description", node.description}, {"port", ep.port}, {"lid", ep.lid}};
+}
+
+Result<Json> export_json(const Json& request, const FabricSnapshot& snap) {
+  const std::string what = request.value("what", "");
+  if (what != "roce") return bad_input("unknown export '" + what + "' (known: roce)");
+  const std::string& path = snap.roce_plan_path;
+  if (path.empty()) return bad_input("roce export is off (policy roce.export: false)");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return bad_input("roce plan not available yet (" + path + " is written after the first routed sweep)");
+  }
+  // The handler runs on the daemon's only thread: a plan too big to parse quickly is pointed at, not sent.
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxExportBytes) {
+    return make_error(ErrorCode::kInvalidInput, "roce plan " + path + " is " + std::to_string(size) + " bytes (limit " +
+                                                    std::to_string(kMaxExportBytes) + "): read the file directly");
+  }
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) return make_error(ErrorCode::kIo, "cannot read " + path);
+  Json plan = Json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (plan.is_discarded()) plan = text.str();  // not JSON: hand the text over as it is
+  return Json{{"what", "roce"}, {"path", path}, {"plan", std::move(plan)}};
+}
+
+// A node name may come as a string or, for a LID, as a bare JSON number.
+std::string name_field(const Json& request, const char* key) {
+  const auto it = request.find(key);
+  if (it == request.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+Json from_result(const Result<Json>& r) { return r.ok() ? ok_response(r.value()) : error_response(r.error().message); }
+
+}  // namespace
+
+Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name) {
+  auto ep = resolve_endpoint(snap, name);
+  if (!ep.ok()) return ep.error();
+  return ep->node;
+}
+
+Json status_json(const FabricSnapshot& snap) {
+  const bool swept = snap.last_sweep_time != std::chrono::system_clock::time_point{};
+  Json status = {
+      {"state", snap.sm_state},
+      {"priority", snap.priority},
+      {"sm_guid", format_guid(snap.sm_port_guid)},
+      {"sm_lid", snap.sm_lid},
+      {"master_guid", format_guid(snap.master_port_guid)},
+      {"master_lid", snap.master_lid},
+      {"sweeps",
+       {{"heavy", snap.counters.heavy_sweeps},
+        {"light", snap.counters.light_sweeps},
+        {"failed", snap.counters.failed_sweeps},
+        {"incremental", snap.counters.incremental_sweeps},
+        {"incremental_fallbacks", snap.counters.incremental_fallbacks}}},
+      {"last_sweep",
+       {{"time", swept ? Json(iso_time(snap.last_sweep_time)) : Json(nullptr)},
+        {"subnet_up", snap.last_sweep.subnet_up},
+        {"problems", snap.last_sweep.problems.size()},
+        {"total_ms", snap.last_sweep.total_ms}}},
+      {"last_repair_ms", snap.last_repair_ms},
+      {"smps",
+       {{"sent", snap.counters.smps_sent},
+        {"retries", snap.counters.smp_retries},
+        {"timeouts", snap.counters.smp_timeouts}}},
+      {"engine", snap.tables ? snap.tables->engine : std::string()},
+      {"fabric", {{"switches", 0}, {"cas", 0}, {"links", 0}, {"lids", 0}}},
+  };
+  if (snap.topo) {
+    status["fabric"]["switches"] = snap.topo->switches().size();
+    status["fabric"]["cas"] = snap.topo->cas().size();
+    status["fabric"]["links"] = snap.topo->link_count();
+  }
+  if (snap.lids) status["fabric"]["lids"] = snap.lids->entries().size();
+  return status;
+}
+
+Json nodes_json(const FabricSnapshot& snap) {
+  Json nodes = Json::array();
+  if (!snap.topo) return nodes;
+  const Topology& topo = *snap.topo;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    Json lids = Json::array();
+    Json ports = Json::array();
+    for (PortNum p = node.is_switch() ? 0 : 1; p < node.ports.size(); ++p) {
+      const Lid lid = port_lid(snap, n, p);
+      if (lid != 0) lids.push_back(lid);
+      if (p == 0) continue;  // the management port has no cable
+      const Port& port = node.ports[p];
+      Json pj = {{"port", p}, {"state", to_string(port.state)}, {"peer", nullptr}};
+      if (!node.is_switch()) pj["lid"] = lid;
+      if (port.connected()) {
+        const Node& peer = topo.node(port.peer);
+        pj["peer"] = {{"guid", format_guid(peer.guid)}, {"description", peer.description}, {"port", port.peer_port}};
+      }
+      ports.push_back(std::move(pj));
+    }
+    nodes.push_back({{"guid", format_guid(node.guid)},
+                     {"type", type_name(node.type)},
+                     {"description", node.description},
+                     {"lids", std::move(lids)},
+                     {"dr_path", format_dr_path(node.dr_path)},
+                     {"ports", std::move(ports)}});
+  }
+  return nodes;
+}
+
+Result<Json> lfts_json(const FabricSnapshot& snap, const std::string& switch_name) {
+  if (!snap.topo) return bad_input("no fabric discovered yet");
+  Json tables = Json::array();
+  if (switch_name.empty()) {
+    for (NodeIndex n : snap.topo->switches()) tables.push_back(lft_json(snap, n));
+    return tables;
+  }
+  auto n = resolve_node(snap, switch_name);
+  if (!n.ok()) return n.error();
+  if (!snap.topo->node(*n).is_switch()) return bad_input("'" + switch_name + "' is not a switch");
+  tables.push_back(lft_json(snap, *n));
+  return tables;
+}
+
+Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, const std::string& dst) {
+  auto from = resolve_endpoint(snap, src);
+  if (!from.ok()) return from.error().with_context("src");
+  auto to = resolve_endpoint(snap, dst);
+  if (!to.ok()) return to.error().with_context("dst");
+  if (!snap.tables) return bad_input("no routing tables yet");
+  if (to->lid == 0) return bad_input("dst '" + dst + "' has no LID");
+  const Topology& topo = *snap.topo;
+  auto fail = [&](const std::string& why) {
+    return make_error(ErrorCode::kVerifyFailed, "route " + src + " -> " + dst + ": " + why);
+  };
+
+  NodeIndex here = from->node;
+  PortNum in_port = 0;
+  if (!topo.node(here).is_switch() && here != to->node) {
+    const Port& port = topo.node(here).ports[from->port];
+    if (!port.connected()) return fail("source port " + std::to_string(from->port) + " has no cable");
+    in_port = port.peer_port;
+    here = port.peer;
+  }
+  Json hops = Json::array();
+  // A loop-free route crosses each switch at most once.
+  for (std::size_t guard = 0; guard <= topo.switches().size(); ++guard) {
+    const Node& node = topo.node(here);
+    if (!node.is_switch()) {
+      if (here != to->node) return fail("delivered to " + node.description + " instead");
+      return Json{{"src", endpoint_json(snap, *from)},
+                  {"dst", endpoint_json(snap, *to)},
+                  {"dlid", to->lid},
+                  {"hops", hops},
+                  {"hop_count", hops.size()}};
+    }
+    const PortNum out = here < snap.tables->lft.size() ? snap.tables->lft[here].get(to->lid) : kNoPort;
+    Json hop = {
+        {"switch", format_guid(node.guid)}, {"description", node.description}, {"in_port", in_port}, {"out_port", out}};
+    if (out == 0) {
+      if (here != to->node) return fail(node.description + " claims LID " + std::to_string(to->lid));
+      hops.push_back(std::move(hop));
+      return Json{{"src", endpoint_json(snap, *from)},
+                  {"dst", endpoint_json(snap, *to)},
+                  {"dlid", to->lid},
+                  {"hops", hops},
+                  {"hop_count", hops.size()}};
+    }
+    if (out == kNoPort || out > node.num_ports) {
+      return fail(node.description + " has no route to LID " + std::to_string(to->lid));
+    }
+    const Port& port = node.ports[out];
+    if (!port.connected()) return fail(node.description + " port " + std::to_string(out) + " has no cable");
+    const Node& peer = topo.node(port.peer);
+    hop["peer"] = format_guid(peer.guid);
+    hop["peer_description"] = peer.description;
+    hop["peer_port"] = port.peer_port;
+    hops.push_back(std::move(hop));
+    in_port = port.peer_port;
+    here = port.peer;
+  }
+  return fail("forwarding loop");
+}
+
+Json report_json(const SweepSummary& s) {
+  Json phases = Json::array();
+  for (const PhaseTime& p : s.phases) phases.push_back({{"phase", p.phase}, {"ms", p.ms}});
+  return {{"subnet_up", s.subnet_up},
+          {"resumed", s.resumed},
+          {"gaps", s.gaps},
+          {"discovery_rounds", s.discovery_rounds},
+          {"switches", s.switches},
+          {"cas", s.cas},
+          {"links", s.links},
+          {"lids", s.lids},
+          {"engine", s.engine},
+          {"declined", s.declined},
+          {"smps_sent", s.smps_sent},
+          {"retries", s.retries},
+          {"timeouts", s.timeouts},
+          {"lft_blocks_written", s.lft_blocks_written},
+          {"lft_blocks_skipped", s.lft_blocks_skipped},
+          {"port_sets", s.port_sets},
+          {"phases", std::move(phases)},
+          {"problems", s.problems},
+          {"total_ms", s.total_ms}};
+}
+
+Json handle_request(const Json& request, DaemonControl& control) {
+  try {
+    const std::string cmd = request.value("cmd", "");
+    if (cmd == "sweep") {
+      control.request_heavy_sweep("smctl sweep");
+      return ok_response({{"requested", "heavy sweep"}});
+    }
+    if (cmd == "reroute") {
+      control.request_reroute("smctl reroute");
+      return ok_response({{"requested", "reroute"}});
+    }
+    const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();
+    if (!snap) return error_response("the daemon has published no state yet");
+    if (cmd == "export") return from_result(export_json(request, *snap));
+    if (cmd == "status") return ok_response(status_json(*snap));
+    if (cmd == "nodes") return ok_response(nodes_json(*snap));
+    if (cmd == "report") return ok_response(report_json(snap->last_sweep));
+    if (cmd == "lfts") return from_result(lfts_json(*snap, name_field(request, "switch")));
+    if (cmd == "route") {
+      if (!request.contains("src") || !request.contains("dst")) return error_response("route needs src and dst");
+      return from_result(route_json(*snap, name_field(request, "src"), name_field(request, "dst")));
+    }
+    return error_response("unknown command '" + cmd +
+                          "' (known: export, lfts, nodes, report, reroute, route, status, sweep)");
+  } catch (const std::exception& e) {
+    // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
+    return error_response(std::string("bad request: ") + e.what());
+  }
+}
+
+}  // namespace smd::control

@@ -1,0 +1,43 @@
+// The control socket's requests, answered from the daemon's frozen FabricSnapshot (the wire format is
+// smd/protocol/control_protocol.h). Everything here is pure: it reads the snapshot (no lock, see
+// fabric_snapshot.h) and never blocks, so the server can run it on the daemon's io_context thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "routing/base/status.h"
+#include "smd/control/daemon_control.h"
+#include "smd/protocol/control_protocol.h"
+#include "smd/state/fabric_snapshot.h"
+
+namespace smd::control {
+
+/// Run one parsed request. Never throws; every failure is an error response naming the cause.
+/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, export what=roce (the
+/// plan file FabricSnapshot::roce_plan_path names, inline up to kMaxExportBytes).
+Json handle_request(const Json& request, DaemonControl& control);
+
+// --- Queries on one snapshot (used by handle_request, exposed for tests) -------------------------------
+
+/// A node named by description ("leaf-1"), node or port GUID ("0x..."), or LID (decimal "5" or hex
+/// "0x0005" when no GUID matches). Errors: kInvalidInput for an unknown or ambiguous name (the message
+/// says which), or when the snapshot has no fabric yet.
+Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name);
+
+/// SM state, sweep counters, last sweep time and result, engine, fabric counts.
+Json status_json(const FabricSnapshot& snap);
+/// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
+Json nodes_json(const FabricSnapshot& snap);
+/// LFTs of every switch, or of the one `switch_name` names ("" = all), as a list of
+/// {guid, description, lid, top, entries:[{lid, port, dest}]} with kNoPort entries left out.
+/// Errors: kInvalidInput for an unknown switch or one that is not a switch.
+Result<Json> lfts_json(const FabricSnapshot& snap, const std::string& switch_name);
+/// The path a packet from `src` to `dst` takes through the LFTs: {src, dst, dlid, hops:[{switch,
+/// description, in_port, out_port, peer, peer_description, peer_port}], hop_count = switches crossed}.
+/// Errors: kInvalidInput for bad names; kVerifyFailed when the tables drop (no route) or loop.
+Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, const std::string& dst);
+/// Every field of a SweepSummary.
+Json report_json(const SweepSummary& summary);
+
+}  // namespace smd::control

@@ -1,0 +1,83 @@
+// smctl: ask a running smd over its control socket.
+//   smctl [--socket PATH] [--json] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|export roce
+// Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "config/policy.h"
+#include "smd/smctl/smctl_client.h"
+#include "smd/smctl/smctl_render.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitDaemonError = 1;
+constexpr int kExitNoConnection = 2;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using smd::control::Json;
+  CLI::App app{"smctl: query and steer the smd InfiniBand subnet manager"};
+  app.require_subcommand(1);
+  std::string socket = smd::ControlPolicy{}.socket;
+  bool json = false;
+  unsigned timeout_s = 30;
+  app.add_option("--socket", socket, "control socket of smd")->capture_default_str();
+  app.add_flag("--json", json, "print the daemon's raw JSON response");
+  app.add_option("--timeout", timeout_s, "seconds to wait for the answer")->capture_default_str();
+
+  Json request;
+  app.add_subcommand("status", "SM state, sweeps, routing engine, fabric counts")->callback([&] {
+    request = {{"cmd", "status"}};
+  });
+  app.add_subcommand("nodes", "every node with LIDs, DR path and ports")->callback([&] {
+    request = {{"cmd", "nodes"}};
+  });
+  std::string sw;
+  auto* lfts = app.add_subcommand("lfts", "linear forwarding tables (all switches, or one)");
+  lfts->add_option("switch", sw, "switch description, GUID or LID");
+  lfts->callback([&] {
+    request = {{"cmd", "lfts"}};
+    if (!sw.empty()) request["switch"] = sw;
+  });
+  std::string src, dst;
+  auto* route = app.add_subcommand("route", "hop-by-hop path through the LFTs");
+  route->add_option("src", src, "source: description, GUID or LID")->required();
+  route->add_option("dst", dst, "destination: description, GUID or LID")->required();
+  route->callback([&] { request = {{"cmd", "route"}, {"src", src}, {"dst", dst}}; });
+  app.add_subcommand("sweep", "request a heavy sweep")->callback([&] { request = {{"cmd", "sweep"}}; });
+  app.add_subcommand("reroute", "recompute routes and program the difference")->callback([&] {
+    request = {{"cmd", "reroute"}};
+  });
+  app.add_subcommand("report", "the last heavy sweep's summary")->callback([&] { request = {{"cmd", "report"}}; });
+  std::string what;
+  auto* exp = app.add_subcommand("export", "export a plan the daemon wrote");
+  exp->add_option("what", what, "what to export")->required()->check(CLI::IsMember({"roce"}));
+  exp->callback([&] { request = {{"cmd", "export"}, {"what", what}}; });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitNoConnection;
+  }
+
+  auto response = smd::control::call(socket, request, std::chrono::seconds(timeout_s));
+  if (!response.ok()) {
+    std::cerr << "smctl: " << response.error().message << "\n";
+    return kExitNoConnection;
+  }
+  const Json& r = *response;
+  const bool ok = r.value("ok", false);
+  if (json) {
+    std::cout << r.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+    return ok ? kExitOk : kExitDaemonError;
+  }
+  if (!ok) {
+    std::cerr << "smctl: smd: " << r.value("error", std::string("unknown error")) << "\n";
+    return kExitDaemonError;
+  }
+  smd::control::render_text(std::cout, request.value("cmd", ""), r.contains("result") ? r.at("result") : Json());
+  return kExitOk;
+}

@@ -1,0 +1,136 @@
+#include "smd/smctl/smctl_render.h"
+
+#include <iomanip>
+
+namespace smd::control {
+namespace {
+
+// Missing fields print as "-" so a daemon of another version still gets a readable table.
+std::string str(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "-";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+void render_status(std::ostream& out, const Json& s) {
+  const Json& sweeps = s.at("sweeps");
+  const Json& last = s.at("last_sweep");
+  const Json& fabric = s.at("fabric");
+  out << std::left;
+  out << std::setw(14) << "SM state" << str(s, "state") << " (priority " << str(s, "priority") << ")\n";
+  out << std::setw(14) << "SM port" << str(s, "sm_guid") << " LID " << str(s, "sm_lid") << "\n";
+  out << std::setw(14) << "Master" << str(s, "master_guid") << " LID " << str(s, "master_lid") << "\n";
+  out << std::setw(14) << "Sweeps"
+      << "heavy " << str(sweeps, "heavy") << ", light " << str(sweeps, "light") << ", failed " << str(sweeps, "failed")
+      << "\n";
+  out << std::setw(14) << "Last sweep";
+  if (last.at("time").is_null()) {
+    out << "none yet\n";
+  } else {
+    out << str(last, "time") << ": " << (last.value("subnet_up", false) ? "subnet up" : "subnet NOT up") << ", "
+        << str(last, "problems") << " problems, " << str(last, "total_ms") << " ms\n";
+  }
+  if (s.contains("smps")) {  // daemons before the SMP counters left them out
+    const Json& smps = s.at("smps");
+    out << std::setw(14) << "SMPs" << str(smps, "sent") << " sent, " << str(smps, "retries") << " retries, "
+        << str(smps, "timeouts") << " lost after all retries\n";
+  }
+  if (s.contains("last_repair_ms")) out << std::setw(14) << "Last repair" << str(s, "last_repair_ms") << " ms\n";
+  const std::string engine = str(s, "engine");
+  out << std::setw(14) << "Engine" << (engine.empty() ? "-" : engine) << "\n";
+  out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "
+      << str(fabric, "links") << " links, " << str(fabric, "lids") << " LIDs\n";
+}
+
+void render_nodes(std::ostream& out, const Json& nodes) {
+  out << std::left << std::setw(7) << "TYPE" << std::setw(20) << "GUID" << std::setw(12) << "LIDS" << std::setw(14)
+      << "DR PATH"
+      << "DESCRIPTION\n";
+  for (const Json& n : nodes) {
+    std::string lids;
+    for (const Json& l : n.at("lids")) lids += (lids.empty() ? "" : ",") + l.dump();
+    out << std::setw(7) << str(n, "type") << std::setw(20) << str(n, "guid") << std::setw(12)
+        << (lids.empty() ? "-" : lids) << std::setw(14) << str(n, "dr_path") << str(n, "description") << "\n";
+    for (const Json& p : n.at("ports")) {
+      out << "    port " << std::setw(4) << str(p, "port") << std::setw(8) << str(p, "state");
+      const Json& peer = p.at("peer");
+      if (peer.is_null()) {
+        out << "(no cable)\n";
+      } else {
+        out << "-> " << str(peer, "description") << " port " << str(peer, "port") << " (" << str(peer, "guid") << ")\n";
+      }
+    }
+  }
+}
+
+void render_lfts(std::ostream& out, const Json& tables) {
+  for (const Json& t : tables) {
+    out << "switch " << str(t, "description") << " " << str(t, "guid") << " LID " << str(t, "lid") << " LinearFDBTop "
+        << str(t, "top") << "\n";
+    out << "  " << std::left << std::setw(8) << "LID" << std::setw(6) << "PORT"
+        << "DESTINATION\n";
+    for (const Json& e : t.at("entries")) {
+      out << "  " << std::setw(8) << str(e, "lid") << std::setw(6) << str(e, "port") << str(e, "dest") << "\n";
+    }
+  }
+}
+
+void render_route(std::ostream& out, const Json& r) {
+  const Json& src = r.at("src");
+  const Json& dst = r.at("dst");
+  out << str(src, "description") << " (LID " << str(src, "lid") << ") -> " << str(dst, "description") << " (LID "
+      << str(dst, "lid") << "): " << str(r, "hop_count") << " switch hops\n";
+  out << "  " << std::left << std::setw(20) << "SWITCH" << std::setw(5) << "IN" << std::setw(5) << "OUT"
+      << "NEXT\n";
+  for (const Json& h : r.at("hops")) {
+    out << "  " << std::setw(20) << str(h, "description") << std::setw(5) << str(h, "in_port") << std::setw(5)
+        << str(h, "out_port");
+    if (h.contains("peer")) {
+      out << str(h, "peer_description") << " port " << str(h, "peer_port");
+    } else {
+      out << "(this switch)";
+    }
+    out << "\n";
+  }
+}
+
+void render_report(std::ostream& out, const Json& r) {
+  out << (r.value("subnet_up", false) ? "SUBNET UP" : "SUBNET NOT UP") << " in " << str(r, "total_ms") << " ms\n";
+  out << "  fabric   " << str(r, "switches") << " switches, " << str(r, "cas") << " CAs, " << str(r, "links")
+      << " links, " << str(r, "lids") << " LIDs\n";
+  out << "  routing  " << str(r, "engine") << "\n";
+  for (const Json& d : r.at("declined")) out << "    declined: " << d.get<std::string>() << "\n";
+  out << "  SMPs     " << str(r, "smps_sent") << " sent, " << str(r, "retries") << " retries, " << str(r, "timeouts")
+      << " timeouts\n";
+  out << "  LFTs     " << str(r, "lft_blocks_written") << " blocks written, " << str(r, "lft_blocks_skipped")
+      << " unchanged; " << str(r, "port_sets") << " PortInfo sets\n";
+  for (const Json& p : r.at("phases"))
+    out << "    " << std::left << std::setw(28) << str(p, "phase") << str(p, "ms") << " ms\n";
+  for (const Json& p : r.at("problems")) out << "  problem: " << p.get<std::string>() << "\n";
+}
+
+}  // namespace
+
+void render_text(std::ostream& out, const std::string& cmd, const Json& result) {
+  try {
+    if (cmd == "status") return render_status(out, result);
+    if (cmd == "nodes") return render_nodes(out, result);
+    if (cmd == "lfts") return render_lfts(out, result);
+    if (cmd == "route") return render_route(out, result);
+    if (cmd == "report") return render_report(out, result);
+    if (cmd == "sweep" || cmd == "reroute") {
+      out << "requested " << str(result, "requested") << "\n";
+      return;
+    }
+    if (cmd == "export" && result.contains("plan")) {
+      const Json& plan = result.at("plan");
+      out << (plan.is_string() ? plan.get<std::string>() : plan.dump(2)) << "\n";
+      return;
+    }
+  } catch (const Json::exception&) {
+    // A shape this smctl does not know (another daemon version): show the JSON instead.
+  }
+  out << result.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace smd::control

@@ -1,0 +1,21 @@
+// Atomic replacement of a state file: write path.tmp, fsync, rename over path, fsync the directory.
+// A crash leaves either the old file or the new one, never a half-written one.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "routing/base/status.h"
+
+namespace smd {
+
+/// Replace `path` with `content`. Errors: kIo naming the file and errno text; the old file stays intact.
+Status write_file_atomic(const std::string& path, const std::string& content);
+
+/// Replace `path` with what `fill` streams, the same way, for content too big to hold as one string (the
+/// RoCE plan of a large fabric is tens of MB). Errors: kIo naming the file when it cannot be created,
+/// written (the stream fails), synced or renamed; the old file stays intact and the temporary is removed.
+Status write_file_atomic_stream(const std::string& path, const std::function<void(std::ostream&)>& fill);
+
+}  // namespace smd

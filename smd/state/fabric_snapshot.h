@@ -1,0 +1,58 @@
+// FabricSnapshot: what the daemon publishes after every sweep, frozen. Readers (control socket,
+// metrics, smctl) hold a std::shared_ptr<const FabricSnapshot> and need no lock; the daemon replaces the
+// pointer on its io_context thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "routing/model/forwarding.h"
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
+#include "smd/state/sweep_summary.h"
+
+namespace smd {
+
+/// Counters since the daemon started (monotonic; Prometheus counters).
+struct DaemonCounters {
+  std::uint64_t heavy_sweeps = 0;
+  std::uint64_t light_sweeps = 0;
+  std::uint64_t failed_sweeps = 0;          ///< heavy sweeps that did not end SUBNET UP
+  std::uint64_t incremental_sweeps = 0;     ///< heavy sweeps after link-change traps that re-read only what changed
+  std::uint64_t incremental_fallbacks = 0;  ///< such sweeps that had to discover the whole fabric instead
+  std::uint64_t traps_received = 0;
+  std::uint64_t sminfo_sets_refused = 0;  ///< SMInfo Sets not obeyed (wrong SM_Key or no such transition)
+  std::uint64_t smps_sent = 0;
+  std::uint64_t smp_retries = 0;
+  std::uint64_t smp_timeouts = 0;
+  std::uint64_t lft_blocks_written = 0;
+  double heavy_sweep_seconds_total = 0;
+  double routing_seconds_total = 0;
+};
+
+struct FabricSnapshot {
+  // SM identity and state (IBA 14.4.1 SMInfo).
+  std::string sm_state = "DISCOVERING";  ///< DISCOVERING, STANDBY, MASTER, NOTACTIVE
+  unsigned priority = 0;
+  Guid sm_port_guid = 0;
+  Lid sm_lid = 0;
+  Guid master_port_guid = 0;  ///< the master's port GUID (ours when MASTER)
+  Lid master_lid = 0;
+
+  // The fabric as of the last heavy sweep (null before the first one).
+  std::shared_ptr<const Topology> topo;
+  std::shared_ptr<const LidMap> lids;
+  std::shared_ptr<const RoutingTables> tables;
+
+  SweepSummary last_sweep;  ///< the last heavy sweep's summary
+  std::chrono::system_clock::time_point last_sweep_time{};
+  double last_repair_ms = 0;  ///< trap/port change -> tables consistent, last time it happened
+  DaemonCounters counters;
+  /// Where the daemon writes the RoCE plan (state_dir/roce-plan.json, `smctl export roce`); "" when the
+  /// policy turns the export off (roce.export: false).
+  std::string roce_plan_path;
+};
+
+}  // namespace smd

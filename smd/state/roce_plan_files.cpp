@@ -1,0 +1,173 @@
+#include "smd/state/roce_plan_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "routing/roce/frr_writer.h"
+#include "smd/state/atomic_file.h"
+
+namespace smd {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A JSON string literal; invalid UTF-8 (descriptions come from the fabric) is replaced, never thrown.
+std::string quoted(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string quoted_ip(std::uint32_t ip) { return "\"" + roce::format_ipv4(ip) + "\""; }
+
+void append_host(std::string& out, const Topology& topo, const roce::RoutePlan& plan, const roce::HostPlan& h) {
+  const auto& leaf = plan.switches()[h.leaf];
+  out += "{\"name\":" + quoted(h.name) + ",\"node_guid\":\"" + format_guid(topo.node(h.ca).guid) +
+         "\",\"port\":" + std::to_string(h.port) + ",\"ip\":" + quoted_ip(h.ip) +
+         ",\"prefix_len\":" + std::to_string(leaf.host_prefix.len) + ",\"gateway\":" + quoted_ip(leaf.gateway) +
+         ",\"leaf\":" + quoted(leaf.name) + ",\"leaf_port\":" + std::to_string(h.leaf_port) + "}";
+}
+
+void append_switch(std::string& out, const Topology& topo, const roce::RoutePlan& plan, SwitchIndex s) {
+  const auto& sw = plan.switches()[s];
+  const auto& all = plan.switches();
+  out += "{\"name\":" + quoted(sw.name) + ",\"node_guid\":\"" + format_guid(topo.node(sw.node).guid) +
+         "\",\"asn\":" + std::to_string(sw.asn) +
+         ",\"tier\":" + (sw.tier == roce::kNoTier ? std::string("null") : std::to_string(sw.tier)) +
+         ",\"loopback\":\"" + roce::format_ipv4(sw.loopback) + "/32\",\"host_prefix\":" +
+         (sw.has_hosts ? "\"" + roce::format_prefix(sw.host_prefix) + "\"" : std::string("null")) +
+         ",\"gateway\":" + (sw.has_hosts ? quoted_ip(sw.gateway) : std::string("null")) + ",\"interfaces\":[";
+  for (std::size_t i = 0; i < sw.interfaces.size(); ++i) {
+    const auto& itf = sw.interfaces[i];
+    if (i) out += ',';
+    out += "{\"port\":" + std::to_string(itf.port) + ",\"ip\":\"" + roce::format_ipv4(itf.local_ip) +
+           "/31\",\"peer\":" + quoted(all[itf.peer].name) + ",\"peer_port\":" + std::to_string(itf.peer_port) +
+           ",\"peer_ip\":" + quoted_ip(itf.peer_ip) + "}";
+  }
+  out += "],\"routes\":[";
+  for (std::size_t i = 0; i < sw.routes.size(); ++i) {
+    const auto& r = sw.routes[i];
+    if (i) out += ',';
+    out +=
+        "{\"prefix\":\"" + roce::format_prefix(r.prefix) + "\",\"dest\":" + std::to_string(r.dest) + ",\"nexthops\":[";
+    bool first = true;
+    for (PortNum p : plan.fib().group(s, r.dest)) {
+      out += first ? "{\"port\":" : ",{\"port\":";
+      out += std::to_string(p);
+      out += '}';
+      first = false;
+    }
+    out += "]}";
+  }
+  out += "]}";
+}
+
+/// The whole file, or "" when it cannot be read (a missing file compares unequal to any config).
+std::string read_small_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// syncfs(2) on the file system holding `dir`: one call makes every file written there durable.
+void sync_file_system(const std::string& dir) {
+  if (const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); fd >= 0) {
+    ::syncfs(fd);
+    ::close(fd);
+  }
+}
+
+}  // namespace
+
+void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePlan& plan) {
+  std::string line = std::string("{\"schema\":\"") + kRocePlanSchema + "\",\"address_pools\":{\"hosts\":\"" +
+                     roce::format_prefix(roce::kHostPool) + "\",\"links\":\"" + roce::format_prefix(roce::kP2pPool) +
+                     "\",\"loopbacks\":\"" + roce::format_prefix(roce::kLoopbackPool) +
+                     "\"},\"asn_scheme\":\"4200000000 + tier * 100000 + group (docs/roce.md)\",\"notes\":[";
+  for (std::size_t i = 0; i < plan.notes().size(); ++i) line += (i ? "," : "") + quoted(plan.notes()[i]);
+  line += "],\n\"hosts\":[";
+  os << line;
+  for (std::size_t i = 0; i < plan.hosts().size(); ++i) {
+    line.assign(i ? ",\n" : "\n");
+    append_host(line, topo, plan, plan.hosts()[i]);
+    os << line;
+  }
+  os << "],\n\"switches\":[";
+  for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
+    line.assign(s ? ",\n" : "\n");
+    append_switch(line, topo, plan, s);
+    os << line;
+  }
+  os << "]}\n";
+}
+
+Status write_plan_file(const std::string& path, const Topology& topo, const roce::RoutePlan& plan) {
+  return write_file_atomic_stream(path, [&](std::ostream& os) { write_plan_json(os, topo, plan); });
+}
+
+Status write_frr_configs(const std::string& dir, const roce::RoutePlan& plan) {
+  const auto names = roce::switch_dir_names(plan);
+  for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
+    const fs::path sub = fs::path(dir) / names[s];
+    std::error_code ec;
+    fs::create_directories(sub, ec);
+    if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
+    const fs::path file = sub / "frr.conf";
+    std::ofstream out(file, std::ios::out | std::ios::trunc | std::ios::binary);
+    out << roce::frr_config(plan, s, names[s]);
+    out.close();
+    if (!out) return make_error(ErrorCode::kIo, file.string() + ": write failed");
+  }
+  return Ok{};
+}
+
+Result<FrrUpdate> update_frr_dir(const std::string& dir, const roce::RoutePlan& plan) {
+  FrrUpdate update;
+  const auto names = roce::switch_dir_names(plan);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return make_error(ErrorCode::kIo, dir + ": cannot create directory: " + ec.message());
+  std::vector<fs::path> pending;  // frr.conf files whose new text waits in frr.conf.tmp
+  for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
+    const fs::path sub = fs::path(dir) / names[s];
+    const fs::path file = sub / "frr.conf";
+    const std::string text = roce::frr_config(plan, s, names[s]);
+    if (read_small_file(file) == text) {
+      ++update.unchanged;
+      continue;
+    }
+    fs::create_directories(sub, ec);
+    if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
+    const fs::path tmp = sub / "frr.conf.tmp";
+    std::ofstream out(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) return make_error(ErrorCode::kIo, tmp.string() + ": write failed");
+    pending.push_back(file);
+  }
+  // One syncfs for all new texts instead of an fsync per file (a first write has hundreds), then the
+  // renames, then one more for the renames and removals.
+  if (!pending.empty()) sync_file_system(dir);
+  for (const fs::path& file : pending) {
+    fs::rename(fs::path(file).concat(".tmp"), file, ec);
+    if (ec) return make_error(ErrorCode::kIo, file.string() + ": rename failed: " + ec.message());
+    ++update.written;
+  }
+  const std::set<std::string> current(names.begin(), names.end());
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (current.count(entry.path().filename().string())) continue;
+    fs::remove_all(entry.path(), ec);
+    if (ec) return make_error(ErrorCode::kIo, entry.path().string() + ": cannot remove: " + ec.message());
+    ++update.removed;
+  }
+  if (update.written || update.removed) sync_file_system(dir);
+  return update;
+}
+
+}  // namespace smd

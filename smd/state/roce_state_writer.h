@@ -1,0 +1,94 @@
+// The daemon's RoCE export: after each routing pass, the RoCEv2 plan of the discovered fabric
+// (docs/roce.md) goes into state_dir as roce-plan.json (policy roce.export) and frr/<switch>/frr.conf
+// (policy roce.frr). Building and writing the plan of a large fabric takes a while (tens of MB on a
+// 1728-host tree), so it runs on a thread of its own after the LFTs are programmed: a sweep, and a
+// repair after a trap, never waits for it. Addresses follow GUID order, not discovery order, so they
+// stay put from one sweep to the next, and an unchanged fabric is not rewritten.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/policy.h"
+#include "routing/model/topology.h"
+
+namespace smd {
+
+/// File names under state_dir.
+inline constexpr const char* kRocePlanFile = "roce-plan.json";
+inline constexpr const char* kFrrDir = "frr";
+
+/// What one write did; times in milliseconds, sizes in bytes.
+struct RoceWriteReport {
+  bool unchanged = false;  ///< same cabling and policy as the last write whose files still exist: skipped
+  std::size_t hosts = 0, switches = 0;
+  std::uintmax_t plan_bytes = 0;  ///< size of roce-plan.json (0 when not written)
+  double plan_ms = 0;             ///< building the plan (tiers, ASNs, addresses, FIBs)
+  double json_ms = 0;             ///< writing roce-plan.json
+  double frr_ms = 0;              ///< bringing frr/ up to date
+  std::size_t frr_written = 0, frr_unchanged = 0, frr_removed = 0;  ///< see FrrUpdate
+  std::vector<std::string> errors;                                  ///< each names the path or step that failed
+};
+
+/// A copy of `topo` whose nodes are in node GUID order (switches and CAs alike), cables and the SM's
+/// position carried over. The RoCE plan numbers loopbacks, ASNs and prefixes in node order; this order
+/// does not depend on which SMP answer came back first during discovery.
+Topology in_guid_order(const Topology& topo);
+
+/// True when `a` and `b` have the same nodes in the same order (GUID, type, description, port count)
+/// and the same cables (peer node and port of every port): the inputs of the RoCE plan.
+bool same_cabling(const Topology& a, const Topology& b);
+
+/// Build the plan of `topo` (taken as is: pass in_guid_order() for stable addresses) and write what
+/// `policy` enables into `state_dir`: roce-plan.json atomically, frr/ by update_frr_dir (only the
+/// configs that changed). A disabled output's file or tree is removed, so nothing stale is left to read.
+/// Synchronous; errors are collected in the report, never thrown.
+RoceWriteReport write_roce_state(const Topology& topo, const std::string& state_dir, const RocePolicy& policy);
+
+/// Runs write_roce_state on a background thread, the latest request winning: a request made while a
+/// write runs waits for it; one made while another waits replaces it. Each finished write is logged.
+class RoceStateWriter {
+ public:
+  RoceStateWriter() = default;
+  /// Finishes the write in progress and the one waiting (so `smd --once` leaves its files behind).
+  ~RoceStateWriter();
+  RoceStateWriter(const RoceStateWriter&) = delete;
+  RoceStateWriter& operator=(const RoceStateWriter&) = delete;
+
+  /// Queue a write of the plan of `topo` into `state_dir`. Cheap for the caller: the GUID-order copy
+  /// and everything after it happen on the writer's thread.
+  void submit(std::shared_ptr<const Topology> topo, const std::string& state_dir, const RocePolicy& policy);
+
+  /// Block until nothing is queued or running; the report of the last write (nullopt: none yet).
+  std::optional<RoceWriteReport> wait_idle();
+
+ private:
+  struct Job {
+    std::shared_ptr<const Topology> topo;
+    std::string state_dir;
+    RocePolicy policy;
+  };
+  void run();
+  /// One job on the writer thread: skipped when nothing changed since the last complete write.
+  RoceWriteReport write_if_changed(const Job& job);
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::optional<Job> pending_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::optional<RoceWriteReport> last_report_;
+  std::thread thread_;
+  // Writer-thread state: what the files on disk were last written from.
+  std::shared_ptr<const Topology> written_topo_;
+  std::string written_dir_;
+  RocePolicy written_policy_;
+};
+
+}  // namespace smd

@@ -1,0 +1,38 @@
+// SweepSummary: what one heavy sweep did and found, as plain data. The sweep fills it; `smd --once`
+// prints it, and the daemon's snapshot carries the last one (so the snapshot needs no sweep code).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace smd {
+
+/// Wall time of one phase, in milliseconds.
+struct PhaseTime {
+  std::string phase;
+  double ms = 0;
+};
+
+/// What one heavy sweep did and found: the summary `smd --once` prints.
+struct SweepSummary {
+  bool subnet_up = false;                ///< every LID set, every link Active, every table held
+  bool stopped_after_discovery = false;  ///< the discovery gate said another SM is master
+  bool resumed = false;                  ///< a SweepScope::kFailed re-sweep (discovery resumed)
+  bool incremental = false;              ///< a SweepScope::kChanged sweep re-read only what changed
+  std::string full_discovery_because;    ///< a kChanged sweep that had to discover the whole fabric: why
+  std::size_t gaps = 0;                  ///< resumed: attributes the last sweep could not read
+  unsigned discovery_rounds = 0;         ///< extra discovery passes for what lost SMPs left unread
+  std::size_t switches = 0, cas = 0, links = 0, lids = 0;
+  std::string engine;                                      ///< routing engine that produced the tables
+  std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
+  std::uint64_t smps_sent = 0, retries = 0, timeouts = 0;  ///< transport counters for this sweep
+  unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
+  std::size_t repair_entries = 0;  ///< (switch, LID) entries re-routed by a minimal repair (0: fresh tables)
+  std::vector<PhaseTime> phases;
+  std::vector<std::string> problems;  ///< every failure with node GUID, DR path and attribute
+  double total_ms = 0;
+};
+
+}  // namespace smd

@@ -1,0 +1,66 @@
+#include "smd/sweep/discovered_subset.h"
+
+#include <deque>
+
+namespace smd {
+
+std::vector<bool> reachable_from_sm(const Topology& topo, const std::vector<bool>& keep,
+                                    const std::vector<std::vector<bool>>& cut) {
+  std::vector<bool> seen(topo.size(), false);
+  if (topo.sm_node == kNoNode || topo.sm_node >= topo.size() || !keep[topo.sm_node]) return seen;
+  std::deque<NodeIndex> queue{topo.sm_node};
+  seen[topo.sm_node] = true;
+  while (!queue.empty()) {
+    const NodeIndex n = queue.front();
+    queue.pop_front();
+    const Node& node = topo.node(n);
+    if (n != topo.sm_node && !node.is_switch()) continue;
+    for (const Port& p : node.ports) {
+      if (!p.connected() || cut[n][p.num] || !keep[p.peer] || seen[p.peer]) continue;
+      seen[p.peer] = true;
+      queue.push_back(p.peer);
+    }
+  }
+  return seen;
+}
+
+void keep_subset(Discovered& d, const std::vector<bool>& keep, const std::vector<std::vector<bool>>& cut) {
+  const Topology& in = *d.topo;
+  auto out = std::make_shared<Topology>();
+  Discovered kept;
+  std::vector<NodeIndex> remap(in.size(), kNoNode);
+  for (NodeIndex n = 0; n < in.size(); ++n) {
+    if (!keep[n]) continue;
+    Node copy = in.node(n);
+    for (Port& p : copy.ports) p.peer = kNoNode, p.peer_port = 0;
+    auto added = out->add_node(std::move(copy));
+    if (!added.ok()) continue;  // cannot happen: GUIDs were unique in `in`
+    remap[n] = added.value();
+    kept.port_info.push_back(std::move(d.port_info[n]));
+    kept.port_info_valid.push_back(std::move(d.port_info_valid[n]));
+    kept.port_path.push_back(std::move(d.port_path[n]));
+    kept.switch_info.push_back(d.switch_info[n]);
+    kept.switch_info_valid.push_back(d.switch_info_valid[n]);
+    kept.description_valid.push_back(n < d.description_valid.size() && d.description_valid[n]);
+  }
+  for (NodeIndex n = 0; n < in.size(); ++n) {
+    if (remap[n] == kNoNode) continue;
+    for (const Port& p : in.node(n).ports) {
+      if (!p.connected() || cut[n][p.num] || remap[p.peer] == kNoNode || p.peer < n) continue;
+      (void)out->connect(remap[n], p.num, remap[p.peer], p.peer_port);  // a subset of valid cables
+    }
+  }
+  if (in.sm_node != kNoNode && remap[in.sm_node] != kNoNode) {
+    out->sm_node = remap[in.sm_node];
+    out->sm_port = in.sm_port;
+  }
+  d.topo = std::move(out);
+  d.port_info = std::move(kept.port_info);
+  d.port_info_valid = std::move(kept.port_info_valid);
+  d.port_path = std::move(kept.port_path);
+  d.switch_info = std::move(kept.switch_info);
+  d.switch_info_valid = std::move(kept.switch_info_valid);
+  d.description_valid = std::move(kept.description_valid);
+}
+
+}  // namespace smd

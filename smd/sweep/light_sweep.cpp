@@ -1,0 +1,69 @@
+#include "smd/sweep/light_sweep.h"
+
+#include <cstdio>
+
+#include "mad/codec/switch_info.h"
+
+namespace smd {
+
+LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo, unsigned rounds) {
+  LightSweepResult out;
+  std::vector<NodeIndex> ask(topo.switches().begin(), topo.switches().end());
+  for (unsigned round = 0; round <= rounds && !ask.empty() && !out.change; ++round) {
+    std::vector<NodeIndex> silent;
+    for (NodeIndex s : ask) {
+      const Node& sw = topo.node(s);
+      mad::SmpRequest req;
+      req.path = mad::DrPath(sw.dr_path);
+      req.attr_id = mad::attr::kSwitchInfo;
+      ++(round == 0 ? out.switches_polled : out.asked_again);
+      batch.submit(std::move(req), [&out, &silent, &sw, s](const mad::SmpReply& r) {
+        if (out.change) return;
+        if (r.outcome != mad::SmpOutcome::kOk) {
+          silent.push_back(s);
+        } else if (mad::SwitchInfo::decode(r.data).port_state_change) {
+          out.change = true;
+          out.reason = "PortStateChange on switch " + format_guid(sw.guid) + " (DR " + format_dr_path(sw.dr_path) + ")";
+        }
+      });
+    }
+    batch.wait();
+    ask = std::move(silent);
+  }
+  if (!out.change && !ask.empty()) {
+    const Node& sw = topo.node(ask.front());
+    out.change = true;
+    out.reason = "switch " + format_guid(sw.guid) + " (DR " + format_dr_path(sw.dr_path) +
+                 ") did not answer SwitchInfo " + std::to_string(rounds + 1) + " times";
+  }
+  return out;
+}
+
+unsigned clear_port_state_change(SmpBatch& batch, Discovered& d, std::vector<SweepProblem>& problems) {
+  unsigned sets = 0;
+  const Topology& topo = *d.topo;
+  for (NodeIndex s : topo.switches()) {
+    auto si = mad::SwitchInfo::decode(d.switch_info[s]);
+    if (!si.port_state_change) continue;
+    const Node& sw = topo.node(s);
+    mad::SmpRequest req;
+    req.path = mad::DrPath(sw.dr_path);
+    req.method = mad::Method::kSet;
+    req.attr_id = mad::attr::kSwitchInfo;
+    si.port_state_change = true;  // write 1 to clear (IBA 14.2.5.4)
+    si.encode(req.data);
+    ++sets;
+    batch.submit(std::move(req), [&, s](const mad::SmpReply& r) {
+      if (r.outcome == mad::SmpOutcome::kOk) {
+        d.switch_info[s] = r.data;
+      } else {
+        problems.push_back({topo.node(s).guid, format_dr_path(topo.node(s).dr_path), "SwitchInfo Set PortStateChange",
+                            mad::to_string(r.outcome)});
+      }
+    });
+  }
+  batch.wait();
+  return sets;
+}
+
+}  // namespace smd
