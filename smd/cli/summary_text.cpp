@@ -27,7 +27,7 @@ void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
   if (!s.problems.empty()) {
     out << "  problems (" << s.problems.size() << "):\n";
     const std::size_t shown = std::min<std::size_t>(s.problems.size(), 50);
-    for (std::size_t i = 0; i < shown; ++i) out << "    " << s.problems[i] << "\n";
+    for (std::size_t i = 0; i < shown; ++i) out << "    " << s.problems[i].to_string() << "\n";
     if (shown < s.problems.size()) out << "    ... and " << s.problems.size() - shown << " more\n";
   }
   out.flush();

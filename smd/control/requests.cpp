@@ -332,6 +332,8 @@ Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, cons
 }
 
 Json report_json(const SweepSummary& s) {
+  Json problems = Json::array();
+  for (const SweepProblem& p : s.problems) problems.push_back(p.to_string());
   Json phases = Json::array();
   for (const PhaseTime& p : s.phases) phases.push_back({{"phase", p.phase}, {"ms", p.ms}});
   return {{"subnet_up", s.subnet_up},
@@ -351,7 +353,7 @@ Json report_json(const SweepSummary& s) {
           {"lft_blocks_skipped", s.lft_blocks_skipped},
           {"port_sets", s.port_sets},
           {"phases", std::move(phases)},
-          {"problems", s.problems},
+          {"problems", std::move(problems)},
           {"total_ms", s.total_ms}};
 }
 

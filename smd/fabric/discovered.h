@@ -10,17 +10,9 @@
 #include "mad/codec/dr_path.h"
 #include "mad/codec/smp.h"
 #include "routing/model/topology.h"
+#include "smd/fabric/sweep_problem.h"
 
 namespace smd {
-
-/// Something discovery could not read or could not believe; the rest of the fabric still comes up.
-struct SweepProblem {
-  Guid guid = 0;          ///< node GUID when known, else 0
-  std::string path;       ///< directed path "0,1,5"
-  std::string attribute;  ///< "NodeInfo", "PortInfo 3", ...
-  std::string reason;     ///< "timeout after 4 attempts", "duplicate GUID ...", ...
-  std::string to_string() const;
-};
 
 /// The discovered fabric plus the raw attributes later phases rewrite (read-modify-write).
 struct Discovered {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mad/codec/switch_info.h"
+#include "smd/program/smp_failure.h"
 
 namespace smd {
 
@@ -18,7 +19,7 @@ ProgramCounts LftProgrammer::program(SmpBatch& batch, Discovered& d, const Routi
     ++counts.switches;
     const mad::DrPath path(sw.dr_path);
     if (sw.lft_cap == 0 || want.top() >= sw.lft_cap) {
-      problems.push_back({sw.guid, path.to_string(), "LinearForwardingTable",
+      problems.push_back({ProblemCode::kCapacity, sw.guid, path.to_string(), "LinearForwardingTable",
                           "table top " + std::to_string(want.top()) + " exceeds LinearFDBCap " +
                               std::to_string(sw.lft_cap) + "; not written"});
       continue;
@@ -50,7 +51,8 @@ ProgramCounts LftProgrammer::program(SmpBatch& batch, Discovered& d, const Routi
           bb.top_valid = true;
           d.switch_info[s] = r.data;
         } else {
-          problems.push_back({guid, path.to_string(), "SwitchInfo Set LinearFDBTop",
+          problems.push_back({r.outcome == mad::SmpOutcome::kOk ? ProblemCode::kNotTaken : failure_code(r), guid,
+                              path.to_string(), "SwitchInfo Set LinearFDBTop",
                               r.outcome == mad::SmpOutcome::kOk ? "top not taken" : mad::describe_failure(r)});
         }
       });
@@ -83,7 +85,8 @@ ProgramCounts LftProgrammer::program(SmpBatch& batch, Discovered& d, const Routi
         }
         bb.valid[blk] = false;
         ++counts.blocks_failed;
-        problems.push_back({guid, path.to_string(), "LinearForwardingTable Set block " + std::to_string(blk),
+        problems.push_back({r.outcome == mad::SmpOutcome::kOk ? ProblemCode::kNotTaken : failure_code(r), guid,
+                            path.to_string(), "LinearForwardingTable Set block " + std::to_string(blk),
                             r.outcome == mad::SmpOutcome::kOk ? "block not echoed" : mad::describe_failure(r)});
       });
     }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mad/codec/port_info.h"
+#include "smd/program/smp_failure.h"
 
 namespace smd {
 
@@ -62,14 +63,14 @@ PhaseCounts configure_endports(SmpBatch& batch, Discovered& d, const LidMap& lid
     batch.submit(port_info_set(path, p, want), [&, n, p, path, want](const mad::SmpReply& r) {
       const Node& node = topo.node(n);
       if (r.outcome != mad::SmpOutcome::kOk) {
-        problems.push_back(
-            {node.guid, path.to_string(), "PortInfo Set " + std::to_string(p), mad::describe_failure(r)});
+        problems.push_back({failure_code(r), node.guid, path.to_string(), "PortInfo Set " + std::to_string(p),
+                            mad::describe_failure(r)});
         return;
       }
       const auto got = mad::PortInfo::decode(r.data);
       if (got.lid != want.lid || got.lmc != want.lmc) {
         problems.push_back(
-            {node.guid, path.to_string(), "PortInfo Set " + std::to_string(p),
+            {ProblemCode::kNotTaken, node.guid, path.to_string(), "PortInfo Set " + std::to_string(p),
              "LID " + std::to_string(want.lid) + " not taken (port reports " + std::to_string(got.lid) + ")"});
         return;
       }
@@ -107,7 +108,8 @@ void read_back_states(SmpBatch& batch, Discovered& d, const std::vector<Unsure>&
       const std::string attribute = "PortInfo Set " + std::to_string(u.port) + " " + wanted;
       if (r.outcome != mad::SmpOutcome::kOk) {
         d.port_info_valid[u.node][u.port] = false;
-        problems.push_back({guid, path, attribute, u.failure + "; read-back " + mad::describe_failure(r)});
+        problems.push_back(
+            {failure_code(r), guid, path, attribute, u.failure + "; read-back " + mad::describe_failure(r)});
         return;
       }
       d.port_info[u.node][u.port] = r.data;
@@ -116,7 +118,7 @@ void read_back_states(SmpBatch& batch, Discovered& d, const std::vector<Unsure>&
         ++counts.ok;  // done; only its answer was lost
         return;
       }
-      problems.push_back({guid, path, attribute,
+      problems.push_back({ProblemCode::kNotActive, guid, path, attribute,
                           u.failure + "; port is " + to_string(static_cast<PortState>(std::min<unsigned>(state, 4)))});
     });
   }
@@ -175,13 +177,13 @@ std::vector<SweepProblem> ports_not_active(const Discovered& d) {
       const std::string path = d.port_path[n][p].to_string();
       const std::string attribute = "PortState " + std::to_string(p);
       if (!d.port_info_valid[n][p]) {
-        out.push_back({node.guid, path, attribute, "PortInfo unread, state unknown"});
+        out.push_back({ProblemCode::kNotActive, node.guid, path, attribute, "PortInfo unread, state unknown"});
         continue;
       }
       const auto pi = mad::PortInfo::decode(d.port_info[n][p]);
       if (pi.port_state != static_cast<std::uint8_t>(PortState::kActive)) {
         out.push_back(
-            {node.guid, path, attribute,
+            {ProblemCode::kNotActive, node.guid, path, attribute,
              std::string(to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4)))) + ", not Active"});
       }
     }

@@ -162,7 +162,7 @@ void Daemon::run_heavy_sweep() {
   counters_.lft_blocks_written += s.lft_blocks_written;
   counters_.heavy_sweep_seconds_total += s.total_ms / 1000.0;
   for (const PhaseTime& p : s.phases) {
-    if (p.phase.rfind("routing", 0) == 0) counters_.routing_seconds_total += p.ms / 1000.0;
+    if (p.id == SweepPhase::kRouting) counters_.routing_seconds_total += p.ms / 1000.0;
   }
   if (s.stopped_after_discovery) {
     publish(&s);
@@ -172,7 +172,7 @@ void Daemon::run_heavy_sweep() {
   if (!s.subnet_up) {
     ++counters_.failed_sweeps;
     spdlog::warn("heavy sweep left {} problems; first: {}", s.problems.size(),
-                 s.problems.empty() ? "" : s.problems.front());
+                 s.problems.empty() ? "" : s.problems.front().to_string());
   }
   if (state_ == mad::SmState::kDiscovering) become(mad::SmState::kMaster, "no SM of higher precedence found");
   ++act_count_;

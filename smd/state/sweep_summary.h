@@ -7,10 +7,25 @@
 #include <string>
 #include <vector>
 
+#include "smd/fabric/sweep_problem.h"
+
 namespace smd {
 
-/// Wall time of one phase, in milliseconds.
+/// The phases of a heavy sweep, in the order they run (OpenSM logs the same ones).
+enum class SweepPhase : std::uint8_t {
+  kDiscovery,        ///< heavy sweep, re-sweep of what was unread, or incremental re-read
+  kLids,             ///< LIDs assigned (guid2lid)
+  kRouting,          ///< routing computed and verified (engine chain, minimal repair)
+  kEndports,         ///< endports configured (LID, LMC, MasterSMLID)
+  kSwitches,         ///< switches configured (LinearFDBTop, LFT blocks)
+  kLinksArmed,       ///< links armed
+  kLinksActive,      ///< links active
+  kPortStateChange,  ///< PortStateChange cleared
+};
+
+/// Wall time of one phase, in milliseconds; `phase` is the name as logged.
 struct PhaseTime {
+  SweepPhase id = SweepPhase::kDiscovery;
   std::string phase;
   double ms = 0;
 };
@@ -31,7 +46,7 @@ struct SweepSummary {
   unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
   std::size_t repair_entries = 0;  ///< (switch, LID) entries re-routed by a minimal repair (0: fresh tables)
   std::vector<PhaseTime> phases;
-  std::vector<std::string> problems;  ///< every failure with node GUID, DR path and attribute
+  std::vector<SweepProblem> problems;  ///< every failure with its code, node GUID, DR path and attribute
   double total_ms = 0;
 };
 

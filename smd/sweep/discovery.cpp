@@ -9,6 +9,7 @@
 #include "mad/codec/node_info.h"
 #include "mad/codec/port_info.h"
 #include "mad/codec/switch_info.h"
+#include "smd/program/smp_failure.h"
 #include "smd/sweep/discovery_vet.h"
 
 namespace smd {
@@ -101,16 +102,17 @@ class Sweep {
     PortNum port;
   };
 
-  void problem(Guid guid, const mad::DrPath& path, std::string attribute, std::string reason) {
-    SweepProblem p{guid, path.to_string(), std::move(attribute), std::move(reason)};
+  void problem(ProblemCode code, Guid guid, const mad::DrPath& path, std::string attribute, std::string reason) {
+    SweepProblem p{code, guid, path.to_string(), std::move(attribute), std::move(reason)};
     spdlog::warn("discovery: {}", p.to_string());
     problems_.push_back(std::move(p));
   }
 
   // An SMP lost after all its retries. A later answer of the same pass may still fill the hole (a cable
   // found from its other end), so it becomes a problem only if the hole is there when the pass ends.
-  void lost(const Gap& gap, Guid guid, const mad::DrPath& path, std::string attribute, std::string reason) {
-    SweepProblem p{guid, path.to_string(), std::move(attribute), std::move(reason)};
+  void lost(const Gap& gap, const mad::SmpReply& r, Guid guid, const mad::DrPath& path, std::string attribute,
+            std::string reason) {
+    SweepProblem p{failure_code(r), guid, path.to_string(), std::move(attribute), std::move(reason)};
     spdlog::warn("discovery: {}", p.to_string());
     lost_.push_back({gap, std::move(p)});
   }
@@ -147,7 +149,7 @@ class Sweep {
           where = " (the node behind port " + std::to_string(from_port) + " of " +
                   format_guid(nodes_[from_node].node.guid) + ")";
         }
-        lost({Gap::Kind::kNodeInfo, from_node, from_port}, 0, path, "NodeInfo", mad::describe_failure(r) + where);
+        lost({Gap::Kind::kNodeInfo, from_node, from_port}, r, 0, path, "NodeInfo", mad::describe_failure(r) + where);
         return;
       }
       on_node_info(path, mad::NodeInfo::decode(r.data), from_node, from_port);
@@ -156,18 +158,20 @@ class Sweep {
 
   void on_node_info(const mad::DrPath& path, const mad::NodeInfo& ni, NodeIndex from_node, PortNum from_port) {
     if (ni.num_ports == 0 || ni.num_ports > 254) {
-      problem(ni.node_guid, path, "NodeInfo", "impossible NumPorts " + std::to_string(ni.num_ports));
+      problem(ProblemCode::kMalformed, ni.node_guid, path, "NodeInfo",
+              "impossible NumPorts " + std::to_string(ni.num_ports));
       return;
     }
     if (ni.node_type < 1 || ni.node_type > 3) {
-      problem(ni.node_guid, path, "NodeInfo", "unknown NodeType " + std::to_string(ni.node_type));
+      problem(ProblemCode::kMalformed, ni.node_guid, path, "NodeInfo",
+              "unknown NodeType " + std::to_string(ni.node_type));
       return;
     }
     const bool is_switch = ni.node_type == static_cast<std::uint8_t>(NodeType::kSwitch);
     const PortNum local = is_switch && path.hop_count() == 0 ? 0 : ni.local_port_num;
     if (local > ni.num_ports || (local == 0 && !(is_switch && path.hop_count() == 0))) {
       // Port 0 is a switch's internal port (a CA has none): no cable ends there, so no SMP came in by it.
-      problem(ni.node_guid, path, "NodeInfo",
+      problem(ProblemCode::kMalformed, ni.node_guid, path, "NodeInfo",
               "impossible LocalPortNum " + std::to_string(local) + " (NumPorts " + std::to_string(ni.num_ports) + ")");
       return;
     }
@@ -176,7 +180,7 @@ class Sweep {
     if (it != by_guid_.end()) {
       WorkNode& known = nodes_[it->second];
       if (const std::string differs = identity_mismatch(known, ni, local); !differs.empty()) {
-        problem(ni.node_guid, path, "NodeInfo",
+        problem(ProblemCode::kInconsistent, ni.node_guid, path, "NodeInfo",
                 "duplicate GUID: this node reports " + differs + " than the node first seen at " +
                     known.path.to_string() + "; left out");
         return;
@@ -242,7 +246,8 @@ class Sweep {
     batch_.submit(get(nodes_[index].path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        lost({Gap::Kind::kNodeDescription, index, 0}, n.node.guid, n.path, "NodeDescription", mad::describe_failure(r));
+        lost({Gap::Kind::kNodeDescription, index, 0}, r, n.node.guid, n.path, "NodeDescription",
+             mad::describe_failure(r));
         return;
       }
       n.node.description = mad::NodeDescription::decode(r.data).text;
@@ -254,12 +259,12 @@ class Sweep {
     batch_.submit(get(nodes_[index].path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        lost({Gap::Kind::kSwitchInfo, index, 0}, n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
+        lost({Gap::Kind::kSwitchInfo, index, 0}, r, n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
         return;
       }
       const auto si = mad::SwitchInfo::decode(r.data);
       if (si.linear_fdb_cap == 0 && index != 0) {
-        problem(n.node.guid, n.path, "SwitchInfo",
+        problem(ProblemCode::kCapacity, n.node.guid, n.path, "SwitchInfo",
                 "LinearFDBCap is 0: the switch cannot hold a unicast route; left out of the fabric");
       }
       n.si = r.data;
@@ -301,7 +306,8 @@ class Sweep {
     // ports is the one its SMPs really take, so a second claim on that port is the impostor and only the
     // claim is refused.
     if ((!y_ok && b == 0) || (!x_ok && a == 0)) {
-      problem(nodes_[b].node.guid, path, "NodeInfo", reason + "; the SM node's own cable kept, this one left out");
+      problem(ProblemCode::kInconsistent, nodes_[b].node.guid, path, "NodeInfo",
+              reason + "; the SM node's own cable kept, this one left out");
       for (auto [n, p] : {std::pair{a, pa}, std::pair{b, pb}}) {
         if (n == 0 || nodes_[n].node.ports[p].connected()) continue;
         nodes_[n].disputed[p] = true;
@@ -309,7 +315,7 @@ class Sweep {
       }
       return false;
     }
-    problem(nodes_[b].node.guid, path, "NodeInfo", reason + "; cables left out");
+    problem(ProblemCode::kInconsistent, nodes_[b].node.guid, path, "NodeInfo", reason + "; cables left out");
     for (auto [n, p] : {std::pair{a, pa}, std::pair{b, pb}}) dispute(n, p);
     return false;
   }
@@ -339,7 +345,7 @@ class Sweep {
     batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        lost({Gap::Kind::kPortInfo, index, port}, n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port),
+        lost({Gap::Kind::kPortInfo, index, port}, r, n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port),
              mad::describe_failure(r));
         return;
       }
@@ -376,7 +382,8 @@ class Sweep {
     WorkNode& n = nodes_[index];
     if (!expandable(n.node, index == 0, port)) return;
     if (!n.path.can_extend()) {
-      problem(n.node.guid, n.path, "PortInfo " + std::to_string(port), "directed route would exceed 63 hops");
+      problem(ProblemCode::kCapacity, n.node.guid, n.path, "PortInfo " + std::to_string(port),
+              "directed route would exceed 63 hops");
       return;
     }
     probe(n.path.extended(port), index, port);
@@ -420,7 +427,7 @@ class Sweep {
       for (Port& p : copy.ports) p.peer = kNoNode;
       auto added = topo->add_node(std::move(copy));
       if (!added.ok()) {
-        problem(w.node.guid, w.path, "NodeInfo", added.error().message);
+        problem(ProblemCode::kInconsistent, w.node.guid, w.path, "NodeInfo", added.error().message);
         continue;
       }
       remap[i] = added.value();
@@ -436,7 +443,7 @@ class Sweep {
       for (const Port& p : nodes_[i].node.ports) {
         if (!p.connected() || remap[p.peer] == kNoNode || p.peer < i || (p.peer == i && p.peer_port < p.num)) continue;
         if (auto st = topo->connect(remap[i], p.num, remap[p.peer], p.peer_port); !st.ok()) {
-          problem(nodes_[i].node.guid, nodes_[i].path, "link", st.error().message);
+          problem(ProblemCode::kInconsistent, nodes_[i].node.guid, nodes_[i].path, "link", st.error().message);
         }
       }
     }

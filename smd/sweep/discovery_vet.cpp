@@ -49,7 +49,7 @@ void vet_discovered(Discovered& d) {
   std::vector<std::vector<bool>> cut(in.size());
   for (NodeIndex n = 0; n < in.size(); ++n) cut[n].assign(in.node(n).ports.size(), false);
   auto report = [&](Guid guid, std::string path, std::string attribute, std::string reason) {
-    SweepProblem p{guid, std::move(path), std::move(attribute), std::move(reason)};
+    SweepProblem p{ProblemCode::kInconsistent, guid, std::move(path), std::move(attribute), std::move(reason)};
     spdlog::warn("discovery: {}", p.to_string());
     d.problems.push_back(std::move(p));
   };

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "mad/codec/switch_info.h"
+#include "smd/program/smp_failure.h"
 
 namespace smd {
 
@@ -57,8 +58,8 @@ unsigned clear_port_state_change(SmpBatch& batch, Discovered& d, std::vector<Swe
       if (r.outcome == mad::SmpOutcome::kOk) {
         d.switch_info[s] = r.data;
       } else {
-        problems.push_back({topo.node(s).guid, format_dr_path(topo.node(s).dr_path), "SwitchInfo Set PortStateChange",
-                            mad::to_string(r.outcome)});
+        problems.push_back({failure_code(r), topo.node(s).guid, format_dr_path(topo.node(s).dr_path),
+                            "SwitchInfo Set PortStateChange", mad::to_string(r.outcome)});
       }
     });
   }

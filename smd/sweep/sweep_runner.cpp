@@ -31,15 +31,17 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 // Times a phase into the summary and logs it in the field's words.
 class PhaseTimer {
  public:
-  PhaseTimer(SweepSummary& s, std::string name) : s_(s), name_(std::move(name)), t0_(Clock::now()) {}
+  PhaseTimer(SweepSummary& s, SweepPhase id, std::string name)
+      : s_(s), id_(id), name_(std::move(name)), t0_(Clock::now()) {}
   ~PhaseTimer() {
     const double ms = ms_since(t0_);
-    s_.phases.push_back({name_, ms});
+    s_.phases.push_back({id_, name_, ms});
     spdlog::info("sweep: {} ({:.1f} ms)", name_, ms);
   }
 
  private:
   SweepSummary& s_;
+  SweepPhase id_;
   std::string name_;
   Clock::time_point t0_;
 };
@@ -108,7 +110,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     s.smps_sent = after.sent - before.sent;
     s.retries = after.retries - before.retries;
     s.timeouts = after.timeouts - before.timeouts;
-    for (const SweepProblem& p : problems) s.problems.push_back(p.to_string());
+    s.problems = problems;
     s.total_ms = ms_since(t_start);
     last_ = keep ? std::move(d) : Discovered{};
     return s;
@@ -117,9 +119,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   // Phase 1: heavy sweep (discovery), or a re-sweep of what the last one could not read.
   s.resumed = scope == SweepScope::kFailed && last_.topo && last_.topo->size() > 0;
   {
-    PhaseTimer t(s, s.resumed                       ? "re-sweep: unread attributes asked again"
-                    : scope == SweepScope::kChanged ? "heavy sweep: changed switches re-read"
-                                                    : "heavy sweep: fabric discovered");
+    PhaseTimer t(s, SweepPhase::kDiscovery,
+                 s.resumed                       ? "re-sweep: unread attributes asked again"
+                 : scope == SweepScope::kChanged ? "heavy sweep: changed switches re-read"
+                                                 : "heavy sweep: fabric discovered");
     if (s.resumed) {
       s.gaps = discovery_gaps(last_);
       d = resume_discovery(batch, last_);
@@ -145,7 +148,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   s.links = topo.link_count();
   spdlog::info("sweep: {} switches, {} CAs, {} links", s.switches, s.cas, s.links);
   if (topo.size() == 0) {
-    problems.push_back({0, "0", "NodeInfo", "the SM's own node did not answer"});
+    problems.push_back({ProblemCode::kTimeout, 0, "0", "NodeInfo", "the SM's own node did not answer"});
     return finish(false);
   }
   if (gate && !gate(d)) {
@@ -159,7 +162,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   // Phase 2: LIDs (guid2lid file > LID on the port > lowest free).
   const std::string guid2lid_path = policy_.sm.state_dir + "/guid2lid";
   {
-    PhaseTimer t(s, "LIDs assigned");
+    PhaseTimer t(s, SweepPhase::kLids, "LIDs assigned");
     if (!guid2lid_loaded_) {
       auto loaded = read_guid2lid(guid2lid_path);
       if (loaded.ok()) {
@@ -174,7 +177,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     lid_opts.lmc = policy_.lid.lmc;
     auto lids = assign_lids(topo, remembered_, lid_opts);
     if (!lids.ok()) {
-      problems.push_back({0, "0", "LID assignment", lids.error().message});
+      problems.push_back({ProblemCode::kNoRoute, 0, "0", "LID assignment", lids.error().message});
       return finish(true);
     }
     lids_ = std::move(lids.value());
@@ -189,10 +192,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
 
   // Phase 3: routing (engine chain, every result verified before anything is written).
   {
-    PhaseTimer t(s, "routing computed and verified");
+    PhaseTimer t(s, SweepPhase::kRouting, "routing computed and verified");
     auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids_);
     if (!routed.ok()) {
-      problems.push_back({0, "0", "routing", routed.error().message});
+      problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
       return finish(true);
     }
     for (const ChainAttempt& a : routed->declined) {
@@ -218,13 +221,13 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   port_opts.m_key_protect = static_cast<std::uint8_t>(policy_.security.m_key_protect);
   port_opts.m_key_lease_period_s = static_cast<std::uint16_t>(policy_.security.m_key_lease_period_s);
   {
-    PhaseTimer t(s, "endports configured (LID, LMC, MasterSMLID)");
+    PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, LMC, MasterSMLID)");
     s.port_sets += configure_endports(batch, d, lids_, port_opts, problems).sets;
   }
 
   // Phase 5: switches configured: LinearFDBTop and the LFT blocks that differ.
   {
-    PhaseTimer t(s, "switches configured (LFT blocks)");
+    PhaseTimer t(s, SweepPhase::kSwitches, "switches configured (LFT blocks)");
     const ProgramCounts pc = programmer_.program(batch, d, tables_, problems);
     s.lft_blocks_written = pc.blocks_written;
     s.lft_blocks_skipped = pc.blocks_skipped;
@@ -232,16 +235,16 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
 
   // Phase 6 and 7: links armed, then active (ibsim, like real ports, needs both ends Armed first).
   {
-    PhaseTimer t(s, "links armed");
+    PhaseTimer t(s, SweepPhase::kLinksArmed, "links armed");
     s.port_sets += transition_links(batch, d, PortState::kInit, PortState::kArmed, problems).sets;
   }
   {
-    PhaseTimer t(s, "links active");
+    PhaseTimer t(s, SweepPhase::kLinksActive, "links active");
     s.port_sets += transition_links(batch, d, PortState::kArmed, PortState::kActive, problems).sets;
   }
 
   {
-    PhaseTimer t(s, "PortStateChange cleared");
+    PhaseTimer t(s, SweepPhase::kPortStateChange, "PortStateChange cleared");
     clear_port_state_change(batch, d, problems);
   }
 
@@ -254,8 +257,8 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   for (NodeIndex sw : topo.switches()) {
     const Node& node = topo.node(sw);
     if (!programmer_.holds(node.guid, tables_.lft[sw])) {
-      problems.push_back(
-          {node.guid, format_dr_path(node.dr_path), "LinearForwardingTable", "switch does not hold its tables"});
+      problems.push_back({ProblemCode::kNotTaken, node.guid, format_dr_path(node.dr_path), "LinearForwardingTable",
+                          "switch does not hold its tables"});
     }
   }
   topo_ = d.topo;

@@ -71,13 +71,14 @@ std::string dr_path_to(const Topology& t, NodeIndex target) {
 
 // The one problem that mentions every one of `words`; fails the test when there is none.
 std::string problem_with(const SweepSummary& s, const std::vector<std::string>& words) {
-  for (const std::string& p : s.problems) {
+  for (const SweepProblem& problem : s.problems) {
+    const std::string p = problem.to_string();
     bool all = true;
     for (const auto& w : words) all = all && p.find(w) != std::string::npos;
     if (all) return p;
   }
   std::string seen;
-  for (const std::string& p : s.problems) seen += "\n  " + p;
+  for (const SweepProblem& p : s.problems) seen += "\n  " + p.to_string();
   ADD_FAILURE() << "no problem mentions all of the expected words; problems:" << seen;
   return "";
 }
@@ -244,7 +245,7 @@ TEST(ImpossibleValues, ActiveCaPortWithLidZeroIsLoggedAndGivenALid) {
   const NodeIndex host = rig.node("host-3");
   rig.fabric.set_port(host, 1, 4, 0);
   const auto [s, text] = rig.sweep_with_log();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
   EXPECT_NE(text.find("node " + rig.guid_of(host) + " port 1 at DR path " + rig.path_to(host) + ": Active with LID 0"),
             std::string::npos)
       << text;

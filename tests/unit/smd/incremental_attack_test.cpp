@@ -980,7 +980,7 @@ TEST(IncrementalAttack, SweepManyRoundsOfFlapsOnATorus) {
     SCOPED_TRACE("round " + std::to_string(round) +
                  (s.incremental ? " incremental" : " full: " + s.full_discovery_because));
     incremental += s.incremental;
-    EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+    EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
     EXPECT_EQ(runner_vs_fabric(rig, runner), "");
   }
   std::cout << "[ info ] " << incremental << " of 30 sweeps incremental\n";

@@ -36,7 +36,7 @@ TEST(MKeySweep, EveryEndportGetsTheKeyAndLaterSweepsStillWork) {
   Rig rig;
   SweepRunner runner(rig.io, rig.fabric, rig.policy);
   const SweepSummary first = runner.heavy_sweep();
-  ASSERT_TRUE(first.subnet_up) << (first.problems.empty() ? "" : first.problems.front());
+  ASSERT_TRUE(first.subnet_up) << (first.problems.empty() ? "" : first.problems.front().to_string());
   for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
     const PortNum p = rig.topo.node(n).is_switch() ? 0 : 1;
     EXPECT_EQ(rig.fabric.m_key(n, p), kKey) << rig.topo.node(n).description;
@@ -47,7 +47,7 @@ TEST(MKeySweep, EveryEndportGetsTheKeyAndLaterSweepsStillWork) {
 
   // Level 2 protects Gets too: a second sweep only discovers anything because it carries the key.
   const SweepSummary second = runner.heavy_sweep();
-  ASSERT_TRUE(second.subnet_up) << (second.problems.empty() ? "" : second.problems.front());
+  ASSERT_TRUE(second.subnet_up) << (second.problems.empty() ? "" : second.problems.front().to_string());
   EXPECT_EQ(second.switches, first.switches);
   EXPECT_EQ(second.cas, first.cas);
   EXPECT_EQ(second.port_sets, 0u);  // the key, protection and lease were read back as already right

@@ -80,7 +80,7 @@ TEST(Sweep, BringsUpAKaryTree) {
   Rig rig(std::move(t.value()));
   SweepRunner runner(rig.io, rig.fabric, rig.policy);
   const SweepSummary s = runner.heavy_sweep();
-  ASSERT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  ASSERT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
   EXPECT_EQ(s.switches, 8u);
   EXPECT_EQ(s.cas, 16u);
   EXPECT_EQ(s.engine, "minhop");
@@ -133,7 +133,7 @@ TEST(Sweep, LostAnswersToPortStateSetsAreReadBack) {
   rig.fabric.lose_first_answer(mad::attr::kPortInfo, mad::Method::kSet);
   SweepRunner runner(rig.io, rig.fabric, rig.policy);
   const SweepSummary s = runner.heavy_sweep();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
   expect_all_up(rig.topo, rig.fabric);
   expect_routes_deliver(rig.topo, rig.fabric);
 }
@@ -147,7 +147,7 @@ TEST(Sweep, LostNodeInfoIsAskedAgainBeforeRouting) {
   rig.fabric.drop_next(rig.topo.cas().back(), 4);  // 1 attempt + 3 retries
   SweepRunner runner(rig.io, rig.fabric, rig.policy);
   const SweepSummary s = runner.heavy_sweep();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
   EXPECT_EQ(s.discovery_rounds, 1u);
   EXPECT_EQ(s.cas, rig.topo.cas().size());
   expect_all_up(rig.topo, rig.fabric);
@@ -163,7 +163,7 @@ TEST(Sweep, CableLostFromOneEndIsFoundFromTheOther) {
   rig.fabric.drop_next(rig.topo.switches().back(), 4);
   SweepRunner runner(rig.io, rig.fabric, rig.policy);
   const SweepSummary s = runner.heavy_sweep();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front());
+  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
   EXPECT_EQ(s.discovery_rounds, 0u);
   EXPECT_EQ(s.links, rig.topo.link_count());
 }
@@ -185,7 +185,7 @@ TEST(Sweep, ResweepOfWhatFailedBringsUpANodeThatWasSilent) {
   EXPECT_TRUE(second.resumed);
   // The spine is behind one port of each leaf: those NodeInfo probes are all that was missing.
   EXPECT_EQ(second.gaps, 4u);
-  EXPECT_TRUE(second.subnet_up) << (second.problems.empty() ? "" : second.problems.front());
+  EXPECT_TRUE(second.subnet_up) << (second.problems.empty() ? "" : second.problems.front().to_string());
   EXPECT_EQ(second.switches, rig.topo.switches().size());
   expect_all_up(rig.topo, rig.fabric);
   expect_routes_deliver(rig.topo, rig.fabric);
@@ -281,7 +281,7 @@ TEST(Sweep, TrapsAfterACableChangeReReadOnlyTheSwitchesThatChanged) {
   Rig rig(std::move(t.value()));
   SweepRunner runner(rig.io, rig.fabric, rig.policy);
   const SweepSummary first = runner.heavy_sweep();
-  ASSERT_TRUE(first.subnet_up) << first.problems.front();
+  ASSERT_TRUE(first.subnet_up) << first.problems.front().to_string();
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   ASSERT_NE(leaf, kNoNode);
   const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
@@ -289,7 +289,7 @@ TEST(Sweep, TrapsAfterACableChangeReReadOnlyTheSwitchesThatChanged) {
 
   rig.fabric.unlink(leaf, port);
   const SweepSummary lost = runner.heavy_sweep({}, SweepScope::kChanged, trap_lids);
-  ASSERT_TRUE(lost.subnet_up) << lost.problems.front();
+  ASSERT_TRUE(lost.subnet_up) << lost.problems.front().to_string();
   EXPECT_TRUE(lost.incremental) << lost.full_discovery_because;
   EXPECT_EQ(lost.links, first.links - 1);
   EXPECT_LT(lost.smps_sent * 3, first.smps_sent) << "an incremental sweep reads a small part of the fabric";
@@ -299,7 +299,7 @@ TEST(Sweep, TrapsAfterACableChangeReReadOnlyTheSwitchesThatChanged) {
 
   rig.fabric.relink(leaf, port);
   const SweepSummary back = runner.heavy_sweep({}, SweepScope::kChanged, {trap_lids[1]});
-  ASSERT_TRUE(back.subnet_up) << back.problems.front();
+  ASSERT_TRUE(back.subnet_up) << back.problems.front().to_string();
   EXPECT_TRUE(back.incremental) << back.full_discovery_because;
   EXPECT_EQ(back.links, first.links);
   expect_all_up(rig.topo, rig.fabric);
