@@ -151,7 +151,7 @@ void Daemon::run_heavy_sweep() {
   pending_full_ = false;
   spdlog::info("heavy sweep: {} (state {})", reason, mad::to_string(state_));
   const SweepSummary s =
-      runner_->heavy_sweep([this](const Discovered& d) { return election_gate(d); }, scope, trap_lids);
+      runner_->heavy_sweep([this](const ObservedFabric& d) { return election_gate(d); }, scope, trap_lids);
   sweeping_ = false;
   ++counters_.heavy_sweeps;
   if (s.incremental) ++counters_.incremental_sweeps;
@@ -235,7 +235,7 @@ void Daemon::run_light_sweep() {
 }
 
 // Master election after discovery (IBA 14.4.1): ask every other port that advertises IsSM for its SMInfo.
-bool Daemon::election_gate(const Discovered& d) {
+bool Daemon::election_gate(const ObservedFabric& d) {
   const Topology& topo = *d.topo;
   SmpBatch batch(io_, *transport_);
   struct Peer {
@@ -246,15 +246,15 @@ bool Daemon::election_gate(const Discovered& d) {
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = node.is_switch() ? 0 : 1; p <= node.num_ports; ++p) {
-      if (!d.port_info_valid[n][p] || (n == topo.sm_node && p == topo.sm_port)) continue;
+      const mad::PortInfo* pi = d.port_info(n, p);
+      if (pi == nullptr || (n == topo.sm_node && p == topo.sm_port)) continue;
       if (node.is_switch() && p != 0) continue;
-      const auto pi = mad::PortInfo::decode(d.port_info[n][p]);
-      if ((pi.capability_mask & mad::capmask::kIsSm) == 0) continue;
+      if ((pi->capability_mask & mad::capmask::kIsSm) == 0) continue;
       mad::SmpRequest req;
-      req.path = d.port_path[n][p];
+      req.path = d.port_path(n, p);
       req.attr_id = mad::attr::kSmInfo;
       own_sminfo(policy_.sm.sm_key).encode(req.data);  // carries our SM_Key: a peer that shares it returns it
-      batch.submit(std::move(req), [&peers, path = d.port_path[n][p]](const mad::SmpReply& r) {
+      batch.submit(std::move(req), [&peers, path = d.port_path(n, p)](const mad::SmpReply& r) {
         if (r.outcome == mad::SmpOutcome::kOk) peers.push_back({path, mad::SmInfo::decode(r.data)});
       });
     }

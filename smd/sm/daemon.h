@@ -48,7 +48,7 @@ class Daemon final : public DaemonControl {
   void run_light_sweep();
   void arm_master_poll();
   void poll_master();
-  bool election_gate(const Discovered& d);
+  bool election_gate(const ObservedFabric& d);
   void become(mad::SmState state, const std::string& why);
 
   void on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info);

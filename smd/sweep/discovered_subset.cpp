@@ -24,10 +24,10 @@ std::vector<bool> reachable_from_sm(const Topology& topo, const std::vector<bool
   return seen;
 }
 
-void keep_subset(Discovered& d, const std::vector<bool>& keep, const std::vector<std::vector<bool>>& cut) {
+void keep_subset(ObservedFabric& d, const std::vector<bool>& keep, const std::vector<std::vector<bool>>& cut) {
   const Topology& in = *d.topo;
   auto out = std::make_shared<Topology>();
-  Discovered kept;
+  std::vector<NodeRecord> kept;
   std::vector<NodeIndex> remap(in.size(), kNoNode);
   for (NodeIndex n = 0; n < in.size(); ++n) {
     if (!keep[n]) continue;
@@ -36,12 +36,7 @@ void keep_subset(Discovered& d, const std::vector<bool>& keep, const std::vector
     auto added = out->add_node(std::move(copy));
     if (!added.ok()) continue;  // cannot happen: GUIDs were unique in `in`
     remap[n] = added.value();
-    kept.port_info.push_back(std::move(d.port_info[n]));
-    kept.port_info_valid.push_back(std::move(d.port_info_valid[n]));
-    kept.port_path.push_back(std::move(d.port_path[n]));
-    kept.switch_info.push_back(d.switch_info[n]);
-    kept.switch_info_valid.push_back(d.switch_info_valid[n]);
-    kept.description_valid.push_back(n < d.description_valid.size() && d.description_valid[n]);
+    kept.push_back(std::move(d.nodes[n]));
   }
   for (NodeIndex n = 0; n < in.size(); ++n) {
     if (remap[n] == kNoNode) continue;
@@ -55,12 +50,7 @@ void keep_subset(Discovered& d, const std::vector<bool>& keep, const std::vector
     out->sm_port = in.sm_port;
   }
   d.topo = std::move(out);
-  d.port_info = std::move(kept.port_info);
-  d.port_info_valid = std::move(kept.port_info_valid);
-  d.port_path = std::move(kept.port_path);
-  d.switch_info = std::move(kept.switch_info);
-  d.switch_info_valid = std::move(kept.switch_info_valid);
-  d.description_valid = std::move(kept.description_valid);
+  d.nodes = std::move(kept);
 }
 
 }  // namespace smd

@@ -1,11 +1,11 @@
-// Cutting cables and nodes out of a discovered fabric while keeping every per-node record of Discovered
-// (PortInfo, SwitchInfo, paths, what was read) aligned with the renumbered topology. Shared by the
+// Cutting cables and nodes out of an observed fabric while keeping its per-node records aligned with
+// the renumbered topology. Shared by the
 // discovery vet (discovery_vet.h) and by the incremental sweep (incremental_discovery.h).
 #pragma once
 
 #include <vector>
 
-#include "smd/sweep/discovery.h"
+#include "smd/fabric/observed.h"
 
 namespace smd {
 
@@ -16,7 +16,7 @@ std::vector<bool> reachable_from_sm(const Topology& topo, const std::vector<bool
                                     const std::vector<std::vector<bool>>& cut);
 
 /// Replace `d.topo` by the subset of nodes `keep` and cables not `cut`, renumbering the nodes in their
-/// old order; every per-node vector of `d` follows. `problems` and `smps` are left as they are.
-void keep_subset(Discovered& d, const std::vector<bool>& keep, const std::vector<std::vector<bool>>& cut);
+/// old order; the node records follow. `problems` and `smps` are left as they are.
+void keep_subset(ObservedFabric& d, const std::vector<bool>& keep, const std::vector<std::vector<bool>>& cut);
 
 }  // namespace smd

@@ -20,14 +20,9 @@ namespace {
 struct WorkNode {
   Node node;
   mad::DrPath path;
-  std::vector<mad::SmpData> pi;
-  std::vector<bool> pi_valid;
-  std::vector<mad::DrPath> port_path;
+  NodeRecord rec;              // what this node's SMA (and each port's, for a CA) reported
   std::vector<bool> probed;    // NodeInfo already sent out of this port
   std::vector<bool> disputed;  // claimed by two cables that disagree: never cabled again in this sweep
-  mad::SmpData si{};
-  bool si_valid = false;
-  bool nd_valid = false;
 };
 
 // One attribute a finished sweep lacks; resume_discovery() asks for exactly these.
@@ -45,22 +40,24 @@ bool should_read_port(const Node& node, PortNum port) {
   return node.is_switch() || (port != 0 && node.ports[port].guid != 0);
 }
 
-std::vector<Gap> find_gaps(const Discovered& d) {
+std::vector<Gap> find_gaps(const ObservedFabric& d) {
   std::vector<Gap> gaps;
   if (!d.topo) return gaps;
   const Topology& topo = *d.topo;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
-    if (!d.description_valid[n]) gaps.push_back({Gap::Kind::kNodeDescription, n, 0});
-    if (node.is_switch() && !d.switch_info_valid[n]) gaps.push_back({Gap::Kind::kSwitchInfo, n, 0});
+    const NodeRecord& rec = d.nodes[n];
+    if (!rec.description_read) gaps.push_back({Gap::Kind::kNodeDescription, n, 0});
+    if (node.is_switch() && !rec.switch_info) gaps.push_back({Gap::Kind::kSwitchInfo, n, 0});
     for (PortNum p = 0; p <= node.num_ports; ++p) {
       if (!should_read_port(node, p)) continue;
-      if (!d.port_info_valid[n][p]) {
+      const mad::PortInfo* pi = d.port_info(n, p);
+      if (pi == nullptr) {
         gaps.push_back({Gap::Kind::kPortInfo, n, p});
         continue;
       }
       // A live port whose far end is unknown: its NodeInfo failed (or was not believed) last time.
-      const auto state = mad::PortInfo::decode(d.port_info[n][p]).port_state;
+      const auto state = pi->port_state;
       const bool live = state >= static_cast<std::uint8_t>(PortState::kInit);
       if (live && expandable(node, n == topo.sm_node, p) && !node.ports[p].connected()) {
         gaps.push_back({Gap::Kind::kNodeInfo, n, p});
@@ -74,21 +71,21 @@ class Sweep {
  public:
   explicit Sweep(SmpBatch& batch) : batch_(batch) {}
 
-  Discovered run() {
+  ObservedFabric run() {
     probe(mad::DrPath{}, kNoNode, 0);
     batch_.wait();
     return finish();
   }
 
   // Start from what `previous` holds and ask only for what it lacks (and for nodes found behind it).
-  Discovered resume(const Discovered& previous) {
+  ObservedFabric resume(const ObservedFabric& previous) {
     if (!previous.topo || previous.topo->size() == 0) return run();
     seed(previous);
     for (const Gap& g : find_gaps(previous)) {
       switch (g.kind) {
         case Gap::Kind::kNodeDescription: read_description(g.node); break;
         case Gap::Kind::kSwitchInfo: read_switch_info(g.node); break;
-        case Gap::Kind::kPortInfo: read_port_info(g.node, g.port, nodes_[g.node].port_path[g.port]); break;
+        case Gap::Kind::kPortInfo: read_port_info(g.node, g.port, nodes_[g.node].rec.ports[g.port].path); break;
         case Gap::Kind::kNodeInfo: expand(g.node, g.port); break;
       }
     }
@@ -121,9 +118,9 @@ class Sweep {
     if (gap.node == kNoNode) return true;  // the SM's own node did not answer
     const WorkNode& n = nodes_[gap.node];
     switch (gap.kind) {
-      case Gap::Kind::kNodeDescription: return !n.nd_valid;
-      case Gap::Kind::kSwitchInfo: return !n.si_valid;
-      case Gap::Kind::kPortInfo: return !n.pi_valid[gap.port];
+      case Gap::Kind::kNodeDescription: return !n.rec.description_read;
+      case Gap::Kind::kSwitchInfo: return !n.rec.switch_info;
+      case Gap::Kind::kPortInfo: return !n.rec.ports[gap.port].port_info;
       case Gap::Kind::kNodeInfo: return !n.node.ports[gap.port].connected();
     }
     return true;
@@ -186,10 +183,10 @@ class Sweep {
         return;
       }
       if (from_node != kNoNode && !link(from_node, from_port, it->second, local, path)) return;
-      if (!known.node.is_switch() && !known.pi_valid[local] && local != 0) {
+      if (!known.node.is_switch() && !known.rec.ports[local].port_info && local != 0) {
         // A further port of a multi-port CA: its own SMA answers through this path.
         known.node.ports[local].guid = ni.port_guid;
-        known.port_path[local] = path;
+        known.rec.ports[local].path = path;
         read_port_info(it->second, local, path);
       }
       return;
@@ -205,9 +202,8 @@ class Sweep {
     for (PortNum p = 0; p <= ni.num_ports; ++p) w.node.ports[p].num = p;
     w.node.dr_path = path.hops();
     w.path = path;
-    w.pi.resize(ni.num_ports + 1u);
-    w.pi_valid.assign(ni.num_ports + 1u, false);
-    w.port_path.assign(ni.num_ports + 1u, path);
+    w.rec.node_info = ni;
+    w.rec.ports.assign(ni.num_ports + 1u, PortRecord{path, std::nullopt});
     w.probed.assign(ni.num_ports + 1u, false);
     w.disputed.assign(ni.num_ports + 1u, false);
     if (is_switch) {
@@ -251,7 +247,7 @@ class Sweep {
         return;
       }
       n.node.description = mad::NodeDescription::decode(r.data).text;
-      n.nd_valid = true;
+      n.rec.description_read = true;
     });
   }
 
@@ -267,8 +263,7 @@ class Sweep {
         problem(ProblemCode::kCapacity, n.node.guid, n.path, "SwitchInfo",
                 "LinearFDBCap is 0: the switch cannot hold a unicast route; left out of the fabric");
       }
-      n.si = r.data;
-      n.si_valid = true;
+      n.rec.switch_info = si;
       n.node.lft_cap = si.linear_fdb_cap;
       n.node.lft_top = si.linear_fdb_top;
     });
@@ -345,19 +340,17 @@ class Sweep {
     batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
-        lost({Gap::Kind::kPortInfo, index, port}, r, n.node.guid, n.port_path[port], "PortInfo " + std::to_string(port),
-             mad::describe_failure(r));
+        lost({Gap::Kind::kPortInfo, index, port}, r, n.node.guid, n.rec.ports[port].path,
+             "PortInfo " + std::to_string(port), mad::describe_failure(r));
         return;
       }
-      on_port_info(index, port, r.data);
+      on_port_info(index, port, mad::PortInfo::decode(r.data));
     });
   }
 
-  void on_port_info(NodeIndex index, PortNum port, const mad::SmpData& data) {
+  void on_port_info(NodeIndex index, PortNum port, const mad::PortInfo& pi) {
     WorkNode& n = nodes_[index];
-    const auto pi = mad::PortInfo::decode(data);
-    n.pi[port] = data;
-    n.pi_valid[port] = true;
+    n.rec.ports[port].port_info = pi;
     Port& p = n.node.ports[port];
     p.lid = pi.lid;
     p.lmc = pi.lmc;
@@ -371,7 +364,7 @@ class Sweep {
       // one in "LIDs assigned"; if the port then still holds LID 0 that phase names it. (A switch's
       // port 0 is always Active and holds LID 0 until an SM sets one: normal, not logged.)
       spdlog::info("discovery: node {} port {} at DR path {}: Active with LID 0; it gets a LID from this SM",
-                   format_guid(n.node.guid), port, n.port_path[port].to_string());
+                   format_guid(n.node.guid), port, n.rec.ports[port].path.to_string());
     }
     if (p.state == PortState::kDown || n.probed[port] || n.disputed[port] || p.connected()) return;
     expand(index, port);
@@ -391,19 +384,14 @@ class Sweep {
 
   // The nodes of a finished sweep, as they were when it ended (index i = topology node i; the SM's node,
   // discovered first, is node 0 of both).
-  void seed(const Discovered& prev) {
+  void seed(const ObservedFabric& prev) {
     const Topology& topo = *prev.topo;
     nodes_.reserve(topo.size());
     for (NodeIndex i = 0; i < topo.size(); ++i) {
       WorkNode w;
       w.node = topo.node(i);
       w.path = mad::DrPath(w.node.dr_path);
-      w.pi = prev.port_info[i];
-      w.pi_valid = prev.port_info_valid[i];
-      w.port_path = prev.port_path[i];
-      w.si = prev.switch_info[i];
-      w.si_valid = prev.switch_info_valid[i];
-      w.nd_valid = prev.description_valid[i];
+      w.rec = prev.nodes[i];
       w.probed.assign(w.node.ports.size(), false);
       w.disputed.assign(w.node.ports.size(), false);
       for (const Port& p : w.node.ports) w.probed[p.num] = p.connected();
@@ -413,12 +401,12 @@ class Sweep {
     sm_port_ = topo.sm_port;
   }
 
-  Discovered finish() {
+  ObservedFabric finish() {
     // Before the nodes' attributes move out: the lost SMPs whose holes no later answer filled.
     for (auto& [gap, p] : lost_) {
       if (still_a_hole(gap)) problems_.push_back(std::move(p));
     }
-    Discovered out;
+    ObservedFabric out;
     auto topo = std::make_shared<Topology>();
     std::vector<NodeIndex> remap(nodes_.size(), kNoNode);
     for (NodeIndex i = 0; i < nodes_.size(); ++i) {
@@ -431,12 +419,7 @@ class Sweep {
         continue;
       }
       remap[i] = added.value();
-      out.port_info.push_back(std::move(w.pi));
-      out.port_info_valid.push_back(std::move(w.pi_valid));
-      out.port_path.push_back(std::move(w.port_path));
-      out.switch_info.push_back(w.si);
-      out.switch_info_valid.push_back(w.si_valid);
-      out.description_valid.push_back(w.nd_valid);
+      out.nodes.push_back(std::move(w.rec));
     }
     for (NodeIndex i = 0; i < nodes_.size(); ++i) {
       if (remap[i] == kNoNode) continue;
@@ -466,19 +449,19 @@ class Sweep {
 
 }  // namespace
 
-Discovered discover_fabric(SmpBatch& batch) {
+ObservedFabric discover_fabric(SmpBatch& batch) {
   const auto before = batch.transport().stats().received;
   Sweep sweep(batch);
-  Discovered d = sweep.run();
+  ObservedFabric d = sweep.run();
   vet_discovered(d);
   d.smps = batch.transport().stats().received - before;
   return d;
 }
 
-Discovered resume_discovery(SmpBatch& batch, const Discovered& previous) {
+ObservedFabric resume_discovery(SmpBatch& batch, const ObservedFabric& previous) {
   const auto before = batch.transport().stats().received;
   Sweep sweep(batch);
-  Discovered d = sweep.resume(previous);
+  ObservedFabric d = sweep.resume(previous);
   // What the first pass left out is a live port with an unknown far end, so it is asked again: vet the
   // result again, or a re-probed cable or switch would slip back in unchecked.
   vet_discovered(d);
@@ -486,9 +469,9 @@ Discovered resume_discovery(SmpBatch& batch, const Discovered& previous) {
   return d;
 }
 
-std::size_t discovery_gaps(const Discovered& d) { return find_gaps(d).size(); }
+std::size_t discovery_gaps(const ObservedFabric& d) { return find_gaps(d).size(); }
 
-std::string describe_first_gap(const Discovered& d) {
+std::string describe_first_gap(const ObservedFabric& d) {
   const std::vector<Gap> gaps = find_gaps(d);
   if (gaps.empty()) return "";
   const Gap& g = gaps.front();

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "mad/transport/smp_batch.h"
-#include "smd/fabric/discovered.h"
+#include "smd/fabric/observed.h"
 
 namespace smd {
 
@@ -20,19 +20,19 @@ namespace smd {
 /// PortGUID differs from the first one with that GUID), a port claimed by two cables (duplicate GUID or
 /// wrong LocalPortNum: both cables left out), paths beyond 63 hops, and whatever discovery_vet.h
 /// removes afterwards (cables whose ends disagree, switches with LinearFDBCap 0, nodes cut off).
-Discovered discover_fabric(SmpBatch& batch);
+ObservedFabric discover_fabric(SmpBatch& batch);
 
 /// Re-sweep only what `previous` could not read: NodeInfo out of every live port whose far end is
 /// unknown, and every unread PortInfo, SwitchInfo and NodeDescription. What `previous` holds (including
 /// the SM's own Sets recorded since) is kept, not read again; a node found now is swept in full.
 /// `problems` of the result are the failures of this pass only. Meant for the fabric `previous` was read
 /// from moments ago (bring-up re-sweeps); a fabric that changed since needs discover_fabric().
-Discovered resume_discovery(SmpBatch& batch, const Discovered& previous);
+ObservedFabric resume_discovery(SmpBatch& batch, const ObservedFabric& previous);
 
 /// How many attributes resume_discovery() would ask for (0: `d` is complete).
-std::size_t discovery_gaps(const Discovered& d);
+std::size_t discovery_gaps(const ObservedFabric& d);
 
 /// The first of those attributes, "node 0x... at DR path 0,1,3: PortInfo 2" ("" when none).
-std::string describe_first_gap(const Discovered& d);
+std::string describe_first_gap(const ObservedFabric& d);
 
 }  // namespace smd

@@ -19,13 +19,15 @@ std::string state_text(std::uint8_t state) {
 }
 
 // Why the two ends of the cable n.p <-> peer disagree, or "" when they agree (or one end is unread).
-std::string disagreement(const Discovered& d, NodeIndex n, PortNum p) {
+std::string disagreement(const ObservedFabric& d, NodeIndex n, PortNum p) {
   const Port& port = d.topo->node(n).ports[p];
-  if (!d.port_info_valid[n][p] || !d.port_info_valid[port.peer][port.peer_port]) return "";
-  const auto a = mad::PortInfo::decode(d.port_info[n][p]);
-  const auto b = mad::PortInfo::decode(d.port_info[port.peer][port.peer_port]);
+  const mad::PortInfo* near = d.port_info(n, p);
+  const mad::PortInfo* far = d.port_info(port.peer, port.peer_port);
+  if (near == nullptr || far == nullptr) return "";
+  const mad::PortInfo& a = *near;
+  const mad::PortInfo& b = *far;
   const std::string peer = format_guid(d.topo->node(port.peer).guid) + " port " + std::to_string(port.peer_port) +
-                           " (DR path " + d.port_path[port.peer][port.peer_port].to_string() + ")";
+                           " (DR path " + d.port_path(port.peer, port.peer_port).to_string() + ")";
   if (!live_state(a.port_state) || !live_state(b.port_state)) {
     return "the two ends disagree: port " + std::to_string(p) + " reports " + state_text(a.port_state) + ", its peer " +
            peer + " reports " + state_text(b.port_state) + ", yet an SMP crossed the cable";
@@ -43,7 +45,7 @@ std::string disagreement(const Discovered& d, NodeIndex n, PortNum p) {
 
 }  // namespace
 
-void vet_discovered(Discovered& d) {
+void vet_discovered(ObservedFabric& d) {
   const Topology& in = *d.topo;
   std::vector<bool> keep(in.size(), true);
   std::vector<std::vector<bool>> cut(in.size());
@@ -68,7 +70,7 @@ void vet_discovered(Discovered& d) {
         continue;
       }
       if (const std::string why = disagreement(d, n, p); !why.empty()) {
-        report(node.guid, d.port_path[n][p].to_string(), "PortInfo " + std::to_string(p), why + "; cable left out");
+        report(node.guid, d.port_path(n, p).to_string(), "PortInfo " + std::to_string(p), why + "; cable left out");
         cut[n][p] = cut[port.peer][port.peer_port] = true;
       }
     }
@@ -76,8 +78,8 @@ void vet_discovered(Discovered& d) {
 
   // Switches that cannot hold a unicast route (discovery already named them when SwitchInfo came back).
   for (NodeIndex s : in.switches()) {
-    if (s == in.sm_node || s >= d.switch_info_valid.size() || !d.switch_info_valid[s]) continue;
-    if (mad::SwitchInfo::decode(d.switch_info[s]).linear_fdb_cap == 0) keep[s] = false;
+    const auto& si = d.nodes[s].switch_info;
+    if (s != in.sm_node && si && si->linear_fdb_cap == 0) keep[s] = false;
   }
 
   // What the removals cut off from the SM.

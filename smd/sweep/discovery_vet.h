@@ -16,6 +16,6 @@ namespace smd {
 ///    is left out.
 /// Each removal becomes a SweepProblem naming the node GUID(s) and directed path(s). Cables whose ends'
 /// PortInfo was not read are kept (the read failure is already a problem of its own).
-void vet_discovered(Discovered& d);
+void vet_discovered(ObservedFabric& d);
 
 }  // namespace smd

@@ -55,7 +55,7 @@ struct Retrained {
 
 class Rediscovery {
  public:
-  Rediscovery(SmpBatch& batch, const Discovered& previous) : batch_(batch), d_(previous) {
+  Rediscovery(SmpBatch& batch, const ObservedFabric& previous) : batch_(batch), d_(previous) {
     d_.topo = std::make_shared<Topology>(*previous.topo);
     d_.problems.clear();
   }
@@ -230,9 +230,9 @@ class Rediscovery {
                        std::vector<std::pair<NodeIndex, PortNum>>& gained,
                        std::vector<Retrained>* retrained = nullptr) {
     const auto pi = mad::PortInfo::decode(data);
-    const std::uint8_t was = d_.port_info_valid[n][p] ? mad::PortInfo::decode(d_.port_info[n][p]).port_state : 0;
-    d_.port_info[n][p] = data;
-    d_.port_info_valid[n][p] = true;
+    const mad::PortInfo* before = d_.port_info(n, p);
+    const std::uint8_t was = before ? before->port_state : 0;
+    d_.nodes[n].ports[p].port_info = pi;
     Port& port = topo().mutable_node(n).ports[p];
     port.state = pi.port_state >= 1 && pi.port_state <= 4 ? static_cast<PortState>(pi.port_state) : PortState::kDown;
     port.phys_state = pi.port_physical_state;
@@ -292,7 +292,7 @@ class Rediscovery {
     }
     mad::SmpData data{};
     bool read = false;
-    batch_.submit(get(d_.port_path[far][far_port], mad::attr::kPortInfo, far_port), [&](const mad::SmpReply& r) {
+    batch_.submit(get(d_.port_path(far, far_port), mad::attr::kPortInfo, far_port), [&](const mad::SmpReply& r) {
       if (r.outcome == mad::SmpOutcome::kOk) {
         data = r.data;
         read = true;
@@ -354,7 +354,7 @@ class Rediscovery {
     spdlog::info("incremental sweep: cable up: {} port {} <-> {} port {}", format_guid(node.guid), p,
                  format_guid(far.guid), q);
     // A CA is reached again through the new cable; its PortInfo says what state the link trained to.
-    if (!far.is_switch()) d_.port_path[*m][q] = mad::DrPath(node.dr_path).extended(p);
+    if (!far.is_switch()) d_.nodes[*m].ports[q].path = mad::DrPath(node.dr_path).extended(p);
     reread_far_end(*m, q);
   }
 
@@ -415,7 +415,7 @@ class Rediscovery {
     for (NodeIndex n = 0; n < t.size(); ++n) {
       const Node& node = t.node(n);
       for (PortNum p = 0; p <= node.num_ports; ++p) {
-        mad::DrPath& pp = d_.port_path[n][p];
+        mad::DrPath& pp = d_.nodes[n].ports[p].path;
         if (node.is_switch()) {
           pp = mad::DrPath(node.dr_path);
           continue;
@@ -450,9 +450,9 @@ class Rediscovery {
                           silent.emplace_back(s, mad::describe_failure(r));
                           return;
                         }
-                        d_.switch_info[s] = r.data;
-                        d_.switch_info_valid[s] = true;
-                        if (mad::SwitchInfo::decode(r.data).port_state_change) suspect(topo().node(s).guid);
+                        const auto si = mad::SwitchInfo::decode(r.data);
+                        d_.nodes[s].switch_info = si;
+                        if (si.port_state_change) suspect(topo().node(s).guid);
                       });
       }
       batch_.wait();
@@ -464,7 +464,7 @@ class Rediscovery {
   }
 
   SmpBatch& batch_;
-  Discovered d_;
+  ObservedFabric d_;
   IncrementalDiscovery out_;
   std::set<Guid> suspects_;  // by GUID: node indices change when nodes leave
   std::set<Guid> done_;
@@ -472,7 +472,8 @@ class Rediscovery {
 
 }  // namespace
 
-IncrementalDiscovery rediscover_changed(SmpBatch& batch, const Discovered& previous, const std::vector<Guid>& changed) {
+IncrementalDiscovery rediscover_changed(SmpBatch& batch, const ObservedFabric& previous,
+                                        const std::vector<Guid>& changed) {
   IncrementalDiscovery out;
   if (!previous.topo || previous.topo->size() == 0 || previous.topo->sm_node == kNoNode) {
     out.full_sweep_because = "no previous sweep to start from";

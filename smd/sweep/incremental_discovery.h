@@ -20,7 +20,7 @@ namespace smd {
 struct IncrementalDiscovery {
   bool ok = false;
   std::string full_sweep_because;   ///< when !ok: names the node GUID, directed path and attribute
-  Discovered fabric;                ///< when ok: `previous` with the changes applied, vetted
+  ObservedFabric fabric;            ///< when ok: `previous` with the changes applied, vetted
   std::size_t switches_reread = 0;  ///< switches whose every PortInfo was read again
   std::size_t cables_lost = 0, cables_gained = 0, nodes_lost = 0;
 };
@@ -30,6 +30,7 @@ struct IncrementalDiscovery {
 /// Nodes cut off by lost cables leave the fabric; directed paths that crossed a lost cable are replaced
 /// by shortest paths over what remains. The result is vetted like a full discovery (discovery_vet.h).
 /// Never touches `previous`.
-IncrementalDiscovery rediscover_changed(SmpBatch& batch, const Discovered& previous, const std::vector<Guid>& changed);
+IncrementalDiscovery rediscover_changed(SmpBatch& batch, const ObservedFabric& previous,
+                                        const std::vector<Guid>& changed);
 
 }  // namespace smd

@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "mad/codec/switch_info.h"
-#include "smd/program/smp_failure.h"
 
 namespace smd {
 
@@ -38,33 +37,6 @@ LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo, unsigned rou
                  ") did not answer SwitchInfo " + std::to_string(rounds + 1) + " times";
   }
   return out;
-}
-
-unsigned clear_port_state_change(SmpBatch& batch, Discovered& d, std::vector<SweepProblem>& problems) {
-  unsigned sets = 0;
-  const Topology& topo = *d.topo;
-  for (NodeIndex s : topo.switches()) {
-    auto si = mad::SwitchInfo::decode(d.switch_info[s]);
-    if (!si.port_state_change) continue;
-    const Node& sw = topo.node(s);
-    mad::SmpRequest req;
-    req.path = mad::DrPath(sw.dr_path);
-    req.method = mad::Method::kSet;
-    req.attr_id = mad::attr::kSwitchInfo;
-    si.port_state_change = true;  // write 1 to clear (IBA 14.2.5.4)
-    si.encode(req.data);
-    ++sets;
-    batch.submit(std::move(req), [&, s](const mad::SmpReply& r) {
-      if (r.outcome == mad::SmpOutcome::kOk) {
-        d.switch_info[s] = r.data;
-      } else {
-        problems.push_back({failure_code(r), topo.node(s).guid, format_dr_path(topo.node(s).dr_path),
-                            "SwitchInfo Set PortStateChange", mad::to_string(r.outcome)});
-      }
-    });
-  }
-  batch.wait();
-  return sets;
 }
 
 }  // namespace smd

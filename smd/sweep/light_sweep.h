@@ -10,7 +10,6 @@
 
 #include "mad/transport/smp_batch.h"
 #include "routing/model/topology.h"
-#include "smd/sweep/discovery.h"
 
 namespace smd {
 
@@ -25,9 +24,5 @@ struct LightSweepResult {
 /// (after the transport's retries) is asked again up to `rounds` more times; only one that never
 /// answers, or a PortStateChange, makes a heavy sweep due.
 LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo, unsigned rounds = 0);
-
-/// Write PortStateChange = 1 (which clears it) on every switch whose SwitchInfo, as read in `d`, had it
-/// set, so the next light sweep sees only new changes. Returns the number of Sets sent.
-unsigned clear_port_state_change(SmpBatch& batch, Discovered& d, std::vector<SweepProblem>& problems);
 
 }  // namespace smd

@@ -1,24 +1,30 @@
 // One heavy sweep as a list of named phases, in the order OpenSM logs them:
 // discovery -> LIDs assigned -> routing computed and verified -> endports configured ->
 // switches configured (LFTs) -> links armed -> links active -> subnet up.
+// Each phase keeps to one kind of state: discovery builds what the SMAs reported (ObservedFabric), LIDs
+// and routing build what the SM wants (DesiredFabric), the programmers write the difference and record
+// what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedTables for
+// the forwarding tables, which outlive the sweep).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "config/policy.h"
 #include "mad/transport/m_key_transport.h"
+#include "mad/transport/smp_batch.h"
 #include "mad/transport/transport.h"
 #include "routing/lids/lid_assign.h"
-#include "routing/model/forwarding.h"
-#include "routing/model/lid_map.h"
-#include "smd/program/lft_programmer.h"
+#include "smd/fabric/applied_tables.h"
+#include "smd/fabric/desired.h"
+#include "smd/fabric/observed.h"
+#include "smd/fabric/sweep_fabric.h"
 #include "smd/state/roce_state_writer.h"
 #include "smd/state/sweep_summary.h"
-#include "smd/sweep/discovery.h"
 
 namespace smd {
 
@@ -29,14 +35,14 @@ enum class SweepScope : std::uint8_t {
   kChanged,  ///< after traps: re-read only the switches that changed (incremental_discovery.h)
 };
 
-/// The SM's state that outlives one sweep: remembered LIDs and what each switch holds.
+/// The SM's state that outlives one sweep: remembered LIDs, what each switch holds, the last fabric.
 class SweepRunner {
  public:
   SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy);
 
   /// Decides after discovery whether this SM goes on to configure the fabric (false: another SM is
   /// master; the sweep stops with `SweepSummary::stopped_after_discovery`).
-  using DiscoveryGate = std::function<bool(const Discovered&)>;
+  using DiscoveryGate = std::function<bool(const ObservedFabric&)>;
 
   /// Run one heavy sweep through every phase. Problems do not abort the sweep: the rest of the fabric
   /// is still configured, and the summary names what failed. With SweepScope::kFailed, discovery starts
@@ -52,13 +58,13 @@ class SweepRunner {
   /// Light sweep over the switches of the last heavy sweep; true (with a reason) when a heavy one is due.
   bool light_sweep_finds_change(std::string& reason);
 
-  /// The last discovered fabric and its LIDs and tables (null before the first sweep).
+  /// The last discovered fabric and its LIDs and tables (null / empty before the first sweep).
   std::shared_ptr<const Topology> topology() const { return topo_; }
-  const LidMap& lids() const { return lids_; }
-  const RoutingTables& tables() const { return tables_; }
-  /// Frozen copies of the last sweep's LIDs and tables, for snapshots (null before the first sweep).
-  std::shared_ptr<const LidMap> lids_snapshot() const { return lids_frozen_; }
-  std::shared_ptr<const RoutingTables> tables_snapshot() const { return tables_frozen_; }
+  const LidMap& lids() const;
+  const RoutingTables& tables() const;
+  /// The LIDs and tables of the last sweep that reached programming, frozen (null before the first).
+  std::shared_ptr<const LidMap> lids_snapshot() const { return programmed_.lids; }
+  std::shared_ptr<const RoutingTables> tables_snapshot() const { return programmed_.tables; }
 
   /// Use a reloaded policy from the next sweep on (LIDs already granted stay); that sweep programs a
   /// fresh engine run rather than repairing the old tables.
@@ -71,13 +77,19 @@ class SweepRunner {
   std::optional<RoceWriteReport> wait_for_roce_files() { return roce_writer_.wait_idle(); }
 
  private:
+  // Phase 1 (sweep_discovery.cpp): discovery by scope, then rounds for what lost SMPs left unread.
+  ObservedFabric discover(SmpBatch& batch, SweepScope scope, const std::vector<Lid>& changed_lids, SweepSummary& s);
+  /// A kChanged sweep's discovery: the incremental one, or a full one when it cannot be done.
+  ObservedFabric rediscover(SmpBatch& batch, const std::vector<Lid>& changed_lids, SweepSummary& s);
+  // Phase 2 (sweep_lids.cpp): LIDs from guid2lid, the ports, or the lowest free range.
+  bool assign_lids_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
   void remember_port_lids(const Topology& topo);
-  /// Phase 1 of a kChanged sweep: the incremental discovery, or a full one when it cannot be done.
-  Discovered rediscover(SmpBatch& batch, const std::vector<Lid>& changed_lids, SweepSummary& s);
-  void write_ca_order(const Topology& topo);
-  /// Routing phase, last step: the fresh engine run, or the minimal repair of the previous tables
-  /// (routing.repair, routing/verify/repair.h) when the fabric only lost links or nodes.
-  void choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
+  // Phase 3 (sweep_routing.cpp): the engine chain, then the fresh run or the minimal repair of the
+  // previous tables (routing.repair, routing/verify/repair.h) when the fabric only lost links or nodes.
+  bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
+  RoutingTables choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
+  void write_ca_order(const Topology& topo, const RoutingTables& tables);
+  EndportSettings endport_settings(const Topology& topo) const;
 
   boost::asio::io_context& io_;
   mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key
@@ -85,13 +97,11 @@ class SweepRunner {
   Guid2Lid remembered_;
   bool full_reroute_ = false;
   bool guid2lid_loaded_ = false;
-  LftProgrammer programmer_;
-  Discovered last_;  ///< the last configuring sweep's fabric, with the Sets since recorded (topo null: none)
+  AppliedTables applied_;  ///< what each switch acknowledged holding, by GUID
+  ObservedFabric last_;    ///< the last configuring sweep's fabric as known at its end (topo null: none)
   std::shared_ptr<const Topology> topo_;
-  LidMap lids_;
-  RoutingTables tables_;
-  std::shared_ptr<const LidMap> lids_frozen_;
-  std::shared_ptr<const RoutingTables> tables_frozen_;
+  DesiredFabric desired_;        ///< what the current (or last) sweep wants: LIDs, tables, endport settings
+  DesiredFabric programmed_;     ///< the desired state of the last sweep that reached programming
   RoceStateWriter roce_writer_;  // last: its destructor finishes the write while the rest still exists
 };
 

@@ -110,13 +110,10 @@ class ScriptedSmas : public mad::SmpTransport {
   mad::TransportStats stats_;
 };
 
-void check_discovered(const Discovered& d) {
+void check_discovered(const ObservedFabric& d) {
   using fuzz::check;
   const Topology& t = *d.topo;
-  check(d.port_info.size() == t.size() && d.port_info_valid.size() == t.size() && d.port_path.size() == t.size() &&
-            d.switch_info.size() == t.size() && d.switch_info_valid.size() == t.size() &&
-            d.description_valid.size() == t.size(),
-        "one entry per node in every per-node vector");
+  check(d.nodes.size() == t.size(), "one record per node");
   std::vector<bool> reached(t.size(), false);
   std::deque<NodeIndex> queue;
   if (t.size() > 0) {
@@ -127,22 +124,21 @@ void check_discovered(const Discovered& d) {
   for (NodeIndex n = 0; n < t.size(); ++n) {
     const Node& node = t.node(n);
     check(node.num_ports >= 1 && node.num_ports <= 254, "NumPorts 1..254");
-    check(node.ports.size() == node.num_ports + 1u && d.port_info[n].size() == node.ports.size() &&
-              d.port_path[n].size() == node.ports.size(),
-          "per-port vectors sized NumPorts + 1");
+    check(node.ports.size() == node.num_ports + 1u && d.nodes[n].ports.size() == node.ports.size(),
+          "per-port records sized NumPorts + 1");
     check(node.dr_path.size() <= mad::kMaxHops, "paths of at most 63 hops");
     check(t.find(node.guid) == n, "GUIDs unique");
-    if (node.is_switch() && n != t.sm_node && d.switch_info_valid[n]) {
-      check(mad::SwitchInfo::decode(d.switch_info[n]).linear_fdb_cap != 0, "no switch with LinearFDBCap 0");
+    if (node.is_switch() && n != t.sm_node && d.nodes[n].switch_info) {
+      check(d.nodes[n].switch_info->linear_fdb_cap != 0, "no switch with LinearFDBCap 0");
     }
     for (const Port& p : node.ports) {
       if (!p.connected()) continue;
       check(p.num != 0 && p.peer < t.size() && p.peer != n, "a cable joins two nodes' external ports");
       const Port& back = t.node(p.peer).ports.at(p.peer_port);
       check(back.peer == n && back.peer_port == p.num, "every cable on both ends");
-      if (d.port_info_valid[n][p.num] && d.port_info_valid[p.peer][p.peer_port]) {
-        const auto a = mad::PortInfo::decode(d.port_info[n][p.num]);
-        const auto b = mad::PortInfo::decode(d.port_info[p.peer][p.peer_port]);
+      if (d.port_info(n, p.num) != nullptr && d.port_info(p.peer, p.peer_port) != nullptr) {
+        const mad::PortInfo& a = *d.port_info(n, p.num);
+        const mad::PortInfo& b = *d.port_info(p.peer, p.peer_port);
         check(a.port_state >= 2 && a.port_state <= 4 && b.port_state >= 2 && b.port_state <= 4, "cables are live");
         check(a.link_width_active == b.link_width_active, "both ends agree on the width");
       }
@@ -187,7 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto guard = boost::asio::make_work_guard(io);
   ScriptedSmas smas(io, data, size);
   SmpBatch batch(io, smas);
-  const Discovered d = discover_fabric(batch);
+  const ObservedFabric d = discover_fabric(batch);
   check_discovered(d);
   // Then the same SMAs answer an incremental sweep after "traps" from up to two switches: whatever they
   // say now, it falls back to a full discovery with a reason, or ends with a consistent fabric.

@@ -69,7 +69,7 @@ TEST(Discovery, FindsEveryNodeAndCableOfAKaryTree) {
   auto t = make_kary_ntree(4, 2);
   ASSERT_TRUE(t.ok());
   Rig rig(std::move(t.value()));
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   EXPECT_TRUE(d.problems.empty()) << d.problems.front().to_string();
   expect_same_fabric(rig.topo, *d.topo);
   EXPECT_EQ(d.topo->sm_node, *d.topo->find(rig.topo.node(rig.topo.sm_node).guid));
@@ -80,7 +80,7 @@ TEST(Discovery, ParallelLinksAreDistinctCables) {
   auto t = make_two_switch(3, 2);
   ASSERT_TRUE(t.ok());
   Rig rig(std::move(t.value()));
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   EXPECT_TRUE(d.problems.empty());
   expect_same_fabric(rig.topo, *d.topo);
   EXPECT_EQ(d.topo->link_count(), 3u + 4u);
@@ -91,7 +91,7 @@ TEST(Discovery, SurvivesLossWithRetries) {
   ASSERT_TRUE(t.ok());
   Rig rig(std::move(t.value()), /*retries=*/8);
   rig.fabric.set_loss(0.05, 7);
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   EXPECT_TRUE(d.problems.empty());
   expect_same_fabric(rig.topo, *d.topo);
   EXPECT_GT(rig.fabric.stats().retries, 0u);
@@ -103,7 +103,7 @@ TEST(Discovery, SilentSwitchIsReportedAndTheRestIsFound) {
   Rig rig(std::move(t.value()), 1);
   const NodeIndex spine = rig.topo.switches().back();
   rig.fabric.silence(spine);
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   ASSERT_FALSE(d.problems.empty());
   EXPECT_NE(d.problems.front().to_string().find("NodeInfo"), std::string::npos);
   EXPECT_EQ(d.topo->size(), rig.topo.size() - 1);
@@ -129,7 +129,7 @@ TEST(Discovery, ResumeAsksOnlyForWhatIsMissing) {
   const NodeIndex leaf = leaf_away_from_sm(rig.topo);
   ASSERT_NE(leaf, kNoNode);
   rig.fabric.silence(leaf);
-  Discovered first = discover_fabric(rig.batch);
+  ObservedFabric first = discover_fabric(rig.batch);
   ASSERT_FALSE(first.problems.empty());
 
   // What a re-sweep must ask, counted on the reference graph: NodeInfo over every spine cable into the
@@ -146,7 +146,7 @@ TEST(Discovery, ResumeAsksOnlyForWhatIsMissing) {
 
   rig.fabric.speak(leaf);
   const auto sent_before = rig.fabric.stats().sent;
-  Discovered second = resume_discovery(rig.batch, first);
+  ObservedFabric second = resume_discovery(rig.batch, first);
   EXPECT_EQ(rig.fabric.stats().sent - sent_before, want);
   EXPECT_TRUE(second.problems.empty()) << second.problems.front().to_string();
   EXPECT_EQ(discovery_gaps(second), 0u);
@@ -157,11 +157,11 @@ TEST(Discovery, ResumeOfACompleteSweepSendsNothing) {
   auto t = make_kary_ntree(2, 3);
   ASSERT_TRUE(t.ok());
   Rig rig(std::move(t.value()));
-  Discovered first = discover_fabric(rig.batch);
+  ObservedFabric first = discover_fabric(rig.batch);
   ASSERT_TRUE(first.problems.empty());
   EXPECT_EQ(discovery_gaps(first), 0u);
   const auto sent_before = rig.fabric.stats().sent;
-  Discovered second = resume_discovery(rig.batch, first);
+  ObservedFabric second = resume_discovery(rig.batch, first);
   EXPECT_EQ(rig.fabric.stats().sent, sent_before);
   expect_same_fabric(rig.topo, *second.topo);
 }
@@ -173,7 +173,7 @@ TEST(Discovery, DuplicateGuidNamesBothPaths) {
   const auto& sws = rig.topo.switches();
   // Two distinct leaves answer with one GUID.
   rig.fabric.override_guid(sws[1], rig.topo.node(sws[0]).guid);
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   bool found = false;
   for (const auto& p : d.problems) {
     const std::string s = p.to_string();
@@ -195,18 +195,16 @@ TEST(Discovery, NodesLeftOutKeepPerNodeRecordsAligned) {
   const NodeIndex leaf = leaf_away_from_sm(rig.topo);
   ASSERT_NE(leaf, kNoNode);
   rig.topo.mutable_node(leaf).lft_cap = 0;  // the vet leaves the leaf and its hosts out
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   ASSERT_LT(d.topo->size(), rig.topo.size());
-  ASSERT_EQ(d.description_valid.size(), d.topo->size());
-  ASSERT_EQ(d.port_info_valid.size(), d.topo->size());
-  ASSERT_EQ(d.switch_info_valid.size(), d.topo->size());
+  ASSERT_EQ(d.nodes.size(), d.topo->size());
   for (NodeIndex n = 0; n < d.topo->size(); ++n) {
     const Node& node = d.topo->node(n);
     const auto want = rig.topo.find(node.guid);
     ASSERT_TRUE(want.has_value());
-    EXPECT_TRUE(d.description_valid[n]) << node.description;
+    EXPECT_TRUE(d.nodes[n].description_read) << node.description;
     EXPECT_EQ(node.description, rig.topo.node(*want).description);
-    EXPECT_EQ(d.port_info_valid[n].size(), node.ports.size()) << node.description;
+    EXPECT_EQ(d.nodes[n].ports.size(), node.ports.size()) << node.description;
   }
 }
 

@@ -70,9 +70,9 @@ NodeIndex model_walk(const Topology& t, const std::vector<std::uint8_t>& hops) {
 
 // Everything wrong with `got` compared to a full discovery of the fake fabric now ("" when nothing).
 // Loss must be off.
-std::string compare_with_full(Rig& rig, const Discovered& got) {
+std::string compare_with_full(Rig& rig, const ObservedFabric& got) {
   std::ostringstream out;
-  Discovered full = discover_fabric(rig.batch);
+  ObservedFabric full = discover_fabric(rig.batch);
   for (const auto& p : full.problems) out << "(full discovery problem: " << p.to_string() << ")\n";
   const auto g1 = guids(*got.topo), g2 = guids(*full.topo);
   for (Guid g : g1)
@@ -86,7 +86,7 @@ std::string compare_with_full(Rig& rig, const Discovered& got) {
     if (!c1.contains(c)) out << "cable " << str(c) << " missing (a full discovery finds it)\n";
   for (const auto& p : got.problems) out << "problem in result: " << p.to_string() << "\n";
   const Topology& t = *got.topo;
-  if (got.port_path.size() != t.size() || got.port_info.size() != t.size()) out << "per-node vectors misaligned\n";
+  if (got.nodes.size() != t.size()) out << "per-node records misaligned\n";
   for (NodeIndex n = 0; n < t.size(); ++n) {
     const Node& node = t.node(n);
     if (model_walk(t, node.dr_path) != n)
@@ -96,7 +96,7 @@ std::string compare_with_full(Rig& rig, const Discovered& got) {
     if (!node.is_switch()) {
       for (const Port& p : node.ports)
         if (p.connected() && !(n == t.sm_node && p.num == t.sm_port))
-          paths.emplace_back(got.port_path[n][p.num], p.num);
+          paths.emplace_back(got.port_path(n, p.num), p.num);
     }
     for (const auto& [path, port] : paths) {
       mad::SmpRequest req;
@@ -148,9 +148,9 @@ void activate_all(Rig& rig) {
 
 // Clear SwitchInfo:PortStateChange everywhere, as the SM does at the end of each sweep.
 void clear_psc(Rig& rig) {
-  Discovered full = discover_fabric(rig.batch);
+  ObservedFabric full = discover_fabric(rig.batch);
   for (NodeIndex s : full.topo->switches()) {
-    auto si = mad::SwitchInfo::decode(full.switch_info[s]);
+    auto si = *full.nodes[s].switch_info;
     si.port_state_change = true;
     mad::SmpRequest req;
     req.path = mad::DrPath(full.topo->node(s).dr_path);
@@ -219,7 +219,7 @@ PortNum switch_port(const Topology& t, NodeIndex s, PortNum from = 1) {
 TEST(IncrementalAttack, SeveralCablesDownAtOnceIncludingTheSmLeafOneTrap) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = sm_leaf(rig.topo);
   const NodeIndex x = by_name(rig.topo, "sw-L1-5"), top = by_name(rig.topo, "sw-L2-12");
   rig.fabric.unlink(leaf, 5);
@@ -236,7 +236,7 @@ TEST(IncrementalAttack, SeveralCablesDownAtOnceIncludingTheSmLeafOneTrap) {
 TEST(IncrementalAttack, SeveralCablesDownNoTrapAtAll) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = sm_leaf(rig.topo);
   rig.fabric.unlink(leaf, 6);
   rig.fabric.unlink(by_name(rig.topo, "sw-L1-9"), 6);
@@ -249,7 +249,7 @@ TEST(IncrementalAttack, SeveralCablesDownNoTrapAtAll) {
 TEST(IncrementalAttack, EveryUplinkOfTheSmLeafDown) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = sm_leaf(rig.topo);
   for (PortNum p = 5; p <= 8; ++p) rig.fabric.unlink(leaf, p);
   const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
@@ -277,7 +277,7 @@ TEST(IncrementalAttack, CableMovesToAFreePort) {
           for (NodeIndex s : rig.topo.switches())
             if (s != t && rig.topo.node(s).description.starts_with("sw-L2-")) c = s;
         }
-        const Discovered before = discover_fabric(rig.batch);
+        const ObservedFabric before = discover_fabric(rig.batch);
         ASSERT_TRUE(before.problems.empty());
         move_cable(rig, x, 5, c, 5);
         std::vector<Guid> changed;
@@ -308,7 +308,7 @@ TEST(IncrementalAttack, HostMovesToAFreePortOfAnotherLeaf) {
     rig.fabric.set_port(leaf9, 3, 1, 0);
     rig.fabric.set_port(spare, 1, 1, 0);
     if (active) activate_all(rig);
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     ASSERT_TRUE(before.problems.empty()) << before.problems.front().to_string();
     const NodeIndex h = by_name(rig.topo, "host-21");
     const NodeIndex old_leaf = rig.topo.node(h).ports[1].peer;
@@ -326,7 +326,7 @@ TEST(IncrementalAttack, TwoHostsSwapCables) {
     auto owned = rig_of(make_kary_ntree(4, 3));
     Rig& rig = *owned;
     if (active) activate_all(rig);
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     const NodeIndex h1 = by_name(rig.topo, "host-21"), h2 = by_name(rig.topo, "host-42");
     const NodeIndex l1 = rig.topo.node(h1).ports[1].peer, l2 = rig.topo.node(h2).ports[1].peer;
     swap_far_ends(rig, h1, 1, h2, 1);
@@ -342,7 +342,7 @@ TEST(IncrementalAttack, TwoInterSwitchCablesSwapEnds) {
     auto owned = rig_of(make_kary_ntree(4, 3));
     Rig& rig = *owned;
     if (active) activate_all(rig);
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     const NodeIndex a = by_name(rig.topo, "sw-L1-0"), c = by_name(rig.topo, "sw-L1-5");
     const NodeIndex b = rig.topo.node(a).ports[5].peer, d = rig.topo.node(c).ports[6].peer;
     ASSERT_NE(b, d);
@@ -361,7 +361,7 @@ TEST(IncrementalAttack, HostReplacedWithinOneSweep) {
     auto owned = rig_of(make_kary_ntree(4, 3));
     Rig& rig = *owned;
     if (active) activate_all(rig);
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     const NodeIndex h = by_name(rig.topo, "host-21");
     const NodeIndex leaf = rig.topo.node(h).ports[1].peer;
     rig.fabric.unlink(h, 1);
@@ -379,7 +379,7 @@ TEST(IncrementalAttack, HostReplacedWithinOneSweep) {
 TEST(IncrementalAttack, TopSwitchDisappearsAndComesBack) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex top = by_name(rig.topo, "sw-L2-0");
   std::vector<std::pair<NodeIndex, PortNum>> down;
   for (const Port& p : rig.topo.node(top).ports)
@@ -402,7 +402,7 @@ TEST(IncrementalAttack, TopSwitchDisappearsAndComesBack) {
 TEST(IncrementalAttack, LeafWithItsHostsDisappearsAndComesBack) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = by_name(rig.topo, "sw-L0-6");
   for (PortNum p = 5; p <= 8; ++p) rig.fabric.unlink(leaf, p);
   // Trap from the cut-off leaf itself (its LID is still known); the far ends say nothing.
@@ -419,7 +419,7 @@ TEST(IncrementalAttack, LeafWithItsHostsDisappearsAndComesBack) {
 TEST(IncrementalAttack, HostWhoseOnlyCableFlapsTwoSweeps) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex h = by_name(rig.topo, "host-50");
   const NodeIndex leaf = rig.topo.node(h).ports[1].peer;
   rig.fabric.unlink(h, 1);
@@ -438,7 +438,7 @@ TEST(IncrementalAttack, HostWhoseOnlyCableFlapsWithinOneSweep) {
     auto owned = rig_of(make_kary_ntree(4, 3));
     Rig& rig = *owned;
     if (active) activate_all(rig);
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     const NodeIndex h = by_name(rig.topo, "host-50");
     const NodeIndex leaf = rig.topo.node(h).ports[1].peer;
     rig.fabric.unlink(h, 1);
@@ -455,7 +455,7 @@ TEST(IncrementalAttack, HostWhoseOnlyCableFlapsWithinOneSweep) {
 TEST(IncrementalAttack, TrapFromACaNamesItsSwitch) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex h = by_name(rig.topo, "host-50");
   const NodeIndex leaf = rig.topo.node(h).ports[1].peer;
   rig.fabric.unlink(leaf, 6);
@@ -467,7 +467,7 @@ TEST(IncrementalAttack, TrapFromACaNamesItsSwitch) {
 TEST(IncrementalAttack, TrapOnlyFromATopSwitchThatWasCutOff) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex top = by_name(rig.topo, "sw-L2-9");
   for (PortNum p = 1; p <= 4; ++p) rig.fabric.unlink(top, p);
   const auto timeouts = rig.fabric.stats().timeouts;
@@ -481,7 +481,7 @@ TEST(IncrementalAttack, TrapOnlyFromATopSwitchThatWasCutOff) {
 TEST(IncrementalAttack, StaleTrapNothingChanged) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(by_name(rig.topo, "sw-L2-3"))});
   ASSERT_TRUE(r.ok) << r.full_sweep_because;
   EXPECT_EQ(r.cables_lost + r.cables_gained + r.nodes_lost, 0u);
@@ -526,7 +526,7 @@ TEST(IncrementalAttack, DualHomedHostLosesAndRegainsOneCable) {
     auto owned = std::make_unique<Rig>(dual_homed());
     Rig& rig = *owned;
     SCOPED_TRACE("dual-host port " + std::to_string(port));
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     ASSERT_TRUE(before.problems.empty()) << before.problems.front().to_string();
     const NodeIndex dual = *rig.topo.find(0x200);
     const NodeIndex sw = rig.topo.node(dual).ports[port].peer;
@@ -550,7 +550,7 @@ TEST(IncrementalAttack, SmOnASwitch) {
   t->sm_port = 0;
   auto owned = std::make_unique<Rig>(std::move(t.value()));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   ASSERT_TRUE(before.problems.empty()) << before.problems.front().to_string();
   const NodeIndex sm = rig.topo.sm_node;
   rig.fabric.unlink(sm, 5);
@@ -572,7 +572,7 @@ TEST(IncrementalAttack, LossDuringTheIncrementalSweep) {
   for (unsigned seed = 1; seed <= 60; ++seed) {
     auto owned = rig_of(make_kary_ntree(4, 3));
     Rig& rig = *owned;
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     const NodeIndex leaf = sm_leaf(rig.topo);
     rig.fabric.unlink(leaf, 5);
     rig.fabric.unlink(by_name(rig.topo, "sw-L1-9"), 6);
@@ -608,7 +608,7 @@ TEST(IncrementalAttack, RelinkedCableLeadsToAnImpersonator) {
     const NodeIndex t = rig.topo.node(x).ports[5].peer;
     const NodeIndex other = by_name(rig.topo, t == by_name(rig.topo, "sw-L2-1") ? "sw-L2-2" : "sw-L2-1");
     rig.fabric.unlink(x, 5);
-    const Discovered before = discover_fabric(rig.batch);
+    const ObservedFabric before = discover_fabric(rig.batch);
     if (mode == 0) {
       rig.fabric.impersonate(t, other);  // a perfect clone of a switch whose same port is cabled
     } else {
@@ -630,7 +630,7 @@ TEST(IncrementalAttack, CloneOnAPortTheOriginalHasFree) {
   const NodeIndex x = by_name(rig.topo, "sw-L1-6");
   const NodeIndex t = rig.topo.node(x).ports[5].peer;
   const NodeIndex other = by_name(rig.topo, t == by_name(rig.topo, "sw-L2-1") ? "sw-L2-2" : "sw-L2-1");
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   // The cable x.5 -> t.p moves to t.6 (free) while t impersonates `other`, whose port 6 is free too.
   rig.fabric.impersonate(t, other);
   move_cable(rig, x, 5, t, 6);
@@ -647,7 +647,7 @@ TEST(IncrementalAttack, CloneOnAPortTheOriginalHasFree) {
 TEST(IncrementalAttack, LoopbackCableAppearsThenAnOrdinaryChange) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex top = by_name(rig.topo, "sw-L2-5");
   ASSERT_TRUE(rig.topo.connect(top, 5, top, 6).ok());
   rig.fabric.relink(top, 5);
@@ -675,7 +675,7 @@ TEST(IncrementalAttack, LoopbackCableAppearsThenAnOrdinaryChange) {
 TEST(IncrementalAttack, LatentPreviousWhosePathsCrossACutCable) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  Discovered before = discover_fabric(rig.batch);
+  ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = *before.topo->find(rig.guid(sm_leaf(rig.topo)));
   const Port cable = before.topo->node(leaf).ports[5];
   std::vector<bool> keep(before.topo->size(), true);
@@ -683,9 +683,7 @@ TEST(IncrementalAttack, LatentPreviousWhosePathsCrossACutCable) {
   for (NodeIndex n = 0; n < before.topo->size(); ++n) cut[n].assign(before.topo->node(n).ports.size(), false);
   cut[leaf][5] = cut[cable.peer][cable.peer_port] = true;
   for (auto [n, p] : {std::pair{leaf, PortNum{5}}, std::pair{cable.peer, cable.peer_port}}) {
-    auto pi = mad::PortInfo::decode(before.port_info[n][p]);
-    pi.port_state = 1;
-    pi.encode(before.port_info[n][p]);
+    before.nodes[n].ports[p].port_info->port_state = 1;
   }
   keep_subset(before, keep, cut);
   ASSERT_EQ(discovery_gaps(before), 0u);
@@ -707,7 +705,7 @@ TEST(IncrementalAttack, LatentPreviousWhosePathsCrossACutCable) {
 TEST(IncrementalAttack, TrapOnlyFromBeyondALostCable) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = sm_leaf(rig.topo);
   const NodeIndex top = by_name(rig.topo, "sw-L2-0");  // DR path 0,1,5,5: over the SM leaf's port 5
   ASSERT_EQ(format_dr_path(before.topo->node(*before.topo->find(rig.guid(top))).dr_path), "0,1,5,5");
@@ -724,7 +722,7 @@ TEST(IncrementalAttack, TrapOnlyFromBeyondALostCable) {
 TEST(IncrementalAttack, LostCableReadFromBothEndsInOneRoundCountsOnce) {
   auto owned = rig_of(make_kary_ntree(4, 3));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex x = by_name(rig.topo, "sw-L1-9");
   const NodeIndex t = rig.topo.node(x).ports[6].peer;
   rig.fabric.unlink(x, 6);
@@ -756,7 +754,7 @@ RoundStats flap_rounds(Rig& rig, unsigned rounds, unsigned seed, bool hosts_too,
     }
   }
   std::vector<bool> down(all.size(), false);
-  Discovered prev = discover_fabric(rig.batch);
+  ObservedFabric prev = discover_fabric(rig.batch);
   for (unsigned round = 0; round < rounds; ++round) {
     std::vector<Guid> traps;
     const unsigned changes = 1 + rng() % 3;
@@ -835,7 +833,7 @@ TEST(IncrementalAttack, RandomFabricManyRoundsOfFlaps) {
 TEST(IncrementalAttack, LongRingCutBeyond63Hops) {
   auto owned = rig_of(make_torus({80}, 1));
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const NodeIndex leaf = sm_leaf(rig.topo);
   rig.fabric.unlink(leaf, 2);  // the "+" cable of the SM's switch
   const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
@@ -867,7 +865,7 @@ struct SweepRig {
 std::string runner_vs_fabric(SweepRig& rig, const SweepRunner& runner) {
   std::ostringstream out;
   SmpBatch batch(rig.io, rig.fabric);
-  const Discovered full = discover_fabric(batch);
+  const ObservedFabric full = discover_fabric(batch);
   const Topology& t = *runner.topology();
   if (cables(t) != cables(*full.topo)) {
     for (const Cable& c : cables(t))

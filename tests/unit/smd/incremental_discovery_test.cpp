@@ -61,21 +61,21 @@ std::pair<NodeIndex, PortNum> sm_leaf_uplink(const Topology& t) {
 
 // The fabric the incremental discovery found must be the one a full discovery finds now, and every
 // directed path in it must reach, by NodeInfo on the fake fabric, the node (and CA port) it is kept for.
-void expect_matches_full_discovery(Rig& rig, const Discovered& got) {
-  Discovered full = discover_fabric(rig.batch);
+void expect_matches_full_discovery(Rig& rig, const ObservedFabric& got) {
+  ObservedFabric full = discover_fabric(rig.batch);
   ASSERT_TRUE(full.problems.empty()) << full.problems.front().to_string();
   EXPECT_EQ(guids(*got.topo), guids(*full.topo));
   EXPECT_EQ(cables(*got.topo), cables(*full.topo));
   EXPECT_TRUE(got.problems.empty()) << got.problems.front().to_string();
   const Topology& t = *got.topo;
-  ASSERT_EQ(got.port_path.size(), t.size());
+  ASSERT_EQ(got.nodes.size(), t.size());
   for (NodeIndex n = 0; n < t.size(); ++n) {
     const Node& node = t.node(n);
     std::vector<std::pair<mad::DrPath, PortNum>> paths{{mad::DrPath(node.dr_path), 0}};
     if (!node.is_switch()) {
       for (const Port& p : node.ports) {
         if (p.connected() && !(n == t.sm_node && p.num == t.sm_port))
-          paths.emplace_back(got.port_path[n][p.num], p.num);
+          paths.emplace_back(got.port_path(n, p.num), p.num);
       }
     }
     for (const auto& [path, port] : paths) {
@@ -97,7 +97,7 @@ void expect_matches_full_discovery(Rig& rig, const Discovered& got) {
 
 // SMPs to read suspect switch `n` (found in `d` by GUID): one PortInfo per hop of its directed path
 // (is the way there still up?) and one per port.
-std::size_t reads(const Rig& rig, const Discovered& d, NodeIndex n) {
+std::size_t reads(const Rig& rig, const ObservedFabric& d, NodeIndex n) {
   const Node& node = d.topo->node(*d.topo->find(rig.guid(n)));
   return node.dr_path.size() + node.num_ports + 1u;
 }
@@ -105,7 +105,7 @@ std::size_t reads(const Rig& rig, const Discovered& d, NodeIndex n) {
 TEST(IncrementalDiscovery, LostCableIsReadFromItsTwoEndsAndPathsMoveOffIt) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   ASSERT_TRUE(before.problems.empty());
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   ASSERT_NE(leaf, kNoNode);
@@ -138,7 +138,7 @@ TEST(IncrementalDiscovery, LostCableIsReadFromItsTwoEndsAndPathsMoveOffIt) {
 TEST(IncrementalDiscovery, OneTrapIsEnoughTheLostCableNamesItsOtherEnd) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
   rig.fabric.unlink(leaf, port);
@@ -155,7 +155,7 @@ TEST(IncrementalDiscovery, OneTrapIsEnoughTheLostCableNamesItsOtherEnd) {
 TEST(IncrementalDiscovery, TrapFromTheFarEndOnlyIsReadWithoutATimeout) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
   rig.fabric.unlink(leaf, port);
@@ -175,7 +175,7 @@ TEST(IncrementalDiscovery, TrapFromTheFarEndOnlyIsReadWithoutATimeout) {
 TEST(IncrementalDiscovery, ChangeNoTrapNamedIsFoundByPortStateChange) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
   // A second lost cable whose trap never came: the last switch's first port to another switch.
@@ -203,7 +203,7 @@ TEST(IncrementalDiscovery, ChangeNoTrapNamedIsFoundByPortStateChange) {
 TEST(IncrementalDiscovery, HostWhoseCableWentDownLeavesTheFabric) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   NodeIndex host = kNoNode;
   for (NodeIndex c : rig.topo.cas()) {
     if (c != rig.topo.sm_node) host = c;  // the last one: far from the SM
@@ -221,7 +221,7 @@ TEST(IncrementalDiscovery, HostWhoseCableWentDownLeavesTheFabric) {
 TEST(IncrementalDiscovery, CableBackIsCabledAgainFromEitherEnd) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
   rig.fabric.unlink(leaf, port);
@@ -243,7 +243,7 @@ TEST(IncrementalDiscovery, NodeNotSeenBeforeNeedsAFullDiscovery) {
   const NodeIndex host = rig.topo.cas().back();
   const NodeIndex leaf = rig.topo.node(host).ports[1].peer;
   rig.fabric.unlink(host, 1);
-  const Discovered before = discover_fabric(rig.batch);  // never saw the host
+  const ObservedFabric before = discover_fabric(rig.batch);  // never saw the host
   ASSERT_FALSE(before.topo->find(rig.guid(host)).has_value());
   rig.fabric.relink(host, 1);
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
@@ -256,7 +256,7 @@ TEST(IncrementalDiscovery, NodeNotSeenBeforeNeedsAFullDiscovery) {
 TEST(IncrementalDiscovery, SwitchThatNoLongerAnswersNeedsAFullDiscovery) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   const NodeIndex quiet = rig.topo.switches().back();
   ASSERT_NE(quiet, leaf);
@@ -271,7 +271,7 @@ TEST(IncrementalDiscovery, SwitchThatNoLongerAnswersNeedsAFullDiscovery) {
 TEST(IncrementalDiscovery, SwitchThatLostItsPollAnswersIsAskedAgain) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   const auto [leaf, port] = sm_leaf_uplink(rig.topo);
   const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
   const NodeIndex lossy = rig.topo.switches().back();
@@ -289,7 +289,7 @@ TEST(IncrementalDiscovery, SwitchThatLostItsPollAnswersIsAskedAgain) {
 TEST(IncrementalDiscovery, TrapFromAnUnknownNodeNeedsAFullDiscovery) {
   const auto owned = kary_rig();
   Rig& rig = *owned;
-  const Discovered before = discover_fabric(rig.batch);
+  const ObservedFabric before = discover_fabric(rig.batch);
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {0x1234});
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.full_sweep_because.find("0x0000000000001234"), std::string::npos) << r.full_sweep_because;

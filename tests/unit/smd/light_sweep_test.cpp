@@ -8,6 +8,7 @@
 
 #include "fake_fabric.h"
 #include "routing/fabric_gen/fabric_gen.h"
+#include "smd/sweep/discovery.h"
 
 namespace smd {
 namespace {
@@ -29,7 +30,7 @@ Topology leaf_spine() {
 
 // The fabric as discovery sees it (with directed paths), as the daemon's light sweeps get it.
 std::shared_ptr<Topology> discovered(Rig& rig) {
-  Discovered d = discover_fabric(rig.batch);
+  ObservedFabric d = discover_fabric(rig.batch);
   EXPECT_TRUE(d.problems.empty());
   return d.topo;
 }

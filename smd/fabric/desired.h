@@ -1,0 +1,32 @@
+// DesiredFabric: what routing and policy want the fabric to hold for one sweep: the LIDs (routing/lids),
+// the verified forwarding tables (routing/chain, routing/verify) and what every endport's PortInfo should
+// say. Plain data, frozen once built; the programmers (smd/program) turn it, against what the SMAs
+// acknowledged, into the writes that differ.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "routing/model/forwarding.h"
+#include "routing/model/lid_map.h"
+
+namespace smd {
+
+/// The PortInfo fields the SM sets on every endport (switch port 0, CA ports) besides LID and LMC
+/// (IBA 14.2.5.6; M_Key: 14.2.4).
+struct EndportSettings {
+  std::uint64_t subnet_prefix = 0xfe80000000000000ULL;  ///< GidPrefix
+  Lid sm_lid = 0;                                       ///< MasterSMLID: where traps go
+  /// M_Key, MKeyProtectBits and M_KeyLeasePeriod (s); with m_key 0 a port's M_Key fields are left as they are.
+  std::uint64_t m_key = 0;
+  std::uint8_t m_key_protect = 0;
+  std::uint16_t m_key_lease_period_s = 0;
+};
+
+struct DesiredFabric {
+  std::shared_ptr<const LidMap> lids;           ///< every endport's LID range
+  std::shared_ptr<const RoutingTables> tables;  ///< one LFT per switch, verified
+  EndportSettings endports;
+};
+
+}  // namespace smd

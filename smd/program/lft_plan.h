@@ -1,0 +1,37 @@
+// The LFT plan (OpenSM's set_lft_block idea, as a pure function): which SMP Sets make every switch hold
+// the LFT routing wants (IBA 14.2.5.10) with the right LinearFDBTop (14.2.5.4), given what each switch
+// acknowledged before (smd/fabric/applied_tables.h). Only blocks not known to hold their wanted content
+// are written (all of them the first time a switch is seen); LinearFDBTop only when it differs from what
+// the switch holds (acknowledged, else as discovery read it). No SMP is sent here; table_writer.h sends.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "routing/model/forwarding.h"
+#include "smd/fabric/applied_tables.h"
+#include "smd/fabric/sweep_fabric.h"
+#include "smd/program/table_write.h"
+
+namespace smd {
+
+struct LftPlan {
+  /// Per switch, in topology order: the SwitchInfo Set of LinearFDBTop first (EchoRule::kLinearFdbTop,
+  /// read-modify-write of the SwitchInfo the switch holds), then its LFT blocks (EchoRule::kPayload).
+  std::vector<TableWrite> writes;
+  /// Switches whose LinearFDBTop as discovery read it is already the wanted one, and that the SM had no
+  /// acknowledged top for: what they hold is believed without a write.
+  std::vector<std::pair<Guid, Lid>> tops_confirmed;
+  unsigned switches = 0;        ///< switches with a table to hold
+  unsigned blocks_skipped = 0;  ///< blocks known to hold their wanted content already
+  unsigned top_updates = 0;     ///< LinearFDBTop Sets in `writes`
+  /// Switches whose table would reach above LinearFDBCap (or that report no LinearFDBCap): nothing is
+  /// written to them (code kCapacity).
+  std::vector<SweepProblem> problems;
+};
+
+/// Plan the LFT writes for `want` (RoutingTables::lft indexed by the fabric's NodeIndex). Cost: one pass
+/// over every wanted block; no allocation beyond the plan itself.
+LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const AppliedTables& applied);
+
+}  // namespace smd

@@ -1,0 +1,93 @@
+#include "smd/program/port_plan.h"
+
+#include <algorithm>
+
+#include "mad/codec/port_info.h"
+
+namespace smd {
+
+namespace {
+
+// A PortInfo ready to be sent as a Set that changes nothing but what the caller then assigns.
+mad::PortInfo nop_base(const mad::PortInfo& held) {
+  mad::PortInfo pi = held;
+  pi.port_state = 0;               // NoChange: ibsim answers 0x1C to a Set of the current state
+  pi.port_physical_state = 0;      // NoChange
+  pi.link_down_default_state = 0;  // NoChange
+  return pi;
+}
+
+TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, const mad::PortInfo& pi, EchoRule echo) {
+  TableWrite w;
+  w.node = n;
+  w.port = p;
+  w.guid = fabric.topo().node(n).guid;
+  w.echo = echo;
+  w.request.path = fabric.port_path(n, p);
+  w.request.method = mad::Method::kSet;
+  w.request.attr_id = mad::attr::kPortInfo;
+  w.request.attr_mod = p;
+  pi.encode(w.request.data);
+  return w;
+}
+
+}  // namespace
+
+PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want) {
+  PortPlan plan;
+  for (const LidMap::Entry& e : lids.entries()) {
+    const NodeIndex n = e.owner.node;
+    const PortNum p = e.owner.port;
+    const mad::PortInfo* now = fabric.port_info(n, p);
+    if (now == nullptr) continue;  // unread port: discovery already reported it
+    const bool m_key_right =
+        want.m_key == 0 || (now->m_key == want.m_key && now->m_key_protect_bits == want.m_key_protect &&
+                            now->m_key_lease_period == want.m_key_lease_period_s);
+    if (now->lid == e.base && now->lmc == e.lmc && now->master_sm_lid == want.sm_lid &&
+        now->gid_prefix == want.subnet_prefix && m_key_right) {
+      ++plan.skipped;
+      continue;
+    }
+    mad::PortInfo pi = nop_base(*now);
+    pi.lid = e.base;
+    pi.lmc = e.lmc;
+    pi.master_sm_lid = want.sm_lid;
+    pi.gid_prefix = want.subnet_prefix;
+    if (want.m_key != 0) {
+      pi.m_key = want.m_key;
+      pi.m_key_protect_bits = want.m_key_protect;
+      pi.m_key_lease_period = want.m_key_lease_period_s;
+    }
+    plan.writes.push_back(port_info_set(fabric, n, p, pi, EchoRule::kPortLidLmc));
+  }
+  return plan;
+}
+
+PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortState to) {
+  PortPlan plan;
+  const Topology& topo = fabric.topo();
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = 1; p <= node.num_ports; ++p) {
+      const Port& port = node.ports[p];
+      const mad::PortInfo* now = port.connected() ? fabric.port_info(n, p) : nullptr;
+      if (now == nullptr) continue;
+      if (now->port_state != static_cast<std::uint8_t>(from)) {
+        ++plan.skipped;
+        continue;
+      }
+      mad::PortInfo pi = nop_base(*now);
+      pi.port_state = static_cast<std::uint8_t>(to);
+      const mad::PortInfo* peer = fabric.port_info(port.peer, port.peer_port);
+      if (to == PortState::kArmed && peer != nullptr) {
+        // Both ends must agree on MTU and data VLs before the link carries traffic (IBA 7.6, 14.2.5.6).
+        if (now->mtu_cap && peer->mtu_cap) pi.neighbor_mtu = std::min(now->mtu_cap, peer->mtu_cap);
+        if (now->vl_cap && peer->vl_cap) pi.operational_vls = std::min(now->vl_cap, peer->vl_cap);
+      }
+      plan.writes.push_back(port_info_set(fabric, n, p, pi, EchoRule::kPortState));
+    }
+  }
+  return plan;
+}
+
+}  // namespace smd

@@ -1,0 +1,32 @@
+// Port plans (IBA 14.2.5.6 PortInfo; OpenSM's "LIDs assigned", "links armed", "links active"): which
+// PortInfo Sets make the endports carry their LIDs and settings, and move cabled ports one state up.
+// Every Set is read-modify-write of the PortInfo the port holds as far as the SM knows (sweep_fabric.h),
+// with PortState, PortPhysicalState and LinkDownDefaultState as NoChange unless that is the change:
+// ibsim (and real SMAs) refuse a Set of the state a port already has (status 0x1C).
+#pragma once
+
+#include <vector>
+
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
+#include "smd/fabric/desired.h"
+#include "smd/fabric/sweep_fabric.h"
+#include "smd/program/table_write.h"
+
+namespace smd {
+
+struct PortPlan {
+  std::vector<TableWrite> writes;
+  unsigned skipped = 0;  ///< ports that already hold what is wanted (or are not in the `from` state)
+};
+
+/// LID, LMC, MasterSMLID, GID prefix (and M_Key when set) on every endport of `lids` whose PortInfo
+/// differs (EchoRule::kPortLidLmc). Ports never read are left out: discovery already named them.
+PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want);
+
+/// PortState `to` on every cabled port now in `from` (both ends of each link appear); when arming,
+/// NeighborMTU and OperationalVLs become the smaller of the two ends' MTUCap and VLCap (IBA 7.6,
+/// 14.2.5.6), so both ends agree before the link carries traffic (EchoRule::kPortState).
+PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortState to);
+
+}  // namespace smd

@@ -1,0 +1,30 @@
+// The "switches configured" phase: plan the LFT writes (lft_plan.h), send them through the one writer
+// (table_writer.h), and record what each switch acknowledged (smd/fabric/applied_tables.h; the
+// SwitchInfo a LinearFDBTop Set returned also goes into the sweep's view, for the PortStateChange clear
+// that reads it next).
+#pragma once
+
+#include <vector>
+
+#include "mad/transport/smp_batch.h"
+#include "routing/model/forwarding.h"
+#include "smd/fabric/applied_tables.h"
+#include "smd/fabric/sweep_fabric.h"
+#include "smd/fabric/sweep_problem.h"
+
+namespace smd {
+
+struct ProgramCounts {
+  unsigned switches = 0;        ///< switches whose tables were compared
+  unsigned blocks_written = 0;  ///< LFT block Sets sent
+  unsigned blocks_skipped = 0;  ///< blocks already known to hold their content
+  unsigned blocks_failed = 0;   ///< block Sets not acknowledged with the same content
+  unsigned top_updates = 0;     ///< SwitchInfo Sets of LinearFDBTop
+};
+
+/// Make every switch hold `want`, writing only what differs from `applied`; never above a switch's
+/// LinearFDBCap (such a table is a problem and nothing of it is written). Failures become `problems`.
+ProgramCounts program_switches(SmpBatch& batch, SweepFabric& fabric, const RoutingTables& want, AppliedTables& applied,
+                               std::vector<SweepProblem>& problems);
+
+}  // namespace smd

@@ -1,0 +1,54 @@
+#include "smd/program/table_write.h"
+
+#include <algorithm>
+
+#include "mad/codec/port_info.h"
+#include "mad/codec/switch_info.h"
+
+namespace smd {
+
+bool echoed(const TableWrite& w, const mad::SmpData& reply) {
+  switch (w.echo) {
+    case EchoRule::kPayload: return std::equal(w.request.data.begin(), w.request.data.end(), reply.begin());
+    case EchoRule::kLinearFdbTop:
+      return mad::SwitchInfo::decode(reply).linear_fdb_top == mad::SwitchInfo::decode(w.request.data).linear_fdb_top;
+    case EchoRule::kPortLidLmc: {
+      const auto want = mad::PortInfo::decode(w.request.data);
+      const auto got = mad::PortInfo::decode(reply);
+      return got.lid == want.lid && got.lmc == want.lmc;
+    }
+    case EchoRule::kPortState:
+      return mad::PortInfo::decode(reply).port_state == mad::PortInfo::decode(w.request.data).port_state;
+    case EchoRule::kAnswered: return true;
+  }
+  return false;
+}
+
+std::string describe_write(const TableWrite& w) {
+  const std::string mod = std::to_string(w.request.attr_mod);
+  switch (w.request.attr_id) {
+    case mad::attr::kLinearForwardingTable: return "LinearForwardingTable Set block " + mod;
+    case mad::attr::kPortInfo: return "PortInfo Set " + mod;
+    case mad::attr::kSwitchInfo:
+      return w.echo == EchoRule::kLinearFdbTop ? "SwitchInfo Set LinearFDBTop" : "SwitchInfo Set PortStateChange";
+    default: return "attribute " + std::to_string(w.request.attr_id) + " Set " + mod;
+  }
+}
+
+std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
+  switch (w.echo) {
+    case EchoRule::kPayload: return "block not echoed";
+    case EchoRule::kLinearFdbTop: return "top not taken";
+    case EchoRule::kPortLidLmc:
+      return "LID " + std::to_string(mad::PortInfo::decode(w.request.data).lid) + " not taken (port reports " +
+             std::to_string(mad::PortInfo::decode(reply).lid) + ")";
+    case EchoRule::kPortState: {
+      const unsigned state = std::min<unsigned>(mad::PortInfo::decode(reply).port_state, 4);
+      return "port state " + std::to_string(state) + " after the Set";
+    }
+    case EchoRule::kAnswered: break;
+  }
+  return "not echoed";
+}
+
+}  // namespace smd

@@ -1,0 +1,67 @@
+// Phase 2 of a heavy sweep: LIDs (IBA 7.11.1; preference guid2lid file > LID found on the port > lowest
+// free LMC-aligned range), and the guid2lid file kept up to date (smd/state/guid2lid_file.h).
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "smd/state/guid2lid_file.h"
+#include "smd/sweep/phase_timer.h"
+#include "smd/sweep/sweep_runner.h"
+
+namespace smd {
+
+bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems) {
+  PhaseTimer t(s, SweepPhase::kLids, "LIDs assigned");
+  const std::string guid2lid_path = policy_.sm.state_dir + "/guid2lid";
+  if (!guid2lid_loaded_) {
+    auto loaded = read_guid2lid(guid2lid_path);
+    if (loaded.ok()) {
+      remembered_ = std::move(loaded->entries);
+      for (const auto& msg : loaded->problems) spdlog::warn("guid2lid: {} (entry ignored)", msg);
+    } else {
+      spdlog::warn("guid2lid: {}", loaded.error().message);
+    }
+    guid2lid_loaded_ = true;
+  }
+  LidAssignOptions lid_opts;
+  lid_opts.lmc = policy_.lid.lmc;
+  auto lids = assign_lids(topo, remembered_, lid_opts);
+  if (!lids.ok()) {
+    problems.push_back({ProblemCode::kNoRoute, 0, "0", "LID assignment", lids.error().message});
+    return false;
+  }
+  desired_.lids = std::make_shared<const LidMap>(std::move(lids.value()));
+  s.lids = desired_.lids->entries().size();
+  merge_guid2lid(remembered_, to_guid2lid(topo, *desired_.lids));
+  std::error_code ec;
+  std::filesystem::create_directories(policy_.sm.state_dir, ec);
+  if (auto st = write_guid2lid(guid2lid_path, remembered_); !st.ok()) {
+    spdlog::error("guid2lid: {}", st.error().message);
+  }
+  return true;
+}
+
+void SweepRunner::remember_port_lids(const Topology& topo) {
+  Guid2Lid found;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      const Port& port = node.ports[p];
+      const bool endport = node.is_switch() ? p == 0 : port.connected();
+      if (!endport || port.lid == 0) continue;
+      const Guid guid = port.guid ? port.guid : node.guid;
+      const unsigned count = 1u << port.lmc;
+      // Only what a master could have granted: unicast, LMC-aligned (a nonsense LID is not remembered).
+      if (port.lid % count != 0 || port.lid + count - 1u > kMaxUnicastLid) continue;
+      found[guid] = LidRange{port.lid, static_cast<Lid>(port.lid + count - 1)};
+    }
+  }
+  merge_guid2lid(remembered_, found);
+  std::error_code ec;
+  std::filesystem::create_directories(policy_.sm.state_dir, ec);
+  if (auto st = write_guid2lid(policy_.sm.state_dir + "/guid2lid", remembered_); !st.ok()) {
+    spdlog::error("guid2lid: {}", st.error().message);
+  }
+}
+
+}  // namespace smd

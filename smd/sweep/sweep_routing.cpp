@@ -1,0 +1,108 @@
+// Phase 3 of a heavy sweep: the engine chain (every result verified before it is accepted,
+// routing/chain), then the fresh tables or the minimal repair of the previous ones; the CA order and the
+// AR plan the engine produced go to state_dir.
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <string_view>
+#include <utility>
+
+#include "routing/chain/registry.h"
+#include "routing/verify/repair.h"
+#include "routing/verify/verify.h"
+#include "smd/state/ar_plan_json.h"
+#include "smd/state/atomic_file.h"
+#include "smd/sweep/phase_timer.h"
+#include "smd/sweep/sweep_runner.h"
+
+namespace smd {
+
+namespace {
+constexpr std::string_view kRepairedSuffix = "+repair";
+}  // namespace
+
+bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems) {
+  PhaseTimer t(s, SweepPhase::kRouting, "routing computed and verified");
+  const LidMap& lids = *desired_.lids;
+  auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids);
+  if (!routed.ok()) {
+    problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
+    return false;
+  }
+  for (const ChainAttempt& a : routed->declined) {
+    s.declined.push_back(a.engine + ": " + a.error.message);
+    spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
+  }
+  desired_.tables = std::make_shared<const RoutingTables>(choose_tables(topo, std::move(routed->tables), s));
+  const RoutingTables& tables = *desired_.tables;
+  s.engine = tables.engine;
+  write_ca_order(topo, tables);
+  if (tables.adaptive) {
+    if (auto st = write_ar_plan_file(policy_.sm.state_dir + "/ar-plan.json", topo, tables); !st.ok()) {
+      spdlog::error("ar-plan: {}", st.error().message);
+    }
+  }
+  spdlog::info("routing: engine {} routed {} LIDs on {} switches", s.engine, lids.max_lid(), s.switches);
+  return true;
+}
+
+RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
+  const bool full = std::exchange(full_reroute_, false);
+  const RoutingTables* previous = programmed_.tables.get();
+  const bool can_repair = !full && policy_.routing.repair == RepairMode::kMinimal && topo_ && previous != nullptr &&
+                          !topology_gained_links(*topo_, topo);
+  if (!can_repair) return fresh;
+  const LidMap& lids = *desired_.lids;
+  RepairStats rs;
+  RoutingTables mixed = repair_tables(*topo_, *previous, topo, lids, fresh, rs);
+  // Every route must deliver; deadlock freedom is required for the traffic CAs inject. A switch whose old
+  // route died may need a detour with a down-up turn for its own (management) traffic: on a degraded fat
+  // tree no up/down-legal route exists from it, and a fresh engine run would re-route everything instead.
+  auto verified = verify_tables(topo, lids, mixed, false);
+  if (!verified.ok() || (fresh.deadlock_free && !verified->ca_deadlock_free)) {
+    spdlog::warn("routing: minimal repair rejected ({}), programming the fresh tables",
+                 verified.ok() ? "CA traffic would have a channel-dependency cycle" : verified.error().message);
+    return fresh;
+  }
+  mixed.deadlock_free = fresh.deadlock_free && verified->deadlock_free;
+  // Most routes are still the previous engine's: name it, marked as repaired once a route was.
+  std::string engine = previous->engine;
+  if (rs.entries_repaired > 0 && !engine.ends_with(kRepairedSuffix)) engine += kRepairedSuffix;
+  mixed.engine = engine;
+  s.repair_entries = rs.entries_repaired;
+  if (rs.lids_touched > 0) {
+    spdlog::info("routing: minimal repair: {} LIDs had broken routes, {} (switch, LID) entries re-routed, {} kept",
+                 rs.lids_touched, rs.entries_repaired, rs.entries_kept);
+  }
+  return mixed;
+}
+
+void SweepRunner::write_ca_order(const Topology& topo, const RoutingTables& tables) {
+  // Applications rank-order by this file: shift patterns in this order are what the engine optimised.
+  if (tables.ca_order.empty()) return;
+  std::string text =
+      "# CA order routing engine " + tables.engine + " optimised for: index node-GUID port description\n";
+  char line[96];
+  for (std::size_t i = 0; i < tables.ca_order.size(); ++i) {
+    const Node& ca = topo.node(tables.ca_order[i]);
+    PortNum port = 1;
+    while (port < ca.num_ports && !ca.ports[port].connected()) ++port;
+    std::snprintf(line, sizeof line, "%zu 0x%016llx %u ", i, static_cast<unsigned long long>(ca.guid), port);
+    text += line + ca.description + "\n";
+  }
+  if (auto st = write_file_atomic(policy_.sm.state_dir + "/ca-order", text); !st.ok()) {
+    spdlog::error("ca-order: {}", st.error().message);
+  }
+}
+
+EndportSettings SweepRunner::endport_settings(const Topology& topo) const {
+  EndportSettings e;
+  e.subnet_prefix = policy_.sm.subnet_prefix;
+  e.sm_lid = desired_.lids->base_lid(topo.sm_node, topo.sm_port);
+  e.m_key = policy_.security.m_key;
+  e.m_key_protect = static_cast<std::uint8_t>(policy_.security.m_key_protect);
+  e.m_key_lease_period_s = static_cast<std::uint16_t>(policy_.security.m_key_lease_period_s);
+  return e;
+}
+
+}  // namespace smd
