@@ -22,8 +22,12 @@ LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const App
       continue;
     }
     const AppliedLft* acked = applied.lft(sw.guid);
+    if (acked != nullptr && acked->top && *acked->top != held->linear_fdb_top) {
+      plan.stale.push_back(sw.guid);
+      acked = nullptr;
+    }
     const bool top_known = acked != nullptr && acked->top.has_value();
-    const Lid current_top = top_known ? *acked->top : sw.lft_top;
+    const Lid current_top = top_known ? *acked->top : held->linear_fdb_top;
     auto write = [&](std::uint16_t attr, std::uint32_t mod, EchoRule echo) -> TableWrite& {
       TableWrite& w = plan.writes.emplace_back();
       w.node = s;

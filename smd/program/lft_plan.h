@@ -2,7 +2,9 @@
 // the LFT routing wants (IBA 14.2.5.10) with the right LinearFDBTop (14.2.5.4), given what each switch
 // acknowledged before (smd/fabric/applied_tables.h). Only blocks not known to hold their wanted content
 // are written (all of them the first time a switch is seen); LinearFDBTop only when it differs from what
-// the switch holds (acknowledged, else as discovery read it). No SMP is sent here; table_writer.h sends.
+// the switch holds (acknowledged, else as discovery read it). A switch whose reported LinearFDBTop is not
+// the one it acknowledged has lost its table and gets all of it again. No SMP is sent here;
+// table_writer.h sends.
 #pragma once
 
 #include <utility>
@@ -22,6 +24,10 @@ struct LftPlan {
   /// Switches whose LinearFDBTop as discovery read it is already the wanted one, and that the SM had no
   /// acknowledged top for: what they hold is believed without a write.
   std::vector<std::pair<Guid, Lid>> tops_confirmed;
+  /// Switches that report a LinearFDBTop other than the one they acknowledged: the table was reset
+  /// behind the SM's back (a reboot, another SM), so nothing they were believed to hold is believed any
+  /// more; the plan writes their whole table, and the programmer forgets what they held.
+  std::vector<Guid> stale;
   unsigned switches = 0;        ///< switches with a table to hold
   unsigned blocks_skipped = 0;  ///< blocks known to hold their wanted content already
   unsigned top_updates = 0;     ///< LinearFDBTop Sets in `writes`

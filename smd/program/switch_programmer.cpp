@@ -1,5 +1,7 @@
 #include "smd/program/switch_programmer.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "smd/program/lft_plan.h"
@@ -56,6 +58,13 @@ ProgramCounts program_switches(SmpBatch& batch, SweepFabric& fabric, const Routi
   counts.top_updates = plan.top_updates;
   counts.blocks_written = static_cast<unsigned>(plan.writes.size()) - plan.top_updates;
   for (SweepProblem& p : plan.problems) problems.push_back(std::move(p));
+  for (Guid guid : plan.stale) {
+    spdlog::warn(
+        "switch {} reports a LinearFDBTop other than the one it acknowledged: its LFT was reset; "
+        "writing all of it again",
+        format_guid(guid));
+    applied.forget(guid);
+  }
   for (const auto& [guid, top] : plan.tops_confirmed) applied.record_lft_top(guid, top);
   SwitchRecorder recorder(fabric, applied, counts);
   write_plan(batch, plan.writes, recorder, problems);

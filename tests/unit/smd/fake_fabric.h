@@ -68,6 +68,13 @@ class FakeFabric : public mad::SmpTransport {
   void unlink(NodeIndex n, PortNum p);
   /// Bring that cable back (ibsim's `ReLink`): both ends Init, PortStateChange set on each switch end.
   void relink(NodeIndex n, PortNum p);
+  /// Switch `n` reboots with its links up: its LFT is empty (every entry 0xFF), LinearFDBTop 0 and its
+  /// port 0 has no LID, as after a power cycle.
+  void reset_switch(NodeIndex n) {
+    lft_[n].assign(lft_[n].size(), 0xFF);
+    lft_top_[n] = 0;
+    ports_[n][0].lid = 0;
+  }
 
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }

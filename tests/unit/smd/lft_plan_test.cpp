@@ -55,7 +55,7 @@ TEST(LftPlan, FirstTimeWritesTopThenEveryBlock) {
 }
 
 TEST(LftPlan, NothingWhenTheSwitchAcknowledgedEverything) {
-  const SweepFabric fabric(test::plan_fabric(1024, 0));
+  const SweepFabric fabric(test::plan_fabric(1024, 70));
   const RoutingTables want = tables_to(70, 1);
   AppliedTables applied;
   applied.record_lft_top(kPlanSwitchGuid, 70);
@@ -68,7 +68,7 @@ TEST(LftPlan, NothingWhenTheSwitchAcknowledgedEverything) {
 }
 
 TEST(LftPlan, OnlyTheBlockThatDiffersIsWritten) {
-  const SweepFabric fabric(test::plan_fabric(1024, 0));
+  const SweepFabric fabric(test::plan_fabric(1024, 70));
   RoutingTables want = tables_to(70, 1);
   AppliedTables applied;
   applied.record_lft_top(kPlanSwitchGuid, 70);
@@ -83,7 +83,7 @@ TEST(LftPlan, OnlyTheBlockThatDiffersIsWritten) {
 }
 
 TEST(LftPlan, ABlockNotEchoedBeforeIsWrittenAgain) {
-  const SweepFabric fabric(test::plan_fabric(1024, 0));
+  const SweepFabric fabric(test::plan_fabric(1024, 70));
   const RoutingTables want = tables_to(70, 1);
   AppliedTables applied;
   applied.record_lft_top(kPlanSwitchGuid, 70);
@@ -105,13 +105,20 @@ TEST(LftPlan, ATopTheSwitchAlreadyReportsIsBelievedWithoutAWrite) {
   EXPECT_EQ(plan.writes.size(), 2u);  // the blocks were never acknowledged
 }
 
-TEST(LftPlan, AnAcknowledgedTopWinsOverWhatDiscoveryRead) {
-  // The switch reported 70 when discovery read it, but acknowledged 40 to a later Set: 40 is what it holds.
-  const SweepFabric fabric(test::plan_fabric(1024, 70));
+TEST(LftPlan, ASwitchReportingAnotherTopThanItAcknowledgedIsWrittenWhole) {
+  // It acknowledged LinearFDBTop 70 and every block, but now reports 0: it was reset (a reboot, another
+  // SM), so none of what it acknowledged is believed.
+  const SweepFabric fabric(test::plan_fabric(1024, /*top=*/0));
+  const RoutingTables want = tables_to(70, 1);
   AppliedTables applied;
-  applied.record_lft_top(kPlanSwitchGuid, 40);
-  const LftPlan plan = plan_lft(fabric, tables_to(70, 1), applied);
+  applied.record_lft_top(kPlanSwitchGuid, 70);
+  applied.record_lft_block(kPlanSwitchGuid, 0, want.lft[0].block(0));
+  applied.record_lft_block(kPlanSwitchGuid, 1, want.lft[0].block(1));
+  const LftPlan plan = plan_lft(fabric, want, applied);
+  EXPECT_EQ(plan.stale, std::vector<Guid>{kPlanSwitchGuid});
   EXPECT_EQ(plan.top_updates, 1u);
+  EXPECT_EQ(plan.writes.size(), 3u);
+  EXPECT_EQ(plan.blocks_skipped, 0u);
 }
 
 TEST(LftPlan, ATableAboveLinearFdbCapIsRefusedWhole) {

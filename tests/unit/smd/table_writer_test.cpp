@@ -160,7 +160,7 @@ TEST(TableWriter, APortLidSetThatIsNotTakenSaysWhatThePortReports) {
 TEST(TableWriter, PortStateSetsAreLeftToTheirCallersReadBack) {
   // A PortState Set is not idempotent: the writer reports it, but names no problem for it.
   const WriteRun r = run({port_set(1, EchoRule::kPortState, 0, 3), port_set(2, EchoRule::kPortState, 0, 3)},
-                    {Answer::kTimeout, Answer::kOther});
+                         {Answer::kTimeout, Answer::kOther});
   EXPECT_TRUE(r.problems.empty());
   EXPECT_EQ(r.report.failed, 1u);
   EXPECT_EQ(r.report.not_echoed, 1u);
