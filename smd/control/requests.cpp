@@ -223,6 +223,12 @@ Json status_json(const FabricSnapshot& snap) {
     status["fabric"]["links"] = snap.topo->link_count();
   }
   if (snap.lids) status["fabric"]["lids"] = snap.lids->entries().size();
+  status["policy"] = {{"generation", snap.policy_generation}, {"source", snap.policy_source}};
+  Json restart = Json::array();
+  for (const RestartNeeded& k : snap.needs_restart) {
+    restart.push_back({{"key", k.key}, {"running", k.running}, {"file", k.file}});
+  }
+  status["needs_restart"] = std::move(restart);
   return status;
 }
 

@@ -25,7 +25,9 @@ Json handle_request(const Json& request, DaemonControl& control);
 /// says which), or when the snapshot has no fabric yet.
 Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name);
 
-/// SM state, sweep counters, last sweep time and result, engine, fabric counts.
+/// SM state, sweep counters, last sweep time and result, engine, fabric counts, the policy in effect
+/// ({generation, source}) and `needs_restart`: [{key, running, file}] for the keys of the last reloaded
+/// file that only a restart applies (smd/sm/policy_reload.h).
 Json status_json(const FabricSnapshot& snap);
 /// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
 Json nodes_json(const FabricSnapshot& snap);

@@ -40,6 +40,17 @@ void render_status(std::ostream& out, const Json& s) {
   out << std::setw(14) << "Engine" << (engine.empty() ? "-" : engine) << "\n";
   out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "
       << str(fabric, "links") << " links, " << str(fabric, "lids") << " LIDs\n";
+  if (s.contains("policy")) {  // daemons before policy generations left it out
+    const Json& policy = s.at("policy");
+    out << std::setw(14) << "Policy" << str(policy, "generation") << " (" << str(policy, "source") << ")\n";
+  }
+  // Keys of the reloaded policy file that are not in effect: the running value stays until a restart.
+  if (s.contains("needs_restart")) {
+    for (const Json& k : s.at("needs_restart")) {
+      out << std::setw(14) << "Needs restart" << str(k, "key") << " (running " << str(k, "running") << ", file "
+          << str(k, "file") << ")\n";
+    }
+  }
 }
 
 void render_nodes(std::ostream& out, const Json& nodes) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
@@ -32,6 +33,16 @@ struct DaemonCounters {
   double routing_seconds_total = 0;
 };
 
+/// A key of the reloaded policy file whose value differs from the running one but is read only at start-up
+/// (the SM port, the control socket, ...): the running value stays until smd restarts (smd/sm/policy_reload.h).
+struct RestartNeeded {
+  std::string key;      ///< "control.socket"
+  std::string running;  ///< the value in effect, as the policy file spells it
+  std::string file;     ///< the value the file asks for
+
+  friend bool operator==(const RestartNeeded&, const RestartNeeded&) = default;
+};
+
 struct FabricSnapshot {
   // SM identity and state (IBA 14.4.1 SMInfo).
   std::string sm_state = "DISCOVERING";  ///< DISCOVERING, STANDBY, MASTER, NOTACTIVE
@@ -50,6 +61,11 @@ struct FabricSnapshot {
   std::chrono::system_clock::time_point last_sweep_time{};
   double last_repair_ms = 0;  ///< trap/port change -> tables consistent, last time it happened
   DaemonCounters counters;
+  /// The policy in effect: 1 for the one read at start-up, +1 for every reload that was accepted; its file.
+  std::uint64_t policy_generation = 0;
+  std::string policy_source;
+  /// Keys of the last accepted policy file that only a restart applies (empty: the file is in effect whole).
+  std::vector<RestartNeeded> needs_restart;
   /// Where the daemon writes the RoCE plan (state_dir/roce-plan.json, `smctl export roce`); "" when the
   /// policy turns the export off (roce.export: false).
   std::string roce_plan_path;

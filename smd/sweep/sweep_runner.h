@@ -25,15 +25,9 @@
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/state/roce_state_writer.h"
 #include "smd/state/sweep_summary.h"
+#include "smd/sweep/sweep_scope.h"
 
 namespace smd {
-
-/// What a heavy sweep reads.
-enum class SweepScope : std::uint8_t {
-  kFull,     ///< discover the whole fabric
-  kFailed,   ///< re-sweep: read only what the last sweep could not, then write only what is missing
-  kChanged,  ///< after traps: re-read only the switches that changed (incremental_discovery.h)
-};
 
 /// The SM's state that outlives one sweep: remembered LIDs, what each switch holds, the last fabric.
 class SweepRunner {

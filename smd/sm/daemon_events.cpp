@@ -1,0 +1,113 @@
+// The event queue and the executor of the state machine's table (smd/sm/sm_fsm.h): handlers post, the loop
+// applies; a transition enters its next state first, then performs its action.
+#include <spdlog/spdlog.h>
+
+#include <cassert>
+#include <utility>
+#include <vector>
+
+#include "smd/sm/daemon.h"
+
+namespace smd {
+
+void Daemon::post(DaemonEvent event) {
+  if (event.at == Clock::time_point{}) event.at = Clock::now();
+  events_.push_back(std::move(event));
+}
+
+void Daemon::post(SmEvent kind, std::string why) {
+  DaemonEvent event;
+  event.kind = kind;
+  event.why = std::move(why);
+  post(std::move(event));
+}
+
+void Daemon::apply_events() {
+  // The loop is the only caller, and an action only posts, so this never nests: an event is applied
+  // only when the previous one (and the sweep it may have run) is done.
+  assert(!applying_);
+  applying_ = true;
+  while (!events_.empty() && !stopping_) {
+    const DaemonEvent event = std::move(events_.front());
+    events_.pop_front();
+    dispatch(event);
+  }
+  applying_ = false;
+}
+
+void Daemon::dispatch(const DaemonEvent& event) {
+  const SmTransition t = sm_transition(state_, event.kind);
+  spdlog::debug("event {} in {}: {} -> {}", to_string(event.kind), mad::to_string(state_), to_string(t.action),
+                mad::to_string(t.next));
+  enter_state(t.next, event.why);
+  perform(t.action, event);
+}
+
+void Daemon::enter_state(mad::SmState next, const std::string& why) {
+  if (next == state_) return;
+  spdlog::info("SM state {} -> {}: {}", mad::to_string(state_), mad::to_string(next), why);
+  state_ = next;
+  switch (next) {
+    case mad::SmState::kStandby:
+      // A standby only polls the master (IBA 14.4.1.1): it neither sweeps nor keeps sweep requests.
+      cancel_light_sweep();
+      cancel_heavy_sweeps();
+      poll_failures_ = 0;
+      arm_master_poll();
+      break;
+    case mad::SmState::kNotActive:
+      cancel_light_sweep();
+      cancel_heavy_sweeps();
+      cancel_master_poll();
+      break;
+    case mad::SmState::kDiscovering:
+    case mad::SmState::kMaster: cancel_master_poll(); break;
+  }
+  publish(nullptr);
+}
+
+void Daemon::perform(SmAction action, const DaemonEvent& event) {
+  switch (action) {
+    case SmAction::kNone: return;
+    case SmAction::kRunHeavySweep: run_heavy_sweep(event); return;
+    case SmAction::kRunLightSweep: run_light_sweep(event); return;
+    case SmAction::kPollMaster: poll_master(event); return;
+    case SmAction::kConfigured: after_configuring_sweep(*event.summary); return;
+    case SmAction::kFollowMaster: after_gate_stopped_sweep(*event.summary); return;
+    case SmAction::kTakeHandover:
+      master_guid_ = 0;
+      schedule_heavy_sweep(event.at, "handover");
+      return;
+    case SmAction::kTakeOver:
+      change_seen_ = event.at;
+      schedule_heavy_sweep(event.at, "takeover");
+      return;
+    case SmAction::kRequestSweep: request_sweep_for(event); return;
+    case SmAction::kRequestReroute:
+      // A reroute programs a fresh engine run on the topology the next heavy sweep confirms (re-balancing
+      // what minimal repairs left); the programmer still writes only the blocks that differ.
+      runner_->request_full_reroute();
+      request_sweep_for(event);
+      return;
+    case SmAction::kStagePolicy:
+      staged_ = event.policy;
+      spdlog::info("policy {} staged: it takes effect at the start of the next heavy sweep", staged_->generation);
+      schedule_heavy_sweep(event.at, event.why);
+      return;
+    case SmAction::kAdoptPolicy:
+      staged_ = event.policy;
+      adopt_staged_policy();
+      publish(nullptr);
+      return;
+    case SmAction::kStop: stopping_ = true; return;
+  }
+}
+
+mad::SmState Daemon::projected_state() const {
+  std::vector<SmEvent> kinds;
+  kinds.reserve(events_.size());
+  for (const DaemonEvent& e : events_) kinds.push_back(e.kind);
+  return project_state(state_, kinds);
+}
+
+}  // namespace smd

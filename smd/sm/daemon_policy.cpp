@@ -1,0 +1,81 @@
+// Signals. SIGHUP reads and validates the policy file in the handler (a refused file changes nothing)
+// and queues it; the state machine stages it, and it takes effect whole at the start of the next heavy
+// sweep (at once in STANDBY and NOTACTIVE, which run no sweeps). Restart-only keys keep their running
+// values (smd/sm/policy_reload.h). SIGTERM and SIGINT queue a stop.
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <utility>
+
+#include "config/policy_loader.h"
+#include "config/policy_summary.h"
+#include "smd/sm/daemon.h"
+#include "smd/sm/notify.h"
+#include "smd/sm/policy_reload.h"
+
+namespace smd {
+
+void Daemon::arm_signals() {
+  signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
+    if (!ec) on_signal(signo);
+  });
+}
+
+void Daemon::on_signal(int signo) {
+  if (signo != SIGHUP) {
+    spdlog::info("signal {}: stopping", signo);
+    post(SmEvent::kStop, "signal " + std::to_string(signo));
+    return;
+  }
+  notify::reloading();
+  if (auto reloaded = read_reloaded_policy()) {
+    DaemonEvent event;
+    event.kind = SmEvent::kPolicyReloaded;
+    event.why = "SIGHUP";
+    event.policy = std::move(reloaded);
+    post(std::move(event));
+  } else {
+    // Nothing to reload, or the file was refused: SIGHUP still asks for a heavy sweep.
+    post(SmEvent::kSweepRequested, "SIGHUP");
+  }
+  notify::ready("policy reloaded");
+  arm_signals();
+}
+
+std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
+  if (config_path_.empty()) return nullptr;
+  auto perms = check_policy_file_permissions(config_path_);
+  auto loaded = perms.ok() ? load_policy_file(config_path_) : Result<Policy>(perms.error());
+  if (!loaded.ok()) {
+    spdlog::error("reload refused, running policy kept: {}", loaded.error().message);
+    return nullptr;
+  }
+  auto reloaded = std::make_shared<ReloadedPolicy>();
+  // The restart-only keys of the running policy never change, so comparing with policy_ is right even
+  // while an older reload is still staged.
+  reloaded->needs_restart = keys_needing_restart(policy_, loaded.value());
+  reloaded->policy = keep_restart_keys(policy_, std::move(loaded.value()));
+  reloaded->generation = ++last_generation_;
+  if (sweep_running_ != 0) {
+    spdlog::info("SIGHUP: policy {} read from {} while heavy sweep {} runs; queued", reloaded->generation, config_path_,
+                 sweep_running_);
+  } else {
+    spdlog::info("SIGHUP: policy {} read from {}", reloaded->generation, config_path_);
+  }
+  for (const RestartNeeded& k : reloaded->needs_restart) {
+    spdlog::warn("needs restart: {} (running {}, file {})", k.key, k.running, k.file);
+  }
+  return reloaded;
+}
+
+void Daemon::adopt_staged_policy() {
+  if (!staged_) return;
+  policy_ = staged_->policy;
+  runner_->set_policy(policy_);
+  policy_generation_ = staged_->generation;
+  needs_restart_ = staged_->needs_restart;
+  staged_.reset();
+  spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
+}
+
+}  // namespace smd

@@ -1,0 +1,184 @@
+// Heavy-sweep scheduling (coalesced requests, one timer) and the heavy and light sweeps themselves, run
+// as actions of the state machine: whatever their SmpBatch::wait() lets run meanwhile only queues events.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "smd/sm/daemon.h"
+#include "smd/sm/notify.h"
+#include "smd/sm/sweep_decision.h"
+
+namespace smd {
+
+namespace {
+
+// Traps arrive in bursts (both ends of a cable, several cables of one switch): wait this long after the
+// first before sweeping, so one heavy sweep repairs them all.
+constexpr std::chrono::milliseconds kTrapDebounce{20};
+
+}  // namespace
+
+void Daemon::request_heavy_sweep(const std::string& reason) { post(SmEvent::kSweepRequested, reason); }
+
+void Daemon::request_reroute(const std::string& reason) { post(SmEvent::kRerouteRequested, "reroute: " + reason); }
+
+void Daemon::schedule_heavy_sweep(Clock::time_point due, const std::string& reason, SweepScope scope, Lid trap_lid) {
+  if (stopping_ || state_ == mad::SmState::kNotActive || state_ == mad::SmState::kStandby) return;
+  pending_.add(reason, scope, trap_lid);
+  // A sweep already due (its event queued) takes this request too; one armed sooner covers it; one armed
+  // later (a re-sweep a sweep interval away) is brought forward, or a trap would wait for it.
+  if (sweep_due_) return;
+  if (sweep_armed_ && sweep_timer_.expiry() <= due) return;
+  const std::uint64_t gen = ++sweep_gen_;
+  sweep_armed_ = true;
+  sweep_timer_.expires_at(due);  // cancels an earlier wait: its handler sees operation_aborted
+  sweep_timer_.async_wait([this, gen](const boost::system::error_code& ec) {
+    if (ec || gen != sweep_gen_) return;
+    sweep_armed_ = false;
+    sweep_due_ = true;
+    DaemonEvent event;
+    event.kind = SmEvent::kHeavySweepDue;
+    event.timer_gen = gen;
+    post(std::move(event));
+  });
+}
+
+void Daemon::cancel_heavy_sweeps() {
+  ++sweep_gen_;
+  sweep_armed_ = false;
+  sweep_due_ = false;
+  sweep_timer_.cancel();
+  pending_.clear();
+}
+
+void Daemon::request_sweep_for(const DaemonEvent& event) {
+  switch (event.kind) {
+    case SmEvent::kTrapLinkChange:
+    case SmEvent::kTrapOther:
+    case SmEvent::kLightSweepChange:
+      if (change_seen_ == Clock::time_point{}) change_seen_ = event.at;
+      break;
+    default: break;
+  }
+  switch (event.kind) {
+    // A link change is read from the switches that report it (an incremental sweep); a capability
+    // change, from the whole fabric. Both wait for the rest of the burst.
+    case SmEvent::kTrapLinkChange:
+      schedule_heavy_sweep(event.at + kTrapDebounce, event.why, SweepScope::kChanged, event.trap_lid);
+      break;
+    case SmEvent::kTrapOther: schedule_heavy_sweep(event.at + kTrapDebounce, event.why); break;
+    default: schedule_heavy_sweep(event.at, event.why); break;
+  }
+}
+
+void Daemon::run_heavy_sweep(const DaemonEvent& event) {
+  if (event.timer_gen != sweep_gen_ || !sweep_due_) return;  // re-armed or cancelled since it fired
+  sweep_due_ = false;
+  // A reloaded policy takes effect here, whole, for the daemon and the runner: this sweep runs under it
+  // from its first SMP to its last, whatever SIGHUPs arrive meanwhile (they queue).
+  adopt_staged_policy();
+  const SweepOrder order = pending_.take();
+  const std::uint64_t n = ++sweep_seq_;
+  const std::uint64_t generation = policy_generation_;
+  spdlog::info("heavy sweep {} under policy {} ({}): {} (state {})", n, generation, policy_.source, order.reason,
+               mad::to_string(state_));
+  gate_why_.clear();
+  sweep_running_ = n;
+  auto s = std::make_shared<const SweepSummary>(
+      runner_->heavy_sweep([this](const ObservedFabric& d) { return election_gate(d); }, order.scope, order.trap_lids));
+  sweep_running_ = 0;
+  count_sweep(*s);
+  const std::string result = s->stopped_after_discovery ? "stopped at the election gate"
+                             : s->subnet_up             ? "subnet up"
+                                                        : std::to_string(s->problems.size()) + " problems";
+  spdlog::info("heavy sweep {} done under policy {} ({}): {}", n, generation, policy_.source, result);
+
+  // The outcome is applied now, before anything that was queued while the sweep ran.
+  DaemonEvent outcome;
+  outcome.kind = s->stopped_after_discovery ? SmEvent::kSweepFoundMaster
+                 : s->subnet_up             ? SmEvent::kSweepUp
+                                            : SmEvent::kSweepNotUp;
+  outcome.at = Clock::now();
+  outcome.why = s->stopped_after_discovery ? (gate_why_.empty() ? "another SM is master" : gate_why_)
+                                           : "no SM of higher precedence found";
+  outcome.summary = std::move(s);
+  dispatch(outcome);
+}
+
+void Daemon::after_gate_stopped_sweep(const SweepSummary& s) {
+  publish(&s);
+  notify::ready(std::string("STANDBY: master ") + format_guid(master_guid_));
+}
+
+void Daemon::after_configuring_sweep(const SweepSummary& s) {
+  if (!s.subnet_up) {
+    ++counters_.failed_sweeps;
+    spdlog::warn("heavy sweep left {} problems; first: {}", s.problems.size(),
+                 s.problems.empty() ? "" : s.problems.front().to_string());
+  }
+  ++act_count_;
+  if (change_seen_ != Clock::time_point{} && s.subnet_up) {
+    last_repair_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - change_seen_).count();
+    spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", last_repair_ms_);
+    change_seen_ = {};
+  }
+  own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
+                                 : Lid{0};
+  publish(&s);
+  const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
+                           std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +
+                           (s.subnet_up ? ", subnet up" : ", " + std::to_string(s.problems.size()) + " problems");
+  if (counters_.heavy_sweeps == 1) {
+    notify::ready(line);
+  } else {
+    notify::status(line);
+  }
+  failed_in_row_ = s.subnet_up ? 0 : failed_in_row_ + 1;
+  if (!s.subnet_up) {
+    // What helps depends on the problems' codes (smd/sm/sweep_decision.h).
+    const SweepDecision next =
+        decide_after_failed_sweep(s.problems, failed_in_row_, policy_.sm.max_resweeps, policy_.sm.sweep_interval_s);
+    if (next.next == NextSweep::kWaitForOperator) spdlog::warn("no re-sweep can fix this: {}", next.reason);
+    schedule_heavy_sweep(Clock::now() + next.delay, next.reason, next.scope);
+  }
+  arm_light_sweep();
+}
+
+void Daemon::arm_light_sweep() {
+  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster) return;
+  const std::uint64_t gen = ++light_gen_;
+  light_timer_.expires_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
+  light_timer_.async_wait([this, gen](const boost::system::error_code& ec) {
+    if (ec || gen != light_gen_) return;
+    DaemonEvent event;
+    event.kind = SmEvent::kLightSweepDue;
+    event.timer_gen = gen;
+    post(std::move(event));
+  });
+}
+
+void Daemon::cancel_light_sweep() {
+  ++light_gen_;
+  light_timer_.cancel();
+}
+
+void Daemon::run_light_sweep(const DaemonEvent& event) {
+  // A heavy sweep that ran since the timer fired re-armed it: the light sweep is due later.
+  if (event.timer_gen != light_gen_) return;
+  std::string reason;
+  const bool change = runner_->light_sweep_finds_change(reason);
+  ++counters_.light_sweeps;
+  if (change) {
+    DaemonEvent found;
+    found.kind = SmEvent::kLightSweepChange;
+    found.at = Clock::now();
+    found.why = "light sweep: " + reason;
+    dispatch(found);
+  } else {
+    arm_light_sweep();
+  }
+  publish(nullptr);
+}
+
+}  // namespace smd

@@ -1,0 +1,46 @@
+// The events the SM state machine (smd/sm/sm_fsm.h) reacts to. Handlers (signals, unsolicited MADs, the
+// control socket, timers) only record one of these; the daemon's loop applies them one by one, in the
+// order they arrived, between sweeps. The enum is plain data so the table can be tested without a fabric.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace smd {
+
+/// What happened. The order is the column order of the transition table (sm_fsm.cpp).
+enum class SmEvent : std::uint8_t {
+  // A heavy sweep finished (the outcome is applied at once, before anything queued during the sweep).
+  kSweepUp,           ///< every LID set, every link Active, every table held
+  kSweepNotUp,        ///< the sweep configured the fabric but left problems
+  kSweepFoundMaster,  ///< the election gate stopped the sweep: another SM is master (or took our handover)
+  // An SMInfo Set from another SM that sminfo_set_obeyed() accepted (IBA 14.4.1, table 186).
+  kSetHandover,  ///< HANDOVER: the master hands us the subnet
+  kSetDisable,   ///< DISABLE: go NOTACTIVE
+  kSetStandby,   ///< STANDBY: stand by
+  kSetDiscover,  ///< DISCOVER: go DISCOVERING
+  // The master and its standbys.
+  kMasterLost,             ///< STANDBY: sm.poll_retries polls of the master failed in a row
+  kPolledByHigherStandby,  ///< a STANDBY that outranks us polled our SMInfo: sweep, find it, hand over
+  // The fabric changed.
+  kTrapLinkChange,    ///< trap 128 with an issuer LID: an incremental sweep from that switch
+  kTrapOther,         ///< trap 144 (or 128 without an issuer): a full sweep
+  kLightSweepChange,  ///< a light sweep found PortStateChange or a switch gone: a full sweep
+  // The operator.
+  kPolicyReloaded,    ///< SIGHUP: the policy file was read and validated (it carries the new policy)
+  kSweepRequested,    ///< `smctl sweep`, or a SIGHUP whose file was refused
+  kRerouteRequested,  ///< `smctl reroute`: the next sweep programs a fresh engine run
+  // Timers the daemon armed.
+  kHeavySweepDue,  ///< the sweep timer expired: the pending heavy sweep may run now
+  kLightSweepDue,  ///< sm.sweep_interval passed since the last sweep
+  kPollDue,        ///< STANDBY: sm.poll_interval passed since the last poll answer
+  kStop,           ///< SIGTERM / SIGINT
+};
+
+/// Number of SmEvent values (the columns of the transition table).
+inline constexpr std::size_t kSmEventCount = static_cast<std::size_t>(SmEvent::kStop) + 1;
+
+/// Short stable name for logs: "sweep-up", "set-handover", "trap-link-change", ...
+const char* to_string(SmEvent event);
+
+}  // namespace smd

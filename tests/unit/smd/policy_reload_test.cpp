@@ -1,0 +1,88 @@
+// Which keys of a reloaded policy need a restart (smd/sm/policy_reload.h), and that a reload keeps their
+// running values while applying everything else.
+#include "smd/sm/policy_reload.h"
+
+#include <gtest/gtest.h>
+
+namespace smd {
+namespace {
+
+TEST(PolicyReload, AnUnchangedFileNeedsNoRestart) {
+  const Policy p;
+  EXPECT_TRUE(keys_needing_restart(p, p).empty());
+}
+
+TEST(PolicyReload, LiveKeysNeverNeedARestart) {
+  const Policy running;
+  Policy file;
+  file.lid.lmc = 1;
+  file.sm.priority = 9;
+  file.sm.sm_key = 0x1234;
+  file.sm.sweep_interval_s = 1;
+  file.sm.max_resweeps = 7;
+  file.sm.poll_interval_s = 5;
+  file.sm.poll_retries = 9;
+  file.sm.subnet_prefix = 0xfe80000000000001ULL;
+  file.routing.engines = {"minhop"};
+  file.routing.repair = RepairMode::kFull;
+  file.security.m_key = 0x77;
+  file.roce.frr = false;
+  file.source = "/etc/smd/other.yaml";
+  EXPECT_TRUE(keys_needing_restart(running, file).empty());
+}
+
+TEST(PolicyReload, EveryRestartKeyIsNamedWithBothValues) {
+  Policy running;
+  running.control.socket = "/run/smd/a.socket";
+  Policy file = running;
+  file.sm.ca = "mlx5_1";
+  file.sm.port = 2;
+  file.sm.port_guid = 0x2c9030000abcdULL;
+  file.sm.state_dir = "/srv/smd";
+  file.mad.window = 16;
+  file.mad.timeout_ms = 250;
+  file.mad.retries = 5;
+  file.log.level = "debug";
+  file.log.file = "/var/log/smd.log";
+  file.control.socket = "/run/smd/b.socket";
+  file.control.mode = 0600;
+  file.metrics.listen = "0.0.0.0:9464";
+  file.metrics.enabled = false;
+  const std::vector<RestartNeeded> want = {
+      {"sm.ca", "\"\"", "mlx5_1"},
+      {"sm.port", "0", "2"},
+      {"sm.port_guid", "0x0000000000000000", "0x0002c9030000abcd"},
+      {"sm.state_dir", "/var/lib/smd", "/srv/smd"},
+      {"mad.window", "32", "16"},
+      {"mad.timeout_ms", "100", "250"},
+      {"mad.retries", "3", "5"},
+      {"log.level", "info", "debug"},
+      {"log.file", "\"\"", "/var/log/smd.log"},
+      {"control.socket", "/run/smd/a.socket", "/run/smd/b.socket"},
+      {"control.mode", "0660", "0600"},
+      {"metrics.listen", "127.0.0.1:9464", "0.0.0.0:9464"},
+      {"metrics.enabled", "true", "false"},
+  };
+  EXPECT_EQ(keys_needing_restart(running, file), want);
+}
+
+TEST(PolicyReload, AReloadKeepsRestartKeysAndAppliesTheRest) {
+  Policy running;
+  running.control.socket = "/run/smd/a.socket";
+  Policy file = running;
+  file.control.socket = "/run/smd/b.socket";
+  file.metrics.enabled = false;
+  file.lid.lmc = 2;
+  file.sm.priority = 11;
+  file.source = "/etc/smd/smd.yaml";
+  const Policy applied = keep_restart_keys(running, file);
+  EXPECT_EQ(applied.control.socket, "/run/smd/a.socket");
+  EXPECT_TRUE(applied.metrics.enabled);
+  EXPECT_EQ(applied.lid.lmc, 2u);
+  EXPECT_EQ(applied.sm.priority, 11u);
+  EXPECT_EQ(applied.source, "/etc/smd/smd.yaml");
+  EXPECT_TRUE(keys_needing_restart(running, applied).empty());
+}
+
+}  // namespace
+}  // namespace smd
