@@ -4,23 +4,17 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <deque>
+#include <functional>
+#include <optional>
 
-#include "fake_fabric.h"
 #include "routing/fabric_gen/fabric_gen.h"
+#include "sweep_rig.h"
 
 namespace smd {
 namespace {
 
-struct Rig {
-  explicit Rig(Topology t, unsigned retries = 3) : topo(std::move(t)), fabric(io, topo, retries), batch(io, fabric) {}
-  Topology topo;
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
-  test::FakeFabric fabric;
-  SmpBatch batch;
-};
+using test::SweepRig;
 
 // BFS hop distance from the SM's node over cables, computed here independently of discovery.
 std::vector<unsigned> hop_distances(const Topology& t) {
@@ -65,42 +59,66 @@ void expect_same_fabric(const Topology& want, const Topology& got) {
   }
 }
 
-TEST(Discovery, FindsEveryNodeAndCableOfAKaryTree) {
-  auto t = make_kary_ntree(4, 2);
+// A generated fabric, found node for node and cable for cable; the rows differ in the fabric, the loss
+// and the one figure each checks besides.
+struct FoundFabric {
+  std::string name{};
+  std::function<Result<Topology>()> fabric{};
+  unsigned retries = 3;
+  double loss = 0;  ///< share of SMP attempts dropped (seed `seed`); with loss, retries must show
+  unsigned seed = 0;
+  bool sm_where_it_sits = false;       ///< the discovered SM node and port are the generated ones
+  std::optional<std::size_t> links{};  ///< cables discovery must count
+};
+
+class GeneratedFabric : public ::testing::TestWithParam<FoundFabric> {};
+
+TEST_P(GeneratedFabric, IsFoundNodeForNodeAndCableForCable) {
+  const FoundFabric& row = GetParam();
+  auto t = row.fabric();
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()), row.retries);
+  if (row.loss > 0) rig.fabric.set_loss(row.loss, row.seed);
   ObservedFabric d = discover_fabric(rig.batch);
   EXPECT_TRUE(d.problems.empty()) << d.problems.front().to_string();
   expect_same_fabric(rig.topo, *d.topo);
-  EXPECT_EQ(d.topo->sm_node, *d.topo->find(rig.topo.node(rig.topo.sm_node).guid));
-  EXPECT_EQ(d.topo->sm_port, rig.topo.sm_port);
+  if (row.sm_where_it_sits) {
+    EXPECT_EQ(d.topo->sm_node, *d.topo->find(rig.topo.node(rig.topo.sm_node).guid));
+    EXPECT_EQ(d.topo->sm_port, rig.topo.sm_port);
+  }
+  if (row.links) {
+    EXPECT_EQ(d.topo->link_count(), *row.links);
+  }
+  if (row.loss > 0) {
+    EXPECT_GT(rig.fabric.stats().retries, 0u);
+  }
 }
 
-TEST(Discovery, ParallelLinksAreDistinctCables) {
-  auto t = make_two_switch(3, 2);
-  ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  ObservedFabric d = discover_fabric(rig.batch);
-  EXPECT_TRUE(d.problems.empty());
-  expect_same_fabric(rig.topo, *d.topo);
-  EXPECT_EQ(d.topo->link_count(), 3u + 4u);
-}
-
-TEST(Discovery, SurvivesLossWithRetries) {
-  auto t = make_kary_ntree(4, 2);
-  ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()), /*retries=*/8);
-  rig.fabric.set_loss(0.05, 7);
-  ObservedFabric d = discover_fabric(rig.batch);
-  EXPECT_TRUE(d.problems.empty());
-  expect_same_fabric(rig.topo, *d.topo);
-  EXPECT_GT(rig.fabric.stats().retries, 0u);
-}
+INSTANTIATE_TEST_SUITE_P(Discovery, GeneratedFabric,
+                         ::testing::Values(
+                             FoundFabric{
+                                 .name = "FindsEveryNodeAndCableOfAKaryTree",
+                                 .fabric = [] { return make_kary_ntree(4, 2); },
+                                 .sm_where_it_sits = true,
+                             },
+                             FoundFabric{
+                                 .name = "ParallelLinksAreDistinctCables",
+                                 .fabric = [] { return make_two_switch(3, 2); },
+                                 .links = 3u + 4u,
+                             },
+                             FoundFabric{
+                                 .name = "SurvivesLossWithRetries",
+                                 .fabric = [] { return make_kary_ntree(4, 2); },
+                                 .retries = 8,
+                                 .loss = 0.05,
+                                 .seed = 7,
+                             }),
+                         test::RowName());
 
 TEST(Discovery, SilentSwitchIsReportedAndTheRestIsFound) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()), 1);
+  SweepRig rig(std::move(t.value()), 1);
   const NodeIndex spine = rig.topo.switches().back();
   rig.fabric.silence(spine);
   ObservedFabric d = discover_fabric(rig.batch);
@@ -125,7 +143,7 @@ NodeIndex leaf_away_from_sm(const Topology& t) {
 TEST(Discovery, ResumeAsksOnlyForWhatIsMissing) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()), 1);
+  SweepRig rig(std::move(t.value()), 1);
   const NodeIndex leaf = leaf_away_from_sm(rig.topo);
   ASSERT_NE(leaf, kNoNode);
   rig.fabric.silence(leaf);
@@ -156,7 +174,7 @@ TEST(Discovery, ResumeAsksOnlyForWhatIsMissing) {
 TEST(Discovery, ResumeOfACompleteSweepSendsNothing) {
   auto t = make_kary_ntree(2, 3);
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   ObservedFabric first = discover_fabric(rig.batch);
   ASSERT_TRUE(first.problems.empty());
   EXPECT_EQ(discovery_gaps(first), 0u);
@@ -169,7 +187,7 @@ TEST(Discovery, ResumeOfACompleteSweepSendsNothing) {
 TEST(Discovery, DuplicateGuidNamesBothPaths) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   const auto& sws = rig.topo.switches();
   // Two distinct leaves answer with one GUID.
   rig.fabric.override_guid(sws[1], rig.topo.node(sws[0]).guid);
@@ -191,7 +209,7 @@ TEST(Discovery, DuplicateGuidNamesBothPaths) {
 TEST(Discovery, NodesLeftOutKeepPerNodeRecordsAligned) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   const NodeIndex leaf = leaf_away_from_sm(rig.topo);
   ASSERT_NE(leaf, kNoNode);
   rig.topo.mutable_node(leaf).lft_cap = 0;  // the vet leaves the leaf and its hosts out

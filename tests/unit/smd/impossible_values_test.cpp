@@ -5,26 +5,20 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
 #include <utility>
 
-#include "fake_fabric.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/sweep/sweep_runner.h"
+#include "sweep_rig.h"
 
 namespace smd {
 namespace {
 
 using Cables = std::set<std::pair<NodeIndex, PortNum>>;  // (node, port) pairs, one end of each cable
-
-std::string temp_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "smd-impossible-XXXXXX").string();
-  return mkdtemp(tmpl.data());
-}
 
 constexpr unsigned kLeaves = 4;
 
@@ -41,13 +35,6 @@ NodeIndex by_name(const Topology& t, const std::string& name) {
   }
   ADD_FAILURE() << "no node " << name;
   return 0;
-}
-
-// leaf_spine() with one switch's LinearFDBCap at 0: the damage is in the topology the fake is built from.
-Topology leaf_spine_with_lft_cap_zero(const std::string& name) {
-  Topology t = leaf_spine();
-  t.mutable_node(by_name(t, name)).lft_cap = 0;
-  return t;
 }
 
 // The DR path discovery takes to a node: BFS from the SM's node, lowest port first (FakeFabric answers
@@ -91,15 +78,11 @@ std::string problem_naming(const SweepSummary& s, const std::string& guid, const
   return problem_with(s, words);
 }
 
-// One test's fabric: the real topology, the fake that answers SMPs for it, and what a sweep kept. The
-// expect_* members are the checks the tests share after a sweep over a damaged value.
-struct Rig {
-  Rig() : Rig(leaf_spine()) {}
-  explicit Rig(Topology t) : topo(std::move(t)), fabric(io, topo, 1) {
-    policy.sm.state_dir = temp_dir();
-    policy.routing.engines = {"minhop"};
-  }
-  ~Rig() { std::filesystem::remove_all(policy.sm.state_dir); }
+// One test's fabric (the shared sweep rig, each SMP tried once more after a loss) and what a sweep kept.
+// The expect_* members are the checks the tests share after a sweep over a damaged value.
+struct DamagedFabric : test::SweepRig {
+  DamagedFabric() : DamagedFabric(leaf_spine()) {}
+  explicit DamagedFabric(Topology t) : SweepRig(std::move(t), 1) {}
 
   SweepSummary sweep() {
     SweepRunner runner(io, fabric, policy);
@@ -208,44 +191,90 @@ struct Rig {
     expect_hosts_reached(hosts, avoid);
   }
 
-  Topology topo;
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
-  test::FakeFabric fabric;
-  Policy policy;
   std::shared_ptr<const Topology> found;  // what the sweep discovered and kept
 };
 
-TEST(ImpossibleValues, SwitchWithNumPortsZeroIsLeftOutAndTheRestComesUp) {
-  Rig rig;
-  const NodeIndex spine = rig.node("spine-1");
-  rig.fabric.override_num_ports(spine, 0);
+// A damaged value that leaves one node out: the report names the node's GUID and directed path, a switch
+// gets no table and is not kept, a host gets no LID, and every other host is reached without a route over
+// what was left out.
+struct LeftOutNode {
+  std::string name{};
+  std::string node{};
+  std::function<void(DamagedFabric&, NodeIndex)> damage{};  ///< done before the sweep
+  std::vector<std::string> words{};  ///< what the report says besides the node's GUID and directed path
+  std::string path{};                ///< the DR path the report names ("": the one path_to() computes)
+  bool path_is_checked = false;      ///< also check that path_to() computes `path` (discovery's BFS)
+  PortNum leaf_port = 0;             ///< switches: every leaf's port cabled to it, which no route may leave by
+};
+
+class LeftOut : public ::testing::TestWithParam<LeftOutNode> {};
+
+TEST_P(LeftOut, IsNamedAndTheRestComesUp) {
+  const LeftOutNode& row = GetParam();
+  DamagedFabric rig;
+  const NodeIndex n = rig.node(row.node);
+  row.damage(rig, n);
   const SweepSummary s = rig.failed_sweep();
-  // Reached first from leaf-0 port 4: DR path 0,1,4.
-  EXPECT_EQ(rig.path_to(spine), "0,1,4");
-  problem_naming(s, rig.guid_of(spine), "0,1,4", {"NodeInfo", "impossible NumPorts 0"});
-  rig.expect_switch_left_out(spine);
-  rig.expect_rest_reached({}, rig.every_leaf_port(4));  // leaf port 4 is the cable to spine-1
+  if (row.path_is_checked) {
+    EXPECT_EQ(rig.path_to(n), row.path);
+  }
+  problem_naming(s, rig.guid_of(n), row.path.empty() ? rig.path_to(n) : row.path, row.words);
+  if (rig.topo.node(n).is_switch()) {
+    rig.expect_switch_left_out(n);
+    rig.expect_rest_reached({}, rig.every_leaf_port(row.leaf_port));
+  } else {
+    rig.expect_no_lid({n});
+    rig.expect_rest_reached({n});
+  }
 }
 
-TEST(ImpossibleValues, CaWithNumPortsAbove254IsLeftOut) {
-  Rig rig;
-  const NodeIndex host = rig.node("host-5");
-  rig.fabric.override_num_ports(host, 255);
-  const SweepSummary s = rig.failed_sweep();
-  problem_naming(s, rig.guid_of(host), rig.path_to(host), {"impossible NumPorts 255"});
-  rig.expect_no_lid({host});
-  rig.expect_rest_reached({host});
-}
+INSTANTIATE_TEST_SUITE_P(
+    ImpossibleValues, LeftOut,
+    ::testing::Values(
+        LeftOutNode{
+            .name = "SwitchWithNumPortsZeroIsLeftOutAndTheRestComesUp",
+            .node = "spine-1",
+            .damage = [](DamagedFabric& rig, NodeIndex n) { rig.fabric.override_num_ports(n, 0); },
+            .words = {"NodeInfo", "impossible NumPorts 0"},
+            .path = "0,1,4",  // reached first from leaf-0 port 4
+            .path_is_checked = true,
+            .leaf_port = 4,  // leaf port 4 is the cable to spine-1
+        },
+        LeftOutNode{
+            .name = "CaWithNumPortsAbove254IsLeftOut",
+            .node = "host-5",
+            .damage = [](DamagedFabric& rig, NodeIndex n) { rig.fabric.override_num_ports(n, 255); },
+            .words = {"impossible NumPorts 255"},
+        },
+        LeftOutNode{
+            .name = "ActivePortThatKeepsLidZeroFailsTheSweepByName",
+            .node = "host-6",
+            .damage =
+                [](DamagedFabric& rig, NodeIndex n) {
+                  rig.fabric.set_port(n, 1, 4, 0);
+                  rig.fabric.stick_lid(n, 1);
+                },
+            .words = {"PortInfo Set 1", "not taken (port reports 0)"},
+        },
+        LeftOutNode{
+            .name = "SwitchWithLinearFdbCapZeroGetsNoTableAndNoRouteGoesThroughIt",
+            .node = "spine-0",
+            // The damage is in the topology the fake answers SwitchInfo from.
+            .damage = [](DamagedFabric& rig, NodeIndex n) { rig.topo.mutable_node(n).lft_cap = 0; },
+            .words = {"SwitchInfo", "LinearFDBCap is 0"},
+            .path = "0,1,3",
+            .leaf_port = 3,  // leaf port 3 is the cable to spine-0
+        }),
+    test::RowName());
 
 // Decision (documented in docs/architecture.md): a CA port that is Active with LID 0 is accepted and
 // given a LID; the sweep fails only when the port then still does not hold the LID the SM set.
 TEST(ImpossibleValues, ActiveCaPortWithLidZeroIsLoggedAndGivenALid) {
-  Rig rig;
+  DamagedFabric rig;
   const NodeIndex host = rig.node("host-3");
   rig.fabric.set_port(host, 1, 4, 0);
   const auto [s, text] = rig.sweep_with_log();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
+  EXPECT_TRUE(s.subnet_up) << test::first_problem(s);
   EXPECT_NE(text.find("node " + rig.guid_of(host) + " port 1 at DR path " + rig.path_to(host) + ": Active with LID 0"),
             std::string::npos)
       << text;
@@ -253,19 +282,8 @@ TEST(ImpossibleValues, ActiveCaPortWithLidZeroIsLoggedAndGivenALid) {
   rig.expect_rest_reached();
 }
 
-TEST(ImpossibleValues, ActivePortThatKeepsLidZeroFailsTheSweepByName) {
-  Rig rig;
-  const NodeIndex host = rig.node("host-6");
-  rig.fabric.set_port(host, 1, 4, 0);
-  rig.fabric.stick_lid(host, 1);
-  const SweepSummary s = rig.failed_sweep();
-  problem_naming(s, rig.guid_of(host), rig.path_to(host), {"PortInfo Set 1", "not taken (port reports 0)"});
-  rig.expect_no_lid({host});
-  rig.expect_rest_reached({host});
-}
-
 TEST(ImpossibleValues, CableWhoseFarEndReportsDownIsLeftOut) {
-  Rig rig;
+  DamagedFabric rig;
   const NodeIndex leaf = rig.node("leaf-0");
   const NodeIndex spine = rig.node("spine-1");
   rig.fabric.report_port_down(spine, 1);  // spine-1 port 1 is cabled to leaf-0 port 4 and forwards
@@ -281,7 +299,7 @@ TEST(ImpossibleValues, CableWhoseFarEndReportsDownIsLeftOut) {
 }
 
 TEST(ImpossibleValues, WrongLocalPortNumNeverBecomesAWrongCable) {
-  Rig rig;
+  DamagedFabric rig;
   const NodeIndex spine = rig.node("spine-0");
   // spine-0 says every SMP came in by port 2 (leaf-1's); leaf-0 really reaches it on spine port 1.
   rig.fabric.override_local_port(spine, 2);
@@ -292,7 +310,7 @@ TEST(ImpossibleValues, WrongLocalPortNumNeverBecomesAWrongCable) {
 }
 
 TEST(ImpossibleValues, DuplicateGuidLeavesTheSecondNodeOutWithBothPaths) {
-  Rig rig;
+  DamagedFabric rig;
   const NodeIndex first = rig.node("leaf-0");
   const NodeIndex second = rig.node("leaf-2");
   rig.fabric.override_guid(second, rig.topo.node(first).guid);
@@ -308,7 +326,7 @@ TEST(ImpossibleValues, DuplicateGuidLeavesTheSecondNodeOutWithBothPaths) {
 // A perfect clone of the SM's own host (same NodeGUID, SystemImageGUID and PortGUID) elsewhere: the SM's
 // own cable is where its SMPs go, so the clone's claim on that port is the one refused.
 TEST(ImpossibleValues, CloneOfTheSmHostNeverTakesTheSmCable) {
-  Rig rig;
+  DamagedFabric rig;
   const NodeIndex sm = rig.topo.sm_node;
   const NodeIndex clone = rig.node("host-3");
   rig.fabric.impersonate(clone, sm);
@@ -321,18 +339,10 @@ TEST(ImpossibleValues, CloneOfTheSmHostNeverTakesTheSmCable) {
   rig.expect_rest_reached({clone});
 }
 
-TEST(ImpossibleValues, SwitchWithLinearFdbCapZeroGetsNoTableAndNoRouteGoesThroughIt) {
-  Rig rig(leaf_spine_with_lft_cap_zero("spine-0"));
-  const NodeIndex spine = rig.node("spine-0");
-  const SweepSummary s = rig.failed_sweep();
-  problem_naming(s, rig.guid_of(spine), "0,1,3", {"SwitchInfo", "LinearFDBCap is 0"});
-  rig.expect_switch_left_out(spine);
-  rig.expect_rest_reached({}, rig.every_leaf_port(3));  // leaf port 3 is the cable to spine-0
-}
-
 TEST(ImpossibleValues, LeafWithLinearFdbCapZeroTakesItsHostsOutByName) {
-  Rig rig(leaf_spine_with_lft_cap_zero("leaf-3"));
+  DamagedFabric rig;
   const NodeIndex leaf = rig.node("leaf-3");
+  rig.topo.mutable_node(leaf).lft_cap = 0;  // the fake answers SwitchInfo from the topology
   const SweepSummary s = rig.failed_sweep();
   problem_with(s, {rig.guid_of(leaf), "LinearFDBCap is 0"});
   problem_with(s, {"2 nodes reachable only through what was left out", "(host-6) at DR path", "(host-7) at DR path"});
@@ -370,7 +380,7 @@ TEST(ImpossibleValues, PathBeyond63HopsIsReportedAndTheReachablePartComesUp) {
   ASSERT_TRUE(t.connect(sw[kSwitches - 1], 3, h1, 1).ok());
   t.sm_node = h0;
   t.sm_port = 1;
-  Rig rig(std::move(t));
+  DamagedFabric rig(std::move(t));
   const SweepSummary s = rig.failed_sweep();
   std::string path = "0,1";
   for (unsigned i = 0; i < 62; ++i) path += ",2";  // 63 hops: host-0 -> sw-0 -> ... -> sw-62

@@ -4,23 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/asio/executor_work_guard.hpp>
-
-#include "fake_fabric.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/sweep/discovery.h"
+#include "sweep_rig.h"
 
 namespace smd {
 namespace {
 
-struct Rig {
-  explicit Rig(Topology t) : topo(std::move(t)), fabric(io, topo, /*retries=*/3), batch(io, fabric) {}
-  Topology topo;
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
-  test::FakeFabric fabric;
-  SmpBatch batch;
-};
+using test::SweepRig;
 
 Topology leaf_spine() {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 2, 1});
@@ -29,14 +20,14 @@ Topology leaf_spine() {
 }
 
 // The fabric as discovery sees it (with directed paths), as the daemon's light sweeps get it.
-std::shared_ptr<Topology> discovered(Rig& rig) {
+std::shared_ptr<Topology> discovered(SweepRig& rig) {
   ObservedFabric d = discover_fabric(rig.batch);
   EXPECT_TRUE(d.problems.empty());
   return d.topo;
 }
 
 TEST(LightSweep, QuietFabricNeedsNoHeavySweep) {
-  Rig rig(leaf_spine());
+  SweepRig rig(leaf_spine());
   const auto topo = discovered(rig);
   const LightSweepResult r = light_sweep(rig.batch, *topo, 2);
   EXPECT_FALSE(r.change) << r.reason;
@@ -46,7 +37,7 @@ TEST(LightSweep, QuietFabricNeedsNoHeavySweep) {
 }
 
 TEST(LightSweep, SwitchThatLostItsAnswerIsAskedAgain) {
-  Rig rig(leaf_spine());
+  SweepRig rig(leaf_spine());
   const auto topo = discovered(rig);
   const NodeIndex spine = rig.topo.switches().back();
   rig.fabric.drop_next(spine, 4);  // every attempt of one request (1 + 3 retries)
@@ -56,7 +47,7 @@ TEST(LightSweep, SwitchThatLostItsAnswerIsAskedAgain) {
 }
 
 TEST(LightSweep, SwitchThatNeverAnswersIsAChange) {
-  Rig rig(leaf_spine());
+  SweepRig rig(leaf_spine());
   const auto topo = discovered(rig);
   const NodeIndex spine = rig.topo.switches().back();
   rig.fabric.silence(spine);

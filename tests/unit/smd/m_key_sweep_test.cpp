@@ -3,40 +3,34 @@
 // protected fabric), and an SM without the key is locked out.
 #include <gtest/gtest.h>
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <filesystem>
-
-#include "fake_fabric.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/sweep/sweep_runner.h"
+#include "sweep_rig.h"
 
 namespace smd {
 namespace {
 
 constexpr std::uint64_t kKey = 0x0123456789ABCDEFULL;
 
-struct Rig {
-  Rig() : topo(make_leaf_spine(LeafSpineSpec{4, 2, 3, 2}).value()), fabric(io, topo) {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "smd-mkey-XXXXXX").string();
-    policy.sm.state_dir = mkdtemp(tmpl.data());
-    policy.routing.engines = {"minhop"};
-    policy.security.m_key = kKey;
-    policy.security.m_key_protect = 2;
-    policy.security.m_key_lease_period_s = 30;
-  }
-  ~Rig() { std::filesystem::remove_all(policy.sm.state_dir); }
-  Topology topo;
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
-  test::FakeFabric fabric;
-  Policy policy;
-};
+using test::first_problem;
+using test::SweepRig;
+
+// Every case's fabric: 4 leaves, 2 spines, 3 hosts a leaf, 2 cables between each leaf and spine.
+Topology leaf_spine() { return make_leaf_spine(LeafSpineSpec{4, 2, 3, 2}).value(); }
+
+// The SM's policy: our key at protection level 2 (Gets need it too), a 30 s lease.
+void use_key(SweepRig& rig) {
+  rig.policy.security.m_key = kKey;
+  rig.policy.security.m_key_protect = 2;
+  rig.policy.security.m_key_lease_period_s = 30;
+}
 
 TEST(MKeySweep, EveryEndportGetsTheKeyAndLaterSweepsStillWork) {
-  Rig rig;
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRig rig(leaf_spine());
+  use_key(rig);
+  SweepRunner& runner = rig.runner();
   const SweepSummary first = runner.heavy_sweep();
-  ASSERT_TRUE(first.subnet_up) << (first.problems.empty() ? "" : first.problems.front().to_string());
+  ASSERT_TRUE(first.subnet_up) << first_problem(first);
   for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
     const PortNum p = rig.topo.node(n).is_switch() ? 0 : 1;
     EXPECT_EQ(rig.fabric.m_key(n, p), kKey) << rig.topo.node(n).description;
@@ -47,7 +41,7 @@ TEST(MKeySweep, EveryEndportGetsTheKeyAndLaterSweepsStillWork) {
 
   // Level 2 protects Gets too: a second sweep only discovers anything because it carries the key.
   const SweepSummary second = runner.heavy_sweep();
-  ASSERT_TRUE(second.subnet_up) << (second.problems.empty() ? "" : second.problems.front().to_string());
+  ASSERT_TRUE(second.subnet_up) << first_problem(second);
   EXPECT_EQ(second.switches, first.switches);
   EXPECT_EQ(second.cas, first.cas);
   EXPECT_EQ(second.port_sets, 0u);  // the key, protection and lease were read back as already right
@@ -55,7 +49,8 @@ TEST(MKeySweep, EveryEndportGetsTheKeyAndLaterSweepsStillWork) {
 }
 
 TEST(MKeySweep, AnSmWithoutTheKeyIsLockedOut) {
-  Rig rig;
+  SweepRig rig(leaf_spine());
+  use_key(rig);
   {
     SweepRunner owner(rig.io, rig.fabric, rig.policy);
     ASSERT_TRUE(owner.heavy_sweep().subnet_up);
@@ -72,10 +67,8 @@ TEST(MKeySweep, AnSmWithoutTheKeyIsLockedOut) {
 }
 
 TEST(MKeySweep, NoKeyConfiguredLeavesPortsUnprotected) {
-  Rig rig;
-  rig.policy.security = SecurityPolicy{};
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
-  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  SweepRig rig(leaf_spine());  // no use_key(): security stays as a policy without a key has it
+  ASSERT_TRUE(rig.runner().heavy_sweep().subnet_up);
   for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
     EXPECT_EQ(rig.fabric.m_key(n, rig.topo.node(n).is_switch() ? 0 : 1), 0u);
   }

@@ -2,37 +2,23 @@
 // LFTs that deliver every LID (walked here, hop by hop, over the fake switches' own tables).
 #include <gtest/gtest.h>
 
-#include <boost/asio/executor_work_guard.hpp>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
-#include "fake_fabric.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/sweep/sweep_runner.h"
+#include "sweep_rig.h"
 
 namespace smd {
 namespace {
 
-std::string temp_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "smd-sweep-XXXXXX").string();
-  return mkdtemp(tmpl.data());
-}
-
-struct Rig {
-  explicit Rig(Topology t) : topo(std::move(t)), fabric(io, topo) {
-    policy.sm.state_dir = temp_dir();
-    policy.routing.engines = {"minhop"};
-  }
-  ~Rig() { std::filesystem::remove_all(policy.sm.state_dir); }
-  Topology topo;
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard{io.get_executor()};
-  test::FakeFabric fabric;
-  Policy policy;
-};
+using test::first_problem;
+using test::sm_leaf_uplink;
+using test::SweepRig;
 
 // Every (switch, LID) pair: follow the fake switches' LFTs; the walk must end at the LID's owner. A cable
 // the fake fabric has taken down (FakeFabric::unlink) carries nothing.
@@ -77,10 +63,10 @@ void expect_routes_deliver(const Topology& t, const test::FakeFabric& f) {
 TEST(Sweep, BringsUpAKaryTree) {
   auto t = make_kary_ntree(4, 2);
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRig rig(std::move(t.value()));
+  SweepRunner& runner = rig.runner();
   const SweepSummary s = runner.heavy_sweep();
-  ASSERT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
+  ASSERT_TRUE(s.subnet_up) << first_problem(s);
   EXPECT_EQ(s.switches, 8u);
   EXPECT_EQ(s.cas, 16u);
   EXPECT_EQ(s.engine, "minhop");
@@ -123,58 +109,95 @@ void expect_all_up(const Topology& t, const test::FakeFabric& f) {
   }
 }
 
-TEST(Sweep, LostAnswersToPortStateSetsAreReadBack) {
-  // Every PortInfo Set is carried out, but its first answer is lost: the retry of a PortState Set then
-  // finds the port already moved and is refused with 0x1C, as ibsim does. A read-back must tell that
-  // the port is where it was asked to go, so one sweep is enough.
-  auto t = make_kary_ntree(4, 2);
-  ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  rig.fabric.lose_first_answer(mad::attr::kPortInfo, mad::Method::kSet);
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
-  const SweepSummary s = runner.heavy_sweep();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
+// The subnet is up as the fake switches and ports hold it: expect_all_up and every route delivering.
+void expect_fabric_up(const SweepRig& rig) {
   expect_all_up(rig.topo, rig.fabric);
   expect_routes_deliver(rig.topo, rig.fabric);
 }
 
-TEST(Sweep, LostNodeInfoIsAskedAgainBeforeRouting) {
-  // The only NodeInfo that can reach a host fails after all its retries. The sweep asks again before
-  // LIDs and routes, so this one sweep brings the host up too.
-  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
+// One sweep over a fabric that loses some answers must still bring it up; the rows differ in what is
+// lost and in the figures each checks besides.
+struct LostAnswers {
+  std::string name{};
+  std::function<Result<Topology>()> fabric{};
+  std::function<void(SweepRig&)> lose{};       ///< what the fake fabric loses, set before the sweep
+  std::optional<unsigned> discovery_rounds{};  ///< extra discovery passes the sweep must take
+  bool finds_every_ca = false;
+  bool finds_every_cable = false;
+  bool fabric_up = false;  ///< every port up and every route delivering, read from the fake switches
+};
+
+class OneSweep : public ::testing::TestWithParam<LostAnswers> {};
+
+TEST_P(OneSweep, BringsTheFabricUpDespiteLostAnswers) {
+  const LostAnswers& row = GetParam();
+  auto t = row.fabric();
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  rig.fabric.drop_next(rig.topo.cas().back(), 4);  // 1 attempt + 3 retries
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
-  const SweepSummary s = runner.heavy_sweep();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
-  EXPECT_EQ(s.discovery_rounds, 1u);
-  EXPECT_EQ(s.cas, rig.topo.cas().size());
-  expect_all_up(rig.topo, rig.fabric);
-  expect_routes_deliver(rig.topo, rig.fabric);
+  SweepRig rig(std::move(t.value()));
+  row.lose(rig);
+  const SweepSummary s = rig.runner().heavy_sweep();
+  EXPECT_TRUE(s.subnet_up) << first_problem(s);
+  if (row.discovery_rounds) {
+    EXPECT_EQ(s.discovery_rounds, *row.discovery_rounds);
+  }
+  if (row.finds_every_ca) {
+    EXPECT_EQ(s.cas, rig.topo.cas().size());
+  }
+  if (row.finds_every_cable) {
+    EXPECT_EQ(s.links, rig.topo.link_count());
+  }
+  if (row.fabric_up) {
+    expect_fabric_up(rig);
+  }
 }
 
-TEST(Sweep, CableLostFromOneEndIsFoundFromTheOther) {
-  // The first NodeInfo to reach a spine fails after all its retries; the spine is found over another
-  // leaf and probes the unknown cable back from its end. Nothing is left missing, so nothing is reported.
-  auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
-  ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  rig.fabric.drop_next(rig.topo.switches().back(), 4);
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
-  const SweepSummary s = runner.heavy_sweep();
-  EXPECT_TRUE(s.subnet_up) << (s.problems.empty() ? "" : s.problems.front().to_string());
-  EXPECT_EQ(s.discovery_rounds, 0u);
-  EXPECT_EQ(s.links, rig.topo.link_count());
-}
+INSTANTIATE_TEST_SUITE_P(
+    Sweep, OneSweep,
+    ::testing::Values(
+        // Every PortInfo Set is carried out, but its first answer is lost: the retry of a PortState Set
+        // then finds the port already moved and is refused with 0x1C, as ibsim does. A read-back must
+        // tell that the port is where it was asked to go, so one sweep is enough.
+        LostAnswers{
+            .name = "LostAnswersToPortStateSetsAreReadBack",
+            .fabric = [] { return make_kary_ntree(4, 2); },
+            .lose = [](SweepRig& rig) { rig.fabric.lose_first_answer(mad::attr::kPortInfo, mad::Method::kSet); },
+            .fabric_up = true,
+        },
+        // The only NodeInfo that can reach a host fails after all its retries. The sweep asks again
+        // before LIDs and routes, so this one sweep brings the host up too.
+        LostAnswers{
+            .name = "LostNodeInfoIsAskedAgainBeforeRouting",
+            .fabric =
+                [] {
+                  return make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
+                },
+            .lose = [](SweepRig& rig) { rig.fabric.drop_next(rig.topo.cas().back(), 4); },  // 1 attempt + 3 retries
+            .discovery_rounds = 1,
+            .finds_every_ca = true,
+            .fabric_up = true,
+        },
+        // The first NodeInfo to reach a spine fails after all its retries; the spine is found over
+        // another leaf and probes the unknown cable back from its end. Nothing is left missing, so
+        // nothing is reported.
+        LostAnswers{
+            .name = "CableLostFromOneEndIsFoundFromTheOther",
+            .fabric =
+                [] {
+                  return make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
+                },
+            .lose = [](SweepRig& rig) { rig.fabric.drop_next(rig.topo.switches().back(), 4); },
+            .discovery_rounds = 0,
+            .finds_every_cable = true,
+        }),
+    test::RowName());
 
 TEST(Sweep, ResweepOfWhatFailedBringsUpANodeThatWasSilent) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   const NodeIndex spine = rig.topo.switches().back();
   rig.fabric.silence(spine);
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRunner& runner = rig.runner();
   const SweepSummary first = runner.heavy_sweep();
   ASSERT_FALSE(first.subnet_up);
   EXPECT_FALSE(first.resumed);
@@ -185,10 +208,9 @@ TEST(Sweep, ResweepOfWhatFailedBringsUpANodeThatWasSilent) {
   EXPECT_TRUE(second.resumed);
   // The spine is behind one port of each leaf: those NodeInfo probes are all that was missing.
   EXPECT_EQ(second.gaps, 4u);
-  EXPECT_TRUE(second.subnet_up) << (second.problems.empty() ? "" : second.problems.front().to_string());
+  EXPECT_TRUE(second.subnet_up) << first_problem(second);
   EXPECT_EQ(second.switches, rig.topo.switches().size());
-  expect_all_up(rig.topo, rig.fabric);
-  expect_routes_deliver(rig.topo, rig.fabric);
+  expect_fabric_up(rig);
 }
 
 TEST(Sweep, HopLossLikeIbsimComesUpWithinTheResweeps) {
@@ -196,24 +218,23 @@ TEST(Sweep, HopLossLikeIbsimComesUpWithinTheResweeps) {
   // `smd --once` does (one sweep, then re-sweeps of what failed) must end with the fabric up.
   auto t = make_kary_ntree(4, 3);
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   rig.fabric.set_hop_loss(0.05, 11);
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRunner& runner = rig.runner();
   bool up = false;
   for (unsigned attempt = 1; attempt <= 1 + rig.policy.sm.max_resweeps && !up; ++attempt) {
     up = runner.heavy_sweep({}, attempt == 1 ? SweepScope::kFull : SweepScope::kFailed).subnet_up;
   }
   EXPECT_TRUE(up);
   EXPECT_GT(rig.fabric.stats().retries, 0u);
-  expect_all_up(rig.topo, rig.fabric);
-  expect_routes_deliver(rig.topo, rig.fabric);
+  expect_fabric_up(rig);
 }
 
 TEST(Sweep, SecondSweepWritesNothingAndKeepsLids) {
   auto t = make_leaf_spine(LeafSpineSpec{4, 2, 3, 2});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRig rig(std::move(t.value()));
+  SweepRunner& runner = rig.runner();
   const SweepSummary first = runner.heavy_sweep();
   ASSERT_TRUE(first.subnet_up);
   std::vector<Lid> lids;
@@ -233,10 +254,10 @@ TEST(Sweep, SecondSweepWritesNothingAndKeepsLids) {
 TEST(Sweep, RestartKeepsLidsThroughGuid2Lid) {
   auto t = make_kary_ntree(2, 3);
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   std::vector<Lid> lids;
   {
-    SweepRunner runner(rig.io, rig.fabric, rig.policy);
+    SweepRunner runner(rig.io, rig.fabric, rig.policy);  // the first SM process, gone before the second
     ASSERT_TRUE(runner.heavy_sweep().subnet_up);
     for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
       lids.push_back(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1));
@@ -254,37 +275,27 @@ TEST(Sweep, RestartKeepsLidsThroughGuid2Lid) {
 TEST(Sweep, DamagedGuid2LidKeepsItsValidEntriesAndTheSweepCarriesOn) {
   auto t = make_leaf_spine(LeafSpineSpec{2, 2, 2, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   const NodeIndex host = rig.topo.cas().back();
   char valid[64];
   std::snprintf(valid, sizeof valid, "0x%016llx 0x0030 0x0030\n",
                 static_cast<unsigned long long>(rig.topo.node(host).ports[1].guid));
   std::ofstream(rig.policy.sm.state_dir + "/guid2lid") << "garbage\n" << valid << "0x0000000000abcdef 0x0031 0x00";
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRunner& runner = rig.runner();
   ASSERT_TRUE(runner.heavy_sweep().subnet_up);
   EXPECT_EQ(rig.fabric.lid(host, 1), 0x30) << "the valid entry between the damaged lines is honoured";
   expect_routes_deliver(rig.topo, rig.fabric);
 }
 
-// The SM's leaf and its first port cabled to another switch: the cable most directed paths cross.
-std::pair<NodeIndex, PortNum> sm_leaf_uplink(const Topology& t) {
-  const NodeIndex leaf = t.node(t.sm_node).ports[t.sm_port].peer;
-  for (const Port& p : t.node(leaf).ports) {
-    if (p.connected() && t.node(p.peer).is_switch()) return {leaf, p.num};
-  }
-  return {kNoNode, 0};
-}
-
 TEST(Sweep, TrapsAfterACableChangeReReadOnlyTheSwitchesThatChanged) {
   auto t = make_kary_ntree(4, 3);
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRig rig(std::move(t.value()));
+  SweepRunner& runner = rig.runner();
   const SweepSummary first = runner.heavy_sweep();
   ASSERT_TRUE(first.subnet_up) << first.problems.front().to_string();
-  const auto [leaf, port] = sm_leaf_uplink(rig.topo);
+  const auto [leaf, port, up] = sm_leaf_uplink(rig.topo);
   ASSERT_NE(leaf, kNoNode);
-  const NodeIndex up = rig.topo.node(leaf).ports[port].peer;
   const std::vector<Lid> trap_lids = {rig.fabric.lid(leaf, 0), rig.fabric.lid(up, 0)};
 
   rig.fabric.unlink(leaf, port);
@@ -302,15 +313,14 @@ TEST(Sweep, TrapsAfterACableChangeReReadOnlyTheSwitchesThatChanged) {
   ASSERT_TRUE(back.subnet_up) << back.problems.front().to_string();
   EXPECT_TRUE(back.incremental) << back.full_discovery_because;
   EXPECT_EQ(back.links, first.links);
-  expect_all_up(rig.topo, rig.fabric);
-  expect_routes_deliver(rig.topo, rig.fabric);
+  expect_fabric_up(rig);
 }
 
 TEST(Sweep, TrapFromALidNoPortHoldsMakesTheSweepFull) {
   auto t = make_kary_ntree(4, 2);
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRig rig(std::move(t.value()));
+  SweepRunner& runner = rig.runner();
   ASSERT_TRUE(runner.heavy_sweep().subnet_up);
   const SweepSummary s = runner.heavy_sweep({}, SweepScope::kChanged, {4000});
   EXPECT_TRUE(s.subnet_up);
@@ -321,9 +331,9 @@ TEST(Sweep, TrapFromALidNoPortHoldsMakesTheSweepFull) {
 TEST(Sweep, LmcGivesAlignedRanges) {
   auto t = make_leaf_spine(LeafSpineSpec{2, 2, 2, 1});
   ASSERT_TRUE(t.ok());
-  Rig rig(std::move(t.value()));
+  SweepRig rig(std::move(t.value()));
   rig.policy.lid.lmc = 2;
-  SweepRunner runner(rig.io, rig.fabric, rig.policy);
+  SweepRunner& runner = rig.runner();
   ASSERT_TRUE(runner.heavy_sweep().subnet_up);
   for (NodeIndex n : rig.topo.cas()) {
     EXPECT_EQ(rig.fabric.lmc(n, 1), 2);
