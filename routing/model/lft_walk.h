@@ -5,7 +5,7 @@
 //
 // The hop rule, at switch s whose LFT entry for the LID is p, towards the destination (sw, port) of
 // LidTarget (for a CA LID: the switch port cabled to the CA port that owns the LID; for a switch LID:
-// port 0 of that switch, the switch itself), checked in this order:
+// port 0 of that switch, the switch itself), the first rule that applies decides:
 //   - p == kNoPort (0xFF, also what a table shorter than the LID reads as): dropped, no entry (kNoEntry);
 //   - p > NumPorts(s): dropped, the port does not exist (kBadPort);
 //   - (s, p) == (sw, port): delivered (kDelivered);
@@ -47,17 +47,20 @@ enum class LftHop : std::uint8_t {
 
 /// The hop rule (see the header comment) for entry `p` of switch `s` towards `dst`. Sets `next` to the
 /// switch the packet reaches when the result is kForward, and leaves it alone otherwise. `s` must be a
-/// switch of `graph`; `dst.sw` may be kNoSwitch (an unroutable LID: nothing is ever delivered).
+/// switch of `graph`; `dst` is what port_target / lid_targets give: dst.port is 0 or a port facing a CA
+/// or router, and dst.sw may be kNoSwitch (an unroutable LID: nothing is ever delivered).
 inline LftHop lft_hop(const SwitchGraph& graph, SwitchIndex s, PortNum p, const LidTarget& dst, SwitchIndex& next) {
   if (p == kNoPort) return LftHop::kNoEntry;
   if (p > graph.num_ports(s)) return LftHop::kBadPort;
-  if (s == dst.sw && p == dst.port) return LftHop::kDelivered;
-  if (p == 0) return LftHop::kPortZero;
+  // The common case first. It may come before the delivery test because the destination's port is
+  // port 0 or leads to a CA or router, never to a switch; port 0 itself never leads anywhere.
   const SwitchIndex peer = graph.peer_switch(s, p);
   if (peer != kNoSwitch) {
     next = peer;
     return LftHop::kForward;
   }
+  if (s == dst.sw && p == dst.port) return LftHop::kDelivered;
+  if (p == 0) return LftHop::kPortZero;
   return graph.peer_node(s, p) == kNoNode ? LftHop::kUncabled : LftHop::kWrongPort;
 }
 
