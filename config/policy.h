@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "routing/base/ids.h"
-#include "routing/engines/engine.h"
+#include "routing/engines/engine_options.h"
 
 namespace smd {
 
@@ -36,7 +36,7 @@ std::string_view repair_mode_name(RepairMode mode);
 
 struct RoutingPolicy {
   std::vector<std::string> engines = {"ftree", "updn", "minhop"};  ///< routing.engines: chain, first success wins
-  RoutingOptions options;                                          ///< routing.updn / routing.ftree / routing.adaptive
+  RoutingOptions options;                                          ///< routing.adaptive and routing.<engine>
   RepairMode repair = RepairMode::kMinimal;                        ///< routing.repair
 };
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "config/engine_option_reader.h"
 #include "config/listen_address.h"
 #include "config/text_file.h"
 #include "config/yaml_fields.h"
@@ -43,7 +44,7 @@ void read_sm(MapReader sm, SmPolicy& out, Diagnostics& diag) {
   }
 }
 
-void read_routing(MapReader routing, RoutingPolicy& out) {
+void read_routing(MapReader routing, RoutingPolicy& out, Diagnostics& diag) {
   // Asked on every load, not cached: the registry is the single source of engine names.
   const std::vector<std::string> engines = engine_names();
   routing.read_name_list("engines", "engine", engines, out.engines);
@@ -51,12 +52,14 @@ void read_routing(MapReader routing, RoutingPolicy& out) {
   std::string repair(repair_mode_name(out.repair));
   routing.read_choice("repair", repair_mode_names(), repair);
   out.repair = repair == repair_mode_name(RepairMode::kFull) ? RepairMode::kFull : RepairMode::kMinimal;
-  MapReader updn = routing.section("updn");
-  updn.read_guid_list("roots", out.options.updn_roots);
-  updn.finish();
-  MapReader ftree = routing.section("ftree");
-  ftree.read_guid_list("roots", out.options.ftree_roots);
-  ftree.finish();
+  // Phase one of each engine's factory: it reads its own section, routing.<engine>, in registry order.
+  for (const EngineFactory* engine : engine_factories()) {
+    if (!engine->has_options()) continue;
+    MapReader section = routing.section(engine->name());
+    MapOptionReader reader(section, diag);
+    if (auto options = engine->parse(reader)) out.options.engines.set(engine->name(), std::move(options));
+    section.finish();
+  }
   routing.finish();
 }
 
@@ -187,7 +190,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
 
   MapReader top(document, "", YAML::Mark(), diag);
   read_sm(top.section("sm"), policy.sm, diag);
-  read_routing(top.section("routing"), policy.routing);
+  read_routing(top.section("routing"), policy.routing, diag);
   read_lid(top.section("lid"), policy.lid);
   read_mad(top.section("mad"), policy.mad);
   read_log(top.section("log"), policy.log);

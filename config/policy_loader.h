@@ -1,6 +1,7 @@
 // Policy loader: YAML text -> validated Policy. This is phase one of the two-phase configuration (see
-// STYLE.md): every key, range, engine name and engine option is checked here, so the daemon and the
-// engines can take a loaded Policy as valid. Errors name source:line:column and the key path.
+// STYLE.md): every key, range, engine name and engine option is checked here (each engine's own section
+// by that engine's factory, routing/engines/engine_factory.h), so the daemon and the engines can take a
+// loaded Policy as valid. Errors name source:line:column and the key path.
 #pragma once
 
 #include <string>

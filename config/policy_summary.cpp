@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "routing/chain/registry.h"
+
 namespace smd {
 
 namespace {
@@ -18,13 +20,6 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string guid_list(const std::vector<Guid>& guids) {
-  if (guids.empty()) return "auto";
-  std::string out;
-  for (Guid guid : guids) out += (out.empty() ? "" : ",") + hex64(guid);
-  return out;
-}
-
 /// How the SM port is chosen: by GUID, by CA and/or port number ("mlx5_0/1", "auto/2"), or "auto".
 std::string sm_port(const SmPolicy& sm) {
   if (sm.port_guid != 0) return hex64(sm.port_guid);
@@ -38,8 +33,12 @@ std::string summarize_policy(const Policy& p) {
   std::string s;
   s += "engines=" + join(p.routing.engines);
   s += " adaptive=" + std::string(p.routing.options.adaptive ? "on" : "off");
-  s += " updn.roots=" + guid_list(p.routing.options.updn_roots);
-  s += " ftree.roots=" + guid_list(p.routing.options.ftree_roots);
+  // Each engine says what its own options are ("updn.roots=auto"), in registry order.
+  for (const EngineFactory* engine : engine_factories()) {
+    for (const OptionSummary& option : engine->summarise(p.routing.options)) {
+      s += " " + std::string(engine->name()) + "." + option.key + "=" + option.value;
+    }
+  }
   s += " repair=" + std::string(repair_mode_name(p.routing.repair));
   s += " lmc=" + std::to_string(p.lid.lmc);
   s += " sm.port=" + sm_port(p.sm);

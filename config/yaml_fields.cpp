@@ -98,6 +98,7 @@ std::string describe_kind(const YAML::Node& node) {
 
 void Diagnostics::fail(const YAML::Mark& mark, const std::string& path, const std::string& message) {
   // yaml-cpp marks are 0-based; editors and compilers count from 1.
+  ++failures_;
   int line = mark.line + 1;
   int column = mark.column + 1;
   if (first_ && std::tie(first_->line, first_->column) <= std::tie(line, column)) return;
@@ -112,7 +113,7 @@ Error Diagnostics::error() const {
 }
 
 MapReader::MapReader(const YAML::Node& node, std::string path, const YAML::Mark& where, Diagnostics& diag)
-    : path_(std::move(path)), diag_(diag) {
+    : path_(std::move(path)), where_(node.IsDefined() && !node.Mark().is_null() ? node.Mark() : where), diag_(diag) {
   if (!node.IsDefined() || node.IsNull()) return;
   if (!node.IsMap()) {
     diag_.fail(node.Mark().is_null() ? where : node.Mark(), path_, "expected a map, got " + describe_kind(node));
@@ -316,6 +317,10 @@ void MapReader::read_name_list(std::string_view key, std::string_view noun, std:
     names.push_back(name);
   }
   if (ok) out = std::move(names);
+}
+
+void MapReader::fail_key(std::string_view key, const std::string& message) {
+  diag_.fail(key_mark(key).value_or(where_), child_path(key), message);
 }
 
 std::optional<YAML::Mark> MapReader::key_mark(std::string_view key) const {

@@ -41,6 +41,9 @@ class Diagnostics {
   void fail(const YAML::Mark& mark, const std::string& path, const std::string& message);
 
   bool ok() const { return !first_.has_value(); }
+  /// How many problems fail() was told of, earliest or not: a reader compares it before and after a read
+  /// to learn whether that read found a problem.
+  std::size_t failures() const { return failures_; }
   /// The earliest recorded error (kInvalidInput). Call only when !ok().
   Error error() const;
 
@@ -54,6 +57,7 @@ class Diagnostics {
   };
   std::string source_;
   std::optional<Located> first_;
+  std::size_t failures_ = 0;
 };
 
 /// One YAML mapping of the policy ("sm", "routing.updn", ...), read key by key into typed fields.
@@ -86,6 +90,10 @@ class MapReader {
   void read_name_list(std::string_view key, std::string_view noun, std::span<const std::string> choices,
                       std::vector<std::string>& out);
 
+  /// Record "path.key: message" at `key`'s place (a check that involves more than one key), or at this
+  /// mapping's own place when `key` is absent.
+  void fail_key(std::string_view key, const std::string& message);
+
   /// Where `key` is written (for errors that involve two keys), or nullopt when it is absent.
   std::optional<YAML::Mark> key_mark(std::string_view key) const;
   /// Where the value of `key` is written (the key when the value is null), or nullopt when it is absent.
@@ -111,6 +119,7 @@ class MapReader {
   static YAML::Mark value_mark(const Entry& entry);
 
   std::string path_;
+  YAML::Mark where_;
   Diagnostics& diag_;
   std::vector<Entry> entries_;
   std::vector<std::string> known_;

@@ -3,25 +3,13 @@
 #include <algorithm>
 #include <exception>
 
-#include "routing/engines/ftree/ftree.h"
-#include "routing/engines/minhop/minhop.h"
-#include "routing/engines/updn/updn.h"
+#include "routing/engines/ftree/ftree_factory.h"
+#include "routing/engines/minhop/minhop_factory.h"
+#include "routing/engines/updn/updn_factory.h"
 #include "routing/verify/verify.h"
 
 namespace smd {
 namespace {
-
-/// One built-in engine: its policy name and its factory. Adding an engine is one include and one row.
-struct EngineEntry {
-  std::string_view name;
-  std::unique_ptr<RoutingEngine> (*make)(const RoutingOptions&);
-};
-
-constexpr EngineEntry kEngines[] = {
-    {"minhop", &make_minhop_engine},
-    {"updn", &make_updn_engine},
-    {"ftree", &make_ftree_engine},
-};
 
 std::string join_names() {
   std::string out;
@@ -31,16 +19,22 @@ std::string join_names() {
 
 }  // namespace
 
+std::span<const EngineFactory* const> engine_factories() {
+  // Adding an engine is one include and one entry here; its options live in its own folder.
+  static const EngineFactory* const factories[] = {&minhop_factory(), &updn_factory(), &ftree_factory()};
+  return factories;
+}
+
 std::vector<std::string> engine_names() {
   std::vector<std::string> names;
-  for (const auto& e : kEngines) names.emplace_back(e.name);
+  for (const EngineFactory* f : engine_factories()) names.emplace_back(f->name());
   std::sort(names.begin(), names.end());
   return names;
 }
 
 Result<std::unique_ptr<RoutingEngine>> make_engine(std::string_view name, const RoutingOptions& options) {
-  for (const auto& e : kEngines) {
-    if (e.name == name) return e.make(options);
+  for (const EngineFactory* f : engine_factories()) {
+    if (f->name() == name) return f->create(options);
   }
   return make_error(ErrorCode::kInvalidInput,
                     "unknown routing engine \"" + std::string(name) + "\" (known: " + join_names() + ")");

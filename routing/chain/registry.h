@@ -2,18 +2,25 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "routing/engines/engine.h"
+#include "routing/engines/engine_factory.h"
 
 namespace smd {
+
+/// Every built-in engine's factory, in registry order (minhop, updn, ftree): the order the policy loader
+/// reads their sections in and the summary prints their options in.
+std::span<const EngineFactory* const> engine_factories();
 
 /// Sorted names of every built-in engine ("ftree", "minhop", "updn").
 std::vector<std::string> engine_names();
 
-/// Construct engine `name` with `options`. Errors: kInvalidInput naming the known engines.
+/// Construct engine `name` with `options` (phase two of its factory). Errors: kInvalidInput naming the
+/// known engines.
 Result<std::unique_ptr<RoutingEngine>> make_engine(std::string_view name, const RoutingOptions& options);
 
 /// Why one engine of a chain did not produce the tables.

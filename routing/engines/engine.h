@@ -2,23 +2,15 @@
 // (topology, LIDs, options) -> tables; they never touch the fabric.
 #pragma once
 
-#include <memory>
 #include <string_view>
-#include <vector>
 
 #include "routing/base/status.h"
+#include "routing/engines/engine_options.h"
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
 
 namespace smd {
-
-/// Engine options, validated when the policy loads (config/), consumed by engines at construction.
-struct RoutingOptions {
-  std::vector<Guid> updn_roots;   ///< routing.updn.roots: root switch GUIDs; empty = choose automatically
-  std::vector<Guid> ftree_roots;  ///< routing.ftree.roots: top-level switch GUIDs; empty = infer
-  bool adaptive = false;          ///< routing.adaptive: also compute AR groups
-};
 
 class RoutingEngine {
  public:

@@ -45,24 +45,26 @@ SwitchGraph SwitchGraph::build(const Topology& topo) {
   return g;
 }
 
+LidTarget port_target(const Topology& topo, const SwitchGraph& graph, NodeIndex node, PortNum port) {
+  if (node >= topo.size()) return {};
+  const SwitchIndex own = graph.index_of(node);
+  // Every LID of a switch addresses its management port 0 (IBA 14.2.5.10: port 0 = the switch).
+  if (own != kNoSwitch) return LidTarget{own, 0};
+  const Node& ca = topo.node(node);
+  if (port >= ca.ports.size()) return {};
+  const Port& cable = ca.ports[port];
+  if (!cable.connected()) return {};
+  const SwitchIndex attach = graph.index_of(cable.peer);
+  if (attach == kNoSwitch) return {};
+  return LidTarget{attach, cable.peer_port};
+}
+
 std::vector<LidTarget> lid_targets(const Topology& topo, const SwitchGraph& graph, const LidMap& lids) {
   const Lid max = lids.max_lid();
   std::vector<LidTarget> out(static_cast<std::size_t>(max) + 1);
   for (unsigned lid = 1; lid <= max; ++lid) {
-    const auto owner = lids.owner(static_cast<Lid>(lid));
-    if (!owner || owner->node >= topo.size()) continue;
-    const SwitchIndex own = graph.index_of(owner->node);
-    if (own != kNoSwitch) {
-      // Every LID of a switch addresses its management port 0 (IBA 14.2.5.10: port 0 = the switch).
-      out[lid] = LidTarget{own, 0};
-      continue;
-    }
-    const Node& ca = topo.node(owner->node);
-    if (owner->port >= ca.ports.size()) continue;
-    const Port& port = ca.ports[owner->port];
-    if (!port.connected()) continue;
-    const SwitchIndex attach = graph.index_of(port.peer);
-    if (attach != kNoSwitch) out[lid] = LidTarget{attach, port.peer_port};
+    if (const auto owner = lids.owner(static_cast<Lid>(lid)))
+      out[lid] = port_target(topo, graph, owner->node, owner->port);
   }
   return out;
 }

@@ -76,7 +76,12 @@ struct LidTarget {
   PortNum port = 0;
 };
 
-/// LidTarget of every LID 0..lids.max_lid() (index = LID). O(max LID).
+/// LidTarget of one port: (the switch, 0) for any port of a switch (its LIDs address port 0), (the switch it
+/// is cabled to, that switch's port) for a CA or router port; sw == kNoSwitch when the port does not exist,
+/// has no cable or is cabled to something other than a switch. O(1).
+LidTarget port_target(const Topology& topo, const SwitchGraph& graph, NodeIndex node, PortNum port);
+
+/// LidTarget of every LID 0..lids.max_lid() (index = LID): port_target of its owner. O(max LID).
 std::vector<LidTarget> lid_targets(const Topology& topo, const SwitchGraph& graph, const LidMap& lids);
 
 /// Connected component id per switch over switch-to-switch cables (ids dense from 0). O(S + L).

@@ -1,10 +1,7 @@
 #include "routing/netfile/netfile.h"
 
-#include <istream>
-#include <sstream>
 #include <unordered_map>
 
-#include "config/text_file.h"
 #include "routing/netfile/netfile_parse.h"
 
 namespace smd {
@@ -228,19 +225,13 @@ class Builder {
 
 }  // namespace
 
-Result<Topology> read_netfile(std::istream& in, const std::string& name) {
+Result<Topology> parse_netfile(std::string_view text, const std::string& name,
+                               const NetfileIncludeReader& read_include) {
   std::vector<NodeRecord> recs;
-  Status st = netfile::parse_netfile(in, name, recs);
+  Status st = netfile::parse_records(text, name, read_include, recs);
   if (!st.ok()) return st.error();
   if (recs.empty()) return make_error(ErrorCode::kInvalidInput, name + ": no nodes");
   return Builder(recs).build();
-}
-
-Result<Topology> read_netfile(const std::string& path) {
-  auto text = read_regular_file(path, kMaxNetfileBytes, "netfile");
-  if (!text) return text.error();
-  std::istringstream in(std::move(text).value());
-  return read_netfile(in, path);
 }
 
 }  // namespace smd

@@ -1,9 +1,11 @@
 // Netfile reader: builds a Topology from an ibsim netfile or from a cluster's ibnetdiscover output
-// (ibsim accepts both). Used by the offline planner and by tests; no fabric I/O.
+// (ibsim accepts both). Used by the offline planner and by tests. Pure: it takes text, and the caller
+// reads files, included ones too (config/netfile_file.h reads them from disk with bounds).
 #pragma once
 
-#include <iosfwd>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "routing/base/ids.h"
 #include "routing/base/status.h"
@@ -42,11 +44,19 @@ class IbsimGuidCounter {
   Guid next_router_ = kRouterGuidBase;
 };
 
-/// Read a netfile from disk. `include "file"` lines are resolved relative to the including file.
-/// Errors: kIo if a file cannot be opened; kInvalidInput for a file that is not a regular file (a device
-/// such as /dev/zero, a FIFO) or is larger than kMaxNetfileBytes (config/text_file.h), and with
-/// "file:line:column: what" for syntax errors, unknown peers, ports out of range, one-sided or
-/// contradictory links, a node cabled to itself, duplicate ids or GUIDs, include cycles.
+/// Reads the file an `include "file"` line names. `path` is the name as written, resolved against the
+/// including file's directory when it is relative (`include "sub/sw.net"` in "/x/main.net" asks for
+/// "/x/sub/sw.net"). Returns the file's text, or why it cannot be had; the parser puts
+/// "file:line:column: include: " before that message. Include cycles, nesting deeper than 16 and more than
+/// 4096 included files in all are refused by the parser before the reader is asked.
+using NetfileIncludeReader = std::function<Result<std::string>(const std::string& path)>;
+
+/// Build a Topology from the netfile `text`; `name` is the file's name in messages and the base of
+/// relative includes. `read_include` reads included files; without one, an include line is an error.
+/// Errors: kInvalidInput with "file:line:column: what" for syntax errors, unknown peers, ports out of
+/// range, one-sided or contradictory links, a node cabled to itself, duplicate ids or GUIDs, include
+/// cycles; "name: no nodes" for text without a node; an include's own error (read_include's) after
+/// "file:line:column: include: ".
 ///
 /// Filled in: node type, NumPorts, GUIDs as ibsim assigns them (IbsimGuidCounter; so from switchguid= /
 /// caguid= / rtguid= lines when present, NOT from "S-..."/"H-..." ids, which ibsim ignores), description
@@ -56,9 +66,7 @@ class IbsimGuidCounter {
 /// Port has no extended-speed field), LIDs that ibnetdiscover printed, switch lft_cap =
 /// kIbsimLinearFdbCap, sm_node = first CA listed (else first node), sm_port = its first cabled port (0 when
 /// the SM node is a switch: an SM on a switch uses management port 0). `do ...` lines are ignored.
-Result<Topology> read_netfile(const std::string& path);
-
-/// Same, from a stream; `name` is used in error messages and as the base for relative includes.
-Result<Topology> read_netfile(std::istream& in, const std::string& name);
+Result<Topology> parse_netfile(std::string_view text, const std::string& name,
+                               const NetfileIncludeReader& read_include = {});
 
 }  // namespace smd

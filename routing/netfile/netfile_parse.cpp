@@ -1,12 +1,10 @@
 #include "routing/netfile/netfile_parse.h"
 
+#include <algorithm>
 #include <cctype>
-#include <istream>
 #include <optional>
-#include <sstream>
 #include <string_view>
 
-#include "config/text_file.h"
 #include "routing/netfile/netfile.h"
 
 namespace smd::netfile {
@@ -147,27 +145,30 @@ void scan_lid_lmc(std::string_view text, Lid& lid, std::uint8_t& lmc) {
 
 class Parser {
  public:
-  explicit Parser(std::vector<NodeRecord>& out) : out_(out) {}
+  Parser(const NetfileIncludeReader& read_include, std::vector<NodeRecord>& out)
+      : read_include_(read_include), out_(out) {}
 
-  Status parse_top(std::istream& in, const std::string& name) {
+  Status parse_top(std::string_view text, const std::string& name) {
     open_.push_back(name);
-    return parse(in, name, 0);
+    return parse(text, name, 0);
   }
 
  private:
-  Status parse(std::istream& in, const std::string& name, int depth) {
-    std::string line;
+  // Lines end at '\n' (a last line may lack it); a '\r' before it is dropped (files written on Windows).
+  Status parse(std::string_view text, const std::string& name, int depth) {
     int number = 0;
-    while (std::getline(in, line)) {
+    for (std::size_t pos = 0; pos < text.size();) {
+      const std::size_t end = std::min(text.find('\n', pos), text.size());
+      std::string_view line = text.substr(pos, end - pos);
+      pos = end + 1;
       ++number;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       Cursor c(line, name, number);
       c.skip_space();
       if (c.at_end() || c.peek() == '#') continue;
       Status st = parse_line(c, name, depth);
       if (!st.ok()) return st;
     }
-    if (in.bad()) return make_error(ErrorCode::kIo, name + ": read error");
     return Ok{};
   }
 
@@ -212,11 +213,15 @@ class Parser {
         return make_error(ErrorCode::kInvalidInput, at.str() + ": include cycle: " + path + " is already being read");
       }
     }
-    auto text = read_regular_file(path, kMaxNetfileBytes, "netfile");
+    if (!read_include_) {
+      return make_error(
+          ErrorCode::kInvalidInput,
+          at.str() + ": include \"" + path + "\": this text was given without a way to read the files it includes");
+    }
+    auto text = read_include_(path);
     if (!text) return text.error().with_context(at.str() + ": include");
-    std::istringstream in(std::move(text).value());
     open_.push_back(path);
-    Status st = parse(in, path, depth + 1);
+    Status st = parse(*text, path, depth + 1);
     open_.pop_back();
     return st;
   }
@@ -323,6 +328,7 @@ class Parser {
     return Ok{};
   }
 
+  const NetfileIncludeReader& read_include_;
   std::vector<NodeRecord>& out_;
   IbsimGuidCounter guids_;
   std::vector<std::string> open_;  // files being read, outermost first (cycle check)
@@ -331,9 +337,10 @@ class Parser {
 
 }  // namespace
 
-Status parse_netfile(std::istream& in, const std::string& name, std::vector<NodeRecord>& out) {
-  Parser parser(out);
-  return parser.parse_top(in, name);
+Status parse_records(std::string_view text, const std::string& name, const NetfileIncludeReader& read_include,
+                     std::vector<NodeRecord>& out) {
+  Parser parser(read_include, out);
+  return parser.parse_top(text, name);
 }
 
 }  // namespace smd::netfile

@@ -2,13 +2,14 @@
 // output into plain node records with source locations. Links are checked and built in netfile.cpp.
 #pragma once
 
-#include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "routing/base/ids.h"
 #include "routing/base/status.h"
 #include "routing/model/topology.h"
+#include "routing/netfile/netfile.h"
 
 namespace smd::netfile {
 
@@ -54,8 +55,10 @@ struct NodeRecord {
   std::vector<PortLine> lines;
 };
 
-/// Parse `in` (named `name`), following includes; appends to `out` in file order.
-/// Errors: kInvalidInput "file:line:column: what", kIo for an include that cannot be opened.
-Status parse_netfile(std::istream& in, const std::string& name, std::vector<NodeRecord>& out);
+/// Parse `text` (named `name`), following includes through `read_include`; appends to `out` in file order.
+/// Errors: kInvalidInput "file:line:column: what"; an include `read_include` cannot read, with its error
+/// (kIo for a file that cannot be opened) after "file:line:column: include: ".
+Status parse_records(std::string_view text, const std::string& name, const NetfileIncludeReader& read_include,
+                     std::vector<NodeRecord>& out);
 
 }  // namespace smd::netfile

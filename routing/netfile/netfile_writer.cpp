@@ -1,8 +1,7 @@
 #include "routing/netfile/netfile_writer.h"
 
-#include <fstream>
 #include <ostream>
-#include <sstream>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -77,17 +76,6 @@ Status write_netfile(const Topology& topo, std::ostream& out) {
       << topo.link_count() << " links\n\n";
   for (NodeIndex i : write_order(topo)) write_node(topo, topo.node(i), out);
   if (!out) return make_error(ErrorCode::kIo, "netfile: write failed");
-  return Ok{};
-}
-
-Status write_netfile(const Topology& topo, const std::string& path) {
-  std::ostringstream text;
-  Status st = write_netfile(topo, text);
-  if (!st.ok()) return st;
-  std::ofstream out(path, std::ios::trunc);
-  out << text.str();
-  out.flush();
-  if (!out) return make_error(ErrorCode::kIo, path + ": cannot write");
   return Ok{};
 }
 

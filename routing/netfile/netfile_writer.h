@@ -1,8 +1,7 @@
-// Netfile writer: renders a Topology as an ibsim netfile that ibsim and read_netfile both accept.
+// Netfile writer: renders a Topology as an ibsim netfile that ibsim and parse_netfile both accept.
 #pragma once
 
 #include <iosfwd>
-#include <string>
 
 #include "routing/base/status.h"
 #include "routing/model/topology.h"
@@ -16,9 +15,7 @@ namespace smd {
 /// generated topologies, whose SM is the first CA they add, keep their GUIDs through ibsim.
 /// Errors (kInvalidInput, nothing written): a description that is empty, longer than 60 characters,
 /// contains a quote or a newline, or is used by two nodes; a router node (ibsim has none).
+/// Errors also: kIo "netfile: write failed" when `out` fails. Writing a file is config/netfile_file.h's.
 Status write_netfile(const Topology& topo, std::ostream& out);
-
-/// Convenience: write to a file path. Errors: as above, plus kIo if the file cannot be written.
-Status write_netfile(const Topology& topo, const std::string& path);
 
 }  // namespace smd

@@ -4,15 +4,7 @@ namespace smd {
 
 FlowTracer::FlowTracer(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                        std::span<const NodeIndex> ca_order)
-    : graph_(SwitchGraph::build(topo)), max_lid_(lids.max_lid()) {
-  lft_data_.assign(graph_.num_switches(), nullptr);
-  lft_size_.assign(graph_.num_switches(), 0);
-  for (SwitchIndex s = 0; s < graph_.num_switches(); ++s) {
-    const NodeIndex n = graph_.node(s);
-    if (n >= tables.lft.size()) continue;
-    lft_data_[s] = tables.lft[n].entries().data();
-    lft_size_[s] = tables.lft[n].entries().size();
-  }
+    : graph_(SwitchGraph::build(topo)), lfts_(graph_, tables), max_lid_(lids.max_lid()) {
   slot_to_switch_.assign(graph_.num_slots(), 0);
   for (SwitchIndex s = 0; s < graph_.num_switches(); ++s) {
     for (const auto& link : graph_.links(s)) slot_to_switch_[graph_.slot(s, link.port)] = 1;
@@ -44,17 +36,10 @@ bool FlowTracer::trace(std::uint32_t src, std::uint32_t dst, std::vector<std::ui
   if (lid_value > max_lid_) return false;
   const auto lid = static_cast<Lid>(lid_value);
   path.push_back(static_cast<std::uint32_t>(graph_.num_slots() + src));
-  SwitchIndex s = from.sw;
-  // A route longer than the number of switches has visited some switch twice: a loop.
-  for (std::size_t hops = 0; hops <= graph_.num_switches(); ++hops) {
-    const PortNum p = out_port(s, lid);
-    if (p == kNoPort || p == 0 || p > graph_.num_ports(s)) return false;
-    path.push_back(graph_.slot(s, p));
-    if (s == to.sw) return p == to.sw_port;
-    s = graph_.peer_switch(s, p);
-    if (s == kNoSwitch) return false;
-  }
-  return false;
+  const LftWalkEnd end = walk_lft(
+      graph_, from.sw, LidTarget{to.sw, to.sw_port}, [&](SwitchIndex s) { return lfts_.out_port(s, lid); },
+      [&](SwitchIndex s, PortNum p) { path.push_back(graph_.slot(s, p)); });
+  return end.delivered();
 }
 
 }  // namespace smd

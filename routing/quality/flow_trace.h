@@ -9,6 +9,7 @@
 
 #include "routing/model/forwarding.h"
 #include "routing/model/hop_table.h"
+#include "routing/model/lft_walk.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
 
@@ -42,16 +43,15 @@ class FlowTracer {
 
   /// Append the channels of flow src -> dst (endpoint indices; destination LID = dst's base LID + lid_offset)
   /// to `path`. Returns false, leaving `path` partly filled, when the LFTs drop or loop the flow or
-  /// deliver it to the wrong port.
+  /// deliver it to the wrong port (the hop rule of routing/model/lft_walk.h).
   bool trace(std::uint32_t src, std::uint32_t dst, std::vector<std::uint32_t>& path, unsigned lid_offset = 0) const;
 
   /// Next switch-level hop: out-port of switch s for `lid` (kNoPort if none).
-  PortNum out_port(SwitchIndex s, Lid lid) const { return lid < lft_size_[s] ? lft_data_[s][lid] : kNoPort; }
+  PortNum out_port(SwitchIndex s, Lid lid) const { return lfts_.out_port(s, lid); }
 
  private:
   SwitchGraph graph_;
-  std::vector<const PortNum*> lft_data_;  // [switch] LFT entries (raw: this is the innermost loop)
-  std::vector<std::size_t> lft_size_;     // [switch]
+  SwitchLfts lfts_;  // [switch] raw LFT entries: this is the innermost loop
   std::vector<Endpoint> endpoints_;
   std::vector<std::uint8_t> slot_to_switch_;  // [slot] 1 if the out-port leads to another switch
   Lid max_lid_ = 0;

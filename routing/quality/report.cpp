@@ -5,6 +5,7 @@
 #include <random>
 #include <utility>
 
+#include "routing/model/lft_walk.h"
 #include "routing/quality/flow_trace.h"
 
 namespace smd {
@@ -130,20 +131,10 @@ void all_to_all(const FlowTracer& tracer, unsigned threads, QualityReport& rep) 
             const std::uint32_t weight = at[s0] - (s0 == to.sw ? 1u : 0u);
             if (weight == 0) continue;
             path.clear();
-            bool arrived = false;
-            SwitchIndex s = s0;
-            for (std::size_t hops = 0; hops <= g.num_switches(); ++hops) {
-              const PortNum p = tracer.out_port(s, to.lid);
-              if (p == kNoPort || p == 0 || p > g.num_ports(s)) break;
-              path.push_back(g.slot(s, p));
-              if (s == to.sw) {
-                arrived = p == to.sw_port;
-                break;
-              }
-              s = g.peer_switch(s, p);
-              if (s == kNoSwitch) break;
-            }
-            if (!arrived) continue;
+            const LftWalkEnd end = walk_lft(
+                g, s0, LidTarget{to.sw, to.sw_port}, [&](SwitchIndex s) { return tracer.out_port(s, to.lid); },
+                [&](SwitchIndex s, PortNum p) { path.push_back(g.slot(s, p)); });
+            if (!end.delivered()) continue;
             ok_pairs += weight;
             for (std::uint32_t c : path) load[c] += weight;
           }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "routing/model/lft_walk.h"
 #include "routing/roce/ecmp_hash.h"
 #include "routing/roce/maxmin.h"
 
@@ -93,24 +94,17 @@ void SchemeEvaluator::prefetch_rows(const FlowPair& flow) const {
   }
 }
 
-// IB static: the LFTs, exactly as FlowTracer::trace follows them (drop, loop, wrong delivery fail).
+// IB static: the LFTs by the one hop rule (routing/model/lft_walk.h), as FlowTracer::trace follows them.
 bool SchemeEvaluator::walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const {
   const auto& g = tracer_.graph();
   const Endpoint& from = tracer_.endpoints()[flow.src];
   const Endpoint& to = tracer_.endpoints()[flow.dst];
   const PortNum* lft = lft_row(flow.dst);
   channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
-  SwitchIndex s = from.sw;
-  // A route longer than the number of switches has visited some switch twice: a loop.
-  for (std::size_t hops = 0; hops <= num_switches_; ++hops) {
-    const PortNum p = lft[s];
-    if (p == kNoPort || p == 0 || p > g.num_ports(s)) return false;
-    channels.push_back(g.slot(s, p));
-    if (s == to.sw) return p == to.sw_port;
-    s = g.peer_switch(s, p);
-    if (s == kNoSwitch) return false;
-  }
-  return false;
+  const LftWalkEnd end = walk_lft(
+      g, from.sw, LidTarget{to.sw, to.sw_port}, [lft](SwitchIndex s) { return lft[s]; },
+      [&](SwitchIndex s, PortNum p) { channels.push_back(g.slot(s, p)); });
+  return end.delivered();
 }
 
 // RoCE: hash at every switch; the last switch delivers on the host port.

@@ -2,6 +2,9 @@
 
 #include <vector>
 
+#include "routing/model/hop_table.h"
+#include "routing/model/lft_walk.h"
+
 namespace smd {
 
 bool topology_gained_links(const Topology& before, const Topology& now) {
@@ -32,24 +35,29 @@ enum class Walk : std::uint8_t { kUnknown, kOnStack, kDelivers, kBroken };
 RoutingTables repair_tables(const Topology& before, const RoutingTables& previous, const Topology& now,
                             const LidMap& lids, const RoutingTables& fresh, RepairStats& stats) {
   RoutingTables out = fresh;
-  const std::vector<NodeIndex>& switches = now.switches();
+  const SwitchGraph graph = SwitchGraph::build(now);
+  const std::size_t n = graph.num_switches();
   // The previous table of each switch of `now`, or null for a switch that is new.
-  std::vector<const Lft*> old(now.size(), nullptr);
-  for (NodeIndex s : switches) {
-    if (const auto o = before.find(now.node(s).guid); o && *o < previous.lft.size() && before.node(*o).is_switch()) {
+  std::vector<const Lft*> old(n, nullptr);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const NodeIndex node = graph.node(s);
+    if (const auto o = before.find(now.node(node).guid); o && *o < previous.lft.size() && before.node(*o).is_switch()) {
       old[s] = &previous.lft[*o];
     }
   }
-  std::vector<Walk> state(now.size());
-  std::vector<NodeIndex> stack;
+  const SwitchLfts old_lfts(old);
+  const std::vector<LidTarget> targets = lid_targets(now, graph, lids);
+  std::vector<Walk> state(n);
+  std::vector<SwitchIndex> stack;
   for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
-    const std::optional<LidOwner> owner = lids.owner(lid);
-    if (!owner) continue;
+    if (!lids.owner(lid)) continue;
+    const LidTarget& dst = targets[lid];
     std::fill(state.begin(), state.end(), Walk::kUnknown);
-    // Does the old entry chain from switch s deliver `lid` on `now`? Iterative walk, memoised per LID.
-    auto resolve = [&](NodeIndex start) {
+    // Does the old entry chain from switch `start` deliver `lid` on `now`? The hop rule of lft_walk.h,
+    // memoised per LID: a switch on the stack again is a loop, a switch already judged ends the walk.
+    auto resolve = [&](SwitchIndex start) {
       stack.clear();
-      NodeIndex here = start;
+      SwitchIndex here = start;
       Walk verdict = Walk::kBroken;
       while (true) {
         if (state[here] == Walk::kDelivers || state[here] == Walk::kBroken) {
@@ -59,27 +67,19 @@ RoutingTables repair_tables(const Topology& before, const RoutingTables& previou
         if (state[here] == Walk::kOnStack) break;  // a loop: broken
         state[here] = Walk::kOnStack;
         stack.push_back(here);
-        const PortNum out_port = old[here] ? old[here]->get(lid) : kNoPort;
-        const Node& node = now.node(here);
-        if (out_port == 0) {
-          verdict = here == owner->node ? Walk::kDelivers : Walk::kBroken;
-          break;
-        }
-        if (out_port == kNoPort || out_port > node.num_ports || !node.ports[out_port].connected()) break;
-        const Port& port = node.ports[out_port];
-        if (!now.node(port.peer).is_switch()) {
-          verdict = port.peer == owner->node && port.peer_port == owner->port ? Walk::kDelivers : Walk::kBroken;
-          break;
-        }
-        here = port.peer;
+        SwitchIndex next = kNoSwitch;
+        const LftHop hop = lft_hop(graph, here, old_lfts.out_port(here, lid), dst, next);
+        if (hop == LftHop::kDelivered) verdict = Walk::kDelivers;
+        if (hop != LftHop::kForward) break;
+        here = next;
       }
-      for (NodeIndex n : stack) state[n] = verdict;
+      for (SwitchIndex x : stack) state[x] = verdict;
     };
     bool touched = false;
-    for (NodeIndex s : switches) {
+    for (SwitchIndex s = 0; s < n; ++s) {
       if (state[s] == Walk::kUnknown) resolve(s);
       if (state[s] == Walk::kDelivers) {
-        out.lft[s].set(lid, old[s]->get(lid));
+        out.lft[graph.node(s)].set(lid, old[s]->get(lid));
         ++stats.entries_kept;
       } else {
         touched = true;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "routing/model/hop_table.h"
+#include "routing/model/lft_walk.h"
 
 namespace smd {
 namespace {
@@ -105,7 +106,8 @@ class Walker {
     for (SwitchIndex s = 0; s < n_; ++s) {
       if (sh_.comp[s] == c && state(s, j) == kUnknown) walk(s, lid, j, t);
     }
-    // Mark the switches that packets from CAs pass through on their way to this LID.
+    // Mark the switches that packets from CAs pass through on their way to this LID. Only hops the walk
+    // above judged kGood are followed, so each one is a kForward of the hop rule: no rule to apply again.
     for (SwitchIndex s : sh_.leaves) {
       for (SwitchIndex x = s; x != t.sw && state(x, j) == kGood;) {
         state(x, j) |= kCaPath;
@@ -149,6 +151,24 @@ class Walker {
     out_.first = Problem{lid, where(sh_.topo, sh_.graph.node(s)) + " LID " + hex(lid, 4) + ": " + what};
   }
 
+  /// Why entry p of switch s (not the LID's own switch) loses the packet, for the verifier's message.
+  std::string dropped(SwitchIndex s, PortNum p, LftHop hop) const {
+    switch (hop) {
+      case LftHop::kNoEntry: return "black hole: no LFT entry (0xFF)";
+      case LftHop::kPortZero: return "entry is port 0 but the LID is not this switch's";
+      case LftHop::kBadPort:
+        return "entry " + std::to_string(p) + " exceeds NumPorts " + std::to_string(sh_.graph.num_ports(s));
+      case LftHop::kUncabled: return "entry " + std::to_string(p) + " is an uncabled port";
+      case LftHop::kWrongPort:
+        return "entry " + std::to_string(p) + " leads to CA " + hex(sh_.topo.node(sh_.graph.peer_node(s, p)).guid, 16) +
+               " which does not own the LID";
+      case LftHop::kForward:
+      case LftHop::kDelivered:
+      case LftHop::kLoop: break;
+    }
+    return "entry " + std::to_string(p);
+  }
+
   /// Follow LID `lid` from s0 until it is delivered, reaches a switch already verified, or fails.
   void walk(SwitchIndex s0, Lid lid, std::size_t j, const LidTarget& t) {
     path_.clear();
@@ -168,36 +188,26 @@ class Walker {
       }
       state(s, j) = kOnPath;
       path_.push_back(s);
+      // The hop rule is lft_walk.h's; this walk adds only the memo (a switch already verified for this
+      // LID ends the walk) and, at the LID's own switch, names any entry but the delivering one as wrong
+      // there: the walk could only loop or drop beyond it.
       const PortNum p = nxt_[s * kBlock + j];
+      SwitchIndex next = kNoSwitch;
+      const LftHop hop = lft_hop(sh_.graph, s, p, t, next);
+      if (hop == LftHop::kDelivered) {
+        good = at_dst = true;
+        break;
+      }
       if (s == t.sw) {
-        if (p == t.port) {
-          good = at_dst = true;
-        } else if (t.port == 0) {
+        if (t.port == 0) {
           problem(lid, s, "the switch's own LID is not routed to port 0 (entry " + std::to_string(p) + ")");
         } else {
           problem(lid, s, "LID's CA is on port " + std::to_string(t.port) + " but the entry is " + std::to_string(p));
         }
         break;
       }
-      if (p == kNoPort) {
-        problem(lid, s, "black hole: no LFT entry (0xFF)");
-        break;
-      }
-      if (p == 0) {
-        problem(lid, s, "entry is port 0 but the LID is not this switch's");
-        break;
-      }
-      if (p > sh_.graph.num_ports(s)) {
-        problem(lid, s, "entry " + std::to_string(p) + " exceeds NumPorts " + std::to_string(sh_.graph.num_ports(s)));
-        break;
-      }
-      const SwitchIndex next = sh_.graph.peer_switch(s, p);
-      if (next == kNoSwitch) {
-        const NodeIndex peer = sh_.graph.peer_node(s, p);
-        problem(lid, s,
-                peer == kNoNode ? "entry " + std::to_string(p) + " is an uncabled port"
-                                : "entry " + std::to_string(p) + " leads to CA " + hex(sh_.topo.node(peer).guid, 16) +
-                                      " which does not own the LID");
+      if (hop != LftHop::kForward) {
+        problem(lid, s, dropped(s, p, hop));
         break;
       }
       s = next;

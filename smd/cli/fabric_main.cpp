@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/netfile_file.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/netfile/netfile_writer.h"
 
@@ -124,7 +125,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!out_path.empty()) {
-    smd::Status st = smd::write_netfile(*topo, out_path);
+    smd::Status st = smd::write_netfile_file(*topo, out_path);
     if (!st.ok()) {
       std::cerr << "smd-fabric: " << st.error().message << '\n';
       return 1;

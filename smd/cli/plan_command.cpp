@@ -9,12 +9,12 @@
 #include <optional>
 #include <sstream>
 
+#include "config/netfile_file.h"
 #include "config/policy.h"
 #include "config/policy_loader.h"
 #include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/model/components.h"
-#include "routing/netfile/netfile.h"
 #include "routing/quality/path_diversity.h"
 #include "routing/quality/report.h"
 #include "routing/verify/verify.h"
@@ -238,7 +238,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     policy = std::move(loaded).value();
   }
   if (args.adaptive || !args.ar_plan.empty()) policy.routing.options.adaptive = true;
-  auto topo = read_netfile(args.topology);
+  auto topo = read_netfile_file(args.topology);
   if (!topo) {
     err << "smd plan: " << topo.error().message << "\n";
     return kPlanBadInput;

@@ -8,6 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "routing/model/hop_table.h"
+#include "routing/model/lft_walk.h"
+
 namespace smd::control {
 namespace {
 
@@ -288,51 +291,64 @@ Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, cons
   auto fail = [&](const std::string& why) {
     return make_error(ErrorCode::kVerifyFailed, "route " + src + " -> " + dst + ": " + why);
   };
+  auto route = [&](Json hops) -> Result<Json> {
+    const std::size_t count = hops.size();
+    return Json{{"src", endpoint_json(snap, *from)},
+                {"dst", endpoint_json(snap, *to)},
+                {"dlid", to->lid},
+                {"hops", std::move(hops)},
+                {"hop_count", count}};
+  };
 
+  // Injection: a CA sends over its cable; the LFTs decide from the first switch on.
   NodeIndex here = from->node;
   PortNum in_port = 0;
-  if (!topo.node(here).is_switch() && here != to->node) {
+  if (!topo.node(here).is_switch()) {
+    if (here == to->node) return route(Json::array());
     const Port& port = topo.node(here).ports[from->port];
     if (!port.connected()) return fail("source port " + std::to_string(from->port) + " has no cable");
     in_port = port.peer_port;
     here = port.peer;
+    if (!topo.node(here).is_switch()) {  // two CAs cabled back to back: no switch, no LFT
+      if (here != to->node) return fail("delivered to " + topo.node(here).description + " instead");
+      return route(Json::array());
+    }
   }
+
+  // The hop rule is routing/model/lft_walk.h's, as for the verifier and the quality report.
+  const SwitchGraph graph = SwitchGraph::build(topo);
+  const SwitchLfts lfts(graph, *snap.tables);
+  const Lid dlid = to->lid;
   Json hops = Json::array();
-  // A loop-free route crosses each switch at most once.
-  for (std::size_t guard = 0; guard <= topo.switches().size(); ++guard) {
-    const Node& node = topo.node(here);
-    if (!node.is_switch()) {
-      if (here != to->node) return fail("delivered to " + node.description + " instead");
-      return Json{{"src", endpoint_json(snap, *from)},
-                  {"dst", endpoint_json(snap, *to)},
-                  {"dlid", to->lid},
-                  {"hops", hops},
-                  {"hop_count", hops.size()}};
-    }
-    const PortNum out = here < snap.tables->lft.size() ? snap.tables->lft[here].get(to->lid) : kNoPort;
-    Json hop = {
-        {"switch", format_guid(node.guid)}, {"description", node.description}, {"in_port", in_port}, {"out_port", out}};
-    if (out == 0) {
-      if (here != to->node) return fail(node.description + " claims LID " + std::to_string(to->lid));
-      hops.push_back(std::move(hop));
-      return Json{{"src", endpoint_json(snap, *from)},
-                  {"dst", endpoint_json(snap, *to)},
-                  {"dlid", to->lid},
-                  {"hops", hops},
-                  {"hop_count", hops.size()}};
-    }
-    if (out == kNoPort || out > node.num_ports) {
-      return fail(node.description + " has no route to LID " + std::to_string(to->lid));
-    }
-    const Port& port = node.ports[out];
-    if (!port.connected()) return fail(node.description + " port " + std::to_string(out) + " has no cable");
-    const Node& peer = topo.node(port.peer);
-    hop["peer"] = format_guid(peer.guid);
-    hop["peer_description"] = peer.description;
-    hop["peer_port"] = port.peer_port;
-    hops.push_back(std::move(hop));
-    in_port = port.peer_port;
-    here = port.peer;
+  const LftWalkEnd end = walk_lft(
+      graph, graph.index_of(here), port_target(topo, graph, to->node, to->port),
+      [&](SwitchIndex s) { return lfts.out_port(s, dlid); },
+      [&](SwitchIndex s, PortNum out) {
+        const Node& node = topo.node(graph.node(s));
+        Json hop = {{"switch", format_guid(node.guid)},
+                    {"description", node.description},
+                    {"in_port", in_port},
+                    {"out_port", out}};
+        if (out != 0 && graph.peer_node(s, out) != kNoNode) {
+          const Node& peer = topo.node(graph.peer_node(s, out));
+          hop["peer"] = format_guid(peer.guid);
+          hop["peer_description"] = peer.description;
+          hop["peer_port"] = graph.peer_port(s, out);
+          in_port = graph.peer_port(s, out);
+        }
+        hops.push_back(std::move(hop));
+      });
+  const std::string at = end.at == kNoSwitch ? std::string() : topo.node(graph.node(end.at)).description;
+  switch (end.how) {
+    case LftHop::kDelivered: return route(std::move(hops));
+    case LftHop::kPortZero: return fail(at + " claims LID " + std::to_string(dlid));
+    case LftHop::kNoEntry:
+    case LftHop::kBadPort: return fail(at + " has no route to LID " + std::to_string(dlid));
+    case LftHop::kUncabled: return fail(at + " port " + std::to_string(end.port) + " has no cable");
+    case LftHop::kWrongPort:
+      return fail("delivered to " + topo.node(graph.peer_node(end.at, end.port)).description + " instead");
+    case LftHop::kForward:
+    case LftHop::kLoop: break;
   }
   return fail("forwarding loop");
 }

@@ -2,9 +2,9 @@
 // error naming the file) or becomes a consistent Topology (every cable on both ends, ports in range,
 // unique GUIDs, no node cabled to itself). Small fabrics are then routed with the whole engine chain and
 // verified, so topologies only a fuzzer writes reach the engines too.
-#include <sstream>
 #include <string>
 
+#include "config/netfile_file.h"
 #include "fuzz_util.h"
 #include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
@@ -42,13 +42,14 @@ void check_topology(const smd::Topology& t) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace smd;
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-  auto topo = read_netfile(in, "fuzz.net");
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  // Includes are read from disk as `smd plan` reads them, bounds and refusals included.
+  auto topo = parse_netfile(text, "fuzz.net", netfile_file_includes());
   if (!topo) {
     // Without includes every error is about this text, so it must start with its name (and a place).
     const std::string& m = topo.error().message;
     fuzz::check(!m.empty(), "netfile errors say something");
-    if (in.str().find("include") == std::string::npos) {
+    if (text.find("include") == std::string::npos) {
       fuzz::check(m.rfind("fuzz.net:", 0) == 0, "netfile errors start with the file name");
     }
     return 0;

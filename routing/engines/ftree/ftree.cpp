@@ -194,7 +194,7 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
     cas.push_back(CaPort{tgt.sw, tgt.port, e.base, 1u << e.lmc, e.owner.node});
     ++sources[tgt.sw];
   }
-  auto levels = recognise_fat_tree(topo, graph, sources, options_.ftree_roots);
+  auto levels = recognise_fat_tree(topo, graph, sources, options_.roots);
   if (!levels) return levels.error();
   const FatTreeLevels& t = *levels;
 
@@ -246,14 +246,10 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   const UpDownOrder order = make_updown_order(topo, graph, rank);
   route_switch_lids(graph, order, targets, switch_components(graph), sources, tables);
   // routing.adaptive (issue 4): AR groups over the level order (CA LIDs follow it as LeafPaths do).
-  if (options_.adaptive) {
+  if (adaptive_) {
     if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error();
   }
   return tables;
-}
-
-std::unique_ptr<RoutingEngine> make_ftree_engine(const RoutingOptions& options) {
-  return std::make_unique<FatTreeEngine>(options);
 }
 
 }  // namespace smd

@@ -3,9 +3,10 @@
 // CAs in RoutingTables::ca_order is congestion free (max link load 1).
 #pragma once
 
-#include <memory>
+#include <utility>
 
 #include "routing/engines/engine.h"
+#include "routing/engines/ftree/ftree_options.h"
 
 namespace smd {
 
@@ -27,15 +28,14 @@ namespace smd {
 /// kInvalidInput (empty LidMap, unknown root GUID). Cost O(leaves * cables + LIDs * switches).
 class FatTreeEngine : public RoutingEngine {
  public:
-  explicit FatTreeEngine(const RoutingOptions& options) : options_(options) {}
+  /// `options` as the factory validated them; `adaptive` = routing.adaptive (also build AR groups).
+  FatTreeEngine(FtreeOptions options, bool adaptive) : options_(std::move(options)), adaptive_(adaptive) {}
   std::string_view name() const override { return "ftree"; }
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
 
  private:
-  RoutingOptions options_;
+  FtreeOptions options_;
+  bool adaptive_ = false;
 };
-
-/// Registry factory for "ftree".
-std::unique_ptr<RoutingEngine> make_ftree_engine(const RoutingOptions& options);
 
 }  // namespace smd

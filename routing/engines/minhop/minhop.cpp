@@ -156,8 +156,4 @@ Result<RoutingTables> MinHopEngine::compute(const Topology& topo, const LidMap& 
   return tables;
 }
 
-std::unique_ptr<RoutingEngine> make_minhop_engine(const RoutingOptions& options) {
-  return std::make_unique<MinHopEngine>(options);
-}
-
 }  // namespace smd

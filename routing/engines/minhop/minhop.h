@@ -3,8 +3,6 @@
 // channel-dependency graph, so RoutingTables::deadlock_free is false.
 #pragma once
 
-#include <memory>
-
 #include "routing/engines/engine.h"
 #include "routing/model/hop_table.h"
 
@@ -20,17 +18,10 @@ namespace smd {
 /// Every LFT covers 0..max LID. Work is O(S * (S * ports + LIDs)) and runs per switch on all threads.
 class MinHopEngine : public RoutingEngine {
  public:
-  explicit MinHopEngine(const RoutingOptions& options) : options_(options) {}
   std::string_view name() const override { return "minhop"; }
   /// Never declines; errors only for an empty LidMap (kInvalidInput: nothing to route).
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  RoutingOptions options_;
 };
-
-/// Registry factory for "minhop".
-std::unique_ptr<RoutingEngine> make_minhop_engine(const RoutingOptions& options);
 
 /// The minhop port choice for all switches given precomputed graph, hops and LID targets, written into
 /// `tables.lft` (indexed by NodeIndex, sized by the caller to the topology's node count). Exposed so that other engines

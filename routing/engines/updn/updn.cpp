@@ -113,10 +113,10 @@ Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& 
   f.sources.assign(f.graph.num_switches(), 0);
   for (const CaDest& d : f.cas) ++f.sources[d.sw];
 
-  if (!options_.updn_roots.empty()) {
+  if (!options_.roots.empty()) {
     std::vector<SwitchIndex> roots;
     std::vector<std::uint8_t> has_root(f.graph.num_switches() + 1, 0);
-    for (Guid g : options_.updn_roots) {
+    for (Guid g : options_.roots) {
       const auto node = topo.find(g);
       const SwitchIndex s = node ? f.graph.index_of(*node) : kNoSwitch;
       if (s == kNoSwitch) {
@@ -130,17 +130,13 @@ Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& 
     for (SwitchIndex c : choose_center_roots(f.graph, f.component)) {
       if (!has_root[f.component[c]]) roots.push_back(c);
     }
-    auto r = route_from_roots(f, roots, options_.adaptive);
+    auto r = route_from_roots(f, roots, adaptive_);
     return r;
   }
-  auto r = route_from_roots(f, choose_updn_roots(f.graph, f.component, f.sources), options_.adaptive);
-  if (!r) r = route_from_roots(f, choose_center_roots(f.graph, f.component), options_.adaptive);
+  auto r = route_from_roots(f, choose_updn_roots(f.graph, f.component, f.sources), adaptive_);
+  if (!r) r = route_from_roots(f, choose_center_roots(f.graph, f.component), adaptive_);
   // No "updn: " prefix: the chain names the engine with every error it reports.
   return r;
-}
-
-std::unique_ptr<RoutingEngine> make_updn_engine(const RoutingOptions& options) {
-  return std::make_unique<UpDownEngine>(options);
 }
 
 }  // namespace smd

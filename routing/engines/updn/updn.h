@@ -3,13 +3,14 @@
 // so it is the general engine of the chain: tori, meshes and random graphs as well as trees.
 #pragma once
 
-#include <memory>
+#include <utility>
 
 #include "routing/engines/engine.h"
+#include "routing/engines/updn/updn_options.h"
 
 namespace smd {
 
-/// Switches are ranked by BFS distance from the roots (RoutingOptions::updn_roots, or chosen by
+/// Switches are ranked by BFS distance from the roots (UpdnOptions::roots, or chosen by
 /// choose_updn_roots(): the spines of a fat tree, else the centre switch). A cable goes "up" towards the
 /// lower (rank, GUID), a strict order, and no route turns from down to up.
 ///   - CA LIDs: for each destination switch, shortest legal paths from every switch (DestPaths); each LID
@@ -26,15 +27,14 @@ namespace smd {
 /// Cost O(destination switches * cables + LIDs * switches): 2,560 switches and 32k LIDs in about a second.
 class UpDownEngine : public RoutingEngine {
  public:
-  explicit UpDownEngine(const RoutingOptions& options) : options_(options) {}
+  /// `options` as the factory validated them; `adaptive` = routing.adaptive (also build AR groups).
+  UpDownEngine(UpdnOptions options, bool adaptive) : options_(std::move(options)), adaptive_(adaptive) {}
   std::string_view name() const override { return "updn"; }
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
 
  private:
-  RoutingOptions options_;
+  UpdnOptions options_;
+  bool adaptive_ = false;
 };
-
-/// Registry factory for "updn".
-std::unique_ptr<RoutingEngine> make_updn_engine(const RoutingOptions& options);
 
 }  // namespace smd

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "config/policy_loader.h"
+#include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/updn/updn_options.h"
 
 namespace smd {
 namespace {
@@ -63,8 +65,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.sm.poll_interval_s, d.sm.poll_interval_s);
   EXPECT_EQ(p.sm.poll_retries, d.sm.poll_retries);
   EXPECT_EQ(p.routing.engines, d.routing.engines);
-  EXPECT_EQ(p.routing.options.updn_roots, d.routing.options.updn_roots);
-  EXPECT_EQ(p.routing.options.ftree_roots, d.routing.options.ftree_roots);
+  EXPECT_EQ(p.routing.options.engines.get<UpdnOptions>().roots, d.routing.options.engines.get<UpdnOptions>().roots);
+  EXPECT_EQ(p.routing.options.engines.get<FtreeOptions>().roots, d.routing.options.engines.get<FtreeOptions>().roots);
   EXPECT_EQ(p.routing.options.adaptive, d.routing.options.adaptive);
   EXPECT_EQ(p.routing.repair, d.routing.repair);
   EXPECT_EQ(p.lid.lmc, d.lid.lmc);

@@ -3,6 +3,8 @@
 
 #include "config/policy_loader.h"
 #include "routing/chain/registry.h"
+#include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/updn/updn_options.h"
 
 namespace smd {
 namespace {
@@ -69,8 +71,8 @@ log:
   EXPECT_EQ(p.routing.engines, reversed_engines());
   EXPECT_TRUE(p.routing.options.adaptive);
   EXPECT_EQ(p.routing.repair, RepairMode::kFull);
-  EXPECT_EQ(p.routing.options.updn_roots, (std::vector<Guid>{0x0002c90300001000ULL, 42}));
-  EXPECT_EQ(p.routing.options.ftree_roots, (std::vector<Guid>{0xa, 0xb, 0xc}));
+  EXPECT_EQ(p.routing.options.engines.get<UpdnOptions>().roots, (std::vector<Guid>{0x0002c90300001000ULL, 42}));
+  EXPECT_EQ(p.routing.options.engines.get<FtreeOptions>().roots, (std::vector<Guid>{0xa, 0xb, 0xc}));
   EXPECT_EQ(p.lid.lmc, 7u);
   EXPECT_EQ(p.mad.window, 64u);
   EXPECT_EQ(p.mad.timeout_ms, 60000u);
@@ -174,8 +176,8 @@ TEST(PolicyLoaderAccept, BlockSequencesAndEmptyRootLists) {
   Policy p = load_ok(
       "routing:\n  engines:\n    - minhop\n  updn:\n    roots:\n      - 0x5\n      - 7\n  ftree: {roots: []}\n");
   EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"minhop"}));
-  EXPECT_EQ(p.routing.options.updn_roots, (std::vector<Guid>{5, 7}));
-  EXPECT_TRUE(p.routing.options.ftree_roots.empty());
+  EXPECT_EQ(p.routing.options.engines.get<UpdnOptions>().roots, (std::vector<Guid>{5, 7}));
+  EXPECT_TRUE(p.routing.options.engines.get<FtreeOptions>().roots.empty());
 }
 
 TEST(PolicyLoaderAccept, PartialSectionKeepsOtherDefaults) {

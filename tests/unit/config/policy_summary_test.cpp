@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/updn/updn_options.h"
+
 namespace smd {
 namespace {
 
@@ -19,8 +22,8 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   Policy p;
   p.routing.engines = {"ftree", "minhop"};
   p.routing.options.adaptive = true;
-  p.routing.options.updn_roots = {0x10, 0x20};
-  p.routing.options.ftree_roots = {0x0002c90300001000ULL};
+  p.routing.options.engines.set(UpdnOptions({0x10, 0x20}));
+  p.routing.options.engines.set(FtreeOptions({0x0002c90300001000ULL}));
   p.lid.lmc = 2;
   p.routing.repair = RepairMode::kFull;
   p.sm.ca = "mlx5_0";

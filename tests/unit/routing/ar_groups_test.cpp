@@ -13,8 +13,8 @@
 #include <map>
 #include <set>
 
-#include "routing/engines/ftree/ftree.h"
-#include "routing/engines/updn/updn.h"
+#include "routing/engines/ftree/ftree_factory.h"
+#include "routing/engines/updn/updn_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/model/hop_table.h"
 #include "routing/verify/verify.h"

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include <sstream>
+#include <string>
 
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/netfile/netfile.h"
@@ -21,10 +21,10 @@ TEST(Components, AGeneratedFabricIsOnePiece) {
 
 TEST(Components, IslandsAndLoneNodesAreNamed) {
   // Island 1: h0 - s0 - h1. Island 2: s1 - h2. Island 3: h3 alone.
-  std::istringstream in(
+  const std::string text(
       "Hca 1 \"h0\"\n[1] \"s0\"[1]\n\nSwitch 3 \"s0\"\n[1] \"h0\"[1]\n[2] \"h1\"[1]\n\nHca 1 \"h1\"\n[1] \"s0\"[2]\n\n"
       "Switch 2 \"s1\"\n[1] \"h2\"[1]\n\nHca 1 \"h2\"\n[1] \"s1\"[1]\n\nHca 1 \"h3\"\n");
-  auto t = read_netfile(in, "islands.net");
+  auto t = parse_netfile(text, "islands.net");
   ASSERT_TRUE(t.ok()) << t.error().message;
   const auto c = connected_components(*t);
   ASSERT_EQ(c.size(), 3u);

@@ -91,8 +91,7 @@ void expect_valid(const Topology& t) {
 void expect_round_trip(const Topology& t) {
   std::ostringstream out;
   ASSERT_TRUE(write_netfile(t, out).ok());
-  std::istringstream in(out.str());
-  auto back = read_netfile(in, "generated.net");
+  auto back = parse_netfile(out.str(), "generated.net");
   ASSERT_TRUE(back.ok()) << back.error().message;
   ASSERT_EQ(back->size(), t.size());
   EXPECT_EQ(back->link_count(), t.link_count());

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "routing/engines/ftree/ftree_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
@@ -143,7 +144,7 @@ TEST(FatTree, DeclinesCasAtSeveralLevels) {
   EXPECT_NE(r.error().message.find("several levels"), std::string::npos) << r.error().message;
   // With the spine named as root, the hosted spine is caught by the level-0 rule instead.
   RoutingOptions opts;
-  opts.ftree_roots = {0x100};
+  opts.engines.set(FtreeOptions({0x100}));
   auto r2 = run(topo, assign_test_lids(topo), opts);
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().code, ErrorCode::kDeclined);
@@ -153,16 +154,18 @@ TEST(FatTree, ConfiguredRoots) {
   auto topo = make_kary_ntree(3, 3);
   ASSERT_TRUE(topo.ok());
   RoutingOptions opts;
+  std::vector<Guid> roots;
   for (NodeIndex s : topo->switches()) {
-    if (topo->node(s).description.rfind("sw-L2-", 0) == 0) opts.ftree_roots.push_back(topo->node(s).guid);
+    if (topo->node(s).description.rfind("sw-L2-", 0) == 0) roots.push_back(topo->node(s).guid);
   }
-  ASSERT_EQ(opts.ftree_roots.size(), 9u);
+  ASSERT_EQ(roots.size(), 9u);
+  opts.engines.set(FtreeOptions(roots));
   const LidMap lids = assign_test_lids(*topo);
   auto r = run(*topo, lids, opts);
   ASSERT_TRUE(r.ok()) << r.error().message;
   expect_sound(*topo, lids, *r);
   EXPECT_EQ(testing::max_shift_load(*topo, lids, *r, r->ca_order), 1u);
-  opts.ftree_roots = {0x1234};
+  opts.engines.set(FtreeOptions({0x1234}));
   auto bad = run(*topo, lids, opts);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidInput);

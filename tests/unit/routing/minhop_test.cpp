@@ -1,12 +1,11 @@
 // minhop: hand-computed LFTs on tiny fabrics, and on random graphs every route is checked against
 // distances from a BFS done here (not the HopTable).
-#include "routing/engines/minhop/minhop.h"
-
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <random>
 
+#include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {

@@ -1,5 +1,5 @@
-// read_netfile / write_netfile. Expected GUIDs, descriptions and rates are what ibsim 0.10 itself reported
-// (ibnetdiscover against `ibsim -s -n` on these very files), not what the reader computes.
+// parse_netfile / read_netfile_file / write_netfile. Expected GUIDs, descriptions and rates are what ibsim 0.10 itself
+// reported (ibnetdiscover against `ibsim -s -n` on these very files), not what the reader computes.
 #include "routing/netfile/netfile.h"
 
 #include <gtest/gtest.h>
@@ -9,16 +9,16 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "config/netfile_file.h"
 #include "routing/netfile/netfile_writer.h"
 
 namespace smd {
 namespace {
 
-Result<Topology> parse(const std::string& text) {
-  std::istringstream in(text);
-  return read_netfile(in, "t.net");
-}
+Result<Topology> parse(const std::string& text) { return parse_netfile(text, "t.net", netfile_file_includes()); }
 
 NodeIndex by_desc(const Topology& t, const std::string& d) {
   for (NodeIndex i = 0; i < t.size(); ++i) {
@@ -213,11 +213,31 @@ TEST(NetfileReader, IncludeIsRelativeToTheIncludingFile) {
   std::filesystem::create_directories(dir / "sub");
   std::ofstream(dir / "main.net") << "Hca 1 \"h\"\n[1] \"s\"[1]\n\ninclude \"sub/sw.net\"\n";
   std::ofstream(dir / "sub" / "sw.net") << "Switch 2 \"s\"\n[1] \"h\"[1]\n";
-  auto t = read_netfile((dir / "main.net").string());
+  auto t = read_netfile_file((dir / "main.net").string());
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->size(), 2u);
   EXPECT_EQ(t->link_count(), 1u);
+}
+
+TEST(NetfileReader, IncludesComeFromTheCallersReader) {
+  std::vector<std::string> asked;
+  const NetfileIncludeReader reader = [&](const std::string& path) -> Result<std::string> {
+    asked.push_back(path);
+    if (path == "dir/sub/sw.net") return std::string("Switch 2 \"s\"\n[1] \"h\"[1]\n");
+    return make_error(ErrorCode::kIo, "no " + path);
+  };
+  auto t = parse_netfile("Hca 1 \"h\"\n[1] \"s\"[1]\ninclude \"sub/sw.net\"\n", "dir/main.net", reader);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->link_count(), 1u);
+  EXPECT_EQ(asked, (std::vector<std::string>{"dir/sub/sw.net"}));  // relative to the including file
+  auto missing = parse_netfile("Hca 1 \"h\"\ninclude \"/abs.net\"\n", "dir/main.net", reader);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kIo);
+  EXPECT_EQ(missing.error().message, "dir/main.net:2:9: include: no /abs.net");
+  auto none = parse_netfile("Hca 1 \"h\"\ninclude \"x.net\"\n", "t.net");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message.rfind("t.net:2:9: include \"x.net\": ", 0), 0u) << none.error().message;
 }
 
 TEST(NetfileReader, IncludeCycleIsRefusedWhereItCloses) {
@@ -225,7 +245,7 @@ TEST(NetfileReader, IncludeCycleIsRefusedWhereItCloses) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "a.net") << "Hca 1 \"h\"\n[1] \"s\"[1]\ninclude \"b.net\"\n";
   std::ofstream(dir / "b.net") << "# b\n include \"a.net\"\n";
-  auto t = read_netfile((dir / "a.net").string());
+  auto t = read_netfile_file((dir / "a.net").string());
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().message,
             (dir / "b.net").string() + ":2:10: include cycle: " + (dir / "a.net").string() + " is already being read");
@@ -233,7 +253,7 @@ TEST(NetfileReader, IncludeCycleIsRefusedWhereItCloses) {
 }
 
 TEST(NetfileReader, DeviceFileIsRefusedNotReadForever) {
-  auto t = read_netfile("/dev/zero");
+  auto t = read_netfile_file("/dev/zero");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().code, ErrorCode::kIo);
   EXPECT_EQ(t.error().message, "cannot read netfile /dev/zero: it is a character device, not a regular file");
@@ -244,7 +264,7 @@ TEST(NetfileReader, DeviceFileIsRefusedNotReadForever) {
 }
 
 TEST(NetfileReader, MissingFileIsIoError) {
-  auto t = read_netfile("/nonexistent/x.net");
+  auto t = read_netfile_file("/nonexistent/x.net");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().code, ErrorCode::kIo);
 }
@@ -299,7 +319,7 @@ TEST(BundledFabrics, ReadWithTheDocumentedShape) {
   // Counts from tests/fabrics/README.md.
   for (const Want& w : {Want{"twoswitch.net", 2, 4, 6}, Want{"leafspine.net", 6, 16, 24},
                         Want{"kary4-3.net", 48, 64, 192}, Want{"ring.net", 4, 8, 12}}) {
-    auto t = read_netfile(std::string(SMD_SOURCE_DIR) + "/tests/fabrics/" + w.file);
+    auto t = read_netfile_file(std::string(SMD_SOURCE_DIR) + "/tests/fabrics/" + w.file);
     ASSERT_TRUE(t.ok()) << t.error().message;
     EXPECT_EQ(t->switches().size(), w.switches) << w.file;
     EXPECT_EQ(t->cas().size(), w.cas) << w.file;

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <set>
 
-#include "routing/engines/ftree/ftree.h"
-#include "routing/engines/updn/updn.h"
+#include "routing/engines/ftree/ftree_factory.h"
+#include "routing/engines/updn/updn_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"

@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "routing/engines/minhop/minhop.h"
+#include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {

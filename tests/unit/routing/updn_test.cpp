@@ -10,6 +10,7 @@
 #include <deque>
 
 #include "routing/chain/registry.h"
+#include "routing/engines/updn/updn_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
@@ -133,7 +134,7 @@ TEST(UpDown, ConfiguredRootIsRespected) {
   const LidMap lids = assign_test_lids(*topo);
   const NodeIndex root = topo->switches()[5];
   RoutingOptions opts;
-  opts.updn_roots = {topo->node(root).guid};
+  opts.engines.set(UpdnOptions({topo->node(root).guid}));
   const RoutingTables t = route(*topo, lids, opts);
   expect_sound(*topo, lids, t);
   // One root: every route, switch LIDs included, is legal w.r.t. BFS from that root.
@@ -144,13 +145,13 @@ TEST(UpDown, UnknownRootGuidIsInvalidInput) {
   auto topo = make_kary_ntree(2, 2);
   ASSERT_TRUE(topo.ok());
   RoutingOptions opts;
-  opts.updn_roots = {0xdeadbeefULL};
+  opts.engines.set(UpdnOptions({0xdeadbeefULL}));
   auto r = make_updn_engine(opts)->compute(*topo, assign_test_lids(*topo));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
   EXPECT_NE(r.error().message.find("0x00000000deadbeef"), std::string::npos) << r.error().message;
   // A CA GUID is not a switch either.
-  opts.updn_roots = {topo->node(topo->cas()[0]).guid};
+  opts.engines.set(UpdnOptions({topo->node(topo->cas()[0]).guid}));
   auto r2 = make_updn_engine(opts)->compute(*topo, assign_test_lids(*topo));
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().code, ErrorCode::kInvalidInput);

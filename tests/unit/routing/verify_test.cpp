@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "routing/engines/minhop/minhop.h"
+#include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {

@@ -1,0 +1,34 @@
+// OptionReader: how an engine's factory reads its own policy section (routing.<engine>) without knowing
+// YAML. config/ implements it over its located YAML reader (config/engine_option_reader.h), so routing/
+// stays free of yaml-cpp and every problem is still reported at the key's file:line:column.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routing/base/ids.h"
+
+namespace smd {
+
+/// Typed reads of one section's keys. `key` is relative to the section ("roots"); errors name the full
+/// dotted path ("routing.updn.roots"). A key that is absent leaves `out` untouched and reads as true. A key
+/// that is present but wrong is reported at its value's file:line:column, leaves `out` untouched and
+/// reads as false. Keys nobody reads are reported as unknown by the caller after the factory returns.
+class OptionReader {
+ public:
+  virtual ~OptionReader() = default;
+
+  /// A sequence of non-zero, distinct GUIDs (decimal or 0x hex); errors name the element ("roots[2]").
+  virtual bool read_guid_list(std::string_view key, std::vector<Guid>& out) = 0;
+  /// true or false.
+  virtual bool read_bool(std::string_view key, bool& out) = 0;
+  /// An integer in lo..hi (decimal or 0x hex).
+  virtual bool read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) = 0;
+  /// Report a problem no single read can see (two keys that contradict each other) at `key`'s place, as
+  /// "file:line:column: section.key: message"; at the section's own place when `key` is absent.
+  virtual void fail(std::string_view key, const std::string& message) = 0;
+};
+
+}  // namespace smd

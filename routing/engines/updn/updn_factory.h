@@ -1,0 +1,18 @@
+// The updn engine's registry entry: reads routing.updn (roots) when the policy loads and builds the
+// engine from it.
+#pragma once
+
+#include <memory>
+
+#include "routing/engines/engine_factory.h"
+#include "routing/engines/updn/updn_options.h"
+
+namespace smd {
+
+/// The factory the registry lists for "updn".
+const EngineFactory& updn_factory();
+
+/// Phase two in one call (tests, tools): updn_factory().create(options).
+std::unique_ptr<RoutingEngine> make_updn_engine(const RoutingOptions& options);
+
+}  // namespace smd
