@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -24,7 +25,11 @@ enum class Answer { kEcho, kOther, kTimeout, kBadStatus };
 class ScriptedTransport final : public mad::SmpTransport {
  public:
   ScriptedTransport(boost::asio::io_context& io, std::vector<Answer> script) : io_(io), script_(std::move(script)) {}
+  /// Answer inside submit() itself, as a transport does whose send fails at once.
+  bool answer_inline = false;
+  std::size_t in_flight = 0, max_in_flight = 0;
   void submit(mad::SmpRequest req, mad::SmpCallback done) override {
+    max_in_flight = std::max(max_in_flight, ++in_flight);
     const Answer a = next_ < script_.size() ? script_[next_] : Answer::kEcho;
     ++next_;
     mad::SmpReply r;
@@ -51,7 +56,15 @@ class ScriptedTransport final : public mad::SmpTransport {
         r.status = 0x1c;
         break;
     }
-    boost::asio::post(io_, [done = std::move(done), r] { done(r); });
+    if (answer_inline) {
+      --in_flight;
+      done(r);
+      return;
+    }
+    boost::asio::post(io_, [this, done = std::move(done), r] {
+      --in_flight;
+      done(r);
+    });
   }
   std::size_t pending() const override { return 0; }
   mad::TransportStats stats() const override { return {}; }
@@ -165,6 +178,44 @@ TEST(TableWriter, PortStateSetsAreLeftToTheirCallersReadBack) {
   EXPECT_EQ(r.report.failed, 1u);
   EXPECT_EQ(r.report.not_echoed, 1u);
   EXPECT_EQ(r.recorded.events, (std::vector<std::string>{"1 unanswered", "2 not echoed"}));
+}
+
+TEST(TableWriter, AHugePlanIsFedToTheTransportAFewHundredAtATime) {
+  // 20,000 Sets (the port transitions of a large bring-up): the transport never holds more than the
+  // writer's look-ahead, and every write is still sent once and believed.
+  std::vector<TableWrite> plan;
+  for (unsigned b = 0; b < 20000; ++b) plan.push_back(lft_block(b));
+  boost::asio::io_context io;
+  auto guard = boost::asio::make_work_guard(io);
+  ScriptedTransport transport(io, {});
+  SmpBatch batch(io, transport);
+  Recorded recorded;
+  ListRecorder recorder(recorded);
+  std::vector<SweepProblem> problems;
+  const WriteReport report = write_plan(batch, plan, recorder, problems);
+  EXPECT_EQ(report.sent, 20000u);
+  EXPECT_EQ(report.believed, 20000u);
+  EXPECT_EQ(recorded.events.size(), 20000u);
+  EXPECT_LE(transport.max_in_flight, 128u);
+  EXPECT_GE(transport.max_in_flight, 64u) << "enough ahead to keep a 64-SMP window full";
+}
+
+TEST(TableWriter, ATransportThatFailsInsideSubmitDoesNotRecurse) {
+  // Every send fails at once, inside submit(): the writer must report all of them without re-entering
+  // itself once per write (20,000 nested calls would exhaust the stack).
+  std::vector<TableWrite> plan;
+  for (unsigned b = 0; b < 20000; ++b) plan.push_back(lft_block(b));
+  boost::asio::io_context io;
+  auto guard = boost::asio::make_work_guard(io);
+  ScriptedTransport transport(io, std::vector<Answer>(20000, Answer::kTimeout));
+  transport.answer_inline = true;
+  SmpBatch batch(io, transport);
+  Recorded recorded;
+  ListRecorder recorder(recorded);
+  std::vector<SweepProblem> problems;
+  const WriteReport report = write_plan(batch, plan, recorder, problems);
+  EXPECT_EQ(report.failed, 20000u);
+  EXPECT_EQ(problems.size(), 20000u);
 }
 
 TEST(TableWriter, AnEmptyPlanSendsNothing) {
