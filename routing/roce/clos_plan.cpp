@@ -5,6 +5,9 @@
 #include <map>
 #include <numeric>
 
+#include "routing/roce/bgp_fib.h"
+#include "routing/roce/switch_names.h"
+
 namespace smd::roce {
 
 std::string format_ipv4(std::uint32_t a) {
@@ -51,9 +54,10 @@ SwitchIndex find_root(std::vector<SwitchIndex>& parent, SwitchIndex x) {
 /// RFC 7938 section 5.2.1 shape, generalised to any number of tiers: a leaf has an ASN of its own; the
 /// tier-t switches (t >= 1) share an ASN when they are connected through switches of tier <= t (the
 /// spines of a 2-tier Clos: one ASN; the aggregation switches of one pod of a 3-tier Clos: one ASN per
-/// pod; the top tier: one ASN). Sharing stops BGP from accepting "valley" paths leaf->agg->core->agg of
-/// the same pod (AS-path loop), so best paths are the shortest ones. Switches with no leaf reachable
-/// get their own ASN in tier kNoTier's block.
+/// pod; the top tier: one ASN). Sharing makes BGP's own-AS rule refuse "valley" paths (leaf->agg->core->
+/// agg of the same pod; bgp_fib.h). A switch cabled to another switch of its own tier (not a Clos) gets
+/// an ASN of its own: two cabled switches in one AS would make an iBGP session, which the plan does not
+/// model. Switches with no leaf reachable get their own ASN in tier kNoTier's block.
 std::vector<std::uint32_t> assign_asns(const SwitchGraph& g, const std::vector<std::uint8_t>& tier) {
   const std::size_t n = g.num_switches();
   std::vector<std::uint32_t> asn(n, 0);
@@ -64,6 +68,10 @@ std::vector<std::uint32_t> assign_asns(const SwitchGraph& g, const std::vector<s
     if (t != kNoTier) top = std::max(top, t);
   for (SwitchIndex s = 0; s < n; ++s) {
     if (tier[s] == 0) asn[s] = fresh(0);
+  }
+  std::vector<std::uint8_t> same_tier_cable(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    for (const auto& l : g.links(s)) same_tier_cable[s] |= l.peer != s && tier[l.peer] == tier[s];
   }
   for (unsigned t = 1; t <= top; ++t) {
     std::vector<SwitchIndex> parent(n);
@@ -77,6 +85,10 @@ std::vector<std::uint32_t> assign_asns(const SwitchGraph& g, const std::vector<s
     std::unordered_map<SwitchIndex, std::uint32_t> group_asn;
     for (SwitchIndex s = 0; s < n; ++s) {
       if (tier[s] != t) continue;
+      if (same_tier_cable[s]) {
+        asn[s] = fresh(t);
+        continue;
+      }
       const SwitchIndex r = find_root(parent, s);
       auto it = group_asn.find(r);
       if (it == group_asn.end()) it = group_asn.emplace(r, fresh(t)).first;
@@ -97,6 +109,38 @@ std::uint8_t host_prefix_len(std::size_t hosts) {
 }
 
 }  // namespace
+
+void RoutePlan::note_own_as_rule(RoutePlan& plan) {
+  const std::size_t n = plan.switches_.size();
+  std::size_t shortest = 0, refused_loopbacks = 0, refused_hosts = 0, other_hosts = 0;
+  for (SwitchIndex s = 0; s < n; ++s) {
+    for (SwitchIndex d = 0; d < n; ++d) {
+      const auto min_hop = plan.min_hop_.group(s, d);
+      const auto bgp = plan.fib_.group(s, d);
+      if (s == d || min_hop.empty()) continue;
+      const bool leaf = plan.switches_[d].has_hosts;
+      shortest += leaf ? 2 : 1;
+      if (bgp.empty()) {
+        ++refused_loopbacks;
+        refused_hosts += leaf;
+      } else if (leaf && !std::equal(bgp.begin(), bgp.end(), min_hop.begin(), min_hop.end())) {
+        ++other_hosts;
+      }
+    }
+  }
+  if (refused_loopbacks) {
+    plan.notes_.push_back("BGP's own-AS rule: " + std::to_string(refused_loopbacks + refused_hosts) + " of " +
+                          std::to_string(shortest) + " shortest-path routes (" + std::to_string(refused_loopbacks) +
+                          " loopbacks, " + std::to_string(refused_hosts) +
+                          " host prefixes) are refused because every path to them crosses the receiver's own "
+                          "AS; routes lists what BGP installs");
+  }
+  if (other_hosts) {
+    plan.notes_.push_back(std::to_string(other_hosts) +
+                          " host-prefix routes use other next hops than the shortest paths (own-AS rule on a "
+                          "fabric that is not a Clos); routes lists what BGP installs");
+  }
+}
 
 long RoutePlan::host_index(NodeIndex ca, PortNum port) const {
   auto it = host_by_port_.find(port_key(ca, port));
@@ -125,7 +169,7 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
                       std::to_string(n) + " switches exceed the loopback pool " + format_prefix(kLoopbackPool));
   }
   plan.hops_ = HopTable::build(g);
-  plan.fib_ = EcmpTable::build(g, plan.hops_);
+  plan.min_hop_ = EcmpTable::build(g, plan.hops_);
 
   // Host ports per leaf, in leaf port order (the order hosts get their addresses in).
   std::vector<std::vector<std::pair<PortNum, NodeIndex>>> hosts_on(n);
@@ -152,12 +196,21 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
   const auto asn = assign_asns(g, tier);
 
   plan.switches_.resize(n);
+  std::vector<std::string> descriptions(n);
+  std::vector<Guid> guids(n);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    descriptions[s] = topo.node(g.node(s)).description;
+    guids[s] = topo.node(g.node(s)).guid;
+  }
+  auto hostnames = switch_names(descriptions, guids);
   std::uint64_t next_host = kHostPool.addr;
   const std::uint64_t host_end = kHostPool.addr + pool_size(kHostPool);
   for (SwitchIndex s = 0; s < n; ++s) {
     SwitchPlan& sp = plan.switches_[s];
     sp.node = g.node(s);
-    sp.name = topo.node(sp.node).description;
+    sp.guid = guids[s];
+    sp.name = std::move(descriptions[s]);
+    sp.hostname = std::move(hostnames[s]);
     sp.asn = asn[s];
     sp.tier = tier[s];
     sp.loopback = kLoopbackPool.addr + s;
@@ -202,7 +255,10 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
               [](const Interface& x, const Interface& y) { return x.port < y.port; });
   }
 
-  // Routes: every other switch's loopback and host prefix that the switch cables reach.
+  // The FIB BGP installs, then its routes: every other switch's loopback and host prefix it learns.
+  std::vector<std::uint32_t> router_id(n);
+  for (SwitchIndex s = 0; s < n; ++s) router_id[s] = plan.switches_[s].loopback;
+  plan.fib_ = bgp_fib(g, asn, router_id);
   for (SwitchIndex s = 0; s < n; ++s) {
     auto& routes = plan.switches_[s].routes;
     for (SwitchIndex d = 0; d < n; ++d) {
@@ -211,6 +267,7 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
       if (plan.switches_[d].has_hosts) routes.push_back(Route{plan.switches_[d].host_prefix, d, false});
     }
   }
+  note_own_as_rule(plan);
   return plan;
 }
 

@@ -1,8 +1,8 @@
 // The Ethernet L3 Clos that the same cables make: every switch an eBGP router (RFC 7938), a /31 per
 // switch-to-switch cable, a /32 loopback per switch, hosts under a per-leaf prefix, and per switch the
-// FIB (destination prefix -> ECMP next-hop group). Pure computation: a Topology in, plain structs out;
-// serializing to JSON / frr.conf happens elsewhere (routing/roce/frr_writer.h, smd/cli/roce_plan_output.h).
-// ASN and address scheme: docs/roce.md.
+// FIB (destination prefix -> ECMP next-hop group) that eBGP installs under its own-AS rule (bgp_fib.h).
+// Pure computation: a Topology in, plain structs out; serializing to JSON / frr.conf happens elsewhere
+// (routing/roce/frr_writer.h, smd/state/roce_plan_files.h). ASN and address scheme: docs/roce.md.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +46,8 @@ struct Interface {
   PortNum peer_port = 0;
 };
 
-/// A remote destination in a switch's FIB: another switch's loopback or another leaf's host prefix.
-/// The next hops are fib().group(owner, dest) (RoutePlan::nexthops resolves them).
+/// A remote destination in a switch's FIB: another switch's loopback or another leaf's host prefix that
+/// BGP installs. The next hops are fib().group(owner, dest) (RoutePlan::nexthops resolves them).
 struct Route {
   Ipv4Prefix prefix;
   SwitchIndex dest = kNoSwitch;  ///< switch that owns the prefix
@@ -57,7 +57,9 @@ struct Route {
 /// One router.
 struct SwitchPlan {
   NodeIndex node = kNoNode;
-  std::string name;       ///< NodeDescription
+  Guid guid = 0;          ///< node GUID: the switch's identity
+  std::string name;       ///< NodeDescription, as the fabric gave it (any bytes)
+  std::string hostname;   ///< unique, FRR-safe: its hostname and frr directory (switch_names.h)
   std::uint32_t asn = 0;  ///< see docs/roce.md
   std::uint8_t tier = 0;  ///< hops to the nearest leaf (0 = leaf); kNoTier when no leaf is reachable
   std::uint32_t loopback = 0;
@@ -65,7 +67,7 @@ struct SwitchPlan {
   Ipv4Prefix host_prefix{};           ///< valid when has_hosts
   std::uint32_t gateway = 0;          ///< first address of host_prefix: the leaf's address toward its hosts
   std::vector<Interface> interfaces;  ///< switch-to-switch cables, port order
-  std::vector<Route> routes;          ///< remote prefixes reachable over switch cables, by dest switch
+  std::vector<Route> routes;          ///< remote prefixes BGP installs (non-empty fib group), by dest switch
 };
 inline constexpr std::uint8_t kNoTier = 0xFF;
 
@@ -96,7 +98,12 @@ class RoutePlan {
 
   const SwitchGraph& graph() const { return graph_; }
   const HopTable& hops() const { return hops_; }
+  /// What BGP installs: the groups under the own-AS rule (bgp_fib.h). Routes, JSON, frr.conf and the
+  /// roce-ecmp scheme of the comparison all read this.
   const EcmpTable& fib() const { return fib_; }
+  /// Every shortest path: the min-hop groups (fib.h). On a Clos the groups toward leaves equal fib()'s;
+  /// the comparison's ib-adaptive scheme uses them as AR groups when the tables carry none.
+  const EcmpTable& min_hop() const { return min_hop_; }
   const std::vector<SwitchPlan>& switches() const { return switches_; }
   const std::vector<HostPlan>& hosts() const { return hosts_; }
   /// Index into hosts() of a CA port, -1 if the port has no address.
@@ -110,8 +117,12 @@ class RoutePlan {
   SwitchGraph graph_;
   HopTable hops_;
   EcmpTable fib_;
+  EcmpTable min_hop_;
   std::vector<SwitchPlan> switches_;
   std::vector<HostPlan> hosts_;
+  /// Notes for the routes the own-AS rule takes away from (or moves off) the shortest paths.
+  static void note_own_as_rule(RoutePlan& plan);
+
   std::unordered_map<std::uint64_t, std::uint32_t> host_by_port_;  // (ca << 8 | port) -> hosts_ index
   std::vector<std::string> notes_;
 };

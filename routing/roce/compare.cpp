@@ -20,6 +20,25 @@ std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap&
   return out;
 }
 
+namespace {
+
+/// (switch, leaf) pairs whose BGP group differs from the min-hop one: none on a Clos.
+std::size_t groups_off_shortest_paths(const RoutePlan& plan) {
+  std::size_t moved = 0;
+  const auto n = static_cast<SwitchIndex>(plan.switches().size());
+  for (SwitchIndex d = 0; d < n; ++d) {
+    if (!plan.switches()[d].has_hosts) continue;
+    for (SwitchIndex s = 0; s < n; ++s) {
+      const auto bgp = plan.fib().group(s, d);
+      const auto min_hop = plan.min_hop().group(s, d);
+      moved += !std::equal(bgp.begin(), bgp.end(), min_hop.begin(), min_hop.end());
+    }
+  }
+  return moved;
+}
+
+}  // namespace
+
 Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                    const RoutePlan& plan, const CompareOptions& options) {
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
@@ -44,6 +63,11 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
         "min-hop next-hop sets, up/down-legal on a Clos or fat tree, not checked elsewhere");
   }
   if (out.qps > 1) out.notes.push_back("ib-static: one path per destination LID, QPs do not change it");
+  if (const std::size_t moved = groups_off_shortest_paths(plan)) {
+    out.notes.push_back("roce-ecmp: BGP's own-AS rule leaves " + std::to_string(moved) +
+                        " (switch, leaf) groups other than the shortest paths (not a Clos); flows follow what "
+                        "BGP installs");
+  }
 
   const auto patterns = make_patterns(n, options.patterns);
   struct Unit {

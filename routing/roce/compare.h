@@ -3,11 +3,11 @@
 //   ib-adaptive IB adaptive routing: at every hop the flow takes the least-loaded member of the AR group
 //               (RoutingTables::adaptive); flows are placed one by one in a seeded order, so earlier flows
 //               steer later ones (a greedy model of per-packet AR seen at steady state). Without an
-//               AdaptivePlan the groups are the min-hop ECMP sets (RoutePlan::fib()), which on a Clos /
+//               AdaptivePlan the groups are the min-hop ECMP sets (RoutePlan::min_hop()), which on a Clos /
 //               fat tree are exactly the up/down-legal shortest paths; the result carries a note saying so.
-//   roce-ecmp   RoCEv2 over the L3 Clos: every switch hashes the 5-tuple (src IP, dst IP, UDP, random
-//               source port, 4791) with CRC-32 (per-switch seed, per-tier output bit offset) and takes
-//               hash mod group size.
+//   roce-ecmp   RoCEv2 over the L3 Clos: at every switch the group BGP installs (RoutePlan::fib(), own-AS
+//               rule); the 5-tuple (src IP, dst IP, UDP, random source port, 4791) hashed with CRC-32
+//               (per-switch seed, per-tier output bit offset), hash mod group size.
 // Figures per pattern and scheme (DESIGN.md "Routing quality"): max link load, mean bottleneck share
 // (eBB), max-min fair throughput, collision share.
 #pragma once

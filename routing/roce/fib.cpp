@@ -2,6 +2,14 @@
 
 namespace smd::roce {
 
+EcmpTable EcmpTable::from_groups(std::size_t n, std::vector<std::uint32_t> offset, std::vector<PortNum> ports) {
+  EcmpTable t;
+  t.n_ = n;
+  t.offset_ = std::move(offset);
+  t.ports_ = std::move(ports);
+  return t;
+}
+
 EcmpTable EcmpTable::build(const SwitchGraph& graph, const HopTable& hops, unsigned threads) {
   EcmpTable t;
   t.n_ = graph.num_switches();

@@ -50,7 +50,8 @@ SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan
       qps_(std::max(1u, options.qps)),
       num_switches_(tracer.graph().num_switches()),
       num_channels_(tracer.num_channels()),
-      groups_(plan.fib()) {
+      groups_(plan.fib()),
+      min_hop_groups_(plan.min_hop()) {
   const std::size_t n = num_switches_;
   const auto& endpoints = tracer.endpoints();
   lft_to_.resize(endpoints.size() * n);
@@ -79,7 +80,7 @@ SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan
 }
 
 void SchemeEvaluator::prefetch_rows(const FlowPair& flow) const {
-  const auto* ids = groups_.row(tracer_.endpoints()[flow.dst].sw);
+  const auto* ids = min_hop_groups_.row(tracer_.endpoints()[flow.dst].sw);
   const auto* lft = lft_row(flow.dst);
   if (num_switches_ > kWholeRowSwitches) {  // long rows: only the source switch's entries
     const SwitchIndex first = tracer_.endpoints()[flow.src].sw;
@@ -138,7 +139,7 @@ bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<doub
   const auto& g = tracer_.graph();
   const Endpoint& from = tracer_.endpoints()[flow.src];
   const Endpoint& to = tracer_.endpoints()[flow.dst];
-  const std::uint16_t* row = groups_.row(to.sw);
+  const std::uint16_t* row = min_hop_groups_.row(to.sw);
   const PortNum* lft = lft_row(flow.dst);
   channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
   SwitchIndex s = from.sw;
@@ -165,7 +166,7 @@ bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<doub
         }
       }
     } else {
-      for (PortNum p : groups_.local(s, row[s])) consider(p);  // min-hop ports are cabled to switches
+      for (PortNum p : min_hop_groups_.local(s, row[s])) consider(p);  // min-hop ports are cabled to switches
     }
     if (best == kNoPort) return false;
     channels.push_back(g.slot(s, best));

@@ -62,8 +62,8 @@ struct EvalWorkspace {
 /// The read-only tables of one comparison; evaluate() may run on several threads at once.
 class SchemeEvaluator {
  public:
-  /// `tracer`, `plan` and `adaptive` must outlive the evaluator. `adaptive` null: the min-hop next-hop
-  /// groups of `plan` stand in for the AR groups. Endpoints without an address in `plan` hash as 0.0.0.0.
+  /// `tracer`, `plan` and `adaptive` must outlive the evaluator. roce-ecmp hashes over plan.fib() (what
+  /// BGP installs); `adaptive` null: plan.min_hop() stands in for the AR groups. Endpoints without an address in `plan` hash as 0.0.0.0.
   SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const EvalOptions& options);
 
@@ -85,9 +85,11 @@ class SchemeEvaluator {
   unsigned qps_ = 1;
   std::size_t num_switches_ = 0;
   std::size_t num_channels_ = 0;
-  // Transposed tables, so that the lookups of one flow fall into one short row: the min-hop groups by
-  // destination switch, and lft_to_[e * S + s] = LFT port of s for endpoint e (endpoints x S bytes).
+  // Transposed tables, so that the lookups of one flow fall into one short row: the groups by
+  // destination switch (ECMP: what BGP installs, RoutePlan::fib(); AR without an AdaptivePlan: the
+  // min-hop sets, RoutePlan::min_hop()), and lft_to_[e * S + s] = LFT port of s for endpoint e.
   HopGroups groups_;
+  HopGroups min_hop_groups_;
   std::vector<PortNum> lft_to_;
   // ECMP hash terms: hash at switch s = src_term_[src] ^ dst_term_[dst] ^ fixed_term_ ^ sport_hi_[port >> 8]
   //                                      ^ sport_lo_[port & 0xFF] ^ switch_term_[s]

@@ -1,10 +1,40 @@
 #include "smd/cli/logging.h"
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <string_view>
+
+#include "routing/base/safe_text.h"
+
 namespace smd {
+namespace {
+
+constexpr const char* kPattern = "%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v";
+
+/// spdlog's pattern formatter, fed a copy of each message with its payload made printable.
+class PrintableFormatter final : public spdlog::formatter {
+ public:
+  PrintableFormatter() : inner_(std::make_unique<spdlog::pattern_formatter>(kPattern)) {}
+
+  void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
+    const std::string safe = printable_text(std::string_view(msg.payload.data(), msg.payload.size()));
+    spdlog::details::log_msg copy(msg);
+    copy.payload = spdlog::string_view_t(safe.data(), safe.size());
+    inner_->format(copy, dest);
+  }
+
+  std::unique_ptr<spdlog::formatter> clone() const override { return std::make_unique<PrintableFormatter>(); }
+
+ private:
+  std::unique_ptr<spdlog::formatter> inner_;
+};
+
+}  // namespace
+
+std::unique_ptr<spdlog::formatter> make_log_formatter() { return std::make_unique<PrintableFormatter>(); }
 
 Status setup_logging(const LogPolicy& log) {
   const auto level = spdlog::level::from_str(log.level);
@@ -23,7 +53,7 @@ Status setup_logging(const LogPolicy& log) {
     return make_error(ErrorCode::kIo, std::string("log.file: ") + e.what());
   }
   logger->set_level(level);
-  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  logger->set_formatter(make_log_formatter());
   spdlog::set_default_logger(logger);
   return Ok{};
 }

@@ -1,10 +1,20 @@
-// Logging set-up from the policy: spdlog to stderr (or a file), level from log.level.
+// Logging set-up from the policy: spdlog to stderr (or a file), level from log.level, every line through
+// the formatter below so that no log line carries a control character.
 #pragma once
+
+#include <spdlog/formatter.h>
+
+#include <memory>
 
 #include "config/policy.h"
 #include "routing/base/status.h"
 
 namespace smd {
+
+/// The formatter of every smd log line: "2025-01-02T03:04:05.678 info message". The message goes
+/// through printable_text (routing/base/safe_text.h) first: a NodeDescription with a newline or a
+/// terminal escape (the fabric chooses them) cannot forge a log line or drive the reader's terminal.
+std::unique_ptr<spdlog::formatter> make_log_formatter();
 
 /// Install the default spdlog logger. Errors: kInvalidInput for an unknown level, kIo when the file cannot
 /// be opened.

@@ -1,5 +1,7 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
 // offline; `smd check-config` validates a policy file.
+#include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -11,6 +13,8 @@
 #include "smd/sm/daemon.h"
 
 int main(int argc, char** argv) {
+  // Subcommands log through the default logger before (or without) setup_logging: the same formatter.
+  spdlog::set_formatter(smd::make_log_formatter());
   CLI::App app{"smd: InfiniBand subnet manager (heavy sweep, LIDs, routing, LFTs, link bring-up)"};
   std::string config_path;
   bool once = false;

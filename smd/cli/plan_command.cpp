@@ -12,6 +12,7 @@
 #include "config/netfile_file.h"
 #include "config/policy.h"
 #include "config/policy_loader.h"
+#include "routing/base/safe_text.h"
 #include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/model/components.h"
@@ -97,7 +98,8 @@ Status write_lft_dump(const std::string& path, const Topology& topo, const LidMa
     const Node& node = topo.node(n);
     static const Lft kNone;
     const Lft& lft = n < t.lft.size() ? t.lft[n] : kNone;
-    f << "switch " << hex(node.guid, 16) << " \"" << node.description << "\" DR " << format_dr_path(node.dr_path)
+    f << "switch " << hex(node.guid, 16) << " \"" << printable_text(node.description, true) << "\" DR "
+      << format_dr_path(node.dr_path)
       << " top " << hex(lft.top(), 4) << "\n";
     const auto& e = lft.entries();
     for (std::size_t lid = 1; lid < e.size(); ++lid) {
@@ -312,7 +314,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   if (args.format == "json") {
     auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, report_ms);
     if (args.roce.requested()) j["roce"] = roce_json;
-    out << j.dump(2) << "\n";
+    out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
     print_text(out, args, *topo, *lids, *routed, *quality, *diversity, report_ms);
     out << roce_text.str();

@@ -2,6 +2,8 @@
 
 #include <iomanip>
 
+#include "routing/base/safe_text.h"
+
 namespace smd {
 
 void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
@@ -11,7 +13,8 @@ void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
   out << "  fabric:   " << s.switches << " switches, " << s.cas << " CAs, " << s.links << " links, " << s.lids
       << " LID ranges\n";
   out << "  routing:  engine " << (s.engine.empty() ? "-" : s.engine);
-  for (const auto& d : s.declined) out << "; declined " << d;
+  // Reasons and problems may name nodes by NodeDescription: printed without control characters.
+  for (const auto& d : s.declined) out << "; declined " << printable_text(d);
   out << "\n";
   out << "  SMPs:     " << s.smps_sent << " sent, " << s.retries << " retries, " << s.timeouts << " timeouts";
   if (s.discovery_rounds) out << "; discovery asked again " << s.discovery_rounds << "x";
@@ -27,7 +30,7 @@ void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
   if (!s.problems.empty()) {
     out << "  problems (" << s.problems.size() << "):\n";
     const std::size_t shown = std::min<std::size_t>(s.problems.size(), 50);
-    for (std::size_t i = 0; i < shown; ++i) out << "    " << s.problems[i].to_string() << "\n";
+    for (std::size_t i = 0; i < shown; ++i) out << "    " << printable_text(s.problems[i].to_string()) << "\n";
     if (shown < s.problems.size()) out << "    ... and " << s.problems.size() - shown << " more\n";
   }
   out.flush();

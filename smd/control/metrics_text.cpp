@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "routing/base/safe_text.h"
+
 namespace smd {
 namespace {
 
@@ -30,7 +32,7 @@ class Writer {
     out_ += type;
     out_ += '\n';
   }
-  /// One sample; `labels` is already formatted ("kind=\"heavy\"") or empty.
+  /// One sample; `labels` is label() pairs joined by commas, or empty.
   void sample(const char* name, const std::string& labels, double value) {
     out_ += name;
     if (!labels.empty()) out_ += "{" + labels + "}";
@@ -46,19 +48,25 @@ class Writer {
 
 double as_double(std::uint64_t v) { return static_cast<double>(v); }
 
+/// `name="value"` with the value escaped as the text exposition format says (safe_text.h), whatever
+/// text it is given.
+std::string label(const char* name, std::string_view value) {
+  return std::string(name) + "=\"" + prometheus_label_value(value) + "\"";
+}
+
 }  // namespace
 
 std::string render_metrics(const FabricSnapshot& snap) {
   const DaemonCounters& c = snap.counters;
   Writer w;
   w.family("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.");
-  w.sample("smd_sweeps_total", "kind=\"heavy\"", as_double(c.heavy_sweeps));
-  w.sample("smd_sweeps_total", "kind=\"light\"", as_double(c.light_sweeps));
+  w.sample("smd_sweeps_total", label("kind", "heavy"), as_double(c.heavy_sweeps));
+  w.sample("smd_sweeps_total", label("kind", "light"), as_double(c.light_sweeps));
   w.family("smd_incremental_sweeps_total", "counter",
            "Heavy sweeps after link-change traps, by outcome: only the changed switches re-read, or a full "
            "discovery because the last fabric could not explain what was found.");
-  w.sample("smd_incremental_sweeps_total", "outcome=\"incremental\"", as_double(c.incremental_sweeps));
-  w.sample("smd_incremental_sweeps_total", "outcome=\"full\"", as_double(c.incremental_fallbacks));
+  w.sample("smd_incremental_sweeps_total", label("outcome", "incremental"), as_double(c.incremental_sweeps));
+  w.sample("smd_incremental_sweeps_total", label("outcome", "full"), as_double(c.incremental_fallbacks));
   w.family("smd_sweep_failures_total", "counter", "Heavy sweeps that did not end with the subnet up.");
   w.sample("smd_sweep_failures_total", "", as_double(c.failed_sweeps));
   w.family("smd_heavy_sweep_duration_seconds", "gauge", "Wall time of the last heavy sweep.");
@@ -77,8 +85,8 @@ std::string render_metrics(const FabricSnapshot& snap) {
     links = snap.topo->link_count();
   }
   w.family("smd_nodes", "gauge", "Nodes found by the last heavy sweep, by type.");
-  w.sample("smd_nodes", "type=\"switch\"", static_cast<double>(switches));
-  w.sample("smd_nodes", "type=\"ca\"", static_cast<double>(cas));
+  w.sample("smd_nodes", label("type", "switch"), static_cast<double>(switches));
+  w.sample("smd_nodes", label("type", "ca"), static_cast<double>(cas));
   w.family("smd_links", "gauge", "Cables found by the last heavy sweep.");
   w.sample("smd_links", "", static_cast<double>(links));
   w.family("smd_lft_blocks_written_total", "counter", "64-entry LFT blocks written to switches.");
@@ -99,11 +107,10 @@ std::string render_metrics(const FabricSnapshot& snap) {
   for (const char* state : kStates) {
     const bool current = snap.sm_state == state;
     known = known || current;
-    w.sample("smd_sm_state", std::string("state=\"") + state + "\"", current ? 1 : 0);
+    w.sample("smd_sm_state", label("state", state), current ? 1 : 0);
   }
-  // A state this list does not know still shows up rather than vanishing (labels need no escaping:
-  // the daemon's states are upper-case words).
-  if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", "state=\"" + snap.sm_state + "\"", 1);
+  // A state this list does not know still shows up rather than vanishing.
+  if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", label("state", snap.sm_state), 1);
   return w.take();
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "config/policy.h"
+#include "routing/base/safe_text.h"
 #include "smd/smctl/smctl_client.h"
 #include "smd/smctl/smctl_render.h"
 
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
     return ok ? kExitOk : kExitDaemonError;
   }
   if (!ok) {
-    std::cerr << "smctl: smd: " << r.value("error", std::string("unknown error")) << "\n";
+    // The daemon's message may name nodes by NodeDescription: no control characters on the terminal.
+    std::cerr << "smctl: smd: " << smd::printable_text(r.value("error", std::string("unknown error"))) << "\n";
     return kExitDaemonError;
   }
   smd::control::render_text(std::cout, request.value("cmd", ""), r.contains("result") ? r.at("result") : Json());

@@ -2,15 +2,21 @@
 
 #include <iomanip>
 
+#include "routing/base/safe_text.h"
+
 namespace smd::control {
 namespace {
 
-// Missing fields print as "-" so a daemon of another version still gets a readable table.
+// Missing fields print as "-" so a daemon of another version still gets a readable table. Strings may
+// come from the fabric (NodeDescriptions, problems naming nodes): printed without control characters.
 std::string str(const Json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return "-";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+  return it->is_string() ? printable_text(it->get<std::string>()) : it->dump();
 }
+
+/// A string element of an array (a problem, a declined engine's reason), printed as str() prints.
+std::string text(const Json& j) { return j.is_string() ? printable_text(j.get<std::string>()) : j.dump(); }
 
 void render_status(std::ostream& out, const Json& s) {
   const Json& sweeps = s.at("sweeps");
@@ -110,14 +116,14 @@ void render_report(std::ostream& out, const Json& r) {
   out << "  fabric   " << str(r, "switches") << " switches, " << str(r, "cas") << " CAs, " << str(r, "links")
       << " links, " << str(r, "lids") << " LIDs\n";
   out << "  routing  " << str(r, "engine") << "\n";
-  for (const Json& d : r.at("declined")) out << "    declined: " << d.get<std::string>() << "\n";
+  for (const Json& d : r.at("declined")) out << "    declined: " << text(d) << "\n";
   out << "  SMPs     " << str(r, "smps_sent") << " sent, " << str(r, "retries") << " retries, " << str(r, "timeouts")
       << " timeouts\n";
   out << "  LFTs     " << str(r, "lft_blocks_written") << " blocks written, " << str(r, "lft_blocks_skipped")
       << " unchanged; " << str(r, "port_sets") << " PortInfo sets\n";
   for (const Json& p : r.at("phases"))
     out << "    " << std::left << std::setw(28) << str(p, "phase") << str(p, "ms") << " ms\n";
-  for (const Json& p : r.at("problems")) out << "  problem: " << p.get<std::string>() << "\n";
+  for (const Json& p : r.at("problems")) out << "  problem: " << text(p) << "\n";
 }
 
 }  // namespace
@@ -135,7 +141,7 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
     }
     if (cmd == "export" && result.contains("plan")) {
       const Json& plan = result.at("plan");
-      out << (plan.is_string() ? plan.get<std::string>() : plan.dump(2)) << "\n";
+      out << (plan.is_string() ? text(plan) : plan.dump(2, ' ', false, Json::error_handler_t::replace)) << "\n";
       return;
     }
   } catch (const Json::exception&) {

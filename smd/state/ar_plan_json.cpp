@@ -53,7 +53,8 @@ Result<nlohmann::ordered_json> ar_plan_to_json(const Topology& topo, const Routi
 Status write_ar_plan_file(const std::string& path, const Topology& topo, const RoutingTables& tables) {
   auto json = ar_plan_to_json(topo, tables);
   if (!json) return json.error();
-  return write_file_atomic(path, json->dump() + "\n");
+  // Descriptions come from the fabric: bytes that are not UTF-8 are replaced, never thrown.
+  return write_file_atomic(path, json->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace smd

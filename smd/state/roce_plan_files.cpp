@@ -29,14 +29,15 @@ void append_host(std::string& out, const Topology& topo, const roce::RoutePlan& 
   out += "{\"name\":" + quoted(h.name) + ",\"node_guid\":\"" + format_guid(topo.node(h.ca).guid) +
          "\",\"port\":" + std::to_string(h.port) + ",\"ip\":" + quoted_ip(h.ip) +
          ",\"prefix_len\":" + std::to_string(leaf.host_prefix.len) + ",\"gateway\":" + quoted_ip(leaf.gateway) +
-         ",\"leaf\":" + quoted(leaf.name) + ",\"leaf_port\":" + std::to_string(h.leaf_port) + "}";
+         ",\"leaf\":" + quoted(leaf.hostname) + ",\"leaf_guid\":\"" + format_guid(leaf.guid) +
+         "\",\"leaf_port\":" + std::to_string(h.leaf_port) + "}";
 }
 
-void append_switch(std::string& out, const Topology& topo, const roce::RoutePlan& plan, SwitchIndex s) {
+void append_switch(std::string& out, const roce::RoutePlan& plan, SwitchIndex s) {
   const auto& sw = plan.switches()[s];
   const auto& all = plan.switches();
-  out += "{\"name\":" + quoted(sw.name) + ",\"node_guid\":\"" + format_guid(topo.node(sw.node).guid) +
-         "\",\"asn\":" + std::to_string(sw.asn) +
+  out += "{\"name\":" + quoted(sw.name) + ",\"node_guid\":\"" + format_guid(sw.guid) +
+         "\",\"frr_dir\":" + quoted(sw.hostname) + ",\"asn\":" + std::to_string(sw.asn) +
          ",\"tier\":" + (sw.tier == roce::kNoTier ? std::string("null") : std::to_string(sw.tier)) +
          ",\"loopback\":\"" + roce::format_ipv4(sw.loopback) + "/32\",\"host_prefix\":" +
          (sw.has_hosts ? "\"" + roce::format_prefix(sw.host_prefix) + "\"" : std::string("null")) +
@@ -45,7 +46,8 @@ void append_switch(std::string& out, const Topology& topo, const roce::RoutePlan
     const auto& itf = sw.interfaces[i];
     if (i) out += ',';
     out += "{\"port\":" + std::to_string(itf.port) + ",\"ip\":\"" + roce::format_ipv4(itf.local_ip) +
-           "/31\",\"peer\":" + quoted(all[itf.peer].name) + ",\"peer_port\":" + std::to_string(itf.peer_port) +
+           "/31\",\"peer\":" + quoted(all[itf.peer].hostname) + ",\"peer_guid\":\"" +
+           format_guid(all[itf.peer].guid) + "\",\"peer_port\":" + std::to_string(itf.peer_port) +
            ",\"peer_ip\":" + quoted_ip(itf.peer_ip) + "}";
   }
   out += "],\"routes\":[";
@@ -89,7 +91,8 @@ void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePl
   std::string line = std::string("{\"schema\":\"") + kRocePlanSchema + "\",\"address_pools\":{\"hosts\":\"" +
                      roce::format_prefix(roce::kHostPool) + "\",\"links\":\"" + roce::format_prefix(roce::kP2pPool) +
                      "\",\"loopbacks\":\"" + roce::format_prefix(roce::kLoopbackPool) +
-                     "\"},\"asn_scheme\":\"4200000000 + tier * 100000 + group (docs/roce.md)\",\"notes\":[";
+                     "\"},\"asn_scheme\":\"4200000000 + tier * 100000 + group (docs/roce.md)\",\"fib\":\"what eBGP "
+                     "installs: own-AS rule, shortest AS path, every session offering it (docs/roce.md)\",\"notes\":[";
   for (std::size_t i = 0; i < plan.notes().size(); ++i) line += (i ? "," : "") + quoted(plan.notes()[i]);
   line += "],\n\"hosts\":[";
   os << line;
@@ -101,7 +104,7 @@ void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePl
   os << "],\n\"switches\":[";
   for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
     line.assign(s ? ",\n" : "\n");
-    append_switch(line, topo, plan, s);
+    append_switch(line, plan, s);
     os << line;
   }
   os << "]}\n";
@@ -112,7 +115,7 @@ Status write_plan_file(const std::string& path, const Topology& topo, const roce
 }
 
 Status write_frr_configs(const std::string& dir, const roce::RoutePlan& plan) {
-  const auto names = roce::switch_dir_names(plan);
+  const auto names = roce::switch_dir_names(plan);  // unique, FRR-safe hostnames
   for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
     const fs::path sub = fs::path(dir) / names[s];
     std::error_code ec;

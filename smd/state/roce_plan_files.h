@@ -1,4 +1,4 @@
-// The RoCEv2 route plan on disk: the plan JSON (schema "smd-roce-plan/2", docs/roce.md) and the FRR
+// The RoCEv2 route plan on disk: the plan JSON (schema "smd-roce-plan/3", docs/roce.md) and the FRR
 // configurations, one frr.conf per switch. `smd plan --roce-plan/--frr-dir` and the daemon's state_dir
 // writer (smd/state/roce_state_writer.h) both use these, so the two always produce the same files.
 #pragma once
@@ -13,19 +13,23 @@
 namespace smd {
 
 /// Schema name written into the plan JSON (bumped when a documented field changes meaning or shape).
-inline constexpr const char* kRocePlanSchema = "smd-roce-plan/2";
+/// 3: switches carry "frr_dir" (their unique hostname); hosts' "leaf" and interfaces' "peer" name that,
+/// not the NodeDescription, beside "leaf_guid" / "peer_guid"; routes are what BGP installs.
+inline constexpr const char* kRocePlanSchema = "smd-roce-plan/3";
 
 /// Write the plan as compact JSON (docs/roce.md) to `os`, one host or switch per line and nothing held
 /// in memory beyond one switch: a 432-switch fat tree has ~250,000 routes and ~1.5 million next hops.
 /// Next hops carry only their port (neighbour and its address are in the switch's `interfaces`) and a
 /// route names its destination switch by index into `switches`, which keeps the file a fraction of
-/// the size a fully expanded one would be. Node descriptions that are not valid UTF-8 are replaced.
+/// the size a fully expanded one would be. Switches are referred to by their node GUID and frr
+/// directory name, never by NodeDescription (which need not be unique). Descriptions are JSON-escaped
+/// (control characters as \u00XX) and bytes that are not UTF-8 replaced by U+FFFD.
 void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePlan& plan);
 
 /// write_plan_json into `path`, atomically (temporary, fsync, rename). Errors: kIo naming the path.
 Status write_plan_file(const std::string& path, const Topology& topo, const roce::RoutePlan& plan);
 
-/// Write `dir`/<switch>/frr.conf for every switch (roce::switch_dir_names), creating directories as
+/// Write `dir`/<hostname>/frr.conf for every switch (roce::switch_dir_names), creating directories as
 /// needed and leaving other files in `dir` alone. Errors: kIo naming the directory or file.
 Status write_frr_configs(const std::string& dir, const roce::RoutePlan& plan);
 

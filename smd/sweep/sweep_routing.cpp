@@ -3,7 +3,6 @@
 // AR plan the engine produced go to state_dir.
 #include <spdlog/spdlog.h>
 
-#include <cstdio>
 #include <string_view>
 #include <utility>
 
@@ -12,6 +11,7 @@
 #include "routing/verify/verify.h"
 #include "smd/state/ar_plan_json.h"
 #include "smd/state/atomic_file.h"
+#include "smd/state/ca_order_file.h"
 #include "smd/sweep/phase_timer.h"
 #include "smd/sweep/sweep_runner.h"
 
@@ -78,19 +78,8 @@ RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fre
 }
 
 void SweepRunner::write_ca_order(const Topology& topo, const RoutingTables& tables) {
-  // Applications rank-order by this file: shift patterns in this order are what the engine optimised.
   if (tables.ca_order.empty()) return;
-  std::string text =
-      "# CA order routing engine " + tables.engine + " optimised for: index node-GUID port description\n";
-  char line[96];
-  for (std::size_t i = 0; i < tables.ca_order.size(); ++i) {
-    const Node& ca = topo.node(tables.ca_order[i]);
-    PortNum port = 1;
-    while (port < ca.num_ports && !ca.ports[port].connected()) ++port;
-    std::snprintf(line, sizeof line, "%zu 0x%016llx %u ", i, static_cast<unsigned long long>(ca.guid), port);
-    text += line + ca.description + "\n";
-  }
-  if (auto st = write_file_atomic(policy_.sm.state_dir + "/ca-order", text); !st.ok()) {
+  if (auto st = write_file_atomic(policy_.sm.state_dir + "/ca-order", ca_order_text(topo, tables)); !st.ok()) {
     spdlog::error("ca-order: {}", st.error().message);
   }
 }

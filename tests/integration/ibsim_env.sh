@@ -4,6 +4,7 @@
 #   ibsim_start NETFILE [ibsim args...]   # sets IBSIM_SOCKNAME, IBSIM_PID, SIM_PRELOAD, IBSIM_WORKDIR
 #   sim CMD ARGS...                       # runs CMD under the umad2sim shim against this fabric
 #   ibsim_console 'Unlink "sw1"[3]'       # fault injection through the console FIFO
+#   ibsim_stop                            # end it (to start another fabric)
 #
 # Everything started here is killed by PID in the EXIT trap, on success and on failure.
 
@@ -66,6 +67,18 @@ ibsim_start() {
   done
   echo "ibsim did not come up" >&2
   return 1
+}
+
+# ibsim_stop: end this test's ibsim (by PID) so that ibsim_start can bring up another fabric.
+ibsim_stop() {
+  local pid
+  for pid in ${IBSIM_PID} ${IBSIM_FEEDER_PID}; do
+    kill -9 "${pid}" 2>/dev/null || true
+    wait "${pid}" 2>/dev/null || true
+  done
+  IBSIM_PID=""
+  IBSIM_FEEDER_PID=""
+  rm -f "${IBSIM_WORKDIR}/console"
 }
 
 sim_probe() { (cd "${IBSIM_WORKDIR}" && LD_PRELOAD="${SIM_PRELOAD}" timeout 5 ibstat >/dev/null 2>&1); }
