@@ -99,33 +99,20 @@ void Daemon::become(mad::SmState state, const std::string& why) {
   gate_why_ = why;
 }
 
-void Daemon::arm_master_poll() {
-  const std::uint64_t gen = ++poll_gen_;
-  poll_timer_.expires_after(std::chrono::seconds(policy_.sm.poll_interval_s));
-  poll_timer_.async_wait([this, gen](const boost::system::error_code& ec) {
-    if (ec || gen != poll_gen_) return;
-    DaemonEvent event;
-    event.kind = SmEvent::kPollDue;
-    event.timer_gen = gen;
-    post(std::move(event));
-  });
-}
+void Daemon::arm_master_poll() { poll_timer_.arm_after(std::chrono::seconds(policy_.sm.poll_interval_s)); }
 
-void Daemon::cancel_master_poll() {
-  ++poll_gen_;
-  poll_timer_.cancel();
-}
+void Daemon::cancel_master_poll() { poll_timer_.cancel(); }
 
 void Daemon::poll_master(const DaemonEvent& event) {
-  if (event.timer_gen != poll_gen_) return;
+  if (!poll_timer_.is_current(event.timer_gen)) return;
   mad::SmpRequest req;
   req.path = master_path_;
   req.attr_id = mad::attr::kSmInfo;
   own_sminfo(policy_.sm.sm_key).encode(req.data);
-  const std::uint64_t gen = poll_gen_;
+  const std::uint64_t gen = poll_timer_.generation();
   transport_->submit(std::move(req), [this, gen](const mad::SmpReply& r) {
     // The answer only counts for the polling that sent it; the decision to take over is an event.
-    if (state_ != mad::SmState::kStandby || gen != poll_gen_) return;
+    if (state_ != mad::SmState::kStandby || !poll_timer_.is_current(gen)) return;
     const bool alive = r.outcome == mad::SmpOutcome::kOk && mad::SmInfo::decode(r.data).state == mad::SmState::kMaster;
     poll_failures_ = alive ? 0 : poll_failures_ + 1;
     if (poll_failures_ >= policy_.sm.poll_retries) {
