@@ -17,8 +17,8 @@ std::size_t sequence_length(std::string_view text, std::size_t at) {
   if (b0 >= 0xC2 && b0 <= 0xDF) return left >= 2 && continuation(byte(1)) ? 2 : 0;
   if (b0 >= 0xE0 && b0 <= 0xEF) {
     if (left < 3 || !continuation(byte(1)) || !continuation(byte(2))) return 0;
-    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;   // overlong
-    if (b0 == 0xED && byte(1) > 0x9F) return 0;   // UTF-16 surrogates
+    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
+    if (b0 == 0xED && byte(1) > 0x9F) return 0;  // UTF-16 surrogates
     return 3;
   }
   if (b0 >= 0xF0 && b0 <= 0xF4) {
@@ -75,7 +75,8 @@ std::string printable_text(std::string_view text, bool escape_quote) {
   for (std::size_t at = 0; at < text.size();) {
     const std::size_t length = sequence_length(text, at);
     if (length == 0 || unprintable(code_point(text, at, length))) {
-      for (std::size_t i = 0; i < (length ? length : 1); ++i) append_hex_escape(out, static_cast<unsigned char>(text[at + i]));
+      for (std::size_t i = 0; i < (length ? length : 1); ++i)
+        append_hex_escape(out, static_cast<unsigned char>(text[at + i]));
       at += length ? length : 1;
       continue;
     }

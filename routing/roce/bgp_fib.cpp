@@ -20,7 +20,7 @@ TowardOne solve_destination(const SwitchGraph& g, std::span<const std::uint32_t>
                             std::span<const std::uint32_t> router_id, SwitchIndex dest) {
   const std::size_t n = g.num_switches();
   std::vector<std::uint32_t> length(n, kUnreached);
-  std::vector<SwitchIndex> best(n, kNoSwitch);          // the neighbour whose path s advertises
+  std::vector<SwitchIndex> best(n, kNoSwitch);           // the neighbour whose path s advertises
   std::vector<std::uint32_t> touched_in(n, kUnreached);  // round in which s was last offered a path
   std::vector<std::vector<PortNum>> group(n);
   // The AS_PATH that `from` advertises holds asn[x] for x = from, best[from], ..., dest.

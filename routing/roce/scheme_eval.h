@@ -63,7 +63,8 @@ struct EvalWorkspace {
 class SchemeEvaluator {
  public:
   /// `tracer`, `plan` and `adaptive` must outlive the evaluator. roce-ecmp hashes over plan.fib() (what
-  /// BGP installs); `adaptive` null: plan.min_hop() stands in for the AR groups. Endpoints without an address in `plan` hash as 0.0.0.0.
+  /// BGP installs); `adaptive` null: plan.min_hop() stands in for the AR groups. Endpoints without an address in `plan`
+  /// hash as 0.0.0.0.
   SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const EvalOptions& options);
 

@@ -99,8 +99,7 @@ Status write_lft_dump(const std::string& path, const Topology& topo, const LidMa
     static const Lft kNone;
     const Lft& lft = n < t.lft.size() ? t.lft[n] : kNone;
     f << "switch " << hex(node.guid, 16) << " \"" << printable_text(node.description, true) << "\" DR "
-      << format_dr_path(node.dr_path)
-      << " top " << hex(lft.top(), 4) << "\n";
+      << format_dr_path(node.dr_path) << " top " << hex(lft.top(), 4) << "\n";
     const auto& e = lft.entries();
     for (std::size_t lid = 1; lid < e.size(); ++lid) {
       if (e[lid] != kNoPort) f << hex(lid, 4) << ' ' << static_cast<unsigned>(e[lid]) << "\n";

@@ -46,9 +46,8 @@ void append_switch(std::string& out, const roce::RoutePlan& plan, SwitchIndex s)
     const auto& itf = sw.interfaces[i];
     if (i) out += ',';
     out += "{\"port\":" + std::to_string(itf.port) + ",\"ip\":\"" + roce::format_ipv4(itf.local_ip) +
-           "/31\",\"peer\":" + quoted(all[itf.peer].hostname) + ",\"peer_guid\":\"" +
-           format_guid(all[itf.peer].guid) + "\",\"peer_port\":" + std::to_string(itf.peer_port) +
-           ",\"peer_ip\":" + quoted_ip(itf.peer_ip) + "}";
+           "/31\",\"peer\":" + quoted(all[itf.peer].hostname) + ",\"peer_guid\":\"" + format_guid(all[itf.peer].guid) +
+           "\",\"peer_port\":" + std::to_string(itf.peer_port) + ",\"peer_ip\":" + quoted_ip(itf.peer_ip) + "}";
   }
   out += "],\"routes\":[";
   for (std::size_t i = 0; i < sw.routes.size(); ++i) {

@@ -31,11 +31,12 @@ std::map<NodeIndex, int> bfs_from(const Topology& topo, NodeIndex dest) {
   return dist;
 }
 
-/// For every ordered switch pair: the ports of s whose switch neighbour is one hop closer to d.
+/// For every ordered switch pair: the min-hop group = the ports of s whose switch neighbour is one hop
+/// closer to d.
 void expect_groups_are_shortest_paths(const Topology& topo) {
   auto plan = RoutePlan::build(topo);
   ASSERT_TRUE(plan.ok()) << plan.error().message;
-  const HopGroups by_destination(plan->fib());  // the comparison's layout of the same groups
+  const HopGroups by_destination(plan->min_hop());  // the comparison's layout of the same groups
   const auto& sw = topo.switches();
   std::size_t nonempty = 0;
   for (std::size_t d = 0; d < sw.size(); ++d) {
@@ -52,7 +53,7 @@ void expect_groups_are_shortest_paths(const Topology& topo) {
           }
         }
       }
-      const auto group = plan->fib().group(static_cast<SwitchIndex>(s), static_cast<SwitchIndex>(d));
+      const auto group = plan->min_hop().group(static_cast<SwitchIndex>(s), static_cast<SwitchIndex>(d));
       const std::set<PortNum> got(group.begin(), group.end());
       EXPECT_EQ(got, expected) << node.description << " -> " << topo.node(sw[d]).description;
       EXPECT_EQ(got.size(), group.size()) << "duplicate member";
@@ -123,9 +124,11 @@ TEST(RoceAddressing, CablesLoopbacksAndHostPrefixesAreConsistent) {
   }
   EXPECT_EQ(format_prefix(plan->switches()[0].host_prefix), "10.0.0.0/24");
   EXPECT_EQ(format_ipv4(plan->hosts()[0].ip), "10.0.0.2");
-  // Every switch routes to the 6 other loopbacks and the host prefixes of the leaves other than itself.
+  // A leaf routes to the 6 other loopbacks and the 4 other host prefixes; a spine to the 5 leaves'
+  // loopbacks and host prefixes but not to the other spine's loopback: the spines share an AS, and
+  // every path between them crosses it (BGP's own-AS rule, bgp_fib.h).
   EXPECT_EQ(plan->switches()[0].routes.size(), 6u + 4u);  // a leaf
-  EXPECT_EQ(plan->switches()[5].routes.size(), 6u + 5u);  // a spine
+  EXPECT_EQ(plan->switches()[5].routes.size(), 5u + 5u);  // a spine
 }
 
 TEST(RoceAddressing, AsnPerLeafPerPodAndOneForTheTop) {
@@ -177,6 +180,9 @@ TEST(RoceFrr, LeafConfigHasBgpNeighboursNetworksAndMultipath) {
   EXPECT_NE(conf.find("router bgp " + std::to_string(leaf.asn) + "\n"), std::string::npos);
   EXPECT_NE(conf.find("bgp bestpath as-path multipath-relax"), std::string::npos);
   EXPECT_NE(conf.find("maximum-paths 2\n"), std::string::npos);
+  EXPECT_NE(conf.find("\nip forwarding\n"), std::string::npos);
+  EXPECT_NE(conf.find("\nhostname " + leaf.hostname + "\n"), std::string::npos);
+  EXPECT_EQ(conf.find("allowas-in"), std::string::npos) << "the own-AS rule is kept (docs/roce.md)";
   EXPECT_NE(conf.find("network " + format_prefix(leaf.host_prefix)), std::string::npos);
   EXPECT_NE(conf.find("network " + format_ipv4(leaf.loopback) + "/32"), std::string::npos);
   std::size_t neighbours = 0;

@@ -88,7 +88,7 @@ TEST_F(RoceState, PlanJsonHasTheDocumentedFieldsAndTheCabling) {
   const Topology topo = two_switches(false);
   const std::string text = plan_text(topo);
   const auto j = nlohmann::json::parse(text);
-  EXPECT_EQ(j["schema"], "smd-roce-plan/2");
+  EXPECT_EQ(j["schema"], "smd-roce-plan/3");
   ASSERT_EQ(j["hosts"].size(), 4u);
   std::set<std::string> host_names, host_ips;
   for (const auto& h : j["hosts"]) {
@@ -116,7 +116,11 @@ TEST_F(RoceState, PlanJsonHasTheDocumentedFieldsAndTheCabling) {
               (std::set<std::string>{dest["loopback"].get<std::string>(), dest["host_prefix"].get<std::string>()}));
     // Each next hop's neighbour and address are in the interface of the same port.
     ASSERT_EQ(sw["interfaces"].size(), 2u);
-    for (const auto& itf : sw["interfaces"]) EXPECT_EQ(itf["peer"], dest["name"]);
+    // Peers are named by identifiers that are unique: frr_dir and node GUID, not the NodeDescription.
+    for (const auto& itf : sw["interfaces"]) {
+      EXPECT_EQ(itf["peer"], dest["frr_dir"]);
+      EXPECT_EQ(itf["peer_guid"], dest["node_guid"]);
+    }
   }
   // Compact: one line per host and per switch after the header, no indentation.
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1 + 1 + 4 + 1 + 2);
