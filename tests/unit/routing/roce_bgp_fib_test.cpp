@@ -11,6 +11,7 @@
 
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/roce/clos_plan.h"
+#include "tests/unit/routing/roce_fabrics.h"
 
 namespace smd::roce {
 namespace {
@@ -129,14 +130,7 @@ TEST(RoceBgpFib, ThreeLevelTreesLoseLoopbacksOnly) {
   ASSERT_TRUE(kary.ok());
   EXPECT_GT(expect_fib_is_what_bgp_settles_on(*kary), 0u);
   expect_every_host_prefix_on_every_shortest_path(*kary);
-  FatTree3Spec spec;
-  spec.pods = 3;
-  spec.leaves_per_pod = 2;
-  spec.aggs_per_pod = 2;
-  spec.cores_per_agg_group = 2;
-  spec.leaf_down_ports = 2;
-  spec.hosts_per_leaf = 2;
-  auto fat = make_fat_tree3(spec);
+  auto fat = test::small_fat_tree3();
   ASSERT_TRUE(fat.ok());
   EXPECT_GT(expect_fib_is_what_bgp_settles_on(*fat), 0u);
   expect_every_host_prefix_on_every_shortest_path(*fat);

@@ -11,6 +11,7 @@
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/frr_writer.h"
 #include "routing/roce/hop_groups.h"
+#include "tests/unit/routing/roce_fabrics.h"
 
 namespace smd::roce {
 namespace {
@@ -132,14 +133,7 @@ TEST(RoceAddressing, CablesLoopbacksAndHostPrefixesAreConsistent) {
 }
 
 TEST(RoceAddressing, AsnPerLeafPerPodAndOneForTheTop) {
-  FatTree3Spec spec;
-  spec.pods = 3;
-  spec.leaves_per_pod = 2;
-  spec.aggs_per_pod = 2;
-  spec.cores_per_agg_group = 2;
-  spec.leaf_down_ports = 2;
-  spec.hosts_per_leaf = 2;
-  auto topo = make_fat_tree3(spec);
+  auto topo = test::small_fat_tree3();
   ASSERT_TRUE(topo.ok());
   auto plan = RoutePlan::build(*topo);
   ASSERT_TRUE(plan.ok());
