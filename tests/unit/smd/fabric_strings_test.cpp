@@ -72,8 +72,8 @@ TEST(FabricStrings, RocePlanJsonParsesStrictlyAndKeepsTheNames) {
   write_plan_json(os, topo, *plan);
   const std::string text = os.str();
   EXPECT_TRUE(lines_with_controls(text).empty());
-  // One header line, the hosts line, one per host, the switches line, one per switch.
-  EXPECT_EQ(count_lines(text), 2 + plan->hosts().size() + plan->switches().size());
+  // The header, `"hosts":[`, one per host, `],"switches":[`, one per switch, `]}`: no name adds a line.
+  EXPECT_EQ(count_lines(text), 3 + plan->hosts().size() + plan->switches().size());
   const auto j = nlohmann::json::parse(text);  // throws on invalid UTF-8
   std::set<std::string> frr_dirs;
   for (std::size_t s = 0; s < plan->switches().size(); ++s) {
