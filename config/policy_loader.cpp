@@ -77,6 +77,15 @@ void read_mad(MapReader mad, MadPolicy& out) {
 
 void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
   control.read_string("socket", out.socket, /*non_empty=*/true);
+  // sockaddr_un::sun_path is 108 bytes with its NUL; a longer path would fail only when the daemon binds it.
+  constexpr std::size_t kMaxSocketPath = 107;
+  if (out.socket.size() > kMaxSocketPath) {
+    if (std::optional<YAML::Mark> mark = control.value_mark_of("socket")) {
+      diag.fail(*mark, "control.socket",
+                "path is " + std::to_string(out.socket.size()) + " bytes; a Unix socket path holds at most " +
+                    std::to_string(kMaxSocketPath));
+    }
+  }
   // File modes are octal by convention; YAML would read 0660 as decimal 660, so the mode is a string.
   std::string mode;
   control.read_string("mode", mode);

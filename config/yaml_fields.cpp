@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace smd {
@@ -127,10 +128,12 @@ MapReader::MapReader(const YAML::Node& node, std::string path, const YAML::Mark&
       continue;
     }
     // yaml-cpp keeps both entries of a repeated key and lookups silently return the first; refuse it.
-    auto same = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key.Scalar(); });
-    if (same != entries_.end()) {
-      diag_.fail(key.Mark(), child_path(key.Scalar()),
-                 "duplicate key (first at line " + std::to_string(same->key_node.Mark().line + 1) + ")");
+    // Indexed, not searched: a policy of many keys must load in linear time (the daemon reloads on its loop).
+    auto [same, fresh] = index_.try_emplace(key.Scalar(), entries_.size());
+    if (!fresh) {
+      diag_.fail(
+          key.Mark(), child_path(key.Scalar()),
+          "duplicate key (first at line " + std::to_string(entries_[same->second].key_node.Mark().line + 1) + ")");
       continue;
     }
     entries_.push_back(Entry{key.Scalar(), key, pair.second});
@@ -143,8 +146,8 @@ std::string MapReader::child_path(std::string_view key) const {
 
 const MapReader::Entry* MapReader::find(std::string_view key) {
   known_.emplace_back(key);
-  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
-  return it == entries_.end() ? nullptr : &*it;
+  auto it = index_.find(std::string(key));
+  return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
 YAML::Mark MapReader::value_mark(const Entry& entry) {
@@ -243,6 +246,7 @@ void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>&
     return;
   }
   std::vector<std::uint64_t> guids;
+  std::unordered_map<std::uint64_t, std::size_t> first_at;  // GUID -> index of its first listing
   bool ok = true;
   for (std::size_t i = 0; i < entry->value.size(); ++i) {
     const YAML::Node& item = entry->value[i];
@@ -264,10 +268,9 @@ void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>&
       ok = false;
       continue;
     }
-    auto same = std::find(guids.begin(), guids.end(), *guid);
-    if (same != guids.end()) {
-      diag_.fail(mark, path,
-                 item.Scalar() + " is listed twice (first at [" + std::to_string(same - guids.begin()) + "])");
+    auto [same, fresh] = first_at.try_emplace(*guid, i);
+    if (!fresh) {
+      diag_.fail(mark, path, item.Scalar() + " is listed twice (first at [" + std::to_string(same->second) + "])");
       ok = false;
     }
     guids.push_back(*guid);

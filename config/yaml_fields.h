@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "routing/base/status.h"
@@ -121,7 +122,8 @@ class MapReader {
   std::string path_;
   YAML::Mark where_;
   Diagnostics& diag_;
-  std::vector<Entry> entries_;
+  std::vector<Entry> entries_;                          // in the order written
+  std::unordered_map<std::string, std::size_t> index_;  // key -> its entry
   std::vector<std::string> known_;
 };
 

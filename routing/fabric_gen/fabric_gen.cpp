@@ -211,7 +211,7 @@ Result<Topology> make_single_switch(unsigned hosts) {
 }
 
 Result<Topology> make_two_switch(unsigned links, unsigned hosts_per_switch) {
-  if (links < 1 || links + hosts_per_switch > 254) {
+  if (links < 1 || std::uint64_t{links} + hosts_per_switch > 254) {
     return bad_shape("twoswitch", "need links >= 1 and links + hosts per switch <= 254");
   }
   Builder b;

@@ -53,7 +53,8 @@ Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_pe
     switches *= d;
   }
   if (switches > 65536) return bad_shape("torus", "more than 65536 switches");
-  const unsigned ports = hosts_per_switch + 2 * static_cast<unsigned>(dims.size());
+  // 64-bit sum: an unsigned one would wrap for a huge host count and slip past the port check.
+  const std::uint64_t ports = std::uint64_t{hosts_per_switch} + 2 * std::uint64_t{dims.size()};
   if (ports > 254) return bad_shape("torus", "hosts per switch + 2 per dimension exceeds 254 ports");
   if (ports == 0) return bad_shape("torus", "a single switch with no hosts has no ports");
 
@@ -73,7 +74,7 @@ Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_pe
   for (std::size_t s = 0; s < switches; ++s) {
     std::string name = "sw";
     for (std::size_t d = 0; d < dims.size(); ++d) name += "-" + std::to_string(coord(s, d));
-    sw[s] = b.add_switch(name, ports);
+    sw[s] = b.add_switch(name, static_cast<unsigned>(ports));
   }
   for (std::size_t s = 0; s < switches; ++s) {
     for (unsigned h = 0; h < hosts_per_switch; ++h) {
@@ -170,7 +171,7 @@ Result<Topology> make_random(unsigned switches, unsigned degree, unsigned hosts_
   if (switches < 1 || switches > 16384) return bad_shape("random", "switches must be 1..16384");
   if (switches > 2 && degree < 2) return bad_shape("random", "degree must be >= 2 to connect more than 2 switches");
   if (switches == 2 && degree < 1) return bad_shape("random", "degree must be >= 1 to connect 2 switches");
-  if (degree + hosts_per_switch > 254 || degree + hosts_per_switch == 0) {
+  if (const std::uint64_t ports = std::uint64_t{degree} + hosts_per_switch; ports > 254 || ports == 0) {
     return bad_shape("random", "degree + hosts per switch must be 1..254");
   }
   std::vector<std::pair<unsigned, unsigned>> cables;

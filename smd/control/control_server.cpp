@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <boost/asio/read_until.hpp>
@@ -181,6 +182,12 @@ std::size_t ControlServer::clients() const { return shared_->sessions.size(); }
 
 Status ControlServer::start() {
   if (!shared_->stopped) return Ok{};
+  // The kernel keeps a Unix socket's path in sockaddr_un::sun_path; a longer one cannot be bound at all.
+  if (path_.size() >= sizeof(sockaddr_un::sun_path)) {
+    return io_error("bind", path_,
+                    "path is " + std::to_string(path_.size()) + " bytes; a Unix socket path holds at most " +
+                        std::to_string(sizeof(sockaddr_un::sun_path) - 1));
+  }
   struct stat st {};
   if (lstat(path_.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode)) return io_error("exists", path_, "not a socket; refusing to replace it");

@@ -69,9 +69,11 @@ Result<Json> call(const std::string& socket_path, const Json& request, std::chro
   const auto nl = text.find('\n');
   if (nl != std::string::npos) text.resize(nl);
   Json response = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (response.is_discarded() || !response.is_object() || !response.contains("ok")) {
-    return fail("malformed response from smd on " + socket_path);
-  }
+  // The shape every caller relies on: {"ok": bool, "error": string when not ok}; anything else is not smd.
+  const bool well_formed =
+      !response.is_discarded() && response.is_object() && response.contains("ok") && response["ok"].is_boolean() &&
+      (response["ok"].get<bool>() || (response.contains("error") && response["error"].is_string()));
+  if (!well_formed) return fail("malformed response from smd on " + socket_path);
   return response;
 }
 

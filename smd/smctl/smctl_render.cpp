@@ -1,6 +1,8 @@
 #include "smd/smctl/smctl_render.h"
 
+#include <algorithm>
 #include <iomanip>
+#include <sstream>
 
 #include "routing/base/safe_text.h"
 
@@ -121,8 +123,19 @@ void render_report(std::ostream& out, const Json& r) {
       << " timeouts\n";
   out << "  LFTs     " << str(r, "lft_blocks_written") << " blocks written, " << str(r, "lft_blocks_skipped")
       << " unchanged; " << str(r, "port_sets") << " PortInfo sets\n";
-  for (const Json& p : r.at("phases"))
-    out << "    " << std::left << std::setw(28) << str(p, "phase") << str(p, "ms") << " ms\n";
+  // Aligned on the longest phase name, so a long one never runs into its time; one decimal as `smd --once` prints.
+  std::size_t width = 0;
+  for (const Json& p : r.at("phases")) width = std::max(width, str(p, "phase").size());
+  for (const Json& p : r.at("phases")) {
+    const Json& ms = p.contains("ms") ? p.at("ms") : Json();
+    std::ostringstream time;
+    if (ms.is_number()) {
+      time << std::fixed << std::setprecision(1) << ms.get<double>();
+    } else {
+      time << str(p, "ms");
+    }
+    out << "    " << std::left << std::setw(static_cast<int>(width + 2)) << str(p, "phase") << time.str() << " ms\n";
+  }
   for (const Json& p : r.at("problems")) out << "  problem: " << text(p) << "\n";
 }
 

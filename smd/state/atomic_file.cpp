@@ -1,6 +1,7 @@
 #include "smd/state/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,6 +29,29 @@ Status write_all(int fd, const std::string& data, const std::string& path) {
   return Ok{};
 }
 
+/// A rename over `path` would silently replace whatever sits there: a device node (/dev/full), a FIFO, an
+/// operator's symlink. Only a regular file, or nothing, may be replaced.
+Status check_replaceable(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return Ok{};
+    return make_error(ErrorCode::kIo, errno_text("stat", path));
+  }
+  if (S_ISREG(st.st_mode)) return Ok{};
+  const char* kind = S_ISLNK(st.st_mode)    ? "a symbolic link"
+                     : S_ISDIR(st.st_mode)  ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "a device node";
+  return make_error(ErrorCode::kIo, path + " is " + kind + ", not a regular file; refusing to replace it");
+}
+
+/// Start the temporary afresh: a leftover from a crash is removed, and a symlink planted at `tmp` is not followed.
+int create_temporary(const std::string& tmp) {
+  ::unlink(tmp.c_str());
+  return ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
 /// fsync the directory holding `path`, so that a rename into it is durable. Best effort.
 void sync_parent_dir(const std::string& path) {
   // The rename is durable only once the directory entry is on disk.
@@ -53,8 +77,9 @@ Status commit(const std::string& tmp, const std::string& path) {
 }  // namespace
 
 Status write_file_atomic(const std::string& path, const std::string& content) {
+  if (Status st = check_replaceable(path); !st.ok()) return st;
   const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = create_temporary(tmp);
   if (fd < 0) return make_error(ErrorCode::kIo, errno_text("create", tmp));
   Status st = write_all(fd, content, tmp);
   if (st.ok() && ::fsync(fd) != 0) st = make_error(ErrorCode::kIo, errno_text("fsync", tmp));
@@ -67,7 +92,14 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
 }
 
 Status write_file_atomic_stream(const std::string& path, const std::function<void(std::ostream&)>& fill) {
+  if (Status st = check_replaceable(path); !st.ok()) return st;
   const std::string tmp = path + ".tmp";
+  // Create it exclusively first, so the stream below opens the file made here and nothing planted.
+  if (const int fd = create_temporary(tmp); fd < 0) {
+    return make_error(ErrorCode::kIo, errno_text("create", tmp));
+  } else {
+    ::close(fd);
+  }
   {
     std::ofstream out(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
     if (!out) return make_error(ErrorCode::kIo, errno_text("create", tmp));

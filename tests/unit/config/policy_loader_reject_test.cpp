@@ -133,6 +133,10 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:3: mad.foo: unknown key; expected one of window, timeout_ms, retries"},
     {"unknown_section_near", "lid: {}\nrooting:\n  engines: [minhop]\n",
      "t.yaml:2:1: rooting: unknown key (did you mean 'routing'?)"},
+    {"control_socket_too_long_for_sun_path",
+     "control:\n  socket: "
+     "/run/smd/0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123.sock\n",
+     "t.yaml:2:11: control.socket: path is 108 bytes; a Unix socket path holds at most 107"},
     {"control_mode_not_octal", "control:\n  mode: \"0989\"\n",
      "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
     {"unknown_section_far", "policy: {}\n",

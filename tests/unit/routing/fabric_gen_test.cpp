@@ -357,3 +357,21 @@ TEST(TorusDims, RefusesMalformedDims) {
 
 }  // namespace
 }  // namespace smd
+
+namespace smd {
+namespace {
+
+// Port sums near 2^32 must not wrap past the 254-port check (a wrapped sum made the generators allocate
+// billions of hosts or loop forever).
+TEST(GeneratorLimits, HugeCountsAreRefusedNotWrapped) {
+  constexpr unsigned kHuge = 4294967295u;
+  EXPECT_EQ(make_torus({4, 4}, kHuge).error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(make_torus({4}, kHuge - 1).error().message.find("exceeds 254 ports"), std::string::npos);
+  EXPECT_EQ(make_random(4, 3, kHuge, 1).error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(make_random(4, kHuge, 2, 1).error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(make_two_switch(1, kHuge).error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(make_two_switch(kHuge, 1).error().code, ErrorCode::kInvalidInput);
+}
+
+}  // namespace
+}  // namespace smd

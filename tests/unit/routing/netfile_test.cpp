@@ -252,6 +252,27 @@ TEST(NetfileReader, IncludeCycleIsRefusedWhereItCloses) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(NetfileReader, IncludesShareOneByteBudget) {
+  const auto dir = std::filesystem::temp_directory_path() / ("smd_netfile_budget_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string piece = "# 20 bytes of text.\n";  // included again and again: 20 bytes each time
+  ASSERT_EQ(piece.size(), 20u);
+  std::ofstream(dir / "piece.net") << piece;
+  std::string main;
+  for (int i = 0; i < 6; ++i) main += "include \"piece.net\"\n";
+  const std::string main_path = (dir / "main.net").string();
+  // 100 bytes let five copies in; the sixth is refused where it is included.
+  auto t = parse_netfile(main, main_path, netfile_file_includes(100));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().message, main_path + ":6:9: include: netfile " + (dir / "piece.net").string() +
+                                   ": the netfile and its includes add up to more than 100 bytes");
+  std::string five;
+  for (int i = 0; i < 5; ++i) five += "include \"piece.net\"\n";
+  auto within = parse_netfile(five + "Hca 1 \"h\"\n", main_path, netfile_file_includes(100));
+  EXPECT_TRUE(within.ok()) << within.error().message;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(NetfileReader, DeviceFileIsRefusedNotReadForever) {
   auto t = read_netfile_file("/dev/zero");
   ASSERT_FALSE(t.ok());

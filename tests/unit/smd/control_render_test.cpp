@@ -65,6 +65,34 @@ TEST(ControlRender, Route) {
             "  spine-0             1    0    (this switch)\n");
 }
 
+TEST(ControlRender, ReportAlignsPhasesOnTheLongestName) {
+  const Json report = {
+      {"subnet_up", true},
+      {"total_ms", 30.25},
+      {"switches", 2},
+      {"cas", 4},
+      {"links", 5},
+      {"lids", 6},
+      {"engine", "minhop"},
+      {"declined", Json::array()},
+      {"smps_sent", 40},
+      {"retries", 0},
+      {"timeouts", 0},
+      {"lft_blocks_written", 2},
+      {"lft_blocks_skipped", 0},
+      {"port_sets", 12},
+      {"phases", {{{"phase", "heavy sweep: fabric discovered"}, {"ms", 16.201971}}, {{"phase", "lids"}, {"ms", 0.04}}}},
+      {"problems", Json::array()}};
+  EXPECT_EQ(render("report", report),
+            "SUBNET UP in 30.25 ms\n"
+            "  fabric   2 switches, 4 CAs, 5 links, 6 LIDs\n"
+            "  routing  minhop\n"
+            "  SMPs     40 sent, 0 retries, 0 timeouts\n"
+            "  LFTs     2 blocks written, 0 unchanged; 12 PortInfo sets\n"
+            "    heavy sweep: fabric discovered  16.2 ms\n"
+            "    lids                            0.0 ms\n");
+}
+
 TEST(ControlRender, RequestsAndFallback) {
   EXPECT_EQ(render("sweep", {{"requested", "heavy sweep"}}), "requested heavy sweep\n");
   EXPECT_EQ(render("status", {{"state", "MASTER"}}), "{\n  \"state\": \"MASTER\"\n}\n");
