@@ -7,6 +7,8 @@
 #include <spdlog/details/log_msg.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -16,6 +18,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/roce/frr_writer.h"
 #include "smd/cli/logging.h"
+#include "smd/cli/plan_command.h"
 #include "smd/cli/summary_text.h"
 #include "smd/control/metrics_text.h"
 #include "smd/smctl/smctl_render.h"
@@ -173,6 +176,70 @@ TEST(FabricStrings, PrometheusLabelStaysOnItsLine) {
   EXPECT_NE(text.find("smd_sm_state{state=\"X\\\"}\\nsmd_fake 1\\n\\\\\"} 1\n"), std::string::npos) << text;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) EXPECT_NE(line.rfind("smd_fake", 0), 0u) << line;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(FabricStrings, SmdPlanOutputsOfAHostileNetfile) {
+  // A netfile holds one description per line, quoted: kHostile without newlines and quotes, given to
+  // two leaves L0, L1 (two hosts each) and a spine S, after the node ids ("Switch 3 "L0" # "<desc>"").
+  auto desc = [](std::size_t i) {
+    std::string d = kHostile[i % kHostile.size()];
+    std::replace(d.begin(), d.end(), '\n', '\x01');
+    std::replace(d.begin(), d.end(), '"', '\'');
+    d.erase(std::remove(d.begin(), d.end(), '\0'), d.end());
+    return d;
+  };
+  std::string net;
+  for (int l = 0; l < 2; ++l) {
+    net += "Switch 3 \"L" + std::to_string(l) + "\" # \"" + desc(l) + "\"\n[1] \"H" + std::to_string(2 * l) +
+           "\"[1]\n[2] \"H" + std::to_string(2 * l + 1) + "\"[1]\n[3] \"S\"[" + std::to_string(l + 1) + "]\n\n";
+  }
+  net += "Switch 2 \"S\" # \"" + desc(2) + "\"\n[1] \"L0\"[3]\n[2] \"L1\"[3]\n\n";
+  for (int h = 0; h < 4; ++h) {
+    net += "Hca 1 \"H" + std::to_string(h) + "\" # \"" + desc(3 + h) + "\"\n[1] \"L" + std::to_string(h / 2) + "\"[" +
+           std::to_string(h % 2 + 1) + "]\n\n";
+  }
+  std::string tmpl = (std::filesystem::temp_directory_path() / "smd-strings-XXXXXX").string();
+  const std::string dir = mkdtemp(tmpl.data());
+  std::ofstream(dir + "/hostile.net") << net;
+  const std::size_t switches = 3;
+  PlanArgs args;
+  args.topology = dir + "/hostile.net";
+  args.seeds = 1;
+  args.lft_dump = dir + "/lfts.txt";
+  args.roce.plan_json = dir + "/plan.json";
+  args.roce.frr_dir = dir + "/frr";
+  std::ostringstream out, err;
+  ASSERT_EQ(run_plan(args, out, err), 0) << err.str();
+  EXPECT_TRUE(lines_with_controls(out.str()).empty()) << out.str();
+  EXPECT_TRUE(lines_with_controls(err.str()).empty()) << err.str();
+  const std::string lfts = read_text(args.lft_dump);
+  EXPECT_TRUE(lines_with_controls(lfts).empty());
+  std::size_t switch_lines = 0;
+  for (std::size_t at = lfts.find("switch 0x"); at != std::string::npos; at = lfts.find("\nswitch 0x", at + 1)) {
+    ++switch_lines;
+  }
+  EXPECT_EQ(switch_lines, switches) << "one header line per switch";
+  EXPECT_TRUE(nlohmann::json::accept(read_text(args.roce.plan_json)));
+  std::size_t configs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(args.roce.frr_dir)) {
+    for (const char c : read_text((e.path() / "frr.conf").string())) {
+      EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7F)) << e.path() << ": byte " << static_cast<int>(c);
+    }
+    ++configs;
+  }
+  EXPECT_EQ(configs, switches);
+  args.format = "json";
+  std::ostringstream json_out;
+  ASSERT_EQ(run_plan(args, json_out, err), 0) << err.str();
+  EXPECT_TRUE(nlohmann::json::accept(json_out.str())) << json_out.str().substr(0, 400);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
