@@ -102,6 +102,7 @@ class Builder {
         return input_error(r.at, "node \"" + r.id + "\" gets GUID " + hex(r.guid) + " already used by \"" +
                                      recs_[git->second].id + "\" (check switchguid=/caguid= lines)");
       }
+      if (Status st = claim_port_guids(r, i); !st.ok()) return st;
       lines_.emplace_back(r.num_ports + 1, nullptr);
       for (const PortLine& pl : r.lines) {
         if (pl.port < 1 || pl.port > r.num_ports) {
@@ -113,6 +114,30 @@ class Builder {
                                         lines_[i][pl.port]->at.str() + ")");
         }
         lines_[i][pl.port] = &pl;
+      }
+    }
+    return Ok{};
+  }
+
+  // A PortGUID names one port of the subnet (guid2lid and PathRecords key on it). CA ports take the node GUID
+  // plus the port number (make_node), so a caguid= line can land on another node's ports, or wrap past 2^64.
+  Status claim_port_guids(const NodeRecord& r, NodeIndex i) {
+    const bool is_switch = r.type == NodeType::kSwitch;
+    const unsigned first = is_switch ? 0 : 1;
+    const unsigned last = is_switch ? 0 : r.num_ports;
+    for (unsigned p = first; p <= last; ++p) {
+      const Guid guid = is_switch ? r.guid : r.guid + p;
+      if (guid < r.guid || guid == 0) {
+        return input_error(r.at, "node \"" + r.id + "\": GUID " + hex(r.guid) +
+                                     " leaves no room for the PortGUID of port " + std::to_string(p) +
+                                     " (it would wrap past 0xffffffffffffffff)");
+      }
+      auto [it, fresh] = by_port_guid_.try_emplace(guid, i, static_cast<PortNum>(p));
+      if (!fresh) {
+        const NodeRecord& other = recs_[it->second.first];
+        return input_error(r.at, "port " + end_name(r.id, static_cast<PortNum>(p)) + " gets PortGUID " + hex(guid) +
+                                     " already used by port " + end_name(other.id, it->second.second) +
+                                     " (check switchguid=/caguid= lines)");
       }
     }
     return Ok{};
@@ -220,6 +245,7 @@ class Builder {
   Topology topo_;
   std::unordered_map<std::string, NodeIndex> by_id_;
   std::unordered_map<Guid, NodeIndex> by_guid_;
+  std::unordered_map<Guid, std::pair<NodeIndex, PortNum>> by_port_guid_;  // PortGUID -> (record, port)
   std::vector<std::vector<const PortLine*>> lines_;
 };
 

@@ -23,11 +23,19 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--once", once,
       "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
-  app.add_option("--log-level", log_level, "override log.level (trace, debug, info, warn, error)");
+  app.add_option("--log-level", log_level, "override log.level (trace, debug, info, warn, error, critical, off)")
+      ->check(CLI::IsMember(smd::log_level_names()));
   smd::add_plan_command(app);
   smd::add_check_config_command(app);
   app.require_subcommand(0, 1);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a subcommand's own exit code (smd plan: 4 for a write failure, ...)
+  } catch (const CLI::ParseError& e) {
+    // --help prints and exits 0; every usage error exits 2, like a bad policy, not CLI11's 100-odd codes.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   if (!app.get_subcommands().empty()) return 0;  // the subcommand ran in its callback
 
   smd::Policy policy;

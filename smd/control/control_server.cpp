@@ -96,8 +96,9 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
         in_(shared->options.max_request_bytes),
         shared_(std::move(shared)) {}
 
-  /// Refuse with one error line, or start reading requests.
-  void start(const std::string& refusal) {
+  /// Refuse with one error line, or start reading requests from `peer` (named in what its requests start).
+  void start(const std::string& refusal, const std::optional<PeerCredentials>& peer) {
+    if (peer) requester_ = "uid " + std::to_string(peer->uid) + " pid " + std::to_string(peer->pid);
     if (!refusal.empty()) {
       send(control::to_line(control::error_response(refusal)), /*then_read=*/false);
       return;
@@ -147,7 +148,8 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
       return;
     }
     auto request = control::parse_request(line);
-    const control::Json response = request.ok() ? control::handle_request(*request, shared_->control)
+    if (!request.ok()) spdlog::info("control socket: bad request from {}: {}", requester_, request.error().message);
+    const control::Json response = request.ok() ? control::handle_request(*request, shared_->control, requester_)
                                                 : control::error_response(request.error().message);
     send(control::to_line(response), true);
   }
@@ -169,6 +171,7 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
   asio::steady_timer timer_;
   asio::streambuf in_;
   std::string out_;
+  std::string requester_ = "an unidentified peer";  // "uid U pid P" from SO_PEERCRED
   std::shared_ptr<Shared> shared_;
 };
 
@@ -252,7 +255,7 @@ void ControlServer::accept_next() {
     }
     auto session = std::make_shared<Session>(std::move(socket), shared);
     shared->sessions.insert(session);
-    session->start(refusal);
+    session->start(refusal, peer);
     accept_next();
   });
 }

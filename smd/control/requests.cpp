@@ -379,15 +379,16 @@ Json report_json(const SweepSummary& s) {
           {"total_ms", s.total_ms}};
 }
 
-Json handle_request(const Json& request, DaemonControl& control) {
+Json handle_request(const Json& request, DaemonControl& control, const std::string& requester) {
   try {
     const std::string cmd = request.value("cmd", "");
+    const std::string by = requester.empty() ? "" : " by " + requester;
     if (cmd == "sweep") {
-      control.request_heavy_sweep("smctl sweep");
+      control.request_heavy_sweep("smctl sweep" + by);
       return ok_response({{"requested", "heavy sweep"}});
     }
     if (cmd == "reroute") {
-      control.request_reroute("smctl reroute");
+      control.request_reroute("smctl reroute" + by);
       return ok_response({{"requested", "reroute"}});
     }
     const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();

@@ -15,8 +15,10 @@ namespace smd::control {
 
 /// Run one parsed request. Never throws; every failure is an error response naming the cause.
 /// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, export what=roce (the
-/// plan file FabricSnapshot::roce_plan_path names, inline up to kMaxExportBytes).
-Json handle_request(const Json& request, DaemonControl& control);
+/// plan file FabricSnapshot::roce_plan_path names, inline up to kMaxExportBytes). `requester` names who asked
+/// ("uid 0 pid 4242" from SO_PEERCRED); it goes into the reason of the sweeps and reroutes it requests, so the
+/// daemon's log says who started them.
+Json handle_request(const Json& request, DaemonControl& control, const std::string& requester = "");
 
 // --- Queries on one snapshot (used by handle_request, exposed for tests) -------------------------------
 

@@ -176,6 +176,7 @@ class Sweep {
       if (from_node != kNoNode && !link(from_node, from_port, it->second, local, path)) return;
       if (!known.node.is_switch() && !known.rec.ports[local].port_info && local != 0) {
         // A further port of a multi-port CA: its own SMA answers through this path.
+        if (!claim_port_guid(ni, path, it->second, local)) return;
         known.node.ports[local].guid = ni.port_guid;
         known.rec.ports[local].path = path;
         read_port_info(it->second, local, path);
@@ -184,6 +185,7 @@ class Sweep {
     }
 
     const auto index = static_cast<NodeIndex>(nodes_.size());
+    if (!claim_port_guid(ni, path, index, is_switch ? 0 : local)) return;
     WorkNode w;
     w.node.guid = ni.node_guid;
     w.node.system_image_guid = ni.system_image_guid;
@@ -214,6 +216,20 @@ class Sweep {
     } else {
       read_port_info(index, local, path);
     }
+  }
+
+  // A PortGUID names one port in the subnet (IBA 14.2.5.7: guid2lid and every PathRecord key on it); a second
+  // node answering with one already taken would be given the first port's LID. That node is left out, named
+  // with both directed paths, as a duplicate NodeGUID is. Returns false when the GUID belongs to another port.
+  bool claim_port_guid(const mad::NodeInfo& ni, const mad::DrPath& path, NodeIndex index, PortNum port) {
+    auto [owner, fresh] = by_port_guid_.try_emplace(ni.port_guid, index, port);
+    if (fresh || (owner->second.first == index && owner->second.second == port)) return true;
+    const WorkNode& first = nodes_[owner->second.first];
+    problem(ProblemCode::kInconsistent, ni.node_guid, path, "NodeInfo",
+            "duplicate PortGUID " + format_guid(ni.port_guid) + ": already port " +
+                std::to_string(owner->second.second) + " of node " + format_guid(first.node.guid) + " at " +
+                first.path.to_string() + "; left out");
+    return false;
   }
 
   // The same NodeGUID answered again: is it really the node seen before? A different SystemImageGUID, or
@@ -387,6 +403,9 @@ class Sweep {
       w.disputed.assign(w.node.ports.size(), false);
       for (const Port& p : w.node.ports) w.probed[p.num] = p.connected();
       by_guid_.emplace(w.node.guid, i);
+      for (const Port& p : w.node.ports) {
+        if (p.guid != 0 && (!w.node.is_switch() || p.num == 0)) by_port_guid_.try_emplace(p.guid, i, p.num);
+      }
       nodes_.push_back(std::move(w));
     }
     sm_port_ = topo.sm_port;
@@ -433,6 +452,7 @@ class Sweep {
   SmpBatch& batch_;
   std::vector<WorkNode> nodes_;
   std::unordered_map<Guid, NodeIndex> by_guid_;
+  std::unordered_map<Guid, std::pair<NodeIndex, PortNum>> by_port_guid_;  // PortGUID -> (node, port) it names
   std::vector<SweepProblem> problems_;
   std::vector<std::pair<Gap, SweepProblem>> lost_;
   PortNum sm_port_ = 0;

@@ -119,6 +119,27 @@ Hca 1 "h2"
   EXPECT_EQ(t->sm_node, by_desc(*t, "h0"));
 }
 
+// CA ports take the node GUID plus the port number: a caguid= line can give two ports one PortGUID (which
+// guid2lid would fold into one LID) or wrap past 2^64; both are refused where the second node is declared.
+TEST(NetfileReader, PortGuidsAreUniqueAndDoNotWrap) {
+  auto dup = parse("caguid=0x100000\nHca 2 \"h0\"\n[1] \"h1\"[1]\n\ncaguid=0x100001\nHca 2 \"h1\"\n[1] \"h0\"[1]\n");
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(dup.error().message,
+            "t.net:6:7: port \"h1\"[1] gets PortGUID 0x100002 already used by port \"h0\"[2] "
+            "(check switchguid=/caguid= lines)");
+  auto wrap = parse("caguid=0xffffffffffffffff\nHca 2 \"h0\"\n");
+  ASSERT_FALSE(wrap.ok());
+  EXPECT_NE(wrap.error().message.find("leaves no room for the PortGUID of port 1"), std::string::npos)
+      << wrap.error().message;
+  // A switch's ports all carry its own GUID; a CA just below it must not reach it.
+  auto onto_switch =
+      parse("switchguid=0x200001\nSwitch 2 \"s\"\n[1] \"h\"[1]\n\ncaguid=0x200000\nHca 1 \"h\"\n[1] \"s\"[1]\n");
+  ASSERT_FALSE(onto_switch.ok());
+  EXPECT_NE(onto_switch.error().message.find("already used by port \"s\"[0]"), std::string::npos)
+      << onto_switch.error().message;
+}
+
 // The shape of a real cluster's ibnetdiscover output (Mellanox GUIDs, LIDs, EDR links).
 constexpr const char* kDiscovered = R"(#
 # Topology file: generated on Mon Nov 30 03:06:07 2026

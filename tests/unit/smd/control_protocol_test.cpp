@@ -222,6 +222,9 @@ TEST(ControlProtocol, HandleRequestCommands) {
   EXPECT_EQ(control.heavy, std::vector<std::string>{"smctl sweep"});
   EXPECT_EQ(handle_request({{"cmd", "reroute"}}, control), ok_response({{"requested", "reroute"}}));
   EXPECT_EQ(control.reroutes.size(), 1u);
+  // Who asked goes into the reason, so the daemon's sweep log names the requester.
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control, "uid 0 pid 4242"), ok_response({{"requested", "heavy sweep"}}));
+  EXPECT_EQ(control.heavy.back(), "smctl sweep by uid 0 pid 4242");
   EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control)["error"],
             "unknown command 'bogus' (known: export, lfts, nodes, report, reroute, route, status, sweep)");
   EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control)["error"], "route needs src and dst");

@@ -146,6 +146,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       ni.node_guid = it == guid_override_.end() ? node.guid : it->second;
       ni.system_image_guid = ni.node_guid;
       ni.port_guid = node.ports[t.port].guid;
+      if (auto pg = port_guid_override_.find(t.node); pg != port_guid_override_.end()) ni.port_guid = pg->second;
       if (auto im = impersonate_.find(t.node); im != impersonate_.end()) {
         const Node& of = topo_.node(im->second);
         ni.node_guid = ni.system_image_guid = of.guid;

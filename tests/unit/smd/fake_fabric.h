@@ -31,6 +31,8 @@ class FakeFabric : public mad::SmpTransport {
   }
   /// Report `guid` instead of the real NodeGUID for node `n` (duplicate-GUID tests).
   void override_guid(NodeIndex n, Guid guid) { guid_override_[n] = guid; }
+  /// Report `guid` as the PortGUID of every port of node `n` (duplicate-PortGUID tests).
+  void override_port_guid(NodeIndex n, Guid guid) { port_guid_override_[n] = guid; }
   /// Drop an SMP attempt with probability `share` (0..1) at every hop it crosses, out and back, seeded:
   /// what ibsim's `Error "node"[port] <percent>` does. A request lost on the way out does nothing; one
   /// whose answer is lost on the way back has been carried out (a Set took effect) but is not seen.
@@ -124,6 +126,7 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::uint16_t> lft_top_;
   std::vector<bool> psc_;  // SwitchInfo:PortStateChange per node
   std::unordered_map<NodeIndex, Guid> guid_override_;
+  std::unordered_map<NodeIndex, Guid> port_guid_override_;
   std::vector<NodeIndex> silent_;
   std::unordered_map<NodeIndex, NodeIndex> impersonate_;
   std::unordered_map<NodeIndex, unsigned> num_ports_override_;

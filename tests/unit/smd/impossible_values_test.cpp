@@ -323,6 +323,26 @@ TEST(ImpossibleValues, DuplicateGuidLeavesTheSecondNodeOutWithBothPaths) {
   rig.expect_rest_reached(hosts_of_second, {{rig.node("spine-0"), 3}, {rig.node("spine-1"), 3}});
 }
 
+// Two CAs with distinct NodeGUIDs whose ports claim one PortGUID: the one found second is left out, with
+// both paths named, and never shares the first one's LID.
+TEST(ImpossibleValues, DuplicatePortGuidLeavesTheSecondPortOut) {
+  DamagedFabric rig;
+  const NodeIndex first = rig.node("host-4");
+  const NodeIndex second = rig.node("host-5");
+  rig.fabric.override_port_guid(second, rig.topo.node(first).ports[1].guid);
+  const SweepSummary s = rig.failed_sweep();
+  // Which of the two discovery reaches first depends on the walk; the other one is the duplicate, and only
+  // one of the two may end up without a LID.
+  const NodeIndex left_out = rig.fabric.lid(second, 1) == 0 ? second : first;
+  const NodeIndex kept = left_out == second ? first : second;
+  problem_naming(s, rig.guid_of(left_out), rig.path_to(left_out),
+                 {"duplicate PortGUID", "already port 1 of node " + rig.guid_of(kept), "at " + rig.path_to(kept)});
+  rig.expect_no_lid({left_out});
+  EXPECT_NE(rig.fabric.lid(kept, 1), 0) << "the port that holds the PortGUID first keeps its LID";
+  const Port& cable = rig.topo.node(left_out).ports[1];
+  rig.expect_rest_reached({left_out}, {{cable.peer, cable.peer_port}});
+}
+
 // A perfect clone of the SM's own host (same NodeGUID, SystemImageGUID and PortGUID) elsewhere: the SM's
 // own cable is where its SMPs go, so the clone's claim on that port is the one refused.
 TEST(ImpossibleValues, CloneOfTheSmHostNeverTakesTheSmCable) {
