@@ -1,6 +1,7 @@
 #include "routing/lids/lid_assign.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -47,7 +48,8 @@ bool fits(unsigned base, unsigned count, unsigned max_lid) {
 
 }  // namespace
 
-Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options) {
+Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options,
+                           std::vector<std::string>* passed_over) {
   if (options.lmc > 7) return make_error(ErrorCode::kInvalidInput, "LMC must be 0..7");
   unsigned max_lid = kMaxUnicastLid;
   for (NodeIndex s : topo.switches()) {
@@ -69,8 +71,30 @@ Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, con
       unsigned base = 0;
       if (pass == 0) {
         auto it = remembered.find(c.guid);
-        if (it == remembered.end() || it->second.max - it->second.min + 1u != count) continue;
+        if (it == remembered.end()) continue;
+        const unsigned size = it->second.max - it->second.min + 1u;
+        auto pass_over = [&](const std::string& why) {
+          if (passed_over == nullptr) return;
+          char range[48];
+          std::snprintf(range, sizeof range, "0x%04x-0x%04x", static_cast<unsigned>(it->second.min),
+                        static_cast<unsigned>(it->second.max));
+          passed_over->push_back(format_guid(c.guid) + " " + range + ": " + why);
+        };
+        if (size != count) {
+          pass_over(std::to_string(size) + " LIDs but LMC " + std::to_string(c.lmc) + " gives the port " +
+                    std::to_string(count));
+          continue;
+        }
         base = it->second.min;
+        if (!fits(base, count, max_lid)) {
+          pass_over("not an aligned range below LID " + std::to_string(max_lid + 1) +
+                    " (the smallest LinearFDBCap of the fabric's switches)");
+          continue;
+        }
+        if (!range_free(map, base, count)) {
+          pass_over("already granted to another port");
+          continue;
+        }
       } else {
         if (!options.keep_port_lids) continue;
         const Port& port = topo.node(c.node).ports[c.port];

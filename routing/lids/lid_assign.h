@@ -26,7 +26,10 @@ struct LidAssignOptions {
 /// exceeds the LID cap. The lowest free range avoids LIDs remembered for GUIDs not in `topo` (OpenSM keeps
 /// them for ports that come back) and takes them only when nothing else is left. Errors: kInvalidInput when the ports
 /// need more LIDs than fit below the smallest LinearFDBCap of the fabric's switches (or 0xBFFF).
-Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options);
+/// `passed_over`, when given, receives one line per remembered range of a port in `topo` that was not kept
+/// and why ("0x0000000000100002 0x0010-0x0011: 2 LIDs but LMC 0 gives the port 1"), so the caller can say so.
+Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options,
+                           std::vector<std::string>* passed_over = nullptr);
 
 /// The guid2lid view of a LidMap, keyed by port GUID (switches: node's port-0 GUID).
 Guid2Lid to_guid2lid(const Topology& topo, const LidMap& lids);

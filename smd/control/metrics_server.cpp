@@ -69,7 +69,12 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
 
  private:
   void on_read(const beast::error_code& ec) {
-    if (ec || shared_->stopped) {  // end_of_stream, timeout, a malformed or oversized request
+    if (ec && ec.category() == http::make_error_code(http::error::bad_target).category() && !shared_->stopped &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      refuse(ec);  // malformed or oversized: the client learns why (RFC 9110 status), then the connection ends
+      return;
+    }
+    if (ec || shared_->stopped) {  // end of stream, timeout, a reset
       close();
       return;
     }
@@ -77,13 +82,23 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
     response_.emplace(http::status::ok, req.version());
     response_->set(http::field::server, "smd");
     response_->keep_alive(req.keep_alive());
-    const std::string_view target(req.target().data(), req.target().size());
+    std::string_view target(req.target().data(), req.target().size());
+    // Absolute form ("http://host:9464/metrics", RFC 9112 3.2.2) names the same resource.
+    if (const auto scheme = target.find("://"); scheme != std::string_view::npos && target.front() != '/') {
+      const auto slash = target.find('/', scheme + 3);
+      target = slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
+    }
     const std::string_view path = target.substr(0, target.find('?'));
     std::shared_ptr<const FabricSnapshot> snap;
-    if (req.method() != http::verb::get || path != "/metrics") {
+    if (path != "/metrics") {
       response_->result(http::status::not_found);
       response_->set(http::field::content_type, "text/plain");
       response_->body() = "not found: only GET /metrics is served\n";
+    } else if (req.method() != http::verb::get) {
+      response_->result(http::status::method_not_allowed);
+      response_->set(http::field::allow, "GET");
+      response_->set(http::field::content_type, "text/plain");
+      response_->body() = "method not allowed: /metrics is read with GET\n";
     } else if (!(snap = shared_->snapshot())) {
       response_->result(http::status::service_unavailable);
       response_->set(http::field::content_type, "text/plain");
@@ -93,6 +108,28 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
       response_->body() = render_metrics(*snap);
     }
     response_->prepare_payload();
+    write_response();
+  }
+
+  /// Answer a request the parser refused with the status that says why, and close.
+  void refuse(const beast::error_code& ec) {
+    http::status status = http::status::bad_request;
+    if (ec == http::error::header_limit) status = http::status::request_header_fields_too_large;
+    if (ec == http::error::body_limit) status = http::status::payload_too_large;
+    refuse(status, ec.message());
+  }
+
+  void refuse(http::status status, const std::string& why) {
+    response_.emplace(status, 11);
+    response_->set(http::field::server, "smd");
+    response_->set(http::field::content_type, "text/plain");
+    response_->keep_alive(false);
+    response_->body() = std::string(http::obsolete_reason(status)) + ": " + why + "\n";
+    response_->prepare_payload();
+    write_response();
+  }
+
+  void write_response() {
     stream_.expires_after(shared_->options.timeout);
     http::async_write(stream_, *response_, [self = shared_from_this()](const beast::error_code& wec, std::size_t) {
       if (wec || !self->response_->keep_alive() || self->shared_->stopped) {

@@ -25,7 +25,14 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
   }
   LidAssignOptions lid_opts;
   lid_opts.lmc = policy_.lid.lmc;
-  auto lids = assign_lids(topo, remembered_, lid_opts);
+  std::vector<std::string> passed_over;
+  auto lids = assign_lids(topo, remembered_, lid_opts, &passed_over);
+  if (!passed_over.empty()) {
+    // One line, not one per port: an LMC change passes over every range at once.
+    spdlog::warn("guid2lid: {} remembered LID range(s) not kept, those ports get new LIDs (first: {})",
+                 passed_over.size(), passed_over.front());
+    for (const std::string& line : passed_over) spdlog::debug("guid2lid: not kept: {}", line);
+  }
   if (!lids.ok()) {
     problems.push_back({ProblemCode::kNoRoute, 0, "0", "LID assignment", lids.error().message});
     return false;

@@ -87,6 +87,29 @@ TEST(LidAssign, MisalignedRememberedRangeIsReassigned) {
   expect_complete(*t, *m, 2);
 }
 
+// Every remembered range that is not kept is named with why, so the operator learns that a port moved.
+TEST(LidAssign, SaysWhichRememberedRangesWereNotKept) {
+  auto t = make_single_switch(3);
+  ASSERT_TRUE(t.ok());
+  t->mutable_node(t->switches()[0]).lft_cap = 0x40;  // LIDs 1..0x3f
+  const auto& cas = t->cas();
+  const Guid a = t->node(cas[0]).ports[1].guid, b = t->node(cas[1]).ports[1].guid, c = t->node(cas[2]).ports[1].guid;
+  Guid2Lid remembered;
+  remembered[a] = LidRange{0x10, 0x11};  // 2 LIDs, LMC 0
+  remembered[b] = LidRange{0x78, 0x78};  // above the cap
+  remembered[c] = LidRange{0x5, 0x5};    // kept
+  std::vector<std::string> passed_over;
+  auto m = assign_lids(*t, remembered, LidAssignOptions{0, true}, &passed_over);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->base_lid(cas[2], 1), 5);
+  EXPECT_EQ(passed_over,
+            (std::vector<std::string>{
+                format_guid(a) + " 0x0010-0x0011: 2 LIDs but LMC 0 gives the port 1",
+                format_guid(b) + " 0x0078-0x0078: not an aligned range below LID 64 (the smallest LinearFDBCap of "
+                                 "the fabric's switches)"}));
+  expect_complete(*t, *m, 0);
+}
+
 TEST(LidAssign, RefusesWhenLinearFdbCapIsTooSmall) {
   auto t = make_single_switch(10);
   ASSERT_TRUE(t.ok());

@@ -6,6 +6,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <future>
@@ -140,6 +141,24 @@ Reply fetch(unsigned short port, http::verb verb, const std::string& target) {
   return {res.result_int(), std::string(res[http::field::content_type]), res.body()};
 }
 
+// The status line the server answers to raw bytes (a request the parser refuses), "" when it just closes.
+std::string raw_status_line(unsigned short port, const std::string& bytes) {
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  stream.expires_after(3s);
+  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  asio::write(stream.socket(), asio::buffer(bytes));
+  std::string got;
+  beast::error_code ec;
+  char chunk[512];
+  while (got.find("\r\n") == std::string::npos) {
+    const std::size_t n = stream.socket().read_some(asio::buffer(chunk), ec);
+    if (ec) break;
+    got.append(chunk, n);
+  }
+  return got.substr(0, got.find("\r\n"));
+}
+
 class MetricsServerTest : public ::testing::Test {
  protected:
   template <typename T>
@@ -173,7 +192,8 @@ TEST_F(MetricsServerTest, ServesMetricsAnd404) {
   EXPECT_EQ(ok.body, render_metrics(*snap));
 
   EXPECT_EQ(get(port, http::verb::get, "/").status, 404u);
-  EXPECT_EQ(get(port, http::verb::post, "/metrics").status, 404u);
+  EXPECT_EQ(get(port, http::verb::post, "/metrics").status, 405u);  // the resource exists; the method does not
+  EXPECT_EQ(get(port, http::verb::get, "http://127.0.0.1/metrics").status, 200u);  // absolute form
   EXPECT_EQ(get(port, http::verb::get, "/metrics?x=1").status, 200u);
 
   snap = nullptr;  // before the daemon's first publication
@@ -181,6 +201,24 @@ TEST_F(MetricsServerTest, ServesMetricsAnd404) {
 
   ASSERT_TRUE(server.stop().ok());
   EXPECT_EQ(server.port(), 0);
+}
+
+// A request the parser refuses is answered with the status that says why (RFC 9110), not a silent close.
+TEST_F(MetricsServerTest, RefusedRequestsGetAStatus) {
+  MetricsServer server(
+      io, [] { return std::shared_ptr<const FabricSnapshot>(); }, "127.0.0.1:0");
+  ASSERT_TRUE(server.start().ok());
+  const unsigned short port = server.port();
+  auto status_of = [&](const std::string& bytes) {
+    auto f = std::async(std::launch::async, [=] { return raw_status_line(port, bytes); });
+    return run_until(f);
+  };
+  EXPECT_EQ(status_of("garbage garbage garbage\r\n\r\n"), "HTTP/1.1 400 Bad Request");
+  EXPECT_EQ(status_of("GET /metrics HTTP/1.1\r\nX: " + std::string(16 * 1024, 'a') + "\r\n\r\n"),
+            "HTTP/1.1 431 Request Header Fields Too Large");
+  // Beast's parser reads only HTTP/1.0 and HTTP/1.1; any other version is a malformed request line to it.
+  EXPECT_EQ(status_of("GET /metrics HTTP/9.9\r\n\r\n"), "HTTP/1.1 400 Bad Request");
+  ASSERT_TRUE(server.stop().ok());
 }
 
 TEST_F(MetricsServerTest, BindConflictNamesAddress) {
