@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# OpenSM 3.3.23 is master (priority 5), smd joins with priority 10 (both on the default SM_Key): smd stands
+# by, nudges OpenSM with a trap 144 (SM priority change) as OpenSM's own standbys do, OpenSM hands the
+# subnet over (SMInfo HANDOVER), smd becomes MASTER, OpenSM STANDBY. No LID changes and every route
+# delivers. Witnesses: sminfo at each SM's port, OpenSM's log, ibnetdiscover before and after,
+# check_fabric.py (ibroute read-back).
+. "$(dirname "$0")/opensm_common.sh"
+ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
+SMD=0,1,1 OSM=0,1,2  # from host-3: host-0 (smd), host-1 (OpenSM)
+start_opensm osm 5 host-1 "sminfo_polling_timeout 1000" "polling_retry_number 2"
+wait_log osm "SUBNET UP" 60
+lids_now "${IBSIM_WORKDIR}/lids.before"
+check_with_diags --expect-switches 6 --expect-cas 16 >/dev/null
+
+write_policy "${IBSIM_WORKDIR}/a.yaml" "${IBSIM_WORKDIR}/state-a" "  priority: 10" "  sweep_interval: 2" \
+  "  poll_interval: 1" "  poll_retries: 2"
+start_daemon a "${IBSIM_WORKDIR}/a.yaml" SIM_HOST=host-0
+wait_log a "-> STANDBY" 30
+t=$(wait_states host-3 30 "${SMD}=MASTER" "${OSM}=STANDBY")
+echo "one master (smd) ${t} s after smd stood by"
+wait_log a "HANDOVER from SM 0x0000000000100003" 5
+wait_log a "SUBNET UP" 30
+wait_log osm "Entering STANDBY state" 5
+grep -q "trap 144 (SM priority change) to master 0x0000000000100003" "${IBSIM_WORKDIR}/a.log"
+sleep 3  # OpenSM polls smd every second: both stay as they are
+sm_line host-3 "${SMD}"
+sm_line host-3 "${OSM}"
+grep -q "priority 10 state 3 SMINFO_MASTER" <(sm_line host-3 "${SMD}")
+grep -q "priority 5 state 2 SMINFO_STANDBY" <(sm_line host-3 "${OSM}")
+osm_never osm "ERR 2F18"
+lids_now "${IBSIM_WORKDIR}/lids.after"
+diff "${IBSIM_WORKDIR}/lids.before" "${IBSIM_WORKDIR}/lids.after"
+check_with_diags --expect-switches 6 --expect-cas 16
