@@ -60,6 +60,16 @@ struct SmpRequest {
   SmpData data{};
 };
 
+/// A directed-route Get of attribute `attr_id` with modifier `attr_mod` (a port number for PortInfo).
+inline SmpRequest smp_get(const DrPath& path, std::uint16_t attr_id, std::uint32_t attr_mod = 0) {
+  SmpRequest req;
+  req.path = path;
+  req.method = Method::kGet;
+  req.attr_id = attr_id;
+  req.attr_mod = attr_mod;
+  return req;
+}
+
 /// The decoded fields of a received SMP that callers need.
 struct SmpHeader {
   std::uint8_t mgmt_class = 0;

@@ -42,32 +42,28 @@ void read_back_states(SmpBatch& batch, SweepFabric& fabric, const std::vector<Un
   const Topology& topo = fabric.topo();
   const std::string wanted = to_string(to);
   for (const Unsure& u : unsure) {
-    mad::SmpRequest req;
-    req.path = fabric.port_path(u.node, u.port);
-    req.method = mad::Method::kGet;
-    req.attr_id = mad::attr::kPortInfo;
-    req.attr_mod = u.port;
     ++counts.read_back;
-    batch.submit(std::move(req), [&, u](const mad::SmpReply& r) {
-      const Guid guid = topo.node(u.node).guid;
-      const std::string path = fabric.port_path(u.node, u.port).to_string();
-      const std::string attribute = "PortInfo Set " + std::to_string(u.port) + " " + wanted;
-      if (r.outcome != mad::SmpOutcome::kOk) {
-        fabric.forget_port(u.node, u.port);
-        problems.push_back(
-            {failure_code(r), guid, path, attribute, u.failure + "; read-back " + mad::describe_failure(r)});
-        return;
-      }
-      const auto pi = mad::PortInfo::decode(r.data);
-      fabric.acknowledge_port(u.node, u.port, pi);
-      if (pi.port_state == static_cast<std::uint8_t>(to)) {
-        ++counts.ok;  // done; only its answer was lost
-        return;
-      }
-      problems.push_back(
-          {ProblemCode::kNotActive, guid, path, attribute,
-           u.failure + "; port is " + to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4)))});
-    });
+    batch.submit(
+        mad::smp_get(fabric.port_path(u.node, u.port), mad::attr::kPortInfo, u.port), [&, u](const mad::SmpReply& r) {
+          const Guid guid = topo.node(u.node).guid;
+          const std::string path = fabric.port_path(u.node, u.port).to_string();
+          const std::string attribute = "PortInfo Set " + std::to_string(u.port) + " " + wanted;
+          if (r.outcome != mad::SmpOutcome::kOk) {
+            fabric.forget_port(u.node, u.port);
+            problems.push_back(
+                {failure_code(r), guid, path, attribute, u.failure + "; read-back " + mad::describe_failure(r)});
+            return;
+          }
+          const auto pi = mad::PortInfo::decode(r.data);
+          fabric.acknowledge_port(u.node, u.port, pi);
+          if (pi.port_state == static_cast<std::uint8_t>(to)) {
+            ++counts.ok;  // done; only its answer was lost
+            return;
+          }
+          problems.push_back(
+              {ProblemCode::kNotActive, guid, path, attribute,
+               u.failure + "; port is " + to_string(static_cast<PortState>(std::min<unsigned>(pi.port_state, 4)))});
+        });
   }
   batch.wait();
 }

@@ -15,9 +15,9 @@ namespace smd {
 Daemon::Daemon(Policy policy, std::string config_path)
     : policy_(std::move(policy)),
       config_path_(std::move(config_path)),
-      sweep_timer_(io_),
-      light_timer_(io_),
-      poll_timer_(io_),
+      sweep_timer_(io_, SmEvent::kHeavySweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
+      light_timer_(io_, SmEvent::kLightSweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
+      poll_timer_(io_, SmEvent::kPollDue, [this](DaemonEvent e) { post(std::move(e)); }),
       watchdog_timer_(io_),
       signals_(io_, SIGTERM, SIGINT, SIGHUP) {
   publish(nullptr);

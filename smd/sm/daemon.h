@@ -41,6 +41,7 @@
 #include "smd/control/control_server.h"
 #include "smd/control/metrics_server.h"
 #include "smd/sm/daemon_event.h"
+#include "smd/sm/event_timer.h"
 #include "smd/sm/pending_sweep.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
@@ -178,9 +179,9 @@ class Daemon final : public DaemonControl {
   std::unique_ptr<SweepRunner> runner_;
   std::unique_ptr<ControlServer> control_;
   std::unique_ptr<MetricsServer> metrics_;
-  boost::asio::steady_timer sweep_timer_;
-  boost::asio::steady_timer light_timer_;
-  boost::asio::steady_timer poll_timer_;
+  EventTimer sweep_timer_;  ///< kHeavySweepDue
+  EventTimer light_timer_;  ///< kLightSweepDue
+  EventTimer poll_timer_;   ///< kPollDue
   boost::asio::steady_timer watchdog_timer_;
   boost::asio::signal_set signals_;
 
@@ -191,11 +192,8 @@ class Daemon final : public DaemonControl {
 
   // Heavy-sweep scheduling. Each arming of a timer gets a generation; a firing of an older one is stale.
   PendingSweep pending_;
-  std::uint64_t sweep_gen_ = 0;
-  bool sweep_armed_ = false;  ///< the sweep timer waits
-  bool sweep_due_ = false;    ///< it fired; its kHeavySweepDue is queued (and takes every request until it runs)
-  std::uint64_t light_gen_ = 0;
-  std::uint64_t poll_gen_ = 0;
+  bool sweep_armed_ = false;         ///< the sweep timer waits
+  bool sweep_due_ = false;           ///< it fired; its kHeavySweepDue is queued (and takes every request until it runs)
   std::uint64_t sweep_seq_ = 0;      ///< heavy sweeps started (their number in the log)
   std::uint64_t sweep_running_ = 0;  ///< the number of the heavy sweep in progress, 0 = none
   std::string gate_why_;             ///< the election gate stopped this sweep: why

@@ -25,21 +25,10 @@ constexpr std::uint16_t kSmPriorityChange = 0x0008;
 }  // namespace
 
 void Daemon::arm_poll(std::optional<std::chrono::milliseconds> delay) {
-  const std::uint64_t gen = ++poll_gen_;
-  poll_timer_.expires_after(delay ? *delay : std::chrono::milliseconds(std::chrono::seconds(policy_.sm.poll_interval_s)));
-  poll_timer_.async_wait([this, gen](const boost::system::error_code& ec) {
-    if (ec || gen != poll_gen_) return;
-    DaemonEvent event;
-    event.kind = SmEvent::kPollDue;
-    event.timer_gen = gen;
-    post(std::move(event));
-  });
+  poll_timer_.arm_after(delay ? *delay : std::chrono::milliseconds(std::chrono::seconds(policy_.sm.poll_interval_s)));
 }
 
-void Daemon::cancel_poll() {
-  ++poll_gen_;
-  poll_timer_.cancel();
-}
+void Daemon::cancel_poll() { poll_timer_.cancel(); }
 
 void Daemon::await_handover() {
   awaiting_handover_ = true;
@@ -57,7 +46,7 @@ void Daemon::stop_awaiting(const std::string& why) {
 }
 
 void Daemon::poll_watched(const DaemonEvent& event) {
-  if (event.timer_gen != poll_gen_) return;
+  if (!poll_timer_.is_current(event.timer_gen)) return;
   const bool standby = state_ == mad::SmState::kStandby;
   if (!standby && !awaiting_handover_) return;
   // A standby runs no light sweeps: its polls are where it checks that its own port still says IsSM.
@@ -71,10 +60,10 @@ void Daemon::poll_watched(const DaemonEvent& event) {
   req.attr_id = mad::attr::kSmInfo;
   req.m_key = policy_.security.m_key;
   own_sminfo(policy_.sm.sm_key).encode(req.data);
-  const std::uint64_t gen = poll_gen_;
+  const std::uint64_t gen = poll_timer_.generation();
   transport_->submit(std::move(req), [this, gen](const mad::SmpReply& r) {
     // The answer only counts for the polling that sent it; what it means is an event.
-    if (gen != poll_gen_) return;
+    if (!poll_timer_.is_current(gen)) return;
     std::optional<mad::SmInfo> answer;
     if (r.outcome == mad::SmpOutcome::kOk) answer = mad::SmInfo::decode(r.data);
     const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};

@@ -30,22 +30,14 @@ void Daemon::schedule_heavy_sweep(Clock::time_point due, const std::string& reas
   // later (a re-sweep a sweep interval away) is brought forward, or a trap would wait for it.
   if (sweep_due_) return;
   if (sweep_armed_ && sweep_timer_.expiry() <= due) return;
-  const std::uint64_t gen = ++sweep_gen_;
   sweep_armed_ = true;
-  sweep_timer_.expires_at(due);  // cancels an earlier wait: its handler sees operation_aborted
-  sweep_timer_.async_wait([this, gen](const boost::system::error_code& ec) {
-    if (ec || gen != sweep_gen_) return;
+  sweep_timer_.arm_at(due, [this] {
     sweep_armed_ = false;
     sweep_due_ = true;
-    DaemonEvent event;
-    event.kind = SmEvent::kHeavySweepDue;
-    event.timer_gen = gen;
-    post(std::move(event));
   });
 }
 
 void Daemon::cancel_heavy_sweeps() {
-  ++sweep_gen_;
   sweep_armed_ = false;
   sweep_due_ = false;
   sweep_timer_.cancel();
@@ -74,7 +66,7 @@ void Daemon::request_sweep_for(const DaemonEvent& event) {
 }
 
 void Daemon::run_heavy_sweep(const DaemonEvent& event) {
-  if (event.timer_gen != sweep_gen_ || !sweep_due_) return;  // re-armed or cancelled since it fired
+  if (!sweep_timer_.is_current(event.timer_gen) || !sweep_due_) return;  // re-armed or cancelled since it fired
   sweep_due_ = false;
   // A reloaded policy takes effect here, whole, for the daemon and the runner: this sweep runs under it
   // from its first SMP to its last, whatever SIGHUPs arrive meanwhile (they queue).
@@ -152,25 +144,14 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
 
 void Daemon::arm_light_sweep() {
   if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster) return;
-  const std::uint64_t gen = ++light_gen_;
-  light_timer_.expires_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
-  light_timer_.async_wait([this, gen](const boost::system::error_code& ec) {
-    if (ec || gen != light_gen_) return;
-    DaemonEvent event;
-    event.kind = SmEvent::kLightSweepDue;
-    event.timer_gen = gen;
-    post(std::move(event));
-  });
+  light_timer_.arm_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
 }
 
-void Daemon::cancel_light_sweep() {
-  ++light_gen_;
-  light_timer_.cancel();
-}
+void Daemon::cancel_light_sweep() { light_timer_.cancel(); }
 
 void Daemon::run_light_sweep(const DaemonEvent& event) {
   // A heavy sweep that ran since the timer fired re-armed it: the light sweep is due later.
-  if (event.timer_gen != light_gen_) return;
+  if (!light_timer_.is_current(event.timer_gen)) return;
   std::string reason;
   // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
   if (ensure_is_sm("light sweep")) post(SmEvent::kIsSmRestored, "IsSM restored on our port");

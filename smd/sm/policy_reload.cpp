@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace smd {
@@ -27,27 +28,33 @@ std::string octal(unsigned v) {
 /// One restart-only key: how its value is shown, and how the running value is put back.
 struct RestartKey {
   const char* key;
-  std::string (*show)(const Policy&);
-  void (*keep)(const Policy& running, Policy& file);
+  std::function<std::string(const Policy&)> show;
+  std::function<void(const Policy& running, Policy& file)> keep;
 };
 
-// clang-format off
-const std::array<RestartKey, 13> kRestartKeys = {{
-    {"sm.ca", [](const Policy& p) { return text(p.sm.ca); }, [](const Policy& r, Policy& f) { f.sm.ca = r.sm.ca; }},
-    {"sm.port", [](const Policy& p) { return number(p.sm.port); }, [](const Policy& r, Policy& f) { f.sm.port = r.sm.port; }},
-    {"sm.port_guid", [](const Policy& p) { return hex64(p.sm.port_guid); }, [](const Policy& r, Policy& f) { f.sm.port_guid = r.sm.port_guid; }},
-    {"sm.state_dir", [](const Policy& p) { return text(p.sm.state_dir); }, [](const Policy& r, Policy& f) { f.sm.state_dir = r.sm.state_dir; }},
-    {"mad.window", [](const Policy& p) { return number(p.mad.window); }, [](const Policy& r, Policy& f) { f.mad.window = r.mad.window; }},
-    {"mad.timeout_ms", [](const Policy& p) { return number(p.mad.timeout_ms); }, [](const Policy& r, Policy& f) { f.mad.timeout_ms = r.mad.timeout_ms; }},
-    {"mad.retries", [](const Policy& p) { return number(p.mad.retries); }, [](const Policy& r, Policy& f) { f.mad.retries = r.mad.retries; }},
-    {"log.level", [](const Policy& p) { return text(p.log.level); }, [](const Policy& r, Policy& f) { f.log.level = r.log.level; }},
-    {"log.file", [](const Policy& p) { return text(p.log.file); }, [](const Policy& r, Policy& f) { f.log.file = r.log.file; }},
-    {"control.socket", [](const Policy& p) { return text(p.control.socket); }, [](const Policy& r, Policy& f) { f.control.socket = r.control.socket; }},
-    {"control.mode", [](const Policy& p) { return octal(p.control.mode); }, [](const Policy& r, Policy& f) { f.control.mode = r.control.mode; }},
-    {"metrics.listen", [](const Policy& p) { return text(p.metrics.listen); }, [](const Policy& r, Policy& f) { f.metrics.listen = r.metrics.listen; }},
-    {"metrics.enabled", [](const Policy& p) { return boolean(p.metrics.enabled); }, [](const Policy& r, Policy& f) { f.metrics.enabled = r.metrics.enabled; }},
-}};
-// clang-format on
+// The key `name` is the field `field` of the section `section` of a Policy, shown by `format`.
+template <typename Section, typename Field, typename Shown>
+RestartKey restart_key(const char* name, Section Policy::*section, Field Section::*field,
+                       std::string (*format)(Shown)) {
+  return {name, [=](const Policy& p) { return format(p.*section.*field); },
+          [=](const Policy& running, Policy& file) { file.*section.*field = running.*section.*field; }};
+}
+
+const std::array<RestartKey, 13> kRestartKeys = {
+    restart_key("sm.ca", &Policy::sm, &SmPolicy::ca, text),
+    restart_key("sm.port", &Policy::sm, &SmPolicy::port, number),
+    restart_key("sm.port_guid", &Policy::sm, &SmPolicy::port_guid, hex64),
+    restart_key("sm.state_dir", &Policy::sm, &SmPolicy::state_dir, text),
+    restart_key("mad.window", &Policy::mad, &MadPolicy::window, number),
+    restart_key("mad.timeout_ms", &Policy::mad, &MadPolicy::timeout_ms, number),
+    restart_key("mad.retries", &Policy::mad, &MadPolicy::retries, number),
+    restart_key("log.level", &Policy::log, &LogPolicy::level, text),
+    restart_key("log.file", &Policy::log, &LogPolicy::file, text),
+    restart_key("control.socket", &Policy::control, &ControlPolicy::socket, text),
+    restart_key("control.mode", &Policy::control, &ControlPolicy::mode, octal),
+    restart_key("metrics.listen", &Policy::metrics, &MetricsPolicy::listen, text),
+    restart_key("metrics.enabled", &Policy::metrics, &MetricsPolicy::enabled, boolean),
+};
 
 }  // namespace
 

@@ -53,26 +53,24 @@ PeerVerdict judge_peer(const SmSelf& self, const mad::SmInfo& peer) {
 }
 
 ElectionDecision decide_election(const SmSelf& self, std::span<const mad::SmInfo> peers) {
-  auto verdict_is = [&self](std::initializer_list<PeerVerdict> want) {
-    return [&self, want](const mad::SmInfo& p) {
+  // A peer qualifies when judge_peer's verdict on it is `a` or `b`.
+  auto verdict_is = [&self](PeerVerdict a, PeerVerdict b) {
+    return [&self, a, b](const mad::SmInfo& p) {
       const PeerVerdict v = judge_peer(self, p);
-      for (PeerVerdict w : want) {
-        if (v == w) return true;
-      }
-      return false;
+      return v == a || v == b;
     };
   };
   if (self.state != SmState::kMaster) {
-    auto follow = verdict_is({PeerVerdict::kFollow});
+    auto follow = verdict_is(PeerVerdict::kFollow, PeerVerdict::kFollow);
     auto master = highest(peers, [&](const mad::SmInfo& p) { return follow(p) && p.state == SmState::kMaster; });
     if (!master) master = highest(peers, follow);
     if (master) return {ElectionOutcome::kFollow, *master};
     return {};
   }
-  if (auto top = highest(peers, verdict_is({PeerVerdict::kHandOver, PeerVerdict::kYield}))) {
+  if (auto top = highest(peers, verdict_is(PeerVerdict::kHandOver, PeerVerdict::kYield))) {
     return {peers[*top].state == SmState::kMaster ? ElectionOutcome::kYield : ElectionOutcome::kHandOver, *top};
   }
-  if (auto lower = highest(peers, verdict_is({PeerVerdict::kAwaitHandover}))) {
+  if (auto lower = highest(peers, verdict_is(PeerVerdict::kAwaitHandover, PeerVerdict::kAwaitHandover))) {
     return {ElectionOutcome::kAwaitHandover, *lower};
   }
   return {};

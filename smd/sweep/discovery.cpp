@@ -126,19 +126,10 @@ class Sweep {
     return true;
   }
 
-  mad::SmpRequest get(const mad::DrPath& path, std::uint16_t attr, std::uint32_t mod = 0) {
-    mad::SmpRequest req;
-    req.path = path;
-    req.method = mad::Method::kGet;
-    req.attr_id = attr;
-    req.attr_mod = mod;
-    return req;
-  }
-
   // NodeInfo out of `from` (or to the SM's own node when from.node == kNoNode).
   void probe(const mad::DrPath& path, NodeIndex from_node, PortNum from_port) {
     if (from_node != kNoNode) nodes_[from_node].probed[from_port] = true;
-    batch_.submit(get(path, mad::attr::kNodeInfo), [this, path, from_node, from_port](const mad::SmpReply& r) {
+    batch_.submit(mad::smp_get(path, mad::attr::kNodeInfo), [this, path, from_node, from_port](const mad::SmpReply& r) {
       if (r.outcome != mad::SmpOutcome::kOk) {
         // The silent node has no GUID yet: name it by its path and by the port that leads to it.
         std::string where;
@@ -239,7 +230,7 @@ class Sweep {
   }
 
   void read_description(NodeIndex index) {
-    batch_.submit(get(nodes_[index].path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
+    batch_.submit(mad::smp_get(nodes_[index].path, mad::attr::kNodeDescription), [this, index](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
         lost({Gap::Kind::kNodeDescription, index, 0}, r, n.node.guid, n.path, "NodeDescription",
@@ -252,7 +243,7 @@ class Sweep {
   }
 
   void read_switch_info(NodeIndex index) {
-    batch_.submit(get(nodes_[index].path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
+    batch_.submit(mad::smp_get(nodes_[index].path, mad::attr::kSwitchInfo), [this, index](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
         lost({Gap::Kind::kSwitchInfo, index, 0}, r, n.node.guid, n.path, "SwitchInfo", mad::describe_failure(r));
@@ -337,7 +328,7 @@ class Sweep {
   }
 
   void read_port_info(NodeIndex index, PortNum port, const mad::DrPath& path) {
-    batch_.submit(get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
+    batch_.submit(mad::smp_get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
       WorkNode& n = nodes_[index];
       if (r.outcome != mad::SmpOutcome::kOk) {
         lost({Gap::Kind::kPortInfo, index, port}, r, n.node.guid, n.rec.ports[port].path,

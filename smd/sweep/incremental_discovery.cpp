@@ -22,15 +22,6 @@ constexpr unsigned kPollAskAgain = 2;
 
 bool live(std::uint8_t state) { return state >= 2 && state <= 4; }  // Init, Armed, Active
 
-mad::SmpRequest get(const mad::DrPath& path, std::uint16_t attr, std::uint32_t mod = 0) {
-  mad::SmpRequest req;
-  req.path = path;
-  req.method = mad::Method::kGet;
-  req.attr_id = attr;
-  req.attr_mod = mod;
-  return req;
-}
-
 // Where a directed path from the SM's node ends, or kNoNode when it crosses a missing cable, leaves a
 // CA other than the SM's node, or is too long. `arrival` is the port it enters the last node by.
 NodeIndex walk(const Topology& topo, const std::vector<std::uint8_t>& hops, PortNum& arrival) {
@@ -141,7 +132,7 @@ class Rediscovery {
       read[i].resize(node.ports.size());
       const mad::DrPath path(node.dr_path);
       for (PortNum p = 0; p <= node.num_ports; ++p) {
-        batch_.submit(get(path, mad::attr::kPortInfo, p), [this, &read, i, n, p](const mad::SmpReply& r) {
+        batch_.submit(mad::smp_get(path, mad::attr::kPortInfo, p), [this, &read, i, n, p](const mad::SmpReply& r) {
           if (r.outcome == mad::SmpOutcome::kOk) {
             read[i][p] = r.data;
           } else {
@@ -194,7 +185,7 @@ class Rediscovery {
       for (const auto& [hop_node, hop_port] : hops) {
         const NodeIndex at = hop_node;  // named copies: clang 14 cannot capture structured bindings
         const PortNum hop = hop_port;
-        batch_.submit(get(mad::DrPath(topo().node(at).dr_path), mad::attr::kPortInfo, hop),
+        batch_.submit(mad::smp_get(mad::DrPath(topo().node(at).dr_path), mad::attr::kPortInfo, hop),
                       [this, &down, &silent_hop, at, hop](const mad::SmpReply& r) {
                         if (r.outcome != mad::SmpOutcome::kOk) {
                           if (silent_hop.empty()) {
@@ -262,14 +253,16 @@ class Rediscovery {
     if (!port.connected()) return;  // cut meanwhile
     mad::NodeInfo ni;
     bool read = false;
-    batch_.submit(get(mad::DrPath(node.dr_path).extended(r.port), mad::attr::kNodeInfo), [&](const mad::SmpReply& rep) {
-      if (rep.outcome == mad::SmpOutcome::kOk) {
-        ni = mad::NodeInfo::decode(rep.data);
-        read = true;
-      } else {
-        fail(where(r.node) + ": NodeInfo out of port " + std::to_string(r.port) + ": " + mad::describe_failure(rep));
-      }
-    });
+    batch_.submit(mad::smp_get(mad::DrPath(node.dr_path).extended(r.port), mad::attr::kNodeInfo),
+                  [&](const mad::SmpReply& rep) {
+                    if (rep.outcome == mad::SmpOutcome::kOk) {
+                      ni = mad::NodeInfo::decode(rep.data);
+                      read = true;
+                    } else {
+                      fail(where(r.node) + ": NodeInfo out of port " + std::to_string(r.port) + ": " +
+                           mad::describe_failure(rep));
+                    }
+                  });
     batch_.wait();
     if (!read) return;
     const Node& peer = topo().node(port.peer);
@@ -292,14 +285,15 @@ class Rediscovery {
     }
     mad::SmpData data{};
     bool read = false;
-    batch_.submit(get(d_.port_path(far, far_port), mad::attr::kPortInfo, far_port), [&](const mad::SmpReply& r) {
-      if (r.outcome == mad::SmpOutcome::kOk) {
-        data = r.data;
-        read = true;
-      } else {
-        fail(where(far) + ": PortInfo " + std::to_string(far_port) + ": " + mad::describe_failure(r));
-      }
-    });
+    batch_.submit(mad::smp_get(d_.port_path(far, far_port), mad::attr::kPortInfo, far_port),
+                  [&](const mad::SmpReply& r) {
+                    if (r.outcome == mad::SmpOutcome::kOk) {
+                      data = r.data;
+                      read = true;
+                    } else {
+                      fail(where(far) + ": PortInfo " + std::to_string(far_port) + ": " + mad::describe_failure(r));
+                    }
+                  });
     batch_.wait();
     if (!read) return;
     std::vector<std::pair<NodeIndex, PortNum>> lost, gained;
@@ -317,14 +311,15 @@ class Rediscovery {
     }
     mad::NodeInfo ni;
     bool read = false;
-    batch_.submit(get(mad::DrPath(node.dr_path).extended(p), mad::attr::kNodeInfo), [&](const mad::SmpReply& r) {
-      if (r.outcome == mad::SmpOutcome::kOk) {
-        ni = mad::NodeInfo::decode(r.data);
-        read = true;
-      } else {
-        fail(where(n) + ": NodeInfo out of port " + std::to_string(p) + ": " + mad::describe_failure(r));
-      }
-    });
+    batch_.submit(mad::smp_get(mad::DrPath(node.dr_path).extended(p), mad::attr::kNodeInfo),
+                  [&](const mad::SmpReply& r) {
+                    if (r.outcome == mad::SmpOutcome::kOk) {
+                      ni = mad::NodeInfo::decode(r.data);
+                      read = true;
+                    } else {
+                      fail(where(n) + ": NodeInfo out of port " + std::to_string(p) + ": " + mad::describe_failure(r));
+                    }
+                  });
     batch_.wait();
     if (!read) return;
     const auto m = topo().find(ni.node_guid);
@@ -444,7 +439,7 @@ class Rediscovery {
     for (unsigned round = 0; round <= kPollAskAgain && !ask.empty() && suspects_.empty(); ++round) {
       silent.clear();
       for (NodeIndex s : ask) {
-        batch_.submit(get(mad::DrPath(t.node(s).dr_path), mad::attr::kSwitchInfo),
+        batch_.submit(mad::smp_get(mad::DrPath(t.node(s).dr_path), mad::attr::kSwitchInfo),
                       [this, s, &silent](const mad::SmpReply& r) {
                         if (r.outcome != mad::SmpOutcome::kOk) {
                           silent.emplace_back(s, mad::describe_failure(r));

@@ -13,11 +13,9 @@ LightSweepResult light_sweep(SmpBatch& batch, const Topology& topo, unsigned rou
     std::vector<NodeIndex> silent;
     for (NodeIndex s : ask) {
       const Node& sw = topo.node(s);
-      mad::SmpRequest req;
-      req.path = mad::DrPath(sw.dr_path);
-      req.attr_id = mad::attr::kSwitchInfo;
       ++(round == 0 ? out.switches_polled : out.asked_again);
-      batch.submit(std::move(req), [&out, &silent, &sw, s](const mad::SmpReply& r) {
+      batch.submit(mad::smp_get(mad::DrPath(sw.dr_path), mad::attr::kSwitchInfo), [&out, &silent, &sw,
+                                                                                   s](const mad::SmpReply& r) {
         if (out.change) return;
         if (r.outcome != mad::SmpOutcome::kOk) {
           silent.push_back(s);

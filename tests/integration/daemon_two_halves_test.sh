@@ -35,16 +35,13 @@ wait_log b "SUBNET UP" 60
 # From a-host-1 A's port is DR 0,1,1; from b-host-1 B's is DR 0,1,1 and A's, once cabled, 0,1,3,4,1,1.
 wait_states a-host-1 10 "0,1,1=MASTER" >/dev/null
 wait_states b-host-1 10 "0,1,1=MASTER" >/dev/null
-lids() { sim env SIM_HOST="$1" timeout 60 ibnetdiscover 2>/dev/null | python3 -c '
-import re, sys
-for line in sys.stdin:
-    m = re.match(r"^(Ca|Switch)\s+\d+\s+\"[^\"]+\"\s+#\s+\"([^\"]+)\".*?(?:base port 0 )?lid (\d+)", line)
-    if m: print(m.group(2), m.group(3))
-    m = re.match(r"^\[\d+\]\([0-9a-f]+\)\s+\"[^\"]+\"\[\d+\].*#\s*lid (\d+)", line)
-    if m and cur: print(cur, m.group(1))
-    h = re.match(r"^Ca\s+\d+\s+\"[^\"]+\"\s+#\s+\"([^\"]+)\"", line)
-    cur = h.group(1) if h else (cur if not line.strip() == "" else None) if "cur" in dir() else (h.group(1) if h else None)
-' | sort -u >"$2"; }
+# lids FROM FILE: "node-name lid" for every node ibnetdiscover finds from FROM (switches by their port 0,
+# CAs by their port), sorted.
+lids() {
+  sim env SIM_HOST="$1" timeout 60 ibnetdiscover 2>/dev/null | grep -Eo '"[a-z0-9-]+"[^"]*lid [0-9]+' |
+    sed -E 's/^"([^"]+)".* lid ([0-9]+)$/\1 \2/' | sort -u >"$2"
+  [[ -s "$2" ]]
+}
 lids a-host-1 "${IBSIM_WORKDIR}/lids.a"
 lids b-host-1 "${IBSIM_WORKDIR}/lids.b"
 cat "${IBSIM_WORKDIR}/lids.a" "${IBSIM_WORKDIR}/lids.b"

@@ -6,18 +6,12 @@
 #include <deque>
 #include <random>
 
+#include "hand_node.h"
+
 namespace smd {
 namespace {
 
-Node make_node(NodeType type, unsigned ports, Guid guid) {
-  Node n;
-  n.type = type;
-  n.guid = guid;
-  n.num_ports = static_cast<PortNum>(ports);
-  n.ports.resize(ports + 1);
-  if (type == NodeType::kSwitch) n.lft_cap = 0xC000;
-  return n;
-}
+using test::make_node;
 
 NodeIndex add(Topology& t, NodeType type, unsigned ports) {
   static Guid next = 0x1000;

@@ -17,17 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "hand_node.h"
+
 namespace smd {
 namespace {
 
-Node make_node(NodeType type, unsigned ports, Guid guid) {
-  Node n;
-  n.type = type;
-  n.guid = guid;
-  n.num_ports = static_cast<PortNum>(ports);
-  n.ports.resize(ports + 1);
-  return n;
-}
+using test::make_node;
 
 struct Tiny {
   Topology t;

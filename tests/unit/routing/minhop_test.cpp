@@ -5,21 +5,17 @@
 #include <deque>
 #include <random>
 
+#include "hand_node.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {
 
+// GUIDs counted from 0x5000 in call order.
 Node make_node(NodeType type, unsigned ports) {
   static Guid next = 0x5000;
-  Node n;
-  n.type = type;
-  n.guid = ++next;
-  n.num_ports = static_cast<PortNum>(ports);
-  n.ports.resize(ports + 1);
-  if (type == NodeType::kSwitch) n.lft_cap = 0xC000;
-  return n;
+  return test::make_node(type, ports, ++next);
 }
 
 /// Give every CA port that is cabled 2^lmc LIDs (in node order), then every switch one LID.

@@ -6,18 +6,15 @@
 #include <algorithm>
 #include <set>
 
+#include "hand_node.h"
+
 namespace smd {
 namespace {
 
+// GUIDs counted from 0x9000 in call order.
 Node make_node(NodeType type, unsigned ports) {
   static Guid next = 0x9000;
-  Node n;
-  n.type = type;
-  n.guid = ++next;
-  n.num_ports = static_cast<PortNum>(ports);
-  n.ports.resize(ports + 1);
-  if (type == NodeType::kSwitch) n.lft_cap = 0xC000;
-  return n;
+  return test::make_node(type, ports, ++next);
 }
 
 /// One switch with two hosts: LIDs h0 = 1, h1 = 2, switch = 3.

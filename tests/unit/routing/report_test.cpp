@@ -6,21 +6,14 @@
 
 #include <map>
 
+#include "hand_node.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {
 
-Node make_node(NodeType type, unsigned ports, Guid guid) {
-  Node n;
-  n.type = type;
-  n.guid = guid;
-  n.num_ports = static_cast<PortNum>(ports);
-  n.ports.resize(ports + 1);
-  if (type == NodeType::kSwitch) n.lft_cap = 0xC000;
-  return n;
-}
+using test::make_node;
 
 LidMap number_lids(const Topology& t) {
   LidMap lids;

@@ -3,21 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include "hand_node.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
 namespace smd {
 namespace {
 
-Node make_node(NodeType type, unsigned ports, Guid guid) {
-  Node n;
-  n.type = type;
-  n.guid = guid;
-  n.num_ports = static_cast<PortNum>(ports);
-  n.ports.resize(ports + 1);
-  if (type == NodeType::kSwitch) n.lft_cap = 0xC000;
-  return n;
-}
+using test::make_node;
 
 /// 2 leaves x 2 spines x 2 hosts per leaf; leaf ports 1,2 hosts, 3 spine0, 4 spine1; spine port 1 leaf0,
 /// 2 leaf1. LIDs: hosts 1..4, leaf0 5, leaf1 6, spine0 7, spine1 8. Tables written by hand below.

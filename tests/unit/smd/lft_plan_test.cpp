@@ -21,6 +21,15 @@ RoutingTables tables_to(Lid top, PortNum port) {
   return t;
 }
 
+// What the switch acknowledged after holding `want` (70 LIDs, two blocks) once.
+AppliedTables acknowledged(const RoutingTables& want) {
+  AppliedTables applied;
+  applied.record_lft_top(kPlanSwitchGuid, want.lft[0].top());
+  for (unsigned b = 0; b < want.lft[0].num_blocks(); ++b)
+    applied.record_lft_block(kPlanSwitchGuid, b, want.lft[0].block(b));
+  return applied;
+}
+
 TEST(LftPlan, FirstTimeWritesTopThenEveryBlock) {
   const SweepFabric fabric(test::plan_fabric(/*cap=*/1024, /*top=*/0));
   const RoutingTables want = tables_to(70, 1);
@@ -57,10 +66,7 @@ TEST(LftPlan, FirstTimeWritesTopThenEveryBlock) {
 TEST(LftPlan, NothingWhenTheSwitchAcknowledgedEverything) {
   const SweepFabric fabric(test::plan_fabric(1024, 70));
   const RoutingTables want = tables_to(70, 1);
-  AppliedTables applied;
-  applied.record_lft_top(kPlanSwitchGuid, 70);
-  applied.record_lft_block(kPlanSwitchGuid, 0, want.lft[0].block(0));
-  applied.record_lft_block(kPlanSwitchGuid, 1, want.lft[0].block(1));
+  AppliedTables applied = acknowledged(want);
   const LftPlan plan = plan_lft(fabric, want, applied);
   EXPECT_TRUE(plan.writes.empty());
   EXPECT_EQ(plan.blocks_skipped, 2u);
@@ -70,10 +76,7 @@ TEST(LftPlan, NothingWhenTheSwitchAcknowledgedEverything) {
 TEST(LftPlan, OnlyTheBlockThatDiffersIsWritten) {
   const SweepFabric fabric(test::plan_fabric(1024, 70));
   RoutingTables want = tables_to(70, 1);
-  AppliedTables applied;
-  applied.record_lft_top(kPlanSwitchGuid, 70);
-  applied.record_lft_block(kPlanSwitchGuid, 0, want.lft[0].block(0));
-  applied.record_lft_block(kPlanSwitchGuid, 1, want.lft[0].block(1));
+  AppliedTables applied = acknowledged(want);
   want.lft[0].set(65, 2);  // block 1, offset 1
   const LftPlan plan = plan_lft(fabric, want, applied);
   ASSERT_EQ(plan.writes.size(), 1u);
@@ -85,10 +88,7 @@ TEST(LftPlan, OnlyTheBlockThatDiffersIsWritten) {
 TEST(LftPlan, ABlockNotEchoedBeforeIsWrittenAgain) {
   const SweepFabric fabric(test::plan_fabric(1024, 70));
   const RoutingTables want = tables_to(70, 1);
-  AppliedTables applied;
-  applied.record_lft_top(kPlanSwitchGuid, 70);
-  applied.record_lft_block(kPlanSwitchGuid, 0, want.lft[0].block(0));
-  applied.record_lft_block(kPlanSwitchGuid, 1, want.lft[0].block(1));
+  AppliedTables applied = acknowledged(want);
   applied.forget_lft_block(kPlanSwitchGuid, 0);
   const LftPlan plan = plan_lft(fabric, want, applied);
   ASSERT_EQ(plan.writes.size(), 1u);
@@ -110,10 +110,7 @@ TEST(LftPlan, ASwitchReportingAnotherTopThanItAcknowledgedIsWrittenWhole) {
   // SM), so none of what it acknowledged is believed.
   const SweepFabric fabric(test::plan_fabric(1024, /*top=*/0));
   const RoutingTables want = tables_to(70, 1);
-  AppliedTables applied;
-  applied.record_lft_top(kPlanSwitchGuid, 70);
-  applied.record_lft_block(kPlanSwitchGuid, 0, want.lft[0].block(0));
-  applied.record_lft_block(kPlanSwitchGuid, 1, want.lft[0].block(1));
+  AppliedTables applied = acknowledged(want);
   const LftPlan plan = plan_lft(fabric, want, applied);
   EXPECT_EQ(plan.stale, std::vector<Guid>{kPlanSwitchGuid});
   EXPECT_EQ(plan.top_updates, 1u);

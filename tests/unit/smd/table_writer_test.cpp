@@ -129,15 +129,27 @@ struct WriteRun {
   std::vector<SweepProblem> problems;
 };
 
-WriteRun run(const std::vector<TableWrite>& plan, std::vector<Answer> script) {
+// Send `plan` through a transport answering as `script` says (inside submit() with `inline_answers`);
+// the most writes it held at once goes to `max_in_flight` when given.
+WriteRun run(const std::vector<TableWrite>& plan, std::vector<Answer> script, bool inline_answers = false,
+             std::size_t* max_in_flight = nullptr) {
   boost::asio::io_context io;
   auto guard = boost::asio::make_work_guard(io);
   ScriptedTransport transport(io, std::move(script));
+  transport.answer_inline = inline_answers;
   SmpBatch batch(io, transport);
   WriteRun out;
   ListRecorder recorder(out.recorded);
   out.report = write_plan(batch, plan, recorder, out.problems);
+  if (max_in_flight != nullptr) *max_in_flight = transport.max_in_flight;
   return out;
+}
+
+// 20,000 LFT block writes: the size of the port transitions of a large bring-up.
+std::vector<TableWrite> many_blocks() {
+  std::vector<TableWrite> plan;
+  for (unsigned b = 0; b < 20000; ++b) plan.push_back(lft_block(b));
+  return plan;
 }
 
 TEST(TableWriter, BelievesOnlyEchoedWritesAndNamesEveryOther) {
@@ -183,39 +195,21 @@ TEST(TableWriter, PortStateSetsAreLeftToTheirCallersReadBack) {
 TEST(TableWriter, AHugePlanIsFedToTheTransportAFewHundredAtATime) {
   // 20,000 Sets (the port transitions of a large bring-up): the transport never holds more than the
   // writer's look-ahead, and every write is still sent once and believed.
-  std::vector<TableWrite> plan;
-  for (unsigned b = 0; b < 20000; ++b) plan.push_back(lft_block(b));
-  boost::asio::io_context io;
-  auto guard = boost::asio::make_work_guard(io);
-  ScriptedTransport transport(io, {});
-  SmpBatch batch(io, transport);
-  Recorded recorded;
-  ListRecorder recorder(recorded);
-  std::vector<SweepProblem> problems;
-  const WriteReport report = write_plan(batch, plan, recorder, problems);
-  EXPECT_EQ(report.sent, 20000u);
-  EXPECT_EQ(report.believed, 20000u);
-  EXPECT_EQ(recorded.events.size(), 20000u);
-  EXPECT_LE(transport.max_in_flight, 128u);
-  EXPECT_GE(transport.max_in_flight, 64u) << "enough ahead to keep a 64-SMP window full";
+  std::size_t max_in_flight = 0;
+  const WriteRun r = run(many_blocks(), {}, false, &max_in_flight);
+  EXPECT_EQ(r.report.sent, 20000u);
+  EXPECT_EQ(r.report.believed, 20000u);
+  EXPECT_EQ(r.recorded.events.size(), 20000u);
+  EXPECT_LE(max_in_flight, 128u);
+  EXPECT_GE(max_in_flight, 64u) << "enough ahead to keep a 64-SMP window full";
 }
 
 TEST(TableWriter, ATransportThatFailsInsideSubmitDoesNotRecurse) {
   // Every send fails at once, inside submit(): the writer must report all of them without re-entering
   // itself once per write (20,000 nested calls would exhaust the stack).
-  std::vector<TableWrite> plan;
-  for (unsigned b = 0; b < 20000; ++b) plan.push_back(lft_block(b));
-  boost::asio::io_context io;
-  auto guard = boost::asio::make_work_guard(io);
-  ScriptedTransport transport(io, std::vector<Answer>(20000, Answer::kTimeout));
-  transport.answer_inline = true;
-  SmpBatch batch(io, transport);
-  Recorded recorded;
-  ListRecorder recorder(recorded);
-  std::vector<SweepProblem> problems;
-  const WriteReport report = write_plan(batch, plan, recorder, problems);
-  EXPECT_EQ(report.failed, 20000u);
-  EXPECT_EQ(problems.size(), 20000u);
+  const WriteRun r = run(many_blocks(), std::vector<Answer>(20000, Answer::kTimeout), /*inline_answers=*/true);
+  EXPECT_EQ(r.report.failed, 20000u);
+  EXPECT_EQ(r.problems.size(), 20000u);
 }
 
 TEST(TableWriter, AnEmptyPlanSendsNothing) {
