@@ -98,8 +98,7 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.sample("smd_masters_seen", "", static_cast<double>(snap.masters_seen));
   w.family("smd_elections_total", "counter", "Election gates of heavy sweeps in which another SM answered.");
   w.sample("smd_elections_total", "", as_double(c.elections));
-  w.family("smd_handovers_total", "counter",
-           "SMInfo HANDOVERs: sent by this SM and taken, or received and obeyed.");
+  w.family("smd_handovers_total", "counter", "SMInfo HANDOVERs: sent by this SM and taken, or received and obeyed.");
   w.sample("smd_handovers_total", "direction=\"sent\"", as_double(c.handovers_sent));
   w.sample("smd_handovers_total", "direction=\"received\"", as_double(c.handovers_received));
   w.family("smd_two_masters_total", "counter",

@@ -53,11 +53,11 @@ namespace smd {
 /// The SM this one polls: its master (STANDBY), or the lower master it waits for (MASTER), and the other
 /// SMs it knows from its last election.
 struct WatchedSm {
-  mad::DrPath path;             ///< directed route to its port (used when `by_lid` is false)
-  bool by_lid = false;          ///< reached LID-routed instead (a STANDBY Set from an SM not in our fabric)
-  Guid guid = 0;                ///< its port GUID
-  Lid lid = 0;                  ///< its port's LID as last read (the nudge goes there), 0 = unknown
-  mad::SmInfo info;             ///< its SMInfo as last read
+  mad::DrPath path;     ///< directed route to its port (used when `by_lid` is false)
+  bool by_lid = false;  ///< reached LID-routed instead (a STANDBY Set from an SM not in our fabric)
+  Guid guid = 0;        ///< its port GUID
+  Lid lid = 0;          ///< its port's LID as last read (the nudge goes there), 0 = unknown
+  mad::SmInfo info;     ///< its SMInfo as last read
 };
 
 class Daemon final : public DaemonControl {
@@ -210,7 +210,7 @@ class Daemon final : public DaemonControl {
   std::uint32_t act_count_ = 0;
   Guid own_guid_ = 0;
   Lid own_lid_ = 0;
-  PortNum own_port_ = 0;       ///< our port's number (PortInfo attribute modifier of the IsSM check)
+  PortNum own_port_ = 0;           ///< our port's number (PortInfo attribute modifier of the IsSM check)
   std::uint32_t own_capmask_ = 0;  ///< our port's CapabilityMask as last read
 
   // The election. `gate_` is what the last gate decided (read when its sweep's outcome is applied).
@@ -218,11 +218,11 @@ class Daemon final : public DaemonControl {
   WatchedSm watched_;               ///< STANDBY: the master; MASTER: the lower master awaited
   bool awaiting_handover_ = false;  ///< MASTER: watched_ is a lower master we poll until it hands over
   unsigned poll_failures_ = 0;
-  std::vector<WatchedSm> known_sms_;      ///< the other trusted SMs the last gate read
-  std::unordered_set<Guid> heard_sms_;    ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
-  unsigned other_masters_ = 0;            ///< other SMs in MASTER state at the last look
-  std::uint32_t trap_tid_ = 0;            ///< TIDs of the traps this SM sends
-  Guid nudged_guid_ = 0;                  ///< the last master nudged (repeats are logged at debug)
+  std::vector<WatchedSm> known_sms_;    ///< the other trusted SMs the last gate read
+  std::unordered_set<Guid> heard_sms_;  ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
+  unsigned other_masters_ = 0;          ///< other SMs in MASTER state at the last look
+  std::uint32_t trap_tid_ = 0;          ///< TIDs of the traps this SM sends
+  Guid nudged_guid_ = 0;                ///< the last master nudged (repeats are logged at debug)
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

@@ -70,8 +70,8 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
   unsigned masters = 0;
   for (const WatchedSm& sm : answered) {
     if (judge_peer(self, sm.info) == PeerVerdict::kDistrust) {
-      spdlog::error("{} answered with another SM_Key (0x{:x}): not trusted, left out of the election",
-                    describe_sm(sm), sm.info.sm_key);
+      spdlog::error("{} answered with another SM_Key (0x{:x}): not trusted, left out of the election", describe_sm(sm),
+                    sm.info.sm_key);
       continue;
     }
     known_sms_.push_back(sm);
@@ -130,8 +130,8 @@ bool Daemon::hand_over(const WatchedSm& to, const mad::SmInfo& info) {
   std::optional<mad::SmpReply> reply;
   batch.submit(std::move(req), [&reply](const mad::SmpReply& r) { reply = r; });
   batch.wait();
-  const std::string who = format_guid(info.guid) + " (priority " + std::to_string(info.priority) + ", " +
-                          mad::to_string(info.state) + ")";
+  const std::string who =
+      format_guid(info.guid) + " (priority " + std::to_string(info.priority) + ", " + mad::to_string(info.state) + ")";
   if (!reply || reply->outcome != mad::SmpOutcome::kOk) {
     spdlog::warn("HANDOVER to {} at DR path {} not taken: {}", who, to.path.to_string(),
                  reply ? describe_failure(*reply) : std::string("no answer"));
@@ -167,7 +167,8 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
       sm_ptr->info = info;
       if (info.state == mad::SmState::kMaster) ++masters;
       const PeerVerdict v = judge_peer(self, info);
-      if (reason.empty() && (v == PeerVerdict::kYield || v == PeerVerdict::kAwaitHandover || v == PeerVerdict::kHandOver)) {
+      if (reason.empty() &&
+          (v == PeerVerdict::kYield || v == PeerVerdict::kAwaitHandover || v == PeerVerdict::kHandOver)) {
         reason = describe_sm(*sm_ptr) + (v == PeerVerdict::kHandOver ? " outranks us" : " is master too");
       }
     });
@@ -175,7 +176,8 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
   batch.wait();
   if (awaiting_handover_) ++masters;
   other_masters_ = masters;
-  std::erase_if(known_sms_, [&gone](const WatchedSm& sm) { return std::find(gone.begin(), gone.end(), sm.guid) != gone.end(); });
+  std::erase_if(known_sms_,
+                [&gone](const WatchedSm& sm) { return std::find(gone.begin(), gone.end(), sm.guid) != gone.end(); });
   return !reason.empty();
 }
 

@@ -48,9 +48,10 @@ bool Daemon::ensure_is_sm(const char* when, const mad::PortInfo* seen) {
   if (seen->lid != 0) own_lid_ = seen->lid;
   if ((seen->capability_mask & mad::capmask::kIsSm) != 0) return false;
 
-  spdlog::warn("IsSM check ({}): our port's CapabilityMask 0x{:08x} lacks IsSM; other SMs cannot see this SM; "
-               "restoring it",
-               when, seen->capability_mask);
+  spdlog::warn(
+      "IsSM check ({}): our port's CapabilityMask 0x{:08x} lacks IsSM; other SMs cannot see this SM; "
+      "restoring it",
+      when, seen->capability_mask);
   if (auto st = transport_->renew_is_sm(); !st.ok()) {
     spdlog::error("IsSM not restored: {}", st.error().message);
     return false;

@@ -81,12 +81,10 @@ void Daemon::poll_watched(const DaemonEvent& event) {
       case PollVerdict::kAlive: poll_failures_ = 0; break;
       case PollVerdict::kAliveBelowUs:
         poll_failures_ = 0;
-        post(SmEvent::kPolledMasterBelowUs, "master " + who + " (priority " + std::to_string(answer->priority) +
-                                                ") is below us");
+        post(SmEvent::kPolledMasterBelowUs,
+             "master " + who + " (priority " + std::to_string(answer->priority) + ") is below us");
         break;
-      case PollVerdict::kAboveUs:
-        post(SmEvent::kSweepRequested, "master " + who + " now outranks us");
-        return;
+      case PollVerdict::kAboveUs: post(SmEvent::kSweepRequested, "master " + who + " now outranks us"); return;
       case PollVerdict::kNotMaster:
         post(SmEvent::kMasterLost, "lower master " + who + " is " + mad::to_string(answer->state) + " now");
         return;
@@ -131,8 +129,8 @@ void Daemon::nudge_watched() {
   // Once per watched master at info level; the repeats (one per poll until it hands over) at debug.
   const auto level = nudged_guid_ == watched_.guid ? spdlog::level::debug : spdlog::level::info;
   nudged_guid_ = watched_.guid;
-  spdlog::log(level, "trap 144 (SM priority change) to master {} at LID {}: we outrank it",
-              format_guid(watched_.guid), watched_.lid);
+  spdlog::log(level, "trap 144 (SM priority change) to master {} at LID {}: we outrank it", format_guid(watched_.guid),
+              watched_.lid);
 }
 
 }  // namespace smd

@@ -74,8 +74,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
   std::uint64_t key_out = 0;
   if (info.method == static_cast<std::uint8_t>(mad::Method::kSet)) {
     // A control packet (IBA 14.4.1 table 186), obeyed only from a MASTER that knows our SM_Key.
-    const SetRefusal refusal =
-        sminfo_set_refusal(state, header->attr_mod, theirs, own_key, header->m_key, port_key);
+    const SetRefusal refusal = sminfo_set_refusal(state, header->attr_mod, theirs, own_key, header->m_key, port_key);
     const std::optional<SmEvent> event = sminfo_set_event(header->attr_mod);
     if (refusal != SetRefusal::kObeyed || !event) {
       ++counters_.sminfo_sets_refused;

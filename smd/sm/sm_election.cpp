@@ -6,7 +6,9 @@ namespace {
 
 using mad::SmState;
 
-bool outranks(const mad::SmInfo& a, const mad::SmInfo& b) { return sm_outranks(a.priority, a.guid, b.priority, b.guid); }
+bool outranks(const mad::SmInfo& a, const mad::SmInfo& b) {
+  return sm_outranks(a.priority, a.guid, b.priority, b.guid);
+}
 
 bool outranks_self(const mad::SmInfo& peer, const SmSelf& self) {
   return sm_outranks(peer.priority, peer.guid, self.priority, self.guid);

@@ -11,9 +11,9 @@ namespace smd {
 /// What happened. The order is the column order of the transition table (sm_fsm.cpp).
 enum class SmEvent : std::uint8_t {
   // A heavy sweep finished (the outcome is applied at once, before anything queued during the sweep).
-  kSweepUp,           ///< every LID set, every link Active, every table held
-  kSweepNotUp,        ///< the sweep configured the fabric but left problems
-  kSweepFoundMaster,  ///< the election gate stopped the sweep: another SM is master (or took our handover)
+  kSweepUp,              ///< every LID set, every link Active, every table held
+  kSweepNotUp,           ///< the sweep configured the fabric but left problems
+  kSweepFoundMaster,     ///< the election gate stopped the sweep: another SM is master (or took our handover)
   kSweepAwaitsHandover,  ///< the gate stopped the sweep: a MASTER below us still holds the subnet (poll it)
   // An SMInfo Set from another SM that sminfo_set_refusal() let through (IBA 14.4.1, table 186).
   kSetHandover,     ///< HANDOVER: the master hands us the subnet (or its part of it)

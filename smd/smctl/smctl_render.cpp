@@ -27,7 +27,8 @@ void render_status(std::ostream& out, const Json& s) {
         << str(e, "handovers_sent") << " received " << str(e, "handovers_received") << ", two masters "
         << str(e, "two_masters") << ", IsSM restored " << str(e, "is_sm_restored") << "\n";
     if (e.contains("awaiting_handover_from") && !e.at("awaiting_handover_from").is_null()) {
-      out << std::setw(14) << "Awaiting" << "HANDOVER from lower master " << str(e, "awaiting_handover_from") << "\n";
+      out << std::setw(14) << "Awaiting"
+          << "HANDOVER from lower master " << str(e, "awaiting_handover_from") << "\n";
     }
     if (e.contains("other_sms")) {
       for (const Json& sm : e.at("other_sms")) {

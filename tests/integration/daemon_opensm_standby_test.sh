@@ -5,15 +5,11 @@
 # log, ibnetdiscover before and after, check_fabric.py (ibroute read-back) under OpenSM.
 . "$(dirname "$0")/opensm_common.sh"
 ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
-# From host-3 (leaf-0 port 4): smd's port host-0 is DR 0,1,1, OpenSM's host-1 is DR 0,1,2.
-SMD=0,1,1 OSM=0,1,2
-write_policy "${IBSIM_WORKDIR}/a.yaml" "${IBSIM_WORKDIR}/state-a" "  priority: 10" "  sweep_interval: 2" \
-  "  poll_interval: 1" "  poll_retries: 2"
-start_daemon a "${IBSIM_WORKDIR}/a.yaml" SIM_HOST=host-0
+start_fast_smd 10
 wait_log a "SUBNET UP" 60
 lids_now "${IBSIM_WORKDIR}/lids.before"
 
-start_opensm osm 5 host-1 "sminfo_polling_timeout 1000" "polling_retry_number 2"
+start_fast_opensm 5
 t=$(wait_states host-3 30 "${SMD}=MASTER" "${OSM}=STANDBY")
 echo "OpenSM STANDBY under smd ${t} s after it started"
 wait_log osm "Entering STANDBY state" 10

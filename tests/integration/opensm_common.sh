@@ -65,3 +65,33 @@ lids_now() {
   sim timeout 60 ibnetdiscover 2>/dev/null | grep -Eo '"[a-z0-9-]+"[^"]*lid [0-9]+' | sort >"$1"
   [[ -s "$1" ]]
 }
+
+# The leafspine fabric of the smd+OpenSM tests, seen from host-3 (leaf-0 port 4): smd runs on host-0
+# (DR 0,1,1), OpenSM on host-1 (DR 0,1,2). Both poll every second and give up after two failed polls, smd
+# light-sweeps every 2 s.
+SMD=0,1,1 OSM=0,1,2
+
+# start_fast_smd PRIORITY: smd "a" on host-0 with that priority and the fast intervals above.
+start_fast_smd() {
+  write_policy "${IBSIM_WORKDIR}/a.yaml" "${IBSIM_WORKDIR}/state-a" "  priority: $1" "  sweep_interval: 2" \
+    "  poll_interval: 1" "  poll_retries: 2"
+  start_daemon a "${IBSIM_WORKDIR}/a.yaml" SIM_HOST=host-0
+}
+
+# start_fast_opensm PRIORITY: OpenSM "osm" on host-1 with that priority, polling every second.
+start_fast_opensm() { start_opensm osm "$1" host-1 "sminfo_polling_timeout 1000" "polling_retry_number 2"; }
+
+# settled_pair SMD_LINE OSM_LINE: after 3 s (three polls each way) sminfo still reads smd's port and
+# OpenSM's port as "priority P state S SMINFO_X" SMD_LINE and OSM_LINE; OpenSM never distrusted smd's
+# SMInfo; no LID moved since lids.before; every route delivers (ibroute read-back).
+settled_pair() {
+  sleep 3
+  sm_line host-3 "${SMD}"
+  sm_line host-3 "${OSM}"
+  grep -q "$1" <(sm_line host-3 "${SMD}")
+  grep -q "$2" <(sm_line host-3 "${OSM}")
+  osm_never osm "ERR 2F18"
+  lids_now "${IBSIM_WORKDIR}/lids.after"
+  diff "${IBSIM_WORKDIR}/lids.before" "${IBSIM_WORKDIR}/lids.after"
+  check_with_diags --expect-switches 6 --expect-cas 16
+}

@@ -5,7 +5,6 @@
 # STANDBY, for good. Witnesses: sminfo at each SM's port, OpenSM's log, check_fabric.py.
 . "$(dirname "${BASH_SOURCE[0]}")/opensm_common.sh"
 ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
-SMD=0,1,1 OSM=0,1,2  # from host-3: host-0 (smd), host-1 (OpenSM)
 write_policy "${IBSIM_WORKDIR}/a.yaml" "${IBSIM_WORKDIR}/state-a"  # no election key: all defaults
 start=${SECONDS}
 if [[ "${FIRST}" == smd ]]; then

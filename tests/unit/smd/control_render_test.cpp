@@ -57,15 +57,15 @@ TEST(ControlRender, StatusWithTheElection) {
                  {"last_sweep", {{"time", nullptr}}},
                  {"engine", ""},
                  {"fabric", {{"switches", 0}, {"cas", 0}, {"links", 0}, {"lids", 0}}}};
-  status["election"] = {{"masters_seen", 2},
-                        {"awaiting_handover_from", "0x0000000000100013"},
-                        {"elections", 3},
-                        {"handovers_sent", 0},
-                        {"handovers_received", 1},
-                        {"two_masters", 1},
-                        {"is_sm_restored", 0},
-                        {"other_sms",
-                         {{{"guid", "0x0000000000100013"}, {"priority", 5}, {"state", "MASTER"}, {"lid", 9}}}}};
+  status["election"] = {
+      {"masters_seen", 2},
+      {"awaiting_handover_from", "0x0000000000100013"},
+      {"elections", 3},
+      {"handovers_sent", 0},
+      {"handovers_received", 1},
+      {"two_masters", 1},
+      {"is_sm_restored", 0},
+      {"other_sms", {{{"guid", "0x0000000000100013"}, {"priority", 5}, {"state", "MASTER"}, {"lid", 9}}}}};
   EXPECT_EQ(render("status", status),
             "SM state      MASTER (priority 10)\n"
             "SM port       0x0000000000100001 LID 1\n"

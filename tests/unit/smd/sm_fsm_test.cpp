@@ -97,8 +97,7 @@ TEST(SmFsm, TwoMastersResolveThroughTheTable) {
             cell(SmAction::kTakeHandover, SmState::kMaster));
   EXPECT_EQ(sm_transition(SmState::kStandby, SmEvent::kSetDiscover),
             cell(SmAction::kRequestSweep, SmState::kDiscovering));
-  EXPECT_EQ(sm_transition(SmState::kNotActive, SmEvent::kSetStandby),
-            cell(SmAction::kFollowSender, SmState::kStandby));
+  EXPECT_EQ(sm_transition(SmState::kNotActive, SmEvent::kSetStandby), cell(SmAction::kFollowSender, SmState::kStandby));
   for (SmState s : kStates) {
     EXPECT_EQ(sm_transition(s, SmEvent::kSetAcknowledge), cell(SmAction::kNone, s)) << to_string(s);
   }

@@ -26,13 +26,13 @@ mad::SmInfo sender(SmState state, std::uint64_t key) {
 // took smd for a foreign SM (ERR 2F18) and stayed a second master; IBA withholds the key only under M_Key
 // protection.
 TEST(SmInfoAccess, KeyWithheldOnlyUnderMKeyProtection) {
-  EXPECT_EQ(sminfo_get_answer(0, {}), GetAnswer::kWithKey);                   // no M_Key on our port
-  EXPECT_EQ(sminfo_get_answer(0x5, {0, 2}), GetAnswer::kWithKey);             // protection without a key is none
-  EXPECT_EQ(sminfo_get_answer(0, {0xAB, 0}), GetAnswer::kWithKey);            // level 0: Get is free
-  EXPECT_EQ(sminfo_get_answer(0, {0xAB, 1}), GetAnswer::kWithoutKey);         // level 1: key returned as 0
-  EXPECT_EQ(sminfo_get_answer(0xAB, {0xAB, 1}), GetAnswer::kWithKey);         // ... unless the Get has our M_Key
-  EXPECT_EQ(sminfo_get_answer(0x1, {0xAB, 2}), GetAnswer::kNone);             // level 2: no answer
-  EXPECT_EQ(sminfo_get_answer(0x1, {0xAB, 3}), GetAnswer::kNone);             // level 3 likewise
+  EXPECT_EQ(sminfo_get_answer(0, {}), GetAnswer::kWithKey);            // no M_Key on our port
+  EXPECT_EQ(sminfo_get_answer(0x5, {0, 2}), GetAnswer::kWithKey);      // protection without a key is none
+  EXPECT_EQ(sminfo_get_answer(0, {0xAB, 0}), GetAnswer::kWithKey);     // level 0: Get is free
+  EXPECT_EQ(sminfo_get_answer(0, {0xAB, 1}), GetAnswer::kWithoutKey);  // level 1: key returned as 0
+  EXPECT_EQ(sminfo_get_answer(0xAB, {0xAB, 1}), GetAnswer::kWithKey);  // ... unless the Get has our M_Key
+  EXPECT_EQ(sminfo_get_answer(0x1, {0xAB, 2}), GetAnswer::kNone);      // level 2: no answer
+  EXPECT_EQ(sminfo_get_answer(0x1, {0xAB, 3}), GetAnswer::kNone);      // level 3 likewise
   EXPECT_EQ(sminfo_get_answer(0xAB, {0xAB, 3}), GetAnswer::kWithKey);
   EXPECT_EQ(sm_key_in_response(GetAnswer::kWithKey, 0x77), 0x77u);
   EXPECT_EQ(sm_key_in_response(GetAnswer::kWithoutKey, 0x77), 0u);
