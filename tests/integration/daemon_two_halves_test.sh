@@ -77,4 +77,19 @@ for node, lid in b.items():
         kept += 1
 print(f"LIDs: the master's {len(a)} kept; of the other half's {len(b)}, {kept} kept and {moved} moved (each clashed)")
 PY
+# The election as both daemons count it (smctl status --json): A saw B master and took its HANDOVER, B
+# handed over; each now sees one master.
+for name in a b; do
+  "${SMD_BUILD_DIR}/smd/smctl" --socket "${IBSIM_WORKDIR}/state-${name}.control.socket" --json status \
+    >"${IBSIM_WORKDIR}/status-${name}.json"
+done
+python3 - "${IBSIM_WORKDIR}/status-a.json" "${IBSIM_WORKDIR}/status-b.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["result"]["election"] for p in sys.argv[1:3])
+print("A:", a, "\nB:", b)
+assert a["masters_seen"] == 1 and b["masters_seen"] == 1, "one master as each daemon sees it"
+assert a["two_masters"] >= 1 and a["handovers_received"] >= 1, "A found B master and took its HANDOVER"
+assert b["handovers_sent"] >= 1, "B handed over"
+PY
+"${SMD_BUILD_DIR}/smd/smctl" --socket "${IBSIM_WORKDIR}/state-a.control.socket" status | grep -E "Election|Other SM"
 check_with_diags --expect-switches 7 --expect-cas 10
