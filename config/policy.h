@@ -11,13 +11,18 @@
 
 namespace smd {
 
+/// sm.sm_key when the policy names none: OpenSM's default (OSM_DEFAULT_SM_KEY, `sm_key 0x1` in opensm.conf),
+/// so smd and OpenSM on their default policies trust each other's SMInfo and elect exactly one master.
+/// The SM_Key is no secret at this value; a subnet that wants SMInfo authenticated sets its own on every SM.
+inline constexpr std::uint64_t kDefaultSmKey = 1;
+
 struct SmPolicy {
   std::string state_dir = "/var/lib/smd";               ///< sm.state_dir: guid2lid, reports, plans
   std::string ca;                                       ///< sm.ca: umad CA name ("" = first CA with an active port)
   unsigned port = 0;                                    ///< sm.port: port number on that CA (0 = first usable)
   Guid port_guid = 0;                                   ///< sm.port_guid: select the SM port by GUID instead
   unsigned priority = 0;                                ///< sm.priority: SMInfo priority 0..15
-  std::uint64_t sm_key = 0;                             ///< sm.sm_key
+  std::uint64_t sm_key = kDefaultSmKey;                 ///< sm.sm_key (1, as OpenSM: the two agree)
   std::uint64_t subnet_prefix = 0xfe80000000000000ULL;  ///< sm.subnet_prefix
   unsigned sweep_interval_s = 10;                       ///< sm.sweep_interval (seconds; 0 = no light sweeps)
   unsigned max_resweeps = 3;                            ///< sm.max_resweeps: bring-up re-sweeps after lost SMPs

@@ -43,7 +43,8 @@ std::string summarize_policy(const Policy& p) {
   s += " lmc=" + std::to_string(p.lid.lmc);
   s += " sm.port=" + sm_port(p.sm);
   s += " priority=" + std::to_string(p.sm.priority);
-  s += " sm_key=" + std::string(p.sm.sm_key != 0 ? "set" : "unset");
+  // The default key (OpenSM's, 1) is public; any other is a secret and shows only as "set".
+  s += " sm_key=" + std::string(p.sm.sm_key == kDefaultSmKey ? "default" : p.sm.sm_key != 0 ? "set" : "unset");
   s += " m_key=" + std::string(p.security.m_key != 0 ? "set" : "unset");
   s += " m_key_protect=" + std::to_string(p.security.m_key_protect);
   s += " subnet_prefix=" + hex64(p.sm.subnet_prefix);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mad/codec/smp.h"
+#include "routing/base/status.h"
 
 namespace smd::mad {
 
@@ -38,6 +39,9 @@ class MadChannel {
   virtual std::string describe() const = 0;
   /// Release the port. Idempotent; no send/receive may be running.
   virtual void close() = 0;
+  /// Make the port advertise IsSM (PortInfo:CapabilityMask bit 1) again, when something cleared it while
+  /// this SM holds the port. Errors: kTransport when the port cannot (the default: a test channel).
+  virtual Status renew_is_sm() { return make_error(ErrorCode::kTransport, describe() + ": cannot set IsSM"); }
 };
 
 }  // namespace smd::mad

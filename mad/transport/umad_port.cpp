@@ -177,6 +177,7 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
       return make_error(ErrorCode::kTransport,
                         name + ": open " + path + " failed: " + std::strerror(errno) + " (another SM holds it?)");
     }
+    port->issm_path_ = path;
   }
   spdlog::info("SM port {} opened", name);
   return port;
@@ -220,6 +221,30 @@ int UmadPort::receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, i
   from.pkey_index = addr->pkey_index;
   status = umad_status(rx_umad_.data());
   return 1;
+}
+
+Status UmadPort::renew_is_sm() {
+  if (issm_path_.empty()) return make_error(ErrorCode::kTransport, describe() + ": opened without the issm device");
+  // Under ibsim's shim a second open succeeds (the same fake descriptor comes back) and sets the bit. The
+  // kernel lets one process hold issmN at a time: a second open fails with EAGAIN, and the bit comes back
+  // only by closing the device (which clears it) and opening it again.
+  const int again = ::open(issm_path_.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK);
+  if (again >= 0) {
+    if (again != issm_fd_) {
+      if (issm_fd_ >= 0) ::close(issm_fd_);
+      issm_fd_ = again;
+    }
+    return Ok{};
+  }
+  if (errno != EAGAIN && errno != EBUSY) {
+    return make_error(ErrorCode::kTransport, describe() + ": open " + issm_path_ + ": " + std::strerror(errno));
+  }
+  if (issm_fd_ >= 0) ::close(issm_fd_);
+  issm_fd_ = ::open(issm_path_.c_str(), O_RDWR | O_CLOEXEC);
+  if (issm_fd_ < 0) {
+    return make_error(ErrorCode::kTransport, describe() + ": reopen " + issm_path_ + ": " + std::strerror(errno));
+  }
+  return Ok{};
 }
 
 void UmadPort::close() {

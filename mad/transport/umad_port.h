@@ -56,6 +56,13 @@ class UmadPort final : public MadChannel {
   /// umad_recv into one reused umad buffer (call from one thread only).
   int receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) override;
 
+  /// IsSM again (IBA 14.2.5.6 CapabilityMask; the SMA owns the bit, so no PortInfo Set can change it):
+  /// the issm device is opened once more, which is what sets the bit, under the kernel (after closing it:
+  /// the kernel allows one holder) and under ibsim's shim (each open sends "set issm" to the simulator,
+  /// which clears the bit when it finds an earlier SM process on the port gone). Errors: kTransport when
+  /// the port was opened without issm, or the device does not open.
+  Status renew_is_sm() override;
+
   /// Unregister and close the issm device and the umad port. Idempotent; the destructor calls it.
   /// The caller must have stopped every thread that uses fd() first.
   void close() override;
@@ -65,6 +72,7 @@ class UmadPort final : public MadChannel {
 
   int fd_ = -1;
   int issm_fd_ = -1;
+  std::string issm_path_;  ///< the issm device, "" when the port was opened without it
   std::array<int, 256> agents_{};
   std::string ca_name_;
   unsigned port_num_ = 0;

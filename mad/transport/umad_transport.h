@@ -76,6 +76,9 @@ class UmadTransport final : public SmpTransport {
   /// join the receive thread, close the port. Idempotent; submit() after stop() completes kCancelled.
   void stop();
 
+  /// The port advertises IsSM again (MadChannel::renew_is_sm). Call on the io_context thread.
+  Status renew_is_sm() { return port_->renew_is_sm(); }
+
   unsigned window() const { return window_; }
   /// The port; describe() names it in logs.
   const MadChannel& port() const { return *port_; }

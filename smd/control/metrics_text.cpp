@@ -100,6 +100,20 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.family("smd_sminfo_sets_refused_total", "counter",
            "SMInfo Sets from other SMs not obeyed (wrong SM_Key or no such transition).");
   w.sample("smd_sminfo_sets_refused_total", "", as_double(c.sminfo_sets_refused));
+  w.family("smd_masters_seen", "gauge",
+           "SMs in MASTER state at this SM's last look (election or light sweep), itself included: 1 when "
+           "healthy, 2 while two masters resolve.");
+  w.sample("smd_masters_seen", "", static_cast<double>(snap.masters_seen));
+  w.family("smd_elections_total", "counter", "Election gates of heavy sweeps in which another SM answered.");
+  w.sample("smd_elections_total", "", as_double(c.elections));
+  w.family("smd_handovers_total", "counter", "SMInfo HANDOVERs: sent by this SM and taken, or received and obeyed.");
+  w.sample("smd_handovers_total", "direction=\"sent\"", as_double(c.handovers_sent));
+  w.sample("smd_handovers_total", "direction=\"received\"", as_double(c.handovers_received));
+  w.family("smd_two_masters_total", "counter",
+           "Election gates that found another MASTER of lower precedence while this SM was MASTER.");
+  w.sample("smd_two_masters_total", "", as_double(c.two_masters_found));
+  w.family("smd_is_sm_restored_total", "counter", "Times this SM's port had lost IsSM and got it back.");
+  w.sample("smd_is_sm_restored_total", "", as_double(c.is_sm_restored));
 
   w.family("smd_sm_state", "gauge", "SM state (IBA SMInfo): 1 for the current state, 0 for the others.");
   static constexpr const char* kStates[] = {"NOTACTIVE", "DISCOVERING", "STANDBY", "MASTER"};

@@ -232,6 +232,22 @@ Json status_json(const FabricSnapshot& snap) {
     restart.push_back({{"key", k.key}, {"running", k.running}, {"file", k.file}});
   }
   status["needs_restart"] = std::move(restart);
+  Json others = Json::array();
+  for (const SmPeer& sm : snap.other_sms) {
+    others.push_back({{"guid", format_guid(sm.guid)}, {"priority", sm.priority}, {"state", sm.state}, {"lid", sm.lid}});
+  }
+  status["election"] = {
+      {"masters_seen", snap.masters_seen},
+      {"awaiting_handover_from",
+       snap.awaiting_handover_from ? Json(format_guid(snap.awaiting_handover_from)) : Json(nullptr)},
+      {"elections", snap.counters.elections},
+      {"handovers_sent", snap.counters.handovers_sent},
+      {"handovers_received", snap.counters.handovers_received},
+      {"two_masters", snap.counters.two_masters_found},
+      {"is_sm_restored", snap.counters.is_sm_restored},
+      {"sminfo_sets_refused", snap.counters.sminfo_sets_refused},
+      {"other_sms", std::move(others)},
+  };
   return status;
 }
 

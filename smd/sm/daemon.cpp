@@ -32,6 +32,7 @@ int Daemon::run() {
     return 2;
   }
   own_guid_ = port.value()->port_guid();
+  own_port_ = static_cast<PortNum>(port.value()->port_num());
   spdlog::info("SM port {}; priority {}; state DISCOVERING", port.value()->describe(), policy_.sm.priority);
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
 
@@ -40,6 +41,9 @@ int Daemon::run() {
   transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,
                                              const mad::UnsolicitedInfo& info) { on_unsolicited(mad, info); });
   runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);
+  // Opening the issm device set IsSM; an earlier SM process on this port may have left the simulator (or
+  // the port) in a state that clears it again, which every later sweep checks too.
+  (void)ensure_is_sm("start-up");
 
   arm_signals();
   start_management();

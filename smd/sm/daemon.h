@@ -13,7 +13,10 @@
 //   daemon.cpp          lifecycle: open the port, start the control socket and metrics, the loop, stop
 //   daemon_events.cpp   the queue and the table's executor: post, apply, enter a state, perform an action
 //   daemon_sweeps.cpp   heavy-sweep scheduling (coalesced requests, one timer), heavy and light sweeps
-//   daemon_sminfo.cpp   the SMInfo agent: answers, the election gate, handover, polling the master
+//   daemon_sminfo.cpp   the SMInfo agent: answers to other SMs' Gets and Sets (control packets)
+//   daemon_election.cpp the election gate after discovery, handover, the other SMs in light sweeps
+//   daemon_poll.cpp     polling the watched SM (STANDBY: the master; MASTER: a lower master) and nudging it
+//   daemon_is_sm.cpp    our own port's IsSM capability: checked, and restored when it is missing
 //   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, then an event) and the SMInfo dispatch
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
 //   daemon_publish.cpp  the frozen FabricSnapshot and the counters
@@ -25,8 +28,10 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "config/policy.h"
@@ -39,10 +44,21 @@
 #include "smd/sm/event_timer.h"
 #include "smd/sm/pending_sweep.h"
 #include "smd/sm/sm_fsm.h"
+#include "smd/sm/sminfo_access.h"
 #include "smd/state/fabric_snapshot.h"
 #include "smd/sweep/sweep_runner.h"
 
 namespace smd {
+
+/// The SM this one polls: its master (STANDBY), or the lower master it waits for (MASTER), and the other
+/// SMs it knows from its last election.
+struct WatchedSm {
+  mad::DrPath path;     ///< directed route to its port (used when `by_lid` is false)
+  bool by_lid = false;  ///< reached LID-routed instead (a STANDBY Set from an SM not in our fabric)
+  Guid guid = 0;        ///< its port GUID
+  Lid lid = 0;          ///< its port's LID as last read (the nudge goes there), 0 = unknown
+  mad::SmInfo info;     ///< its SMInfo as last read
+};
 
 class Daemon final : public DaemonControl {
  public:
@@ -101,18 +117,44 @@ class Daemon final : public DaemonControl {
   void run_light_sweep(const DaemonEvent& event);
 
   // --- daemon_sminfo.cpp: the SMInfo agent ---
-  bool election_gate(const ObservedFabric& d);
-  /// The election gate's verdict, during a sweep: this SM is to go `state` (STANDBY) for `why`; the state
-  /// machine enters it when the sweep has stopped (kSweepFoundMaster). Never changes state_ itself.
-  void become(mad::SmState state, const std::string& why);
-  bool hand_over(const mad::DrPath& path, const mad::SmInfo& to);
+  /// Answer another SM's SMInfo Get or Set (IBA 14.4.1; rules in smd/sm/sminfo_access.h). An obeyed Set
+  /// becomes an event; a trusted Get from an SM that outranks us may too.
   void answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info);
-  void arm_master_poll();
-  void cancel_master_poll();
-  void poll_master(const DaemonEvent& event);
-  /// Our SMInfo as sent to other SMs; `sm_key` is ours in our own requests, and in a GetResp only
-  /// to a requester that proved it (sm_key_in_response).
+  /// Our SMInfo as sent to other SMs, with `sm_key` in its SM_Key field.
   mad::SmInfo own_sminfo(std::uint64_t sm_key) const;
+  /// The M_Key protection of our own port (what smd gives every endport).
+  OwnPortKey own_port_key() const;
+  /// How to reach the SM of port GUID `guid`: the last fabric's directed route to it, else LID `lid`.
+  std::optional<WatchedSm> reach_sm(Guid guid, Lid lid) const;
+
+  // --- daemon_election.cpp: the election (IBA 14.4.1.1) ---
+  /// The heavy sweep's gate: read every other SM's SMInfo, decide (decide_election), act. Runs inside the
+  /// sweep: it never changes state_; a stop is applied as the sweep's outcome (kSweepFoundMaster,
+  /// kSweepAwaitsHandover).
+  SweepRunner::GateVerdict election_gate(const ObservedFabric& d);
+  /// SubnSet(SMInfo) HANDOVER to `to` (a STANDBY or MASTER that outranks us). True when it answered with
+  /// status 0 (OpenSM answers in the state it had before the Set: STANDBY; smd answers MASTER).
+  bool hand_over(const WatchedSm& to, const mad::SmInfo& info);
+  /// Light sweep: read the SMInfo of every SM known from the last gate; true (with a reason) when one of
+  /// them needs a heavy sweep: another MASTER, or a STANDBY that outranks us.
+  bool other_sms_need_sweep(std::string& reason);
+
+  // --- daemon_poll.cpp: the SM this one polls ---
+  /// Poll the watched SM after `delay` (sm.poll_interval when nullopt).
+  void arm_poll(std::optional<std::chrono::milliseconds> delay = std::nullopt);
+  void cancel_poll();
+  void poll_watched(const DaemonEvent& event);
+  /// kAwaitHandover: start polling the lower master the gate found, at once.
+  void await_handover();
+  /// Stop waiting for a lower master (it handed over, went away, or a sweep configured without it).
+  void stop_awaiting(const std::string& why);
+  /// kNudgeMaster: trap 144 (SM priority change, as OpenSM sends it) to the watched SM's LID.
+  void nudge_watched();
+
+  // --- daemon_is_sm.cpp: our own port's IsSM ---
+  /// Read our port's PortInfo (or use `seen`, read by discovery) and, when IsSM is missing, reopen the issm
+  /// device and read it again. Logs what it finds. True when IsSM was missing and is back.
+  bool ensure_is_sm(const char* when, const mad::PortInfo* seen = nullptr);
 
   // --- daemon_traps.cpp: unsolicited MADs ---
   void on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info);
@@ -154,7 +196,7 @@ class Daemon final : public DaemonControl {
   bool sweep_due_ = false;           ///< it fired; its kHeavySweepDue is queued (and takes every request until it runs)
   std::uint64_t sweep_seq_ = 0;      ///< heavy sweeps started (their number in the log)
   std::uint64_t sweep_running_ = 0;  ///< the number of the heavy sweep in progress, 0 = none
-  std::string gate_why_;             ///< the election gate stopped this sweep: why (become())
+  std::string gate_why_;             ///< the election gate stopped this sweep: why
   unsigned failed_in_row_ = 0;       ///< heavy sweeps in a row that did not bring the subnet up
   Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
 
@@ -168,9 +210,19 @@ class Daemon final : public DaemonControl {
   std::uint32_t act_count_ = 0;
   Guid own_guid_ = 0;
   Lid own_lid_ = 0;
-  mad::DrPath master_path_;  ///< STANDBY: where the master's SM port is
-  Guid master_guid_ = 0;
+  PortNum own_port_ = 0;           ///< our port's number (PortInfo attribute modifier of the IsSM check)
+  std::uint32_t own_capmask_ = 0;  ///< our port's CapabilityMask as last read
+
+  // The election. `gate_` is what the last gate decided (read when its sweep's outcome is applied).
+  SweepRunner::GateVerdict gate_ = SweepRunner::GateVerdict::kConfigure;
+  WatchedSm watched_;               ///< STANDBY: the master; MASTER: the lower master awaited
+  bool awaiting_handover_ = false;  ///< MASTER: watched_ is a lower master we poll until it hands over
   unsigned poll_failures_ = 0;
+  std::vector<WatchedSm> known_sms_;    ///< the other trusted SMs the last gate read
+  std::unordered_set<Guid> heard_sms_;  ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
+  unsigned other_masters_ = 0;          ///< other SMs in MASTER state at the last look
+  std::uint32_t trap_tid_ = 0;          ///< TIDs of the traps this SM sends
+  Guid nudged_guid_ = 0;                ///< the last master nudged (repeats are logged at debug)
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

@@ -28,6 +28,8 @@ struct DaemonEvent {
   std::chrono::steady_clock::time_point at{};    ///< when the handler saw it (a trap's debounce counts from here)
   std::string why;                               ///< for the log and a sweep's reason: "trap 128", "HANDOVER from ..."
   Lid trap_lid = 0;                              ///< kTrapLinkChange: the issuer
+  Guid peer_guid = 0;                            ///< an obeyed SMInfo Set: the sender's port GUID
+  Lid peer_lid = 0;                              ///< its LID when the Set came LID-routed, else 0
   std::uint64_t timer_gen = 0;                   ///< timer events: the arming that fired (older ones are stale)
   std::shared_ptr<const ReloadedPolicy> policy;  ///< kPolicyReloaded
   std::shared_ptr<const SweepSummary> summary;   ///< a sweep's outcome (kSweepUp, kSweepNotUp, kSweepFoundMaster)

@@ -46,23 +46,27 @@ void Daemon::dispatch(const DaemonEvent& event) {
 void Daemon::enter_state(mad::SmState next, const std::string& why) {
   if (next == state_) return;
   spdlog::info("SM state {} -> {}: {}", mad::to_string(state_), mad::to_string(next), why);
+  const bool was_master = state_ == mad::SmState::kMaster;
   state_ = next;
+  awaiting_handover_ = false;
   switch (next) {
     case mad::SmState::kStandby:
       // A standby only polls the master (IBA 14.4.1.1): it neither sweeps nor keeps sweep requests.
       cancel_light_sweep();
       cancel_heavy_sweeps();
       poll_failures_ = 0;
-      arm_master_poll();
+      arm_poll();
       break;
     case mad::SmState::kNotActive:
       cancel_light_sweep();
       cancel_heavy_sweeps();
-      cancel_master_poll();
+      cancel_poll();
       break;
     case mad::SmState::kDiscovering:
-    case mad::SmState::kMaster: cancel_master_poll(); break;
+    case mad::SmState::kMaster: cancel_poll(); break;
   }
+  // Another SM programs the fabric now: what the switches hold is no longer ours to know.
+  if (was_master && runner_) runner_->forget_programming();
   publish(nullptr);
 }
 
@@ -71,12 +75,34 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
     case SmAction::kNone: return;
     case SmAction::kRunHeavySweep: run_heavy_sweep(event); return;
     case SmAction::kRunLightSweep: run_light_sweep(event); return;
-    case SmAction::kPollMaster: poll_master(event); return;
+    case SmAction::kPollMaster: poll_watched(event); return;
     case SmAction::kConfigured: after_configuring_sweep(*event.summary); return;
     case SmAction::kFollowMaster: after_gate_stopped_sweep(*event.summary); return;
     case SmAction::kTakeHandover:
-      master_guid_ = 0;
-      schedule_heavy_sweep(event.at, "handover");
+      ++counters_.handovers_received;
+      watched_ = {};
+      schedule_heavy_sweep(event.at, event.why);
+      return;
+    case SmAction::kAcceptHandover:
+      // A lower master handed its part of the subnet over (two masters): the whole fabric is ours now.
+      ++counters_.handovers_received;
+      stop_awaiting("it handed over");
+      schedule_heavy_sweep(event.at, event.why);
+      return;
+    case SmAction::kAwaitHandover:
+      publish(event.summary.get());
+      await_handover();
+      return;
+    case SmAction::kNudgeMaster: nudge_watched(); return;
+    case SmAction::kFollowSender:
+      if (auto sm = reach_sm(event.peer_guid, event.peer_lid)) {
+        watched_ = *sm;
+      } else {
+        spdlog::warn("told to stand by by {}, which this SM cannot reach: it takes over after {} polls",
+                     format_guid(event.peer_guid), policy_.sm.poll_retries);
+        watched_ = {};
+        watched_.guid = event.peer_guid;
+      }
       return;
     case SmAction::kTakeOver:
       change_seen_ = event.at;

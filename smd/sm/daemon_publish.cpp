@@ -28,8 +28,14 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->priority = policy_.sm.priority;
   snap->sm_port_guid = own_guid_;
   snap->sm_lid = own_lid_;
-  snap->master_port_guid = state_ == mad::SmState::kMaster ? own_guid_ : master_guid_;
-  snap->master_lid = state_ == mad::SmState::kMaster ? own_lid_ : 0;
+  const bool master = state_ == mad::SmState::kMaster;
+  snap->master_port_guid = master ? own_guid_ : watched_.guid;
+  snap->master_lid = master ? own_lid_ : watched_.lid;
+  snap->masters_seen = other_masters_ + (master ? 1 : 0);
+  snap->awaiting_handover_from = awaiting_handover_ ? watched_.guid : 0;
+  for (const WatchedSm& sm : known_sms_) {
+    snap->other_sms.push_back({sm.guid, sm.info.priority, mad::to_string(sm.info.state), sm.lid});
+  }
   if (runner_ && runner_->topology()) {
     snap->topo = runner_->topology();
     snap->lids = runner_->lids_snapshot();

@@ -51,6 +51,7 @@ void Daemon::request_sweep_for(const DaemonEvent& event) {
     case SmEvent::kLightSweepChange:
       if (change_seen_ == Clock::time_point{}) change_seen_ = event.at;
       break;
+    case SmEvent::kMasterLost: stop_awaiting(event.why); break;
     default: break;
   }
   switch (event.kind) {
@@ -76,21 +77,23 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   spdlog::info("heavy sweep {} under policy {} ({}): {} (state {})", n, generation, policy_.source, order.reason,
                mad::to_string(state_));
   gate_why_.clear();
+  gate_ = SweepRunner::GateVerdict::kConfigure;
   sweep_running_ = n;
-  auto s = std::make_shared<const SweepSummary>(
-      runner_->heavy_sweep([this](const ObservedFabric& d) { return election_gate(d); }, order.scope, order.trap_lids));
+  auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
+  auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
   sweep_running_ = 0;
   count_sweep(*s);
-  const std::string result = s->stopped_after_discovery ? "stopped at the election gate"
+  const std::string result = s->stopped_after_discovery ? "stopped at the election gate: " + gate_why_
                              : s->subnet_up             ? "subnet up"
                                                         : std::to_string(s->problems.size()) + " problems";
   spdlog::info("heavy sweep {} done under policy {} ({}): {}", n, generation, policy_.source, result);
 
   // The outcome is applied now, before anything that was queued while the sweep ran.
   DaemonEvent outcome;
-  outcome.kind = s->stopped_after_discovery ? SmEvent::kSweepFoundMaster
-                 : s->subnet_up             ? SmEvent::kSweepUp
-                                            : SmEvent::kSweepNotUp;
+  const bool waits = gate_ == SweepRunner::GateVerdict::kWait;
+  outcome.kind = !s->stopped_after_discovery ? (s->subnet_up ? SmEvent::kSweepUp : SmEvent::kSweepNotUp)
+                 : waits                     ? SmEvent::kSweepAwaitsHandover
+                                             : SmEvent::kSweepFoundMaster;
   outcome.at = Clock::now();
   outcome.why = s->stopped_after_discovery ? (gate_why_.empty() ? "another SM is master" : gate_why_)
                                            : "no SM of higher precedence found";
@@ -100,7 +103,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
 
 void Daemon::after_gate_stopped_sweep(const SweepSummary& s) {
   publish(&s);
-  notify::ready(std::string("STANDBY: master ") + format_guid(master_guid_));
+  notify::ready(std::string("STANDBY: master ") + format_guid(watched_.guid));
 }
 
 void Daemon::after_configuring_sweep(const SweepSummary& s) {
@@ -110,6 +113,8 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
                  s.problems.empty() ? "" : s.problems.front().to_string());
   }
   ++act_count_;
+  // The gate found no other master in this sweep: a lower master we waited for is gone.
+  stop_awaiting("this sweep found no other master");
   if (change_seen_ != Clock::time_point{} && s.subnet_up) {
     last_repair_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - change_seen_).count();
     spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", last_repair_ms_);
@@ -148,7 +153,12 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   // A heavy sweep that ran since the timer fired re-armed it: the light sweep is due later.
   if (!light_timer_.is_current(event.timer_gen)) return;
   std::string reason;
-  const bool change = runner_->light_sweep_finds_change(reason);
+  // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
+  if (ensure_is_sm("light sweep")) post(SmEvent::kIsSmRestored, "IsSM restored on our port");
+  bool change = runner_->light_sweep_finds_change(reason);
+  // The SMs the last election found: another MASTER, or a STANDBY that outranks us, needs a heavy sweep
+  // (OpenSM's light sweep asks the same of every SM it knows).
+  if (!change) change = other_sms_need_sweep(reason);
   ++counters_.light_sweeps;
   if (change) {
     DaemonEvent found;

@@ -11,21 +11,26 @@ namespace smd {
 /// What happened. The order is the column order of the transition table (sm_fsm.cpp).
 enum class SmEvent : std::uint8_t {
   // A heavy sweep finished (the outcome is applied at once, before anything queued during the sweep).
-  kSweepUp,           ///< every LID set, every link Active, every table held
-  kSweepNotUp,        ///< the sweep configured the fabric but left problems
-  kSweepFoundMaster,  ///< the election gate stopped the sweep: another SM is master (or took our handover)
-  // An SMInfo Set from another SM that sminfo_set_obeyed() accepted (IBA 14.4.1, table 186).
-  kSetHandover,  ///< HANDOVER: the master hands us the subnet
-  kSetDisable,   ///< DISABLE: go NOTACTIVE
-  kSetStandby,   ///< STANDBY: stand by
-  kSetDiscover,  ///< DISCOVER: go DISCOVERING
+  kSweepUp,              ///< every LID set, every link Active, every table held
+  kSweepNotUp,           ///< the sweep configured the fabric but left problems
+  kSweepFoundMaster,     ///< the election gate stopped the sweep: another SM is master (or took our handover)
+  kSweepAwaitsHandover,  ///< the gate stopped the sweep: a MASTER below us still holds the subnet (poll it)
+  // An SMInfo Set from another SM that sminfo_set_refusal() let through (IBA 14.4.1, table 186).
+  kSetHandover,     ///< HANDOVER: the master hands us the subnet (or its part of it)
+  kSetDisable,      ///< DISABLE: go NOTACTIVE
+  kSetStandby,      ///< STANDBY: stand by (it carries the sender, the master to poll)
+  kSetDiscover,     ///< DISCOVER: go DISCOVERING
+  kSetAcknowledge,  ///< ACKNOWLEDGE: the new master acknowledges our handover (changes nothing)
   // The master and its standbys.
-  kMasterLost,             ///< STANDBY: sm.poll_retries polls of the master failed in a row
+  kMasterLost,             ///< the polled SM failed sm.poll_retries polls in a row (or gave mastership up)
+  kPolledMasterBelowUs,    ///< a poll answer: the polled MASTER is of lower precedence than we are
   kPolledByHigherStandby,  ///< a STANDBY that outranks us polled our SMInfo: sweep, find it, hand over
+  kPolledByHigherMaster,   ///< a MASTER that outranks us polled our SMInfo: sweep, find it, yield
   // The fabric changed.
   kTrapLinkChange,    ///< trap 128 with an issuer LID: an incremental sweep from that switch
   kTrapOther,         ///< trap 144 (or 128 without an issuer): a full sweep
-  kLightSweepChange,  ///< a light sweep found PortStateChange or a switch gone: a full sweep
+  kLightSweepChange,  ///< a light sweep found PortStateChange, a switch gone, or another master: a full sweep
+  kIsSmRestored,      ///< our port had lost IsSM and has it again: other SMs may have missed us
   // The operator.
   kPolicyReloaded,    ///< SIGHUP: the policy file was read and validated (it carries the new policy)
   kSweepRequested,    ///< `smctl sweep`, or a SIGHUP whose file was refused
@@ -33,7 +38,7 @@ enum class SmEvent : std::uint8_t {
   // Timers the daemon armed.
   kHeavySweepDue,  ///< the sweep timer expired: the pending heavy sweep may run now
   kLightSweepDue,  ///< sm.sweep_interval passed since the last sweep
-  kPollDue,        ///< STANDBY: sm.poll_interval passed since the last poll answer
+  kPollDue,        ///< STANDBY, or MASTER awaiting a handover: sm.poll_interval passed since the last poll
   kStop,           ///< SIGTERM / SIGINT
 };
 

@@ -20,24 +20,30 @@ using Row = std::array<SmTransition, kSmEventCount>;
 // One row per state (mad::SmState order), one cell per event (SmEvent order).
 //
 // Cells that cannot happen say kNone and keep the state: a sweep's outcome only arrives in the states
-// that run sweeps (DISCOVERING, MASTER), and sminfo_set_obeyed() lets no Set through that its row does
-// not take (HANDOVER only to a STANDBY; DISABLE and STANDBY not to a NOTACTIVE SM).
+// that run sweeps (DISCOVERING, MASTER), and sminfo_set_refusal() (smd/sm/sminfo_access.h) lets no Set
+// through that its row does not take: HANDOVER to DISCOVERING, STANDBY or MASTER; ACKNOWLEDGE to STANDBY
+// or MASTER; DISABLE to STANDBY; STANDBY to NOTACTIVE; DISCOVER to STANDBY or NOTACTIVE.
 // clang-format off
 constexpr std::array<Row, kStateCount> kTransitions = {{
-    // NOTACTIVE (IBA 14.4.1): sweeps nothing, answers SMInfo, waits for a DISCOVER.
+    // NOTACTIVE (IBA 14.4.1): sweeps nothing, answers SMInfo, waits for a STANDBY (or a DISCOVER).
     {{
         {A::kNone, kNa},            // SweepUp
         {A::kNone, kNa},            // SweepNotUp
         {A::kNone, kNa},            // SweepFoundMaster
+        {A::kNone, kNa},            // SweepAwaitsHandover
         {A::kNone, kNa},            // SetHandover
         {A::kNone, kNa},            // SetDisable
-        {A::kNone, kNa},            // SetStandby
-        {A::kNone, kDi},            // SetDiscover
+        {A::kFollowSender, kSb},    // SetStandby
+        {A::kRequestSweep, kDi},    // SetDiscover
+        {A::kNone, kNa},            // SetAcknowledge
         {A::kNone, kNa},            // MasterLost
+        {A::kNone, kNa},            // PolledMasterBelowUs
         {A::kNone, kNa},            // PolledByHigherStandby
+        {A::kNone, kNa},            // PolledByHigherMaster
         {A::kNone, kNa},            // TrapLinkChange
         {A::kNone, kNa},            // TrapOther
         {A::kNone, kNa},            // LightSweepChange
+        {A::kNone, kNa},            // IsSmRestored
         {A::kAdoptPolicy, kNa},     // PolicyReloaded
         {A::kNone, kNa},            // SweepRequested
         {A::kNone, kNa},            // RerouteRequested
@@ -51,15 +57,20 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kConfigured, kMa},      // SweepUp
         {A::kConfigured, kMa},      // SweepNotUp
         {A::kFollowMaster, kSb},    // SweepFoundMaster
-        {A::kNone, kDi},            // SetHandover
-        {A::kNone, kNa},            // SetDisable
-        {A::kNone, kSb},            // SetStandby
+        {A::kNone, kDi},            // SweepAwaitsHandover
+        {A::kTakeHandover, kMa},    // SetHandover
+        {A::kNone, kDi},            // SetDisable
+        {A::kNone, kDi},            // SetStandby
         {A::kNone, kDi},            // SetDiscover
+        {A::kNone, kDi},            // SetAcknowledge
         {A::kNone, kDi},            // MasterLost
+        {A::kNone, kDi},            // PolledMasterBelowUs
         {A::kNone, kDi},            // PolledByHigherStandby
+        {A::kNone, kDi},            // PolledByHigherMaster
         {A::kRequestSweep, kDi},    // TrapLinkChange
         {A::kRequestSweep, kDi},    // TrapOther
         {A::kRequestSweep, kDi},    // LightSweepChange
+        {A::kNone, kDi},            // IsSmRestored
         {A::kStagePolicy, kDi},     // PolicyReloaded
         {A::kRequestSweep, kDi},    // SweepRequested
         {A::kRequestReroute, kDi},  // RerouteRequested
@@ -73,15 +84,20 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kNone, kSb},            // SweepUp
         {A::kNone, kSb},            // SweepNotUp
         {A::kNone, kSb},            // SweepFoundMaster
+        {A::kNone, kSb},            // SweepAwaitsHandover
         {A::kTakeHandover, kMa},    // SetHandover
         {A::kNone, kNa},            // SetDisable
         {A::kNone, kSb},            // SetStandby
-        {A::kNone, kDi},            // SetDiscover
+        {A::kRequestSweep, kDi},    // SetDiscover
+        {A::kNone, kSb},            // SetAcknowledge
         {A::kTakeOver, kMa},        // MasterLost
+        {A::kNudgeMaster, kSb},     // PolledMasterBelowUs
         {A::kNone, kSb},            // PolledByHigherStandby
+        {A::kNone, kSb},            // PolledByHigherMaster
         {A::kNone, kSb},            // TrapLinkChange
         {A::kNone, kSb},            // TrapOther
         {A::kNone, kSb},            // LightSweepChange
+        {A::kNone, kSb},            // IsSmRestored
         {A::kAdoptPolicy, kSb},     // PolicyReloaded
         {A::kNone, kSb},            // SweepRequested
         {A::kNone, kSb},            // RerouteRequested
@@ -90,26 +106,32 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kPollMaster, kSb},      // PollDue
         {A::kStop, kSb},            // Stop
     }},
-    // MASTER: owns the subnet: sweeps, repairs, hands over to a STANDBY that outranks it.
+    // MASTER: owns the subnet: sweeps, repairs, hands over to an SM that outranks it, and waits for a
+    // MASTER below it (two halves cabled together) to hand its part over (C14-60.2.1).
     {{
         {A::kConfigured, kMa},      // SweepUp
         {A::kConfigured, kMa},      // SweepNotUp
         {A::kFollowMaster, kSb},    // SweepFoundMaster
-        {A::kNone, kMa},            // SetHandover
-        {A::kNone, kNa},            // SetDisable
-        {A::kNone, kSb},            // SetStandby
-        {A::kNone, kDi},            // SetDiscover
-        {A::kNone, kMa},            // MasterLost
+        {A::kAwaitHandover, kMa},   // SweepAwaitsHandover
+        {A::kAcceptHandover, kMa},  // SetHandover
+        {A::kNone, kMa},            // SetDisable
+        {A::kNone, kMa},            // SetStandby
+        {A::kNone, kMa},            // SetDiscover
+        {A::kNone, kMa},            // SetAcknowledge
+        {A::kRequestSweep, kMa},    // MasterLost
+        {A::kNudgeMaster, kMa},     // PolledMasterBelowUs
         {A::kRequestSweep, kMa},    // PolledByHigherStandby
+        {A::kRequestSweep, kMa},    // PolledByHigherMaster
         {A::kRequestSweep, kMa},    // TrapLinkChange
         {A::kRequestSweep, kMa},    // TrapOther
         {A::kRequestSweep, kMa},    // LightSweepChange
+        {A::kRequestSweep, kMa},    // IsSmRestored
         {A::kStagePolicy, kMa},     // PolicyReloaded
         {A::kRequestSweep, kMa},    // SweepRequested
         {A::kRequestReroute, kMa},  // RerouteRequested
         {A::kRunHeavySweep, kMa},   // HeavySweepDue
         {A::kRunLightSweep, kMa},   // LightSweepDue
-        {A::kNone, kMa},            // PollDue
+        {A::kPollMaster, kMa},      // PollDue
         {A::kStop, kMa},            // Stop
     }},
 }};
@@ -135,6 +157,7 @@ std::optional<SmEvent> sminfo_set_event(std::uint32_t mod) {
     case mad::sminfo_mod::kDisable: return SmEvent::kSetDisable;
     case mad::sminfo_mod::kStandby: return SmEvent::kSetStandby;
     case mad::sminfo_mod::kDiscover: return SmEvent::kSetDiscover;
+    case mad::sminfo_mod::kAcknowledge: return SmEvent::kSetAcknowledge;
     default: return std::nullopt;
   }
 }
@@ -149,6 +172,10 @@ const char* to_string(SmAction action) {
     case SmAction::kFollowMaster: return "follow-master";
     case SmAction::kTakeHandover: return "take-handover";
     case SmAction::kTakeOver: return "take-over";
+    case SmAction::kAcceptHandover: return "accept-handover";
+    case SmAction::kAwaitHandover: return "await-handover";
+    case SmAction::kNudgeMaster: return "nudge-master";
+    case SmAction::kFollowSender: return "follow-sender";
     case SmAction::kRequestSweep: return "request-sweep";
     case SmAction::kRequestReroute: return "request-reroute";
     case SmAction::kStagePolicy: return "stage-policy";

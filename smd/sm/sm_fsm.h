@@ -23,11 +23,15 @@ enum class SmAction : std::uint8_t {
   kNone,            ///< nothing in this state (the event is dropped, or only the state changes)
   kRunHeavySweep,   ///< hand a staged policy to the runner, run the pending heavy sweep, apply its outcome
   kRunLightSweep,   ///< one SwitchInfo per switch; a change is applied as kLightSweepChange at once
-  kPollMaster,      ///< send the master an SMInfo Get carrying our SMInfo
+  kPollMaster,      ///< send the polled SM (our master, or the master we await) an SMInfo Get carrying ours
   kConfigured,      ///< a sweep configured the fabric (up or not): count, publish, choose the next sweep
   kFollowMaster,    ///< the sweep stopped at the election gate: publish that we stand by
   kTakeHandover,    ///< the master handed the subnet over: forget it, sweep at once
   kTakeOver,        ///< the master went silent: sweep at once (the repair clock starts)
+  kAcceptHandover,  ///< MASTER handed a lower master's part: stop waiting for it, sweep at once
+  kAwaitHandover,   ///< the gate found a MASTER below us: poll it (now, then every sm.poll_interval)
+  kNudgeMaster,     ///< the polled MASTER is below us: send it trap 144 (SM priority change) to hand over
+  kFollowSender,    ///< NOTACTIVE told to stand by: poll the SM that sent the STANDBY
   kRequestSweep,    ///< record a heavy-sweep request (coalesced with one already pending)
   kRequestReroute,  ///< the same, and that sweep programs a fresh engine run
   kStagePolicy,     ///< keep the reloaded policy for the start of the next heavy sweep, and ask for one
@@ -51,7 +55,7 @@ SmTransition sm_transition(mad::SmState state, SmEvent event);
 mad::SmState project_state(mad::SmState state, std::span<const SmEvent> queued);
 
 /// The event an obeyed SMInfo Set with attribute modifier `mod` (sminfo_mod::*) records; nullopt for
-/// ACKNOWLEDGE and unknown modifiers (they never change state).
+/// unknown modifiers.
 std::optional<SmEvent> sminfo_set_event(std::uint32_t mod);
 
 /// Short stable name for logs: "run-heavy-sweep", "stage-policy", ...

@@ -28,6 +28,23 @@ void render_status(std::ostream& out, const Json& s) {
   out << std::setw(14) << "SM state" << str(s, "state") << " (priority " << str(s, "priority") << ")\n";
   out << std::setw(14) << "SM port" << str(s, "sm_guid") << " LID " << str(s, "sm_lid") << "\n";
   out << std::setw(14) << "Master" << str(s, "master_guid") << " LID " << str(s, "master_lid") << "\n";
+  if (s.contains("election")) {  // daemons before issue 13 left it out
+    const Json& e = s.at("election");
+    out << std::setw(14) << "Election"
+        << "masters seen " << str(e, "masters_seen") << ", elections " << str(e, "elections") << ", handovers sent "
+        << str(e, "handovers_sent") << " received " << str(e, "handovers_received") << ", two masters "
+        << str(e, "two_masters") << ", IsSM restored " << str(e, "is_sm_restored") << "\n";
+    if (e.contains("awaiting_handover_from") && !e.at("awaiting_handover_from").is_null()) {
+      out << std::setw(14) << "Awaiting"
+          << "HANDOVER from lower master " << str(e, "awaiting_handover_from") << "\n";
+    }
+    if (e.contains("other_sms")) {
+      for (const Json& sm : e.at("other_sms")) {
+        out << std::setw(14) << "Other SM" << str(sm, "guid") << " " << str(sm, "state") << " (priority "
+            << str(sm, "priority") << ") LID " << str(sm, "lid") << "\n";
+      }
+    }
+  }
   out << std::setw(14) << "Sweeps"
       << "heavy " << str(sweeps, "heavy") << ", light " << str(sweeps, "light") << ", failed " << str(sweeps, "failed")
       << "\n";

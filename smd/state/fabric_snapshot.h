@@ -25,6 +25,12 @@ struct DaemonCounters {
   std::uint64_t incremental_fallbacks = 0;  ///< such sweeps that had to discover the whole fabric instead
   std::uint64_t traps_received = 0;
   std::uint64_t sminfo_sets_refused = 0;  ///< SMInfo Sets not obeyed (wrong SM_Key or no such transition)
+  std::uint64_t elections = 0;            ///< election gates in which at least one other SM answered
+  std::uint64_t handovers_sent = 0;       ///< HANDOVERs this SM sent that were answered (to a standby or master)
+  std::uint64_t handovers_received = 0;   ///< HANDOVERs this SM obeyed
+  std::uint64_t two_masters_found = 0;    ///< gates that found a lower MASTER while this SM was MASTER
+  std::uint64_t nudges_sent = 0;          ///< traps 144 sent to a master of lower precedence
+  std::uint64_t is_sm_restored = 0;       ///< times our port had lost IsSM and got it back
   std::uint64_t smps_sent = 0;
   std::uint64_t smp_retries = 0;
   std::uint64_t smp_timeouts = 0;
@@ -43,6 +49,14 @@ struct RestartNeeded {
   friend bool operator==(const RestartNeeded&, const RestartNeeded&) = default;
 };
 
+/// Another SM as this one last read its SMInfo.
+struct SmPeer {
+  Guid guid = 0;
+  unsigned priority = 0;
+  std::string state;  ///< "MASTER", "STANDBY", ...
+  Lid lid = 0;
+};
+
 struct FabricSnapshot {
   // SM identity and state (IBA 14.4.1 SMInfo).
   std::string sm_state = "DISCOVERING";  ///< DISCOVERING, STANDBY, MASTER, NOTACTIVE
@@ -51,6 +65,11 @@ struct FabricSnapshot {
   Lid sm_lid = 0;
   Guid master_port_guid = 0;  ///< the master's port GUID (ours when MASTER)
   Lid master_lid = 0;
+  /// SMs in MASTER state at this SM's last look (its election gate or light sweep), itself included: 1 is
+  /// a healthy subnet; 2 while two masters resolve.
+  unsigned masters_seen = 0;
+  Guid awaiting_handover_from = 0;  ///< MASTER: the lower master it polls until it hands over, 0 = none
+  std::vector<SmPeer> other_sms;    ///< the other trusted SMs of the last election, as last read
 
   // The fabric as of the last heavy sweep (null before the first one).
   std::shared_ptr<const Topology> topo;

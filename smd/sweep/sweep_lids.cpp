@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <unordered_map>
 
 #include "smd/state/guid2lid_file.h"
 #include "smd/sweep/phase_timer.h"
@@ -50,6 +51,7 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
 
 void SweepRunner::remember_port_lids(const Topology& topo) {
   Guid2Lid found;
+  std::unordered_map<Lid, unsigned> holders;  // how many ports hold each LID found
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = 0; p <= node.num_ports; ++p) {
@@ -61,8 +63,17 @@ void SweepRunner::remember_port_lids(const Topology& topo) {
       // Only what a master could have granted: unicast, LMC-aligned (a nonsense LID is not remembered).
       if (port.lid % count != 0 || port.lid + count - 1u > kMaxUnicastLid) continue;
       found[guid] = LidRange{port.lid, static_cast<Lid>(port.lid + count - 1)};
+      for (unsigned i = 0; i < count; ++i) ++holders[static_cast<Lid>(port.lid + i)];
     }
   }
+  // Two masters gave out the same LID (two subnets cabled together): neither port's is remembered, so the
+  // file never lists one LID twice; the sweep that configures the joined subnet decides between them.
+  std::erase_if(found, [&holders](const auto& entry) {
+    for (Lid l = entry.second.min; l <= entry.second.max; ++l) {
+      if (holders[l] > 1) return true;
+    }
+    return false;
+  });
   merge_guid2lid(remembered_, found);
   std::error_code ec;
   std::filesystem::create_directories(policy_.sm.state_dir, ec);

@@ -67,11 +67,13 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     problems.push_back({ProblemCode::kTimeout, 0, "0", "NodeInfo", "the SM's own node did not answer"});
     return finish(false);
   }
-  if (gate && !gate(observed)) {
-    // Another SM is master. Remember the LIDs it gave out, so a takeover keeps every one of them.
+  if (const GateVerdict verdict = gate ? gate(observed) : GateVerdict::kConfigure; verdict != GateVerdict::kConfigure) {
     s.stopped_after_discovery = true;
     topo_ = topo_ptr;
-    remember_port_lids(topo);
+    // Another SM is master: remember the LIDs it gave out, so a takeover keeps every one of them. A lower
+    // master that still holds part of the subnet gave out LIDs that may clash with ours: nothing is
+    // remembered of them (the sweep after its handover keeps ours and moves only what clashes).
+    if (verdict == GateVerdict::kStandBy) remember_port_lids(topo);
     return finish(false);
   }
   fabric = SweepFabric(std::move(observed));
@@ -124,6 +126,12 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
   return finish(true);
+}
+
+void SweepRunner::forget_programming() {
+  applied_.forget_all();
+  last_ = ObservedFabric{};
+  full_reroute_ = true;
 }
 
 bool SweepRunner::light_sweep_finds_change(std::string& reason) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -34,9 +35,15 @@ class SweepRunner {
  public:
   SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy);
 
-  /// Decides after discovery whether this SM goes on to configure the fabric (false: another SM is
-  /// master; the sweep stops with `SweepSummary::stopped_after_discovery`).
-  using DiscoveryGate = std::function<bool(const ObservedFabric&)>;
+  /// What the gate after discovery decides (the SM's election, smd/sm).
+  enum class GateVerdict : std::uint8_t {
+    kConfigure,  ///< go on: LIDs, routes, programming
+    kStandBy,    ///< another SM is master: stop, and remember the LIDs found so a takeover keeps them
+    kWait,       ///< another master still holds part of the subnet: stop, remember nothing, write nothing
+  };
+  /// Decides after discovery whether this SM goes on to configure the fabric; a stopped sweep ends with
+  /// `SweepSummary::stopped_after_discovery`.
+  using DiscoveryGate = std::function<GateVerdict(const ObservedFabric&)>;
 
   /// Run one heavy sweep through every phase. Problems do not abort the sweep: the rest of the fabric
   /// is still configured, and the summary names what failed. With SweepScope::kFailed, discovery starts
@@ -65,6 +72,10 @@ class SweepRunner {
   void set_policy(const Policy& policy);
   /// The next heavy sweep programs a fresh engine run (`smctl reroute`): re-balances after repairs.
   void request_full_reroute() { full_reroute_ = true; }
+  /// Another SM programs the fabric from now on (this SM stands by): forget what the switches were
+  /// believed to hold and the last sweep's fabric, so the first sweep as master again discovers the whole
+  /// fabric, writes every table and routes afresh (OpenSM: coming out of standby). LIDs remembered stay.
+  void forget_programming();
 
   /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
   /// the report of that write, nullopt when none was asked for yet.

@@ -1,26 +1,28 @@
 #!/usr/bin/env bash
 # SM_Key and handover (IBA 14.4.1) between real smd daemons on ibsim, judged by infiniband-diags' sminfo:
 #  - a rogue SMInfo Set(DISABLE) without the SM_Key is refused: the master stays MASTER;
-#  - the SM_Key is returned only to a Get that carries it;
+#  - the SM_Key is withheld only under M_Key protection (IBA 14.2.4.1, as OpenSM does): with
+#    MKeyProtectBits 1 a Get without the port's M_Key reads SM_Key 0, a Get with it reads the key;
 #  - a higher-priority smd that appears later goes STANDBY, is handed the subnet (SMInfo Set HANDOVER),
 #    and becomes MASTER while the old master becomes its STANDBY; no LID changes.
 . "$(dirname "$0")/daemon_common.sh"
 PROBE="${SMD_BUILD_DIR}/tests/integration/smp_probe"
 ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
+KEYS=("security:" "  m_key: 0x55" "  m_key_protect: 1")  # ibsim never checks M_Key; smd's SMInfo agent does
 write_policy "${IBSIM_WORKDIR}/a.yaml" "${IBSIM_WORKDIR}/state-a" "  priority: 5" "  sm_key: 0x1234" \
-  "  poll_interval: 1" "  poll_retries: 2"
+  "  poll_interval: 1" "  poll_retries: 2" "${KEYS[@]}"
 write_policy "${IBSIM_WORKDIR}/b.yaml" "${IBSIM_WORKDIR}/state-b" "  priority: 10" "  sm_key: 0x1234" \
-  "  poll_interval: 1" "  poll_retries: 2"
+  "  poll_interval: 1" "  poll_retries: 2" "${KEYS[@]}"
 start_daemon a "${IBSIM_WORKDIR}/a.yaml" SIM_HOST=host-0
 wait_log a "SUBNET UP" 60
 
 # From host-2 the master's port (host-0) is DR path 1,1: out of host-2, then leaf-0 port 1.
 probe() { sim timeout 20 env SIM_HOST=host-2 "${PROBE}" --sminfo 1,1 "$@"; }
 out=$(probe) && echo "${out}"
-grep -q "state=MASTER sm_key=0x0$" <<<"${out}"  # the key is not disclosed to a Get without it
-out=$(probe --sm-key 0x1234) && echo "${out}"
-grep -q "state=MASTER sm_key=0x1234$" <<<"${out}"
-out=$(probe --sminfo-set 3 --sm-key 0x9999) && echo "${out}"
+grep -q "state=MASTER sm_key=0x0$" <<<"${out}"  # protected port, Get without its M_Key: key withheld
+out=$(probe --m-key 0x55) && echo "${out}"
+grep -q "state=MASTER sm_key=0x1234$" <<<"${out}"  # with the M_Key: the key, whatever the Get's SM_Key
+out=$(probe --sminfo-set 3 --sm-key 0x9999 --m-key 0x55) && echo "${out}"
 grep -q "state=MASTER" <<<"${out}"
 wait_log a "refused in state MASTER: wrong SM_Key" 10
 sim timeout 20 sminfo | tee "${IBSIM_WORKDIR}/sminfo"

@@ -77,7 +77,7 @@ serve_sminfo
 out=$(sim timeout 30 "${PROBE}" --sminfo 1,2 --timeout-ms 100 --retries 2)
 echo "sminfo: ${out}"
 wait "${SERVE_PID}" || true
-grep -q "outcome=ok attempts=1 " <<<"${out}" || fail "SMInfo Get to the serving client was not answered"
+grep -Eq "outcome=ok status=0x0 attempts=1 " <<<"${out}" || fail "SMInfo Get to the serving client was not answered"
 grep -q "guid=${want_guid} priority=7 state=STANDBY" <<<"${out}" || fail "SMInfo answer is not the server's (${want_guid})"
 grep -q "served=1 " "${IBSIM_WORKDIR}/serve.out" || fail "server did not see exactly one Get: $(cat "${IBSIM_WORKDIR}/serve.out")"
 
@@ -87,7 +87,7 @@ serve_sminfo --silent
 out=$(sim timeout 30 "${PROBE}" --sminfo 1,2 --timeout-ms 100 --retries 2 || true)
 echo "sminfo (silent): ${out}"
 wait "${SERVE_PID}" || true
-grep -q "outcome=timeout attempts=3 " <<<"${out}" || fail "unanswered SMInfo Get did not time out after 3 attempts"
+grep -Eq "outcome=timeout status=0x[0-9a-f]+ attempts=3 " <<<"${out}" || fail "unanswered SMInfo Get did not time out after 3 attempts"
 elapsed=$(probe_field "${out}" elapsed_ms)
 awk -v e="${elapsed}" 'BEGIN { exit !(e >= 295 && e < 2000) }' || fail "3 x 100 ms timeouts took ${elapsed} ms"
 grep -q "unsolicited=3" "${IBSIM_WORKDIR}/serve.out" || fail "silent server did not receive all 3 attempts"

@@ -3,7 +3,7 @@
 // and for measuring MAD/s against the window size.
 //
 //   smp_probe [--window N] [--timeout-ms N] [--retries N] [--ca NAME] [--port N] [--issm]
-//             [--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY]]
+//             [--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY] [--m-key KEY]]
 //             [--serve-sminfo SECONDS [--silent]]
 //
 // Output (stdout, one line of key=value): nodes switches cas smps answered retries timeouts unroutable
@@ -13,7 +13,9 @@
 // attempts and elapsed_ms (ibsim silently drops LID-routed SMPs before the LFTs are set: the timer path).
 // --sminfo 1,2 sends one directed-route SMInfo Get along that path and prints the answer; with
 // --sminfo-set MOD it is an SMInfo Set with that attribute modifier (1 HANDOVER .. 5 DISCOVER, IBA 14.4.1)
-// and --sm-key the SM_Key it carries (a rogue or a peer SM, for the SM_Key tests).
+// and --sm-key the SM_Key it carries (a rogue or a peer SM, for the SM_Key tests); --m-key the M_Key
+// of the SMP header (for the M_Key protection of an SM's SMInfo). It prints the answer's MAD status too,
+// and exits 0 when any answer came (a refused Set is answered with a non-zero status).
 // --serve-sminfo S opens issm, answers every SMInfo Get with this port's GUID (priority 7, STANDBY) for
 // S seconds (--silent: receive but never answer), then prints served= unsolicited=. Together they
 // exercise unsolicited delivery, send_response and (silent) the per-request timer.
@@ -54,6 +56,7 @@ struct Args {
   std::optional<DrPath> sminfo_path;
   std::optional<std::uint32_t> sminfo_set;
   std::uint64_t sm_key = 0;
+  std::uint64_t m_key = 0;
   unsigned serve_seconds = 0;
   bool silent = false;
 };
@@ -95,6 +98,8 @@ std::optional<Args> parse(int argc, char** argv) {
       a.sminfo_set = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 0));
     } else if (k == "--sm-key" && has_value) {
       a.sm_key = std::strtoull(argv[++i], nullptr, 0);
+    } else if (k == "--m-key" && has_value) {
+      a.m_key = std::strtoull(argv[++i], nullptr, 0);
     } else if (k == "--serve-sminfo" && has_value) {
       a.serve_seconds = static_cast<unsigned>(std::atoi(argv[++i]));
       a.port.open_issm = true;
@@ -107,7 +112,7 @@ std::optional<Args> parse(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--window N] [--timeout-ms N] [--retries N] [--ca NAME] [--port N] [--issm] "
-                   "[--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY]] "
+                   "[--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY] [--m-key KEY]] "
                    "[--serve-sminfo SECONDS [--silent]]\n",
                    argv[0]);
       return std::nullopt;
@@ -219,9 +224,11 @@ int probe_lid(boost::asio::io_context& io, smd::mad::UmadTransport& t, std::uint
 // One directed-route SMInfo Get (or Set with `set_mod`): prints outcome, attempts, elapsed_ms and the
 // SMInfo fields of the answer.
 int probe_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, const DrPath& path,
-                 std::optional<std::uint32_t> set_mod, std::uint64_t sm_key, std::uint64_t own_guid) {
+                 std::optional<std::uint32_t> set_mod, std::uint64_t sm_key, std::uint64_t m_key,
+                 std::uint64_t own_guid) {
   SmpRequest req;
   req.path = path;
+  req.m_key = m_key;
   req.attr_id = smd::mad::attr::kSmInfo;
   if (set_mod) {
     req.method = smd::mad::Method::kSet;
@@ -242,11 +249,14 @@ int probe_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, const 
   });
   io.run();
   const auto info = smd::mad::SmInfo::decode(got.data);
-  std::printf("path=%s outcome=%s attempts=%u elapsed_ms=%.1f guid=0x%016llx priority=%u state=%s sm_key=0x%llx\n",
-              path.to_string().c_str(), smd::mad::to_string(got.outcome), got.attempts,
-              std::chrono::duration<double, std::milli>(t1 - t0).count(), static_cast<unsigned long long>(info.guid),
-              info.priority, smd::mad::to_string(info.state), static_cast<unsigned long long>(info.sm_key));
-  return got.outcome == smd::mad::SmpOutcome::kOk ? 0 : 1;
+  std::printf(
+      "path=%s outcome=%s status=0x%x attempts=%u elapsed_ms=%.1f guid=0x%016llx priority=%u state=%s "
+      "sm_key=0x%llx\n",
+      path.to_string().c_str(), smd::mad::to_string(got.outcome), got.status, got.attempts,
+      std::chrono::duration<double, std::milli>(t1 - t0).count(), static_cast<unsigned long long>(info.guid),
+      info.priority, smd::mad::to_string(info.state), static_cast<unsigned long long>(info.sm_key));
+  const bool answered = got.outcome == smd::mad::SmpOutcome::kOk || got.outcome == smd::mad::SmpOutcome::kBadStatus;
+  return answered ? 0 : 1;
 }
 
 // Answer SMInfo Gets for `seconds` as a standby SM would (or only count them when silent).
@@ -302,7 +312,7 @@ int main(int argc, char** argv) {
   smd::mad::UmadTransport transport(io, std::move(port.value()), args->transport);
   if (args->lid) return probe_lid(io, transport, *args->lid);
   if (args->sminfo_path)
-    return probe_sminfo(io, transport, *args->sminfo_path, args->sminfo_set, args->sm_key, own_guid);
+    return probe_sminfo(io, transport, *args->sminfo_path, args->sminfo_set, args->sm_key, args->m_key, own_guid);
   if (args->serve_seconds > 0) return serve_sminfo(io, transport, own_guid, args->serve_seconds, args->silent);
 
   Sweep sweep(transport, sm_port);

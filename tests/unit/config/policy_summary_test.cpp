@@ -13,7 +13,7 @@ TEST(PolicySummary, Defaults) {
   EXPECT_EQ(summarize_policy(Policy{}),
             "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto repair=minimal lmc=0 sm.port=auto "
             "priority=0 "
-            "sm_key=unset m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
+            "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
             "mad.window=32 "
             "mad.timeout=100ms mad.retries=3 log=info@stderr roce.export=on roce.frr=on state_dir=/var/lib/smd");
 }

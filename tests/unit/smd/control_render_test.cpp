@@ -46,6 +46,40 @@ TEST(ControlRender, Status) {
                                            common_tail);
 }
 
+TEST(ControlRender, StatusWithTheElection) {
+  Json status = {{"state", "MASTER"},
+                 {"priority", 10},
+                 {"sm_guid", "0x0000000000100001"},
+                 {"sm_lid", 1},
+                 {"master_guid", "0x0000000000100001"},
+                 {"master_lid", 1},
+                 {"sweeps", {{"heavy", 3}, {"light", 4}, {"failed", 0}}},
+                 {"last_sweep", {{"time", nullptr}}},
+                 {"engine", ""},
+                 {"fabric", {{"switches", 0}, {"cas", 0}, {"links", 0}, {"lids", 0}}}};
+  status["election"] = {
+      {"masters_seen", 2},
+      {"awaiting_handover_from", "0x0000000000100013"},
+      {"elections", 3},
+      {"handovers_sent", 0},
+      {"handovers_received", 1},
+      {"two_masters", 1},
+      {"is_sm_restored", 0},
+      {"other_sms", {{{"guid", "0x0000000000100013"}, {"priority", 5}, {"state", "MASTER"}, {"lid", 9}}}}};
+  EXPECT_EQ(render("status", status),
+            "SM state      MASTER (priority 10)\n"
+            "SM port       0x0000000000100001 LID 1\n"
+            "Master        0x0000000000100001 LID 1\n"
+            "Election      masters seen 2, elections 3, handovers sent 0 received 1, two masters 1, IsSM "
+            "restored 0\n"
+            "Awaiting      HANDOVER from lower master 0x0000000000100013\n"
+            "Other SM      0x0000000000100013 MASTER (priority 5) LID 9\n"
+            "Sweeps        heavy 3, light 4, failed 0\n"
+            "Last sweep    none yet\n"
+            "Engine        -\n"
+            "Fabric        0 switches, 0 CAs, 0 links, 0 LIDs\n");
+}
+
 TEST(ControlRender, Route) {
   const Json route = {{"src", {{"description", "host-0"}, {"lid", 1}}},
                       {"dst", {{"description", "host-5"}, {"lid", 6}}},

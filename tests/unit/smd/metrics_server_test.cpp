@@ -28,6 +28,7 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   auto snap = std::make_shared<FabricSnapshot>();
   snap->topo = std::make_shared<const Topology>(std::move(topo.value()));
   snap->sm_state = "MASTER";
+  snap->masters_seen = 2;
   snap->last_sweep.total_ms = 1250;
   snap->last_repair_ms = 35;
   snap->counters = {.heavy_sweeps = 4,
@@ -37,6 +38,12 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
                     .incremental_fallbacks = 1,
                     .traps_received = 7,
                     .sminfo_sets_refused = 3,
+                    .elections = 2,
+                    .handovers_sent = 1,
+                    .handovers_received = 4,
+                    .two_masters_found = 1,
+                    .nudges_sent = 6,
+                    .is_sm_restored = 5,
                     .smps_sent = 1234,
                     .smp_retries = 12,
                     .smp_timeouts = 2,
@@ -95,6 +102,24 @@ TEST(MetricsText, ExactExposition) {
             "transition).\n"
             "# TYPE smd_sminfo_sets_refused_total counter\n"
             "smd_sminfo_sets_refused_total 3\n"
+            "# HELP smd_masters_seen SMs in MASTER state at this SM's last look (election or light sweep), itself "
+            "included: 1 when healthy, 2 while two masters resolve.\n"
+            "# TYPE smd_masters_seen gauge\n"
+            "smd_masters_seen 2\n"
+            "# HELP smd_elections_total Election gates of heavy sweeps in which another SM answered.\n"
+            "# TYPE smd_elections_total counter\n"
+            "smd_elections_total 2\n"
+            "# HELP smd_handovers_total SMInfo HANDOVERs: sent by this SM and taken, or received and obeyed.\n"
+            "# TYPE smd_handovers_total counter\n"
+            "smd_handovers_total{direction=\"sent\"} 1\n"
+            "smd_handovers_total{direction=\"received\"} 4\n"
+            "# HELP smd_two_masters_total Election gates that found another MASTER of lower precedence while this "
+            "SM was MASTER.\n"
+            "# TYPE smd_two_masters_total counter\n"
+            "smd_two_masters_total 1\n"
+            "# HELP smd_is_sm_restored_total Times this SM's port had lost IsSM and got it back.\n"
+            "# TYPE smd_is_sm_restored_total counter\n"
+            "smd_is_sm_restored_total 5\n"
             "# HELP smd_sm_state SM state (IBA SMInfo): 1 for the current state, 0 for the others.\n"
             "# TYPE smd_sm_state gauge\n"
             "smd_sm_state{state=\"NOTACTIVE\"} 0\n"

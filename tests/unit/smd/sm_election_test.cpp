@@ -1,7 +1,10 @@
-// The election rules of IBA 14.4.1 (smd/sm/sm_election.h), case by case from the spec's tables.
+// The election rules of IBA 14.4.1 (smd/sm/sm_election.h), case by case, with the OpenSM 3.3.23 behaviour
+// they have to meet (osm_state_mgr.c, osm_sminfo_rcv.c).
 #include "smd/sm/sm_election.h"
 
 #include <gtest/gtest.h>
+
+#include <vector>
 
 namespace smd {
 namespace {
@@ -25,24 +28,30 @@ TEST(SmElection, PriorityThenLowerGuid) {
   EXPECT_FALSE(sm_outranks(7, 0x100, 7, 0x100));  // nobody outranks itself
 }
 
-TEST(SmElection, KeyDisclosedOnlyToWhoKnowsIt) {
-  EXPECT_EQ(sm_key_in_response(0xABCD, 0xABCD), 0xABCDu);
-  EXPECT_EQ(sm_key_in_response(0, 0xABCD), 0u);
-  EXPECT_EQ(sm_key_in_response(0x1234, 0xABCD), 0u);
-  EXPECT_EQ(sm_key_in_response(0, 0), 0u);
-}
-
 TEST(SmElection, DiscoveringFollowsAnyMaster) {
   const SmSelf self{SmState::kDiscovering, 10, 0x100, 0};
   EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 1, 0x200)), PeerVerdict::kFollow);
   EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 15, 0x200)), PeerVerdict::kFollow);
 }
 
-TEST(SmElection, MasterYieldsOnlyToAHigherMaster) {
+TEST(SmElection, DiscoveringDefersToAHigherSmThatLooksOrStandsBy) {
+  const SmSelf self{SmState::kDiscovering, 5, 0x100, 0};
+  EXPECT_EQ(judge_peer(self, peer(SmState::kDiscovering, 6, 0x200)), PeerVerdict::kFollow);
+  EXPECT_EQ(judge_peer(self, peer(SmState::kDiscovering, 4, 0x200)), PeerVerdict::kIgnore);
+  // OpenSM too: a higher STANDBY found while discovering is "master_sm_found".
+  EXPECT_EQ(judge_peer(self, peer(SmState::kStandby, 6, 0x200)), PeerVerdict::kFollow);
+  EXPECT_EQ(judge_peer(self, peer(SmState::kStandby, 5, 0x200)), PeerVerdict::kIgnore);
+  EXPECT_EQ(judge_peer(self, peer(SmState::kNotActive, 15, 0x200)), PeerVerdict::kIgnore);
+}
+
+// Issue 13 changed this: a MASTER that finds another MASTER no longer ignores one below it (both stayed
+// master for as long as they ran) and no longer stands by under one above it without a HANDOVER.
+TEST(SmElection, TwoMastersTheLowerYieldsTheHigherAwaits) {
   const SmSelf self{SmState::kMaster, 10, 0x100, 0};
-  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 11, 0x200)), PeerVerdict::kFollow);
-  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 9, 0x050)), PeerVerdict::kIgnore);
-  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 10, 0x200)), PeerVerdict::kIgnore);  // we have the lower GUID
+  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 11, 0x200)), PeerVerdict::kYield);
+  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 10, 0x050)), PeerVerdict::kYield);  // lower GUID
+  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 9, 0x050)), PeerVerdict::kAwaitHandover);
+  EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 10, 0x200)), PeerVerdict::kAwaitHandover);
 }
 
 TEST(SmElection, MasterHandsOverToAHigherStandby) {
@@ -50,41 +59,104 @@ TEST(SmElection, MasterHandsOverToAHigherStandby) {
   EXPECT_EQ(judge_peer(self, peer(SmState::kStandby, 6, 0x200, 0x77)), PeerVerdict::kHandOver);
   EXPECT_EQ(judge_peer(self, peer(SmState::kStandby, 5, 0x050, 0x77)), PeerVerdict::kHandOver);
   EXPECT_EQ(judge_peer(self, peer(SmState::kStandby, 4, 0x050, 0x77)), PeerVerdict::kIgnore);
-  // A standby never hands over: only the master owns the subnet.
-  EXPECT_EQ(judge_peer({SmState::kStandby, 5, 0x100, 0x77}, peer(SmState::kStandby, 9, 0x200, 0x77)),
-            PeerVerdict::kIgnore);
-}
-
-TEST(SmElection, DiscoveringDefersToAHigherDiscoveringSm) {
-  const SmSelf self{SmState::kDiscovering, 5, 0x100, 0};
-  EXPECT_EQ(judge_peer(self, peer(SmState::kDiscovering, 6, 0x200)), PeerVerdict::kFollow);
-  EXPECT_EQ(judge_peer(self, peer(SmState::kDiscovering, 4, 0x200)), PeerVerdict::kIgnore);
-  EXPECT_EQ(judge_peer(self, peer(SmState::kNotActive, 15, 0x200)), PeerVerdict::kIgnore);
+  // A discovering SM that outranks us finds us as master, stands by, and is handed over to then.
+  EXPECT_EQ(judge_peer(self, peer(SmState::kDiscovering, 15, 0x200, 0x77)), PeerVerdict::kIgnore);
 }
 
 TEST(SmElection, ForeignKeyIsDistrustedWhateverItClaims) {
   const SmSelf self{SmState::kDiscovering, 0, 0x100, 0x1111};
-  // It did not return our key: either it has another key or it does not trust us.
+  // A key that is not ours (0 included: a peer whose M_Key protection withheld it cannot be checked).
   EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 15, 0x200, 0)), PeerVerdict::kDistrust);
   EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 15, 0x200, 0x2222)), PeerVerdict::kDistrust);
   EXPECT_EQ(judge_peer(self, peer(SmState::kMaster, 15, 0x200, 0x1111)), PeerVerdict::kFollow);
-  // A keyless SM meets a peer that returned a key it was not asked for: not the same subnet owner.
+  // A keyless SM trusts keyless peers only.
   EXPECT_EQ(judge_peer({SmState::kMaster, 0, 0x100, 0}, peer(SmState::kStandby, 15, 0x200, 0x2222)),
             PeerVerdict::kDistrust);
+  EXPECT_EQ(judge_peer({SmState::kMaster, 0, 0x100, 0}, peer(SmState::kStandby, 15, 0x200, 0)), PeerVerdict::kHandOver);
 }
 
-TEST(SmElection, SetNeedsTheKeyAndAnExistingTransition) {
-  using namespace mad::sminfo_mod;
-  EXPECT_TRUE(sminfo_set_obeyed(SmState::kStandby, kHandover, 0x99, 0x99));
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kStandby, kHandover, 0x98, 0x99));  // wrong SM_Key
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kStandby, kHandover, 0, 0x99));     // no key at all
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kMaster, kHandover, 0x99, 0x99));   // only a standby takes over
-  EXPECT_TRUE(sminfo_set_obeyed(SmState::kMaster, kDisable, 0, 0));
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kMaster, kDisable, 0x5, 0));
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kNotActive, kStandby, 0, 0));
-  EXPECT_TRUE(sminfo_set_obeyed(SmState::kNotActive, kDiscover, 0, 0));
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kMaster, kAcknowledge, 0, 0));
-  EXPECT_FALSE(sminfo_set_obeyed(SmState::kMaster, 9, 0, 0));
+struct ElectionCase {
+  const char* name;
+  SmSelf self;
+  std::vector<mad::SmInfo> peers;
+  ElectionDecision want;
+};
+
+class Election : public testing::TestWithParam<ElectionCase> {};
+
+TEST_P(Election, Decides) {
+  const ElectionCase& c = GetParam();
+  EXPECT_EQ(decide_election(c.self, c.peers), c.want) << c.name;
+}
+
+constexpr std::uint64_t kKey = 1;
+const SmSelf kDiscovering10{SmState::kDiscovering, 10, 0x100, kKey};
+const SmSelf kMaster10{SmState::kMaster, 10, 0x100, kKey};
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, Election,
+    testing::Values(ElectionCase{"alone", kMaster10, {}, {ElectionOutcome::kConfigure, 0}},
+                    ElectionCase{"only lower standbys", kMaster10, {peer(SmState::kStandby, 5, 0x200, kKey)}, {}},
+                    ElectionCase{"discovering: the master, not the higher discovering SM",
+                                 kDiscovering10,
+                                 {peer(SmState::kDiscovering, 12, 0x200, kKey), peer(SmState::kMaster, 3, 0x300, kKey)},
+                                 {ElectionOutcome::kFollow, 1}},
+                    ElectionCase{"discovering: two masters, the higher one",
+                                 kDiscovering10,
+                                 {peer(SmState::kMaster, 3, 0x300, kKey), peer(SmState::kMaster, 7, 0x400, kKey)},
+                                 {ElectionOutcome::kFollow, 1}},
+                    ElectionCase{"discovering: a foreign master does not count",
+                                 kDiscovering10,
+                                 {peer(SmState::kMaster, 3, 0x300, 0x99)},
+                                 {ElectionOutcome::kConfigure, 0}},
+                    ElectionCase{"master: the higher of two standbys",
+                                 kMaster10,
+                                 {peer(SmState::kStandby, 11, 0x300, kKey), peer(SmState::kStandby, 12, 0x400, kKey)},
+                                 {ElectionOutcome::kHandOver, 1}},
+                    ElectionCase{"master: a higher master over a higher standby",
+                                 kMaster10,
+                                 {peer(SmState::kStandby, 11, 0x300, kKey), peer(SmState::kMaster, 12, 0x400, kKey)},
+                                 {ElectionOutcome::kYield, 1}},
+                    ElectionCase{"master: the highest SM decides, a standby above a master",
+                                 kMaster10,
+                                 {peer(SmState::kMaster, 11, 0x300, kKey), peer(SmState::kStandby, 13, 0x400, kKey)},
+                                 {ElectionOutcome::kHandOver, 1}},
+                    ElectionCase{"master: a lower master is awaited",
+                                 kMaster10,
+                                 {peer(SmState::kStandby, 2, 0x300, kKey), peer(SmState::kMaster, 5, 0x400, kKey)},
+                                 {ElectionOutcome::kAwaitHandover, 1}},
+                    ElectionCase{"master: a higher standby first, then the lower master hands over to it",
+                                 kMaster10,
+                                 {peer(SmState::kMaster, 5, 0x300, kKey), peer(SmState::kStandby, 11, 0x400, kKey)},
+                                 {ElectionOutcome::kHandOver, 1}},
+                    ElectionCase{"master: of two lower masters, the higher",
+                                 kMaster10,
+                                 {peer(SmState::kMaster, 5, 0x300, kKey), peer(SmState::kMaster, 9, 0x400, kKey)},
+                                 {ElectionOutcome::kAwaitHandover, 1}}));
+
+TEST(SmElection, StandbyPollOfItsMaster) {
+  const SmSelf self{SmState::kStandby, 5, 0x100, kKey};
+  const Guid master = 0x200;
+  EXPECT_EQ(judge_poll(self, master, std::nullopt), PollVerdict::kFailed);
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 9, master, kKey)), PollVerdict::kAlive);
+  // We outrank the master we stand by under: nudge it (OpenSM's standby sends trap 144 here).
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 2, master, kKey)), PollVerdict::kAliveBelowUs);
+  // Another key, another port answering, or an SM that keeps no subnet: a failed poll.
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 9, master, 0x5)), PollVerdict::kFailed);
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 9, 0x300, kKey)), PollVerdict::kFailed);
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kDiscovering, 9, master, kKey)), PollVerdict::kFailed);
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kStandby, 2, master, kKey)), PollVerdict::kFailed);
+  // A standby that outranks us may be about to take over: still alive.
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kStandby, 9, master, kKey)), PollVerdict::kAlive);
+}
+
+TEST(SmElection, MasterPollOfTheLowerMasterItAwaits) {
+  const SmSelf self{SmState::kMaster, 10, 0x100, kKey};
+  const Guid lower = 0x200;
+  EXPECT_EQ(judge_poll(self, lower, std::nullopt), PollVerdict::kFailed);
+  EXPECT_EQ(judge_poll(self, lower, peer(SmState::kMaster, 5, lower, kKey)), PollVerdict::kAliveBelowUs);
+  EXPECT_EQ(judge_poll(self, lower, peer(SmState::kMaster, 12, lower, kKey)), PollVerdict::kAboveUs);
+  EXPECT_EQ(judge_poll(self, lower, peer(SmState::kStandby, 5, lower, kKey)), PollVerdict::kNotMaster);
 }
 
 }  // namespace

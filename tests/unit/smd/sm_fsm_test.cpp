@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "smd/sm/sm_election.h"
+#include "smd/sm/sminfo_access.h"
 
 namespace smd {
 namespace {
@@ -48,10 +48,14 @@ TEST(SmFsm, SweepsRunOnlyWhereTheSmOwnsOrSeeksTheSubnet) {
     const bool sweeps = s == SmState::kDiscovering || s == SmState::kMaster;
     EXPECT_EQ(sm_transition(s, SmEvent::kHeavySweepDue).action == SmAction::kRunHeavySweep, sweeps) << to_string(s);
     EXPECT_EQ(sm_transition(s, SmEvent::kLightSweepDue).action == SmAction::kRunLightSweep, s == SmState::kMaster);
-    EXPECT_EQ(sm_transition(s, SmEvent::kPollDue).action == SmAction::kPollMaster, s == SmState::kStandby);
+    // A STANDBY polls its master; a MASTER polls a lower master until it hands over (C14-60.2.1; issue 13:
+    // before, a MASTER never polled, and two masters stayed two).
+    EXPECT_EQ(sm_transition(s, SmEvent::kPollDue).action == SmAction::kPollMaster,
+              s == SmState::kStandby || s == SmState::kMaster);
     // A sweep's outcome never arrives where no sweep runs: those cells do nothing and keep the state.
     if (!sweeps) {
-      for (SmEvent e : {SmEvent::kSweepUp, SmEvent::kSweepNotUp, SmEvent::kSweepFoundMaster}) {
+      for (SmEvent e :
+           {SmEvent::kSweepUp, SmEvent::kSweepNotUp, SmEvent::kSweepFoundMaster, SmEvent::kSweepAwaitsHandover}) {
         EXPECT_EQ(sm_transition(s, e), cell(SmAction::kNone, s)) << to_string(s) << " " << to_string(e);
       }
     }
@@ -60,14 +64,42 @@ TEST(SmFsm, SweepsRunOnlyWhereTheSmOwnsOrSeeksTheSubnet) {
 
 TEST(SmFsm, StandbyOnlyPollsAndTakesOver) {
   for (SmEvent e : {SmEvent::kTrapLinkChange, SmEvent::kTrapOther, SmEvent::kLightSweepChange, SmEvent::kSweepRequested,
-                    SmEvent::kRerouteRequested, SmEvent::kPolledByHigherStandby}) {
+                    SmEvent::kRerouteRequested, SmEvent::kPolledByHigherStandby, SmEvent::kPolledByHigherMaster,
+                    SmEvent::kIsSmRestored}) {
     EXPECT_EQ(sm_transition(SmState::kStandby, e), cell(SmAction::kNone, SmState::kStandby)) << to_string(e);
   }
   EXPECT_EQ(sm_transition(SmState::kStandby, SmEvent::kMasterLost), cell(SmAction::kTakeOver, SmState::kMaster));
   EXPECT_EQ(sm_transition(SmState::kStandby, SmEvent::kSetHandover), cell(SmAction::kTakeHandover, SmState::kMaster));
-  // Only a standby takes over from a lost master.
-  for (SmState s : {SmState::kNotActive, SmState::kDiscovering, SmState::kMaster}) {
+  // Only a standby takes over from a lost master; a MASTER whose awaited lower master went silent (or gave
+  // mastership up) sweeps, as OpenSM does on its polling timeout in MASTER.
+  for (SmState s : {SmState::kNotActive, SmState::kDiscovering}) {
     EXPECT_EQ(sm_transition(s, SmEvent::kMasterLost), cell(SmAction::kNone, s));
+  }
+  EXPECT_EQ(sm_transition(SmState::kMaster, SmEvent::kMasterLost), cell(SmAction::kRequestSweep, SmState::kMaster));
+  // A polled master below us is nudged, by a standby and by a master waiting for it.
+  EXPECT_EQ(sm_transition(SmState::kStandby, SmEvent::kPolledMasterBelowUs),
+            cell(SmAction::kNudgeMaster, SmState::kStandby));
+  EXPECT_EQ(sm_transition(SmState::kMaster, SmEvent::kPolledMasterBelowUs),
+            cell(SmAction::kNudgeMaster, SmState::kMaster));
+}
+
+TEST(SmFsm, TwoMastersResolveThroughTheTable) {
+  // The lower master's gate yields (kSweepFoundMaster: STANDBY); the higher one's gate waits, polling.
+  EXPECT_EQ(sm_transition(SmState::kMaster, SmEvent::kSweepAwaitsHandover),
+            cell(SmAction::kAwaitHandover, SmState::kMaster));
+  // The lower master's HANDOVER reaches the higher one as MASTER: it sweeps and configures everything.
+  EXPECT_EQ(sm_transition(SmState::kMaster, SmEvent::kSetHandover), cell(SmAction::kAcceptHandover, SmState::kMaster));
+  // Polled by a master that outranks it, or its IsSM back after it was missing: a MASTER sweeps.
+  EXPECT_EQ(sm_transition(SmState::kMaster, SmEvent::kPolledByHigherMaster).action, SmAction::kRequestSweep);
+  EXPECT_EQ(sm_transition(SmState::kMaster, SmEvent::kIsSmRestored).action, SmAction::kRequestSweep);
+  // A DISCOVERING SM handed the subnet takes it at once; told to discover, a STANDBY sweeps.
+  EXPECT_EQ(sm_transition(SmState::kDiscovering, SmEvent::kSetHandover),
+            cell(SmAction::kTakeHandover, SmState::kMaster));
+  EXPECT_EQ(sm_transition(SmState::kStandby, SmEvent::kSetDiscover),
+            cell(SmAction::kRequestSweep, SmState::kDiscovering));
+  EXPECT_EQ(sm_transition(SmState::kNotActive, SmEvent::kSetStandby), cell(SmAction::kFollowSender, SmState::kStandby));
+  for (SmState s : kStates) {
+    EXPECT_EQ(sm_transition(s, SmEvent::kSetAcknowledge), cell(SmAction::kNone, s)) << to_string(s);
   }
 }
 
@@ -102,7 +134,7 @@ TEST(SmFsm, StopIsHonouredInEveryState) {
 }
 
 // IBA 14.4.1 table 186: an obeyed Set leads to the same state whatever the state it came in; a Set that
-// sminfo_set_obeyed() refuses is never queued, and its cell keeps the state.
+// sminfo_set_allowed() refuses is never queued, and its cell keeps the state.
 TEST(SmFsm, ObeyedSetsAgreeWithTheElectionRules) {
   struct Want {
     std::uint32_t mod;
@@ -115,14 +147,15 @@ TEST(SmFsm, ObeyedSetsAgreeWithTheElectionRules) {
     ASSERT_TRUE(event.has_value());
     for (SmState s : kStates) {
       const SmTransition t = sm_transition(s, *event);
-      if (sminfo_set_obeyed(s, w.mod, 0x5, 0x5)) {
+      if (sminfo_set_allowed(s, w.mod)) {
         EXPECT_EQ(t.next, w.to) << to_string(s) << " " << to_string(*event);
       } else {
         EXPECT_EQ(t, cell(SmAction::kNone, s)) << to_string(s) << " " << to_string(*event);
       }
     }
   }
-  EXPECT_FALSE(sminfo_set_event(mad::sminfo_mod::kAcknowledge).has_value());
+  // ACKNOWLEDGE is an event too (logged), and changes nothing anywhere.
+  EXPECT_EQ(sminfo_set_event(mad::sminfo_mod::kAcknowledge), SmEvent::kSetAcknowledge);
   EXPECT_FALSE(sminfo_set_event(0).has_value());
 }
 
@@ -147,11 +180,13 @@ TEST(SmFsm, OnlySweepOutcomesSetsAndALostMasterChangeTheState) {
 TEST(SmFsm, ProjectedStateFollowsTheQueueInOrder) {
   const std::vector<SmEvent> none;
   EXPECT_EQ(project_state(SmState::kMaster, none), SmState::kMaster);
-  // Told to stand by, then handed the subnet back: MASTER again (the HANDOVER GetResp says MASTER).
+  // Told to stand by, then handed the subnet: MASTER (the HANDOVER GetResp says MASTER).
   const std::vector<SmEvent> back = {SmEvent::kSetStandby, SmEvent::kTrapOther, SmEvent::kSetHandover};
-  EXPECT_EQ(project_state(SmState::kMaster, back), SmState::kMaster);
+  EXPECT_EQ(project_state(SmState::kNotActive, back), SmState::kMaster);
+  // DISABLE goes to a standby (IBA table 186; a MASTER used to take it too).
   const std::vector<SmEvent> disabled = {SmEvent::kSweepRequested, SmEvent::kSetDisable};
-  EXPECT_EQ(project_state(SmState::kMaster, disabled), SmState::kNotActive);
+  EXPECT_EQ(project_state(SmState::kStandby, disabled), SmState::kNotActive);
+  EXPECT_EQ(project_state(SmState::kMaster, disabled), SmState::kMaster);
   const std::vector<SmEvent> woken = {SmEvent::kSetDisable, SmEvent::kSetDiscover};
   EXPECT_EQ(project_state(SmState::kDiscovering, woken), SmState::kDiscovering);
   const std::vector<SmEvent> lost = {SmEvent::kPollDue, SmEvent::kMasterLost};

@@ -1,0 +1,184 @@
+// The election (IBA 14.4.1.1): the gate a heavy sweep calls after discovery, the handover to an SM that
+// outranks us, and the light sweep's look at the SMs the last gate found. The rules are the pure functions
+// of smd/sm/sm_election.h; the gate never changes the state: a stopped sweep's outcome does.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "mad/codec/port_info.h"
+#include "mad/transport/smp_batch.h"
+#include "smd/sm/daemon.h"
+#include "smd/sm/sm_election.h"
+
+namespace smd {
+
+namespace {
+
+std::string describe_sm(const WatchedSm& sm) {
+  return "SM " + format_guid(sm.guid) + " (priority " + std::to_string(sm.info.priority) + ", " +
+         mad::to_string(sm.info.state) + ", LID " + std::to_string(sm.lid) + ") at DR path " + sm.path.to_string();
+}
+
+}  // namespace
+
+SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
+  using Verdict = SweepRunner::GateVerdict;
+  const Topology& topo = *d.topo;
+  if (topo.sm_node != kNoNode) ensure_is_sm("discovery", d.port_info(topo.sm_node, topo.sm_port));
+
+  // Every other port that advertises IsSM, and every port of an SM that reached us with its SMInfo (its
+  // IsSM may be missing: ibsim clears it when an earlier process on that port dies).
+  SmpBatch batch(io_, *transport_);
+  std::vector<WatchedSm> answered;
+  const mad::SmInfo ours = own_sminfo(policy_.sm.sm_key);
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = node.is_switch() ? 0 : 1; p <= node.num_ports; ++p) {
+      const mad::PortInfo* pi = d.port_info(n, p);
+      if (pi == nullptr || (n == topo.sm_node && p == topo.sm_port)) continue;
+      if (node.is_switch() && p != 0) continue;
+      const Guid port_guid = node.ports[p].guid ? node.ports[p].guid : node.guid;
+      if ((pi->capability_mask & mad::capmask::kIsSm) == 0 && !heard_sms_.contains(port_guid)) continue;
+      mad::SmpRequest req;
+      req.path = d.port_path(n, p);
+      req.attr_id = mad::attr::kSmInfo;
+      req.m_key = policy_.security.m_key;
+      ours.encode(req.data);  // our SMInfo: an smd peer learns who asks
+      WatchedSm sm{req.path, false, port_guid, pi->lid, {}};
+      batch.submit(std::move(req), [this, &answered, sm](const mad::SmpReply& r) mutable {
+        if (r.outcome != mad::SmpOutcome::kOk) {
+          heard_sms_.erase(sm.guid);
+          return;
+        }
+        sm.info = mad::SmInfo::decode(r.data);
+        if (sm.info.guid != sm.guid) {
+          spdlog::warn("SMInfo at DR path {} names port GUID {}, the port is {}: ignored", sm.path.to_string(),
+                       format_guid(sm.info.guid), format_guid(sm.guid));
+          return;
+        }
+        answered.push_back(std::move(sm));
+      });
+    }
+  }
+  batch.wait();
+
+  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  std::vector<mad::SmInfo> infos;
+  known_sms_.clear();
+  unsigned masters = 0;
+  for (const WatchedSm& sm : answered) {
+    if (judge_peer(self, sm.info) == PeerVerdict::kDistrust) {
+      spdlog::error("{} answered with another SM_Key (0x{:x}): not trusted, left out of the election", describe_sm(sm),
+                    sm.info.sm_key);
+      continue;
+    }
+    known_sms_.push_back(sm);
+    infos.push_back(sm.info);
+    if (sm.info.state == mad::SmState::kMaster) ++masters;
+  }
+  other_masters_ = masters;
+  if (!known_sms_.empty()) ++counters_.elections;
+
+  const ElectionDecision decision = decide_election(self, infos);
+  if (decision.outcome == ElectionOutcome::kConfigure) return Verdict::kConfigure;
+  const WatchedSm& peer = known_sms_[decision.peer];
+  const std::string who = describe_sm(peer);
+  spdlog::info("election in state {}: {} {}", mad::to_string(state_), to_string(decision.outcome), who);
+  switch (decision.outcome) {
+    case ElectionOutcome::kFollow:
+      watched_ = peer;
+      gate_why_ = "following " + who;
+      return Verdict::kStandBy;
+    case ElectionOutcome::kHandOver:
+      // IBA 14.4.1.1: the master hands the subnet to a standby of higher precedence, which takes it by
+      // answering; if it does not, this SM stays master and goes on configuring.
+      if (!hand_over(peer, peer.info)) return Verdict::kConfigure;
+      watched_ = peer;
+      gate_why_ = "handed over to higher-priority " + who;
+      return Verdict::kStandBy;
+    case ElectionOutcome::kYield:
+      // Two masters: the lower one hands its part over to the higher one and stands by under it, whether
+      // or not the HANDOVER is answered (the higher master keeps the subnet either way; polling it tells).
+      (void)hand_over(peer, peer.info);
+      watched_ = peer;
+      gate_why_ = "yielded to higher-priority master " + who;
+      return Verdict::kStandBy;
+    case ElectionOutcome::kAwaitHandover:
+      // Two masters, and we outrank the other one: it hands over to us (it finds us in its own sweep, or
+      // our poll, which carries our SMInfo, tells it); meanwhile nothing of the subnet is written twice.
+      ++counters_.two_masters_found;
+      watched_ = peer;
+      gate_why_ = "waiting for lower-priority master " + who + " to hand over";
+      spdlog::warn("two masters: {}", gate_why_);
+      return Verdict::kWait;
+    case ElectionOutcome::kConfigure: break;
+  }
+  return Verdict::kConfigure;
+}
+
+bool Daemon::hand_over(const WatchedSm& to, const mad::SmInfo& info) {
+  SmpBatch batch(io_, *transport_);
+  mad::SmpRequest req;
+  req.path = to.path;
+  req.method = mad::Method::kSet;
+  req.attr_id = mad::attr::kSmInfo;
+  req.attr_mod = mad::sminfo_mod::kHandover;
+  req.m_key = policy_.security.m_key;
+  own_sminfo(policy_.sm.sm_key).encode(req.data);
+  std::optional<mad::SmpReply> reply;
+  batch.submit(std::move(req), [&reply](const mad::SmpReply& r) { reply = r; });
+  batch.wait();
+  const std::string who =
+      format_guid(info.guid) + " (priority " + std::to_string(info.priority) + ", " + mad::to_string(info.state) + ")";
+  if (!reply || reply->outcome != mad::SmpOutcome::kOk) {
+    spdlog::warn("HANDOVER to {} at DR path {} not taken: {}", who, to.path.to_string(),
+                 reply ? describe_failure(*reply) : std::string("no answer"));
+    return false;
+  }
+  ++counters_.handovers_sent;
+  spdlog::info("HANDOVER to {} at DR path {} taken (it answered {})", who, to.path.to_string(),
+               mad::to_string(mad::SmInfo::decode(reply->data).state));
+  return true;
+}
+
+bool Daemon::other_sms_need_sweep(std::string& reason) {
+  if (known_sms_.empty()) return false;
+  SmpBatch batch(io_, *transport_);
+  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  const mad::SmInfo ours = own_sminfo(policy_.sm.sm_key);
+  std::vector<Guid> gone;
+  unsigned masters = 0;
+  for (WatchedSm& sm : known_sms_) {
+    if (awaiting_handover_ && sm.guid == watched_.guid) continue;  // polled already
+    mad::SmpRequest req;
+    req.path = sm.path;
+    req.attr_id = mad::attr::kSmInfo;
+    req.m_key = policy_.security.m_key;
+    ours.encode(req.data);
+    batch.submit(std::move(req), [&, sm_ptr = &sm](const mad::SmpReply& r) {
+      if (r.outcome != mad::SmpOutcome::kOk) {
+        gone.push_back(sm_ptr->guid);
+        return;
+      }
+      const mad::SmInfo info = mad::SmInfo::decode(r.data);
+      if (info.guid != sm_ptr->guid || !sm_key_matches(info.sm_key, self.sm_key)) return;
+      sm_ptr->info = info;
+      if (info.state == mad::SmState::kMaster) ++masters;
+      const PeerVerdict v = judge_peer(self, info);
+      if (reason.empty() &&
+          (v == PeerVerdict::kYield || v == PeerVerdict::kAwaitHandover || v == PeerVerdict::kHandOver)) {
+        reason = describe_sm(*sm_ptr) + (v == PeerVerdict::kHandOver ? " outranks us" : " is master too");
+      }
+    });
+  }
+  batch.wait();
+  if (awaiting_handover_) ++masters;
+  other_masters_ = masters;
+  std::erase_if(known_sms_,
+                [&gone](const WatchedSm& sm) { return std::find(gone.begin(), gone.end(), sm.guid) != gone.end(); });
+  return !reason.empty();
+}
+
+}  // namespace smd
