@@ -10,6 +10,7 @@
 #include "config/policy_loader.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
+#include "tests/unit/temp_dir.h"
 
 namespace smd {
 namespace {
@@ -17,23 +18,14 @@ namespace {
 const std::string kShippedPolicy = std::string(SMD_SOURCE_DIR) + "/config/smd.yaml";
 
 /// A fresh directory per test, removed afterwards.
-class PolicyFile : public ::testing::Test {
+class PolicyFile : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = std::filesystem::temp_directory_path() / "smd-policy-XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::string write(const std::string& name, const std::string& text, mode_t mode = 0644) {
     std::string path = dir_ + "/" + name;
     std::ofstream(path) << text;
     EXPECT_EQ(::chmod(path.c_str(), mode), 0);
     return path;
   }
-
-  std::string dir_;
 };
 
 /// Dotted paths of every leaf key in a YAML map ("sm.port", "routing.updn.roots").

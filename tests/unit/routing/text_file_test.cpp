@@ -8,18 +8,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/unit/temp_dir.h"
+
 namespace smd {
 namespace {
 
-class TextFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "smd-textfile-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
-};
+class TextFile : public test::TempDirTest {};
 
 TEST_F(TextFile, ReadsAPlainFileWhole) {
   const std::string path = dir_ + "/a.txt";

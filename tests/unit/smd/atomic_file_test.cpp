@@ -11,25 +11,21 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/unit/temp_dir.h"
+
 namespace smd {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFile : public ::testing::Test {
+class AtomicFile : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "smd-atomic-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string read(const std::string& path) {
     std::ifstream in(path);
     std::ostringstream os;
     os << in.rdbuf();
     return os.str();
   }
-  std::string dir_;
 };
 
 TEST_F(AtomicFile, ReplacesARegularFileAndCreatesAMissingOne) {

@@ -11,17 +11,13 @@
 
 #include "smd/cli/check_config_command.h"
 #include "smd/cli/plan_command.h"
+#include "tests/unit/temp_dir.h"
 
 namespace smd {
 namespace {
 
-class BadInput : public ::testing::Test {
+class BadInput : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "smd-badinput-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) {
     const std::string path = dir_ + "/" + name;
     std::ofstream(path) << text;
@@ -41,7 +37,6 @@ class BadInput : public ::testing::Test {
     args.seeds = 1;
     return run_plan(args, out_, err_);
   }
-  std::string dir_;
   std::ostringstream out_, err_;
 };
 

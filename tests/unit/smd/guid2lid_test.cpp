@@ -7,20 +7,19 @@
 #include <fstream>
 
 #include "smd/state/guid2lid_file.h"
+#include "tests/unit/temp_dir.h"
 
 namespace smd {
 namespace {
 
-class Guid2LidFile : public ::testing::Test {
+class Guid2LidFile : public test::TempDirTest {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "smd-g2l-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
+    TempDirTest::SetUp();
     path_ = dir_ + "/guid2lid";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   void write(const std::string& text) { std::ofstream(path_) << text; }
-  std::string dir_, path_;
+  std::string path_;
 };
 
 TEST_F(Guid2LidFile, MissingFileIsEmpty) {

@@ -16,21 +16,14 @@
 #include "smd/state/atomic_file.h"
 #include "smd/state/roce_plan_files.h"
 #include "smd/state/roce_state_writer.h"
+#include "tests/unit/temp_dir.h"
 
 namespace smd {
 namespace {
 
 namespace fs = std::filesystem;
 
-class RoceState : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "smd-roce-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string dir_;
-};
+class RoceState : public test::TempDirTest {};
 
 Node make_node(Guid guid, NodeType type, const std::string& description, PortNum ports) {
   Node n;

@@ -13,6 +13,8 @@
 #include <string>
 #include <thread>
 
+#include "tests/unit/temp_dir.h"
+
 namespace smd {
 namespace {
 
@@ -51,20 +53,14 @@ class OneReplyServer {
   std::thread thread_;
 };
 
-class SmctlClient : public ::testing::Test {
+class SmctlClient : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "smd-smctl-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   Result<control::Json> exchange(const std::string& reply, const std::string& name) {
     const std::string path = dir_ + "/" + name;
     OneReplyServer server(path, reply);
     EXPECT_TRUE(server.ready());
     return control::call(path, control::Json{{"cmd", "status"}}, 3s);
   }
-  std::string dir_;
 };
 
 TEST_F(SmctlClient, RefusesRepliesOfTheWrongShape) {
