@@ -327,15 +327,15 @@ void MapReader::fail_key(std::string_view key, const std::string& message) {
 }
 
 std::optional<YAML::Mark> MapReader::key_mark(std::string_view key) const {
-  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
-  if (it == entries_.end()) return std::nullopt;
-  return it->key_node.Mark();
+  auto it = index_.find(std::string(key));
+  if (it == index_.end()) return std::nullopt;
+  return entries_[it->second].key_node.Mark();
 }
 
 std::optional<YAML::Mark> MapReader::value_mark_of(std::string_view key) const {
-  auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
-  if (it == entries_.end()) return std::nullopt;
-  return value_mark(*it);
+  auto it = index_.find(std::string(key));
+  if (it == index_.end()) return std::nullopt;
+  return value_mark(entries_[it->second]);
 }
 
 void MapReader::finish() {

@@ -44,22 +44,14 @@ std::string format_dr_path(const std::vector<std::uint8_t>& path) {
   return out;
 }
 
-namespace {
-std::string hex_guid(Guid g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
-}  // namespace
-
 Result<NodeIndex> Topology::add_node(Node node) {
   if (node.ports.size() != static_cast<std::size_t>(node.num_ports) + 1) {
     return make_error(ErrorCode::kInvalidInput,
-                      "node " + hex_guid(node.guid) + ": ports vector size does not match NumPorts");
+                      "node " + format_guid(node.guid) + ": ports vector size does not match NumPorts");
   }
   if (auto it = by_guid_.find(node.guid); it != by_guid_.end()) {
     const Node& other = nodes_[it->second];
-    return make_error(ErrorCode::kInvalidInput, "duplicate node GUID " + hex_guid(node.guid) + " at DR path " +
+    return make_error(ErrorCode::kInvalidInput, "duplicate node GUID " + format_guid(node.guid) + " at DR path " +
                                                     format_dr_path(other.dr_path) + " and DR path " +
                                                     format_dr_path(node.dr_path));
   }
@@ -76,8 +68,8 @@ Status Topology::connect(NodeIndex a, PortNum pa, NodeIndex b, PortNum pb) {
   Node& na = nodes_[a];
   Node& nb = nodes_[b];
   if (pa == 0 || pa > na.num_ports || pb == 0 || pb > nb.num_ports) {
-    return make_error(ErrorCode::kInvalidInput, "connect: port out of range on " + hex_guid(na.guid) + "[" +
-                                                    std::to_string(pa) + "] or " + hex_guid(nb.guid) + "[" +
+    return make_error(ErrorCode::kInvalidInput, "connect: port out of range on " + format_guid(na.guid) + "[" +
+                                                    std::to_string(pa) + "] or " + format_guid(nb.guid) + "[" +
                                                     std::to_string(pb) + "]");
   }
   Port& x = na.ports[pa];
@@ -85,8 +77,8 @@ Status Topology::connect(NodeIndex a, PortNum pa, NodeIndex b, PortNum pb) {
   const bool x_ok = !x.connected() || (x.peer == b && x.peer_port == pb);
   const bool y_ok = !y.connected() || (y.peer == a && y.peer_port == pa);
   if (!x_ok || !y_ok) {
-    return make_error(ErrorCode::kInvalidInput, "connect: " + hex_guid(na.guid) + "[" + std::to_string(pa) + "] <-> " +
-                                                    hex_guid(nb.guid) + "[" + std::to_string(pb) +
+    return make_error(ErrorCode::kInvalidInput, "connect: " + format_guid(na.guid) + "[" + std::to_string(pa) +
+                                                    "] <-> " + format_guid(nb.guid) + "[" + std::to_string(pb) +
                                                     "] conflicts with an existing link");
   }
   x.peer = b;

@@ -10,12 +10,15 @@
 
 namespace smd {
 
-/// Replace `path` with `content`. Errors: kIo naming the file and errno text; the old file stays intact.
+/// Replace `path` with `content`. Only a regular file or nothing may stand at `path`: a device node, FIFO,
+/// symlink or directory is refused ("PATH is a FIFO, not a regular file; refusing to replace it"), and a
+/// leftover or planted `path.tmp` is removed, never followed. Errors: kIo naming the file and errno text; the
+/// old file stays intact.
 Status write_file_atomic(const std::string& path, const std::string& content);
 
-/// Replace `path` with what `fill` streams, the same way, for content too big to hold as one string (the
-/// RoCE plan of a large fabric is tens of MB). Errors: kIo naming the file when it cannot be created,
-/// written (the stream fails), synced or renamed; the old file stays intact and the temporary is removed.
+/// Replace `path` with what `fill` streams, the same way (same refusals), for content too big to hold as one string
+/// (the RoCE plan of a large fabric is tens of MB). Errors: kIo naming the file when it cannot be created, written (the
+/// stream fails), synced or renamed; the old file stays intact and the temporary is removed.
 Status write_file_atomic_stream(const std::string& path, const std::function<void(std::ostream&)>& fill);
 
 }  // namespace smd
