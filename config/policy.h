@@ -85,6 +85,18 @@ struct RocePolicy {
   bool frr = true;          ///< roce.frr: state_dir/frr/<switch>/frr.conf, one per switch
 };
 
+/// The Subnet Administrator (IBA 15): who may ask it what, and what it promises in its answers.
+struct SaPolicy {
+  bool enabled = true;               ///< sa.enabled: answer SA queries (class 0x03) as master
+  std::uint64_t key = 1;             ///< sa.key: SM_Key that makes a request trusted (OpenSM's default sa_key)
+  unsigned packet_lifetime = 0x12;   ///< sa.packet_lifetime: PathRecord PacketLifeTime, IBA code 0..63
+  unsigned queue_depth = 4096;       ///< sa.queue_depth: requests waiting for the SA thread, 16..1000000
+  unsigned report_retries = 3;       ///< sa.report_retries: Report re-sends before a subscription is dropped
+  unsigned report_timeout_ms = 500;  ///< sa.report_timeout_ms: wait for a ReportResp, 10..60000
+  unsigned max_records = 65536;      ///< sa.max_records: most records in one GetTable answer, 1..1000000
+  std::string services_file;         ///< sa.services_file: ServiceRecords ("" = state_dir/sa-services.json)
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -95,6 +107,7 @@ struct Policy {
   MetricsPolicy metrics;
   SecurityPolicy security;
   RocePolicy roce;
+  SaPolicy sa;
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

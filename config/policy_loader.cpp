@@ -143,6 +143,18 @@ void read_roce(MapReader roce, RocePolicy& out) {
   roce.finish();
 }
 
+void read_sa(MapReader sa, SaPolicy& out) {
+  sa.read_bool("enabled", out.enabled);
+  sa.read_u64("key", out.key);
+  sa.read_unsigned("packet_lifetime", 0, 63, out.packet_lifetime);
+  sa.read_unsigned("queue_depth", 16, 1000000, out.queue_depth);
+  sa.read_unsigned("report_retries", 0, 20, out.report_retries);
+  sa.read_unsigned("report_timeout_ms", 10, 60000, out.report_timeout_ms);
+  sa.read_unsigned("max_records", 1, 1000000, out.max_records);
+  sa.read_string("services_file", out.services_file, /*non_empty=*/true);
+  sa.finish();
+}
+
 void read_log(MapReader log, LogPolicy& out) {
   log.read_choice("level", log_level_names(), out.level);
   log.read_string("file", out.file);
@@ -207,6 +219,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_metrics(top.section("metrics"), policy.metrics, diag);
   read_security(top.section("security"), policy.security, diag);
   read_roce(top.section("roce"), policy.roce);
+  read_sa(top.section("sa"), policy.sa);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

@@ -56,6 +56,7 @@ std::string summarize_policy(const Policy& p) {
   s += " log=" + p.log.level + "@" + (p.log.file.empty() ? "stderr" : p.log.file);
   s += " roce.export=" + std::string(p.roce.export_plan ? "on" : "off");
   s += " roce.frr=" + std::string(p.roce.frr ? "on" : "off");
+  s += " sa=" + std::string(p.sa.enabled ? "on" : "off");
   s += " state_dir=" + p.sm.state_dir;
   return s;
 }

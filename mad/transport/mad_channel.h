@@ -32,6 +32,14 @@ class MadChannel {
   /// kernel to expect a response (it then matches the response to this send); 0 for responses/traps.
   /// Returns 0, or -errno (-EINVAL when no agent is registered for the class).
   virtual int send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) = 0;
+  /// Send a GMP of any length (at least its 56-byte SA header; an RMPP transfer, which the kernel segments
+  /// when the class was registered with RMPP). Safe to call from any thread, concurrently with send():
+  /// the SA thread answers through it. Returns 0 or -errno. The default refuses (-EINVAL).
+  virtual int send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) {
+    (void)mad;
+    (void)to;
+    return -22;
+  }
   /// Wait up to `timeout_ms` for one MAD. Returns 1 with `mad`, `from` and the umad `status` filled,
   /// 0 on timeout, -errno on error. Called from one thread only (the transport's receive thread).
   virtual int receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) = 0;

@@ -28,10 +28,12 @@ struct ClassRegistration {
   std::uint8_t mgmt_class;
   std::uint8_t version;
   std::vector<std::uint8_t> request_methods;
+  std::uint8_t rmpp_version = 0;
 };
 
 // SMPs (both routings) bring Traps and another SM's SMInfo Get/Set; the SA class brings queries the SM's
-// SA answers (RMPP not used: ibsim has none). PerfMgt is registered without requests: the HCA's own PMA
+// SA answers, registered with RMPP version 1 so the kernel segments GetTable answers longer than one MAD
+// (and reassembles long requests); ibsim's shim accepts the registration and keeps the first 256 bytes. PerfMgt is registered without requests: the HCA's own PMA
 // answers those, but under ibsim an unregistered class that arrives crashes the client inside the shim.
 std::vector<ClassRegistration> classes_to_register() {
   const std::uint8_t get = 0x01, set = 0x02, trap = 0x05, report = 0x06, trap_repress = 0x07;
@@ -39,7 +41,7 @@ std::vector<ClassRegistration> classes_to_register() {
   return {
       {kClassSmiDirect, 1, {get, set, trap, trap_repress}},
       {kClassSmiLid, 1, {get, set, trap, trap_repress}},
-      {kClassSubnAdm, 2, {get, set, report, get_table, get_trace_table, get_multi, del}},
+      {kClassSubnAdm, 2, {get, set, report, get_table, get_trace_table, get_multi, del}, 1},
       {kClassPerfMgt, 1, {}},
   };
 }
@@ -155,7 +157,7 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
   for (const auto& reg : classes_to_register()) {
     long mask[16 / sizeof(long)] = {};
     for (auto m : reg.request_methods) set_method_bit(mask, m);
-    const int agent = umad_register(port->fd_, reg.mgmt_class, reg.version, 0, mask);
+    const int agent = umad_register(port->fd_, reg.mgmt_class, reg.version, reg.rmpp_version, mask);
     if (agent < 0) {
       char cls[8];
       std::snprintf(cls, sizeof cls, "0x%02x", reg.mgmt_class);
@@ -196,11 +198,23 @@ UmadPort::~UmadPort() { close(); }
 int UmadPort::send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) {
   const int agent = agents_[mad[1]];
   if (fd_ < 0 || agent < 0) return -EINVAL;
+  const std::lock_guard lock(send_mutex_);
   std::memcpy(umad_get_mad(tx_umad_.data()), mad.data(), kMadSize);
   umad_set_addr(tx_umad_.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
   umad_set_pkey(tx_umad_.data(), to.pkey_index);
   // Retries are the transport's own, so the kernel's are 0; ibsim's shim ignores both numbers.
   return umad_send(fd_, agent, tx_umad_.data(), static_cast<int>(kMadSize), static_cast<int>(timeout_ms), 0);
+}
+
+int UmadPort::send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) {
+  const int agent = mad.size() > 1 ? agents_[mad[1]] : -1;
+  if (fd_ < 0 || agent < 0 || mad.size() < 56) return -EINVAL;
+  std::vector<std::uint8_t> umad(umad_size() + mad.size(), 0);
+  std::memcpy(umad_get_mad(umad.data()), mad.data(), mad.size());
+  umad_set_addr(umad.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
+  umad_set_pkey(umad.data(), to.pkey_index);
+  const std::lock_guard lock(send_mutex_);
+  return umad_send(fd_, agent, umad.data(), static_cast<int>(mad.size()), 0, 0);
 }
 
 int UmadPort::receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) {

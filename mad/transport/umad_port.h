@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,8 @@ class UmadPort final : public MadChannel {
 
   /// umad_send through the class's agent; one reused umad buffer (call from one thread at a time).
   int send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& to, unsigned timeout_ms) override;
+  /// umad_send of a buffer of its own, under the same lock as send(): callable from any thread.
+  int send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) override;
   /// umad_recv into one reused umad buffer (call from one thread only).
   int receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) override;
 
@@ -80,6 +83,7 @@ class UmadPort final : public MadChannel {
   std::uint16_t lid_ = 0;
   std::uint16_t sm_lid_ = 0;
   std::vector<std::uint8_t> tx_umad_;  // ib_user_mad header + 256-byte MAD, reused by send()
+  std::mutex send_mutex_;              // one umad_send at a time: the SM thread's SMPs, the SA thread's answers
   std::vector<std::uint8_t> rx_umad_;  // the same for receive()
 };
 

@@ -47,12 +47,13 @@ struct UmadTransport::Slot {
 };
 
 UmadTransport::UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port,
-                             UmadTransportOptions options)
+                             UmadTransportOptions options, GmpSink sa_sink)
     : io_(io),
       port_(std::move(port)),
       window_(std::clamp(options.window, 1u, kMaxWindow)),
       timeout_ms_(std::max(options.timeout_ms, 1u)),
-      retries_(options.retries) {
+      retries_(options.retries),
+      sa_sink_(std::move(sa_sink)) {
   slots_.reserve(window_);
   for (unsigned i = 0; i < window_; ++i) {
     slots_.push_back(std::make_unique<Slot>(io_, i));
@@ -187,6 +188,10 @@ void UmadTransport::receive_loop() {
         spdlog::warn("{}: receive failed: {}", port_->describe(), std::strerror(-rc));
         std::this_thread::sleep_for(std::chrono::milliseconds(10));  // do not spin on a broken port
       }
+      continue;
+    }
+    if (sa_sink_ && r.mad[1] == kClassSubnAdm && r.status == 0) {
+      sa_sink_(r.mad, r.from);
       continue;
     }
     bool post = false;

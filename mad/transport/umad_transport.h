@@ -50,10 +50,18 @@ struct UnsolicitedInfo {
 
 using UnsolicitedHandler = std::function<void(std::span<const std::uint8_t, kMadSize> mad, const UnsolicitedInfo&)>;
 
+/// A receiver for every SA-class (0x03) MAD, called on the receive thread itself, before the io_context sees
+/// it: the SA answers off the SM's thread, so a query flood never queues behind (or in front of) a sweep's
+/// SMPs. It must be cheap (queue and return) and thread-safe.
+using GmpSink = std::function<void(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& from)>;
+
 class UmadTransport final : public SmpTransport {
  public:
   /// Takes the opened port (a UmadPort, or a test channel) and starts the receive thread. Non-null.
-  UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port, UmadTransportOptions options = {});
+  /// `sa_sink`, when set, takes every class-0x03 MAD (see GmpSink); it is fixed for the transport's life
+  /// because the receive thread reads it.
+  UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port, UmadTransportOptions options = {},
+                GmpSink sa_sink = {});
   /// stop(), so every callback has run by the time the object is gone.
   ~UmadTransport() override;
   UmadTransport(const UmadTransport&) = delete;
@@ -62,6 +70,9 @@ class UmadTransport final : public SmpTransport {
   void submit(SmpRequest req, SmpCallback done) override;
   std::size_t pending() const override { return queue_.size() + active_; }
   TransportStats stats() const override { return stats_; }
+
+  /// Send a GMP of any length from any thread (MadChannel::send_gmp). Returns 0 or -errno.
+  int send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) { return port_->send_gmp(mad, to); }
 
   /// Receiver of unsolicited MADs; without one they are counted and dropped.
   void set_unsolicited_handler(UnsolicitedHandler handler) { unsolicited_ = std::move(handler); }
@@ -117,6 +128,7 @@ class UmadTransport final : public SmpTransport {
   std::uint32_t next_seq_ = 1;
   TransportStats stats_;
   UnsolicitedHandler unsolicited_;
+  const GmpSink sa_sink_;
   bool stopped_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 

@@ -54,6 +54,43 @@ std::string label(const char* name, std::string_view value) {
   return std::string(name) + "=\"" + prometheus_label_value(value) + "\"";
 }
 
+/// The Subnet Administrator's families (smd/sa/sa_agent.h counts them).
+void render_sa(const SaStats& sa, Writer& w) {
+  w.family("smd_sa_serving", "gauge", "1 while the SA answers queries (MASTER with a swept fabric).");
+  w.sample("smd_sa_serving", "", sa.serving ? 1 : 0);
+  w.family("smd_sa_requests_total", "counter", "SA requests answered, by attribute, method and MAD status.");
+  for (const auto& [key, n] : sa.answers) {
+    const auto& [attr, method, status] = key;
+    w.sample("smd_sa_requests_total",
+             label("attribute", attr) + "," + label("method", method) + "," + label("status", status), as_double(n));
+  }
+  w.family("smd_sa_dropped_total", "counter",
+           "SA MADs not answered, by reason (queue-full: the request queue was full; not-serving, bad-sm-key, ...).");
+  for (const auto& [why, n] : sa.dropped) w.sample("smd_sa_dropped_total", label("reason", why), as_double(n));
+  w.family("smd_sa_answer_latency_seconds", "histogram", "From receiving an SA request to sending its answer.");
+  std::uint64_t cumulative = 0;
+  for (std::size_t b = 0; b < kLatencyBucketsUs.size(); ++b) {
+    cumulative += sa.latency_buckets[b];
+    w.sample("smd_sa_answer_latency_seconds_bucket", label("le", number(kLatencyBucketsUs[b] / 1e6)),
+             as_double(cumulative));
+  }
+  cumulative += sa.latency_buckets.back();
+  w.sample("smd_sa_answer_latency_seconds_bucket", label("le", "+Inf"), as_double(cumulative));
+  w.sample("smd_sa_answer_latency_seconds_sum", "", sa.latency_sum_us / 1e6);
+  w.sample("smd_sa_answer_latency_seconds_count", "", as_double(sa.latency_count));
+  w.family("smd_sa_reports_total", "counter", "Reports (forwarded traps) sent, re-sends included, and acknowledged.");
+  w.sample("smd_sa_reports_total", label("outcome", "sent"), as_double(sa.reports_sent));
+  w.sample("smd_sa_reports_total", label("outcome", "acknowledged"), as_double(sa.reports_acknowledged));
+  w.family("smd_sa_subscriptions", "gauge", "Live InformInfo subscriptions.");
+  w.sample("smd_sa_subscriptions", "", static_cast<double>(sa.subscriptions));
+  w.family("smd_sa_subscriptions_dropped_total", "counter", "Subscriptions dropped after unanswered Reports.");
+  w.sample("smd_sa_subscriptions_dropped_total", "", as_double(sa.subscriptions_dropped));
+  w.family("smd_sa_services", "gauge", "Live ServiceRecords.");
+  w.sample("smd_sa_services", "", static_cast<double>(sa.services));
+  w.family("smd_sa_queue_depth", "gauge", "SA requests waiting for the SA thread.");
+  w.sample("smd_sa_queue_depth", "", static_cast<double>(sa.queue_depth));
+}
+
 }  // namespace
 
 std::string render_metrics(const FabricSnapshot& snap) {
@@ -125,6 +162,7 @@ std::string render_metrics(const FabricSnapshot& snap) {
   }
   // A state this list does not know still shows up rather than vanishing.
   if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", label("state", snap.sm_state), 1);
+  if (snap.sa) render_sa(*snap.sa, w);
   return w.take();
 }
 

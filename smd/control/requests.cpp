@@ -1,5 +1,6 @@
 #include "smd/control/requests.h"
 
+#include <cmath>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -395,6 +396,33 @@ Json report_json(const SweepSummary& s) {
           {"total_ms", s.total_ms}};
 }
 
+// `smctl sa`: what the SA served, its subscriptions and services.
+Json sa_json(const SaStats* sa) {
+  Json out = Json::object();
+  out["enabled"] = sa != nullptr;
+  if (!sa) return out;
+  out["serving"] = sa->serving;
+  Json answers = Json::array();
+  for (const auto& [key, n] : sa->answers) {
+    const auto& [attr, method, status] = key;
+    answers.push_back({{"attribute", attr}, {"method", method}, {"status", status}, {"count", n}});
+  }
+  out["answers"] = answers;
+  Json dropped = Json::object();
+  for (const auto& [why, n] : sa->dropped) dropped[why] = n;
+  out["dropped"] = dropped;
+  out["subscriptions"] = sa->subscriptions;
+  out["services"] = sa->services;
+  out["queue_depth"] = sa->queue_depth;
+  out["reports_sent"] = sa->reports_sent;
+  out["reports_acknowledged"] = sa->reports_acknowledged;
+  out["subscriptions_dropped"] = sa->subscriptions_dropped;
+  out["latency_count"] = sa->latency_count;
+  out["latency_mean_us"] =
+      sa->latency_count ? std::round(sa->latency_sum_us / static_cast<double>(sa->latency_count)) : 0.0;
+  return out;
+}
+
 Json handle_request(const Json& request, DaemonControl& control, const std::string& requester) {
   try {
     const std::string cmd = request.value("cmd", "");
@@ -413,6 +441,7 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
     if (cmd == "status") return ok_response(status_json(*snap));
     if (cmd == "nodes") return ok_response(nodes_json(*snap));
     if (cmd == "report") return ok_response(report_json(snap->last_sweep));
+    if (cmd == "sa") return ok_response(sa_json(snap->sa.get()));
     if (cmd == "lfts") return from_result(lfts_json(*snap, name_field(request, "switch")));
     if (cmd == "route") {
       if (!request.contains("src") || !request.contains("dst")) return error_response("route needs src and dst");

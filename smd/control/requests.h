@@ -43,5 +43,8 @@ Result<Json> lfts_json(const FabricSnapshot& snap, const std::string& switch_nam
 Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, const std::string& dst);
 /// Every field of a SweepSummary.
 Json report_json(const SweepSummary& summary);
+/// `sa`: the Subnet Administrator's counters (answers by attribute/method/status, drops, subscriptions,
+/// services); {"enabled": false} when the SA is turned off (`sa` null).
+Json sa_json(const SaStats* sa);
 
 }  // namespace smd::control

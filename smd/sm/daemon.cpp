@@ -12,6 +12,12 @@
 
 namespace smd {
 
+namespace {
+std::string sa_services_file(const Policy& p) {
+  return p.sa.services_file.empty() ? p.sm.state_dir + "/sa-services.json" : p.sa.services_file;
+}
+}  // namespace
+
 Daemon::Daemon(Policy policy, std::string config_path)
     : policy_(std::move(policy)),
       config_path_(std::move(config_path)),
@@ -37,10 +43,30 @@ int Daemon::run() {
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
 
   auto guard = boost::asio::make_work_guard(io_);
-  transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_));
+  mad::GmpSink sa_sink;
+  if (policy_.sa.enabled) {
+    sa::SaAgentOptions sa_options;
+    sa_options.queue_depth = policy_.sa.queue_depth;
+    sa_options.report_retries = policy_.sa.report_retries;
+    sa_options.report_timeout_ms = policy_.sa.report_timeout_ms;
+    sa_options.services_file = sa_services_file(policy_);
+    // The SA thread answers through the transport's thread-safe GMP send; the transport outlives it.
+    sa_ = std::make_unique<sa::SaAgent>(sa_options, [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) {
+      return transport_->send_gmp(mad, to);
+    });
+    sa_sink = [agent = sa_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress& from) {
+      (void)agent->submit(mad, from);
+    };
+  }
+  transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),
+                                                    std::move(sa_sink));
   transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,
                                              const mad::UnsolicitedInfo& info) { on_unsolicited(mad, info); });
   runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);
+  if (sa_) {
+    publish_sa();
+    sa_->start();
+  }
   // Opening the issm device set IsSM; an earlier SM process on this port may have left the simulator (or
   // the port) in a state that clears it again, which every later sweep checks too.
   (void)ensure_is_sm("start-up");
@@ -63,6 +89,7 @@ int Daemon::run() {
   poll_timer_.cancel();
   watchdog_timer_.cancel();
   signals_.cancel();
+  if (sa_) sa_->stop();
   transport_->stop();
   spdlog::info("smd stopped");
   return 0;

@@ -40,6 +40,7 @@
 #include "mad/transport/umad_transport.h"
 #include "smd/control/control_server.h"
 #include "smd/control/metrics_server.h"
+#include "smd/sa/sa_agent.h"
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
 #include "smd/sm/pending_sweep.h"
@@ -70,7 +71,8 @@ class Daemon final : public DaemonControl {
   /// 2 the SM port could not be opened).
   int run();
 
-  std::shared_ptr<const FabricSnapshot> snapshot() const override { return snapshot_; }
+  /// The published snapshot, with the SA's counters as of now (they move between sweeps).
+  std::shared_ptr<const FabricSnapshot> snapshot() const override;
   /// Queue kSweepRequested (applied between sweeps, coalesced with a sweep already pending).
   void request_heavy_sweep(const std::string& reason) override;
   /// Queue kRerouteRequested: the next heavy sweep programs a fresh engine run.
@@ -170,11 +172,16 @@ class Daemon final : public DaemonControl {
 
   // --- daemon_publish.cpp ---
   void publish(const SweepSummary* summary);
+  void publish_sa();
+  std::shared_ptr<const sa::SaFabric> sa_fabric_;  ///< the SA's index of runner_'s last fabric
+  const Topology* sa_fabric_of_ = nullptr;          ///< the topology sa_fabric_ was built from
+  bool sa_ready_ = false;                           ///< MASTER with a sweep that brought the subnet up
   void count_sweep(const SweepSummary& s);
 
   boost::asio::io_context io_;
   Policy policy_;
   std::string config_path_;
+  std::unique_ptr<sa::SaAgent> sa_;  ///< the SA thread (null with sa.enabled false); stopped before transport_
   std::unique_ptr<mad::UmadTransport> transport_;
   std::unique_ptr<SweepRunner> runner_;
   std::unique_ptr<ControlServer> control_;

@@ -4,6 +4,13 @@
 
 namespace smd {
 
+std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
+  if (!sa_ || !snapshot_) return snapshot_;
+  auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
+  snap->sa = std::make_shared<const SaStats>(sa_->stats());
+  return snap;
+}
+
 void Daemon::count_sweep(const SweepSummary& s) {
   ++counters_.heavy_sweeps;
   if (s.incremental) ++counters_.incremental_sweeps;
@@ -50,6 +57,41 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->needs_restart = needs_restart_;
   if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;
   snapshot_ = std::move(snap);
+  publish_sa();
+}
+
+// The SA's snapshot: the fabric index is rebuilt only when a configuring sweep left a new fabric; the SM's
+// state and the policy's values are fresh every time.
+void Daemon::publish_sa() {
+  if (!sa_ || !runner_) return;
+  const std::shared_ptr<const Topology> topo = runner_->topology();
+  if (topo && topo.get() != sa_fabric_of_) {
+    sa_fabric_ = sa::SaFabric::build(runner_->known_fabric(), runner_->lids_snapshot(), runner_->tables_snapshot(),
+                                     policy_.sm.subnet_prefix);
+    sa_fabric_of_ = topo.get();
+  }
+  auto snap = std::make_shared<sa::SaSnapshot>();
+  const bool master = state_ == mad::SmState::kMaster;
+  // IBA C15-0.1.3: only a master answers, and only once a sweep has programmed the fabric it describes.
+  if (!master) {
+    sa_ready_ = false;
+  } else if (last_summary_.subnet_up) {
+    sa_ready_ = true;  // later sweeps that repair something do not stop the SA
+  }
+  snap->serving = sa_ready_ && sa_fabric_ != nullptr;
+  snap->fabric = sa_fabric_;
+  snap->sm_lid = own_lid_;
+  snap->settings.key = policy_.sa.key;
+  snap->settings.packet_lifetime = static_cast<std::uint8_t>(policy_.sa.packet_lifetime);
+  snap->settings.max_records = policy_.sa.max_records;
+  snap->settings.resp_time_value = sa::resp_time_value_for_ms(policy_.mad.timeout_ms);
+  snap->sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_, static_cast<std::uint8_t>(policy_.sm.priority),
+                       static_cast<std::uint8_t>(state_)});
+  for (const WatchedSm& sm : known_sms_) {
+    snap->sms.push_back({sm.lid, sm.guid, sm.info.sm_key, sm.info.act_count, sm.info.priority,
+                         static_cast<std::uint8_t>(sm.info.state)});
+  }
+  sa_->publish(std::move(snap));
 }
 
 }  // namespace smd

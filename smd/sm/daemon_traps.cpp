@@ -31,6 +31,8 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
   if (auto st = transport_->send_response(info, repress); !st.ok()) {
     spdlog::debug("TrapRepress: {}", st.error().message);
   }
+  // Subscribers get every trap the SM receives (IBA 13.4.8.3; srp_daemon waits for 144, tools for 128).
+  if (sa_) sa_->forward(notice, notice.issuer_lid);
   if (notice.is_generic && notice.trap_number == mad::trap::kCapabilityMaskChange && own_lid_ != 0 &&
       notice.issuer_lid == own_lid_) {
     // Our own port announcing the IsSM bit this SM set: nothing in the fabric changed.

@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
     request = {{"cmd", "reroute"}};
   });
   app.add_subcommand("report", "the last heavy sweep's summary")->callback([&] { request = {{"cmd", "report"}}; });
+  app.add_subcommand("sa", "Subnet Administrator: queries served by attribute, subscriptions, services")->callback([&] {
+    request = {{"cmd", "sa"}};
+  });
   std::string what;
   auto* exp = app.add_subcommand("export", "export a plan the daemon wrote");
   exp->add_option("what", what, "what to export")->required()->check(CLI::IsMember({"roce"}));

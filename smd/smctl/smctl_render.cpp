@@ -158,6 +158,26 @@ void render_report(std::ostream& out, const Json& r) {
 
 }  // namespace
 
+void render_sa(std::ostream& out, const Json& r) {
+  if (!r.value("enabled", false)) {
+    out << "SA turned off (sa.enabled: false)\n";
+    return;
+  }
+  out << "SA " << (r.value("serving", false) ? "serving" : "not serving (not master, or no swept fabric yet)") << "\n";
+  out << "  services       " << str(r, "services") << "\n";
+  out << "  subscriptions  " << str(r, "subscriptions") << " (reports sent " << str(r, "reports_sent")
+      << ", acknowledged " << str(r, "reports_acknowledged") << ", subscriptions dropped "
+      << str(r, "subscriptions_dropped") << ")\n";
+  out << "  queue          " << str(r, "queue_depth") << " waiting; mean answer " << str(r, "latency_mean_us")
+      << " us over " << str(r, "latency_count") << " answers\n";
+  for (const auto& [why, n] : r.at("dropped").items()) out << "  dropped        " << why << ": " << text(n) << "\n";
+  out << "  queries:\n";
+  for (const Json& a : r.at("answers")) {
+    out << "    " << str(a, "attribute") << " " << str(a, "method") << " " << str(a, "status") << ": "
+        << str(a, "count") << "\n";
+  }
+}
+
 void render_text(std::ostream& out, const std::string& cmd, const Json& result) {
   try {
     if (cmd == "status") return render_status(out, result);
@@ -165,6 +185,7 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
     if (cmd == "lfts") return render_lfts(out, result);
     if (cmd == "route") return render_route(out, result);
     if (cmd == "report") return render_report(out, result);
+    if (cmd == "sa") return render_sa(out, result);
     if (cmd == "sweep" || cmd == "reroute") {
       out << "requested " << str(result, "requested") << "\n";
       return;

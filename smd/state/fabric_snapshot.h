@@ -12,6 +12,7 @@
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "smd/state/sa_stats.h"
 #include "smd/state/sweep_summary.h"
 
 namespace smd {
@@ -88,6 +89,8 @@ struct FabricSnapshot {
   /// Where the daemon writes the RoCE plan (state_dir/roce-plan.json, `smctl export roce`); "" when the
   /// policy turns the export off (roce.export: false).
   std::string roce_plan_path;
+  /// The Subnet Administrator's counters as of this snapshot's making (null: the SA is turned off).
+  std::shared_ptr<const SaStats> sa;
 };
 
 }  // namespace smd

@@ -61,6 +61,9 @@ class SweepRunner {
 
   /// The last discovered fabric and its LIDs and tables (null / empty before the first sweep).
   std::shared_ptr<const Topology> topology() const { return topo_; }
+  /// The last configuring sweep's fabric as known at its end (decoded records with what the sweep set;
+  /// topo null before the first): what the SA answers from.
+  const ObservedFabric& known_fabric() const { return last_; }
   const LidMap& lids() const;
   const RoutingTables& tables() const;
   /// The LIDs and tables of the last sweep that reached programming, frozen (null before the first).

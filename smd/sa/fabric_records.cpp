@@ -1,0 +1,211 @@
+// Fabric record handlers. A request that names a LID (ComponentMask bit 0, the first field of every one of
+// these records) is answered from that LID's node only; the rest enumerate the fabric.
+#include "smd/sa/fabric_records.h"
+
+#include <algorithm>
+
+#include "mad/codec/bits.h"
+#include "mad/sa/link_record.h"
+#include "mad/sa/node_record.h"
+#include "mad/sa/port_info_record.h"
+#include "mad/sa/table_records.h"
+
+namespace smd::sa {
+
+using namespace mad::sa;
+namespace bits = mad::bits;
+
+namespace {
+
+constexpr std::uint64_t kLidBit = 1;
+
+/// The LID the request names in its first field, when ComponentMask bit 0 is set.
+std::optional<Lid> requested_lid(const SaQuery& q) {
+  if (!(q.mask() & kLidBit)) return std::nullopt;
+  return static_cast<Lid>(bits::get16(q.record.data(), 0));
+}
+
+/// The nodes a request can match: the owner of the requested LID only, or all.
+std::vector<NodeIndex> candidate_nodes(const SaFabric& f, const SaQuery& q) {
+  std::vector<NodeIndex> nodes;
+  if (auto lid = requested_lid(q)) {
+    if (const Endport* e = f.by_lid(*lid)) nodes.push_back(e->node);
+    return nodes;
+  }
+  nodes.resize(f.topo().size());
+  for (NodeIndex n = 0; n < nodes.size(); ++n) nodes[n] = n;
+  return nodes;
+}
+
+std::uint32_t limit(const SaSnapshot& s) { return s.settings.max_records; }
+
+}  // namespace
+
+SaAnswer answer_node_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  RecordCollector out(kNodeRecordLayout, q, limit(snap));
+  for (NodeIndex n : candidate_nodes(f, q)) {
+    const Node& node = f.topo().node(n);
+    const smd::NodeRecord& rec = f.observed().nodes[n];
+    for (PortNum p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports) && !out.done(); ++p) {
+      const Lid lid = f.record_lid(n, p);
+      if (lid == 0) continue;
+      mad::sa::NodeRecord r;
+      r.lid = lid;
+      mad::NodeInfo ni = rec.node_info;
+      ni.port_guid = node.ports[p].guid;
+      ni.local_port_num = node.is_switch() ? ni.local_port_num : static_cast<std::uint8_t>(p);
+      ni.encode(r.node_info);
+      const std::size_t len = std::min(node.description.size(), r.description.size());
+      std::copy_n(node.description.begin(), len, r.description.begin());
+      r.encode(out.slot());
+      out.offer();
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  // CapabilityMask "match" option (IBA 1.2.1, C15-0.2.?): the bits requested must all be set.
+  SaQuery plain = q;
+  const std::uint8_t options = q.record[2];
+  const bool cap_match = (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMaskMatch) &&
+                         (q.mask() & pir_mask::kCapabilityMask);
+  const bool cap2_match = (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMask2Match) &&
+                          (q.mask() & pir_mask::kCapabilityMask2);
+  plain.header.comp_mask &= ~pir_mask::kOptions;
+  if (cap_match) plain.header.comp_mask &= ~pir_mask::kCapabilityMask;
+  if (cap2_match) plain.header.comp_mask &= ~pir_mask::kCapabilityMask2;
+  const std::uint32_t want_cap = bits::get32(q.record.data(), 4 + 20);
+  const std::uint16_t want_cap2 = bits::get16(q.record.data(), 4 + 60);
+  const bool one_port = (q.mask() & pir_mask::kPortNum) != 0;
+  const unsigned want_port = q.record[1];
+
+  RecordCollector out(kPortInfoRecordLayout, plain, limit(snap));
+  for (NodeIndex n : candidate_nodes(f, q)) {
+    const Node& node = f.topo().node(n);
+    for (PortNum p = 0; p <= node.num_ports && !out.done(); ++p) {
+      if (one_port && want_port != p) continue;
+      const mad::PortInfo* pi = f.port_info(n, p);
+      if (!pi) continue;
+      const Lid lid = f.record_lid(n, p);
+      if (lid == 0) continue;
+      if (cap_match && (pi->capability_mask & want_cap) != want_cap) continue;
+      if (cap2_match && (pi->capability_mask2 & want_cap2) != want_cap2) continue;
+      PortInfoRecord r;
+      r.lid = lid;
+      r.port_num = static_cast<std::uint8_t>(p);
+      mad::PortInfo shown = *pi;
+      if (!q.trusted) shown.m_key = 0;
+      shown.encode(r.port_info);
+      r.encode(out.slot());
+      out.offer();
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_link_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  RecordCollector out(kLinkRecordLayout, q, limit(snap));
+  for (NodeIndex n : candidate_nodes(f, q)) {
+    const Node& node = f.topo().node(n);
+    for (PortNum p = 1; p <= node.num_ports && !out.done(); ++p) {
+      const Port& port = node.ports[p];
+      if (!port.connected()) continue;
+      const Lid from = f.record_lid(n, p);
+      const Lid to = f.record_lid(port.peer, port.peer_port);
+      if (from == 0 || to == 0) continue;
+      mad::sa::LinkRecord r{from, static_cast<std::uint8_t>(p), static_cast<std::uint8_t>(port.peer_port), to};
+      r.encode(out.slot());
+      out.offer();
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_switch_info_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  RecordCollector out(kSwitchInfoRecord.layout, q, limit(snap));
+  for (NodeIndex n : candidate_nodes(f, q)) {
+    const auto& si = f.observed().nodes[n].switch_info;
+    const Lid lid = f.record_lid(n, 0);
+    if (!si || lid == 0 || !f.topo().node(n).is_switch()) continue;
+    TableRecord r;
+    r.lid = lid;
+    mad::SmpData bytes{};
+    si->encode(bytes);
+    std::copy_n(bytes.begin(), r.payload.size(), r.payload.begin());
+    r.encode(kSwitchInfoRecord, out.slot());
+    if (out.offer() && out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_lft_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  RecordCollector out(kLftRecord.layout, q, limit(snap));
+  const bool one_block = q.mask() & 2u;
+  const unsigned want_block = bits::get16(q.record.data(), 2);
+  for (NodeIndex n : candidate_nodes(f, q)) {
+    if (!f.topo().node(n).is_switch() || n >= f.tables().lft.size()) continue;
+    const Lft& lft = f.tables().lft[n];
+    const Lid lid = f.record_lid(n, 0);
+    if (lid == 0 || lft.empty()) continue;
+    for (unsigned b = one_block ? want_block : 0; b < lft.num_blocks() && !out.done(); ++b) {
+      TableRecord r;
+      r.lid = lid;
+      r.key[0] = b;
+      const auto block = lft.block(b);
+      std::copy(block.begin(), block.end(), r.payload.begin());
+      r.encode(kLftRecord, out.slot());
+      out.offer();
+      if (one_block) break;
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_guid_info_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  RecordCollector out(kGuidInfoRecord.layout, q, limit(snap));
+  for (NodeIndex n : candidate_nodes(f, q)) {
+    const Node& node = f.topo().node(n);
+    for (PortNum p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports) && !out.done(); ++p) {
+      const Lid lid = f.record_lid(n, p);
+      if (lid == 0) continue;
+      TableRecord r;
+      r.lid = lid;
+      r.key[0] = 0;  // block 0: the port GUID is index 0
+      bits::put64(r.payload.data(), 0, node.ports[p].guid);
+      r.encode(kGuidInfoRecord, out.slot());
+      out.offer();
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_sm_info_records(const SaSnapshot& snap, const SaQuery& q) {
+  RecordCollector out(kSmInfoRecord.layout, q, limit(snap));
+  for (const SmEntry& sm : snap.sms) {
+    if (sm.lid == 0) continue;
+    TableRecord r;
+    r.lid = sm.lid;
+    bits::put64(r.payload.data(), 0, sm.guid);
+    bits::put64(r.payload.data(), 8, q.trusted ? sm.sm_key : 0);
+    bits::put32(r.payload.data(), 16, sm.act_count);
+    bits::put_bits(r.payload.data(), 20, 0, 4, sm.priority);
+    bits::put_bits(r.payload.data(), 20, 4, 4, sm.state);
+    r.encode(kSmInfoRecord, out.slot());
+    if (out.offer() && out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+}  // namespace smd::sa

@@ -1,0 +1,235 @@
+// PathRecord answers: endpoint resolution, the LFT walk of each LID pair, and the selectors.
+#include "smd/sa/path_records.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "mad/sa/path_record.h"
+#include "smd/sa/rate.h"
+
+namespace smd::sa {
+
+using namespace mad::sa;
+
+namespace {
+
+constexpr std::uint64_t kDefaultGidPrefix = 0xFE80000000000000ULL;
+constexpr std::uint16_t kDefaultPKey = 0xFFFF;
+
+/// One side of a query: the endports it may be, and the one LID it names (0 = any of theirs).
+struct Side {
+  std::vector<const Endport*> ports;
+  Lid lid = 0;
+  std::uint16_t status = status::kOk;  ///< kInvalidGid, or kOk
+};
+
+Side resolve(const SaFabric& f, bool has_gid, const Gid& gid, bool has_lid, Lid lid) {
+  Side side;
+  const Endport* by_gid = nullptr;
+  if (has_gid) {
+    const std::uint64_t prefix = gid_prefix(gid);
+    if (prefix != f.subnet_prefix() && prefix != kDefaultGidPrefix) {
+      side.status = status::kInvalidGid;
+      return side;
+    }
+    by_gid = f.by_guid(gid_guid(gid));
+    if (!by_gid) {
+      side.status = status::kInvalidGid;
+      return side;
+    }
+  }
+  if (has_lid) {
+    const Endport* by_lid = f.by_lid(lid);
+    if (!by_lid || (by_gid && by_gid != by_lid)) return side;  // no such port: no path
+    side.ports.push_back(by_lid);
+    side.lid = lid;
+    return side;
+  }
+  if (by_gid) {
+    side.ports.push_back(by_gid);
+    return side;
+  }
+  side.ports.reserve(f.endports().size());
+  for (const Endport& e : f.endports()) side.ports.push_back(&e);
+  return side;
+}
+
+std::vector<Lid> lids_of(const Endport& e, Lid fixed) {
+  if (fixed != 0) return {fixed};
+  std::vector<Lid> lids;
+  for (unsigned i = 0; i < (1u << e.lmc); ++i) lids.push_back(static_cast<Lid>(e.base_lid + i));
+  return lids;
+}
+
+/// What a walked path carries.
+struct PathProps {
+  std::uint8_t mtu = 0;
+  std::uint8_t rate = 0;
+};
+
+void fold_port(const SaFabric& f, NodeIndex n, PortNum p, PathProps& props) {
+  const std::uint8_t mtu = f.mtu_cap(n, p);
+  const std::uint8_t rate = f.rate(n, p);
+  if (mtu != 0) props.mtu = props.mtu == 0 ? mtu : std::min(props.mtu, mtu);
+  if (rate != 0) props.rate = props.rate == 0 ? rate : slower_rate(props.rate, rate);
+}
+
+/// The path's MTU and rate, or nullopt when the LFTs do not deliver `dlid` from `src` to `dst`.
+std::optional<PathProps> walk_path(const SaFabric& f, const Endport& src, Lid dlid, const Endport& dst,
+                                   std::vector<SaFabric::Hop>& hops) {
+  if (!f.walk(src, dlid, dst, hops)) return std::nullopt;
+  PathProps props;
+  const bool src_is_switch = f.topo().node(src.node).is_switch();
+  const bool dst_is_switch = f.topo().node(dst.node).is_switch();
+  if (!src_is_switch) fold_port(f, src.node, src.port, props);
+  for (const SaFabric::Hop& h : hops) {
+    // A switch's port 0 is not a link; its PortInfo says nothing about what the path carries.
+    if (h.in_port != 0) fold_port(f, h.node, h.in_port, props);
+    if (h.out_port != 0) fold_port(f, h.node, h.out_port, props);
+  }
+  if (!dst_is_switch) fold_port(f, dst.node, dst.port, props);
+  if (props.mtu == 0) props.mtu = 1;   // nothing known: the 256-byte MTU every port supports
+  if (props.rate == 0) props.rate = 2;  // and 2.5 Gb/s
+  return props;
+}
+
+/// A numeric selector (MTU codes and PacketLifeTime codes are ordered by value). nullopt = no path.
+std::optional<std::uint8_t> select_ordered(bool given, std::uint8_t sel, std::uint8_t want, std::uint8_t have,
+                                           bool can_lower) {
+  if (!given) return have;
+  switch (sel) {
+    case selector::kGreaterThan: return have > want ? std::optional<std::uint8_t>(have) : std::nullopt;
+    case selector::kLessThan:
+      if (have < want) return have;
+      if (can_lower && want > 1) return static_cast<std::uint8_t>(want - 1);
+      return std::nullopt;
+    case selector::kExactly:
+      if (have == want) return have;
+      if (can_lower && have > want) return want;
+      return std::nullopt;
+    default: return have;  // largest available
+  }
+}
+
+std::optional<std::uint8_t> select_rate(bool given, std::uint8_t sel, std::uint8_t want, std::uint8_t have) {
+  if (!given) return have;
+  const unsigned h = rate_half_gbps(have);
+  const unsigned w = rate_half_gbps(want);
+  switch (sel) {
+    case selector::kGreaterThan: return h > w ? std::optional<std::uint8_t>(have) : std::nullopt;
+    case selector::kLessThan: {
+      if (h < w) return have;
+      const std::uint8_t lower = next_slower_rate(want);
+      return lower != 0 ? std::optional<std::uint8_t>(lower) : std::nullopt;
+    }
+    case selector::kExactly: return h >= w && w != 0 ? std::optional<std::uint8_t>(want) : std::nullopt;
+    default: return have;
+  }
+}
+
+}  // namespace
+
+SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
+  const SaFabric& f = *snap.fabric;
+  const std::uint64_t m = q.mask();
+  const PathRecord want = PathRecord::decode(q.rec());
+  if (((m & pr_mask::kServiceIdMsb) != 0) != ((m & pr_mask::kServiceIdLsb) != 0)) {
+    return SaAnswer::error(status::kInsufficientComponents);
+  }
+  const Side src = resolve(f, m & pr_mask::kSgid, want.sgid, m & pr_mask::kSlid, want.slid);
+  if (src.status != status::kOk) return SaAnswer::error(src.status);
+  const Side dst = resolve(f, m & pr_mask::kDgid, want.dgid, m & pr_mask::kDlid, want.dlid);
+  if (dst.status != status::kOk) return SaAnswer::error(dst.status);
+  if ((m & pr_mask::kPKey) && (want.pkey & 0x7FFF) != (kDefaultPKey & 0x7FFF)) {
+    if (q.method() == method::kGet) return SaAnswer::error(status::kNoRecords);
+    SaAnswer none;
+    none.record_size = PathRecord::kSize;
+    return none;
+  }
+  const bool get = q.method() == method::kGet;
+  unsigned numb_path = (m & pr_mask::kNumbPath) && want.numb_path != 0 ? want.numb_path : 0x7F;
+  if (get) numb_path = 1;
+  const bool need_reversible = (m & pr_mask::kReversible) && want.reversible;
+  const std::uint8_t life = snap.settings.packet_lifetime;
+
+  RecordCollector out(kPathRecordLayout, q, snap.settings.max_records);
+  std::vector<SaFabric::Hop> hops;
+  std::vector<SaFabric::Hop> back;
+  for (const Endport* s : src.ports) {
+    for (const Endport* d : dst.ports) {
+      const std::vector<Lid> slids = lids_of(*s, src.lid);
+      const std::vector<Lid> dlids = lids_of(*d, dst.lid);
+      // Distinct-LID pairs first (preference 0), then the other combinations (preference 2).
+      std::vector<std::pair<Lid, Lid>> pairs;
+      const std::size_t distinct = std::min(slids.size(), dlids.size());
+      for (std::size_t i = 0; i < distinct; ++i) pairs.emplace_back(slids[i], dlids[i]);
+      for (std::size_t i = 0; i < slids.size(); ++i) {
+        for (std::size_t j = 0; j < dlids.size(); ++j) {
+          if (i != j || i >= distinct) pairs.emplace_back(slids[i], dlids[j]);
+        }
+      }
+      unsigned given = 0;
+      for (std::size_t k = 0; k < pairs.size() && given < numb_path && !out.done(); ++k) {
+        const auto [slid, dlid] = pairs[k];
+        const bool loopback = s == d;
+        std::optional<PathProps> props = loopback ? PathProps{f.mtu_cap(s->node, s->port), f.rate(s->node, s->port)}
+                                                  : walk_path(f, *s, dlid, *d, hops);
+        if (!props) continue;
+        if (loopback) {
+          if (props->mtu == 0) props->mtu = 1;
+          if (props->rate == 0) props->rate = 2;
+        }
+        const bool reversible = loopback || walk_path(f, *d, slid, *s, back).has_value();
+        if (need_reversible && !reversible) continue;
+        std::uint8_t sl = 0;
+        if (snap.path_sl) {
+          if (auto engine_sl = snap.path_sl(slid, dlid)) sl = *engine_sl;
+        }
+        if (m & pr_mask::kSl) {
+          if (snap.path_sl && snap.path_sl(slid, dlid) && *snap.path_sl(slid, dlid) != want.sl) continue;
+          sl = want.sl;
+        }
+        const auto mtu = select_ordered((m & pr_mask::kMtu) != 0, (m & pr_mask::kMtuSelector) ? want.mtu_selector : 2,
+                                        want.mtu, props->mtu, /*can_lower=*/true);
+        const auto rate = select_rate((m & pr_mask::kRate) != 0, (m & pr_mask::kRateSelector) ? want.rate_selector : 2,
+                                      want.rate, props->rate);
+        const std::uint8_t path_life = loopback ? 0 : life;
+        const auto lifetime =
+            select_ordered((m & pr_mask::kPacketLife) != 0,
+                           (m & pr_mask::kPacketLifeSelector) ? want.packet_life_selector : 2, want.packet_life,
+                           path_life, /*can_lower=*/false);
+        if (!mtu || !rate || !lifetime) continue;
+
+        PathRecord r;
+        r.service_id = (m & pr_mask::kServiceId) ? want.service_id : 0;
+        r.sgid = make_gid(f.subnet_prefix(), s->guid);
+        r.dgid = make_gid(f.subnet_prefix(), d->guid);
+        r.slid = slid;
+        r.dlid = dlid;
+        r.flow_label = (m & pr_mask::kFlowLabel) ? want.flow_label : 0;
+        r.hop_limit = (m & pr_mask::kHopLimit) ? want.hop_limit : 0;
+        r.tclass = (m & pr_mask::kTClass) ? want.tclass : 0;
+        r.qos_class = (m & pr_mask::kQosClass) ? want.qos_class : 0;
+        r.reversible = reversible;
+        r.numb_path = 0;
+        r.pkey = (m & pr_mask::kPKey) ? want.pkey : kDefaultPKey;
+        r.sl = sl;
+        r.mtu_selector = selector::kExactly;
+        r.mtu = *mtu;
+        r.rate_selector = selector::kExactly;
+        r.rate = *rate;
+        r.packet_life_selector = selector::kExactly;
+        r.packet_life = *lifetime;
+        r.preference = k < distinct ? 0 : 2;
+        r.encode(out.slot());
+        out.keep();
+        ++given;
+      }
+      if (out.done()) break;
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+}  // namespace smd::sa

@@ -1,0 +1,118 @@
+// SaAgent: the SA's own thread. The transport's receive thread hands it every class-0x03 MAD
+// (UmadTransport::set_sa_sink) into a bounded queue; the agent answers each from the current SaSnapshot
+// (one atomic shared_ptr, published by the SM between sweeps, never locked) and sends the answer itself
+// (UmadTransport::send_gmp). So a query never waits for a sweep and a flood of queries never delays one:
+// what does not fit in the queue is dropped and counted (sa.queue_depth).
+//
+// It also owns the events (IBA 13.4.8 / 15.2.5.12): Reports of traps 64/65 (a port with a LID joined or
+// left between two published sweeps) and of the traps the SM forwards (128, 144), sent to every matching
+// InformInfo subscriber and re-sent every sa.report_timeout_ms until a ReportResp, sa.report_retries
+// times; a subscriber that answers none loses its subscriptions. And the ServiceRecords' leases, checked
+// once a second, with every change written to the services file (atomically) and read back whenever
+// this SM starts serving (start-up, takeover), so a standby that shares the file serves the same services.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mad/codec/notice.h"
+#include "mad/transport/mad_channel.h"
+#include "smd/sa/sa_dispatch.h"
+#include "smd/sa/sa_snapshot.h"
+#include "smd/state/sa_stats.h"
+
+namespace smd::sa {
+
+struct SaAgentOptions {
+  std::size_t queue_depth = 4096;
+  unsigned report_retries = 3;
+  unsigned report_timeout_ms = 500;
+  std::string services_file;  ///< "" = not persisted
+};
+
+class SaAgent {
+ public:
+  /// Sends one MAD (any length); thread-safe; returns 0 or -errno.
+  using Sender = std::function<int(std::span<const std::uint8_t> mad, const mad::MadAddress& to)>;
+
+  SaAgent(SaAgentOptions options, Sender sender);
+  /// stop().
+  ~SaAgent();
+  SaAgent(const SaAgent&) = delete;
+  SaAgent& operator=(const SaAgent&) = delete;
+
+  /// Start the thread.
+  void start();
+  /// Stop and join the thread; queued requests are dropped. Idempotent.
+  void stop();
+
+  /// Queue one MAD (the receive thread calls this). False when the queue is full (counted as dropped).
+  bool submit(std::span<const std::uint8_t> mad, const mad::MadAddress& from);
+  /// Publish what the SA answers from (SM thread, between sweeps). Ports that gained or lost their LID
+  /// since the last published fabric become traps 64 and 65.
+  void publish(std::shared_ptr<const SaSnapshot> snap);
+  /// Forward a trap the SM received (128, 144, ...) to its subscribers; `issuer_lid` is the trap's LID.
+  void forward(const mad::Notice& notice, Lid issuer_lid);
+  /// A copy of the counters (any thread).
+  SaStats stats() const;
+
+ private:
+  struct Request {
+    std::array<std::uint8_t, mad::kMadSize> mad;
+    mad::MadAddress from;
+    std::chrono::steady_clock::time_point arrived;
+  };
+  struct PendingReport {
+    std::uint32_t subscription = 0;
+    std::uint32_t tid = 0;
+    std::vector<std::uint8_t> mad;
+    mad::MadAddress to;
+    unsigned attempts = 0;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  struct Notify {
+    mad::Notice notice;
+    Lid issuer_lid = 0;
+  };
+
+  void run();
+  void answer(const Request& r, const SaSnapshot& snap);
+  void on_published(const std::shared_ptr<const SaSnapshot>& now, const std::shared_ptr<const SaSnapshot>& before);
+  void queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSnapshot& snap);
+  void send_report(PendingReport& p);
+  void retry_reports(std::chrono::steady_clock::time_point now);
+  void report_acknowledged(std::uint32_t tid);
+  void persist_services();
+  void load_services();
+
+  SaAgentOptions options_;
+  Sender sender_;
+  std::atomic<std::shared_ptr<const SaSnapshot>> snapshot_;
+
+  mutable std::mutex mutex_;  // guards queue_, notices_, stats_, published_, stop_
+  std::condition_variable wake_;
+  std::deque<Request> queue_;
+  std::vector<Notify> notices_;
+  bool published_ = false;
+  bool stop_ = false;
+  SaStats stats_;
+  std::thread thread_;
+
+  // SA-thread only.
+  SaState state_;
+  std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
+  std::vector<PendingReport> reports_;
+  std::uint32_t next_tid_ = 1;
+};
+
+}  // namespace smd::sa

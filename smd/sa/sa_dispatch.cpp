@@ -1,0 +1,238 @@
+// SA request dispatch: validation, the attribute x method table, response encoding.
+#include "smd/sa/sa_dispatch.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "mad/sa/class_port_info.h"
+#include "mad/sa/inform_info.h"
+#include "mad/sa/service_record.h"
+#include "smd/sa/fabric_records.h"
+#include "smd/sa/path_records.h"
+
+namespace smd::sa {
+
+using namespace mad::sa;
+
+namespace {
+
+SaAnswer class_port_info(const SaSnapshot& snap) {
+  ClassPortInfo cpi;
+  cpi.capability_mask = cpi_cap::kIsSubnetGetSetNoticeSupported | cpi_cap::kIsPortInfoCapMaskMatchSupported;
+  cpi.capability_mask2 = cpi_cap::kIsFullPortInfoRecordSupported | cpi_cap::kIsExtendedSpeedsSupported |
+                         cpi_cap::kIsPortInfoCapMask2MatchSupported | cpi_cap::kIsSendOnlyFullMemberSupported;
+  cpi.resp_time_value = snap.settings.resp_time_value;
+  SaAnswer a;
+  a.record_size = ClassPortInfo::kSize;
+  a.records.resize(ClassPortInfo::kSize);
+  cpi.encode(a.records);
+  a.count = 1;
+  return a;
+}
+
+/// Record handlers that only read the snapshot: Get and GetTable.
+using ReadHandler = SaAnswer (*)(const SaSnapshot&, const SaQuery&);
+ReadHandler read_handler(std::uint16_t attr_id) {
+  switch (attr_id) {
+    case attr::kNodeRecord: return answer_node_records;
+    case attr::kPortInfoRecord: return answer_port_info_records;
+    case attr::kLinkRecord: return answer_link_records;
+    case attr::kSwitchInfoRecord: return answer_switch_info_records;
+    case attr::kLftRecord: return answer_lft_records;
+    case attr::kGuidInfoRecord: return answer_guid_info_records;
+    case attr::kSmInfoRecord: return answer_sm_info_records;
+    case attr::kPathRecord: return answer_path_records;
+    default: return nullptr;
+  }
+}
+
+bool known_method(std::uint8_t m) {
+  return m == method::kGet || m == method::kSet || m == method::kGetTable || m == method::kDelete ||
+         m == method::kGetMulti || m == method::kGetTraceTable || m == method::kReport;
+}
+
+bool known_attr(std::uint16_t a) {
+  return read_handler(a) != nullptr || a == attr::kClassPortInfo || a == attr::kServiceRecord ||
+         a == attr::kInformInfo || a == attr::kInformInfoRecord;
+}
+
+std::uint8_t response_method(std::uint8_t m) {
+  switch (m) {
+    case method::kGetTable: return method::kGetTableResp;
+    case method::kGetMulti: return method::kGetMultiResp;
+    case method::kDelete: return method::kDeleteResp;
+    default: return method::kGetResp;
+  }
+}
+
+/// Gid of the port at `lid` (the requester), zero when unknown.
+Gid requester_gid(const SaFabric& f, Lid lid) {
+  const Endport* e = f.by_lid(lid);
+  return e ? make_gid(f.subnet_prefix(), e->guid) : Gid{};
+}
+
+SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t now_s) {
+  const std::uint16_t a = q.header.attr_id;
+  const std::uint8_t m = q.method();
+  if (a == attr::kClassPortInfo) return m == method::kGet ? class_port_info(snap) : SaAnswer::error(status::kMethodAttrUnsupported);
+  if (ReadHandler h = read_handler(a)) {
+    if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
+    return h(snap, q);
+  }
+  if (a == attr::kServiceRecord) {
+    if (m == method::kGet || m == method::kGetTable) return state.services.find(q, now_s, snap.settings.max_records);
+    if (m == method::kSet) {
+      SaAnswer ans = state.services.set(q, now_s, [&](const Gid& gid) {
+        return gid_prefix(gid) == snap.fabric->subnet_prefix() && snap.fabric->by_guid(gid_guid(gid)) != nullptr;
+      });
+      if (ans.status == status::kOk) state.services_changed = true;
+      return ans;
+    }
+    if (m == method::kDelete) {
+      SaAnswer ans = state.services.erase(q, now_s);
+      if (ans.status == status::kOk) state.services_changed = true;
+      return ans;
+    }
+    return SaAnswer::error(status::kMethodAttrUnsupported);
+  }
+  if (a == attr::kInformInfo) {
+    if (m != method::kSet) return SaAnswer::error(status::kMethodAttrUnsupported);
+    return state.informs.set(q, requester_gid(*snap.fabric, q.requester_lid));
+  }
+  if (a == attr::kInformInfoRecord) {
+    if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
+    return state.informs.records(q, snap.settings.max_records);
+  }
+  return SaAnswer::error(status::kMethodAttrUnsupported);
+}
+
+}  // namespace
+
+std::string attr_name(std::uint16_t a) {
+  switch (a) {
+    case attr::kClassPortInfo: return "ClassPortInfo";
+    case attr::kNotice: return "Notice";
+    case attr::kInformInfo: return "InformInfo";
+    case attr::kNodeRecord: return "NodeRecord";
+    case attr::kPortInfoRecord: return "PortInfoRecord";
+    case attr::kSl2VlTableRecord: return "SL2VLTableRecord";
+    case attr::kSwitchInfoRecord: return "SwitchInfoRecord";
+    case attr::kLftRecord: return "LFTRecord";
+    case attr::kMftRecord: return "MFTRecord";
+    case attr::kSmInfoRecord: return "SMInfoRecord";
+    case attr::kLinkRecord: return "LinkRecord";
+    case attr::kGuidInfoRecord: return "GUIDInfoRecord";
+    case attr::kServiceRecord: return "ServiceRecord";
+    case attr::kPKeyTableRecord: return "PKeyTableRecord";
+    case attr::kPathRecord: return "PathRecord";
+    case attr::kVlArbTableRecord: return "VLArbTableRecord";
+    case attr::kMcMemberRecord: return "MCMemberRecord";
+    case attr::kTraceRecord: return "TraceRecord";
+    case attr::kMultiPathRecord: return "MultiPathRecord";
+    case attr::kInformInfoRecord: return "InformInfoRecord";
+    default: {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "0x%04x", a);
+      return buf;
+    }
+  }
+}
+
+const char* method_name(std::uint8_t m) {
+  switch (m) {
+    case method::kGet: return "Get";
+    case method::kSet: return "Set";
+    case method::kReport: return "Report";
+    case method::kGetTable: return "GetTable";
+    case method::kGetTraceTable: return "GetTraceTable";
+    case method::kGetMulti: return "GetMulti";
+    case method::kDelete: return "Delete";
+    case method::kReportResp: return "ReportResp";
+    default: return "other";
+  }
+}
+
+std::vector<std::uint8_t> encode_response(const SaHeader& req, std::uint8_t resp_method, const SaAnswer& a) {
+  SaHeader h = req;
+  h.method = resp_method;
+  h.status = a.status;
+  h.sm_key = 0;
+  const bool has_records = a.status == status::kOk && a.count > 0;
+  const std::size_t stride = static_cast<std::size_t>(attr_offset_of(a.record_size)) * 8;
+  h.attr_offset = has_records ? attr_offset_of(a.record_size) : 0;
+  const std::size_t data = has_records ? stride * a.count : 0;
+  h.rmpp = RmppHeader{};
+  const bool rmpp = resp_method == method::kGetTableResp || resp_method == method::kGetMultiResp;
+  if (rmpp) {
+    h.rmpp.version = 1;
+    h.rmpp.type = RmppHeader::kTypeData;
+    h.rmpp.flags = RmppHeader::kFlagActive | RmppHeader::kFlagFirst | RmppHeader::kFlagLast;
+    h.rmpp.segment_number = 1;
+    h.rmpp.payload_length = static_cast<std::uint32_t>(data + 20);
+  }
+  // An RMPP answer is as long as its records (the kernel pads the last segment; a client counts the
+  // records from the length it receives, which is how a one-MAD cut under ibsim's shim stays exact); any
+  // other answer is one whole MAD.
+  std::vector<std::uint8_t> mad(rmpp ? kHeaderSize + data : kMadSize, 0);
+  h.encode(mad);
+  if (has_records) {
+    for (std::size_t i = 0; i < a.count; ++i) {
+      std::copy_n(a.records.begin() + static_cast<std::ptrdiff_t>(i * a.record_size), a.record_size,
+                  mad.begin() + static_cast<std::ptrdiff_t>(kHeaderSize + i * stride));
+    }
+  }
+  return mad;
+}
+
+std::vector<std::uint8_t> answer_mad(const SaSnapshot& snap, SaState& state, std::span<const std::uint8_t> mad,
+                                     const mad::MadAddress& from, std::int64_t now_s, SaOutcome& outcome) {
+  outcome = SaOutcome{};
+  const std::optional<SaHeader> header = SaHeader::decode(mad);
+  if (!header) {
+    outcome.why = "short";
+    return {};
+  }
+  outcome.attr_id = header->attr_id;
+  outcome.method = header->method;
+  if (header->method == method::kReportResp) {
+    outcome.kind = SaOutcome::Kind::kReportResp;
+    return {};
+  }
+  if (header->method & method::kResponseBit) {
+    outcome.why = "response";
+    return {};
+  }
+  if (!snap.serving || !snap.fabric) {
+    outcome.why = "not-serving";
+    return {};
+  }
+  if (header->sm_key != 0 && header->sm_key != snap.settings.key) {
+    outcome.why = "bad-sm-key";
+    return {};
+  }
+  SaQuery q;
+  q.header = *header;
+  q.requester_lid = from.lid;
+  q.requester_qpn = from.qpn;
+  q.trusted = header->sm_key != 0 && header->sm_key == snap.settings.key;
+  const std::size_t data = mad.size() > kHeaderSize ? std::min(mad.size() - kHeaderSize, q.record.size()) : 0;
+  std::copy_n(mad.begin() + kHeaderSize, data, q.record.begin());
+
+  SaAnswer answer;
+  if (header->class_version != kClassVersion) {
+    answer = SaAnswer::error(status::kBadVersion);
+  } else if (!known_method(header->method) || header->method == method::kReport) {
+    answer = SaAnswer::error(status::kMethodUnsupported);
+  } else if (!known_attr(header->attr_id)) {
+    answer = SaAnswer::error(status::kMethodAttrUnsupported);
+  } else {
+    answer = dispatch(snap, state, q, now_s);
+  }
+  outcome.kind = SaOutcome::Kind::kAnswered;
+  outcome.status = answer.status;
+  outcome.records = answer.count;
+  outcome.truncated = answer.truncated;
+  return encode_response(*header, response_method(header->method), answer);
+}
+
+}  // namespace smd::sa

@@ -1,0 +1,53 @@
+// SaSnapshot: everything the SA answers from, published whole by the SM and read by the SA thread through
+// one atomic shared_ptr (no lock): a query during a sweep sees the previous sweep's snapshot.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <memory>
+#include <vector>
+
+#include "smd/sa/sa_fabric.h"
+
+namespace smd::sa {
+
+/// One SM as an SMInfoRecord shows it (IBA 14.2.5.13 SMInfo).
+struct SmEntry {
+  Lid lid = 0;
+  Guid guid = 0;
+  std::uint64_t sm_key = 0;  ///< shown to trusted requesters only
+  std::uint32_t act_count = 0;
+  std::uint8_t priority = 0;
+  std::uint8_t state = 0;  ///< SMInfo:SMState, 3 = MASTER
+};
+
+/// Policy values the answers carry (config/policy.h SaPolicy).
+struct SaSettings {
+  std::uint64_t key = 1;              ///< trusted SM_Key
+  std::uint8_t packet_lifetime = 0x12;
+  std::uint8_t resp_time_value = 16;  ///< ClassPortInfo:RespTimeValue
+  std::uint32_t max_records = 65536;
+};
+
+/// ClassPortInfo:RespTimeValue for a response time of `ms` (IBA 13.4.6.2: 4.096 us * 2^value, the
+/// smallest value that covers it).
+inline std::uint8_t resp_time_value_for_ms(unsigned ms) {
+  std::uint8_t v = 0;
+  while (v < 31 && 4.096e-3 * static_cast<double>(1u << v) < ms) ++v;
+  return v;
+}
+
+struct SaSnapshot {
+  /// MASTER with a complete sweep behind it (IBA C15-0.1.3: only then does the SA answer).
+  bool serving = false;
+  std::shared_ptr<const SaFabric> fabric;  ///< null before the first configuring sweep
+  std::vector<SmEntry> sms;                ///< this SM first, then the others it knows
+  SaSettings settings;
+  Lid sm_lid = 0;
+  /// The routing engine's SL for a (SLID, DLID) path (OpenSM's path_sl hook; VL-layered engines fill it):
+  /// nullopt, or no hook, leaves the SL free (0 unless the request names one).
+  std::function<std::optional<std::uint8_t>(Lid slid, Lid dlid)> path_sl;
+};
+
+}  // namespace smd::sa
