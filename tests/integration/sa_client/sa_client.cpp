@@ -3,7 +3,7 @@
 // smd code. Modes: paths (PathRecord Get per pair), load (N outstanding PathRecord Gets for S seconds),
 // get (one arbitrary SA request), service (ServiceRecord Set/Get/Delete), subscribe (InformInfo + Reports).
 // Under ibsim: run it with LD_PRELOAD=libumad2sim.so, SIM_HOST=<node>, and only after the SM is up (the
-// shim's sysfs sm_lid is a snapshot). Reports reach it under ibsim only with SIM_SET_ISSM=1.
+// shim's sysfs sm_lid is a snapshot). Reports reach it under ibsim only as an issm client (subscribe --issm).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -273,6 +273,7 @@ json answer_json(const Received& r) {
   const auto data = std::span(r.mad).subspan(kSaDataOffset);
   j["records_in_mad"] = h.attr_offset ? kSaDataSize / (h.attr_offset * 8u) : 0u;
   j["data"] = hex(data);
+  j["mad_length"] = r.length;
   return j;
 }
 
@@ -392,9 +393,12 @@ void on_report(UmadPort& port, const Received& r) {
   std::cout << j.dump() << std::endl;
 }
 
-// subscribe: InformInfo for each trap, Reports for seconds (each answered), then unsubscribe.
-int mode_subscribe(const Common& c, const std::vector<int>& traps, double seconds) {
+// subscribe: InformInfo for each trap, Reports for seconds (each answered), then unsubscribe. Under ibsim
+// give --issm: Reports reach only issm clients, and SIM_SET_ISSM=1 instead races the shim's receive thread
+// against the class registrations (a MAD for a class not yet registered crashes it).
+int mode_subscribe(const Common& c, const std::vector<int>& traps, double seconds, bool issm) {
   UmadPort port;
+  if (issm) port.open_issm();
   const uint16_t sm = sm_lid_of(port, c);
   Transactions tx(port, sm, c.timeout_ms, c.retries);
   tx.on_unsolicited([&](const Received& r) { on_report(port, r); });
@@ -469,6 +473,8 @@ int main(int argc, char** argv) {
   auto* subscribe = app.add_subcommand("subscribe", "InformInfo subscribe, print Reports, unsubscribe");
   subscribe->add_option("--trap", traps, "trap numbers")->required()->delimiter(',');
   subscribe->add_option("--seconds", seconds)->capture_default_str();
+  bool issm = false;
+  subscribe->add_flag("--issm", issm, "open the issm device after registering (needed under ibsim)");
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -476,7 +482,7 @@ int main(int argc, char** argv) {
     if (*load) return mode_load(c, file, window, seconds, seed, latency_file);
     if (*get) return mode_get(c, attr, method, mask, data_hex, attr_mod);
     if (*service) return mode_service(c, op, id, name, lease, gid, pkey);
-    if (*subscribe) return mode_subscribe(c, traps, seconds);
+    if (*subscribe) return mode_subscribe(c, traps, seconds, issm);
   } catch (const std::exception& e) {
     std::cerr << "sa_client: " << e.what() << "\n";
     return 2;

@@ -2,7 +2,9 @@
 #include "tests/integration/sa_client/sa_port.h"
 
 #include <endian.h>
+#include <fcntl.h>
 #include <infiniband/umad.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -51,7 +53,16 @@ UmadPort::UmadPort() : buf_(umad_size() + kMadSize + kShimSlack) {
 }
 
 UmadPort::~UmadPort() {
+  if (issm_fd_ >= 0) close(issm_fd_);
   if (fd_ >= 0) umad_close_port(fd_);
+}
+
+void UmadPort::open_issm() {
+  char path[256] = {};
+  if (umad_get_issm_path(info_.ca.c_str(), info_.port, path, sizeof path) < 0)
+    throw std::runtime_error("umad_get_issm_path " + info_.ca + " failed");
+  issm_fd_ = open(path, O_RDWR);
+  if (issm_fd_ < 0) throw std::runtime_error(std::string("cannot open ") + path);
 }
 
 bool UmadPort::send(const Mad& mad, uint16_t dlid, uint32_t qpn, uint32_t qkey) {
@@ -67,6 +78,7 @@ std::optional<Received> UmadPort::recv(int timeout_ms) {
   Received r;
   const auto* mad = static_cast<const uint8_t*>(umad_get_mad(buf_.data()));
   std::memcpy(r.mad.data(), mad, std::min<std::size_t>(static_cast<std::size_t>(std::max(len, 0)), kMadSize));
+  r.length = len;
   r.status = umad_status(buf_.data());
   const ib_mad_addr_t* a = umad_get_mad_addr(buf_.data());
   r.src_lid = be16toh(a->lid);

@@ -33,6 +33,7 @@ struct Received {
   uint16_t src_lid = 0;
   uint32_t src_qpn = 0;
   uint32_t qkey = 0;
+  int length = 0;  // what umad_recv reported
 };
 
 // The umad port: open, class registrations, send and receive of 256-byte MADs.
@@ -49,10 +50,14 @@ class UmadPort {
   bool send(const Mad& mad, uint16_t dlid, uint32_t qpn, uint32_t qkey);
   // Waits up to timeout_ms for one MAD.
   std::optional<Received> recv(int timeout_ms);
+  // Opens the port's issm device (after every registration): under ibsim only an issm client is handed
+  // unsolicited requests such as Reports. On real hardware it also sets the port's IsSM bit.
+  void open_issm();
 
  private:
   PortInfo info_;
   int fd_ = -1;
+  int issm_fd_ = -1;
   int sa_agent_ = -1;
   std::vector<uint8_t> buf_;
 };
