@@ -31,11 +31,13 @@ echo "SA under test: ${SA_TEST_SM}"
 
 saq() { sim timeout "${SA_QUERY_TIMEOUT}" saquery "$@"; }
 
-# sa_start_sm NAME HOST PRIORITY: start one SM of the kind SA_TEST_SM at HOST (no wait).
+# sa_start_sm NAME HOST PRIORITY [opensm.conf lines]: start one SM of the kind SA_TEST_SM at HOST (no
+# wait); the extra lines go to OpenSM's configuration only.
 sa_start_sm() {
   local name=$1 host=$2 prio=$3
+  shift 3
   if [[ ${SA_TEST_SM} == opensm ]]; then
-    start_opensm "${name}" "${prio}" "${host}" "qos TRUE" "sminfo_polling_timeout 1000" "polling_retry_number 2"
+    start_opensm "${name}" "${prio}" "${host}" "qos TRUE" "sminfo_polling_timeout 1000" "polling_retry_number 2" "$@"
   else
     write_policy "${IBSIM_WORKDIR}/${name}.yaml" "${IBSIM_WORKDIR}/state-${name}" "  priority: ${prio}" \
       "  poll_interval: 1" "  poll_retries: 2"
