@@ -27,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_fabric  # noqa: E402  (ibnetdiscover / ibroute parsers, raw LFT blocks)
-from sa_diags import must, parse_fields, saquery  # noqa: E402
+from sa_diags import RETRIES, must, parse_fields, saquery  # noqa: E402
 
 MTU_CODE = {256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
 # IBA rate code of each data rate in Gb/s (PortInfo/PathRecord "Rate"; not monotonic in the code).
@@ -224,6 +224,8 @@ def main():
         print(f"sa_check_paths: FAIL: {e}", file=sys.stderr)
     if len(errors) > 40:
         print(f"sa_check_paths: ... {len(errors)} failures in all", file=sys.stderr)
+    if RETRIES['count']:
+        print(f"sa_check_paths: {RETRIES['count']} queries sent again after no answer (last: {RETRIES['last']})")
     return 1 if errors else 0
 
 

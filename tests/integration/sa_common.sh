@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared body of the Subnet Administrator (SA, class 0x03) tests: bring a fabric up with the SM under test,
 # wait until its SA answers, and run saquery against it with a bound on every call.
 #

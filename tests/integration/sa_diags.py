@@ -75,16 +75,26 @@ def parse_fields(text):
     return out
 
 
-def saquery(*args, smkey=False):
-    """(status, records): status 0 with the records, an SA status code (0x0300 ...), TIMEOUT or ERROR."""
+# Queries that got no answer at first (saquery waits 1 s and sends once: the shim ignores retries) and
+# were sent again; the checkers print how many.
+RETRIES = {'count': 0, 'last': ''}
+
+
+def saquery(*args, smkey=False, tries=3):
+    """(status, records): status 0 with the records, an SA status code (0x0300 ...), TIMEOUT or ERROR.
+    A query with no answer at all is sent up to `tries` times (an SA status is final)."""
     cmd = ['saquery'] + (['--smkey', SMKEY] if smkey else []) + list(args)
-    rc, out, err = run(cmd)
-    if rc == 124:
-        return TIMEOUT, []
-    if rc == 0:
-        return 0, parse_dump(out)
-    m = SA_STATUS.search(out + err)
-    return (int(m.group(1), 16) if m else ERROR), []
+    for attempt in range(tries):
+        if attempt:
+            RETRIES['count'] += 1
+            RETRIES['last'] = ' '.join(cmd)
+        rc, out, err = run(cmd)
+        if rc == 0:
+            return 0, parse_dump(out)
+        m = SA_STATUS.search(out + err)
+        if m:
+            return int(m.group(1), 16), []
+    return (TIMEOUT if rc == 124 else ERROR), []
 
 
 def one(status, records, what):
