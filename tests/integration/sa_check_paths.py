@@ -55,16 +55,17 @@ def port_guids(text):
 
 
 def pairs_of(ends, per_ca):
-    """Ordered (src, dst) pairs of the CA ports `ends` (sorted): all of them, or per_ca spread-out partners
-    per source (offsets n/(k+1), 2n/(k+1), ... so that near and far partners are both sampled)."""
+    """Ordered (src, dst) pairs of the CA ports `ends` (in GUID order, which is cabling order in the
+    generated fabrics): all of them, or per_ca partners per source at geometric offsets 1, (n-1)^(1/k),
+    (n-1)^(2/k), ...: on kary4-3 (k = 3) +1, +4, +16, i.e. mostly the same leaf, the same pod, another pod."""
     n = len(ends)
     if per_ca is None or per_ca >= n - 1:
         return [(a, b) for a in ends for b in ends if a != b]
     out = []
     for i, a in enumerate(ends):
         partners = []
-        for j in range(1, per_ca + 1):
-            k = (i + max(1, j * n // (per_ca + 1))) % n
+        for j in range(per_ca):
+            k = (i + max(1, round((n - 1) ** (j / per_ca)))) % n
             while ends[k] == a or ends[k] in partners:
                 k = (k + 1) % n
             partners.append(ends[k])
@@ -104,6 +105,23 @@ def saquery_record(slid, dlid):
             'reversible': int(r.get('num_path_revers', '0'), 16) >> 7, 'records': len(recs)}
 
 
+def normalize(r):
+    """A record line from another client: status as a number ("0x0000" -> 0), MTU and rate as the wire byte
+    (selector in bits 7:6) split into code and selector."""
+    st = r.get('status')
+    if isinstance(st, str):
+        try:
+            r['status'] = int(st, 0)
+        except ValueError:
+            pass
+    for key in ('mtu', 'rate'):
+        v = r.get(key)
+        if isinstance(v, int) and v > 0x3F:
+            r[key] = v & 0x3F
+            r[key + '_sel'] = v >> 6
+    return r
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--per-ca', type=int, help='partners per source CA port (default: every other CA port)')
@@ -122,7 +140,7 @@ def main():
     if args.expect_cas is not None and len({e[1] for e in ends}) != args.expect_cas:
         raise SystemExit(f"ibnetdiscover sees {len({e[1] for e in ends})} CAs, expected {args.expect_cas}")
     end_of = {lid: (name, p) for lid, name, p in ends}
-    pairs = pairs_of([e[0] for e in ends], args.per_ca)
+    pairs = pairs_of([lid for lid, name, p in sorted(ends, key=lambda e: guids.get((e[1], e[2]), 0))], args.per_ca)
     if args.list_pairs:
         for s, d in pairs:
             print(s, d)
@@ -162,7 +180,7 @@ def main():
     # The records.
     if args.records:
         with open(args.records) as f:
-            recs = [json.loads(line) for line in f if line.strip()]
+            recs = [normalize(json.loads(line)) for line in f if line.strip()]
     else:
         recs = [saquery_record(s, d) for s, d in pairs]
         if args.save:
