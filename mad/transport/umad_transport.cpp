@@ -1,7 +1,8 @@
 // UmadTransport: window, timers, retries, TID matching and the receive thread (see umad_transport.h).
 //
 // TID layout (low 32 bits only; the kernel and ibsim overwrite bits 32..63): bits 0..5 = window slot,
-// bits 6..31 = a sequence number that changes on every attempt. A response to an earlier attempt of the
+// bits 6..30 = a sequence number that changes on every attempt, bit 31 = 0 (kSaTidBit: the SA's own SMPs
+// set it, and their answers go to the SA sink). A response to an earlier attempt of the
 // same request is still accepted (it is an answer); a timeout report (umad status 110) counts only
 // against the attempt it belongs to.
 #include "mad/transport/umad_transport.h"
@@ -20,7 +21,7 @@ namespace smd::mad {
 namespace {
 constexpr unsigned kSlotBits = 6;
 constexpr std::uint32_t kSlotMask = (1u << kSlotBits) - 1;
-constexpr std::uint32_t kSeqMask = (1u << (32 - kSlotBits)) - 1;
+constexpr std::uint32_t kSeqMask = (1u << (31 - kSlotBits)) - 1;
 constexpr int kRecvPollMs = 100;
 constexpr std::size_t kRxReserve = 256;
 constexpr std::uint8_t kResponseBit = 0x80;
@@ -190,7 +191,10 @@ void UmadTransport::receive_loop() {
       }
       continue;
     }
-    if (sa_sink_ && r.mad[1] == kClassSubnAdm && r.status == 0) {
+    // SA queries, and the answers to the SMPs the SA sends itself (TID bit 31), go to the SA's thread.
+    const bool sa_smp_answer = r.mad[1] == kClassSmiLid && (r.mad[3] & kResponseBit) != 0 &&
+                               (tid_low(mad_tid(r.mad)) & kSaTidBit) != 0;
+    if (sa_sink_ && (r.mad[1] == kClassSubnAdm || sa_smp_answer) && r.status == 0) {
       sa_sink_(r.mad, r.from);
       continue;
     }

@@ -31,6 +31,10 @@ namespace smd::mad {
 /// the most ibsim sustains (256 in flight collapses its throughput, 512 deadlocks it).
 inline constexpr unsigned kMaxWindow = 64;
 
+/// TID bit (of the low 32) that the transport never sets: SMPs sent around it (the SA's own table reads,
+/// UmadTransport::send_gmp) carry it, and their answers go to the GmpSink instead of the window.
+inline constexpr std::uint32_t kSaTidBit = 1u << 31;
+
 struct UmadTransportOptions {
   unsigned window = 32;       ///< outstanding SMPs, clamped to 1..kMaxWindow
   unsigned timeout_ms = 200;  ///< per attempt
@@ -50,7 +54,8 @@ struct UnsolicitedInfo {
 
 using UnsolicitedHandler = std::function<void(std::span<const std::uint8_t, kMadSize> mad, const UnsolicitedInfo&)>;
 
-/// A receiver for every SA-class (0x03) MAD, called on the receive thread itself, before the io_context sees
+/// A receiver for every SA-class (0x03) MAD and every LID-routed SMP answer whose TID has kSaTidBit, called
+/// on the receive thread itself, before the io_context sees
 /// it: the SA answers off the SM's thread, so a query flood never queues behind (or in front of) a sweep's
 /// SMPs. It must be cheap (queue and return) and thread-safe.
 using GmpSink = std::function<void(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& from)>;

@@ -50,8 +50,18 @@ std::set<Guid> endport_guids(const SaSnapshot* s) {
 
 }  // namespace
 
-SaAgent::SaAgent(SaAgentOptions options, Sender sender) : options_(std::move(options)), sender_(std::move(sender)) {
+SaAgent::SaAgent(SaAgentOptions options, Sender sender)
+    : options_(std::move(options)),
+      sender_(std::move(sender)),
+      tables_(
+          [this](std::span<const std::uint8_t, mad::kMadSize> smp, Lid to) {
+            mad::MadAddress addr;
+            addr.lid = to;  // QP0, no Q_Key: an SMP
+            return sender_(smp, addr);
+          },
+          options_.m_key, std::chrono::milliseconds(options_.table_timeout_ms), options_.table_retries) {
   snapshot_.store(std::make_shared<const SaSnapshot>());
+  state_.tables = &tables_;
 }
 
 SaAgent::~SaAgent() { stop(); }
@@ -121,6 +131,8 @@ void SaAgent::run() {
       std::unique_lock lock(mutex_);
       auto deadline = next_lease_check;
       for (const PendingReport& p : reports_) deadline = std::min(deadline, p.deadline);
+      for (const auto& w : waiting_) deadline = std::min(deadline, w.second);
+      if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
       wake_.wait_until(lock, deadline, [&] { return stop_ || !queue_.empty() || !notices_.empty() || published_; });
       if (stop_) return;
       batch.swap(queue_);
@@ -133,7 +145,16 @@ void SaAgent::run() {
       on_published(snap, seen_);
       seen_ = snap;
     }
-    for (const Request& r : batch) answer(r, *snap);
+    bool tables_moved = false;
+    for (const Request& r : batch) {
+      if (r.mad[1] == mad::kClassSmiLid) {
+        tables_moved = tables_.on_answer(r.mad) || tables_moved;
+        continue;
+      }
+      answer(r, *snap);
+    }
+    if (tables_moved || !waiting_.empty()) retry_waiting(*snap, !tables_moved);
+    table_deadline_ = tables_.pump(std::chrono::steady_clock::now());
     for (const Notify& n : notices) {
       if (snap->serving) queue_report(n.notice, n.issuer_lid, *snap);
     }
@@ -156,6 +177,11 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   const std::vector<std::uint8_t> resp = answer_mad(snap, state_, r.mad, r.from, unix_now(), outcome);
   if (outcome.kind == SaOutcome::Kind::kReportResp) {
     report_acknowledged(static_cast<std::uint32_t>(bits::get64(r.mad.data(), 8) & 0xFFFFFFFFu));
+    return;
+  }
+  if (outcome.kind == SaOutcome::Kind::kWaiting) {
+    for (const TableKey& k : state_.missing) tables_.want(k);
+    waiting_.emplace_back(r, std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.table_wait_ms));
     return;
   }
   if (outcome.kind == SaOutcome::Kind::kDropped) {
@@ -187,8 +213,42 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   ++stats_.latency_count;
 }
 
+// Queries that wait for port tables: answered once every block they need is in (or given up), or at
+// their deadline with what is in.
+void SaAgent::retry_waiting(const SaSnapshot& snap, bool deadline_only) {
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::pair<Request, std::chrono::steady_clock::time_point>> still;
+  for (auto& [r, deadline] : waiting_) {
+    const bool late = deadline <= now;
+    if (deadline_only && !late) {
+      still.emplace_back(r, deadline);
+      continue;
+    }
+    state_.answer_partial = late;
+    SaOutcome probe;
+    std::vector<std::uint8_t> resp = answer_mad(snap, state_, r.mad, r.from, unix_now(), probe);
+    state_.answer_partial = false;
+    if (probe.kind == SaOutcome::Kind::kWaiting) {
+      for (const TableKey& k : state_.missing) tables_.want(k);
+      still.emplace_back(r, deadline);
+      continue;
+    }
+    if (probe.kind == SaOutcome::Kind::kAnswered) {
+      mad::MadAddress to = r.from;
+      to.qkey = kGsiQkey;
+      const int rc = sender_(resp, to);
+      std::lock_guard lock(mutex_);
+      if (rc != 0) ++stats_.send_errors;
+      ++stats_.answers[{attr_name(probe.attr_id), method_name(probe.method), status_name(probe.status)}];
+    }
+  }
+  waiting_ = std::move(still);
+}
+
 void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
                            const std::shared_ptr<const SaSnapshot>& before) {
+  // LIDs may have moved: the port tables are read again when asked.
+  if (!before || now->fabric != before->fabric) tables_.reset();
   const bool was_serving = before && before->serving;
   if (now->serving && !was_serving) {
     load_services();

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -38,6 +39,10 @@ struct SaAgentOptions {
   unsigned report_retries = 3;
   unsigned report_timeout_ms = 500;
   std::string services_file;  ///< "" = not persisted
+  std::uint64_t m_key = 0;          ///< carried by the SA's own table reads (security.m_key)
+  unsigned table_timeout_ms = 100;  ///< per attempt of a table read (mad.timeout_ms)
+  unsigned table_retries = 3;       ///< re-sends of a table read (mad.retries)
+  unsigned table_wait_ms = 3000;    ///< longest a query waits for its tables before it is answered with what is in
 };
 
 class SaAgent {
@@ -94,6 +99,7 @@ class SaAgent {
   void report_acknowledged(std::uint32_t tid);
   void persist_services();
   void load_services();
+  void retry_waiting(const SaSnapshot& snap, bool deadline_only);
 
   SaAgentOptions options_;
   Sender sender_;
@@ -112,6 +118,9 @@ class SaAgent {
   SaState state_;
   std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
   std::vector<PendingReport> reports_;
+  TableCache tables_;
+  std::optional<std::chrono::steady_clock::time_point> table_deadline_;
+  std::vector<std::pair<Request, std::chrono::steady_clock::time_point>> waiting_;  ///< queries waiting for tables
   std::uint32_t next_tid_ = 1;
 };
 

@@ -8,7 +8,9 @@
 #include "mad/sa/inform_info.h"
 #include "mad/sa/service_record.h"
 #include "smd/sa/fabric_records.h"
+#include "smd/sa/multi_path_records.h"
 #include "smd/sa/path_records.h"
+#include "smd/sa/port_table_records.h"
 
 namespace smd::sa {
 
@@ -18,7 +20,8 @@ namespace {
 
 SaAnswer class_port_info(const SaSnapshot& snap) {
   ClassPortInfo cpi;
-  cpi.capability_mask = cpi_cap::kIsSubnetGetSetNoticeSupported | cpi_cap::kIsPortInfoCapMaskMatchSupported;
+  cpi.capability_mask = cpi_cap::kIsSubnetGetSetNoticeSupported | cpi_cap::kIsPortInfoCapMaskMatchSupported |
+                        cpi_cap::kIsMultiPathSupported;
   cpi.capability_mask2 = cpi_cap::kIsFullPortInfoRecordSupported | cpi_cap::kIsExtendedSpeedsSupported |
                          cpi_cap::kIsPortInfoCapMask2MatchSupported | cpi_cap::kIsSendOnlyFullMemberSupported;
   cpi.resp_time_value = snap.settings.resp_time_value;
@@ -53,6 +56,8 @@ bool known_method(std::uint8_t m) {
 
 bool known_attr(std::uint16_t a) {
   return read_handler(a) != nullptr || a == attr::kClassPortInfo || a == attr::kServiceRecord ||
+         a == attr::kMultiPathRecord || a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord ||
+         a == attr::kVlArbTableRecord ||
          a == attr::kInformInfo || a == attr::kInformInfoRecord;
 }
 
@@ -75,6 +80,16 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
   const std::uint16_t a = q.header.attr_id;
   const std::uint8_t m = q.method();
   if (a == attr::kClassPortInfo) return m == method::kGet ? class_port_info(snap) : SaAnswer::error(status::kMethodAttrUnsupported);
+  if (a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord) {
+    if (!state.tables) return SaAnswer::error(status::kMethodAttrUnsupported);
+    if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
+    if (a == attr::kPKeyTableRecord) return answer_pkey_table_records(snap, q, *state.tables, state.missing);
+    if (a == attr::kSl2VlTableRecord) return answer_sl2vl_table_records(snap, q, *state.tables, state.missing);
+    return answer_vlarb_table_records(snap, q, *state.tables, state.missing);
+  }
+  if (a == attr::kMultiPathRecord) {
+    return m == method::kGetMulti ? answer_multi_path_records(snap, q) : SaAnswer::error(status::kMethodAttrUnsupported);
+  }
   if (ReadHandler h = read_handler(a)) {
     if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
     return h(snap, q);
@@ -226,13 +241,21 @@ std::vector<std::uint8_t> answer_mad(const SaSnapshot& snap, SaState& state, std
   } else if (!known_attr(header->attr_id)) {
     answer = SaAnswer::error(status::kMethodAttrUnsupported);
   } else {
+    state.missing.clear();
     answer = dispatch(snap, state, q, now_s);
+    if (!state.missing.empty() && !state.answer_partial) {
+      outcome.kind = SaOutcome::Kind::kWaiting;
+      return {};
+    }
   }
   outcome.kind = SaOutcome::Kind::kAnswered;
   outcome.status = answer.status;
   outcome.records = answer.count;
   outcome.truncated = answer.truncated;
-  return encode_response(*header, response_method(header->method), answer);
+  SaHeader reply = *header;
+  // A GetMulti(MultiPathRecord) is answered with PathRecords, and says so (IBA 15.2.5.20).
+  if (header->attr_id == attr::kMultiPathRecord && answer.status == status::kOk) reply.attr_id = attr::kPathRecord;
+  return encode_response(reply, response_method(header->method), answer);
 }
 
 }  // namespace smd::sa

@@ -10,6 +10,7 @@
 //   Get: 1 record, NO_RECORDS (0x0300) for none, TOO_MANY_RECORDS (0x0400) for several
 //   GetTable: every record, status 0 even for none; AttributeOffset = record size in 8-byte words
 //             (0 when there are no records); RMPP header DATA, Active|First|Last, PayloadLength 20 + data
+//   GetMulti (MultiPathRecord only) answers GetMultiResp with PathRecords, RMPP as GetTable
 //   Set answers GetResp, Delete answers DeleteResp
 #pragma once
 
@@ -22,6 +23,7 @@
 #include "smd/sa/sa_query.h"
 #include "smd/sa/sa_snapshot.h"
 #include "smd/sa/service_db.h"
+#include "smd/sa/table_cache.h"
 
 namespace smd::sa {
 
@@ -30,11 +32,17 @@ struct SaState {
   ServiceDb services;
   InformDb informs;
   bool services_changed = false;  ///< set by a Set/Delete/expiry; the agent persists and clears it
+  /// The port tables read so far (PKeyTable, SL2VL, VLArb records); null: those records are not served.
+  const TableCache* tables = nullptr;
+  /// Out: the blocks an answer still needs (answer_mad then answers nothing, outcome kWaiting) ...
+  std::vector<TableKey> missing;
+  /// ... unless this is set: answer with the records whose blocks are in.
+  bool answer_partial = false;
 };
 
 /// What became of one MAD, for metrics and logs.
 struct SaOutcome {
-  enum class Kind : std::uint8_t { kAnswered, kDropped, kReportResp };
+  enum class Kind : std::uint8_t { kAnswered, kDropped, kReportResp, kWaiting };
   Kind kind = Kind::kDropped;
   const char* why = "";  ///< kDropped: "not-serving", "bad-sm-key", "response", "short"
   std::uint16_t attr_id = 0;

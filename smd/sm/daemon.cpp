@@ -50,6 +50,9 @@ int Daemon::run() {
     sa_options.report_retries = policy_.sa.report_retries;
     sa_options.report_timeout_ms = policy_.sa.report_timeout_ms;
     sa_options.services_file = sa_services_file(policy_);
+    sa_options.m_key = policy_.security.m_key;
+    sa_options.table_timeout_ms = policy_.mad.timeout_ms;
+    sa_options.table_retries = policy_.mad.retries;
     // The SA thread answers through the transport's thread-safe GMP send; the transport outlives it.
     sa_ = std::make_unique<sa::SaAgent>(sa_options, [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) {
       return transport_->send_gmp(mad, to);

@@ -1,0 +1,169 @@
+// Port table records: enumerate the (port, block) pairs a request can match, look each block up.
+#include "smd/sa/port_table_records.h"
+
+#include <algorithm>
+
+#include "mad/codec/bits.h"
+#include "mad/sa/table_records.h"
+
+namespace smd::sa {
+
+using namespace mad::sa;
+namespace bits = mad::bits;
+
+namespace {
+
+constexpr std::uint16_t kAttrPKeyTable = 0x0016;
+constexpr std::uint16_t kAttrSlToVl = 0x0017;
+constexpr std::uint16_t kAttrVlArb = 0x0018;
+
+/// A key field of the request, when its ComponentMask bit is set.
+std::optional<std::uint32_t> wanted(const SaQuery& q, const TableRecordKind& kind, int field) {
+  if (field < 0 || !(q.mask() & (1ull << field))) return std::nullopt;
+  return static_cast<std::uint32_t>(get_field(q.rec(), kind.layout.fields[field]));
+}
+
+std::vector<NodeIndex> nodes_for(const SaFabric& f, const SaQuery& q) {
+  std::vector<NodeIndex> nodes;
+  if (q.mask() & 1u) {
+    if (const Endport* e = f.by_lid(static_cast<Lid>(bits::get16(q.record.data(), 0)))) nodes.push_back(e->node);
+    return nodes;
+  }
+  for (NodeIndex n = 0; n < f.topo().size(); ++n) nodes.push_back(n);
+  return nodes;
+}
+
+/// The ports of node n whose tables a record can name: a CA's ports with LIDs, every switch port.
+std::vector<PortNum> ports_of(const SaFabric& f, NodeIndex n) {
+  std::vector<PortNum> ports;
+  const Node& node = f.topo().node(n);
+  for (PortNum p = node.is_switch() ? 0 : 1; p <= node.num_ports; ++p) {
+    if (!f.port_info(n, p)) continue;
+    if (!node.is_switch() && f.record_lid(n, p) == 0) continue;
+    ports.push_back(p);
+  }
+  return ports;
+}
+
+/// Look `key` up; a block not read yet is noted as missing.
+const mad::SmpData* lookup(const TableCache& cache, const TableKey& key, std::vector<TableKey>& missing) {
+  if (const mad::SmpData* d = cache.find(key)) return d;
+  if (!cache.gave_up(key)) missing.push_back(key);
+  return nullptr;
+}
+
+}  // namespace
+
+SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
+                                   std::vector<TableKey>& missing) {
+  if (!q.trusted) return SaAnswer::error(status::kReqInvalid);
+  const SaFabric& f = *snap.fabric;
+  const TableRecordKind& kind = kPKeyTableRecord;
+  const auto want_block = wanted(q, kind, kind.key_field[0]);
+  const auto want_port = wanted(q, kind, kind.key_field[1]);
+  RecordCollector out(kind.layout, q, snap.settings.max_records);
+  for (NodeIndex n : nodes_for(f, q)) {
+    const Node& node = f.topo().node(n);
+    const auto& rec = f.observed().nodes[n];
+    for (PortNum p : ports_of(f, n)) {
+      if (want_port && *want_port != p) continue;
+      const Lid lid = f.record_lid(n, p);
+      if (lid == 0) continue;
+      unsigned entries = rec.node_info.partition_cap;
+      if (node.is_switch() && p != 0) entries = rec.switch_info ? rec.switch_info->partition_enforcement_cap : 0;
+      const unsigned blocks = (entries + 31) / 32;
+      for (unsigned b = 0; b < blocks && !out.done(); ++b) {
+        if (want_block && *want_block != b) continue;
+        const std::uint32_t mod = node.is_switch() ? (b | static_cast<std::uint32_t>(p) << 16) : b;
+        const mad::SmpData* d = lookup(cache, {lid, kAttrPKeyTable, mod}, missing);
+        if (!d) continue;
+        TableRecord r;
+        r.lid = lid;
+        r.key[0] = b;
+        r.key[1] = p;
+        std::copy(d->begin(), d->end(), r.payload.begin());
+        r.encode(kind, out.slot());
+        out.offer();
+      }
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
+                                    std::vector<TableKey>& missing) {
+  const SaFabric& f = *snap.fabric;
+  const TableRecordKind& kind = kSl2VlTableRecord;
+  const auto want_in = wanted(q, kind, kind.key_field[0]);
+  const auto want_out = wanted(q, kind, kind.key_field[1]);
+  RecordCollector out(kind.layout, q, snap.settings.max_records);
+  for (NodeIndex n : nodes_for(f, q)) {
+    const Node& node = f.topo().node(n);
+    struct Pair {
+      Lid lid;
+      PortNum in, out;
+    };
+    std::vector<Pair> pairs;
+    if (node.is_switch()) {
+      const Lid lid = f.record_lid(n, 0);
+      for (PortNum o = 1; o <= node.num_ports; ++o) {
+        for (PortNum i = 0; i <= node.num_ports; ++i) pairs.push_back({lid, i, o});
+      }
+    } else {
+      for (PortNum p : ports_of(f, n)) pairs.push_back({f.record_lid(n, p), 0, 0});  // a CA port maps its own traffic
+    }
+    for (const auto& [lid, in, o] : pairs) {
+      if (out.done()) break;
+      if ((want_in && *want_in != in) || (want_out && *want_out != o)) continue;
+      if (lid == 0) continue;
+      const mad::SmpData* d = lookup(cache, {lid, kAttrSlToVl, static_cast<std::uint32_t>(in) << 8 | o}, missing);
+      if (!d) continue;
+      TableRecord r;
+      r.lid = lid;
+      r.key[0] = in;
+      r.key[1] = o;
+      std::copy_n(d->begin(), 8, r.payload.begin());
+      r.encode(kind, out.slot());
+      out.offer();
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
+                                    std::vector<TableKey>& missing) {
+  const SaFabric& f = *snap.fabric;
+  const TableRecordKind& kind = kVlArbTableRecord;
+  const auto want_port = wanted(q, kind, kind.key_field[0]);
+  const auto want_block = wanted(q, kind, kind.key_field[1]);
+  RecordCollector out(kind.layout, q, snap.settings.max_records);
+  for (NodeIndex n : nodes_for(f, q)) {
+    for (PortNum p : ports_of(f, n)) {
+      if (want_port && *want_port != p) continue;
+      const mad::PortInfo* pi = f.port_info(n, p);
+      const Lid lid = f.record_lid(n, p);
+      if (!pi || lid == 0) continue;
+      for (unsigned b = 1; b <= 4 && !out.done(); ++b) {
+        const unsigned cap = b <= 2 ? pi->vl_arbitration_low_cap : pi->vl_arbitration_high_cap;
+        const unsigned first_entry = (b == 2 || b == 4) ? 32 : 0;
+        if (cap <= first_entry) continue;  // the port has no entries in this block
+        if (want_block && *want_block != b) continue;
+        const mad::SmpData* d = lookup(cache, {lid, kAttrVlArb, b << 16 | p}, missing);
+        if (!d) continue;
+        TableRecord r;
+        r.lid = lid;
+        r.key[0] = p;
+        r.key[1] = b;
+        std::copy(d->begin(), d->end(), r.payload.begin());
+        r.encode(kind, out.slot());
+        out.offer();
+      }
+    }
+    if (out.done()) break;
+  }
+  return std::move(out).finish();
+}
+
+}  // namespace smd::sa
