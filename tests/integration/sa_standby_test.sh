@@ -90,11 +90,15 @@ for pid in "${pids[@]}"; do kill -0 "${pid}" || { echo "FAIL: SM process ${pid} 
 sim timeout 10 sminfo "${master_lid}" | grep -q "SMINFO_MASTER"
 sim timeout 10 sminfo "${standby_lid}" | grep -q "SMINFO_STANDBY"
 # That the queries reached the standby and were dropped there, not lost on the way: OpenSM's log says so;
-# for smd, SA_SMD_IGNORED_LOG (an ERE for smd's log line, when it has one) does the same.
-ignored=""
-if [[ ${SA_TEST_SM} == opensm ]]; then ignored="Received SA MAD while SM not MASTER"; else ignored=${SA_SMD_IGNORED_LOG:-}; fi
-if [[ -n "${ignored}" ]]; then
+# smd's standby counts them (smctl sa: dropped "not-serving"; also smd_sa_dropped_total).
+if [[ ${SA_TEST_SM} == opensm ]]; then
+  ignored="Received SA MAD while SM not MASTER"
   wait_log b "${ignored}" 5 "${#queries[@]}"
   echo "the standby's log shows $(grep -c -E -e "${ignored}" "${IBSIM_WORKDIR}/b.log") SA MADs ignored"
+else
+  dropped=$(timeout 10 "${SMD_BUILD_DIR}/smd/smctl" --socket "${IBSIM_WORKDIR}/state-b.control.socket" --json sa |
+    python3 -c 'import json, sys; r = json.load(sys.stdin); r = r.get("result", r); print(r["dropped"].get("not-serving", 0))')
+  echo "the standby dropped ${dropped} SA MADs as not serving"
+  ((dropped >= ${#queries[@]})) || { echo "FAIL: the standby counted ${dropped} dropped SA MADs, want >= ${#queries[@]}" >&2; exit 1; }
 fi
 echo "standby ${standby_lid} silent, master ${master_lid} answering; both SMs still in their states"
