@@ -11,8 +11,9 @@
 # Get). An SM that answers neither is reported as "<sm>: no SA" and skipped. Otherwise M sa_client load
 # processes (default 4; ibsim takes at most 10 clients, the SM is one) start at once on M different hosts
 # spread over the fabric, each keeping N PathRecord Gets outstanding (default 16) to random CA ports for S
-# seconds (default 20), no retries, 1 s timeout. For smd, the daemon's light-sweep counter
-# (smd_sweeps_total{kind="light"} on its metrics endpoint) is sampled once a second during the load.
+# seconds (default 20), no retries, 1 s timeout. For smd (sm.sweep_interval 1 s), the daemon's light-sweep
+# counter (smd_sweeps_total{kind="light"} on its metrics endpoint) is read over S idle seconds before the
+# load and over the load's S seconds: the two counts say whether the SA's load slows the light sweep.
 # bench/sa_load_report.py merges the clients' latencies and prints one row per SM: answers/s (sum over
 # clients), p50/p99/max latency in microseconds, timeouts, non-zero statuses, light sweeps during load.
 #
@@ -103,7 +104,8 @@ start_sm() {
       ;;
     smd)
       [[ -x "${smd}" ]] || { echo "sa_load.sh: ${smd} not built" >&2; return 1; }
-      bench_smd_policy "${dir}/smd.yaml" "${dir}/state" "${dir}/control.socket"
+      # A light sweep every second, so its rate idle and under the load says whether the SA slows it.
+      bench_smd_policy "${dir}/smd.yaml" "${dir}/state" "${dir}/control.socket" "sweep_interval: 1"
       sm_log="${dir}/sm.out" # smd logs to stdout
       cmd=("${smd}" --config "${dir}/smd.yaml")
       ;;
@@ -136,6 +138,18 @@ client() {
   local host=$1
   shift
   sim env SIM_HOST="${host}" timeout -s KILL $((seconds + 60)) "${sa_client}" "$@"
+}
+
+# cpu_ticks PID [THREAD]: CPU time (user + system, clock ticks) of the process, or of its threads named
+# THREAD (smd names the SA's "smd-sa"), from /proc/PID/task/*/stat.
+cpu_ticks() {
+  local pid=$1 name=${2:-}
+  awk -v name="${name}" '{
+      # comm is field 2 in parentheses and may hold spaces: split after its closing parenthesis.
+      c = substr($0, index($0, "(") + 1); comm = substr(c, 1, index(c, ")") - 1); rest = substr(c, index(c, ")") + 2)
+      split(rest, f, " ")
+      if (name == "" || comm == name) t += f[12] + f[13]
+    } END { print t + 0 }' /proc/"${pid}"/task/*/stat 2>/dev/null || echo 0
 }
 
 # light_sweeps: smd's light-sweep counter from its metrics endpoint (port from its log), or "-".
@@ -182,8 +196,17 @@ measure() {
     ibsim_stop
     return 0
   fi
-  local before="-" after="-" i pids=()
+  local before="-" after="-" idle_before="-" idle_after="-" i pids=()
+  if [[ "${sm}" == smd ]]; then
+    # The light-sweep rate with no SA load, over as long as the load will run: the baseline.
+    idle_before=$(light_sweeps)
+    sleep "${seconds}"
+    idle_after=$(light_sweeps)
+  fi
   [[ "${sm}" == smd ]] && before=$(light_sweeps)
+  local cpu_before cpu_sa_before
+  cpu_before=$(cpu_ticks "${sm_pid}")
+  cpu_sa_before=$(cpu_ticks "${sm_pid}" smd-sa)
   for ((i = 0; i < clients; i++)); do
     spawn $((seconds + 60)) "${client_hosts[i]}" "${sa_client}" load --targets "${raw}/targets.txt" \
       --window "${window}" --seconds "${seconds}" --seed $((i + 1)) --latency-file "${dir}/lat-${i}.txt" \
@@ -199,7 +222,9 @@ measure() {
   local rc=0 p
   for p in "${pids[@]}"; do wait "${p}" || rc=$?; done # each client ends by itself (timeout bounds it)
   [[ "${sm}" == smd ]] && after=$(light_sweeps)
-  echo "light_before=${before} light_after=${after} clients_rc=${rc}" >"${dir}/verdict.txt"
+  local cpu_sm=$(($(cpu_ticks "${sm_pid}") - cpu_before)) cpu_sa=$(($(cpu_ticks "${sm_pid}" smd-sa) - cpu_sa_before))
+  echo "light_before=${before} light_after=${after} idle_before=${idle_before} idle_after=${idle_after}" \
+    "cpu_sm_ticks=${cpu_sm} cpu_sa_ticks=${cpu_sa} hz=$(getconf CLK_TCK) clients_rc=${rc}" >"${dir}/verdict.txt"
   stop_sm
   ibsim_stop
 }

@@ -16,6 +16,27 @@ import os
 import sys
 
 
+
+def cpu_text(v, key, answers):
+    """CPU microseconds per answer of the SM process (or of smd's SA thread) over the load window."""
+    try:
+        ticks, hz = int(v[key]), int(v['hz'])
+    except (KeyError, ValueError):
+        return '-'
+    if not answers or (key == 'cpu_sa_ticks' and ticks == 0 and v.get('cpu_sm_ticks') in (None, '0')):
+        return '-'
+    return f"{ticks / hz * 1e6 / answers:.1f}"
+
+
+def light_text(v):
+    """Light sweeps counted over the idle window and over the load window (same length): 'idle / load'."""
+    def delta(a, b):
+        try:
+            return str(int(float(v[b])) - int(float(v[a])))
+        except (KeyError, ValueError):
+            return '-'
+    return f"{delta('idle_before', 'idle_after')} / {delta('light_before', 'light_after')}"
+
 def pct(sorted_values, q):
     """Nearest-rank percentile q (0..100) of a sorted list; 0 when empty."""
     if not sorted_values:
@@ -57,7 +78,9 @@ def sm_row(raw, sm):
         'max_us': lat[-1] if lat else 0,
         'timeouts': sum(c['timeouts'] + c['unroutable'] for c in clients),
         'status_errors': sum(c['status_errors'] for c in clients),
-        'light_sweeps': f"{v.get('light_before', '-')} -> {v.get('light_after', '-')}",
+        'light_sweeps': light_text(v),
+        'cpu_sm': cpu_text(v, 'cpu_sm_ticks', sum(c['answers'] for c in clients)),
+        'cpu_sa': cpu_text(v, 'cpu_sa_ticks', sum(c['answers'] for c in clients)) if sm == 'smd' else '-',
         'clients_rc': v.get('clients_rc', '-'),
     }
 
@@ -65,15 +88,15 @@ def sm_row(raw, sm):
 def main():
     raw, sms = sys.argv[1], sys.argv[2:]
     rows = [sm_row(raw, sm) for sm in sms]
-    print('| SM | clients x window | answers | answers/s | p50 us | p99 us | max us | timeouts | status != 0 | light sweeps |')
-    print('|---|---|---|---|---|---|---|---|---|---|')
+    print('| SM | clients x window | answers | answers/s | p50 us | p99 us | max us | timeouts | status != 0 | light sweeps idle / under load | SM CPU us/answer | SA thread CPU us/answer |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|---|')
     for r in rows:
         if 'note' in r:
-            print(f"| {r['sm']} | {r['note']} | | | | | | | | |")
+            print(f"| {r['sm']} | {r['note']} | | | | | | | | | | |")
             continue
         print(f"| {r['sm']} | {r['clients']} x {r['window']} | {r['answers']} | {r['answers_per_s']:.0f} | "
               f"{r['p50_us']} | {r['p99_us']} | {r['max_us']} | {r['timeouts']} | {r['status_errors']} | "
-              f"{r['light_sweeps']} |")
+              f"{r['light_sweeps']} | {r['cpu_sm']} | {r['cpu_sa']} |")
     with open(os.path.join(raw, 'report.json'), 'w') as f:
         json.dump(rows, f, indent=1)
     return 0

@@ -9,13 +9,17 @@ namespace smd::mad::sa {
 
 namespace {
 constexpr FieldSpan kInformFields[] = {
-    bytes_at(0, 16), bytes_at(16, 2), bytes_at(18, 2), bytes_at(20, 2), bytes_at(22, 1), bytes_at(23, 1),
-    bytes_at(24, 2), bytes_at(26, 2), bytes_at(28, 3), at(31, 0, 3),    at(31, 3, 5),    bytes_at(32, 1),
-    bytes_at(33, 3),
+    bytes_at(0, 16), bytes_at(16, 2), bytes_at(18, 2), bytes_at(20, 2), bytes_at(22, 1),
+    bytes_at(23, 1), bytes_at(24, 2), bytes_at(26, 2), bytes_at(28, 3), at(31, 0, 3),
+    at(31, 3, 5),    bytes_at(32, 1), bytes_at(33, 3),
 };
 constexpr std::size_t kInformAt = 24;
-constexpr FieldSpan kRecordFields[] = {bytes_at(0, 16), bytes_at(16, 2), bytes_at(18, 6), bytes_at(kInformAt, 16),
-                                       bytes_at(kInformAt + 16, 2), bytes_at(kInformAt + 18, 2)};
+constexpr FieldSpan kRecordFields[] = {bytes_at(0, 16),
+                                       bytes_at(16, 2),
+                                       bytes_at(18, 6),
+                                       bytes_at(kInformAt, 16),
+                                       bytes_at(kInformAt + 16, 2),
+                                       bytes_at(kInformAt + 18, 2)};
 }  // namespace
 
 const RecordLayout kInformInfoLayout{"InformInfo", 0x0003, InformInfo::kSize, kInformFields};

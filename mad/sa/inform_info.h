@@ -15,10 +15,10 @@
 namespace smd::mad::sa {
 
 /// Wildcards of an InformInfo (IBA 13.4.8.3).
-inline constexpr std::uint16_t kAllLids = 0xFFFF;          ///< LIDRangeBegin: every issuer
-inline constexpr std::uint16_t kAllTraps = 0xFFFF;         ///< TrapNumber: every trap
-inline constexpr std::uint16_t kAllTypes = 0xFFFF;         ///< Type
-inline constexpr std::uint32_t kAllProducers = 0xFFFFFF;   ///< ProducerType
+inline constexpr std::uint16_t kAllLids = 0xFFFF;         ///< LIDRangeBegin: every issuer
+inline constexpr std::uint16_t kAllTraps = 0xFFFF;        ///< TrapNumber: every trap
+inline constexpr std::uint16_t kAllTypes = 0xFFFF;        ///< Type
+inline constexpr std::uint32_t kAllProducers = 0xFFFFFF;  ///< ProducerType
 
 struct InformInfo {
   static constexpr std::size_t kSize = 36;

@@ -9,13 +9,35 @@ namespace smd::mad::sa {
 
 namespace {
 constexpr FieldSpan kFields[] = {
-    at(0, 0, 1),    at(0, 1, 3),    at(0, 4, 20),    bytes_at(3, 1),  bytes_at(4, 1),  at(5, 0, 1),
-    at(5, 1, 7),    bytes_at(6, 2), at(8, 0, 12),    at(9, 4, 4),     at(10, 0, 2),    at(10, 2, 6),
-    at(11, 0, 2),   at(11, 2, 6),   at(12, 0, 2),    at(12, 2, 6),    bytes_at(13, 1), at(14, 0, 2),
-    at(14, 2, 6),   bytes_at(15, 1), bytes_at(16, 1), bytes_at(17, 7),
+    at(0, 0, 1),  at(0, 1, 3),     at(0, 4, 20),    bytes_at(3, 1),  bytes_at(4, 1),  at(5, 0, 1),
+    at(5, 1, 7),  bytes_at(6, 2),  at(8, 0, 12),    at(9, 4, 4),     at(10, 0, 2),    at(10, 2, 6),
+    at(11, 0, 2), at(11, 2, 6),    at(12, 0, 2),    at(12, 2, 6),    bytes_at(13, 1), at(14, 0, 2),
+    at(14, 2, 6), bytes_at(15, 1), bytes_at(16, 1), bytes_at(17, 7),
 };
-enum : unsigned { kRaw, kRes1, kFlow, kHop, kTClass, kRev, kNumb, kPKey, kQos, kSl, kMtuSel, kMtu, kRateSel, kRate,
-                  kLifeSel, kLife, kSidMsb, kIndep, kRes2, kSgidCount, kDgidCount, kSidLsb };
+enum : unsigned {
+  kRaw,
+  kRes1,
+  kFlow,
+  kHop,
+  kTClass,
+  kRev,
+  kNumb,
+  kPKey,
+  kQos,
+  kSl,
+  kMtuSel,
+  kMtu,
+  kRateSel,
+  kRate,
+  kLifeSel,
+  kLife,
+  kSidMsb,
+  kIndep,
+  kRes2,
+  kSgidCount,
+  kDgidCount,
+  kSidLsb
+};
 }  // namespace
 
 const RecordLayout kMultiPathRecordLayout{"MultiPathRecord", 0x003A, MultiPathRecord::kFixedSize, kFields};

@@ -17,7 +17,7 @@ struct NodeRecord {
   static constexpr std::size_t kNodeInfoSize = 40;  ///< the meaningful bytes of the NodeInfo SMP payload
 
   std::uint16_t lid = 0;
-  SmpData node_info{};                      ///< the NodeInfo SMP payload; bytes 0..39 go into the record
+  SmpData node_info{};                         ///< the NodeInfo SMP payload; bytes 0..39 go into the record
   std::array<std::uint8_t, 64> description{};  ///< NodeDescription as the SMA sent it
 
   static NodeRecord decode(std::span<const std::uint8_t> rec);

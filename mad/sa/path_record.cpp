@@ -9,15 +9,36 @@ namespace smd::mad::sa {
 
 namespace {
 enum Field : unsigned {
-  kServiceIdHigh, kServiceIdLow, kDgid, kSgid, kDlid, kSlid, kRawTraffic, kReserved1, kFlowLabel, kHopLimit,
-  kTClass, kReversible, kNumbPath, kPKey, kQosClass, kSl, kMtuSelector, kMtu, kRateSelector, kRate,
-  kLifeSelector, kLife, kPreference, kReserved2,
+  kServiceIdHigh,
+  kServiceIdLow,
+  kDgid,
+  kSgid,
+  kDlid,
+  kSlid,
+  kRawTraffic,
+  kReserved1,
+  kFlowLabel,
+  kHopLimit,
+  kTClass,
+  kReversible,
+  kNumbPath,
+  kPKey,
+  kQosClass,
+  kSl,
+  kMtuSelector,
+  kMtu,
+  kRateSelector,
+  kRate,
+  kLifeSelector,
+  kLife,
+  kPreference,
+  kReserved2,
 };
 constexpr FieldSpan kFields[] = {
-    bytes_at(0, 4),  bytes_at(4, 4),  bytes_at(8, 16), bytes_at(24, 16), bytes_at(40, 2), bytes_at(42, 2),
-    at(44, 0, 1),    at(44, 1, 3),    at(44, 4, 20),   bytes_at(47, 1),  bytes_at(48, 1), at(49, 0, 1),
-    at(49, 1, 7),    bytes_at(50, 2), at(52, 0, 12),   at(53, 4, 4),     at(54, 0, 2),    at(54, 2, 6),
-    at(55, 0, 2),    at(55, 2, 6),    at(56, 0, 2),    at(56, 2, 6),     bytes_at(57, 1), bytes_at(58, 6),
+    bytes_at(0, 4), bytes_at(4, 4),  bytes_at(8, 16), bytes_at(24, 16), bytes_at(40, 2), bytes_at(42, 2),
+    at(44, 0, 1),   at(44, 1, 3),    at(44, 4, 20),   bytes_at(47, 1),  bytes_at(48, 1), at(49, 0, 1),
+    at(49, 1, 7),   bytes_at(50, 2), at(52, 0, 12),   at(53, 4, 4),     at(54, 0, 2),    at(54, 2, 6),
+    at(55, 0, 2),   at(55, 2, 6),    at(56, 0, 2),    at(56, 2, 6),     bytes_at(57, 1), bytes_at(58, 6),
 };
 
 void put_gid(std::span<std::uint8_t> rec, FieldSpan f, const Gid& gid) {

@@ -7,9 +7,7 @@
 namespace smd::mad::sa {
 
 namespace {
-bool bit_at(std::span<const std::uint8_t> rec, std::size_t bit) {
-  return (rec[bit / 8] >> (7 - bit % 8)) & 1u;
-}
+bool bit_at(std::span<const std::uint8_t> rec, std::size_t bit) { return (rec[bit / 8] >> (7 - bit % 8)) & 1u; }
 }  // namespace
 
 std::uint64_t get_field(std::span<const std::uint8_t> rec, FieldSpan f) {

@@ -79,8 +79,8 @@ const char* status_name(std::uint16_t status);
 
 /// RMPP header (IBA 13.6.2.1), bytes 24..35 of the MAD.
 struct RmppHeader {
-  std::uint8_t version = 0;  ///< 1 when RMPP is in use, 0 otherwise
-  std::uint8_t type = 0;     ///< 1 DATA, 2 ACK, 3 STOP, 4 ABORT
+  std::uint8_t version = 0;    ///< 1 when RMPP is in use, 0 otherwise
+  std::uint8_t type = 0;       ///< 1 DATA, 2 ACK, 3 STOP, 4 ABORT
   std::uint8_t resp_time = 0;  ///< RRespTime, 5 bits
   std::uint8_t flags = 0;      ///< 3 bits: 1 Active, 2 First, 4 Last
   std::uint8_t status = 0;

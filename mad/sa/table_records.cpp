@@ -10,19 +10,16 @@
 namespace smd::mad::sa {
 
 namespace {
-constexpr FieldSpan kSl2VlFields[] = {bytes_at(0, 2), bytes_at(2, 1), bytes_at(3, 1), bytes_at(4, 4),
-                                      bytes_at(8, 8)};
+constexpr FieldSpan kSl2VlFields[] = {bytes_at(0, 2), bytes_at(2, 1), bytes_at(3, 1), bytes_at(4, 4), bytes_at(8, 8)};
 constexpr FieldSpan kSwitchInfoFields[] = {bytes_at(0, 2), bytes_at(2, 2)};
 constexpr FieldSpan kLftFields[] = {bytes_at(0, 2), bytes_at(2, 2), bytes_at(4, 4), bytes_at(8, 64)};
-constexpr FieldSpan kSmInfoFields[] = {bytes_at(0, 2), bytes_at(2, 2),  bytes_at(4, 8), bytes_at(12, 8),
-                                       bytes_at(20, 4), at(24, 0, 4), at(24, 4, 4)};
+constexpr FieldSpan kSmInfoFields[] = {bytes_at(0, 2),  bytes_at(2, 2), bytes_at(4, 8), bytes_at(12, 8),
+                                       bytes_at(20, 4), at(24, 0, 4),   at(24, 4, 4)};
 constexpr FieldSpan kGuidInfoFields[] = {bytes_at(0, 2),  bytes_at(2, 1),  bytes_at(3, 1),  bytes_at(4, 4),
                                          bytes_at(8, 8),  bytes_at(16, 8), bytes_at(24, 8), bytes_at(32, 8),
                                          bytes_at(40, 8), bytes_at(48, 8), bytes_at(56, 8), bytes_at(64, 8)};
-constexpr FieldSpan kPKeyFields[] = {bytes_at(0, 2), bytes_at(2, 2), bytes_at(4, 1), bytes_at(5, 3),
-                                     bytes_at(8, 64)};
-constexpr FieldSpan kVlArbFields[] = {bytes_at(0, 2), bytes_at(2, 1), bytes_at(3, 1), bytes_at(4, 4),
-                                      bytes_at(8, 64)};
+constexpr FieldSpan kPKeyFields[] = {bytes_at(0, 2), bytes_at(2, 2), bytes_at(4, 1), bytes_at(5, 3), bytes_at(8, 64)};
+constexpr FieldSpan kVlArbFields[] = {bytes_at(0, 2), bytes_at(2, 1), bytes_at(3, 1), bytes_at(4, 4), bytes_at(8, 64)};
 }  // namespace
 
 const TableRecordKind kSl2VlTableRecord{{"SL2VLTableRecord", 0x0013, 16, kSl2VlFields}, {1, 2}, bytes_at(8, 8)};
@@ -37,7 +34,8 @@ TableRecord TableRecord::decode(const TableRecordKind& kind, std::span<const std
   TableRecord r;
   r.lid = static_cast<std::uint16_t>(get_field(rec, kind.layout.fields[0]));
   for (int k = 0; k < 2; ++k) {
-    if (kind.key_field[k] >= 0) r.key[k] = static_cast<std::uint32_t>(get_field(rec, kind.layout.fields[kind.key_field[k]]));
+    if (kind.key_field[k] >= 0)
+      r.key[k] = static_cast<std::uint32_t>(get_field(rec, kind.layout.fields[kind.key_field[k]]));
   }
   std::copy_n(rec.begin() + kind.payload.bit_offset / 8, kind.payload.bit_width / 8, r.payload.begin());
   return r;

@@ -25,8 +25,8 @@ namespace smd::mad::sa {
 /// How one table record is laid out: its ComponentMask table, where its keys and its payload sit.
 struct TableRecordKind {
   RecordLayout layout;
-  int key_field[2];      ///< index into layout.fields of key 0 and key 1, -1 when the record has fewer keys
-  FieldSpan payload;     ///< where the SMP payload goes (byte-aligned)
+  int key_field[2];   ///< index into layout.fields of key 0 and key 1, -1 when the record has fewer keys
+  FieldSpan payload;  ///< where the SMP payload goes (byte-aligned)
 };
 
 extern const TableRecordKind kSl2VlTableRecord;

@@ -33,8 +33,9 @@ struct ClassRegistration {
 
 // SMPs (both routings) bring Traps and another SM's SMInfo Get/Set; the SA class brings queries the SM's
 // SA answers, registered with RMPP version 1 so the kernel segments GetTable answers longer than one MAD
-// (and reassembles long requests); ibsim's shim accepts the registration and keeps the first 256 bytes. PerfMgt is registered without requests: the HCA's own PMA
-// answers those, but under ibsim an unregistered class that arrives crashes the client inside the shim.
+// (and reassembles long requests); ibsim's shim accepts the registration and keeps the first 256 bytes. PerfMgt is
+// registered without requests: the HCA's own PMA answers those, but under ibsim an unregistered class that arrives
+// crashes the client inside the shim.
 std::vector<ClassRegistration> classes_to_register() {
   const std::uint8_t get = 0x01, set = 0x02, trap = 0x05, report = 0x06, trap_repress = 0x07;
   const std::uint8_t get_table = 0x12, get_trace_table = 0x13, get_multi = 0x14, del = 0x15;
@@ -209,7 +210,9 @@ int UmadPort::send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress
 int UmadPort::send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) {
   const int agent = mad.size() > 1 ? agents_[mad[1]] : -1;
   if (fd_ < 0 || agent < 0 || mad.size() < 56) return -EINVAL;
-  std::vector<std::uint8_t> umad(umad_size() + mad.size(), 0);
+  // One buffer per sending thread, reused: the SA thread answers at MAD rate.
+  thread_local std::vector<std::uint8_t> umad;
+  umad.assign(umad_size() + mad.size(), 0);
   std::memcpy(umad_get_mad(umad.data()), mad.data(), mad.size());
   umad_set_addr(umad.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
   umad_set_pkey(umad.data(), to.pkey_index);

@@ -7,6 +7,7 @@
 // against the attempt it belongs to.
 #include "mad/transport/umad_transport.h"
 
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -63,6 +64,7 @@ UmadTransport::UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadCha
   rx_incoming_.reserve(kRxReserve);
   rx_batch_.reserve(kRxReserve);
   rx_thread_ = std::thread([this] { receive_loop(); });
+  pthread_setname_np(rx_thread_.native_handle(), "smd-umad-rx");
 }
 
 UmadTransport::~UmadTransport() {
@@ -192,8 +194,8 @@ void UmadTransport::receive_loop() {
       continue;
     }
     // SA queries, and the answers to the SMPs the SA sends itself (TID bit 31), go to the SA's thread.
-    const bool sa_smp_answer = r.mad[1] == kClassSmiLid && (r.mad[3] & kResponseBit) != 0 &&
-                               (tid_low(mad_tid(r.mad)) & kSaTidBit) != 0;
+    const bool sa_smp_answer =
+        r.mad[1] == kClassSmiLid && (r.mad[3] & kResponseBit) != 0 && (tid_low(mad_tid(r.mad)) & kSaTidBit) != 0;
     if (sa_sink_ && (r.mad[1] == kClassSubnAdm || sa_smp_answer) && r.status == 0) {
       sa_sink_(r.mad, r.from);
       continue;

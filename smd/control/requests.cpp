@@ -1,8 +1,8 @@
 #include "smd/control/requests.h"
 
-#include <cmath>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -417,6 +417,16 @@ Json sa_json(const SaStats* sa) {
   out["reports_sent"] = sa->reports_sent;
   out["reports_acknowledged"] = sa->reports_acknowledged;
   out["subscriptions_dropped"] = sa->subscriptions_dropped;
+  Json services = Json::array();
+  for (const SaServiceRow& r : sa->service_list) {
+    services.push_back({{"name", r.name}, {"id", r.id}, {"gid", r.gid}, {"lease_s", r.lease_s}});
+  }
+  out["service_list"] = services;
+  Json subs = Json::array();
+  for (const SaSubscriptionRow& r : sa->subscription_list) {
+    subs.push_back({{"id", r.id}, {"lid", r.lid}, {"trap", r.trap}, {"producer", r.producer}});
+  }
+  out["subscription_list"] = subs;
   out["latency_count"] = sa->latency_count;
   out["latency_mean_us"] =
       sa->latency_count ? std::round(sa->latency_sum_us / static_cast<double>(sa->latency_count)) : 0.0;

@@ -72,10 +72,10 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
   // CapabilityMask "match" option (IBA 1.2.1, C15-0.2.?): the bits requested must all be set.
   SaQuery plain = q;
   const std::uint8_t options = q.record[3];
-  const bool cap_match = (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMaskMatch) &&
-                         (q.mask() & pir_mask::kCapabilityMask);
-  const bool cap2_match = (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMask2Match) &&
-                          (q.mask() & pir_mask::kCapabilityMask2);
+  const bool cap_match =
+      (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMaskMatch) && (q.mask() & pir_mask::kCapabilityMask);
+  const bool cap2_match =
+      (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMask2Match) && (q.mask() & pir_mask::kCapabilityMask2);
   plain.header.comp_mask &= ~pir_mask::kOptions;
   if (cap_match) plain.header.comp_mask &= ~pir_mask::kCapabilityMask;
   if (cap2_match) plain.header.comp_mask &= ~pir_mask::kCapabilityMask2;

@@ -11,8 +11,7 @@ namespace {
 bool same_subscription(const Subscription& s, const Gid& gid, Lid lid, const InformInfo& i) {
   return s.subscriber_gid == gid && s.lid == lid && s.info.trap_number == i.trap_number &&
          s.info.is_generic == i.is_generic && s.info.producer_type == i.producer_type && s.info.type == i.type &&
-         s.info.lid_range_begin == i.lid_range_begin && s.info.lid_range_end == i.lid_range_end &&
-         s.info.gid == i.gid;
+         s.info.lid_range_begin == i.lid_range_begin && s.info.lid_range_end == i.lid_range_end && s.info.gid == i.gid;
 }
 }  // namespace
 
@@ -21,8 +20,9 @@ SaAnswer InformDb::set(const SaQuery& q, const Gid& subscriber_gid) {
   if (info.type == mad::notice_type::kSecurity && !q.trusted) return SaAnswer::error(status::kReqInvalid);
   const Lid lid = q.requester_lid;
   if (info.subscribe) {
-    const bool known = std::any_of(subs_.begin(), subs_.end(),
-                                   [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); });
+    const bool known = std::any_of(subs_.begin(), subs_.end(), [&](const Subscription& s) {
+      return same_subscription(s, subscriber_gid, lid, info);
+    });
     if (!known) subs_.push_back({next_id_++, subscriber_gid, lid, info.qpn, info});
   } else {
     std::erase_if(subs_, [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); });

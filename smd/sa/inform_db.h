@@ -16,7 +16,7 @@ namespace smd::sa {
 struct Subscription {
   std::uint32_t id = 0;  ///< InformInfoRecord:SubscriberEnum (unique while the subscription lives)
   mad::sa::Gid subscriber_gid{};
-  Lid lid = 0;           ///< where Reports go
+  Lid lid = 0;  ///< where Reports go
   std::uint32_t qpn = 1;
   mad::sa::InformInfo info;
 };

@@ -12,13 +12,20 @@ using namespace mad::sa;
 namespace {
 /// MultiPathRecord ComponentMask bit -> the PathRecord bit of the same property.
 constexpr std::pair<std::uint64_t, std::uint64_t> kMaskMap[] = {
-    {mpr_mask::kRawTraffic, pr_mask::kRawTraffic},     {mpr_mask::kFlowLabel, pr_mask::kFlowLabel},
-    {mpr_mask::kHopLimit, pr_mask::kHopLimit},         {mpr_mask::kTClass, pr_mask::kTClass},
-    {mpr_mask::kReversible, pr_mask::kReversible},     {mpr_mask::kNumbPath, pr_mask::kNumbPath},
-    {mpr_mask::kPKey, pr_mask::kPKey},                 {mpr_mask::kQosClass, pr_mask::kQosClass},
-    {mpr_mask::kSl, pr_mask::kSl},                     {mpr_mask::kMtuSelector, pr_mask::kMtuSelector},
-    {mpr_mask::kMtu, pr_mask::kMtu},                   {mpr_mask::kRateSelector, pr_mask::kRateSelector},
-    {mpr_mask::kRate, pr_mask::kRate},                 {mpr_mask::kPacketLifeSelector, pr_mask::kPacketLifeSelector},
+    {mpr_mask::kRawTraffic, pr_mask::kRawTraffic},
+    {mpr_mask::kFlowLabel, pr_mask::kFlowLabel},
+    {mpr_mask::kHopLimit, pr_mask::kHopLimit},
+    {mpr_mask::kTClass, pr_mask::kTClass},
+    {mpr_mask::kReversible, pr_mask::kReversible},
+    {mpr_mask::kNumbPath, pr_mask::kNumbPath},
+    {mpr_mask::kPKey, pr_mask::kPKey},
+    {mpr_mask::kQosClass, pr_mask::kQosClass},
+    {mpr_mask::kSl, pr_mask::kSl},
+    {mpr_mask::kMtuSelector, pr_mask::kMtuSelector},
+    {mpr_mask::kMtu, pr_mask::kMtu},
+    {mpr_mask::kRateSelector, pr_mask::kRateSelector},
+    {mpr_mask::kRate, pr_mask::kRate},
+    {mpr_mask::kPacketLifeSelector, pr_mask::kPacketLifeSelector},
     {mpr_mask::kPacketLife, pr_mask::kPacketLife},
 };
 }  // namespace

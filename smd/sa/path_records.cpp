@@ -54,11 +54,13 @@ Side resolve(const SaFabric& f, bool has_gid, const Gid& gid, bool has_lid, Lid 
   return side;
 }
 
-std::vector<Lid> lids_of(const Endport& e, Lid fixed) {
-  if (fixed != 0) return {fixed};
-  std::vector<Lid> lids;
+void lids_of(const Endport& e, Lid fixed, std::vector<Lid>& lids) {
+  lids.clear();
+  if (fixed != 0) {
+    lids.push_back(fixed);
+    return;
+  }
   for (unsigned i = 0; i < (1u << e.lmc); ++i) lids.push_back(static_cast<Lid>(e.base_lid + i));
-  return lids;
 }
 
 /// What a walked path carries.
@@ -88,7 +90,7 @@ std::optional<PathProps> walk_path(const SaFabric& f, const Endport& src, Lid dl
     if (h.out_port != 0) fold_port(f, h.node, h.out_port, props);
   }
   if (!dst_is_switch) fold_port(f, dst.node, dst.port, props);
-  if (props.mtu == 0) props.mtu = 1;   // nothing known: the 256-byte MTU every port supports
+  if (props.mtu == 0) props.mtu = 1;    // nothing known: the 256-byte MTU every port supports
   if (props.rate == 0) props.rate = 2;  // and 2.5 Gb/s
   return props;
 }
@@ -155,12 +157,15 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   RecordCollector out(kPathRecordLayout, q, snap.settings.max_records);
   std::vector<SaFabric::Hop> hops;
   std::vector<SaFabric::Hop> back;
+  std::vector<Lid> slids;
+  std::vector<Lid> dlids;
+  std::vector<std::pair<Lid, Lid>> pairs;
   for (const Endport* s : src.ports) {
     for (const Endport* d : dst.ports) {
-      const std::vector<Lid> slids = lids_of(*s, src.lid);
-      const std::vector<Lid> dlids = lids_of(*d, dst.lid);
+      lids_of(*s, src.lid, slids);
+      lids_of(*d, dst.lid, dlids);
       // Distinct-LID pairs first (preference 0), then the other combinations (preference 2).
-      std::vector<std::pair<Lid, Lid>> pairs;
+      pairs.clear();
       const std::size_t distinct = std::min(slids.size(), dlids.size());
       for (std::size_t i = 0; i < distinct; ++i) pairs.emplace_back(slids[i], dlids[i]);
       for (std::size_t i = 0; i < slids.size(); ++i) {
@@ -194,10 +199,9 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
         const auto rate = select_rate((m & pr_mask::kRate) != 0, (m & pr_mask::kRateSelector) ? want.rate_selector : 2,
                                       want.rate, props->rate);
         const std::uint8_t path_life = loopback ? 0 : life;
-        const auto lifetime =
-            select_ordered((m & pr_mask::kPacketLife) != 0,
-                           (m & pr_mask::kPacketLifeSelector) ? want.packet_life_selector : 2, want.packet_life,
-                           path_life, /*can_lower=*/false);
+        const auto lifetime = select_ordered((m & pr_mask::kPacketLife) != 0,
+                                             (m & pr_mask::kPacketLifeSelector) ? want.packet_life_selector : 2,
+                                             want.packet_life, path_life, /*can_lower=*/false);
         if (!mtu || !rate || !lifetime) continue;
 
         PathRecord r;

@@ -9,9 +9,9 @@ namespace smd::sa {
 namespace {
 // (code, rate in 0.5 Gb/s units)
 constexpr std::array<std::pair<std::uint8_t, unsigned>, 23> kRates = {{
-    {2, 5},     {3, 20},    {4, 60},    {5, 10},   {6, 40},    {7, 80},    {8, 120},  {9, 160},
-    {10, 240},  {11, 28},   {12, 112},  {13, 224}, {14, 336},  {15, 50},   {16, 200}, {17, 400},
-    {18, 600},  {19, 56},   {20, 100},  {21, 800}, {22, 1200}, {23, 1600}, {24, 2400},
+    {2, 5},    {3, 20},  {4, 60},   {5, 10},   {6, 40},    {7, 80},    {8, 120},   {9, 160},
+    {10, 240}, {11, 28}, {12, 112}, {13, 224}, {14, 336},  {15, 50},   {16, 200},  {17, 400},
+    {18, 600}, {19, 56}, {20, 100}, {21, 800}, {22, 1200}, {23, 1600}, {24, 2400},
 }};
 }  // namespace
 
@@ -66,8 +66,10 @@ std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active
     case 4: lane = 100; break;  // HDR, 50 Gb/s
     case 8: lane = 200; break;  // NDR, 100 Gb/s
     default:
-      if (speed_active & 4) lane = 20;       // QDR, 10 Gb/s
-      else if (speed_active & 2) lane = 10;  // DDR, 5 Gb/s
+      if (speed_active & 4)
+        lane = 20;  // QDR, 10 Gb/s
+      else if (speed_active & 2)
+        lane = 10;  // DDR, 5 Gb/s
       break;
   }
   return rate_code_at_most(lanes * lane);

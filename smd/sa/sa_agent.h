@@ -18,12 +18,14 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "mad/codec/notice.h"
@@ -38,7 +40,7 @@ struct SaAgentOptions {
   std::size_t queue_depth = 4096;
   unsigned report_retries = 3;
   unsigned report_timeout_ms = 500;
-  std::string services_file;  ///< "" = not persisted
+  std::string services_file;        ///< "" = not persisted
   std::uint64_t m_key = 0;          ///< carried by the SA's own table reads (security.m_key)
   unsigned table_timeout_ms = 100;  ///< per attempt of a table read (mad.timeout_ms)
   unsigned table_retries = 3;       ///< re-sends of a table read (mad.retries)
@@ -98,6 +100,8 @@ class SaAgent {
   void retry_reports(std::chrono::steady_clock::time_point now);
   void report_acknowledged(std::uint32_t tid);
   void persist_services();
+  void refresh_lists();
+  void merge_local();
   void load_services();
   void retry_waiting(const SaSnapshot& snap, bool deadline_only);
 
@@ -112,16 +116,20 @@ class SaAgent {
   bool published_ = false;
   bool stop_ = false;
   SaStats stats_;
+  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t> answer_counts_;  // (attr, method, status)
   std::thread thread_;
 
   // SA-thread only.
   SaState state_;
+  SaStats local_;  ///< counts since the last merge_local()
+  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t> local_answers_;
   std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
   std::vector<PendingReport> reports_;
   TableCache tables_;
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;
   std::vector<std::pair<Request, std::chrono::steady_clock::time_point>> waiting_;  ///< queries waiting for tables
   std::uint32_t next_tid_ = 1;
+  std::chrono::steady_clock::time_point next_list_refresh_{};
 };
 
 }  // namespace smd::sa

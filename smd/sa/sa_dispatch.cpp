@@ -57,8 +57,7 @@ bool known_method(std::uint8_t m) {
 bool known_attr(std::uint16_t a) {
   return read_handler(a) != nullptr || a == attr::kClassPortInfo || a == attr::kServiceRecord ||
          a == attr::kMultiPathRecord || a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord ||
-         a == attr::kVlArbTableRecord ||
-         a == attr::kInformInfo || a == attr::kInformInfoRecord;
+         a == attr::kVlArbTableRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord;
 }
 
 std::uint8_t response_method(std::uint8_t m) {
@@ -79,7 +78,8 @@ Gid requester_gid(const SaFabric& f, Lid lid) {
 SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t now_s) {
   const std::uint16_t a = q.header.attr_id;
   const std::uint8_t m = q.method();
-  if (a == attr::kClassPortInfo) return m == method::kGet ? class_port_info(snap) : SaAnswer::error(status::kMethodAttrUnsupported);
+  if (a == attr::kClassPortInfo)
+    return m == method::kGet ? class_port_info(snap) : SaAnswer::error(status::kMethodAttrUnsupported);
   if (a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord) {
     if (!state.tables) return SaAnswer::error(status::kMethodAttrUnsupported);
     if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
@@ -88,7 +88,8 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
     return answer_vlarb_table_records(snap, q, *state.tables, state.missing);
   }
   if (a == attr::kMultiPathRecord) {
-    return m == method::kGetMulti ? answer_multi_path_records(snap, q) : SaAnswer::error(status::kMethodAttrUnsupported);
+    return m == method::kGetMulti ? answer_multi_path_records(snap, q)
+                                  : SaAnswer::error(status::kMethodAttrUnsupported);
   }
   if (ReadHandler h = read_handler(a)) {
     if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);

@@ -15,6 +15,8 @@ std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shar
   f->subnet_prefix_ = subnet_prefix;
   if (!f->fabric_.topo) f->fabric_.topo = std::make_shared<Topology>();
   const Topology& topo = *f->fabric_.topo;
+  // One record per node, always: handlers index the records by NodeIndex (an unread node has none filled).
+  if (f->fabric_.nodes.size() < topo.size()) f->fabric_.nodes.resize(topo.size());
   f->by_lid_.assign(static_cast<std::size_t>(f->lids_->max_lid()) + 1, kNone);
   for (const LidMap::Entry& e : f->lids_->entries()) {
     if (e.owner.node >= topo.size()) continue;
@@ -25,6 +27,20 @@ std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shar
     f->by_guid_.emplace(node.ports[e.owner.port].guid, idx);
     const std::size_t span = std::size_t{1} << e.lmc;
     for (std::size_t l = e.base; l < e.base + span && l < f->by_lid_.size(); ++l) f->by_lid_[l] = idx;
+  }
+  // MTUCap and rate of every port, once: a PathRecord reads them for every port it crosses.
+  f->port_base_.reserve(topo.size());
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    f->port_base_.push_back(static_cast<std::uint32_t>(f->port_props_.size()));
+    for (PortNum p = 0; p <= topo.node(n).num_ports; ++p) {
+      const mad::PortInfo* pi = f->port_info(n, p);
+      PortProps props;
+      if (pi) {
+        props.mtu = pi->mtu_cap;
+        props.rate = port_rate_code(pi->link_width_active, pi->link_speed_active, pi->link_speed_ext_active);
+      }
+      f->port_props_.push_back(props);
+    }
   }
   f->graph_ = SwitchGraph::build(topo);
   f->lfts_ = SwitchLfts(f->graph_, *f->tables_);
@@ -47,15 +63,6 @@ Lid SaFabric::record_lid(NodeIndex node, PortNum port) const {
   return lids_->base_lid(node, n.is_switch() ? 0 : port);
 }
 
-std::uint8_t SaFabric::mtu_cap(NodeIndex node, PortNum port) const {
-  const mad::PortInfo* pi = port_info(node, port);
-  return pi ? pi->mtu_cap : 0;
-}
-
-std::uint8_t SaFabric::rate(NodeIndex node, PortNum port) const {
-  const mad::PortInfo* pi = port_info(node, port);
-  return pi ? port_rate_code(pi->link_width_active, pi->link_speed_active, pi->link_speed_ext_active) : 0;
-}
 
 bool SaFabric::walk(const Endport& src, Lid dlid, const Endport& dst, std::vector<Hop>& hops) const {
   hops.clear();

@@ -52,10 +52,13 @@ class SaFabric {
   Lid record_lid(NodeIndex node, PortNum port) const;
 
   /// The PortInfo of (node, port) as the sweep left it, or null when it was not read.
-  const mad::PortInfo* port_info(NodeIndex node, PortNum port) const { return fabric_.port_info(node, port); }
+  const mad::PortInfo* port_info(NodeIndex node, PortNum port) const {
+    if (node >= fabric_.nodes.size() || port >= fabric_.nodes[node].ports.size()) return nullptr;
+    return fabric_.port_info(node, port);
+  }
   /// MTUCap (IBA code) and data-rate code (smd/sa/rate.h) of a port; 0 when its PortInfo is unknown.
-  std::uint8_t mtu_cap(NodeIndex node, PortNum port) const;
-  std::uint8_t rate(NodeIndex node, PortNum port) const;
+  std::uint8_t mtu_cap(NodeIndex node, PortNum port) const { return port_props_[port_base_[node] + port].mtu; }
+  std::uint8_t rate(NodeIndex node, PortNum port) const { return port_props_[port_base_[node] + port].rate; }
 
   /// The walk of LID `dlid` from endport `src`, hop by hop as the switches forward it.
   struct Hop {
@@ -78,6 +81,12 @@ class SaFabric {
   SwitchGraph graph_;
   SwitchLfts lfts_;
   std::vector<LidTarget> targets_;
+  struct PortProps {
+    std::uint8_t mtu = 0;
+    std::uint8_t rate = 0;
+  };
+  std::vector<std::uint32_t> port_base_;  // node -> first index in port_props_
+  std::vector<PortProps> port_props_;     // MTUCap and rate code of every (node, port), 0 when unread
 
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 };

@@ -8,7 +8,10 @@ namespace smd::sa {
 using namespace mad::sa;
 
 RecordCollector::RecordCollector(const RecordLayout& layout, const SaQuery& query, std::uint32_t max_records)
-    : layout_(layout), query_(query), max_(max_records), get_(query.method() == method::kGet),
+    : layout_(layout),
+      query_(query),
+      max_(max_records),
+      get_(query.method() == method::kGet),
       scratch_(layout.size, 0) {
   answer_.record_size = static_cast<std::uint16_t>(layout.size);
 }

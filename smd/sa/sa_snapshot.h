@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "smd/sa/sa_fabric.h"
@@ -24,7 +24,7 @@ struct SmEntry {
 
 /// Policy values the answers carry (config/policy.h SaPolicy).
 struct SaSettings {
-  std::uint64_t key = 1;              ///< trusted SM_Key
+  std::uint64_t key = 1;  ///< trusted SM_Key
   std::uint8_t packet_lifetime = 0x12;
   std::uint8_t resp_time_value = 16;  ///< ClassPortInfo:RespTimeValue
   std::uint32_t max_records = 65536;

@@ -38,8 +38,7 @@ bool from_hex(const std::string& s, std::array<std::uint8_t, ServiceRecord::kSiz
 }  // namespace
 
 bool ServiceDb::same_key(const ServiceRecord& a, const ServiceRecord& b) {
-  return a.service_id() == b.service_id() && a.service_gid() == b.service_gid() &&
-         a.service_pkey() == b.service_pkey();
+  return a.service_id() == b.service_id() && a.service_gid() == b.service_gid() && a.service_pkey() == b.service_pkey();
 }
 
 ServiceRecord ServiceDb::shown(const Stored& s, std::int64_t now_s) const {
@@ -97,6 +96,14 @@ SaAnswer ServiceDb::erase(const SaQuery& q, std::int64_t now_s) {
   if (a.count == 0) return SaAnswer::error(status::kNoRecords);
   records_ = std::move(kept);
   return a;
+}
+
+std::vector<ServiceRecord> ServiceDb::list(std::int64_t now_s) const {
+  std::vector<ServiceRecord> out;
+  for (const Stored& s : records_) {
+    if (s.expires_s == 0 || s.expires_s > now_s) out.push_back(shown(s, now_s));
+  }
+  return out;
 }
 
 bool ServiceDb::expire(std::int64_t now_s) {

@@ -39,6 +39,8 @@ class ServiceDb {
   bool expire(std::int64_t now_s);
 
   std::size_t size() const { return records_.size(); }
+  /// The live records as shown at `now_s` (lease left), for listings.
+  std::vector<mad::sa::ServiceRecord> list(std::int64_t now_s) const;
   /// JSON text of every record (what the services file holds).
   std::string to_json() const;
   /// Replace the records with those of `json` (to_json's format). Errors (kInvalidInput) name what is

@@ -54,9 +54,9 @@ int Daemon::run() {
     sa_options.table_timeout_ms = policy_.mad.timeout_ms;
     sa_options.table_retries = policy_.mad.retries;
     // The SA thread answers through the transport's thread-safe GMP send; the transport outlives it.
-    sa_ = std::make_unique<sa::SaAgent>(sa_options, [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) {
-      return transport_->send_gmp(mad, to);
-    });
+    sa_ = std::make_unique<sa::SaAgent>(
+        sa_options,
+        [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); });
     sa_sink = [agent = sa_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress& from) {
       (void)agent->submit(mad, from);
     };

@@ -174,8 +174,8 @@ class Daemon final : public DaemonControl {
   void publish(const SweepSummary* summary);
   void publish_sa();
   std::shared_ptr<const sa::SaFabric> sa_fabric_;  ///< the SA's index of runner_'s last fabric
-  const Topology* sa_fabric_of_ = nullptr;          ///< the topology sa_fabric_ was built from
-  bool sa_ready_ = false;                           ///< MASTER with a sweep that brought the subnet up
+  const Topology* sa_fabric_of_ = nullptr;         ///< the topology sa_fabric_ was built from
+  bool sa_ready_ = false;                          ///< MASTER with a sweep that brought the subnet up
   void count_sweep(const SweepSummary& s);
 
   boost::asio::io_context io_;

@@ -85,8 +85,8 @@ void Daemon::publish_sa() {
   snap->settings.packet_lifetime = static_cast<std::uint8_t>(policy_.sa.packet_lifetime);
   snap->settings.max_records = policy_.sa.max_records;
   snap->settings.resp_time_value = sa::resp_time_value_for_ms(policy_.mad.timeout_ms);
-  snap->sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_, static_cast<std::uint8_t>(policy_.sm.priority),
-                       static_cast<std::uint8_t>(state_)});
+  snap->sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_,
+                       static_cast<std::uint8_t>(policy_.sm.priority), static_cast<std::uint8_t>(state_)});
   for (const WatchedSm& sm : known_sms_) {
     snap->sms.push_back({sm.lid, sm.guid, sm.info.sm_key, sm.info.act_count, sm.info.priority,
                          static_cast<std::uint8_t>(sm.info.state)});

@@ -171,6 +171,16 @@ void render_sa(std::ostream& out, const Json& r) {
   out << "  queue          " << str(r, "queue_depth") << " waiting; mean answer " << str(r, "latency_mean_us")
       << " us over " << str(r, "latency_count") << " answers\n";
   for (const auto& [why, n] : r.at("dropped").items()) out << "  dropped        " << why << ": " << text(n) << "\n";
+  for (const Json& v : r.at("service_list")) {
+    const long long lease = v.value("lease_s", -1LL);
+    out << "  service        " << str(v, "name") << " id " << str(v, "id") << " at " << str(v, "gid") << ", "
+        << (lease < 0 ? std::string("no lease") : std::to_string(lease) + " s left") << "\n";
+  }
+  for (const Json& v : r.at("subscription_list")) {
+    const unsigned trap = v.value("trap", 0u);
+    out << "  subscription   " << str(v, "id") << ": LID " << str(v, "lid") << ", "
+        << (trap == 0xFFFF ? std::string("every trap") : "trap " + std::to_string(trap)) << "\n";
+  }
   out << "  queries:\n";
   for (const Json& a : r.at("answers")) {
     out << "    " << str(a, "attribute") << " " << str(a, "method") << " " << str(a, "status") << ": "

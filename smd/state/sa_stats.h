@@ -7,11 +7,28 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace smd {
 
 /// Upper bounds of the latency histogram buckets, microseconds (the last bucket is +Inf).
 inline constexpr std::array<double, 10> kLatencyBucketsUs = {10, 25, 50, 100, 250, 500, 1000, 2500, 10000, 100000};
+
+/// One registered ServiceRecord as `smctl sa` lists it.
+struct SaServiceRow {
+  std::string name;
+  std::uint64_t id = 0;
+  std::string gid;           ///< "fe80::2:c903:0:1234"
+  std::int64_t lease_s = -1;  ///< seconds left, -1 = forever
+};
+
+/// One InformInfo subscription as `smctl sa` lists it.
+struct SaSubscriptionRow {
+  std::uint32_t id = 0;
+  std::uint16_t lid = 0;       ///< where its Reports go
+  std::uint16_t trap = 0;      ///< 0xFFFF = every trap
+  std::uint32_t producer = 0;  ///< 0xFFFFFF = every producer
+};
 
 struct SaStats {
   /// (attribute name, method name, status name) -> answers
@@ -20,14 +37,16 @@ struct SaStats {
   std::array<std::uint64_t, kLatencyBucketsUs.size() + 1> latency_buckets{};  ///< counts, not cumulative
   double latency_sum_us = 0;
   std::uint64_t latency_count = 0;
-  std::uint64_t reports_sent = 0;          ///< Report MADs sent, re-sends included
-  std::uint64_t reports_acknowledged = 0;  ///< ReportResp received
-  std::uint64_t subscriptions_dropped = 0; ///< subscriptions removed after unanswered Reports
+  std::uint64_t reports_sent = 0;           ///< Report MADs sent, re-sends included
+  std::uint64_t reports_acknowledged = 0;   ///< ReportResp received
+  std::uint64_t subscriptions_dropped = 0;  ///< subscriptions removed after unanswered Reports
   std::uint64_t send_errors = 0;
   std::uint64_t records_truncated = 0;  ///< answers cut at sa.max_records
   std::size_t subscriptions = 0;        ///< live InformInfo subscriptions
   std::size_t services = 0;             ///< live ServiceRecords
   std::size_t queue_depth = 0;          ///< requests waiting now
+  std::vector<SaServiceRow> service_list;            ///< as of the SA thread's last look (at most a second old)
+  std::vector<SaSubscriptionRow> subscription_list;
   bool serving = false;
 };
 
