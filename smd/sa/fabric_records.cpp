@@ -70,7 +70,7 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   // CapabilityMask "match" option (IBA 1.2.1, C15-0.2.?): the bits requested must all be set.
   SaQuery plain = q;
-  const std::uint8_t options = q.record[2];
+  const std::uint8_t options = q.record[3];
   const bool cap_match = (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMaskMatch) &&
                          (q.mask() & pir_mask::kCapabilityMask);
   const bool cap2_match = (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMask2Match) &&
@@ -81,7 +81,7 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
   const std::uint32_t want_cap = bits::get32(q.record.data(), 4 + 20);
   const std::uint16_t want_cap2 = bits::get16(q.record.data(), 4 + 60);
   const bool one_port = (q.mask() & pir_mask::kPortNum) != 0;
-  const unsigned want_port = q.record[1];
+  const unsigned want_port = q.record[2];
 
   RecordCollector out(kPortInfoRecordLayout, plain, limit(snap));
   for (NodeIndex n : candidate_nodes(f, q)) {
