@@ -1,7 +1,7 @@
 // An SA request (class 0x03) of any length and content answered by answer_mad against a small fixed
 // fabric, with the SA's mutable state (ServiceRecords, subscriptions) kept from one input to the next so
 // that a Set can be followed by a Get or Delete. Properties: no crash (ASan/UBSan), an answer is a whole
-// MAD (256 bytes) or an RMPP GetTableResp of header + whole records, it is a response (R bit) with the
+// MAD (256 bytes) or an RMPP GetTableResp/GetMultiResp of header + whole records, it is a response (R bit) with the
 // request's TID and attribute and SM_Key 0, and its records fit the AttributeOffset it states.
 //
 // The fabric: switch S (LID 1, 4 ports), CA A (LID 2) on port 1, CA B (LIDs 4..5, LMC 1) on port 2.
@@ -126,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint16_t status = be16(out.data() + 4);
   const std::size_t stride = std::size_t{be16(out.data() + 44)} * 8;
   if (status != 0) fuzz::check(stride == 0, "an error has AttributeOffset 0");
-  if (method == mad::sa::method::kGetTableResp) {
+  if (method == mad::sa::method::kGetTableResp || method == mad::sa::method::kGetMultiResp) {
     const std::size_t records = out.size() - mad::sa::kHeaderSize;
     fuzz::check(stride == 0 ? records == 0 : records % stride == 0, "a table is whole records");
     fuzz::check(stride == 0 || records / stride <= snap->settings.max_records, "at most sa.max_records");
