@@ -10,6 +10,7 @@
 
 #include "mad/codec/port_info.h"
 #include "mad/sa/class_port_info.h"
+#include "mad/sa/inform_info.h"
 #include "mad/sa/node_record.h"
 #include "mad/sa/path_record.h"
 #include "mad/sa/port_info_record.h"
@@ -583,6 +584,35 @@ TEST(SaCodec, PortInfoRecordComponentBitsCoverThePortInfoFields) {
   EXPECT_EQ(kPortInfoRecordLayout.fields[0].bit_width, 16);
   EXPECT_EQ(kPortInfoRecordLayout.fields[1].bit_offset, 16);
   EXPECT_EQ(kPortInfoRecordLayout.fields[2].bit_offset, 24);
+}
+
+// ---- InformInfoRecord ----
+
+TEST(SaCodec, InformInfoRecordComponentBits) {
+  // OpenSM ib_types.h IB_IIR_COMPMASK_* (bit n) over IBA table 218 with InformInfo (table 120) at byte 24.
+  const std::tuple<unsigned, unsigned, unsigned> spans[] = {
+      {0, 0, 128},    // SubscriberGID
+      {1, 128, 16},   // Enum
+      {2, 144, 48},   // reserved
+      {3, 192, 128},  // GID
+      {4, 320, 16},   // LIDRangeBegin
+      {5, 336, 16},   // LIDRangeEnd
+      {6, 352, 16},   // reserved
+      {7, 368, 8},    // IsGeneric
+      {8, 376, 8},    // Subscribe
+      {9, 384, 16},   // Type
+      {10, 400, 16},  // TrapNumber / DeviceID
+      {11, 416, 24},  // QPN
+      {12, 440, 3},   // reserved
+      {13, 443, 5},   // RespTimeValue
+      {14, 448, 8},   // reserved
+      {15, 456, 24},  // ProducerType / VendorID
+  };
+  ASSERT_EQ(kInformInfoRecordLayout.fields.size(), 16u);
+  for (const auto& [bit, off, width] : spans) {
+    EXPECT_EQ(kInformInfoRecordLayout.fields[bit].bit_offset, off) << "bit " << bit;
+    EXPECT_EQ(kInformInfoRecordLayout.fields[bit].bit_width, width) << "bit " << bit;
+  }
 }
 
 }  // namespace

@@ -316,5 +316,25 @@ TEST(SaInform, InformInfoSetThroughAnswerMad) {
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GET, IB_SA_ATTR_INFORMINFO, 0)).status(), 0x000C);
 }
 
+TEST(SaInform, InformInfoRecordMatchesByTrapNumber) {
+  Rig rig = make_rig();
+  SaState state;
+  for (std::uint16_t t : {64, 65}) {
+    Inform i;
+    i.trap = t;
+    ASSERT_EQ(state.informs.set(inform_query(i, 3), kSubscriber).status, 0);
+  }
+  // ComponentMask bit 10: InformInfo.TrapNumber, at record byte 24 + 26.
+  Mad m = request(IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_INFORMINFORECORD, 1u << 10);
+  put16(rec_of(m), 24 + 26, 65);
+  const Answer a = ask(rig.snap, state, m);
+  ASSERT_EQ(a.status(), 0);
+  ASSERT_EQ(a.count(), 1u);
+  EXPECT_EQ(get_be(a.record(0), 24 + 26, 2), 65u);
+  EXPECT_EQ(get_be(a.record(0), 8, 8), kA + 1) << "SubscriberGID";
+  Mad all = request(IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_INFORMINFORECORD, 0);
+  EXPECT_EQ(ask(rig.snap, state, all).count(), 2u);
+}
+
 }  // namespace
 }  // namespace smd::sa
