@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "sa_rig.h"
@@ -130,6 +131,40 @@ TEST_F(SaPath, BlackHoledLidHasNoPath) {
       << "Reversible requested";
   // The rest of the fabric is unaffected.
   EXPECT_EQ(lids(IB_MAD_METHOD_GET, 3, 5).status(), 0);
+}
+
+TEST_F(SaPath, ForwardingLoopHasNoPath) {
+  rig = make_rig({.loop = true});
+  EXPECT_EQ(lids(IB_MAD_METHOD_GET, 3, 6).status(), 0x0300);
+  EXPECT_EQ(lids(IB_MAD_METHOD_GET, 5, 6).status(), 0x0300);
+  EXPECT_EQ(lids(IB_MAD_METHOD_GET, 6, 5).status(), 0) << "D -> C does not use the looping entry";
+}
+
+TEST_F(SaPath, SlFromTheRoutingEngine) {
+  rig.snap.path_sl = [](Lid slid, Lid dlid) -> std::optional<std::uint8_t> {
+    if (slid == 3 && dlid == 5) return 3;
+    return std::nullopt;
+  };
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 5).record(0)).sl, 3u);
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 4).record(0)).sl, 0u) << "no engine SL: 0";
+  constexpr std::uint64_t kSlBit = 1u << 15;
+  EXPECT_EQ(lids(IB_MAD_METHOD_GET, 3, 5, kSlBit, [](std::span<std::uint8_t> r) { r[53] = 5; }).status(), 0x0300)
+      << "the request's SL against the engine's";
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 5, kSlBit, [](std::span<std::uint8_t> r) { r[53] = 3; }).record(0)).sl,
+            3u);
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 4, kSlBit, [](std::span<std::uint8_t> r) { r[53] = 7; }).record(0)).sl,
+            7u)
+      << "the request's SL where the engine has none";
+}
+
+TEST_F(SaPath, MaxRecordsCutsTheTable) {
+  rig.snap.settings.max_records = 2;
+  Mad m = request(IB_MAD_METHOD_GET_TABLE, kPathRecord, kSlid);
+  put16(rec_of(m), 42, 3);
+  const Answer a = ask(rig.snap, state, m);
+  ASSERT_EQ(a.status(), 0);
+  EXPECT_EQ(a.count(), 2u);
+  EXPECT_TRUE(a.outcome.truncated);
 }
 
 TEST_F(SaPath, MtuSelectors) {

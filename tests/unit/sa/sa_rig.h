@@ -9,7 +9,8 @@
 // So A->C: MTU 3 (S1 p1, a middle hop), rate 5; A->B: MTU 4, rate 3.
 // LFTs are written by hand: S0 sends 1->0, 2->1, 3->2, 4->3, 5->1, 6->1; S1 sends 1->1, 2->0, 3->1,
 // 4->1, 5->2, 6->3. With `lmc1`, A owns 8..9 and C 10..11 (LMC 1) instead of 3 and 5. With `black_hole`,
-// S0 has no entry for D's LID 6. With `no_d`, D's port has no LID (it left the subnet).
+// S0 has no entry for D's LID 6. With `no_d`, D's port has no LID (it left the subnet). With `loop`, S1
+// sends LID 6 back to S0.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -48,6 +49,7 @@ struct RigOptions {
   bool lmc1 = false;
   bool black_hole = false;
   bool no_d = false;
+  bool loop = false;  ///< S1 sends D's LID back to S0 instead of to D: a forwarding loop
 };
 
 struct Rig {
@@ -170,7 +172,7 @@ inline Rig make_rig(RigOptions o = {}) {
   l0.set(r.lid_b, 3);
   l1.set(r.lid_b, 1);
   if (!o.black_hole) l0.set(r.lid_d, 1);
-  l1.set(r.lid_d, 3);
+  l1.set(r.lid_d, o.loop ? 1 : 3);
 
   obs.topo = topo;
   r.fabric = SaFabric::build(std::move(obs), lids, tables, kPrefix);
