@@ -1,16 +1,20 @@
 // SaAgent end to end with a recording Sender: an InformInfo Set is answered, a published fabric where a CA
 // port lost its LID sends trap 65 Reports to the subscriber, re-sent every report_timeout_ms until a
 // ReportResp with the Report's TID, and a subscriber that answers none loses its subscription after
-// report_retries + 1 sends. Every wait polls with a 2 s deadline; nothing asserts timing.
+// report_retries + 1 sends; ServiceRecords written to the services file are served again after a restart.
+// Every wait polls with a 2 s deadline; nothing asserts timing.
 #include "smd/sa/sa_agent.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "sa_rig.h"
+#include "tests/unit/temp_dir.h"
 
 namespace smd::sa {
 namespace {
@@ -161,6 +165,53 @@ TEST_F(SaAgentTest, NoRetriesMeansOneSend) {
   ASSERT_TRUE(eventually([&] { return agent->stats().subscriptions_dropped == 1; }));
   const std::size_t n = rec.with_method(IB_MAD_METHOD_REPORT).size();
   EXPECT_EQ(n, 1u) << "report_retries 0: one send";
+}
+
+class SaAgentServicesFile : public ::smd::test::TempDirTest {};
+
+Mad service_request(std::uint8_t method, std::uint64_t mask) {
+  Mad m = request(method, IB_SA_ATTR_SERVICERECORD, mask, 0, 0x99);
+  auto r = rec_of(m);
+  put64(r, 0, 0xABCD);
+  put_gid(r, 8, kPrefix, kA + 1);
+  put16(r, 24, 0xFFFF);
+  const char name[] = "persisted";
+  std::copy(name, name + sizeof name - 1, r.begin() + 48);
+  return m;
+}
+
+TEST_F(SaAgentServicesFile, ServicesSurviveARestart) {
+  const std::string file = dir_ + "/services.json";
+  SaAgentOptions o;
+  o.services_file = file;
+  {
+    Recorder rec;
+    SaAgent agent(o, rec.sender());
+    agent.start();
+    agent.publish(snapshot({}));
+    ASSERT_TRUE(agent.submit(service_request(IB_MAD_METHOD_SET, 0b11), from_a()));
+    ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_GET_RESPONSE).empty(); }));
+    EXPECT_EQ(ib_get(rec.with_method(IB_MAD_METHOD_GET_RESPONSE)[0].mad, IB_MAD_STATUS_F), 0u);
+    ASSERT_TRUE(eventually([&] {
+      std::ifstream in(file);
+      std::stringstream text;
+      text << in.rdbuf();
+      return text.str().find("persisted") != std::string::npos;
+    }));
+    agent.stop();
+  }
+  Recorder rec;
+  SaAgent again(o, rec.sender());
+  again.start();
+  again.publish(snapshot({}));
+  ASSERT_TRUE(again.submit(service_request(IB_MAD_METHOD_GET, 0b1), from_a()));
+  ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_GET_RESPONSE).empty(); }));
+  const Sent got = rec.with_method(IB_MAD_METHOD_GET_RESPONSE)[0];
+  ASSERT_EQ(ib_get(got.mad, IB_MAD_STATUS_F), 0u);
+  const auto r = std::span<const std::uint8_t>(got.mad).subspan(56);
+  EXPECT_EQ(get_be(r, 0, 8), 0xABCDu);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(r.data() + 48), 9), "persisted");
+  again.stop();
 }
 
 }  // namespace
