@@ -257,5 +257,40 @@ TEST_F(SaDispatch, SmInfoRecordShowsSmKeyToTrustedOnly) {
   EXPECT_EQ(get_be(trusted.record(0), 12, 8), kTrustedKey);
 }
 
+TEST_F(SaDispatch, LinkRecords) {
+  // LinkRecord (8 bytes): FromLID 0, FromPort 2, ToPort 3, ToLID 4.
+  const Answer all = ask(rig.snap, state, request(IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_LINKRECORD, 0));
+  ASSERT_EQ(all.status(), 0);
+  EXPECT_EQ(all.attr_offset(), 1u);
+  EXPECT_EQ(all.count(), 10u) << "5 cables, one record per direction";
+  Mad from_s0 = request(IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_LINKRECORD, 1);
+  put16(rec_of(from_s0), 0, 1);
+  const Answer a = ask(rig.snap, state, from_s0);
+  std::set<std::array<std::uint64_t, 4>> links;
+  for (std::size_t i = 0; i < a.count(); ++i) {
+    const auto r = a.record(i);
+    links.insert({get_be(r, 0, 2), r[2], r[3], get_be(r, 4, 2)});
+  }
+  EXPECT_EQ(links, (std::set<std::array<std::uint64_t, 4>>{{1, 1, 1, 2}, {1, 2, 1, 3}, {1, 3, 1, 4}}));
+  Mad to_c = request(IB_MAD_METHOD_GET, IB_SA_ATTR_LINKRECORD, 1u << 3);
+  put16(rec_of(to_c), 4, 5);
+  const Answer c = ask(rig.snap, state, to_c);
+  ASSERT_EQ(c.status(), 0);
+  EXPECT_EQ(get_be(c.record(0), 0, 2), 2u);
+  EXPECT_EQ(c.record(0)[2], 2);
+  EXPECT_EQ(c.record(0)[3], 1);
+}
+
+TEST_F(SaDispatch, GuidInfoRecordHoldsThePortGuid) {
+  Mad m = request(IB_MAD_METHOD_GET, IB_SA_ATTR_GUIDINFORECORD, 1);
+  put16(rec_of(m), 0, 4);
+  const Answer a = ask(rig.snap, state, m);
+  ASSERT_EQ(a.status(), 0);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_GIR_LID_F), 4u);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_GIR_BLOCKNUM_F), 0u);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_GIR_GUID0_F, true), kB + 1);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_GIR_GUID1_F, true), 0u);
+}
+
 }  // namespace
 }  // namespace smd::sa

@@ -103,6 +103,15 @@ TEST_F(SaPath, ByGids) {
   EXPECT_EQ(p.dlid, 6u) << "DGID is D";
 }
 
+TEST_F(SaPath, GidAndLidOfDifferentPortsNameNoPath) {
+  const Answer a = path(IB_MAD_METHOD_GET_TABLE, kSgid | kSlid, [](std::span<std::uint8_t> r) {
+    put_gid(r, 24, kPrefix, kA + 1);
+    put16(r, 42, 4);  // B's LID
+  });
+  EXPECT_EQ(a.status(), 0);
+  EXPECT_EQ(a.count(), 0u);
+}
+
 TEST_F(SaPath, GetTableFromOneSourceToEveryEndport) {
   // A to S0, S1, A (itself), B, C, D.
   const Answer a = path(IB_MAD_METHOD_GET_TABLE, kSlid, [](std::span<std::uint8_t> r) { put16(r, 42, 3); });
