@@ -29,8 +29,10 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-/// Trap 64/65 notice for `gid` (IBA 14.2.5.1 table 130: DataDetails bytes 6..21 hold the GID).
-mad::Notice gid_notice(std::uint16_t trap, const Gid& gid, Lid sm_lid) {
+/// Trap 64/65 notice for `gid` (IBA 14.2.5.1 table 130: DataDetails bytes 6..21 hold the GID), issued by
+/// the SM: IssuerLID is its LID and IssuerGID its port's GID (the SA's Report carries both, 13.4.8.2).
+mad::Notice gid_notice(std::uint16_t trap, const Gid& gid, const SaSnapshot& snap) {
+  const Lid sm_lid = snap.sm_lid;
   mad::Notice n;
   n.is_generic = true;
   n.type = mad::notice_type::kInfo;
@@ -38,6 +40,10 @@ mad::Notice gid_notice(std::uint16_t trap, const Gid& gid, Lid sm_lid) {
   n.trap_number = trap;
   n.issuer_lid = sm_lid;
   std::copy(gid.begin(), gid.end(), n.data_details.begin() + 6);
+  if (const Endport* sm = snap.fabric->by_lid(sm_lid)) {
+    const Gid issuer = make_gid(snap.fabric->subnet_prefix(), sm->guid);
+    std::copy(issuer.begin(), issuer.end(), n.issuer_gid.begin());
+  }
   return n;
 }
 
@@ -202,10 +208,10 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   const std::set<Guid> old_guids = endport_guids(before.get());
   const std::set<Guid> new_guids = endport_guids(now.get());
   for (Guid g : new_guids) {
-    if (!old_guids.count(g)) queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), now->sm_lid), now->sm_lid, *now);
+    if (!old_guids.count(g)) queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid, *now);
   }
   for (Guid g : old_guids) {
-    if (!new_guids.count(g)) queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), now->sm_lid), now->sm_lid, *now);
+    if (!new_guids.count(g)) queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid, *now);
   }
 }
 
