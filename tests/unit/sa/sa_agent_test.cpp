@@ -133,6 +133,9 @@ TEST_F(SaAgentTest, PortLeavingSendsTrap65UntilAcknowledged) {
   // Trap 65 DataDetails: GID at bytes 6..21 of DataDetails (Notice byte 16).
   EXPECT_EQ(get_be(notice, 16, 8), kPrefix);
   EXPECT_EQ(get_be(notice, 24, 8), kD + 1);
+  // IssuerGID (Notice bytes 64..79 in a Report): the SM's port, S0 port 0 at the SM LID 1.
+  EXPECT_EQ(get_be(notice, 64, 8), kPrefix);
+  EXPECT_EQ(get_be(notice, 72, 8), kS0);
   const std::uint64_t tid = ib_get(r.mad, IB_MAD_TRID_F, true);
   for (const Sent& s : reports) EXPECT_EQ(ib_get(s.mad, IB_MAD_TRID_F, true), tid) << "a re-send keeps its TID";
 
