@@ -140,8 +140,15 @@ void SaAgent::run() {
       seen_ = snap;
     }
     for (const Request& r : batch) answer(r, *snap);
-    for (const Notify& n : notices) {
-      if (snap->serving) queue_report(n.notice, n.issuer_lid, *snap);
+    for (Notify& n : notices) {
+      if (!snap->serving) continue;
+      // A trap an SMA sent has no IssuerGID (SMPs carry none): the Report names the issuer's port.
+      const Endport* issuer = snap->fabric ? snap->fabric->by_lid(n.issuer_lid) : nullptr;
+      if (issuer && n.notice.issuer_gid == Gid{}) {
+        const Gid gid = make_gid(snap->fabric->subnet_prefix(), issuer->guid);
+        std::copy(gid.begin(), gid.end(), n.notice.issuer_gid.begin());
+      }
+      queue_report(n.notice, n.issuer_lid, *snap);
     }
     const auto now = std::chrono::steady_clock::now();
     retry_reports(now);
