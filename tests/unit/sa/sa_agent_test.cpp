@@ -217,5 +217,24 @@ TEST_F(SaAgentServicesFile, ServicesSurviveARestart) {
   again.stop();
 }
 
+TEST_F(SaAgentTest, ForwardedTrapCarriesTheIssuersGid) {
+  start(50);
+  mad::Notice t128;
+  t128.is_generic = true;
+  t128.type = 1;
+  t128.producer_type = 2;
+  t128.trap_number = 128;
+  t128.issuer_lid = 2;
+  ASSERT_TRUE(agent->submit(inform_set(0xFFFF), from_a()));  // every trap
+  ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() == 2; }));
+  agent->forward(t128, 2);
+  ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_REPORT).empty(); }));
+  const auto notice = std::span<const std::uint8_t>(rec.with_method(IB_MAD_METHOD_REPORT)[0].mad).subspan(56);
+  EXPECT_EQ(ib_get(notice, IB_NOTICE_TRAP_NUMBER_F), 128u);
+  EXPECT_EQ(ib_get(notice, IB_NOTICE_ISSUER_LID_F), 2u);
+  EXPECT_EQ(get_be(notice, 64, 8), kPrefix) << "IssuerGID: S1, the switch at LID 2";
+  EXPECT_EQ(get_be(notice, 72, 8), kS1);
+}
+
 }  // namespace
 }  // namespace smd::sa

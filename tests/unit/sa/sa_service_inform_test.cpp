@@ -267,6 +267,24 @@ TEST(SaInform, ProducerAndLidRange) {
   EXPECT_TRUE(one.subscribers(trap(128), 13).empty());
 }
 
+TEST(SaInform, AGidNamesOneIssuerAndOverridesTheLidRange) {
+  InformDb db;
+  Inform one;
+  one.lid_begin = 10;
+  one.lid_end = 20;
+  SaQuery q = inform_query(one, 3);
+  put_gid(std::span<std::uint8_t>(q.record), 0, kPrefix, kC + 1);
+  ASSERT_EQ(db.set(q, kSubscriber).status, 0);
+  mad::Notice from_c = trap(128, 2);
+  const auto c_gid = mad::sa::make_gid(kPrefix, kC + 1);
+  std::copy(c_gid.begin(), c_gid.end(), from_c.issuer_gid.begin());
+  EXPECT_EQ(db.subscribers(from_c, 5).size(), 1u) << "LID 5 is outside 10..20, but the GID names the issuer";
+  mad::Notice from_d = trap(128, 2);
+  const auto d_gid = mad::sa::make_gid(kPrefix, kD + 1);
+  std::copy(d_gid.begin(), d_gid.end(), from_d.issuer_gid.begin());
+  EXPECT_TRUE(db.subscribers(from_d, 15).empty()) << "another issuer, inside the LID range";
+}
+
 TEST(SaInform, SecurityTrapsNeedTrust) {
   InformDb db;
   Inform sec;
