@@ -14,12 +14,25 @@ constexpr FieldSpan kInformFields[] = {
     at(31, 3, 5),    bytes_at(32, 1), bytes_at(33, 3),
 };
 constexpr std::size_t kInformAt = 24;
-constexpr FieldSpan kRecordFields[] = {bytes_at(0, 16),
-                                       bytes_at(16, 2),
-                                       bytes_at(18, 6),
-                                       bytes_at(kInformAt, 16),
-                                       bytes_at(kInformAt + 16, 2),
-                                       bytes_at(kInformAt + 18, 2)};
+// SubscriberGID, Enum, reserved, then every InformInfo field (ComponentMask bits 3..15, IBA table 218).
+constexpr FieldSpan kRecordFields[] = {
+    bytes_at(0, 16),
+    bytes_at(16, 2),
+    bytes_at(18, 6),
+    bytes_at(kInformAt, 16),
+    bytes_at(kInformAt + 16, 2),
+    bytes_at(kInformAt + 18, 2),
+    bytes_at(kInformAt + 20, 2),
+    bytes_at(kInformAt + 22, 1),
+    bytes_at(kInformAt + 23, 1),
+    bytes_at(kInformAt + 24, 2),
+    bytes_at(kInformAt + 26, 2),
+    bytes_at(kInformAt + 28, 3),
+    at(kInformAt + 31, 0, 3),
+    at(kInformAt + 31, 3, 5),
+    bytes_at(kInformAt + 32, 1),
+    bytes_at(kInformAt + 33, 3),
+};
 }  // namespace
 
 const RecordLayout kInformInfoLayout{"InformInfo", 0x0003, InformInfo::kSize, kInformFields};

@@ -56,7 +56,10 @@ std::vector<Subscription> InformDb::subscribers(const mad::Notice& notice, Lid i
     if (i.trap_number != kAllTraps && i.trap_number != notice.trap_number) continue;
     if (i.type != kAllTypes && i.type != notice.type) continue;
     if (i.producer_type != kAllProducers && i.producer_type != notice.producer_type) continue;
-    if (i.lid_range_begin != kAllLids) {
+    if (i.gid != Gid{}) {
+      // One issuer, named by its GID; the LID range does not apply then (IBA 13.4.8.3).
+      if (!std::equal(i.gid.begin(), i.gid.end(), notice.issuer_gid.begin())) continue;
+    } else if (i.lid_range_begin != kAllLids) {
       const Lid end = i.lid_range_end == 0 ? i.lid_range_begin : i.lid_range_end;
       if (issuer_lid < i.lid_range_begin || issuer_lid > end) continue;
     }

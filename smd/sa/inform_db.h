@@ -30,7 +30,8 @@ class InformDb {
   SaAnswer set(const SaQuery& q, const mad::sa::Gid& subscriber_gid);
   /// InformInfoRecord Get / GetTable over the live subscriptions.
   SaAnswer records(const SaQuery& q, std::uint32_t max_records) const;
-  /// Subscriptions that want `notice` from an issuer at `issuer_lid`.
+  /// Subscriptions that want `notice` from an issuer at `issuer_lid`; one whose InformInfo names a GID wants
+  /// only the notices whose IssuerGID is that GID, whatever its LID range.
   std::vector<Subscription> subscribers(const mad::Notice& notice, Lid issuer_lid) const;
   /// Drop a subscription (its subscriber stopped answering Reports). False when it was already gone.
   bool drop(std::uint32_t id);

@@ -5,8 +5,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 
 #include "config/text_file.h"
@@ -31,8 +31,10 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-/// Trap 64/65 notice for `gid` (IBA 14.2.5.1 table 130: DataDetails bytes 6..21 hold the GID).
-mad::Notice gid_notice(std::uint16_t trap, const Gid& gid, Lid sm_lid) {
+/// Trap 64/65 notice for `gid` (IBA 14.2.5.1 table 130: DataDetails bytes 6..21 hold the GID), issued by
+/// the SM: IssuerLID is its LID and IssuerGID its port's GID (the SA's Report carries both, 13.4.8.2).
+mad::Notice gid_notice(std::uint16_t trap, const Gid& gid, const SaSnapshot& snap) {
+  const Lid sm_lid = snap.sm_lid;
   mad::Notice n;
   n.is_generic = true;
   n.type = mad::notice_type::kInfo;
@@ -40,6 +42,10 @@ mad::Notice gid_notice(std::uint16_t trap, const Gid& gid, Lid sm_lid) {
   n.trap_number = trap;
   n.issuer_lid = sm_lid;
   std::copy(gid.begin(), gid.end(), n.data_details.begin() + 6);
+  if (const Endport* sm = snap.fabric->by_lid(sm_lid)) {
+    const Gid issuer = make_gid(snap.fabric->subnet_prefix(), sm->guid);
+    std::copy(issuer.begin(), issuer.end(), n.issuer_gid.begin());
+  }
   return n;
 }
 
@@ -195,8 +201,15 @@ void SaAgent::run() {
     }
     if (tables_moved || !waiting_.empty()) retry_waiting(*snap, !tables_moved);
     table_deadline_ = tables_.pump(std::chrono::steady_clock::now());
-    for (const Notify& n : notices) {
-      if (snap->serving) queue_report(n.notice, n.issuer_lid, *snap);
+    for (Notify& n : notices) {
+      if (!snap->serving) continue;
+      // A trap an SMA sent has no IssuerGID (SMPs carry none): the Report names the issuer's port.
+      const Endport* issuer = snap->fabric ? snap->fabric->by_lid(n.issuer_lid) : nullptr;
+      if (issuer && n.notice.issuer_gid == Gid{}) {
+        const Gid gid = make_gid(snap->fabric->subnet_prefix(), issuer->guid);
+        std::copy(gid.begin(), gid.end(), n.notice.issuer_gid.begin());
+      }
+      queue_report(n.notice, n.issuer_lid, *snap);
     }
     const auto now = std::chrono::steady_clock::now();
     retry_reports(now);
@@ -305,13 +318,12 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   const std::set<Guid> new_guids = endport_guids(now.get());
   for (Guid g : new_guids) {
     if (!old_guids.count(g))
-      queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), now->sm_lid), now->sm_lid,
-                   *now);
+      queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid, *now);
   }
   for (Guid g : old_guids) {
     if (!new_guids.count(g))
-      queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), now->sm_lid),
-                   now->sm_lid, *now);
+      queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid,
+                   *now);
   }
 }
 
@@ -377,7 +389,8 @@ void SaAgent::report_acknowledged(std::uint32_t tid) {
 void SaAgent::merge_local() {
   for (auto& [why, n] : local_.dropped) stats_.dropped[why] += n;
   for (const auto& [key, n] : local_answers_) answer_counts_[key] += n;
-  for (std::size_t b = 0; b < stats_.latency_buckets.size(); ++b) stats_.latency_buckets[b] += local_.latency_buckets[b];
+  for (std::size_t b = 0; b < stats_.latency_buckets.size(); ++b)
+    stats_.latency_buckets[b] += local_.latency_buckets[b];
   stats_.latency_sum_us += local_.latency_sum_us;
   stats_.latency_count += local_.latency_count;
   stats_.reports_sent += local_.reports_sent;

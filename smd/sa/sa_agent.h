@@ -116,7 +116,8 @@ class SaAgent {
   bool published_ = false;
   bool stop_ = false;
   SaStats stats_;
-  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t> answer_counts_;  // (attr, method, status)
+  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t>
+      answer_counts_;  // (attr, method, status)
   std::thread thread_;
 
   // SA-thread only.

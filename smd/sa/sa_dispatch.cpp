@@ -173,12 +173,15 @@ std::vector<std::uint8_t> encode_response(const SaHeader& req, std::uint8_t resp
   h.method = resp_method;
   h.status = a.status;
   h.sm_key = 0;
-  const bool has_records = a.status == status::kOk && a.count > 0;
-  const std::size_t stride = static_cast<std::size_t>(attr_offset_of(a.record_size)) * 8;
-  h.attr_offset = has_records ? attr_offset_of(a.record_size) : 0;
-  const std::size_t data = has_records ? stride * a.count : 0;
-  h.rmpp = RmppHeader{};
   const bool rmpp = resp_method == method::kGetTableResp || resp_method == method::kGetMultiResp;
+  const std::size_t stride = static_cast<std::size_t>(attr_offset_of(a.record_size)) * 8;
+  // A single-MAD answer (GetResp, DeleteResp) holds what fits in its 200 data bytes: a Delete that
+  // removed several ServiceRecords answers the first of them.
+  const std::size_t count = rmpp || stride == 0 ? a.count : std::min(a.count, kDataSize / stride);
+  const bool has_records = a.status == status::kOk && count > 0;
+  h.attr_offset = has_records ? attr_offset_of(a.record_size) : 0;
+  const std::size_t data = has_records ? stride * count : 0;
+  h.rmpp = RmppHeader{};
   if (rmpp) {
     h.rmpp.version = 1;
     h.rmpp.type = RmppHeader::kTypeData;
@@ -192,7 +195,7 @@ std::vector<std::uint8_t> encode_response(const SaHeader& req, std::uint8_t resp
   std::vector<std::uint8_t> mad(rmpp ? kHeaderSize + data : kMadSize, 0);
   h.encode(mad);
   if (has_records) {
-    for (std::size_t i = 0; i < a.count; ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
       std::copy_n(a.records.begin() + static_cast<std::ptrdiff_t>(i * a.record_size), a.record_size,
                   mad.begin() + static_cast<std::ptrdiff_t>(kHeaderSize + i * stride));
     }

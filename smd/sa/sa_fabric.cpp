@@ -63,7 +63,6 @@ Lid SaFabric::record_lid(NodeIndex node, PortNum port) const {
   return lids_->base_lid(node, n.is_switch() ? 0 : port);
 }
 
-
 bool SaFabric::walk(const Endport& src, Lid dlid, const Endport& dst, std::vector<Hop>& hops) const {
   hops.clear();
   const Topology& t = topo();

@@ -99,6 +99,18 @@ Ca\t1 "H-0002c90300e0b730"\t\t# "node02 mlx5_0"
 """
 
 
+def sa_mad(method, attr, comp_mask, record, sm_key=0, tid=0x5A):
+    # SA MAD (IBA 15.2.1.1): MAD header 24, RMPP header 12 (unused in requests), SM_Key 36, AttributeOffset
+    # 44, ComponentMask 48, record at 56; the last byte of a sa_request input is the requester's LID.
+    head = struct.pack(">BBBBHHQHHI", 1, 0x03, 2, method, 0, 0, tid, attr, 0, 0) + bytes(12)
+    head += struct.pack(">QHHQ", sm_key, 0, 0, comp_mask)
+    return (head + record + bytes(200 - len(record)))[:255] + b"\x02"
+
+
+def gid(guid):
+    return struct.pack(">QQ", 0xFE80000000000000, guid)
+
+
 def main():
     sw = node_info(2, 8, 0x200000, 0x200000, 0)
     ca = node_info(1, 1, 0x100000, 0x100001, 1)
@@ -135,6 +147,17 @@ def main():
     put("policy", "stray-comma.yaml", b",sm:\n  p: '[946'\n6\n")
     put("guid2lid", "three-ports", b"0x0000000000200000 0x0001 0x0001\n0x0000000000100001 0x0004 0x0007\n"
                                    b"# comment\n0x0002c90300001234 0x0008 0x0008\n")
+    # sa_request: requests against the fuzz target's fabric (CA A 0xA01 at LID 2, CA B 0xB01 at LIDs 4..5).
+    path = bytes(8) + gid(0xB01) + gid(0xA01) + struct.pack(">HH", 4, 2)
+    put("sa_request", "get-path-gids", sa_mad(0x01, 0x35, (1 << 2) | (1 << 3), path))
+    put("sa_request", "gettable-path-slid", sa_mad(0x12, 0x35, 1 << 5, path))
+    put("sa_request", "get-node-lid", sa_mad(0x01, 0x11, 1, struct.pack(">H", 2)))
+    put("sa_request", "gettable-portinfo-capmask", sa_mad(0x12, 0x12, (1 << 2) | (1 << 7),
+                                                         struct.pack(">HBBQQHHI", 0, 0, 0x80, 0, 0, 0, 0, 0x200)))
+    service = struct.pack(">Q", 0x1000) + gid(0xA01) + struct.pack(">HHI", 0xFFFF, 0, 60) + bytes(16) + b"fuzz.svc"
+    put("sa_request", "set-service", sa_mad(0x02, 0x31, 0b10011, service))
+    inform = bytes(16) + struct.pack(">HHHBBHHI", 0xFFFF, 0, 0, 1, 1, 0xFFFF, 65, 1 << 8) + b"\x00\xff\xff\xff"
+    put("sa_request", "set-inform-65", sa_mad(0x02, 0x03, 0, inform))
 
 
 if __name__ == "__main__":
