@@ -5,6 +5,9 @@
 #   bench/sa_load.sh [--build DIR] [--fabric k12|k8|kary4-3] [--sms "opensm smd"] [--clients M]
 #                    [--window N] [--seconds S] [--timeout S] [--raw DIR] [--out FILE]
 #
+# --sms may name "null": the fabric brought up by smd --once, then sa_client respond answering every Get at
+# once with no SA work: what ibsim, the shim and the clients carry on this machine, the ceiling any SA's
+# figure here is bounded by.
 # For each SM in --sms, in order: a FRESH ibsim on the fabric (default k12: the 1728-host 3-level 12-ary
 # tree from smd-fabric), the SM started as a daemon at host-0 (opensm -R ftree, or smd with the default
 # policy), wait for SUBNET UP, then one probe from a client host (ClassPortInfo Get, then one PathRecord
@@ -108,6 +111,21 @@ start_sm() {
       bench_smd_policy "${dir}/smd.yaml" "${dir}/state" "${dir}/control.socket" "sweep_interval: 1"
       sm_log="${dir}/sm.out" # smd logs to stdout
       cmd=("${smd}" --config "${dir}/smd.yaml")
+      ;;
+    null)
+      # The ceiling: `smd --once` brings the fabric up and exits (the tables stay in the switches), then
+      # `sa_client respond` at the SM's node answers every Get at once, doing no SA work at all.
+      [[ -x "${smd}" ]] || { echo "sa_load.sh: ${smd} not built" >&2; return 1; }
+      bench_smd_policy "${dir}/once.yaml" "${dir}/state" "${dir}/control.socket"
+      (cd "${IBSIM_WORKDIR}" && timeout 300 env SIM_HOST="${sm_host}" LD_PRELOAD="${SIM_PRELOAD}" "${smd}" --once \
+        --config "${dir}/once.yaml" >"${dir}/once.out" 2>&1) || { echo "sa_load.sh: smd --once failed" >&2; return 1; }
+      sm_log="${dir}/sm.out"
+      cmd=("${sa_client}" respond --seconds $((run_limit - 5)))
+      spawn "${run_limit}" "${sm_host}" "${cmd[@]}" >"${dir}/sm.out" 2>&1
+      sm_pid=${spawned_child:-${spawned}}
+      sm_timeout_pid=${spawned}
+      echo "SUBNET UP (smd --once), then sa_client respond" >>"${dir}/sm.out"
+      return 0
       ;;
     *) echo "sa_load.sh: unknown SM ${sm}" >&2; return 1 ;;
   esac

@@ -91,6 +91,7 @@ void UmadTransport::pump() {
     Slot& slot = *slots_[free_slots_.back()];
     free_slots_.pop_back();
     ++active_;
+    in_flight_.fetch_add(1, std::memory_order_relaxed);
     Queued q = std::move(queue_.front());
     queue_.pop_front();
     start_slot(slot, q.req, std::move(q.done));
@@ -163,6 +164,7 @@ void UmadTransport::finish(Slot& slot, SmpOutcome outcome, std::uint16_t status,
   slot.busy = false;
   free_slots_.push_back(slot.index);
   --active_;
+  in_flight_.fetch_sub(1, std::memory_order_relaxed);
   if (done) done(reply);
   pump();
 }
@@ -197,7 +199,7 @@ void UmadTransport::receive_loop() {
     const bool sa_smp_answer =
         r.mad[1] == kClassSmiLid && (r.mad[3] & kResponseBit) != 0 && (tid_low(mad_tid(r.mad)) & kSaTidBit) != 0;
     if (sa_sink_ && (r.mad[1] == kClassSubnAdm || sa_smp_answer) && r.status == 0) {
-      sa_sink_(r.mad, r.from);
+      sa_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
       continue;
     }
     bool post = false;

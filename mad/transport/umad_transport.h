@@ -57,8 +57,9 @@ using UnsolicitedHandler = std::function<void(std::span<const std::uint8_t, kMad
 /// A receiver for every SA-class (0x03) MAD and every LID-routed SMP answer whose TID has kSaTidBit, called
 /// on the receive thread itself, before the io_context sees
 /// it: the SA answers off the SM's thread, so a query flood never queues behind (or in front of) a sweep's
-/// SMPs. It must be cheap (queue and return) and thread-safe.
-using GmpSink = std::function<void(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& from)>;
+/// SMPs. It must be cheap and thread-safe. `sm_idle` says that no SMP of this transport is outstanding at
+/// that moment: the sink may then do a little work on the receive thread itself (it holds up no answer).
+using GmpSink = std::function<void(std::span<const std::uint8_t, kMadSize> mad, const MadAddress& from, bool sm_idle)>;
 
 class UmadTransport final : public SmpTransport {
  public:
@@ -129,6 +130,7 @@ class UmadTransport final : public SmpTransport {
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<unsigned> free_slots_;
   std::size_t active_ = 0;
+  std::atomic<std::size_t> in_flight_{0};  ///< active_, readable by the receive thread
   std::deque<Queued> queue_;
   std::uint32_t next_seq_ = 1;
   TransportStats stats_;

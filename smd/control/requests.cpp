@@ -428,6 +428,7 @@ Json sa_json(const SaStats* sa) {
   }
   out["subscription_list"] = subs;
   out["latency_count"] = sa->latency_count;
+  out["answered_inline"] = sa->answered_inline;
   out["latency_mean_us"] =
       sa->latency_count ? std::round(sa->latency_sum_us / static_cast<double>(sa->latency_count)) : 0.0;
   return out;

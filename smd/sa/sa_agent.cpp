@@ -119,7 +119,8 @@ void SaAgent::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool SaAgent::submit(std::span<const std::uint8_t> mad, const mad::MadAddress& from) {
+bool SaAgent::submit(std::span<const std::uint8_t> mad, const mad::MadAddress& from, bool answer_here) {
+  if (answer_here && answer_inline(mad, from)) return true;
   bool was_empty = false;
   {
     std::lock_guard lock(mutex_);
@@ -153,6 +154,45 @@ void SaAgent::forward(const mad::Notice& notice, Lid issuer_lid) {
     notices_.push_back({notice, issuer_lid});
   }
   wake_.notify_one();
+}
+
+// A read-only query answered on the receive thread (see submit). False: not one of those; queue it.
+bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAddress& from) {
+  if (mad.size() < kHeaderSize || mad[1] != mad::kClassSubnAdm) return false;
+  const std::uint8_t m = mad[3];
+  if (m != method::kGet && m != method::kGetTable && m != method::kGetMulti) return false;
+  const std::uint16_t a = bits::get16(mad.data(), 16);
+  if (a == attr::kServiceRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
+      a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord) {
+    return false;
+  }
+  const auto arrived = std::chrono::steady_clock::now();
+  const std::shared_ptr<const SaSnapshot> snap = snapshot_.load();
+  SaOutcome outcome;
+  const std::vector<std::uint8_t> resp = answer_mad(*snap, inline_state_, mad, from, unix_now(), outcome);
+  int rc = 0;
+  if (outcome.kind == SaOutcome::Kind::kAnswered) {
+    mad::MadAddress to = from;
+    to.qkey = kGsiQkey;
+    rc = sender_(resp, to);
+  }
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - arrived).count();
+  std::lock_guard lock(mutex_);
+  if (outcome.kind == SaOutcome::Kind::kDropped) {
+    ++stats_.dropped[outcome.why];
+    return true;
+  }
+  if (outcome.kind != SaOutcome::Kind::kAnswered) return true;
+  if (rc != 0) ++stats_.send_errors;
+  if (outcome.truncated) ++stats_.records_truncated;
+  ++answer_counts_[{outcome.attr_id, outcome.method, outcome.status}];
+  std::size_t b = 0;
+  while (b < kLatencyBucketsUs.size() && us > kLatencyBucketsUs[b]) ++b;
+  ++stats_.latency_buckets[b];
+  stats_.latency_sum_us += us;
+  ++stats_.latency_count;
+  ++stats_.answered_inline;
+  return true;
 }
 
 SaStats SaAgent::stats() const {

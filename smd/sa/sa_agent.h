@@ -64,7 +64,10 @@ class SaAgent {
   void stop();
 
   /// Queue one MAD (the receive thread calls this). False when the queue is full (counted as dropped).
-  bool submit(std::span<const std::uint8_t> mad, const mad::MadAddress& from);
+  /// With `answer_here` (the SM has no SMP outstanding, so the caller holds up nothing) a query that only
+  /// reads the snapshot (every record but ServiceRecord, InformInfo(Record) and the port tables) is
+  /// answered on the calling thread instead: no hand-over to the SA thread, no wake-up, no queue.
+  bool submit(std::span<const std::uint8_t> mad, const mad::MadAddress& from, bool answer_here = false);
   /// Publish what the SA answers from (SM thread, between sweeps). Ports that gained or lost their LID
   /// since the last published fabric become traps 64 and 65.
   void publish(std::shared_ptr<const SaSnapshot> snap);
@@ -93,6 +96,7 @@ class SaAgent {
   };
 
   void run();
+  bool answer_inline(std::span<const std::uint8_t> mad, const mad::MadAddress& from);
   void answer(const Request& r, const SaSnapshot& snap);
   void on_published(const std::shared_ptr<const SaSnapshot>& now, const std::shared_ptr<const SaSnapshot>& before);
   void queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSnapshot& snap);
@@ -119,6 +123,7 @@ class SaAgent {
   std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t>
       answer_counts_;  // (attr, method, status)
   std::thread thread_;
+  SaState inline_state_;  ///< the receive thread's: read-only queries touch none of it but `missing`
 
   // SA-thread only.
   SaState state_;

@@ -57,9 +57,8 @@ int Daemon::run() {
     sa_ = std::make_unique<sa::SaAgent>(
         sa_options,
         [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); });
-    sa_sink = [agent = sa_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress& from) {
-      (void)agent->submit(mad, from);
-    };
+    sa_sink = [agent = sa_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress& from,
+                                  bool sm_idle) { (void)agent->submit(mad, from, sm_idle); };
   }
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),
                                                     std::move(sa_sink));

@@ -37,6 +37,7 @@ struct SaStats {
   std::array<std::uint64_t, kLatencyBucketsUs.size() + 1> latency_buckets{};  ///< counts, not cumulative
   double latency_sum_us = 0;
   std::uint64_t latency_count = 0;
+  std::uint64_t answered_inline = 0;  ///< answers given on the receive thread (the SM had no SMP outstanding)
   std::uint64_t reports_sent = 0;           ///< Report MADs sent, re-sends included
   std::uint64_t reports_acknowledged = 0;   ///< ReportResp received
   std::uint64_t subscriptions_dropped = 0;  ///< subscriptions removed after unanswered Reports

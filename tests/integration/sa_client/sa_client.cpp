@@ -419,6 +419,30 @@ int mode_subscribe(const Common& c, const std::vector<int>& traps, double second
   return all ? 0 : 1;
 }
 
+// respond: a stand-in SA that does no work. Every SA Get that reaches this client (it holds the issm
+// device, so ibsim hands it the requests sent to its LID) is answered at once with the request itself
+// turned into a GetResp with status 0. Load clients aimed at it with --sm-lid measure what ibsim, the shim
+// and the clients carry with an SA that costs nothing: the ceiling an SA can be compared against here.
+int mode_respond(double seconds) {
+  UmadPort port;
+  port.open_issm();
+  std::signal(SIGINT, [](int) { g_stop = true; });
+  std::signal(SIGTERM, [](int) { g_stop = true; });
+  uint64_t answered = 0;
+  std::cerr << "sa_client respond: answering SA Gets at LID " << port.info().lid << "\n";
+  const auto stop = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  while (!g_stop && Clock::now() < stop) {
+    const std::optional<Received> r = port.recv(100);
+    if (!r || r->status != 0 || r->mad[1] != 0x03 || r->mad[3] != kMethodGet) continue;
+    Mad resp = r->mad;
+    resp[3] = kMethodGetResp;
+    put_be(resp, 4, 2, 0);
+    if (port.send(resp, r->src_lid, r->src_qpn, kGsiQkey)) ++answered;
+  }
+  std::cout << json{{"answered", answered}}.dump() << std::endl;
+  return 0;
+}
+
 }  // namespace
 }  // namespace sa_client
 
@@ -452,6 +476,9 @@ int main(int argc, char** argv) {
   std::string latency_file;
   load->add_option("--latency-file", latency_file, "write every answer's latency (us), one a line");
 
+  auto* respond = app.add_subcommand("respond", "a stand-in SA that answers every Get at once (the ceiling)");
+  respond->add_option("--seconds", seconds)->capture_default_str();
+
   auto* get = app.add_subcommand("get", "one arbitrary SA request");
   get->add_option("--attr", attr, "attribute ID")->required();
   get->add_option("--method", method, "get|gettable|set|delete|<number>")->capture_default_str();
@@ -483,6 +510,7 @@ int main(int argc, char** argv) {
     if (*get) return mode_get(c, attr, method, mask, data_hex, attr_mod);
     if (*service) return mode_service(c, op, id, name, lease, gid, pkey);
     if (*subscribe) return mode_subscribe(c, traps, seconds, issm);
+    if (*respond) return mode_respond(seconds);
   } catch (const std::exception& e) {
     std::cerr << "sa_client: " << e.what() << "\n";
     return 2;

@@ -238,3 +238,30 @@ TEST_F(SaAgentTest, ForwardedTrapCarriesTheIssuersGid) {
 
 }  // namespace
 }  // namespace smd::sa
+
+// With answer_here (the SM has no SMP outstanding) a read-only query is answered before submit() returns,
+// on the calling thread; a ServiceRecord Set, which changes the SA thread's state, still goes to the queue.
+TEST(SaAgentInline, ReadOnlyQueriesAnswerOnTheCallingThread) {
+  Recorder rec;
+  SaAgent agent(SaAgentOptions{}, rec.sender());
+  agent.start();
+  agent.publish(snapshot({}));
+  ASSERT_TRUE(eventually([&] { return agent.stats().serving; }));
+  Mad get = request(IB_MAD_METHOD_GET, IB_SA_ATTR_NODERECORD, 1, 0, 0x55);  // NodeRecord by LID
+  put16(rec_of(get), 0, 1);
+  ASSERT_TRUE(agent.submit(get, from_a(), /*answer_here=*/true));
+  const auto answers = rec.with_method(IB_MAD_METHOD_GET_RESPONSE);
+  ASSERT_EQ(answers.size(), 1u) << "answered inside submit()";
+  EXPECT_EQ(ib_get(answers[0].mad, IB_MAD_TRID_F, true), 0x55u);
+  EXPECT_EQ(ib_get(answers[0].mad, IB_MAD_STATUS_F), 0u);
+  EXPECT_EQ(agent.stats().answered_inline, 1u);
+
+  Mad set = request(IB_MAD_METHOD_SET, IB_SA_ATTR_SERVICERECORD, 0x3, 0, 0x56);  // ServiceID | ServiceGID
+  put64(rec_of(set), 0, 0x1234);
+  put64(rec_of(set), 8, kPrefix);
+  put64(rec_of(set), 16, kA + 1);
+  ASSERT_TRUE(agent.submit(set, from_a(), /*answer_here=*/true));
+  ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() == 2; }));
+  EXPECT_EQ(agent.stats().answered_inline, 1u) << "the Set went through the SA thread";
+  agent.stop();
+}
