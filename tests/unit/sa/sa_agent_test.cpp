@@ -236,8 +236,6 @@ TEST_F(SaAgentTest, ForwardedTrapCarriesTheIssuersGid) {
   EXPECT_EQ(get_be(notice, 72, 8), kS1);
 }
 
-}  // namespace
-}  // namespace smd::sa
 
 // With answer_here (the SM has no SMP outstanding) a read-only query is answered before submit() returns,
 // on the calling thread; a ServiceRecord Set, which changes the SA thread's state, still goes to the queue.
@@ -265,3 +263,6 @@ TEST(SaAgentInline, ReadOnlyQueriesAnswerOnTheCallingThread) {
   EXPECT_EQ(agent.stats().answered_inline, 1u) << "the Set went through the SA thread";
   agent.stop();
 }
+
+}  // namespace
+}  // namespace smd::sa
