@@ -18,7 +18,7 @@ inline constexpr std::array<double, 10> kLatencyBucketsUs = {10, 25, 50, 100, 25
 struct SaServiceRow {
   std::string name;
   std::uint64_t id = 0;
-  std::string gid;           ///< "fe80::2:c903:0:1234"
+  std::string gid;            ///< "fe80::2:c903:0:1234"
   std::int64_t lease_s = -1;  ///< seconds left, -1 = forever
 };
 
@@ -37,16 +37,16 @@ struct SaStats {
   std::array<std::uint64_t, kLatencyBucketsUs.size() + 1> latency_buckets{};  ///< counts, not cumulative
   double latency_sum_us = 0;
   std::uint64_t latency_count = 0;
-  std::uint64_t answered_inline = 0;  ///< answers given on the receive thread (the SM had no SMP outstanding)
+  std::uint64_t answered_inline = 0;        ///< answers given on the receive thread (the SM had no SMP outstanding)
   std::uint64_t reports_sent = 0;           ///< Report MADs sent, re-sends included
   std::uint64_t reports_acknowledged = 0;   ///< ReportResp received
   std::uint64_t subscriptions_dropped = 0;  ///< subscriptions removed after unanswered Reports
   std::uint64_t send_errors = 0;
-  std::uint64_t records_truncated = 0;  ///< answers cut at sa.max_records
-  std::size_t subscriptions = 0;        ///< live InformInfo subscriptions
-  std::size_t services = 0;             ///< live ServiceRecords
-  std::size_t queue_depth = 0;          ///< requests waiting now
-  std::vector<SaServiceRow> service_list;            ///< as of the SA thread's last look (at most a second old)
+  std::uint64_t records_truncated = 0;     ///< answers cut at sa.max_records
+  std::size_t subscriptions = 0;           ///< live InformInfo subscriptions
+  std::size_t services = 0;                ///< live ServiceRecords
+  std::size_t queue_depth = 0;             ///< requests waiting now
+  std::vector<SaServiceRow> service_list;  ///< as of the SA thread's last look (at most a second old)
   std::vector<SaSubscriptionRow> subscription_list;
   bool serving = false;
 };

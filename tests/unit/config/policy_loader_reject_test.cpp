@@ -140,8 +140,16 @@ const RejectCase kShapeCases[] = {
     {"control_mode_not_octal", "control:\n  mode: \"0989\"\n",
      "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
     {"unknown_section_far", "policy: {}\n",
-     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce"},
+     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce, "
+     "sa"},
     {"roce_export_yes", "roce:\n  export: yes\n", "t.yaml:2:11: roce.export: expected true or false, got 'yes'"},
+    {"sa_queue_depth_below", "sa:\n  queue_depth: 15\n", "t.yaml:2:16: sa.queue_depth: 15 is out of range 16..1000000"},
+    {"sa_packet_lifetime_above", "sa:\n  packet_lifetime: 64\n",
+     "t.yaml:2:20: sa.packet_lifetime: 64 is out of range 0..63"},
+    {"sa_services_file_empty", "sa:\n  services_file: \"\"\n", "t.yaml:2:18: sa.services_file: must not be empty"},
+    {"sa_unknown_key", "sa:\n  rmpp: true\n",
+     "t.yaml:2:3: sa.rmpp: unknown key; expected one of enabled, key, packet_lifetime, queue_depth, report_retries, "
+     "report_timeout_ms, max_records, services_file"},
     {"roce_unknown_key", "roce:\n  frr_dir: /tmp\n",
      "t.yaml:2:3: roce.frr_dir: unknown key; expected one of export, frr"},
     {"duplicate_key", "mad:\n  window: 8\n  window: 9\n", "t.yaml:3:3: mad.window: duplicate key (first at line 2)"},

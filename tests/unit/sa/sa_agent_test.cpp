@@ -236,7 +236,6 @@ TEST_F(SaAgentTest, ForwardedTrapCarriesTheIssuersGid) {
   EXPECT_EQ(get_be(notice, 72, 8), kS1);
 }
 
-
 // With answer_here (the SM has no SMP outstanding) a read-only query is answered before submit() returns,
 // on the calling thread; a ServiceRecord Set, which changes the SA thread's state, still goes to the queue.
 TEST(SaAgentInline, ReadOnlyQueriesAnswerOnTheCallingThread) {
