@@ -72,8 +72,11 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
   // CapabilityMask "match" option (IBA 1.2.1, C15-0.2.?): the bits requested must all be set.
   SaQuery plain = q;
   const std::uint8_t options = q.record[3];
-  const bool cap_match =
-      (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMaskMatch) && (q.mask() & pir_mask::kCapabilityMask);
+  // Two spellings of "every requested CapabilityMask bit set": IBA 1.3's Options bit 7 (6 for
+  // CapabilityMask2), and OpenSM's older AttributeModifier bit 31, which saquery -s and srp_daemon send.
+  const bool attr_mod_match = (q.header.attr_mod & 0x80000000u) != 0;
+  const bool cap_match = (q.mask() & pir_mask::kCapabilityMask) &&
+                         (attr_mod_match || ((q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMaskMatch)));
   const bool cap2_match =
       (q.mask() & pir_mask::kOptions) && (options & kPirOptionCapMask2Match) && (q.mask() & pir_mask::kCapabilityMask2);
   plain.header.comp_mask &= ~pir_mask::kOptions;

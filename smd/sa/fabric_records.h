@@ -14,7 +14,8 @@ namespace smd::sa {
 SaAnswer answer_node_records(const SaSnapshot& snap, const SaQuery& q);
 /// PortInfoRecord: every port whose PortInfo the sweep read, under its endport's LID (a switch's LID for
 /// each of its ports). M_Key shows as 0 to untrusted requesters. Options bit 7 / 6 turn CapabilityMask /
-/// CapabilityMask2 matching into "every requested bit set" (srp_daemon's query).
+/// CapabilityMask2 matching into "every requested bit set", and so does AttributeModifier bit 31 for
+/// CapabilityMask (OpenSM's convention: saquery -s, srp_daemon).
 SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q);
 /// LinkRecord: both directions of every cable between two ports with LIDs.
 SaAnswer answer_link_records(const SaSnapshot& snap, const SaQuery& q);

@@ -20,10 +20,21 @@ SaAnswer InformDb::set(const SaQuery& q, const Gid& subscriber_gid) {
   if (info.type == mad::notice_type::kSecurity && !q.trusted) return SaAnswer::error(status::kReqInvalid);
   const Lid lid = q.requester_lid;
   if (info.subscribe) {
-    const bool known = std::any_of(subs_.begin(), subs_.end(), [&](const Subscription& s) {
+    const auto it = std::find_if(subs_.begin(), subs_.end(), [&](const Subscription& s) {
       return same_subscription(s, subscriber_gid, lid, info);
     });
-    if (!known) subs_.push_back({next_id_++, subscriber_gid, lid, info.qpn, info});
+    if (it != subs_.end()) {
+      // The same subscription again (a client that restarted): it now wants its Reports where it says.
+      it->qpn = info.qpn;
+      it->info = info;
+    } else {
+      const auto from_port =
+          std::count_if(subs_.begin(), subs_.end(), [&](const Subscription& s) { return s.lid == lid; });
+      if (subs_.size() >= kMaxSubscriptions || static_cast<std::size_t>(from_port) >= kMaxSubscriptionsPerPort) {
+        return SaAnswer::error(status::kNoResources);
+      }
+      subs_.push_back({next_id_++, subscriber_gid, lid, info.qpn, info});
+    }
   } else {
     std::erase_if(subs_, [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); });
   }

@@ -21,12 +21,17 @@ struct Subscription {
   mad::sa::InformInfo info;
 };
 
+/// Bounds on what requesters can make the SA hold: a subscription is a Report for every matching trap.
+inline constexpr std::size_t kMaxSubscriptions = 4096;
+inline constexpr std::size_t kMaxSubscriptionsPerPort = 64;
+
 class InformDb {
  public:
   /// InformInfo Set from `q` (subscriber = `subscriber_gid` at q.requester_lid). Subscribe=1 adds (an
-  /// identical subscription is not added twice), Subscribe=0 removes the subscriber's matching ones
-  /// (NO_RECORDS... is not an error: IBA answers the InformInfo either way). Security traps (Type 2) need a
-  /// trusted requester, else REQ_INVALID. Answers the InformInfo as stored.
+  /// identical subscription is not added twice: it takes the new QPN), Subscribe=0 removes the subscriber's
+  /// matching ones (IBA answers the InformInfo either way). Security traps (Type 2) need a trusted
+  /// requester, else REQ_INVALID; beyond kMaxSubscriptionsPerPort from one LID or kMaxSubscriptions in
+  /// all, NO_RESOURCES. Answers the InformInfo as stored.
   SaAnswer set(const SaQuery& q, const mad::sa::Gid& subscriber_gid);
   /// InformInfoRecord Get / GetTable over the live subscriptions.
   SaAnswer records(const SaQuery& q, std::uint32_t max_records) const;

@@ -99,6 +99,7 @@ std::optional<PathProps> walk_path(const SaFabric& f, const Endport& src, Lid dl
 std::optional<std::uint8_t> select_ordered(bool given, std::uint8_t sel, std::uint8_t want, std::uint8_t have,
                                            bool can_lower) {
   if (!given) return have;
+  // MTU codes run 1 (256) .. 5 (4096): lowering a path's MTU never goes below 1, 0 is no MTU at all.
   switch (sel) {
     case selector::kGreaterThan: return have > want ? std::optional<std::uint8_t>(have) : std::nullopt;
     case selector::kLessThan:
@@ -107,7 +108,7 @@ std::optional<std::uint8_t> select_ordered(bool given, std::uint8_t sel, std::ui
       return std::nullopt;
     case selector::kExactly:
       if (have == want) return have;
-      if (can_lower && have > want) return want;
+      if (can_lower && have > want && want >= 1) return want;
       return std::nullopt;
     default: return have;  // largest available
   }
@@ -117,6 +118,7 @@ std::optional<std::uint8_t> select_rate(bool given, std::uint8_t sel, std::uint8
   if (!given) return have;
   const unsigned h = rate_half_gbps(have);
   const unsigned w = rate_half_gbps(want);
+  if (w == 0 && sel != selector::kLargest) return std::nullopt;  // not a rate code: no path is compared to it
   switch (sel) {
     case selector::kGreaterThan: return h > w ? std::optional<std::uint8_t>(have) : std::nullopt;
     case selector::kLessThan: {

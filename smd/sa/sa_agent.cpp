@@ -26,6 +26,8 @@ constexpr std::uint16_t kTrapGidInService = 64;
 constexpr std::uint16_t kTrapGidOutOfService = 65;
 constexpr std::uint32_t kProducerSubnetManager = 4;
 constexpr auto kLeaseCheck = std::chrono::seconds(1);
+constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
+constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -216,7 +218,9 @@ void SaAgent::run() {
     {
       std::unique_lock lock(mutex_);
       auto deadline = next_lease_check;
-      for (const PendingReport& p : reports_) deadline = std::min(deadline, p.deadline);
+      for (const PendingReport& p : reports_) {
+        if (p.attempts > 0) deadline = std::min(deadline, p.deadline);  // an unsent Report has no deadline yet
+      }
       for (const auto& w : waiting_) deadline = std::min(deadline, w.second);
       if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
       wake_.wait_until(lock, deadline, [&] { return stop_ || !queue_.empty() || !notices_.empty() || published_; });
@@ -385,8 +389,26 @@ void SaAgent::queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSn
     p.to.qpn = s.qpn;
     p.to.qkey = kGsiQkey;
     (void)snap;
-    send_report(p);
-    reports_.push_back(std::move(p));
+    if (reports_.size() >= kMaxQueuedReports) {
+      ++local_.dropped["report-queue-full"];
+      continue;
+    }
+    reports_.push_back(std::move(p));  // sent by pump_reports(), kReportWindow at a time
+  }
+  pump_reports();
+}
+
+// Reports in flight are bounded: one trap can match every subscription, and a burst of thousands of MADs
+// at once is what a fabric (and ibsim, which wedges beyond ~64 in flight) cannot take.
+void SaAgent::pump_reports() {
+  std::size_t in_flight = 0;
+  for (const PendingReport& p : reports_) in_flight += p.attempts > 0 ? 1 : 0;
+  for (PendingReport& p : reports_) {
+    if (in_flight >= kReportWindow) break;
+    if (p.attempts == 0) {
+      send_report(p);
+      ++in_flight;
+    }
   }
 }
 
@@ -401,7 +423,7 @@ void SaAgent::send_report(PendingReport& p) {
 void SaAgent::retry_reports(std::chrono::steady_clock::time_point now) {
   std::vector<std::uint32_t> gone;
   for (PendingReport& p : reports_) {
-    if (p.deadline > now) continue;
+    if (p.attempts == 0 || p.deadline > now) continue;  // not sent yet, or still waiting for its ReportResp
     if (p.attempts <= options_.report_retries) {
       send_report(p);
       continue;
@@ -416,12 +438,16 @@ void SaAgent::retry_reports(std::chrono::steady_clock::time_point now) {
     }
     std::erase_if(reports_, [&](const PendingReport& p) { return p.subscription == id; });
   }
+  pump_reports();
 }
 
 void SaAgent::report_acknowledged(std::uint32_t tid) {
   const auto before = reports_.size();
   std::erase_if(reports_, [&](const PendingReport& p) { return p.tid == tid; });
-  if (reports_.size() != before) ++local_.reports_acknowledged;
+  if (reports_.size() != before) {
+    ++local_.reports_acknowledged;
+    pump_reports();
+  }
 }
 
 // The SA thread counts without the lock and hands its counts over once per batch (called with mutex_

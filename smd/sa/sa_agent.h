@@ -101,6 +101,7 @@ class SaAgent {
   void on_published(const std::shared_ptr<const SaSnapshot>& now, const std::shared_ptr<const SaSnapshot>& before);
   void queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSnapshot& snap);
   void send_report(PendingReport& p);
+  void pump_reports();
   void retry_reports(std::chrono::steady_clock::time_point now);
   void report_acknowledged(std::uint32_t tid);
   void persist_services();

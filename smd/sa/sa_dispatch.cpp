@@ -65,6 +65,7 @@ std::uint8_t response_method(std::uint8_t m) {
     case method::kGetTable: return method::kGetTableResp;
     case method::kGetMulti: return method::kGetMultiResp;
     case method::kDelete: return method::kDeleteResp;
+    case method::kGetTraceTable: return method::kGetTraceTable | method::kResponseBit;
     default: return method::kGetResp;
   }
 }
@@ -97,7 +98,11 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
   }
   if (a == attr::kServiceRecord) {
     if (m == method::kGet || m == method::kGetTable) return state.services.find(q, now_s, snap.settings.max_records);
+    // A port registers and removes its own services; another port's need the SM_Key (IBA 15.2.5.14 leaves
+    // it to the SA; without it any port could delete or hijack every service on the subnet).
+    const Gid own = requester_gid(*snap.fabric, q.requester_lid);
     if (m == method::kSet) {
+      if (!q.trusted && ServiceRecord::decode(q.rec()).service_gid() != own) return SaAnswer::error(status::kDenied);
       SaAnswer ans = state.services.set(q, now_s, [&](const Gid& gid) {
         return gid_prefix(gid) == snap.fabric->subnet_prefix() && snap.fabric->by_guid(gid_guid(gid)) != nullptr;
       });
@@ -105,7 +110,13 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
       return ans;
     }
     if (m == method::kDelete) {
-      SaAnswer ans = state.services.erase(q, now_s);
+      SaQuery own_only = q;
+      if (!q.trusted) {
+        // Untrusted: only the requester's own records can match, whatever the template says.
+        std::copy(own.begin(), own.end(), own_only.record.begin() + 8);
+        own_only.header.comp_mask |= sr_mask::kServiceGid;
+      }
+      SaAnswer ans = state.services.erase(own_only, now_s);
       if (ans.status == status::kOk) state.services_changed = true;
       return ans;
     }

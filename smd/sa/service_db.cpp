@@ -58,6 +58,11 @@ SaAnswer ServiceDb::store(const ServiceRecord& rec, bool lease_given, std::int64
   if (it != records_.end()) {
     *it = s;
   } else {
+    const auto same_gid = std::count_if(records_.begin(), records_.end(),
+                                        [&](const Stored& o) { return o.rec.service_gid() == rec.service_gid(); });
+    if (records_.size() >= kMaxServices || static_cast<std::size_t>(same_gid) >= kMaxServicesPerGid) {
+      return SaAnswer::error(status::kNoResources);
+    }
     records_.push_back(s);
   }
   SaAnswer a;
@@ -117,7 +122,11 @@ std::string ServiceDb::to_json() const {
   for (const Stored& s : records_) {
     services.push_back({{"name", s.rec.service_name()}, {"record", to_hex(s.rec.bytes)}, {"expires", s.expires_s}});
   }
-  return nlohmann::json{{"version", 1}, {"services", services}}.dump(1) + "\n";
+  // ServiceName is whatever bytes a client sent: the record's hex is what is read back; the name is for a
+  // reader of the file, with bytes that are not UTF-8 shown as U+FFFD rather than refusing to write.
+  return nlohmann::json{{"version", 1}, {"services", services}}.dump(1, ' ', false,
+                                                                     nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 Status ServiceDb::load_json(const std::string& text) {

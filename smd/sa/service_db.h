@@ -17,6 +17,10 @@
 
 namespace smd::sa {
 
+/// Bounds on what requesters can make the SA hold (and write to the services file on every change).
+inline constexpr std::size_t kMaxServices = 16384;
+inline constexpr std::size_t kMaxServicesPerGid = 256;
+
 class ServiceDb {
  public:
   /// Set (register or renew). Errors as SA status: INSUF_COMPS without ServiceID and ServiceGID in the

@@ -21,3 +21,18 @@ if [[ "${SA_TEST_SM}" == opensm ]]; then
 else
   sa_check records --expect-sms 1
 fi
+# saquery -s: "every port whose CapabilityMask has IsSM", a PortInfoRecord GetTable with CapabilityMask
+# match (AttributeModifier bit 31): the SM's own port, and only ports that really advertise IsSM.
+saq -s >"${IBSIM_WORKDIR}/sm-ports.txt" 2>&1
+sm_port_lids=$(sed -nE 's/^[[:space:]]*EndPortLid\.+([0-9]+)$/\1/p' "${IBSIM_WORKDIR}/sm-ports.txt")
+own_lid=$(sim timeout 10 smpquery -D portinfo 0 | sed -nE 's/^Lid:\.+([0-9]+)$/\1/p')
+grep -qx "${own_lid}" <<<"${sm_port_lids}" || {
+  cat "${IBSIM_WORKDIR}/sm-ports.txt" >&2
+  echo "FAIL: saquery -s does not list the SM's port (LID ${own_lid})" >&2
+  exit 1
+}
+for lid in ${sm_port_lids}; do
+  sim timeout 10 smpquery portinfo "${lid}" 1 | grep -q "IsSM" ||
+    sim timeout 10 smpquery portinfo "${lid}" 0 | grep -q "IsSM" || { echo "FAIL: saquery -s listed LID ${lid} without IsSM" >&2; exit 1; }
+done
+echo "saquery -s: IsSM ports at LID(s) $(echo ${sm_port_lids})"

@@ -263,5 +263,34 @@ TEST(SaAgentInline, ReadOnlyQueriesAnswerOnTheCallingThread) {
   agent.stop();
 }
 
+// One trap that matches many subscriptions does not become a burst: at most 16 Reports wait for their
+// ReportResp at once, and each ReportResp lets the next one go.
+TEST(SaAgentReports, AtMostSixteenInFlight) {
+  Recorder rec;
+  SaAgentOptions o;
+  o.report_timeout_ms = 60000;  // no re-sends during the test
+  SaAgent agent(o, rec.sender());
+  agent.start();
+  agent.publish(snapshot({}));
+  for (std::uint16_t n = 0; n < 40; ++n) {
+    Mad set = inform_set(65);
+    put16(rec_of(set), 18, n);  // LIDRangeEnd: forty different subscriptions, all matching
+    ASSERT_TRUE(agent.submit(set, from_a()));
+  }
+  ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() == 40; }));
+  agent.publish(snapshot({.no_d = true}));
+  ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_REPORT).size() >= 16; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto first = rec.with_method(IB_MAD_METHOD_REPORT);
+  EXPECT_EQ(first.size(), 16u) << "the other 24 wait for ReportResps";
+  for (std::size_t k = 0; k < 4; ++k) {
+    Mad ack =
+        request(IB_MAD_METHOD_REPORT_RESPONSE, IB_SA_ATTR_NOTICE, 0, 0, ib_get(first[k].mad, IB_MAD_TRID_F, true));
+    ASSERT_TRUE(agent.submit(ack, from_a()));
+  }
+  EXPECT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_REPORT).size() == 20; }));
+  agent.stop();
+}
+
 }  // namespace
 }  // namespace smd::sa

@@ -164,6 +164,19 @@ TEST_F(SaDispatch, CapabilityMaskMatchOption) {
   EXPECT_EQ(ask(rig.snap, state, exact).count(), 3u);
 }
 
+// OpenSM's spelling of the same match, which saquery -s and srp_daemon send: AttributeModifier bit 31,
+// no Options in the mask.
+TEST_F(SaDispatch, CapabilityMaskMatchByAttributeModifierBit31) {
+  Mad m = request(IB_MAD_METHOD_GET_TABLE, kPortInfoRecord, 1u << 7);
+  ib_set(m, IB_MAD_ATTRMOD_F, 0x80000000u);
+  put16(rec_of(m), 4 + 22, 0x0840);
+  const Answer a = ask(rig.snap, state, m);
+  ASSERT_EQ(a.status(), 0);
+  std::set<std::uint64_t> lids;
+  for (std::size_t i = 0; i < a.count(); ++i) lids.insert(get_be(a.record(i), 0, 2));
+  EXPECT_EQ(lids, (std::set<std::uint64_t>{3, 5, 6}));
+}
+
 TEST_F(SaDispatch, ForeignSmKeyIsDropped) {
   Mad m = request(IB_MAD_METHOD_GET_TABLE, kNodeRecord, 0, 0x99);
   const Answer a = ask(rig.snap, state, m);

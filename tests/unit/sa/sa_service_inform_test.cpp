@@ -20,9 +20,11 @@ constexpr std::uint64_t kId = 1u << 0, kGid = 1u << 1, kPKeyBit = 1u << 2, kLeas
 
 class SaService : public ::testing::Test {
  protected:
+  /// A ServiceRecord request from host A (LID 3), trusted (SM_Key = sa.key) unless `sm_key` says otherwise:
+  /// a trusted requester may register services of any port.
   Answer service(std::uint8_t method, std::uint64_t mask, std::uint64_t id, std::uint64_t guid, std::uint32_t lease,
-                 const char* name, std::int64_t now) {
-    Mad m = request(method, kServiceRecord, mask);
+                 const char* name, std::int64_t now, std::uint64_t sm_key = kTrustedKey) {
+    Mad m = request(method, kServiceRecord, mask, sm_key);
     auto r = rec_of(m);
     put64(r, 0, id);
     put_gid(r, 8, kPrefix, guid);
@@ -106,6 +108,40 @@ TEST_F(SaService, DeleteByTemplate) {
   const Answer again = service(IB_MAD_METHOD_DELETE, kName, 0, 0, 0, "drop", 1002);
   EXPECT_EQ(again.status(), 0x0300);
   EXPECT_EQ(state.services.size(), 1u);
+}
+
+// Untrusted (SM_Key 0): a port registers and deletes only its own services (ServiceGID = its port's GID).
+TEST_F(SaService, UntrustedPortsTouchOnlyTheirOwnServices) {
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x70, kA + 1, 0, "mine", 1000, 0).status(), 0);
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x71, kB + 1, 0, "hijack", 1000, 0).status(), 0x0700)
+      << "host A may not register a service of host B";
+  ASSERT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x72, kB + 1, 0, "b's", 1000).status(), 0) << "trusted";
+  const Answer gone = service(IB_MAD_METHOD_DELETE, 0, 0, 0, 0, "", 1000, 0);  // mask 0: "everything"
+  ASSERT_EQ(gone.status(), 0);
+  EXPECT_EQ(gone.count(), 1u) << "only host A's own record goes";
+  EXPECT_EQ(state.services.size(), 1u) << "host B's service stays";
+  EXPECT_EQ(service(IB_MAD_METHOD_GET, kId, 0x72, 0, 0, "", 1000, 0).status(), 0) << "and anyone can still find it";
+}
+
+TEST_F(SaService, BoundedPerGid) {
+  for (std::uint64_t id = 0; id < kMaxServicesPerGid; ++id) {
+    ASSERT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x1000 + id, kA + 1, 0, "s", 1000).status(), 0) << id;
+  }
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x9999, kA + 1, 0, "one too many", 1000).status(), 0x0100);
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x1000, kA + 1, 0, "renewed", 1000).status(), 0)
+      << "renewing a registered one is not a new record";
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x9999, kB + 1, 0, "another port", 1000).status(), 0);
+}
+
+// A ServiceName is a client's bytes, not necessarily UTF-8: the services file is still written, and reads back.
+TEST_F(SaService, ServiceNameThatIsNotUtf8IsPersisted) {
+  ASSERT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x80, kA + 1, 0, "\xff\xfe\xc0\x80", 1000).status(), 0);
+  std::string json;
+  ASSERT_NO_THROW(json = state.services.to_json());
+  ServiceDb again;
+  ASSERT_TRUE(again.load_json(json).ok());
+  ASSERT_EQ(again.list(1000).size(), 1u);
+  EXPECT_EQ(again.list(1000)[0].service_name(), "\xff\xfe\xc0\x80") << "the record's own bytes come back";
 }
 
 TEST_F(SaService, JsonRoundTrip) {
@@ -233,6 +269,32 @@ TEST(SaInform, SubscribeMatchUnsubscribe) {
   off.subscribe = false;
   EXPECT_EQ(db.set(inform_query(off, 3), kSubscriber).status, 0);
   EXPECT_EQ(db.size(), 0u);
+}
+
+TEST(SaInform, ResubscribingTakesTheNewQpn) {
+  InformDb db;
+  Inform i;
+  i.trap = 128;
+  i.qpn = 0x11;
+  ASSERT_EQ(db.set(inform_query(i, 3), kSubscriber).status, 0);
+  i.qpn = 0x22;
+  ASSERT_EQ(db.set(inform_query(i, 3), kSubscriber).status, 0);
+  ASSERT_EQ(db.size(), 1u);
+  const auto subs = db.subscribers(trap(128), 1);
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(subs[0].qpn, 0x22u) << "a client that restarted gets its Reports where it now listens";
+}
+
+TEST(SaInform, BoundedPerPort) {
+  InformDb db;
+  Inform i;
+  for (std::size_t n = 0; n < kMaxSubscriptionsPerPort; ++n) {
+    i.lid_end = static_cast<std::uint16_t>(n);  // each a different subscription
+    ASSERT_EQ(db.set(inform_query(i, 3), kSubscriber).status, 0) << n;
+  }
+  i.lid_end = 0xFFF0;
+  EXPECT_EQ(db.set(inform_query(i, 3), kSubscriber).status, 0x0100);
+  EXPECT_EQ(db.set(inform_query(i, 4), mad::sa::make_gid(kPrefix, kB + 1)).status, 0) << "another port still can";
 }
 
 TEST(SaInform, AllTrapsAndProducers) {
