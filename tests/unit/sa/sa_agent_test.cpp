@@ -229,7 +229,8 @@ TEST_F(SaAgentTest, ForwardedTrapCarriesTheIssuersGid) {
   ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() == 2; }));
   agent->forward(t128, 2);
   ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_REPORT).empty(); }));
-  const auto notice = std::span<const std::uint8_t>(rec.with_method(IB_MAD_METHOD_REPORT)[0].mad).subspan(56);
+  const auto reports = rec.with_method(IB_MAD_METHOD_REPORT);  // the span below looks into it: keep it
+  const auto notice = std::span<const std::uint8_t>(reports[0].mad).subspan(56);
   EXPECT_EQ(ib_get(notice, IB_NOTICE_TRAP_NUMBER_F), 128u);
   EXPECT_EQ(ib_get(notice, IB_NOTICE_ISSUER_LID_F), 2u);
   EXPECT_EQ(get_be(notice, 64, 8), kPrefix) << "IssuerGID: S1, the switch at LID 2";
