@@ -73,7 +73,7 @@ struct PathRecord {
   std::uint8_t mtu_selector = 0;
   std::uint8_t mtu = 0;  ///< 6 bits: 1=256 .. 5=4096
   std::uint8_t rate_selector = 0;
-  std::uint8_t rate = 0;  ///< 6 bits, IBA rate code (not ordered by speed: see routing of smd/sa/rate.h)
+  std::uint8_t rate = 0;  ///< 6 bits, IBA rate code, not ordered by speed (compare rates, never codes)
   std::uint8_t packet_life_selector = 0;
   std::uint8_t packet_life = 0;  ///< 6 bits: 4.096 us * 2^value
   std::uint8_t preference = 0;

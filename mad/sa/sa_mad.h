@@ -10,10 +10,12 @@
 #include <optional>
 #include <span>
 
+#include "mad/codec/smp.h"
+
 namespace smd::mad::sa {
 
-inline constexpr std::size_t kHeaderSize = 56;  ///< MAD header 24 + RMPP header 12 + SA header 20
-inline constexpr std::size_t kMadSize = 256;
+inline constexpr std::size_t kHeaderSize = 56;                    ///< MAD header 24 + RMPP header 12 + SA header 20
+using mad::kMadSize;                                              // one MAD, 256 bytes (mad/codec/smp.h)
 inline constexpr std::size_t kDataSize = kMadSize - kHeaderSize;  ///< 200 bytes of records per MAD
 inline constexpr std::uint8_t kClassVersion = 2;
 

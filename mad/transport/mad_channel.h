@@ -2,6 +2,7 @@
 // unit tests implement it in memory to drive the transport's window, timers and TID matching.
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -38,7 +39,7 @@ class MadChannel {
   virtual int send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) {
     (void)mad;
     (void)to;
-    return -22;
+    return -EINVAL;
   }
   /// Wait up to `timeout_ms` for one MAD. Returns 1 with `mad`, `from` and the umad `status` filled,
   /// 0 on timeout, -errno on error. Called from one thread only (the transport's receive thread).

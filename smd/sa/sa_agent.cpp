@@ -80,6 +80,18 @@ std::string gid_text(const Gid& g) {
   return out;
 }
 
+/// One answer in the counters: by (attribute, method, status), send errors, cut tables, latency bucket.
+void count_answer(SaStats& s, AnswerCounts& counts, const SaOutcome& o, int rc, double us) {
+  if (rc != 0) ++s.send_errors;
+  if (o.truncated) ++s.records_truncated;
+  ++counts[{o.attr_id, o.method, o.status}];
+  std::size_t b = 0;
+  while (b < kLatencyBucketsUs.size() && us > kLatencyBucketsUs[b]) ++b;
+  ++s.latency_buckets[b];
+  s.latency_sum_us += us;
+  ++s.latency_count;
+}
+
 std::set<Guid> endport_guids(const SaSnapshot* s) {
   std::set<Guid> guids;
   if (!s || !s->fabric) return guids;
@@ -185,14 +197,7 @@ bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAdd
     return true;
   }
   if (outcome.kind != SaOutcome::Kind::kAnswered) return true;
-  if (rc != 0) ++stats_.send_errors;
-  if (outcome.truncated) ++stats_.records_truncated;
-  ++answer_counts_[{outcome.attr_id, outcome.method, outcome.status}];
-  std::size_t b = 0;
-  while (b < kLatencyBucketsUs.size() && us > kLatencyBucketsUs[b]) ++b;
-  ++stats_.latency_buckets[b];
-  stats_.latency_sum_us += us;
-  ++stats_.latency_count;
+  count_answer(stats_, answer_counts_, outcome, rc, us);
   ++stats_.answered_inline;
   return true;
 }
@@ -253,7 +258,7 @@ void SaAgent::run() {
         const Gid gid = make_gid(snap->fabric->subnet_prefix(), issuer->guid);
         std::copy(gid.begin(), gid.end(), n.notice.issuer_gid.begin());
       }
-      queue_report(n.notice, n.issuer_lid, *snap);
+      queue_report(n.notice, n.issuer_lid);
     }
     const auto now = std::chrono::steady_clock::now();
     retry_reports(now);
@@ -303,14 +308,7 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
     spdlog::warn("SA: {} {} from lid {}: answer cut at sa.max_records ({})", method_name(outcome.method),
                  attr_name(outcome.attr_id), r.from.lid, snap.settings.max_records);
   }
-  if (rc != 0) ++local_.send_errors;
-  if (outcome.truncated) ++local_.records_truncated;
-  ++local_answers_[{outcome.attr_id, outcome.method, outcome.status}];
-  std::size_t b = 0;
-  while (b < kLatencyBucketsUs.size() && us > kLatencyBucketsUs[b]) ++b;
-  ++local_.latency_buckets[b];
-  local_.latency_sum_us += us;
-  ++local_.latency_count;
+  count_answer(local_, local_answers_, outcome, rc, us);
 }
 
 // Queries that wait for port tables: answered once every block they need is in (or given up), or at
@@ -337,8 +335,8 @@ void SaAgent::retry_waiting(const SaSnapshot& snap, bool deadline_only) {
       mad::MadAddress to = r.from;
       to.qkey = kGsiQkey;
       const int rc = sender_(resp, to);
-      if (rc != 0) ++local_.send_errors;
-      ++local_answers_[{probe.attr_id, probe.method, probe.status}];
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - r.arrived).count();
+      count_answer(local_, local_answers_, probe, rc, us);
     }
   }
   waiting_ = std::move(still);
@@ -362,16 +360,15 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   const std::set<Guid> new_guids = endport_guids(now.get());
   for (Guid g : new_guids) {
     if (!old_guids.count(g))
-      queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid, *now);
+      queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid);
   }
   for (Guid g : old_guids) {
     if (!new_guids.count(g))
-      queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid,
-                   *now);
+      queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid);
   }
 }
 
-void SaAgent::queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSnapshot& snap) {
+void SaAgent::queue_report(const mad::Notice& notice, Lid issuer_lid) {
   for (const Subscription& s : state_.informs.subscribers(notice, issuer_lid)) {
     PendingReport p;
     p.subscription = s.id;
@@ -388,7 +385,6 @@ void SaAgent::queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSn
     p.to.lid = s.lid;
     p.to.qpn = s.qpn;
     p.to.qkey = kGsiQkey;
-    (void)snap;
     if (reports_.size() >= kMaxQueuedReports) {
       ++local_.dropped["report-queue-full"];
       continue;

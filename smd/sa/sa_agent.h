@@ -47,6 +47,9 @@ struct SaAgentOptions {
   unsigned table_wait_ms = 3000;    ///< longest a query waits for its tables before it is answered with what is in
 };
 
+/// Answers counted by (attribute ID, method, MAD status); named only when read (SaAgent::stats).
+using AnswerCounts = std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t>;
+
 class SaAgent {
  public:
   /// Sends one MAD (any length); thread-safe; returns 0 or -errno.
@@ -99,7 +102,7 @@ class SaAgent {
   bool answer_inline(std::span<const std::uint8_t> mad, const mad::MadAddress& from);
   void answer(const Request& r, const SaSnapshot& snap);
   void on_published(const std::shared_ptr<const SaSnapshot>& now, const std::shared_ptr<const SaSnapshot>& before);
-  void queue_report(const mad::Notice& notice, Lid issuer_lid, const SaSnapshot& snap);
+  void queue_report(const mad::Notice& notice, Lid issuer_lid);
   void send_report(PendingReport& p);
   void pump_reports();
   void retry_reports(std::chrono::steady_clock::time_point now);
@@ -129,7 +132,7 @@ class SaAgent {
   // SA-thread only.
   SaState state_;
   SaStats local_;  ///< counts since the last merge_local()
-  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t> local_answers_;
+  AnswerCounts local_answers_;
   std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
   std::vector<PendingReport> reports_;
   TableCache tables_;
