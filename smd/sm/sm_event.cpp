@@ -27,6 +27,8 @@ const char* to_string(SmEvent event) {
     case SmEvent::kHeavySweepDue: return "heavy-sweep-due";
     case SmEvent::kLightSweepDue: return "light-sweep-due";
     case SmEvent::kPollDue: return "poll-due";
+    case SmEvent::kGroupsChanged: return "groups-changed";
+    case SmEvent::kMcastDue: return "mcast-due";
     case SmEvent::kStop: return "stop";
   }
   return "?";

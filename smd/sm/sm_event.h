@@ -39,6 +39,9 @@ enum class SmEvent : std::uint8_t {
   kHeavySweepDue,  ///< the sweep timer expired: the pending heavy sweep may run now
   kLightSweepDue,  ///< sm.sweep_interval passed since the last sweep
   kPollDue,        ///< STANDBY, or MASTER awaiting a handover: sm.poll_interval passed since the last poll
+  // Multicast (the SA's joins and leaves; OpenSM's IDLE_TIME_PROCESS of marked MLIDs).
+  kGroupsChanged,  ///< the SA's groups changed (join, leave, policy): rebuild the changed trees soon
+  kMcastDue,       ///< the multicast timer expired: rebuild and program the changed groups' MFTs now
   kStop,           ///< SIGTERM / SIGINT
 };
 

@@ -50,6 +50,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kNone, kNa},            // HeavySweepDue
         {A::kNone, kNa},            // LightSweepDue
         {A::kNone, kNa},            // PollDue
+        {A::kNone, kNa},            // GroupsChanged
+        {A::kNone, kNa},            // McastDue
         {A::kStop, kNa},            // Stop
     }},
     // DISCOVERING: the first sweep decides between MASTER and STANDBY (IBA 14.4.1.1).
@@ -77,6 +79,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kRunHeavySweep, kDi},   // HeavySweepDue
         {A::kNone, kDi},            // LightSweepDue
         {A::kNone, kDi},            // PollDue
+        {A::kNone, kDi},            // GroupsChanged
+        {A::kNone, kDi},            // McastDue
         {A::kStop, kDi},            // Stop
     }},
     // STANDBY: only polls the master; takes over when it goes silent or hands the subnet over.
@@ -104,6 +108,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kNone, kSb},            // HeavySweepDue
         {A::kNone, kSb},            // LightSweepDue
         {A::kPollMaster, kSb},      // PollDue
+        {A::kNone, kSb},            // GroupsChanged
+        {A::kNone, kSb},            // McastDue
         {A::kStop, kSb},            // Stop
     }},
     // MASTER: owns the subnet: sweeps, repairs, hands over to an SM that outranks it, and waits for a
@@ -132,6 +138,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kRunHeavySweep, kMa},   // HeavySweepDue
         {A::kRunLightSweep, kMa},   // LightSweepDue
         {A::kPollMaster, kMa},      // PollDue
+        {A::kScheduleMcast, kMa},   // GroupsChanged
+        {A::kRunMcastPass, kMa},    // McastDue
         {A::kStop, kMa},            // Stop
     }},
 }};
@@ -180,6 +188,8 @@ const char* to_string(SmAction action) {
     case SmAction::kRequestReroute: return "request-reroute";
     case SmAction::kStagePolicy: return "stage-policy";
     case SmAction::kAdoptPolicy: return "adopt-policy";
+    case SmAction::kScheduleMcast: return "schedule-mcast";
+    case SmAction::kRunMcastPass: return "run-mcast-pass";
     case SmAction::kStop: return "stop";
   }
   return "?";

@@ -36,6 +36,8 @@ enum class SmAction : std::uint8_t {
   kRequestReroute,  ///< the same, and that sweep programs a fresh engine run
   kStagePolicy,     ///< keep the reloaded policy for the start of the next heavy sweep, and ask for one
   kAdoptPolicy,     ///< no sweep runs in this state: the reloaded policy takes effect now
+  kScheduleMcast,   ///< arm the multicast timer (joins and leaves arrive in bursts: one pass takes them all)
+  kRunMcastPass,    ///< rebuild the trees of the groups that changed, verify, program their MFT blocks
   kStop,            ///< leave the loop
 };
 

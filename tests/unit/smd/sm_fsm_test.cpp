@@ -195,3 +195,15 @@ TEST(SmFsm, ProjectedStateFollowsTheQueueInOrder) {
 
 }  // namespace
 }  // namespace smd
+
+TEST(SmFsm, OnlyTheMasterProgramsMulticastTrees) {
+  // A STANDBY's SA does not serve, so its groups never change; a DISCOVERING SM has not programmed the fabric
+  // yet, and its first sweep as master programs every group anyway. Neither event changes the state.
+  for (SmState s : kStates) {
+    const bool master = s == SmState::kMaster;
+    EXPECT_EQ(sm_transition(s, SmEvent::kGroupsChanged), cell(master ? SmAction::kScheduleMcast : SmAction::kNone, s))
+        << to_string(s);
+    EXPECT_EQ(sm_transition(s, SmEvent::kMcastDue), cell(master ? SmAction::kRunMcastPass : SmAction::kNone, s))
+        << to_string(s);
+  }
+}
