@@ -68,3 +68,32 @@ bench_smd_policy() {
   } >"${file}"
   chmod 0644 "${file}"
 }
+
+# bench_spawn LIMIT HOST CMD...: CMD under the shim at HOST, as the child of `timeout -s KILL LIMIT`, in the
+# background (preloading $BENCH_PRELOAD when set, else the shim alone). Both the timeout process and CMD itself are tracked (killed by PID on exit): killing only
+# timeout would leave CMD running. Sets spawned (timeout's PID, to wait on) and spawned_child.
+bench_spawn() {
+  local limit=$1 host=$2
+  shift 2
+  (cd "${IBSIM_WORKDIR}" && exec timeout -s KILL "${limit}" env SIM_HOST="${host}" LD_PRELOAD="${BENCH_PRELOAD:-${SIM_PRELOAD}}" "$@") &
+  spawned=$!
+  ibsim_track "${spawned}"
+  spawned_child=""
+  for _ in $(seq 1 100); do
+    spawned_child=$(pgrep -P "${spawned}" | head -n 1 || true)
+    [[ -n "${spawned_child}" ]] && break
+    sleep 0.02
+  done
+  [[ -z "${spawned_child}" ]] || ibsim_track "${spawned_child}"
+}
+
+# bench_wait_up SM SECONDS: until the SM's log ($sm_log) says SUBNET UP; $sm_pid must stay alive.
+bench_wait_up() {
+  local deadline=$((SECONDS + $2)) t0=${SECONDS}
+  until grep -q "SUBNET UP" "${sm_log}" 2>/dev/null; do
+    ((SECONDS < deadline)) || { echo "bench: $1: no SUBNET UP within $2 s" >&2; return 1; }
+    kill -0 "${sm_pid}" 2>/dev/null || { echo "bench: $1 exited" >&2; tail -n 5 "${sm_log}" >&2; return 1; }
+    sleep 0.2
+  done
+  echo "bench: $1: SUBNET UP after $((SECONDS - t0)) s"
+}

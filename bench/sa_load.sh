@@ -76,24 +76,6 @@ for ((i = 1; i <= clients; i++)); do client_hosts+=("${hosts[$((i * ncas / (clie
 echo "sa_load: ${ncas} CAs; SM at ${sm_host}; clients at ${client_hosts[*]}"
 run_limit=$((seconds + 400))
 
-# spawn LIMIT HOST CMD...: CMD under the shim at HOST, as the child of `timeout -s KILL LIMIT`, in the
-# background. Both the timeout process and CMD itself are tracked (killed by PID on exit): killing only
-# timeout would leave CMD running. Sets spawned (timeout's PID, to wait on) and spawned_child.
-spawn() {
-  local limit=$1 host=$2
-  shift 2
-  (cd "${IBSIM_WORKDIR}" && exec timeout -s KILL "${limit}" env SIM_HOST="${host}" LD_PRELOAD="${SIM_PRELOAD}" "$@") &
-  spawned=$!
-  ibsim_track "${spawned}"
-  spawned_child=""
-  for _ in $(seq 1 100); do
-    spawned_child=$(pgrep -P "${spawned}" | head -n 1 || true)
-    [[ -n "${spawned_child}" ]] && break
-    sleep 0.02
-  done
-  [[ -z "${spawned_child}" ]] || ibsim_track "${spawned_child}"
-}
-
 # start_sm SM DIR: the SM as a daemon at sm_host; sets sm_pid (the SM process) and sm_log.
 start_sm() {
   local sm=$1 dir=$2
@@ -121,7 +103,7 @@ start_sm() {
         --config "${dir}/once.yaml" >"${dir}/once.out" 2>&1) || { echo "sa_load.sh: smd --once failed" >&2; return 1; }
       sm_log="${dir}/sm.out"
       cmd=("${sa_client}" respond --seconds $((run_limit - 5)))
-      spawn "${run_limit}" "${sm_host}" "${cmd[@]}" >"${dir}/sm.out" 2>&1
+      bench_spawn "${run_limit}" "${sm_host}" "${cmd[@]}" >"${dir}/sm.out" 2>&1
       sm_pid=${spawned_child:-${spawned}}
       sm_timeout_pid=${spawned}
       echo "SUBNET UP (smd --once), then sa_client respond" >>"${dir}/sm.out"
@@ -129,7 +111,7 @@ start_sm() {
       ;;
     *) echo "sa_load.sh: unknown SM ${sm}" >&2; return 1 ;;
   esac
-  spawn "${run_limit}" "${sm_host}" "${cmd[@]}" >"${dir}/sm.out" 2>&1
+  bench_spawn "${run_limit}" "${sm_host}" "${cmd[@]}" >"${dir}/sm.out" 2>&1
   sm_pid=${spawned_child:-${spawned}}
   sm_timeout_pid=${spawned}
 }
@@ -138,17 +120,6 @@ start_sm() {
 stop_sm() {
   kill -9 "${sm_pid}" "${sm_timeout_pid}" 2>/dev/null || true
   wait "${sm_timeout_pid}" 2>/dev/null || true
-}
-
-# wait_up SM SECONDS: until the SM's log says SUBNET UP.
-wait_up() {
-  local deadline=$((SECONDS + $2)) t0=${SECONDS}
-  until grep -q "SUBNET UP" "${sm_log}" 2>/dev/null; do
-    ((SECONDS < deadline)) || { echo "sa_load: $1: no SUBNET UP within $2 s" >&2; return 1; }
-    kill -0 "${sm_pid}" 2>/dev/null || { echo "sa_load: $1 exited" >&2; tail -n 5 "${sm_log}" >&2; return 1; }
-    sleep 0.2
-  done
-  echo "sa_load: $1: SUBNET UP after $((SECONDS - t0)) s"
 }
 
 # client HOST ARGS...: sa_client under the shim at HOST (started only now: the shim's sm_lid is a snapshot).
@@ -185,7 +156,7 @@ measure() {
   mkdir -p "${dir}"
   bench_ibsim_start "${net}" "${run_limit}" "${ibsim_args[@]}"
   start_sm "${sm}" "${dir}"
-  if ! wait_up "${sm}" 300; then
+  if ! bench_wait_up "${sm}" 300; then
     echo "${sm}: not up" >"${dir}/verdict.txt"
     stop_sm
     ibsim_stop
@@ -226,7 +197,7 @@ measure() {
   cpu_before=$(cpu_ticks "${sm_pid}")
   cpu_sa_before=$(cpu_ticks "${sm_pid}" smd-sa)
   for ((i = 0; i < clients; i++)); do
-    spawn $((seconds + 60)) "${client_hosts[i]}" "${sa_client}" load --targets "${raw}/targets.txt" \
+    bench_spawn $((seconds + 60)) "${client_hosts[i]}" "${sa_client}" load --targets "${raw}/targets.txt" \
       --window "${window}" --seconds "${seconds}" --seed $((i + 1)) --latency-file "${dir}/lat-${i}.txt" \
       >"${dir}/client-${i}.json" 2>"${dir}/client-${i}.err"
     pids+=("${spawned}")
