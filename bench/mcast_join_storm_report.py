@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The join-storm table (bench/mcast_join_storm.sh): one row per SM, and the ratio smd / OpenSM.
+
+    mcast_join_storm_report.py RAW CHECK_MFT SM...
+
+For each SM, RAW/SM/ holds verdict.txt (t0_ns: first join sent; mft_watch's settled_unix_ns: the first MFT
+round of the settled state), trace.txt (smpcount.so: "ns method attr" per SMP the SM sent), members.count,
+join.json (the client's summary), ibnetdiscover*.txt and ibroute-M.txt (the MFTs read back). The read-back
+is judged by CHECK_MFT (tests/integration/check_mft.py), which knows nothing of either SM.
+"""
+import json
+import subprocess
+import sys
+
+SET = 0x02
+ATTR_MFT = 0x001B
+
+
+def read_kv(path):
+    kv = {}
+    try:
+        for word in open(path, encoding="utf-8").read().split():
+            if "=" in word:
+                k, v = word.split("=", 1)
+                kv[k] = v
+    except FileNotFoundError:
+        pass
+    return kv
+
+
+def smps_between(trace, t0, t1):
+    total = mft_sets = 0
+    last_mft = 0
+    try:
+        for line in open(trace, encoding="utf-8"):
+            f = line.split()
+            if len(f) != 3:
+                continue
+            ns, method, attr = int(f[0]), int(f[1], 16), int(f[2], 16)
+            if t0 <= ns <= t1:
+                total += 1
+                if method == SET and attr == ATTR_MFT:
+                    mft_sets += 1
+            if ns >= t0 and method == SET and attr == ATTR_MFT:
+                last_mft = max(last_mft, ns)
+    except FileNotFoundError:
+        return None, None, None
+    return total, mft_sets, last_mft
+
+
+def check(check_mft, d, mlid):
+    cmd = [sys.executable, check_mft, "--ibnetdiscover", f"{d}/ibnetdiscover.txt", "--ports",
+           f"{d}/ibnetdiscover-p.txt", "--ibroute", f"{d}/ibroute-M.txt", "--group", f"{mlid}:{d}/members.txt",
+           "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    try:
+        return json.loads(r.stdout)
+    except json.JSONDecodeError:
+        return {"ok": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no output"]}
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    raw, check_mft, sms = sys.argv[1], sys.argv[2], sys.argv[3:]
+    rows = {}
+    print("| SM | members | joins answered | time to settled MFTs (ms) | SMPs sent | MFT Sets | "
+          "last MFT Set (ms) | read-back | tree links |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for sm in sms:
+        d = f"{raw}/{sm}"
+        v = read_kv(f"{d}/verdict.txt")
+        if v.get("settled") != "1":
+            print(f"| {sm} | - | - | not settled | - | - | - | - | - |")
+            continue
+        t0, t1 = int(v["t0_ns"]), int(v["settled_unix_ns"])
+        total, mft_sets, last_mft = smps_between(f"{d}/trace.txt", t0, t1)
+        try:
+            join = json.load(open(f"{d}/join.json", encoding="utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError):
+            join = {}
+        members = open(f"{d}/members.count", encoding="utf-8").read().strip()
+        c = check(check_mft, d, v.get("mlid", "0xc000"))
+        ms = max(0.0, (t1 - t0) / 1e6)
+        rows[sm] = ms
+        last = f"{(last_mft - t0) / 1e6:.0f}" if last_mft else "-"
+        verdict = "ok" if c.get("ok") else "FAIL " + " ".join(c.get("error", []))
+        print(f"| {sm} | {members} | {join.get('ok', '-')} | {ms:.0f} | {total} | {mft_sets} | {last} | "
+              f"{verdict} | {c.get('tree_links', '-')} |")
+    if "smd" in rows and "opensm" in rows and rows["opensm"] > 0:
+        print(f"\nsmd / OpenSM time: {rows['smd'] / rows['opensm']:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
