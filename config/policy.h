@@ -8,6 +8,7 @@
 
 #include "routing/base/ids.h"
 #include "routing/engines/engine_options.h"
+#include "routing/partitions/partition_spec.h"
 
 namespace smd {
 
@@ -108,7 +109,8 @@ struct Policy {
   SecurityPolicy security;
   RocePolicy roce;
   SaPolicy sa;
-  std::string source = "<defaults>";  ///< file the policy came from
+  PartitionsSpec partitions = default_partitions();  ///< the `partitions:` section
+  std::string source = "<defaults>";                 ///< file the policy came from
 };
 
 }  // namespace smd

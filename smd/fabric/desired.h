@@ -1,14 +1,16 @@
 // DesiredFabric: what routing and policy want the fabric to hold for one sweep: the LIDs (routing/lids),
-// the verified forwarding tables (routing/chain, routing/verify) and what every endport's PortInfo should
-// say. Plain data, frozen once built; the programmers (smd/program) turn it, against what the SMAs
-// acknowledged, into the writes that differ.
+// the verified forwarding tables (routing/chain, routing/verify), the partition plan (routing/partitions) and what
+// every endport's PortInfo should say. Plain data, frozen once built; the programmers (smd/program) turn it, against
+// what the SMAs acknowledged, into the writes that differ.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <unordered_set>
 
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
+#include "routing/partitions/partition_plan.h"
 
 namespace smd {
 
@@ -21,12 +23,16 @@ struct EndportSettings {
   std::uint64_t m_key = 0;
   std::uint8_t m_key_protect = 0;
   std::uint16_t m_key_lease_period_s = 0;
+  /// Endports (by port GUID) whose next PortInfo Set carries ClientReregister: every endport in the first
+  /// sweep as master, ports new to the SM, all of them when MasterSMLID changes (IBA 14.4.11).
+  std::unordered_set<Guid> client_reregister;
 };
 
 struct DesiredFabric {
   std::shared_ptr<const LidMap> lids;           ///< every endport's LID range
   std::shared_ptr<const RoutingTables> tables;  ///< one LFT per switch, verified
   EndportSettings endports;
+  std::shared_ptr<const PartitionPlan> partitions;  ///< P_Key tables, enforcement, membership (null: none yet)
 };
 
 }  // namespace smd

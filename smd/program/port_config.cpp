@@ -17,9 +17,13 @@ namespace {
 // what discovery read, and the problem says so).
 class PortRecorder final : public WriteRecorder {
  public:
-  PortRecorder(SweepFabric& fabric, unsigned& ok) : fabric_(fabric), ok_(ok) {}
+  PortRecorder(SweepFabric& fabric, unsigned& ok, std::vector<Guid>* reregistered = nullptr)
+      : fabric_(fabric), ok_(ok), reregistered_(reregistered) {}
   void answered(const TableWrite& w, const mad::SmpData& reply, bool believed) override {
     if (believed) ++ok_;
+    if (believed && reregistered_ != nullptr && mad::PortInfo::decode(w.request.data).client_reregister) {
+      reregistered_->push_back(fabric_.topo().node(w.node).ports[w.port].guid);
+    }
     if (believed || w.echo == EchoRule::kPortState)
       fabric_.acknowledge_port(w.node, w.port, mad::PortInfo::decode(reply));
   }
@@ -28,6 +32,7 @@ class PortRecorder final : public WriteRecorder {
  private:
   SweepFabric& fabric_;
   unsigned& ok_;
+  std::vector<Guid>* reregistered_;
 };
 
 // A transition Set that did not end kOk: read the port to learn what it did.
@@ -71,11 +76,11 @@ void read_back_states(SmpBatch& batch, SweepFabric& fabric, const std::vector<Un
 }  // namespace
 
 PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                               std::vector<SweepProblem>& problems) {
+                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered) {
   PhaseCounts counts;
   const PortPlan plan = plan_endports(fabric, lids, want);
   counts.skipped = plan.skipped;
-  PortRecorder recorder(fabric, counts.ok);
+  PortRecorder recorder(fabric, counts.ok, reregistered);
   counts.sets = write_plan(batch, plan.writes, recorder, problems).sent;
   return counts;
 }

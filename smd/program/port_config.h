@@ -22,10 +22,11 @@ struct PhaseCounts {
   unsigned read_back = 0;  ///< PortInfo Gets after a Set that failed, to learn whether it was done
 };
 
-/// Set LID/LMC/MasterSMLID/GID prefix (and M_Key) on every endport whose PortInfo differs. Acknowledged
-/// PortInfos go into `fabric`; failures become `problems`.
+/// Set LID/LMC/MasterSMLID/GID prefix (and M_Key, and ClientReregister where `want` asks) on every
+/// endport whose PortInfo differs. Acknowledged PortInfos go into `fabric`; failures become `problems`.
+/// The port GUIDs whose believed Set carried ClientReregister are appended to `reregistered` (when given).
 PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                               std::vector<SweepProblem>& problems);
+                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered = nullptr);
 
 /// Move every cabled port whose state is `from` to `to` (Init->Armed or Armed->Active), both ends of
 /// each link, NeighborMTU and OperationalVLs agreed with the peer when arming.

@@ -6,14 +6,12 @@
 
 namespace smd {
 
-namespace {
-
-// A PortInfo ready to be sent as a Set that changes nothing but what the caller then assigns.
 mad::PortInfo nop_base(const mad::PortInfo& held) {
   mad::PortInfo pi = held;
   pi.port_state = 0;               // NoChange: ibsim answers 0x1C to a Set of the current state
   pi.port_physical_state = 0;      // NoChange
   pi.link_down_default_state = 0;  // NoChange
+  pi.client_reregister = false;    // write-only: set by the endport plan when it is wanted
   return pi;
 }
 
@@ -31,8 +29,6 @@ TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, cons
   return w;
 }
 
-}  // namespace
-
 PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want) {
   PortPlan plan;
   for (const LidMap::Entry& e : lids.entries()) {
@@ -40,11 +36,14 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
     const PortNum p = e.owner.port;
     const mad::PortInfo* now = fabric.port_info(n, p);
     if (now == nullptr) continue;  // unread port: discovery already reported it
+    const Guid port_guid = fabric.topo().node(n).ports[p].guid;
+    const bool rereg = want.client_reregister.contains(port_guid) &&
+                       (now->capability_mask & mad::capmask::kIsClientReregistrationSupported) != 0;
     const bool m_key_right =
         want.m_key == 0 || (now->m_key == want.m_key && now->m_key_protect_bits == want.m_key_protect &&
                             now->m_key_lease_period == want.m_key_lease_period_s);
     if (now->lid == e.base && now->lmc == e.lmc && now->master_sm_lid == want.sm_lid &&
-        now->gid_prefix == want.subnet_prefix && m_key_right) {
+        now->gid_prefix == want.subnet_prefix && m_key_right && !rereg) {
       ++plan.skipped;
       continue;
     }
@@ -53,6 +52,7 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
     pi.lmc = e.lmc;
     pi.master_sm_lid = want.sm_lid;
     pi.gid_prefix = want.subnet_prefix;
+    pi.client_reregister = rereg;
     if (want.m_key != 0) {
       pi.m_key = want.m_key;
       pi.m_key_protect_bits = want.m_key_protect;

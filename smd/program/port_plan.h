@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "mad/codec/port_info.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
 #include "smd/fabric/desired.h"
@@ -20,8 +21,18 @@ struct PortPlan {
   unsigned skipped = 0;  ///< ports that already hold what is wanted (or are not in the `from` state)
 };
 
+/// A PortInfo ready to be sent as a Set that changes nothing but what the caller then assigns: `held`
+/// with PortState, PortPhysicalState and LinkDownDefaultState NoChange and ClientReregister clear.
+mad::PortInfo nop_base(const mad::PortInfo& held);
+
+/// The PortInfo Set of `pi` to port `p` of node `n` (attribute modifier `p`), believed by `echo`.
+TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, const mad::PortInfo& pi, EchoRule echo);
+
 /// LID, LMC, MasterSMLID, GID prefix (and M_Key when set) on every endport of `lids` whose PortInfo
 /// differs (EchoRule::kPortLidLmc). Ports never read are left out: discovery already named them.
+/// ClientReregister (IBA 14.2.5.6, 14.4.11; OpenSM osm_lid_mgr.c) is set on the endports whose port GUID
+/// is in `want.client_reregister` and whose CapabilityMask has IsClientReregistrationSupported: such a
+/// port gets a Set even when nothing else differs. The bit reads back 0, so the echo does not ask for it.
 PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want);
 
 /// PortState `to` on every cabled port now in `from` (both ends of each link appear); when arming,

@@ -20,6 +20,12 @@ bool echoed(const TableWrite& w, const mad::SmpData& reply) {
     case EchoRule::kPortState:
       return mad::PortInfo::decode(reply).port_state == mad::PortInfo::decode(w.request.data).port_state;
     case EchoRule::kAnswered: return true;
+    case EchoRule::kPortPartitionEnforcement: {
+      const auto want = mad::PortInfo::decode(w.request.data);
+      const auto got = mad::PortInfo::decode(reply);
+      return got.partition_enforcement_inbound == want.partition_enforcement_inbound &&
+             got.partition_enforcement_outbound == want.partition_enforcement_outbound;
+    }
   }
   return false;
 }
@@ -28,7 +34,12 @@ std::string describe_write(const TableWrite& w) {
   const std::string mod = std::to_string(w.request.attr_mod);
   switch (w.request.attr_id) {
     case mad::attr::kLinearForwardingTable: return "LinearForwardingTable Set block " + mod;
-    case mad::attr::kPortInfo: return "PortInfo Set " + mod;
+    case mad::attr::kPortInfo:
+      return w.echo == EchoRule::kPortPartitionEnforcement ? "PortInfo Set " + mod + " partition enforcement"
+                                                           : "PortInfo Set " + mod;
+    case mad::attr::kPKeyTable:
+      return "P_KeyTable Set block " + std::to_string(w.request.attr_mod & 0xffffu) + " port " +
+             std::to_string(w.request.attr_mod >> 16);
     case mad::attr::kSwitchInfo:
       return w.echo == EchoRule::kLinearFdbTop ? "SwitchInfo Set LinearFDBTop" : "SwitchInfo Set PortStateChange";
     default: return "attribute " + std::to_string(w.request.attr_id) + " Set " + mod;
@@ -46,6 +57,7 @@ std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
       const unsigned state = std::min<unsigned>(mad::PortInfo::decode(reply).port_state, 4);
       return "port state " + std::to_string(state) + " after the Set";
     }
+    case EchoRule::kPortPartitionEnforcement: return "partition enforcement bits not taken";
     case EchoRule::kAnswered: break;
   }
   return "not echoed";

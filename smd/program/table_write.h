@@ -19,6 +19,7 @@ enum class EchoRule : std::uint8_t {
   kPortLidLmc,    ///< PortInfo: LID and LMC as written
   kPortState,     ///< PortInfo: PortState as written. Not idempotent: a failed one is read back by the caller
   kAnswered,      ///< any status-0 answer (SwitchInfo PortStateChange clear: the bit reads back 0 or 1)
+  kPortPartitionEnforcement,  ///< PortInfo: PartitionEnforcementInbound and Outbound as written
 };
 
 /// One Set of a plan. `node` and `port` say whose record the answer updates; `guid` names the node in

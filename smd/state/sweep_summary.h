@@ -18,6 +18,7 @@ enum class SweepPhase : std::uint8_t {
   kRouting,          ///< routing computed and verified (engine chain, minimal repair)
   kEndports,         ///< endports configured (LID, LMC, MasterSMLID)
   kSwitches,         ///< switches configured (LinearFDBTop, LFT blocks)
+  kPartitions,       ///< partitions configured (P_Key tables, partition enforcement)
   kLinksArmed,       ///< links armed
   kLinksActive,      ///< links active
   kPortStateChange,  ///< PortStateChange cleared
@@ -44,7 +45,9 @@ struct SweepSummary {
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
   std::uint64_t smps_sent = 0, retries = 0, timeouts = 0;  ///< transport counters for this sweep
   unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
-  std::size_t repair_entries = 0;  ///< (switch, LID) entries re-routed by a minimal repair (0: fresh tables)
+  unsigned pkey_blocks_written = 0, pkey_blocks_skipped = 0;  ///< P_KeyTable blocks Set / already held
+  unsigned client_reregisters = 0;  ///< endport PortInfo Sets that carried ClientReregister and were believed
+  std::size_t repair_entries = 0;   ///< (switch, LID) entries re-routed by a minimal repair (0: fresh tables)
   std::vector<PhaseTime> phases;
   std::vector<SweepProblem> problems;  ///< every failure with its code, node GUID, DR path and attribute
   double total_ms = 0;

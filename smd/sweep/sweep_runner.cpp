@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "smd/program/pkey_programmer.h"
 #include "smd/program/port_config.h"
 #include "smd/program/port_state_change.h"
 #include "smd/program/switch_programmer.h"
@@ -82,17 +83,29 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   if (!assign_lids_phase(topo, s, problems)) return finish(true);
   if (!routing_phase(topo, s, problems)) return finish(true);
   desired_.endports = endport_settings(topo);
+  desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
+  desired_.partitions = plan_partitions_phase(fabric);
 
-  // Phases 4 to 7: write what differs; the SMAs' answers go into `fabric` and `applied_`.
+  // Phases 4 to 8: write what differs; the SMAs' answers go into `fabric`, `applied_` and `applied_pkeys_`.
   {
     PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, LMC, MasterSMLID)");
-    s.port_sets += configure_endports(batch, fabric, *desired_.lids, desired_.endports, problems).sets;
+    std::vector<Guid> reregistered;
+    s.port_sets += configure_endports(batch, fabric, *desired_.lids, desired_.endports, problems, &reregistered).sets;
+    s.client_reregisters = static_cast<unsigned>(reregistered.size());
+    reregistered_.insert(reregistered.begin(), reregistered.end());
   }
   {
     PhaseTimer t(s, SweepPhase::kSwitches, "switches configured (LFT blocks)");
     const ProgramCounts pc = program_switches(batch, fabric, *desired_.tables, applied_, problems);
     s.lft_blocks_written = pc.blocks_written;
     s.lft_blocks_skipped = pc.blocks_skipped;
+  }
+  {
+    PhaseTimer t(s, SweepPhase::kPartitions, "partitions configured (P_Key tables)");
+    const PKeyCounts pk = program_pkeys(batch, fabric, *desired_.partitions, applied_pkeys_, problems);
+    s.pkey_blocks_written = pk.blocks_written;
+    s.pkey_blocks_skipped = pk.blocks_skipped;
+    s.port_sets += pk.enforcement_sets;
   }
   // Links armed, then active (ibsim, like real ports, needs both ends Armed first).
   {
@@ -130,6 +143,8 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
 
 void SweepRunner::forget_programming() {
   applied_.forget_all();
+  applied_pkeys_.forget_all();
+  reregistered_.clear();  // the first sweep as master again tells every client to re-register
   last_ = ObservedFabric{};
   full_reroute_ = true;
 }

@@ -1,10 +1,11 @@
 // One heavy sweep as a list of named phases, in the order OpenSM logs them:
 // discovery -> LIDs assigned -> routing computed and verified -> endports configured ->
-// switches configured (LFTs) -> links armed -> links active -> subnet up.
+// switches configured (LFTs) -> partitions configured (P_Key tables) -> links armed -> links active ->
+// subnet up.
 // Each phase keeps to one kind of state: discovery builds what the SMAs reported (ObservedFabric), LIDs
 // and routing build what the SM wants (DesiredFabric), the programmers write the difference and record
 // what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedTables for
-// the forwarding tables, which outlive the sweep).
+// the forwarding tables, AppliedPKeys for the P_Key tables; both outlive the sweep).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "config/policy.h"
@@ -20,6 +22,7 @@
 #include "mad/transport/smp_batch.h"
 #include "mad/transport/transport.h"
 #include "routing/lids/lid_assign.h"
+#include "smd/fabric/applied_pkeys.h"
 #include "smd/fabric/applied_tables.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/observed.h"
@@ -69,6 +72,9 @@ class SweepRunner {
   /// The LIDs and tables of the last sweep that reached programming, frozen (null before the first).
   std::shared_ptr<const LidMap> lids_snapshot() const { return programmed_.lids; }
   std::shared_ptr<const RoutingTables> tables_snapshot() const { return programmed_.tables; }
+  /// The partition plan (P_Key tables, enforcement, membership) of the last sweep that reached
+  /// programming, frozen (null before the first): what the SA's partition checks and smctl read.
+  std::shared_ptr<const PartitionPlan> partitions_snapshot() const { return programmed_.partitions; }
 
   /// Use a reloaded policy from the next sweep on (LIDs already granted stay); that sweep programs a
   /// fresh engine run rather than repairing the old tables.
@@ -98,6 +104,10 @@ class SweepRunner {
   RoutingTables choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
   void write_ca_order(const Topology& topo, const RoutingTables& tables);
   EndportSettings endport_settings(const Topology& topo) const;
+  // The partition plan of this sweep's fabric, indexes kept from the last one (sweep_partitions.cpp).
+  std::shared_ptr<const PartitionPlan> plan_partitions_phase(const SweepFabric& fabric) const;
+  // Endports whose PortInfo Set carries ClientReregister this sweep (sweep_partitions.cpp).
+  std::unordered_set<Guid> reregister_set(const Topology& topo, Lid sm_lid);
 
   boost::asio::io_context& io_;
   mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key
@@ -105,8 +115,13 @@ class SweepRunner {
   Guid2Lid remembered_;
   bool full_reroute_ = false;
   bool guid2lid_loaded_ = false;
-  AppliedTables applied_;  ///< what each switch acknowledged holding, by GUID
-  ObservedFabric last_;    ///< the last configuring sweep's fabric as known at its end (topo null: none)
+  AppliedTables applied_;       ///< what each switch acknowledged holding, by GUID
+  AppliedPKeys applied_pkeys_;  ///< what each port acknowledged of its P_Key table, by (node GUID, port)
+  /// Endports (port GUID) that took a ClientReregister since this SM became master, and the MasterSMLID
+  /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
+  std::unordered_set<Guid> reregistered_;
+  Lid reregistered_sm_lid_ = 0;
+  ObservedFabric last_;  ///< the last configuring sweep's fabric as known at its end (topo null: none)
   std::shared_ptr<const Topology> topo_;
   DesiredFabric desired_;        ///< what the current (or last) sweep wants: LIDs, tables, endport settings
   DesiredFabric programmed_;     ///< the desired state of the last sweep that reached programming

@@ -153,6 +153,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
         if (t.port < of.ports.size()) ni.port_guid = of.ports[t.port].guid;
       }
       ni.local_port_num = t.port;
+      ni.partition_cap = node.is_switch() ? sw_pkey_cap_ : ca_pkey_cap_;
       if (auto lp = local_port_override_.find(t.node); lp != local_port_override_.end()) ni.local_port_num = lp->second;
       ni.encode(reply.data);
       return true;
@@ -174,6 +175,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       si.port_state_change = psc_[t.node];
       si.linear_fdb_cap = node.lft_cap;
       si.linear_fdb_top = lft_top_[t.node];
+      si.partition_enforcement_cap = enf_cap_;
       si.encode(reply.data);
       return true;
     }
@@ -192,6 +194,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
           s.m_key_protect = in.m_key_protect_bits;
           s.m_key_lease_period = in.m_key_lease_period;
         }
+        s.enforce_in = in.partition_enforcement_inbound;
+        s.enforce_out = in.partition_enforcement_outbound;
+        if (in.client_reregister) ++s.reregisters;
         if (in.neighbor_mtu) s.neighbor_mtu = in.neighbor_mtu;
         if (in.operational_vls) s.operational_vls = in.operational_vls;
         if (in.port_state != 0) {
@@ -228,6 +233,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.vl_cap = 4;
       pi.neighbor_mtu = s.neighbor_mtu;
       pi.operational_vls = s.operational_vls;
+      pi.partition_enforcement_inbound = s.enforce_in;
+      pi.partition_enforcement_outbound = s.enforce_out;
+      if (ca_pkey_cap_ != 0) pi.capability_mask |= mad::capmask::kIsClientReregistrationSupported;
       pi.encode(reply.data);
       return true;
     }
@@ -246,11 +254,35 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
                 table.begin() + static_cast<std::ptrdiff_t>(base + 64), reply.data.begin());
       return true;
     }
+    case mad::attr::kPKeyTable: {
+      const PortNum p = node.is_switch() ? static_cast<PortNum>(req.attr_mod >> 16) : t.port;
+      const std::size_t cap = node.is_switch() ? (p == 0 ? sw_pkey_cap_ : enf_cap_) : ca_pkey_cap_;
+      const std::size_t base = static_cast<std::size_t>(req.attr_mod & 0xffff) * 32;
+      if (p > node.num_ports || base >= cap) break;
+      auto& table = ports_[t.node][p].pkeys;
+      if (table.size() < base + 32) table.resize(base + 32, 0);
+      if (set) {
+        ++pkey_block_sets_;
+        for (std::size_t i = 0; i < 32; ++i) {
+          table[base + i] = static_cast<std::uint16_t>((req.data[2 * i] << 8) | req.data[2 * i + 1]);
+        }
+      }
+      for (std::size_t i = 0; i < 32; ++i) {
+        reply.data[2 * i] = static_cast<std::uint8_t>(table[base + i] >> 8);
+        reply.data[2 * i + 1] = static_cast<std::uint8_t>(table[base + i] & 0xff);
+      }
+      return true;
+    }
     default: break;
   }
   reply.outcome = mad::SmpOutcome::kBadStatus;
   reply.status = 0x0C;  // unsupported method/attribute combination
   return true;
+}
+
+std::uint16_t FakeFabric::pkey(NodeIndex n, PortNum p, std::size_t index) const {
+  const auto& table = ports_[n][p].pkeys;
+  return index < table.size() ? table[index] : 0;
 }
 
 }  // namespace smd::test

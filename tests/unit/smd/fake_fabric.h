@@ -78,6 +78,24 @@ class FakeFabric : public mad::SmpTransport {
     ports_[n][0].lid = 0;
   }
 
+  /// Give every node a P_Key table: NodeInfo PartitionCap `ca_cap` on CAs and `sw_cap` on switches,
+  /// SwitchInfo PartitionEnforcementCap `enf_cap`; PortInfo CapabilityMask reports
+  /// IsClientReregistrationSupported. Without this call the caps are 0 (no tables), as before.
+  void enable_partitions(std::uint16_t ca_cap = 64, std::uint16_t sw_cap = 8, std::uint16_t enf_cap = 64) {
+    ca_pkey_cap_ = ca_cap;
+    sw_pkey_cap_ = sw_cap;
+    enf_cap_ = enf_cap;
+  }
+  /// Entry `index` of the P_Key table of port `p` of node `n` (0 when never written).
+  std::uint16_t pkey(NodeIndex n, PortNum p, std::size_t index) const;
+  /// P_KeyTable block Sets that reached the fabric.
+  unsigned pkey_block_sets() const { return pkey_block_sets_; }
+  /// PortInfo PartitionEnforcementInbound/Outbound of port `p` of node `n`.
+  bool enforce_in(NodeIndex n, PortNum p) const { return ports_[n][p].enforce_in; }
+  bool enforce_out(NodeIndex n, PortNum p) const { return ports_[n][p].enforce_out; }
+  /// PortInfo Sets with ClientReregister that reached port `p` of node `n`.
+  unsigned reregisters(NodeIndex n, PortNum p) const { return ports_[n][p].reregisters; }
+
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }
   std::uint8_t lmc(NodeIndex n, PortNum p) const { return ports_[n][p].lmc; }
@@ -106,6 +124,9 @@ class FakeFabric : public mad::SmpTransport {
     std::uint64_t m_key = 0;  // held by CA ports and switch port 0 (the switch's management port)
     std::uint8_t m_key_protect = 0;
     std::uint16_t m_key_lease_period = 0;
+    bool enforce_in = false, enforce_out = false;
+    unsigned reregisters = 0;
+    std::vector<std::uint16_t> pkeys;  // P_Key table, grown as blocks are written
   };
   struct Target {
     NodeIndex node = kNoNode;
@@ -142,6 +163,8 @@ class FakeFabric : public mad::SmpTransport {
   mad::TransportStats stats_;
   unsigned lft_block_sets_ = 0;
   unsigned m_key_violations_ = 0;
+  std::uint16_t ca_pkey_cap_ = 0, sw_pkey_cap_ = 0, enf_cap_ = 0;
+  unsigned pkey_block_sets_ = 0;
 };
 
 }  // namespace smd::test
