@@ -54,6 +54,30 @@ std::string label(const char* name, std::string_view value) {
   return std::string(name) + "=\"" + prometheus_label_value(value) + "\"";
 }
 
+/// Partitions and multicast groups (FabricSnapshot::partitions, ::groups).
+void render_multicast(const FabricSnapshot& snap, Writer& w) {
+  std::size_t members = 0, trees = 0, pending = 0;
+  for (const McastGroupView& g : snap.groups) {
+    members += g.members;
+    trees += g.root != 0 ? 1 : 0;
+    pending += g.programmed || g.root == 0 ? 0 : 1;
+  }
+  w.family("smd_mcast_groups", "gauge", "Multicast groups the SA holds (MCMemberRecord groups, one MLID each).");
+  w.sample("smd_mcast_groups", "", static_cast<double>(snap.groups.size()));
+  w.family("smd_mcast_members", "gauge", "Member ports over every multicast group (any JoinState bit).");
+  w.sample("smd_mcast_members", "", static_cast<double>(members));
+  w.family("smd_mcast_trees", "gauge", "Multicast groups with a spanning tree programmed (2 or more member ports).");
+  w.sample("smd_mcast_trees", "", static_cast<double>(trees));
+  w.family("smd_mcast_trees_pending", "gauge", "Multicast trees whose members changed and are not yet programmed.");
+  w.sample("smd_mcast_trees_pending", "", static_cast<double>(pending));
+  w.family("smd_partitions", "gauge", "Partitions in the policy in effect (the default partition included).");
+  const double partitions =
+      snap.partition_policy ? static_cast<double>(with_default_partition(*snap.partition_policy).partitions.size()) : 0;
+  w.sample("smd_partitions", "", partitions);
+  w.family("smd_partition_problems", "gauge", "Ports whose partition set did not fit their P_Key table.");
+  w.sample("smd_partition_problems", "", snap.partitions ? static_cast<double>(snap.partitions->problems.size()) : 0);
+}
+
 /// The Subnet Administrator's families (smd/sa/sa_agent.h counts them).
 void render_sa(const SaStats& sa, Writer& w) {
   w.family("smd_sa_serving", "gauge", "1 while the SA answers queries (MASTER with a swept fabric).");
@@ -128,6 +152,14 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.sample("smd_links", "", static_cast<double>(links));
   w.family("smd_lft_blocks_written_total", "counter", "64-entry LFT blocks written to switches.");
   w.sample("smd_lft_blocks_written_total", "", as_double(c.lft_blocks_written));
+  w.family("smd_pkey_blocks_written_total", "counter", "32-entry P_KeyTable blocks written to ports.");
+  w.sample("smd_pkey_blocks_written_total", "", as_double(c.pkey_blocks_written));
+  w.family("smd_mft_blocks_written_total", "counter",
+           "MulticastForwardingTable (block, position) Sets written to switches, in sweeps and multicast passes.");
+  w.sample("smd_mft_blocks_written_total", "", as_double(c.mft_blocks_written));
+  w.family("smd_mcast_passes_total", "counter", "Multicast passes between sweeps that rebuilt trees.");
+  w.sample("smd_mcast_passes_total", "", as_double(c.mcast_passes));
+  render_multicast(snap, w);
   w.family("smd_routing_seconds_total", "counter", "Time spent computing and verifying routes.");
   w.sample("smd_routing_seconds_total", "", c.routing_seconds_total);
   w.family("smd_last_repair_seconds", "gauge", "Last trap or port change until the tables were consistent.");

@@ -11,6 +11,7 @@
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
+#include "smd/control/multicast_requests.h"
 
 namespace smd::control {
 namespace {
@@ -453,13 +454,16 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
     if (cmd == "nodes") return ok_response(nodes_json(*snap));
     if (cmd == "report") return ok_response(report_json(snap->last_sweep));
     if (cmd == "sa") return ok_response(sa_json(snap->sa.get()));
+    if (cmd == "partitions") return from_result(partitions_json(*snap, request.value("pkey", std::string())));
+    if (cmd == "groups") return ok_response(groups_json(*snap));
     if (cmd == "lfts") return from_result(lfts_json(*snap, name_field(request, "switch")));
     if (cmd == "route") {
       if (!request.contains("src") || !request.contains("dst")) return error_response("route needs src and dst");
       return from_result(route_json(*snap, name_field(request, "src"), name_field(request, "dst")));
     }
     return error_response("unknown command '" + cmd +
-                          "' (known: export, lfts, nodes, report, reroute, route, status, sweep)");
+                          "' (known: export, groups, lfts, nodes, partitions, report, reroute, route, sa, status, "
+                          "sweep)");
   } catch (const std::exception& e) {
     // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
     return error_response(std::string("bad request: ") + e.what());

@@ -9,6 +9,7 @@
 #include "mad/sa/node_record.h"
 #include "mad/sa/port_info_record.h"
 #include "mad/sa/table_records.h"
+#include "smd/sa/partition_rules.h"
 
 namespace smd::sa {
 
@@ -39,17 +40,37 @@ std::vector<NodeIndex> candidate_nodes(const SaFabric& f, const SaQuery& q) {
 
 std::uint32_t limit(const SaSnapshot& s) { return s.settings.max_records; }
 
+const std::vector<PKey> kNoPKeys;
+
+/// The P_Keys of the requester's port (empty when its LID names no endport: it then sees only what a
+/// trusted requester would be shown, which an untrusted one is not).
+const std::vector<PKey>& requester_pkeys(const SaFabric& f, const SaQuery& q) {
+  const Endport* e = f.by_lid(q.requester_lid);
+  return e ? f.pkeys(e->guid) : kNoPKeys;
+}
+
+/// IBA 15.2.5 (OpenSM osm_sa_node_record.c, osm_sa_portinfo_record.c): a node's or port's record is shown
+/// only to requesters that share a partition with it. A switch is judged by its port 0.
+bool visible(const SaFabric& f, const SaQuery& q, const std::vector<PKey>& req, NodeIndex n, PortNum p) {
+  if (q.trusted) return true;
+  const Node& node = f.topo().node(n);
+  const PortNum endport = node.is_switch() ? 0 : p;
+  if (endport >= node.ports.size()) return false;
+  return visible_to(req, f.pkeys(node.ports[endport].guid), false);
+}
+
 }  // namespace
 
 SaAnswer answer_node_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   RecordCollector out(kNodeRecordLayout, q, limit(snap));
+  const std::vector<PKey>& req = requester_pkeys(f, q);
   for (NodeIndex n : candidate_nodes(f, q)) {
     const Node& node = f.topo().node(n);
     const smd::NodeRecord& rec = f.observed().nodes[n];
     for (PortNum p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports) && !out.done(); ++p) {
       const Lid lid = f.record_lid(n, p);
-      if (lid == 0) continue;
+      if (lid == 0 || !visible(f, q, req, n, p)) continue;
       mad::sa::NodeRecord r;
       r.lid = lid;
       mad::NodeInfo ni = rec.node_info;
@@ -88,10 +109,12 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
   const unsigned want_port = q.record[2];
 
   RecordCollector out(kPortInfoRecordLayout, plain, limit(snap));
+  const std::vector<PKey>& req = requester_pkeys(f, q);
   for (NodeIndex n : candidate_nodes(f, q)) {
     const Node& node = f.topo().node(n);
     for (PortNum p = 0; p <= node.num_ports && !out.done(); ++p) {
       if (one_port && want_port != p) continue;
+      if (!visible(f, q, req, n, p)) continue;
       const mad::PortInfo* pi = f.port_info(n, p);
       if (!pi) continue;
       const Lid lid = f.record_lid(n, p);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mad/sa/path_record.h"
+#include "smd/sa/partition_rules.h"
 #include "smd/sa/rate.h"
 
 namespace smd::sa {
@@ -14,7 +15,7 @@ using namespace mad::sa;
 namespace {
 
 constexpr std::uint64_t kDefaultGidPrefix = 0xFE80000000000000ULL;
-constexpr std::uint16_t kDefaultPKey = 0xFFFF;
+const std::vector<PKey> kNoPKeys;
 
 /// One side of a query: the endports it may be, and the one LID it names (0 = any of theirs).
 struct Side {
@@ -144,17 +145,15 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   if (src.status != status::kOk) return SaAnswer::error(src.status);
   const Side dst = resolve(f, m & pr_mask::kDgid, want.dgid, m & pr_mask::kDlid, want.dlid);
   if (dst.status != status::kOk) return SaAnswer::error(dst.status);
-  if ((m & pr_mask::kPKey) && (want.pkey & 0x7FFF) != (kDefaultPKey & 0x7FFF)) {
-    if (q.method() == method::kGet) return SaAnswer::error(status::kNoRecords);
-    SaAnswer none;
-    none.record_size = PathRecord::kSize;
-    return none;
-  }
   const bool get = q.method() == method::kGet;
   unsigned numb_path = (m & pr_mask::kNumbPath) && want.numb_path != 0 ? want.numb_path : 0x7F;
   if (get) numb_path = 1;
   const bool need_reversible = (m & pr_mask::kReversible) && want.reversible;
   const std::uint8_t life = snap.settings.packet_lifetime;
+
+  const std::optional<PKey> wanted_pkey = (m & pr_mask::kPKey) ? std::optional<PKey>(want.pkey) : std::nullopt;
+  const Endport* requester = f.by_lid(q.requester_lid);
+  const std::vector<PKey>& requester_pkeys = requester ? f.pkeys(requester->guid) : kNoPKeys;
 
   RecordCollector out(kPathRecordLayout, q, snap.settings.max_records);
   std::vector<SaFabric::Hop> hops;
@@ -163,7 +162,14 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   std::vector<Lid> dlids;
   std::vector<std::pair<Lid, Lid>> pairs;
   for (const Endport* s : src.ports) {
+    const std::vector<PKey>& src_pkeys = f.pkeys(s->guid);
+    if (!visible_to(requester_pkeys, src_pkeys, q.trusted)) continue;
     for (const Endport* d : dst.ports) {
+      const std::vector<PKey>& dst_pkeys = f.pkeys(d->guid);
+      if (!visible_to(requester_pkeys, dst_pkeys, q.trusted)) continue;
+      // IBA 15.2.5.16: a path exists only inside a partition both ends share (limited-limited is none).
+      const std::optional<PKey> pkey = path_pkey(src_pkeys, dst_pkeys, wanted_pkey);
+      if (!pkey) continue;
       lids_of(*s, src.lid, slids);
       lids_of(*d, dst.lid, dlids);
       // Distinct-LID pairs first (preference 0), then the other combinations (preference 2).
@@ -218,7 +224,7 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
         r.qos_class = (m & pr_mask::kQosClass) ? want.qos_class : 0;
         r.reversible = reversible;
         r.numb_path = 0;
-        r.pkey = (m & pr_mask::kPKey) ? want.pkey : kDefaultPKey;
+        r.pkey = *pkey;
         r.sl = sl;
         r.mtu_selector = selector::kExactly;
         r.mtu = *mtu;

@@ -13,8 +13,10 @@
 //     lower the path's value; all answers say "exactly" (selector 2), as the value is the path's.
 //   - SL: the request's, else the routing engine's (PathSlHook; none today, so 0). An engine that needs
 //     another SL than the one requested makes the path NO_RECORDS (OpenSM ERR 1F2A).
-//   - P_Key: the default partition (0xFFFF) is the only one until partitions exist; a requested P_Key of
-//     another base matches no path.
+//   - P_Key (smd/sa/partition_rules.h): the requester must share a partition with both ends, the ends with
+//     each other; the path carries the source's first entry that matches the destination (partition order,
+//     so the index-0 P_Key first), or with P_Key in the ComponentMask the requested one if both ends hold
+//     matching entries of its base. Limited-limited pairs have no path.
 //   - With LMC > 0 the distinct-LID pairs (i-th SLID with i-th DLID) come first, Preference 0, then the
 //     rest, Preference 2; NumbPath limits the paths per port pair (a Get asks for exactly one).
 // Cost: O(paths x hops); a Get between two named ports walks 2 x (number of LID pairs) paths.

@@ -5,10 +5,23 @@
 
 namespace smd::sa {
 
+namespace {
+
+// Before any partition plan, every endport holds the default partition's full entry (IBA 10.9.1.2).
+const std::vector<PKey> kDefaultFullOnly{0xFFFF};
+
+}  // namespace
+
+const std::vector<PKey>& SaFabric::pkeys(Guid port_guid) const {
+  return partitions_ ? partitions_->pkeys_of(port_guid) : kDefaultFullOnly;
+}
+
 std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shared_ptr<const LidMap> lids,
                                                 std::shared_ptr<const RoutingTables> tables,
-                                                std::uint64_t subnet_prefix) {
+                                                std::uint64_t subnet_prefix,
+                                                std::shared_ptr<const PartitionPlan> partitions) {
   auto f = std::make_shared<SaFabric>();
+  f->partitions_ = std::move(partitions);
   f->fabric_ = std::move(fabric);
   f->lids_ = lids ? std::move(lids) : std::make_shared<const LidMap>();
   f->tables_ = tables ? std::move(tables) : std::make_shared<const RoutingTables>();

@@ -14,6 +14,7 @@
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/model/lid_map.h"
+#include "routing/partitions/partition_plan.h"
 #include "smd/fabric/observed.h"
 
 namespace smd::sa {
@@ -30,10 +31,11 @@ struct Endport {
 class SaFabric {
  public:
   /// Index `fabric` (the sweep's fabric as known at its end: PortInfo with the LIDs the sweep set) with
-  /// the sweep's LIDs and tables. O(nodes + ports + max LID).
+  /// the sweep's LIDs, tables and partition plan (null: every endport a full member of the default
+  /// partition only, as before any plan). O(nodes + ports + max LID).
   static std::shared_ptr<const SaFabric> build(ObservedFabric fabric, std::shared_ptr<const LidMap> lids,
-                                               std::shared_ptr<const RoutingTables> tables,
-                                               std::uint64_t subnet_prefix);
+                                               std::shared_ptr<const RoutingTables> tables, std::uint64_t subnet_prefix,
+                                               std::shared_ptr<const PartitionPlan> partitions = nullptr);
 
   const Topology& topo() const { return *fabric_.topo; }
   const ObservedFabric& observed() const { return fabric_; }
@@ -43,6 +45,12 @@ class SaFabric {
 
   /// Every endport with a LID, by base LID.
   const std::vector<Endport>& endports() const { return endports_; }
+  /// The P_Keys the endport with `port_guid` is a member of (partition order; IBA 10.9), as the sweep's
+  /// plan gave them; empty for a port in no partition.
+  const std::vector<PKey>& pkeys(Guid port_guid) const;
+  /// The sweep's partition plan, null when there was none.
+  const PartitionPlan* partitions() const { return partitions_.get(); }
+
   /// Endport by port GUID, or null.
   const Endport* by_guid(Guid port_guid) const;
   /// Endport owning `lid` (any LID of its LMC range), or null.
@@ -75,6 +83,7 @@ class SaFabric {
   std::shared_ptr<const LidMap> lids_;
   std::shared_ptr<const RoutingTables> tables_;
   std::uint64_t subnet_prefix_ = 0;
+  std::shared_ptr<const PartitionPlan> partitions_;
   std::vector<Endport> endports_;
   std::unordered_map<Guid, std::uint32_t> by_guid_;  // -> endports_ index
   std::vector<std::uint32_t> by_lid_;                // LID -> endports_ index, or kNone

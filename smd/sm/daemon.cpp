@@ -24,6 +24,7 @@ Daemon::Daemon(Policy policy, std::string config_path)
       sweep_timer_(io_, SmEvent::kHeavySweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
       light_timer_(io_, SmEvent::kLightSweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
       poll_timer_(io_, SmEvent::kPollDue, [this](DaemonEvent e) { post(std::move(e)); }),
+      mcast_timer_(io_, SmEvent::kMcastDue, [this](DaemonEvent e) { post(std::move(e)); }),
       watchdog_timer_(io_),
       signals_(io_, SIGTERM, SIGINT, SIGHUP) {
   publish(nullptr);
@@ -43,6 +44,7 @@ int Daemon::run() {
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
 
   auto guard = boost::asio::make_work_guard(io_);
+  sa_partitions_ = std::make_shared<const PartitionsSpec>(policy_.partitions);
   mad::GmpSink sa_sink;
   if (policy_.sa.enabled) {
     sa::SaAgentOptions sa_options;
@@ -57,6 +59,7 @@ int Daemon::run() {
     sa_ = std::make_unique<sa::SaAgent>(
         sa_options,
         [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); });
+    sa_->set_mcast_sink([this](std::vector<sa::McastGroupMembers> groups) { on_groups_changed(std::move(groups)); });
     sa_sink = [agent = sa_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress& from,
                                   bool sm_idle) { (void)agent->submit(mad, from, sm_idle); };
   }

@@ -28,6 +28,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -118,6 +119,18 @@ class Daemon final : public DaemonControl {
   void cancel_light_sweep();
   void run_light_sweep(const DaemonEvent& event);
 
+  // --- daemon_mcast.cpp: multicast trees between sweeps ---
+  /// The SA thread's McastSink: keep the newest groups, queue kGroupsChanged on the SM's thread.
+  void on_groups_changed(std::vector<sa::McastGroupMembers> groups);
+  /// Hand the mailbox's groups (when new) to the runner.
+  void take_mcast_mailbox();
+  /// The groups with their trees, for the snapshot (SM thread).
+  std::vector<McastGroupView> mcast_groups_view() const;
+  /// kScheduleMcast: arm the multicast timer (once per burst).
+  void schedule_mcast_pass();
+  /// kRunMcastPass: rebuild and program the changed groups' trees.
+  void run_mcast_pass(const DaemonEvent& event);
+
   // --- daemon_sminfo.cpp: the SMInfo agent ---
   /// Answer another SM's SMInfo Get or Set (IBA 14.4.1; rules in smd/sm/sminfo_access.h). An obeyed Set
   /// becomes an event; a trusted Get from an SM that outranks us may too.
@@ -189,6 +202,7 @@ class Daemon final : public DaemonControl {
   EventTimer sweep_timer_;  ///< kHeavySweepDue
   EventTimer light_timer_;  ///< kLightSweepDue
   EventTimer poll_timer_;   ///< kPollDue
+  EventTimer mcast_timer_;  ///< kMcastDue
   boost::asio::steady_timer watchdog_timer_;
   boost::asio::signal_set signals_;
 
@@ -230,6 +244,15 @@ class Daemon final : public DaemonControl {
   unsigned other_masters_ = 0;          ///< other SMs in MASTER state at the last look
   std::uint32_t trap_tid_ = 0;          ///< TIDs of the traps this SM sends
   Guid nudged_guid_ = 0;                ///< the last master nudged (repeats are logged at debug)
+
+  // Multicast: the SA's groups as last handed over (guarded: the SA thread writes them), and the pass.
+  mutable std::mutex mcast_mailbox_mutex_;
+  std::vector<McastGroupGuids> mcast_mailbox_;
+  std::vector<McastGroupView> mcast_view_;  ///< the same groups as smctl shows them (members by JoinState)
+  bool mcast_mailbox_new_ = false;
+  bool mcast_armed_ = false;
+  /// The partition policy the SA pre-creates groups from; a new pointer only when the policy changes.
+  std::shared_ptr<const PartitionsSpec> sa_partitions_;
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

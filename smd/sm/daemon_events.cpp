@@ -94,6 +94,8 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
       await_handover();
       return;
     case SmAction::kNudgeMaster: nudge_watched(); return;
+    case SmAction::kScheduleMcast: schedule_mcast_pass(); return;
+    case SmAction::kRunMcastPass: run_mcast_pass(event); return;
     case SmAction::kFollowSender:
       if (auto sm = reach_sm(event.peer_guid, event.peer_lid)) {
         watched_ = *sm;

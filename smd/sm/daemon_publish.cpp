@@ -19,6 +19,8 @@ void Daemon::count_sweep(const SweepSummary& s) {
   counters_.smp_retries += s.retries;
   counters_.smp_timeouts += s.timeouts;
   counters_.lft_blocks_written += s.lft_blocks_written;
+  counters_.pkey_blocks_written += s.pkey_blocks_written;
+  counters_.mft_blocks_written += s.mft_blocks_written;
   counters_.heavy_sweep_seconds_total += s.total_ms / 1000.0;
   for (const PhaseTime& p : s.phases) {
     if (p.id == SweepPhase::kRouting) counters_.routing_seconds_total += p.ms / 1000.0;
@@ -47,7 +49,10 @@ void Daemon::publish(const SweepSummary* summary) {
     snap->topo = runner_->topology();
     snap->lids = runner_->lids_snapshot();
     snap->tables = runner_->tables_snapshot();
+    snap->partitions = runner_->partitions_snapshot();
   }
+  snap->partition_policy = sa_partitions_;
+  snap->groups = mcast_groups_view();
   snap->last_sweep = last_summary_;
   snap->last_sweep_time = last_sweep_time_;
   snap->last_repair_ms = last_repair_ms_;
@@ -67,7 +72,7 @@ void Daemon::publish_sa() {
   const std::shared_ptr<const Topology> topo = runner_->topology();
   if (topo && topo.get() != sa_fabric_of_) {
     sa_fabric_ = sa::SaFabric::build(runner_->known_fabric(), runner_->lids_snapshot(), runner_->tables_snapshot(),
-                                     policy_.sm.subnet_prefix);
+                                     policy_.sm.subnet_prefix, runner_->partitions_snapshot());
     sa_fabric_of_ = topo.get();
   }
   auto snap = std::make_shared<sa::SaSnapshot>();
@@ -80,6 +85,10 @@ void Daemon::publish_sa() {
   }
   snap->serving = sa_ready_ && sa_fabric_ != nullptr;
   snap->fabric = sa_fabric_;
+  if (const std::shared_ptr<const sa::SaFabric> f = sa_fabric_) {
+    snap->port_pkeys = [f](Guid port_guid) { return f->pkeys(port_guid); };
+  }
+  snap->partitions = sa_partitions_;
   snap->sm_lid = own_lid_;
   snap->settings.key = policy_.sa.key;
   snap->settings.packet_lifetime = static_cast<std::uint8_t>(policy_.sa.packet_lifetime);

@@ -80,6 +80,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   gate_ = SweepRunner::GateVerdict::kConfigure;
   sweep_running_ = n;
   auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
+  take_mcast_mailbox();  // the sweep programs the groups the SA holds now
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
   sweep_running_ = 0;
   count_sweep(*s);

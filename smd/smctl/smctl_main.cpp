@@ -55,6 +55,16 @@ int main(int argc, char** argv) {
   app.add_subcommand("sa", "Subnet Administrator: queries served by attribute, subscriptions, services")->callback([&] {
     request = {{"cmd", "sa"}};
   });
+  std::string pkey;
+  auto* partitions = app.add_subcommand("partitions", "partitions: P_Keys, members full/limited, problems");
+  partitions->add_option("pkey", pkey, "one partition (P_Key or name): list its member ports");
+  partitions->callback([&] {
+    request = {{"cmd", "partitions"}};
+    if (!pkey.empty()) request["pkey"] = pkey;
+  });
+  app.add_subcommand("groups", "multicast groups: MGID, MLID, members by JoinState, tree")->callback([&] {
+    request = {{"cmd", "groups"}};
+  });
   std::string what;
   auto* exp = app.add_subcommand("export", "export a plan the daemon wrote");
   exp->add_option("what", what, "what to export")->required()->check(CLI::IsMember({"roce"}));

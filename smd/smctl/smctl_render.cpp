@@ -188,6 +188,47 @@ void render_sa(std::ostream& out, const Json& r) {
   }
 }
 
+void render_partitions(std::ostream& out, const Json& r) {
+  out << "partition enforcement " << str(r, "enforcement") << " (switch ports facing CAs), allow_both_pkeys "
+      << str(r, "allow_both_pkeys") << (r.value("planned", false) ? "" : "; no sweep has planned them yet") << "\n";
+  for (const Json& p : r.at("partitions")) {
+    out << "  " << str(p, "pkey") << "  " << std::left << std::setw(20) << str(p, "name");
+    if (p.contains("full")) out << " full " << str(p, "full") << ", limited " << str(p, "limited");
+    if (p.value("ipoib", false)) out << ", IPoIB";
+    if (p.value("index0", false)) out << ", index 0";
+    out << "\n";
+    if (p.contains("members")) {
+      for (const Json& m : p.at("members")) {
+        out << "      " << str(m, "guid") << "  " << std::setw(8) << str(m, "membership") << " "
+            << str(m, "description") << "\n";
+      }
+    }
+  }
+  for (const Json& pr : r.at("problems")) {
+    out << "  problem: " << str(pr, "guid") << " port " << str(pr, "port") << ": " << str(pr, "reason") << "\n";
+  }
+}
+
+void render_groups(std::ostream& out, const Json& r) {
+  if (r.empty()) {
+    out << "no multicast groups\n";
+    return;
+  }
+  for (const Json& g : r) {
+    out << str(g, "mlid") << "  " << std::left << std::setw(40) << str(g, "mgid") << " members " << str(g, "members")
+        << " (full " << str(g, "full") << ", non " << str(g, "non_member") << ", send-only " << str(g, "send_only")
+        << ")";
+    const std::string root = str(g, "root");
+    if (root.empty()) {
+      out << ", no tree";
+    } else {
+      out << ", tree of " << str(g, "tree_switches") << " switches rooted at " << root;
+    }
+    if (!g.value("programmed", false) && !root.empty()) out << " (rebuild pending)";
+    out << "\n";
+  }
+}
+
 void render_text(std::ostream& out, const std::string& cmd, const Json& result) {
   try {
     if (cmd == "status") return render_status(out, result);
@@ -196,6 +237,8 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
     if (cmd == "route") return render_route(out, result);
     if (cmd == "report") return render_report(out, result);
     if (cmd == "sa") return render_sa(out, result);
+    if (cmd == "partitions") return render_partitions(out, result);
+    if (cmd == "groups") return render_groups(out, result);
     if (cmd == "sweep" || cmd == "reroute") {
       out << "requested " << str(result, "requested") << "\n";
       return;

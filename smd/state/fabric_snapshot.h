@@ -3,6 +3,7 @@
 // pointer on its io_context thread.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -12,6 +13,8 @@
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "routing/partitions/partition_plan.h"
+#include "routing/partitions/partition_spec.h"
 #include "smd/state/sa_stats.h"
 #include "smd/state/sweep_summary.h"
 
@@ -36,6 +39,9 @@ struct DaemonCounters {
   std::uint64_t smp_retries = 0;
   std::uint64_t smp_timeouts = 0;
   std::uint64_t lft_blocks_written = 0;
+  std::uint64_t pkey_blocks_written = 0;  ///< P_KeyTable block Sets, heavy sweeps
+  std::uint64_t mft_blocks_written = 0;   ///< MulticastForwardingTable (block, position) Sets, sweeps and passes
+  std::uint64_t mcast_passes = 0;         ///< multicast passes between sweeps that rebuilt something
   double heavy_sweep_seconds_total = 0;
   double routing_seconds_total = 0;
 };
@@ -48,6 +54,20 @@ struct RestartNeeded {
   std::string file;     ///< the value the file asks for
 
   friend bool operator==(const RestartNeeded&, const RestartNeeded&) = default;
+};
+
+/// One multicast group as smctl and the metrics show it: what the SA holds (MGID, MLID, members by
+/// JoinState bit, IBA 15.2.5.17) and the tree the switches carry for it (routing/mcast/mcast_tables.h).
+struct McastGroupView {
+  std::array<std::uint8_t, 16> mgid{};
+  Lid mlid = 0;
+  unsigned members = 0;        ///< ports with any JoinState bit
+  unsigned full = 0;           ///< with the FullMember bit (1)
+  unsigned non_member = 0;     ///< with the NonMember bit (2)
+  unsigned send_only = 0;      ///< with SendOnlyNonMember (4) or SendOnlyFullMember (8)
+  Guid root = 0;               ///< the tree's root switch, 0 when the group has no tree (fewer than 2 ports)
+  unsigned tree_switches = 0;  ///< switches holding the MLID
+  bool programmed = false;     ///< the switches carry this group's current members (no rebuild pending)
 };
 
 /// Another SM as this one last read its SMInfo.
@@ -89,6 +109,11 @@ struct FabricSnapshot {
   /// Where the daemon writes the RoCE plan (state_dir/roce-plan.json, `smctl export roce`); "" when the
   /// policy turns the export off (roce.export: false).
   std::string roce_plan_path;
+  /// The partition policy in effect and the last programming sweep's plan of it (null before the first).
+  std::shared_ptr<const PartitionsSpec> partition_policy;
+  std::shared_ptr<const PartitionPlan> partitions;
+  /// The SA's multicast groups with their trees, by MLID.
+  std::vector<McastGroupView> groups;
   /// The Subnet Administrator's counters as of this snapshot's making (null: the SA is turned off).
   std::shared_ptr<const SaStats> sa;
 };

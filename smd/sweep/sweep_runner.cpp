@@ -107,6 +107,15 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     s.pkey_blocks_skipped = pk.blocks_skipped;
     s.port_sets += pk.enforcement_sets;
   }
+  {
+    PhaseTimer t(s, SweepPhase::kMulticast, "multicast configured (MFT blocks)");
+    unsigned rebuilt = 0;
+    const McastProgramCounts mc = multicast_phase(batch, fabric, topo_ptr, problems, rebuilt);
+    s.mcast_groups = mc.groups;
+    s.mcast_trees_rebuilt = rebuilt;
+    s.mft_blocks_written = mc.blocks_written;
+    s.mft_blocks_skipped = mc.blocks_skipped;
+  }
   // Links armed, then active (ibsim, like real ports, needs both ends Armed first).
   {
     PhaseTimer t(s, SweepPhase::kLinksArmed, "links armed");
@@ -143,6 +152,8 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
 
 void SweepRunner::forget_programming() {
   applied_.forget_all();
+  applied_mft_.forget_all();
+  mcast_tables_ = {};  // the next master sweep builds every tree afresh
   applied_pkeys_.forget_all();
   reregistered_.clear();  // the first sweep as master again tells every client to re-register
   last_ = ObservedFabric{};

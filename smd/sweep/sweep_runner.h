@@ -1,18 +1,19 @@
 // One heavy sweep as a list of named phases, in the order OpenSM logs them:
 // discovery -> LIDs assigned -> routing computed and verified -> endports configured ->
-// switches configured (LFTs) -> partitions configured (P_Key tables) -> links armed -> links active ->
-// subnet up.
-// Each phase keeps to one kind of state: discovery builds what the SMAs reported (ObservedFabric), LIDs
-// and routing build what the SM wants (DesiredFabric), the programmers write the difference and record
-// what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedTables for
-// the forwarding tables, AppliedPKeys for the P_Key tables; both outlive the sweep).
+// switches configured (LFTs) -> partitions configured (P_Key tables) -> multicast configured (MFTs) -> links armed ->
+// links active -> subnet up. Each phase keeps to one kind of state: discovery builds what the SMAs reported
+// (ObservedFabric), LIDs and routing build what the SM wants (DesiredFabric), the programmers write the difference and
+// record what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedTables for the
+// forwarding tables, AppliedPKeys for the P_Key tables; both outlive the sweep).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -22,16 +23,31 @@
 #include "mad/transport/smp_batch.h"
 #include "mad/transport/transport.h"
 #include "routing/lids/lid_assign.h"
+#include "routing/mcast/mcast_tables.h"
+#include "routing/mcast/mcast_tree.h"
+#include "smd/fabric/applied_mft.h"
 #include "smd/fabric/applied_pkeys.h"
 #include "smd/fabric/applied_tables.h"
 #include "smd/fabric/desired.h"
+#include "smd/fabric/mcast_groups.h"
 #include "smd/fabric/observed.h"
 #include "smd/fabric/sweep_fabric.h"
+#include "smd/program/mcast_programmer.h"
 #include "smd/state/roce_state_writer.h"
 #include "smd/state/sweep_summary.h"
 #include "smd/sweep/sweep_scope.h"
 
 namespace smd {
+
+/// What one multicast pass between sweeps did (SweepRunner::multicast_pass).
+struct McastPassSummary {
+  bool skipped = false;  ///< nothing to do (no groups changed), or no configuring sweep yet
+  unsigned rebuilt = 0;  ///< MLIDs whose tree was rebuilt or removed
+  McastProgramCounts counts;
+  std::uint64_t smps_sent = 0;
+  double ms = 0;
+  std::vector<SweepProblem> problems;
+};
 
 /// The SM's state that outlives one sweep: remembered LIDs, what each switch holds, the last fabric.
 class SweepRunner {
@@ -86,6 +102,19 @@ class SweepRunner {
   /// fabric, writes every table and routes afresh (OpenSM: coming out of standby). LIDs remembered stay.
   void forget_programming();
 
+  /// The SA's groups as of now (every MLID in use, with its members' port GUIDs). MLIDs whose members
+  /// differ from the last call, new ones and vanished ones have their trees rebuilt (or removed) by the
+  /// next multicast pass or heavy sweep; the others keep theirs.
+  void set_mcast_groups(const std::vector<McastGroupGuids>& groups);
+  /// Between sweeps (OpenSM's idle-time processing of marked MLIDs): rebuild the trees of the groups that
+  /// changed, on the last configuring sweep's fabric, verify them and write the MFT blocks that differ.
+  /// Nothing is written when the verifier refuses the result (a problem says why).
+  McastPassSummary multicast_pass();
+  /// The trees the switches were last programmed with (empty before the first multicast phase).
+  const McastTables& mcast_tables() const { return mcast_tables_; }
+  /// Some group changed since the last multicast phase (its tree is not programmed yet).
+  bool mcast_rebuild_pending() const { return !mcast_changed_.empty(); }
+
   /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
   /// the report of that write, nullopt when none was asked for yet.
   std::optional<RoceWriteReport> wait_for_roce_files() { return roce_writer_.wait_idle(); }
@@ -106,6 +135,9 @@ class SweepRunner {
   EndportSettings endport_settings(const Topology& topo) const;
   // The partition plan of this sweep's fabric, indexes kept from the last one (sweep_partitions.cpp).
   std::shared_ptr<const PartitionPlan> plan_partitions_phase(const SweepFabric& fabric) const;
+  // Multicast (sweep_multicast.cpp): rebuild what no longer serves its group on `topo`, verify, program.
+  McastProgramCounts multicast_phase(SmpBatch& batch, SweepFabric& fabric, const std::shared_ptr<const Topology>& topo,
+                                     std::vector<SweepProblem>& problems, unsigned& rebuilt);
   // Endports whose PortInfo Set carries ClientReregister this sweep (sweep_partitions.cpp).
   std::unordered_set<Guid> reregister_set(const Topology& topo, Lid sm_lid);
 
@@ -121,6 +153,12 @@ class SweepRunner {
   /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
   std::unordered_set<Guid> reregistered_;
   Lid reregistered_sm_lid_ = 0;
+  std::map<Lid, std::vector<Guid>> mcast_groups_;    ///< the SA's groups: MLID -> sorted member port GUIDs
+  std::set<Lid> mcast_changed_;                      ///< MLIDs to rebuild at the next multicast phase
+  McastTables mcast_tables_;                         ///< the trees as last verified and programmed
+  AppliedMft applied_mft_;                           ///< what each switch acknowledged of its MFT, by GUID
+  std::unique_ptr<McastTreeBuilder> mcast_builder_;  ///< indexes mcast_builder_topo_ (kept while it lives)
+  std::shared_ptr<const Topology> mcast_builder_topo_;
   ObservedFabric last_;  ///< the last configuring sweep's fabric as known at its end (topo null: none)
   std::shared_ptr<const Topology> topo_;
   DesiredFabric desired_;        ///< what the current (or last) sweep wants: LIDs, tables, endport settings
