@@ -77,10 +77,13 @@ std::vector<TableWrite> plan_pkey_enforcement(const SweepFabric& fabric, const P
     if (node_of(fabric, pp, key.node_guid) == nullptr) continue;
     const mad::PortInfo* now = fabric.port_info(pp.node, pp.port);
     if (now == nullptr) continue;
-    const bool on = pp.enforce_in || pp.enforce_out;
-    // Enforcing against a table the port does not hold would drop its traffic: wait for the table.
-    const bool in = on && table_held(pp, applied.port(key.node_guid, key.port)) ? pp.enforce_in : false;
-    const bool out = on && table_held(pp, applied.port(key.node_guid, key.port)) ? pp.enforce_out : false;
+    // Enforcing against a table the port does not hold would drop its traffic: wait for the table. A
+    // direction the switch cannot enforce (SwitchInfo Inbound/OutboundEnforcementCap 0, IBA 14.2.5.4) is
+    // left off: its SMA ignores the bit (ibsim advertises neither and keeps both 0).
+    const mad::SwitchInfo* si = fabric.switch_info(pp.node);
+    const bool held = table_held(pp, applied.port(key.node_guid, key.port));
+    const bool in = held && pp.enforce_in && si != nullptr && si->inbound_enforcement_cap;
+    const bool out = held && pp.enforce_out && si != nullptr && si->outbound_enforcement_cap;
     if (now->partition_enforcement_inbound == in && now->partition_enforcement_outbound == out) {
       ++skipped;
       continue;

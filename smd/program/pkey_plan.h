@@ -9,8 +9,10 @@
 // written, so a policy reload rewrites exactly the blocks whose entries changed.
 // Enforcement is a PortInfo Set (read-modify-write of the PortInfo the sweep holds, PortState NoChange)
 // where the bits differ from what the port reports; it is turned on only once the port's whole table is
-// acknowledged, so a switch port never filters against a table it does not hold yet. No SMP is sent
-// here; pkey_programmer.h sends.
+// acknowledged, so a switch port never filters against a table it does not hold yet, and only in the
+// directions SwitchInfo says the switch can enforce (Inbound/OutboundEnforcementCap, IBA 14.2.5.4;
+// OpenSM does not look, and its Sets are then silently ignored). No SMP is sent here; pkey_programmer.h
+// sends.
 #pragma once
 
 #include <vector>

@@ -6,7 +6,7 @@ fabric programmed once from empty tables, and compares them with `smpquery pkeys
 every switch port 0 and every switch port facing a CA. Written from IBA 10.9 and OpenSM's
 partition-config.txt, not from smd's planner.
 
-Spec: {"sm_port_guid": "0x...", "allow_both": false,
+Spec: {"sm_port_guid": "0x..." or "sm_desc": "host-0", "allow_both": false,
        "partitions": [{"pkey": "0x7fff", "index0": false, "default": "limited",
                        "members": [["ALL", "full"], ["0x0002c9...", "limited"], ["ALL_CAS", null], ["SELF", "full"]]}]}
 The default partition 0x7fff with SELF=full is added as OpenSM does when the spec lacks them.
@@ -41,7 +41,8 @@ def fabric():
         m = CA_HDR.match(line)
         if m:
             cur = ('ca', m.group(2))
-            cas[m.group(2)] = dict(ports={})
+            d = re.search(r'#\s*"([^"]*)"', line)
+            cas[m.group(2)] = dict(ports={}, desc=d.group(1) if d else '')
             continue
         if cur is None:
             continue
@@ -115,8 +116,11 @@ def read_pkeys(lid, port=None):
 
 def main():
     spec = with_default(json.load(open(sys.argv[1])))
-    sm_guid = int(spec.get('sm_port_guid', '0'), 16)
     switches, cas = fabric()
+    sm_guid = int(spec.get('sm_port_guid', '0'), 16)
+    for ca in cas.values():  # "sm_desc": the SM sits on port 1 of the CA with this NodeDescription
+        if spec.get('sm_desc') and ca['desc'] == spec['sm_desc'] and 1 in ca['ports']:
+            sm_guid = ca['ports'][1]['guid']
     failures, checked = [], 0
 
     def expect(what, got, want):

@@ -176,6 +176,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       si.linear_fdb_cap = node.lft_cap;
       si.linear_fdb_top = lft_top_[t.node];
       si.partition_enforcement_cap = enf_cap_;
+      si.inbound_enforcement_cap = si.outbound_enforcement_cap = enf_cap_ != 0;
       si.encode(reply.data);
       return true;
     }

@@ -76,8 +76,16 @@ TEST(PKeyPlan, OnlyBlocksThatDifferFromWhatWasAcknowledgedAreWritten) {
   EXPECT_EQ(plan_pkey_tables(fabric, want, applied).writes.size(), 1u) << "a forgotten block is written again";
 }
 
+// plan_fabric() with a switch that can enforce in both directions (SwitchInfo byte 16 bits 7:6).
+ObservedFabric enforcing_fabric(bool in = true, bool out = true) {
+  ObservedFabric f = test::plan_fabric();
+  f.nodes[0].switch_info->inbound_enforcement_cap = in;
+  f.nodes[0].switch_info->outbound_enforcement_cap = out;
+  return f;
+}
+
 TEST(PKeyPlan, EnforcementWaitsForTheTableThenSetsBothBitsAsANoChangeSet) {
-  const SweepFabric fabric(test::plan_fabric());
+  const SweepFabric fabric{enforcing_fabric()};
   const PartitionPlan want = two_ports();
   unsigned skipped = 0;
   EXPECT_TRUE(plan_pkey_enforcement(fabric, want, AppliedPKeys{}, skipped).empty())
@@ -101,8 +109,21 @@ TEST(PKeyPlan, EnforcementWaitsForTheTableThenSetsBothBitsAsANoChangeSet) {
   EXPECT_EQ(w.request.data[63], 0x5a) << "read-modify-write keeps what the port reported";
 }
 
+TEST(PKeyPlan, ADirectionTheSwitchCannotEnforceIsLeftOff) {
+  AppliedPKeys applied;
+  const PartitionPlan want = two_ports();
+  const auto blocks = pkey_blocks(want.ports.at({test::kPlanSwitchGuid, 1}).table);
+  for (unsigned b = 0; b < blocks.size(); ++b) applied.record_block(test::kPlanSwitchGuid, 1, b, blocks[b]);
+  unsigned skipped = 0;
+  EXPECT_TRUE(plan_pkey_enforcement(SweepFabric(test::plan_fabric()), want, applied, skipped).empty())
+      << "neither cap (as ibsim): nothing to set";
+  const auto writes = plan_pkey_enforcement(SweepFabric(enforcing_fabric(false, true)), want, applied, skipped);
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].request.data[43] & 0x0c, 0x04) << "outbound only";
+}
+
 TEST(PKeyPlan, TheEnforcementEchoLooksAtTheTwoBitsOnly) {
-  const SweepFabric fabric(test::plan_fabric());
+  const SweepFabric fabric{enforcing_fabric()};
   AppliedPKeys applied;
   const PartitionPlan want = two_ports();
   const auto blocks = pkey_blocks(want.ports.at({test::kPlanSwitchGuid, 1}).table);
