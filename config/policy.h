@@ -8,6 +8,7 @@
 
 #include "routing/base/ids.h"
 #include "routing/engines/engine_options.h"
+#include "routing/partitions/partition_spec.h"
 
 namespace smd {
 
@@ -108,6 +109,9 @@ struct Policy {
   SecurityPolicy security;
   RocePolicy roce;
   SaPolicy sa;
+  /// partitions: absent = default_partitions() (OpenSM without partitions.conf: Default=0x7fff,ipoib :
+  /// ALL=full); present = what it says, with_default_partition applied. Reloadable on SIGHUP.
+  PartitionsSpec partitions = default_partitions();
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

@@ -141,7 +141,7 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
     {"unknown_section_far", "policy: {}\n",
      "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce, "
-     "sa"},
+     "sa, partitions"},
     {"roce_export_yes", "roce:\n  export: yes\n", "t.yaml:2:11: roce.export: expected true or false, got 'yes'"},
     {"sa_queue_depth_below", "sa:\n  queue_depth: 15\n", "t.yaml:2:16: sa.queue_depth: 15 is out of range 16..1000000"},
     {"sa_packet_lifetime_above", "sa:\n  packet_lifetime: 64\n",
@@ -192,6 +192,99 @@ const RejectCase kSecurityCases[] = {
      "t.yaml:2:23: security.m_key_lease_period: 65536 is out of range 0..65535"},
 };
 INSTANTIATE_TEST_SUITE_P(Security, PolicyLoaderReject, ::testing::ValuesIn(kSecurityCases), case_name);
+
+const RejectCase kPartitionsCases[] = {
+    {"partitions_pkey_zero", "partitions:\n  list:\n    - pkey: 0\n",
+     "t.yaml:3:13: partitions.list[0].pkey: 0 is out of range 0x0001..0x7fff (a P_Key base has 15 bits; membership "
+     "sets bit 15)"},
+    {"partitions_pkey_16_bits", "partitions:\n  list:\n    - name: a\n      pkey: 0x8001\n",
+     "t.yaml:4:13: partitions.list[0].pkey: 0x8001 is out of range 0x0001..0x7fff (a P_Key base has 15 bits; "
+     "membership sets bit 15)"},
+    {"partitions_pkey_missing", "partitions:\n  list:\n    - name: a\n",
+     "t.yaml:3:7: partitions.list[0].pkey: missing: every partition needs its 15-bit P_Key (0x0001..0x7fff)"},
+    {"partitions_pkey_junk", "partitions:\n  list:\n    - pkey: 0x12g\n",
+     "t.yaml:3:13: partitions.list[0].pkey: '0x12g' is not an integer: unexpected 'g' after the number"},
+    {"partitions_pkey_duplicate", "partitions:\n  list:\n    - pkey: 0x10\n    - pkey: 0x0010\n",
+     "t.yaml:4:13: partitions.list[1].pkey: P_Key 0x0010 is already partition [0]; write one entry per P_Key"},
+    {"partitions_unknown_key", "partitions:\n  list:\n    - pkey: 0x10\n      memebrs: [ALL]\n",
+     "t.yaml:4:7: partitions.list[0].memebrs: unknown key (did you mean 'members'?)"},
+    {"partitions_unknown_section_key", "partitions:\n  enforce: both\n",
+     "t.yaml:2:3: partitions.enforce: unknown key; expected one of enforcement, allow_both_pkeys, list"},
+    {"partitions_enforcement_value", "partitions:\n  enforcement: inbound\n",
+     "t.yaml:2:16: partitions.enforcement: unknown value 'inbound'; expected one of both, in, out, off"},
+    {"partitions_list_map", "partitions:\n  list: {pkey: 1}\n",
+     "t.yaml:2:9: partitions.list: expected a sequence of partitions, got a map"},
+    {"partitions_entry_scalar", "partitions:\n  list:\n    - 0x10\n",
+     "t.yaml:3:7: partitions.list[0]: expected a partition (a map with pkey), got a scalar"},
+    {"partitions_default_membership", "partitions:\n  list:\n    - pkey: 1\n      default_membership: ful\n",
+     "t.yaml:4:27: partitions.list[0].default_membership: unknown value 'ful' (did you mean 'full'?); expected one "
+     "of limited, full, both"},
+    {"partitions_member_word", "partitions:\n  list:\n    - pkey: 1\n      members: [ALL, all_cas]\n",
+     "t.yaml:4:22: partitions.list[0].members[1]: 'all_cas' is neither a port GUID nor one of ALL, ALL_CAS, "
+     "ALL_SWITCHES, ALL_ROUTERS, SELF"},
+    {"partitions_member_guid_zero", "partitions:\n  list:\n    - pkey: 1\n      members:\n        - 0\n",
+     "t.yaml:5:11: partitions.list[0].members[0]: '0' is neither a port GUID nor one of ALL, ALL_CAS, "
+     "ALL_SWITCHES, ALL_ROUTERS, SELF"},
+    {"partitions_member_two_selectors",
+     "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {guid: 0x1, node: h1}\n",
+     "t.yaml:5:11: partitions.list[0].members[0]: names its ports twice: give only one of guid, node, select"},
+    {"partitions_member_no_selector",
+     "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {membership: full}\n",
+     "t.yaml:5:11: partitions.list[0].members[0]: names no port: give one of guid, node, select"},
+    {"partitions_member_membership",
+     "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {select: SELF, membership: half}\n",
+     "t.yaml:5:38: partitions.list[0].members[0].membership: unknown value 'half'; expected one of limited, full, "
+     "both"},
+    {"partitions_member_select_guid", "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {select: 0x1}\n",
+     "t.yaml:5:20: partitions.list[0].members[0].select: unknown value '0x1'; expected one of ALL, ALL_CAS, "
+     "ALL_SWITCHES, ALL_ROUTERS, SELF"},
+    {"partitions_member_unknown_key", "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {port: 0x1}\n",
+     "t.yaml:5:12: partitions.list[0].members[0].port: unknown key; expected one of guid, node, select, membership"},
+    {"partitions_member_map_guid_zero", "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {guid: 0}\n",
+     "t.yaml:5:18: partitions.list[0].members[0].guid: GUID 0 is not a valid port or node GUID"},
+    {"partitions_member_node_empty", "partitions:\n  list:\n    - pkey: 1\n      members:\n        - {node: ''}\n",
+     "t.yaml:5:18: partitions.list[0].members[0].node: must not be empty"},
+    {"partitions_members_scalar", "partitions:\n  list:\n    - pkey: 1\n      members: ALL\n",
+     "t.yaml:4:16: partitions.list[0].members: expected a sequence of members, got a scalar"},
+    {"partitions_ipoib_yes", "partitions:\n  list:\n    - pkey: 1\n      ipoib: yes\n",
+     "t.yaml:4:14: partitions.list[0].ipoib: expected true, false or a map of the broadcast group, got 'yes'"},
+    {"partitions_ipoib_mtu", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {mtu: 6}\n",
+     "t.yaml:4:20: partitions.list[0].ipoib.mtu: 6 is out of range 1..5"},
+    {"partitions_ipoib_sl", "partitions:\n  list:\n    - pkey: 1\n      ipoib:\n        sl: 16\n",
+     "t.yaml:5:13: partitions.list[0].ipoib.sl: 16 is out of range 0..15"},
+    {"partitions_ipoib_scope_zero", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {scopes: [2, 0]}\n",
+     "t.yaml:4:27: partitions.list[0].ipoib.scopes[1]: expected a scope 1..15 (2 = link-local), got '0'"},
+    {"partitions_ipoib_scopes_empty", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {scopes: []}\n",
+     "t.yaml:4:23: partitions.list[0].ipoib.scopes: expected a non-empty sequence of scopes (1..15), got []"},
+    {"partitions_ipoib_scope_twice", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {scopes: [2, 2]}\n",
+     "t.yaml:4:27: partitions.list[0].ipoib.scopes[1]: 2 is listed twice"},
+    {"partitions_ipoib_flow_label", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {flow_label: 0x100000}\n",
+     "t.yaml:4:27: partitions.list[0].ipoib.flow_label: 0x100000 is out of range 0..1048575"},
+    {"partitions_ipoib_q_key_33_bits", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {q_key: 0x100000000}\n",
+     "t.yaml:4:22: partitions.list[0].ipoib.q_key: 0x100000000 is out of range 0..4294967295"},
+    {"partitions_ipoib_unknown", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {scope: 2}\n",
+     "t.yaml:4:15: partitions.list[0].ipoib.scope: unknown key (did you mean 'scopes'?)"},
+    {"partitions_group_not_multicast",
+     "partitions:\n  list:\n    - pkey: 1\n      groups:\n        - {mgid: 'fe80::1'}\n",
+     "t.yaml:5:18: partitions.list[0].groups[0].mgid: 'fe80::1' is not a multicast GID: it must start with ff"},
+    {"partitions_group_not_ipv6", "partitions:\n  list:\n    - pkey: 1\n      groups:\n        - mgid: ff12:401b\n",
+     "t.yaml:5:17: partitions.list[0].groups[0].mgid: 'ff12:401b' is not a GID in IPv6 notation (ff12:401b::1)"},
+    {"partitions_group_other_pkey",
+     "partitions:\n  list:\n    - pkey: 0x10\n      groups:\n        - mgid: 'ff12:401b:8011::1'\n",
+     "t.yaml:5:17: partitions.list[0].groups[0].mgid: MGID P_Key bits 0x8011 do not match the partition's P_Key "
+     "0x0010"},
+    {"partitions_group_no_mgid", "partitions:\n  list:\n    - pkey: 1\n      groups:\n        - {sl: 1}\n",
+     "t.yaml:5:11: partitions.list[0].groups[0].mgid: missing: every group needs its MGID (ff12:401b::1)"},
+    {"partitions_group_scope_key",
+     "partitions:\n  list:\n    - pkey: 1\n      groups:\n        - {mgid: 'ff12::1', scope: 5}\n",
+     "t.yaml:5:29: partitions.list[0].groups[0].scope: unknown key; expected one of mgid, mtu, rate, sl, q_key, "
+     "tclass, flow_label"},
+    {"partitions_index0_yes", "partitions:\n  list:\n    - pkey: 1\n      index0: yes\n",
+     "t.yaml:4:15: partitions.list[0].index0: expected true or false, got 'yes'"},
+    {"partitions_allow_both_yes", "partitions:\n  allow_both_pkeys: on\n",
+     "t.yaml:2:21: partitions.allow_both_pkeys: expected true or false, got 'on'"},
+};
+INSTANTIATE_TEST_SUITE_P(Partitions, PolicyLoaderReject, ::testing::ValuesIn(kPartitionsCases), case_name);
 
 }  // namespace
 }  // namespace smd
