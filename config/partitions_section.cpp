@@ -106,7 +106,6 @@ void read_members(MapReader& partition, std::vector<PartitionMember>& out) {
   std::optional<MapReader::Raw> raw = partition.read_raw("members");
   if (!raw) return;
   Diagnostics& diag = partition.diagnostics();
-  if (raw->node.IsNull()) return;  // `members:` with nothing: an empty partition, as OpenSM's empty list
   if (!raw->node.IsSequence()) {
     diag.fail(raw->mark, raw->path, "expected a sequence of members, got " + describe_kind(raw->node));
     return;
@@ -189,7 +188,6 @@ void read_groups(MapReader& partition, PKeyBase pkey, std::vector<McastGroupSpec
   std::optional<MapReader::Raw> raw = partition.read_raw("groups");
   if (!raw) return;
   Diagnostics& diag = partition.diagnostics();
-  if (raw->node.IsNull()) return;
   if (!raw->node.IsSequence()) {
     diag.fail(raw->mark, raw->path, "expected a sequence of groups, got " + describe_kind(raw->node));
     return;
@@ -326,7 +324,7 @@ void read_partitions(MapReader partitions, PartitionsSpec& out) {
     if (enforcement_names()[i] == enforcement) spec.enforcement = static_cast<PartitionEnforcement>(i);
   }
   partitions.read_bool("allow_both_pkeys", spec.allow_both_pkeys);
-  if (std::optional<MapReader::Raw> raw = partitions.read_raw("list"); raw && !raw->node.IsNull()) {
+  if (std::optional<MapReader::Raw> raw = partitions.read_raw("list"); raw) {
     if (!raw->node.IsSequence()) {
       diag.fail(raw->mark, raw->path, "expected a sequence of partitions, got " + describe_kind(raw->node));
     } else {
