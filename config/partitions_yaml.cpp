@@ -72,12 +72,17 @@ void emit_partition(YAML::Emitter& out, const PartitionSpec& p) {
   out << YAML::Key << "pkey" << YAML::Value << hex(p.pkey, 4);
   out << YAML::Key << "default_membership" << YAML::Value << membership_name(p.default_membership);
   out << YAML::Key << "index0" << YAML::Value << p.index0;
-  out << YAML::Key << "members" << YAML::Value << YAML::BeginSeq;
+  // An empty list reads better as [] on the key's line than as a block sequence of nothing.
+  out << YAML::Key << "members" << YAML::Value;
+  if (p.members.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
   for (const PartitionMember& m : p.members) emit_member(out, m);
   out << YAML::EndSeq;
   out << YAML::Key << "ipoib" << YAML::Value;
   emit_ipoib(out, p.ipoib);
-  out << YAML::Key << "groups" << YAML::Value << YAML::BeginSeq;
+  out << YAML::Key << "groups" << YAML::Value;
+  if (p.groups.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
   for (const McastGroupSpec& g : p.groups) emit_group(out, g);
   out << YAML::EndSeq;
   out << YAML::EndMap;

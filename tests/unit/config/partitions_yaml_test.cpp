@@ -72,6 +72,15 @@ TEST(PartitionsYaml, RoundTripOfTheManPageExamples) {
       "        ALL=full;\n");
 }
 
+TEST(PartitionsYaml, EmptyMembersAreWrittenAsFlow) {
+  PartitionsSpec spec;
+  PartitionSpec p;
+  p.pkey = 0x60;
+  spec.partitions = {p};
+  const std::string yaml = partitions_yaml(spec);
+  EXPECT_NE(yaml.find("      members: []\n      ipoib: false\n      groups: []\n"), std::string::npos) << yaml;
+}
+
 TEST(PartitionsYaml, RoundTripOfEveryConstruct) {
   expect_round_trip(
       "=0x20 : ALL ;\n"
@@ -87,6 +96,19 @@ TEST(PartitionsYaml, RoundTripOfEveryConstruct) {
 
 TEST(PartitionsYaml, RoundTripOfTheDefaults) {
   const std::string yaml = partitions_yaml(default_partitions());
+  EXPECT_EQ(yaml,
+            "partitions:\n"
+            "  enforcement: both\n"
+            "  allow_both_pkeys: false\n"
+            "  list:\n"
+            "    - name: \"Default\"\n"
+            "      pkey: 0x7fff\n"
+            "      default_membership: full\n"
+            "      index0: false\n"
+            "      members:\n"
+            "        - {select: ALL, membership: full}\n"
+            "      ipoib: {mtu: 4, rate: 3, sl: 0, scopes: [2], q_key: 0x0b1b, tclass: 0, flow_label: 0}\n"
+            "      groups: []\n");
   Result<Policy> policy = load_policy_string(yaml, "out.yaml");
   ASSERT_TRUE(policy.ok()) << policy.error().message;
   test::expect_same_partitions(policy->partitions, with_default_partition(default_partitions()));
