@@ -60,6 +60,39 @@ bool same_word(std::string_view a, std::string_view b) {
          });
 }
 
+/// Whether `text` is valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF): a
+/// name the YAML writer can carry unchanged.
+bool valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t extra = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xe0) == 0xc0) {
+      extra = 1, cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      extra = 2, cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      extra = 3, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + extra >= text.size()) return false;  // the sequence is cut short by the end
+    for (std::size_t k = 1; k <= extra; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xc0) != 0x80) return false;
+      cp = cp << 6 | (next & 0x3f);
+    }
+    const std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < least[extra] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // Numbers as OpenSM reads them (strtoul base 0), except that a leading 0 (octal there) is refused: a
@@ -165,6 +198,7 @@ class Parser {
       while (i_ < text_.size() && (blank(text_[i_]) || text_[i_] == '\n')) advance();
       Item it = item(",:;");
       if (first) {
+        if (!valid_utf8(it.key)) return Failure{it.at, "the partition name is not valid UTF-8"};
         s.name = it.key;
         if (it.has_value) {
           if (it.value.empty()) return Failure{it.value_at, "'=' with no P_Key after it"};

@@ -33,7 +33,8 @@ struct PartitionsImport {
 /// depends on its run); a P_Key with bit 15 set (dropped, as OpenSM); an unrecognised membership word (taken
 /// as limited); a merged statement that names its partition differently; broadcast-group flags without
 /// ipoib; `both` (needs partitions.allow_both_pkeys, as OpenSM's allow_both_pkeys).
-/// Errors (kInvalidInput "source:line:column: ..."): a statement without ':' or ';', an unknown flag or
+/// Errors (kInvalidInput "source:line:column: ..."): a statement without ':' or ';', a name that is not
+/// valid UTF-8 (YAML holds only Unicode), an unknown flag or
 /// keyword, a malformed or out-of-range number, a P_Key of 0 or above 0xffff, GUID 0, an MGID that is not
 /// a multicast GID or (IPoIB groups) carries another P_Key, a group flag outside an mgid= line, a file
 /// whose statements use up every P_Key.

@@ -235,6 +235,12 @@ TEST(PartitionsConf, FlagsWithoutIpoibWarn) {
   EXPECT_FALSE(got.spec.partitions[0].ipoib.enabled);
 }
 
+TEST(PartitionsConf, Utf8NamesAreKept) {
+  const PartitionsImport got = import("caf\xc3\xa9 \xe2\x82\xac=0x10 : ALL ;");
+  ASSERT_EQ(got.spec.partitions.size(), 1u);
+  EXPECT_EQ(got.spec.partitions[0].name, "caf\xc3\xa9 \xe2\x82\xac");
+}
+
 TEST(PartitionsConf, EmptyFileAndCommentsOnly) {
   EXPECT_TRUE(import("").spec.partitions.empty());
   EXPECT_TRUE(import("# nothing\n   \n# at all\n").spec.partitions.empty());
@@ -285,6 +291,8 @@ const ConfReject kRejects[] = {
     {"defmember_unknown", "A=0x10 : defmember=half : ALL;",
      "t.conf:1:20: defmember='half': expected full, limited or both"},
     {"empty_flag", "A=0x10,,ipoib : ALL;", "t.conf:1:8: empty flag (two commas in a row?)"},
+    {"name_not_utf8", "ok=0x1 : ALL ;\n caf\xe9=0x10 : ALL;", "t.conf:2:2: the partition name is not valid UTF-8"},
+    {"name_cut_utf8", "caf\xc3=0x10 : ALL;", "t.conf:1:1: the partition name is not valid UTF-8"},
     {"equals_without_port", "A=0x10 : =full ;", "t.conf:1:10: '=' with nothing before it"},
 };
 INSTANTIATE_TEST_SUITE_P(All, PartitionsConfReject, ::testing::ValuesIn(kRejects),

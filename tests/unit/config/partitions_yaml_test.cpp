@@ -85,6 +85,7 @@ TEST(PartitionsYaml, RoundTripOfEveryConstruct) {
   expect_round_trip(
       "=0x20 : ALL ;\n"
       "NoKey : SELF ;\n"
+      "\"quoted\" name with \\ \xc3\xa9 = 0x21 : ALL ;\n"
       "Ip = 0x30 , indx0 , ipoib , rate=7 , mtu = 5, sl=2, scope=2, scope=5, Q_Key=0x12345, TClass=8, FlowLabel=0x99 :"
       " ALL_CAS=both, ALL_ROUTERS, 1193046=full ;\n"
       "Both=0x01,defmember=both : 0xabc ;\n"
