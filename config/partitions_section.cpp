@@ -134,9 +134,11 @@ void read_scopes(MapReader& map, std::vector<std::uint8_t>& out) {
     const YAML::Node item = raw->node[i];
     const YAML::Mark mark = item_mark(item, raw->mark);
     const std::string path = raw->path + "[" + std::to_string(i) + "]";
-    Result<std::uint64_t> value = item.IsScalar() ? parse_unsigned(item.Scalar())
-                                                  : Result<std::uint64_t>(make_error(ErrorCode::kInvalidInput, ""));
-    if (!value.ok() || *value < 1 || *value > 15) {
+    std::optional<std::uint64_t> value;
+    if (item.IsScalar()) {
+      if (Result<std::uint64_t> parsed = parse_unsigned(item.Scalar()); parsed.ok()) value = *parsed;
+    }
+    if (!value || *value < 1 || *value > 15) {
       diag.fail(mark, path,
                 "expected a scope 1..15 (2 = link-local), got " +
                     (item.IsScalar() ? "'" + item.Scalar() + "'" : describe_kind(item)));
