@@ -109,8 +109,10 @@ struct Policy {
   SecurityPolicy security;
   RocePolicy roce;
   SaPolicy sa;
-  PartitionsSpec partitions = default_partitions();  ///< the `partitions:` section
-  std::string source = "<defaults>";                 ///< file the policy came from
+  /// partitions: absent = default_partitions() (OpenSM without partitions.conf: Default=0x7fff,ipoib :
+  /// ALL=full); present = what it says, with_default_partition applied. Reloadable on SIGHUP.
+  PartitionsSpec partitions = default_partitions();
+  std::string source = "<defaults>";  ///< file the policy came from
 };
 
 }  // namespace smd

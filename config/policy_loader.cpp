@@ -8,6 +8,7 @@
 
 #include "config/engine_option_reader.h"
 #include "config/listen_address.h"
+#include "config/partitions_section.h"
 #include "config/text_file.h"
 #include "config/yaml_fields.h"
 #include "config/yaml_scan.h"
@@ -220,6 +221,11 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_security(top.section("security"), policy.security, diag);
   read_roce(top.section("roce"), policy.roce);
   read_sa(top.section("sa"), policy.sa);
+  // An absent section keeps default_partitions(); a present one, even empty, is the operator's partitions
+  // (OpenSM: a partitions.conf without a Default rule makes the other ports limited members of 0x7fff).
+  const bool has_partitions = top.key_mark("partitions").has_value();
+  MapReader partitions = top.section("partitions");
+  if (has_partitions) read_partitions(std::move(partitions), policy.partitions);
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

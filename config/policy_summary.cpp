@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "config/partitions_section.h"
 #include "routing/chain/registry.h"
 
 namespace smd {
@@ -57,6 +58,9 @@ std::string summarize_policy(const Policy& p) {
   s += " roce.export=" + std::string(p.roce.export_plan ? "on" : "off");
   s += " roce.frr=" + std::string(p.roce.frr ? "on" : "off");
   s += " sa=" + std::string(p.sa.enabled ? "on" : "off");
+  // How many partitions, not their P_Keys: a fabric of tenants would make one line of hundreds.
+  s += " partitions=" + std::to_string(p.partitions.partitions.size());
+  s += " enforcement=" + enforcement_name(p.partitions.enforcement);
   s += " state_dir=" + p.sm.state_dir;
   return s;
 }

@@ -322,6 +322,12 @@ void MapReader::read_name_list(std::string_view key, std::string_view noun, std:
   if (ok) out = std::move(names);
 }
 
+std::optional<MapReader::Raw> MapReader::read_raw(std::string_view key) {
+  const Entry* entry = find(key);
+  if (entry == nullptr) return std::nullopt;
+  return Raw{entry->value, value_mark(*entry), child_path(key)};
+}
+
 void MapReader::fail_key(std::string_view key, const std::string& message) {
   diag_.fail(key_mark(key).value_or(where_), child_path(key), message);
 }

@@ -91,6 +91,19 @@ class MapReader {
   void read_name_list(std::string_view key, std::string_view noun, std::span<const std::string> choices,
                       std::vector<std::string>& out);
 
+  /// The raw value of `key` for shapes the typed reads do not cover (a sequence of maps, a scalar-or-map),
+  /// remembered as known; nullopt when absent. `mark` is where errors about the value point (the key when
+  /// the value is null), `path` its dotted name.
+  struct Raw {
+    YAML::Node node;
+    YAML::Mark mark;
+    std::string path;
+  };
+  std::optional<Raw> read_raw(std::string_view key);
+
+  /// The Diagnostics this reader reports to, for readers built on read_raw.
+  Diagnostics& diagnostics() { return diag_; }
+
   /// Record "path.key: message" at `key`'s place (a check that involves more than one key), or at this
   /// mapping's own place when `key` is absent.
   void fail_key(std::string_view key, const std::string& message);

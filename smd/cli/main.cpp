@@ -1,5 +1,6 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
-// offline; `smd check-config` validates a policy file.
+// offline; `smd check-config` validates a policy file; `smd import-partitions` converts OpenSM's
+// partitions.conf.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -7,6 +8,7 @@
 
 #include "config/policy_loader.h"
 #include "smd/cli/check_config_command.h"
+#include "smd/cli/import_partitions_command.h"
 #include "smd/cli/logging.h"
 #include "smd/cli/once_command.h"
 #include "smd/cli/plan_command.h"
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(smd::log_level_names()));
   smd::add_plan_command(app);
   smd::add_check_config_command(app);
+  smd::add_import_partitions_command(app);
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

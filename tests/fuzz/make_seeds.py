@@ -145,6 +145,14 @@ def main():
                                b"lid:\n  lmc: 2\nmetrics:\n  listen: '[::1]:9464'\ncontrol:\n  mode: \"0660\"\n")
     # Found by the policy target: yaml-cpp 0.7's LoadAll looped forever on it (config/yaml_scan.h).
     put("policy", "stray-comma.yaml", b",sm:\n  p: '[946'\n6\n")
+    put("partitions_conf", "man-examples.conf",
+        b"Default=0x7fff : ALL, ALL_SWITCHES=full, SELF=full ;\n"
+        b"NewPartition , ipoib : 0x123456=full, 0x3456789034=limi, 0x2134af2306 ;\n"
+        b"ShareIO = 0x80 , defmember=full : 0x123451, 0x123452;\n"
+        b"ShareIO = 0x80 : defmember=limited : 0x123456, 0x123457, 0x123458=full;\n")
+    put("partitions_conf", "groups.conf",
+        b"Default=0x7fff,ipoib,rate=7,scope=2,scope=5:\n  mgid=ff12:401b::0707,sl=1 # IPv4\n"
+        b"  mgid=ff12::1,sl=1,Q_Key=0xDEADBEEF,rate=3,mtu=2\n  ALL=full;\n")
     put("guid2lid", "three-ports", b"0x0000000000200000 0x0001 0x0001\n0x0000000000100001 0x0004 0x0007\n"
                                    b"# comment\n0x0002c90300001234 0x0008 0x0008\n")
     # sa_request: requests against the fuzz target's fabric (CA A 0xA01 at LID 2, CA B 0xB01 at LIDs 4..5).

@@ -10,6 +10,7 @@
 #include "config/policy_loader.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
+#include "tests/unit/config/partitions_expect.h"
 #include "tests/unit/temp_dir.h"
 
 namespace smd {
@@ -28,12 +29,18 @@ class PolicyFile : public test::TempDirTest {
   }
 };
 
-/// Dotted paths of every leaf key in a YAML map ("sm.port", "routing.updn.roots").
+/// Dotted paths of every leaf key in a YAML map ("sm.port", "routing.updn.roots"); a non-empty sequence of
+/// maps is followed into with "[]" ("partitions.list[].pkey").
 void collect_keys(const YAML::Node& node, const std::string& prefix, std::set<std::string>& out) {
   for (auto it = node.begin(); it != node.end(); ++it) {
     std::string path = prefix.empty() ? it->first.Scalar() : prefix + "." + it->first.Scalar();
-    if (it->second.IsMap()) {
-      collect_keys(it->second, path, out);
+    const YAML::Node value = it->second;
+    bool maps = value.IsSequence() && value.size() > 0;
+    for (std::size_t i = 0; maps && i < value.size(); ++i) maps = value[i].IsMap();
+    if (value.IsMap()) {
+      collect_keys(value, path, out);
+    } else if (maps) {
+      for (std::size_t i = 0; i < value.size(); ++i) collect_keys(value[i], path + "[]", out);
     } else {
       out.insert(path);
     }
@@ -84,6 +91,9 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.sa.report_timeout_ms, d.sa.report_timeout_ms);
   EXPECT_EQ(p.sa.max_records, d.sa.max_records);
   EXPECT_EQ(p.sa.services_file, d.sa.services_file);
+  // The shipped section writes out default_partitions(); as any present section, it gets SELF=full too.
+  test::expect_same_partitions(p.partitions, with_default_partition(default_partitions()));
+  test::expect_same_partitions(d.partitions, default_partitions());
   EXPECT_EQ(p.source, kShippedPolicy);
 }
 
@@ -100,7 +110,13 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       // sa.services_file is documented commented out: its default
       // follows sm.state_dir, which no literal value can say.
       "sa.enabled", "sa.key", "sa.packet_lifetime", "sa.queue_depth", "sa.report_retries", "sa.report_timeout_ms",
-      "sa.max_records"};
+      "sa.max_records", "partitions.enforcement", "partitions.allow_both_pkeys", "partitions.list[].name",
+      "partitions.list[].pkey", "partitions.list[].default_membership", "partitions.list[].index0",
+      "partitions.list[].members[].select", "partitions.list[].members[].membership", "partitions.list[].ipoib.mtu",
+      "partitions.list[].ipoib.rate", "partitions.list[].ipoib.sl", "partitions.list[].ipoib.scopes",
+      "partitions.list[].ipoib.q_key", "partitions.list[].ipoib.tclass", "partitions.list[].ipoib.flow_label",
+      // groups is documented in comments: the default partition has none.
+      "partitions.list[].groups"};
   EXPECT_EQ(keys, expected);
 }
 

@@ -27,6 +27,8 @@ TEST(PolicyReload, LiveKeysNeverNeedARestart) {
   file.routing.repair = RepairMode::kFull;
   file.security.m_key = 0x77;
   file.roce.frr = false;
+  file.partitions.enforcement = PartitionEnforcement::kOff;  // partitions: reloadable on SIGHUP
+  file.partitions.partitions.push_back(PartitionSpec{});
   file.source = "/etc/smd/other.yaml";
   EXPECT_TRUE(keys_needing_restart(running, file).empty());
 }
@@ -74,8 +76,13 @@ TEST(PolicyReload, AReloadKeepsRestartKeysAndAppliesTheRest) {
   file.metrics.enabled = false;
   file.lid.lmc = 2;
   file.sm.priority = 11;
+  PartitionSpec tenant;
+  tenant.pkey = 0x0a01;
+  file.partitions.partitions.push_back(tenant);
   file.source = "/etc/smd/smd.yaml";
   const Policy applied = keep_restart_keys(running, file);
+  ASSERT_EQ(applied.partitions.partitions.size(), 2u);
+  EXPECT_EQ(applied.partitions.partitions[1].pkey, 0x0a01);
   EXPECT_EQ(applied.control.socket, "/run/smd/a.socket");
   EXPECT_TRUE(applied.metrics.enabled);
   EXPECT_EQ(applied.lid.lmc, 2u);

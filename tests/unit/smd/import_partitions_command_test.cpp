@@ -1,0 +1,76 @@
+// `smd import-partitions` (smd/cli/import_partitions_command.h): its exit codes, where the YAML and the
+// warnings go, and that a refused input or an unwritable output leaves nothing behind.
+#include "smd/cli/import_partitions_command.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/unit/temp_dir.h"
+
+namespace smd {
+namespace {
+
+class ImportPartitions : public test::TempDirTest {
+ protected:
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+  int run(const std::string& input, const std::string& output) {
+    out_.str("");
+    err_.str("");
+    return run_import_partitions(input, output, out_, err_);
+  }
+  std::ostringstream out_, err_;
+};
+
+TEST_F(ImportPartitions, PrintsTheSectionAndWarnsOnStderr) {
+  const std::string conf = write("p.conf", "Tenant : 0x10=full ;\n");
+  EXPECT_EQ(run(conf, ""), 0) << err_.str();
+  EXPECT_EQ(err_.str(), "warning: " + conf +
+                            ":1:1: partition 'Tenant' has no P_Key; assigned 0x0001 (the lowest P_Key no other "
+                            "statement of the file names)\n");
+  const std::string yaml = out_.str();
+  EXPECT_NE(yaml.find("partitions:\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("    - name: \"Tenant\"\n      pkey: 0x0001\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("        - {guid: 0x0000000000000010, membership: full}\n"), std::string::npos) << yaml;
+}
+
+TEST_F(ImportPartitions, WritesTheOutputFileInsteadOfStdout) {
+  const std::string conf = write("p.conf", "A=0x10 : ALL ;\n");
+  const std::string out = dir_ + "/p.yaml";
+  EXPECT_EQ(run(conf, out), 0) << err_.str();
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(err_.str(), "");
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  EXPECT_NE(text.str().find("pkey: 0x0010"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out + ".tmp"));
+}
+
+TEST_F(ImportPartitions, AFileThatCannotBeConvertedExits2AndWritesNothing) {
+  const std::string conf = write("p.conf", "A=0x10 : ALL ;\nB=0x20,ipob : ALL ;\n");
+  const std::string out = dir_ + "/p.yaml";
+  EXPECT_EQ(run(conf, out), 2);
+  EXPECT_EQ(err_.str(), conf +
+                            ":2:8: unknown flag 'ipob'; expected indx0, ipoib, defmember=, rate=, mtu=, sl=, "
+                            "scope=, Q_Key=, TClass=, FlowLabel=\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(run(dir_ + "/absent.conf", ""), 2);
+  EXPECT_EQ(err_.str(), "cannot open partitions file " + dir_ + "/absent.conf: No such file or directory\n");
+}
+
+TEST_F(ImportPartitions, AnUnwritableOutputExits4) {
+  const std::string conf = write("p.conf", "A=0x10 : ALL ;\n");
+  EXPECT_EQ(run(conf, dir_ + "/no/such/dir/p.yaml"), 4);
+  EXPECT_EQ(err_.str().rfind("cannot write " + dir_ + "/no/such/dir/p.yaml.tmp: ", 0), 0u) << err_.str();
+}
+
+}  // namespace
+}  // namespace smd
