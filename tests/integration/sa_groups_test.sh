@@ -2,15 +2,17 @@
 # Multicast groups in the SA (IBA 15.2.5.17): the default partition's IPoIB broadcast group
 # ff12:401b:ffff::ffff:ffff is there before anyone joins (saquery -g, MLID 0xC000); sa_client at host-1
 # (libibumad only) joins itself and, as proxy, host-2 and host-3 (PortGID = that host's GID, as the
-# join-storm client does for every host); saquery -m lists the three members; they leave and the group
+# join-storm client does for every host); saquery -m with the SM_Key lists the three members (untrusted,
+# OpenSM shows one record per group without PortGID); they leave and the group
 # stays (pre-created groups survive with no members). A group created by a join (sa_client --create) gets
-# the next MLID and is gone after its last full member leaves. smd only: the groups file in the state
+# the next MLID and is gone after its last full member leaves (a non-IPoIB MGID: OpenSM checks an IPoIB
+# group against its broadcast group). smd only: the groups file in the state
 # directory holds the groups. twoswitch: 4 hosts, so every GetTable answer fits one MAD (ibsim, no RMPP).
 . "$(dirname "$0")/sa_common.sh"
 SA_CLIENT="${SMD_BUILD_DIR}/tests/integration/sa_client/sa_client"
 sa_bringup "${SMD_SOURCE_DIR}/tests/fabrics/twoswitch.net" sm host-0 10
 bcast="ff12:401b:ffff::ffff:ffff"
-created="ff12:601b:ffff::42"
+created="ff15:1234::42"
 # Port GUIDs by ibsim's numbering (CAs from 0x100000 in netfile order, port GUID = node GUID + 1).
 hosts=(100003 100005 100007)
 host_gids=("fe80::10:3" "fe80::10:5" "fe80::10:7")
@@ -47,7 +49,7 @@ for r in rows:
 PY
 echo "sa_client join: host-1 and, as proxy, host-2 and host-3 joined ${bcast}"
 
-saq -m >"${IBSIM_WORKDIR}/members.txt" 2>&1 || { cat "${IBSIM_WORKDIR}/members.txt" >&2; fail "saquery -m"; }
+saq --smkey "${SA_TEST_SMKEY}" -m >"${IBSIM_WORKDIR}/members.txt" 2>&1 || { cat "${IBSIM_WORKDIR}/members.txt" >&2; fail "saquery -m"; }
 for g in "${host_gids[@]}"; do
   grep -qE "PortGid\.+${g}\$" "${IBSIM_WORKDIR}/members.txt" ||
     { cat "${IBSIM_WORKDIR}/members.txt" >&2; fail "saquery -m does not list member ${g}"; }
@@ -56,7 +58,7 @@ echo "saquery -m: ${host_gids[*]} are members"
 
 client leave --mgid "${bcast}" "${ports[@]}" --join-state 1 >"${IBSIM_WORKDIR}/leave.jsonl" 2>&1 ||
   { cat "${IBSIM_WORKDIR}/leave.jsonl" >&2; fail "sa_client leave"; }
-saq -m >"${IBSIM_WORKDIR}/members2.txt" 2>&1
+saq --smkey "${SA_TEST_SMKEY}" -m >"${IBSIM_WORKDIR}/members2.txt" 2>&1
 for g in "${host_gids[@]}"; do
   if grep -qE "PortGid\.+${g}\$" "${IBSIM_WORKDIR}/members2.txt"; then
     cat "${IBSIM_WORKDIR}/members2.txt" >&2
@@ -76,7 +78,7 @@ mlid=$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[
   "${IBSIM_WORKDIR}/create.jsonl")
 [[ ${mlid} == 0xc001 ]] || fail "the created group got MLID ${mlid}, want 0xc001 (the lowest free)"
 if [[ ${SA_TEST_SM} == smd ]]; then
-  grep -q "ff12601bffff00000000000000000042" "${IBSIM_WORKDIR}/state-sm/sa-groups.json" ||
+  grep -q "ff151234000000000000000000000042" "${IBSIM_WORKDIR}/state-sm/sa-groups.json" ||
     fail "the groups file does not hold ${created}"
 fi
 echo "created ${created} at MLID ${mlid}"
