@@ -111,6 +111,14 @@ void render_sa(const SaStats& sa, Writer& w) {
   w.sample("smd_sa_subscriptions_dropped_total", "", as_double(sa.subscriptions_dropped));
   w.family("smd_sa_services", "gauge", "Live ServiceRecords.");
   w.sample("smd_sa_services", "", static_cast<double>(sa.services));
+  w.family("smd_sa_mcast_groups", "gauge", "Multicast groups (MCMemberRecord).");
+  w.sample("smd_sa_mcast_groups", "", static_cast<double>(sa.mcast_groups));
+  w.family("smd_sa_mcast_members", "gauge", "Multicast group memberships (group, port).");
+  w.sample("smd_sa_mcast_members", "", static_cast<double>(sa.mcast_members));
+  w.family("smd_sa_mcast_joins_total", "counter", "Successful MCMemberRecord joins (Set).");
+  w.sample("smd_sa_mcast_joins_total", "", as_double(sa.mcast_joins));
+  w.family("smd_sa_mcast_leaves_total", "counter", "Successful MCMemberRecord leaves (Delete).");
+  w.sample("smd_sa_mcast_leaves_total", "", as_double(sa.mcast_leaves));
   w.family("smd_sa_queue_depth", "gauge", "SA requests waiting for the SA thread.");
   w.sample("smd_sa_queue_depth", "", static_cast<double>(sa.queue_depth));
 }

@@ -12,6 +12,7 @@
 #include "config/text_file.h"
 #include "mad/codec/bits.h"
 #include "mad/sa/sa_mad.h"
+#include "smd/sa/mcmember_records.h"
 #include "smd/state/atomic_file.h"
 
 namespace smd::sa {
@@ -24,6 +25,8 @@ namespace {
 constexpr std::uint32_t kGsiQkey = 0x80010000u;
 constexpr std::uint16_t kTrapGidInService = 64;
 constexpr std::uint16_t kTrapGidOutOfService = 65;
+constexpr std::uint16_t kTrapMcastGroupCreated = 66;
+constexpr std::uint16_t kTrapMcastGroupDeleted = 67;
 constexpr std::uint32_t kProducerSubnetManager = 4;
 constexpr auto kLeaseCheck = std::chrono::seconds(1);
 constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
@@ -177,7 +180,8 @@ bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAdd
   if (m != method::kGet && m != method::kGetTable && m != method::kGetMulti) return false;
   const std::uint16_t a = bits::get16(mad.data(), 16);
   if (a == attr::kServiceRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
-      a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord) {
+      a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord ||
+      a == attr::kMcMemberRecord) {
     return false;
   }
   const auto arrived = std::chrono::steady_clock::now();
@@ -268,9 +272,14 @@ void SaAgent::run() {
     }
     const bool list_due = state_.services_changed || now >= next_list_refresh_;
     if (state_.services_changed) persist_services();
+    if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*snap);
     std::lock_guard lock(mutex_);
     merge_local();
     stats_.services = state_.services.size();
+    stats_.mcast_groups = state_.mcast.groups().size();
+    stats_.mcast_members = state_.mcast.member_count();
+    stats_.mcast_joins = state_.mcast_joins;
+    stats_.mcast_leaves = state_.mcast_leaves;
     stats_.subscriptions = state_.informs.size();
     stats_.serving = snap->serving;
     if (list_due || stats_.subscription_list.size() != state_.informs.size()) {
@@ -303,6 +312,10 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   if (rc != 0) {
     spdlog::warn("SA: {} {} answer to lid {} not sent: error {}", method_name(outcome.method),
                  attr_name(outcome.attr_id), r.from.lid, -rc);
+  }
+  if (outcome.attr_id == attr::kMcMemberRecord && outcome.status != status::kOk) {
+    spdlog::warn("SA: {} MCMemberRecord from lid {}: {}{}{}", method_name(outcome.method), r.from.lid,
+                 status_name(outcome.status), state_.mcast_why.empty() ? "" : ": ", state_.mcast_why);
   }
   if (outcome.truncated) {
     spdlog::warn("SA: {} {} from lid {}: answer cut at sa.max_records ({})", method_name(outcome.method),
@@ -349,11 +362,15 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   const bool was_serving = before && before->serving;
   if (now->serving && !was_serving) {
     load_services();
+    load_groups();
+    partitions_applied_ = false;
     spdlog::info("SA: serving (SM LID {}), {} ServiceRecord(s), {} subscription(s)", now->sm_lid,
                  state_.services.size(), state_.informs.size());
   } else if (!now->serving && was_serving) {
     spdlog::info("SA: not serving (this SM is no longer a master with a swept fabric)");
   }
+  if (now->serving && now->fabric && (!partitions_applied_ || now->partitions != applied_partitions_))
+    apply_partitions(*now);
   // Traps 64/65 compare two fabrics this SA served; the first one is the baseline, not news.
   if (!now->serving || !was_serving || !now->fabric || !before->fabric || now->fabric == before->fabric) return;
   const std::set<Guid> old_guids = endport_guids(before.get());
@@ -504,6 +521,55 @@ void SaAgent::load_services() {
     return;
   }
   if (state_.services.expire(unix_now())) state_.services_changed = true;
+}
+
+}  // namespace smd::sa
+
+namespace smd::sa {
+
+// The policy's pre-created groups (IPoIB broadcast groups and `groups:`), applied when this SM starts
+// serving and whenever the published policy changes.
+void SaAgent::apply_partitions(const SaSnapshot& snap) {
+  applied_partitions_ = snap.partitions;
+  partitions_applied_ = true;
+  const PartitionsSpec spec = snap.partitions ? *snap.partitions : default_partitions();
+  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap));
+  state_.mcast_events.insert(state_.mcast_events.end(), events.begin(), events.end());
+  state_.mcast_changed = true;
+  groups_changed(snap);
+}
+
+// After a change of the groups: traps 66/67 to their subscribers, the groups file, the SM's copy.
+void SaAgent::groups_changed(const SaSnapshot& snap) {
+  if (snap.serving && snap.fabric) {
+    for (const McastEvent& e : state_.mcast_events)
+      queue_report(gid_notice(e.created ? kTrapMcastGroupCreated : kTrapMcastGroupDeleted, e.mgid, snap), snap.sm_lid);
+  }
+  state_.mcast_events.clear();
+  if (!state_.mcast_changed) return;
+  state_.mcast_changed = false;
+  if (!options_.groups_file.empty()) {
+    if (Status st = write_file_atomic(options_.groups_file, state_.mcast.to_json()); !st)
+      spdlog::error("SA: cannot write {}: {}", options_.groups_file, st.error().message);
+  }
+  if (mcast_sink_) mcast_sink_(state_.mcast.snapshot());
+}
+
+void SaAgent::load_groups() {
+  if (options_.groups_file.empty()) return;
+  std::error_code ec;
+  if (!std::filesystem::exists(options_.groups_file, ec)) return;  // no file yet: no groups
+  const Result<std::string> text = read_regular_file(options_.groups_file, 256u << 20, "groups file");
+  if (!text) {
+    spdlog::error("SA: {} (multicast groups not restored)", text.error().message);
+    return;
+  }
+  if (Status st = state_.mcast.load_json(*text); !st) {
+    spdlog::error("SA: {}: {} (multicast groups not restored)", options_.groups_file, st.error().message);
+    return;
+  }
+  state_.mcast_changed = true;  // the SM learns the restored groups with the policy's (apply_partitions)
+  spdlog::info("SA: {} multicast group(s) restored from {}", state_.mcast.groups().size(), options_.groups_file);
 }
 
 }  // namespace smd::sa

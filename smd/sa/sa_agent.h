@@ -4,6 +4,10 @@
 // (UmadTransport::send_gmp). So a query never waits for a sweep and a flood of queries never delays one:
 // what does not fit in the queue is dropped and counted (sa.queue_depth).
 //
+// It also owns the multicast groups (McastDb): joins and leaves change them on this thread, each change is
+// written to the groups file (atomically) and handed to the SM (set_mcast_sink), groups created and
+// deleted become traps 66 and 67; the file is read back when this SM starts serving.
+//
 // It also owns the events (IBA 13.4.8 / 15.2.5.12): Reports of traps 64/65 (a port with a LID joined or
 // left between two published sweeps) and of the traps the SM forwards (128, 144), sent to every matching
 // InformInfo subscriber and re-sent every sa.report_timeout_ms until a ReportResp, sa.report_retries
@@ -41,6 +45,7 @@ struct SaAgentOptions {
   unsigned report_retries = 3;
   unsigned report_timeout_ms = 500;
   std::string services_file;        ///< "" = not persisted
+  std::string groups_file;          ///< multicast groups with their members; "" = not persisted
   std::uint64_t m_key = 0;          ///< carried by the SA's own table reads (security.m_key)
   unsigned table_timeout_ms = 100;  ///< per attempt of a table read (mad.timeout_ms)
   unsigned table_retries = 3;       ///< re-sends of a table read (mad.retries)
@@ -54,6 +59,10 @@ class SaAgent {
  public:
   /// Sends one MAD (any length); thread-safe; returns 0 or -errno.
   using Sender = std::function<int(std::span<const std::uint8_t> mad, const mad::MadAddress& to)>;
+  /// Receives every multicast group with its members (by MGID) after each change: a join or leave that
+  /// changed something, the groups file read, the policy's groups applied. Called on the SA thread: keep
+  /// it cheap (hand the vector over; the SM batches the tree rebuilds).
+  using McastSink = std::function<void(std::vector<McastGroupMembers> groups)>;
 
   SaAgent(SaAgentOptions options, Sender sender);
   /// stop().
@@ -61,6 +70,8 @@ class SaAgent {
   SaAgent(const SaAgent&) = delete;
   SaAgent& operator=(const SaAgent&) = delete;
 
+  /// Where group changes go (McastSink); set before start().
+  void set_mcast_sink(McastSink sink) { mcast_sink_ = std::move(sink); }
   /// Start the thread.
   void start();
   /// Stop and join the thread; queued requests are dropped. Idempotent.
@@ -111,10 +122,14 @@ class SaAgent {
   void refresh_lists();
   void merge_local();
   void load_services();
+  void load_groups();
+  void apply_partitions(const SaSnapshot& snap);
+  void groups_changed(const SaSnapshot& snap);
   void retry_waiting(const SaSnapshot& snap, bool deadline_only);
 
   SaAgentOptions options_;
   Sender sender_;
+  McastSink mcast_sink_;
   std::atomic<std::shared_ptr<const SaSnapshot>> snapshot_;
 
   mutable std::mutex mutex_;  // guards queue_, notices_, stats_, published_, stop_
@@ -133,7 +148,9 @@ class SaAgent {
   SaState state_;
   SaStats local_;  ///< counts since the last merge_local()
   AnswerCounts local_answers_;
-  std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
+  std::shared_ptr<const SaSnapshot> seen_;                    // the last snapshot the thread looked at
+  std::shared_ptr<const PartitionsSpec> applied_partitions_;  // the policy whose groups are in state_.mcast
+  bool partitions_applied_ = false;
   std::vector<PendingReport> reports_;
   TableCache tables_;
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;

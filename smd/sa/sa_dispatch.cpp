@@ -8,6 +8,7 @@
 #include "mad/sa/inform_info.h"
 #include "mad/sa/service_record.h"
 #include "smd/sa/fabric_records.h"
+#include "smd/sa/mcmember_records.h"
 #include "smd/sa/multi_path_records.h"
 #include "smd/sa/path_records.h"
 #include "smd/sa/port_table_records.h"
@@ -21,7 +22,7 @@ namespace {
 SaAnswer class_port_info(const SaSnapshot& snap) {
   ClassPortInfo cpi;
   cpi.capability_mask = cpi_cap::kIsSubnetGetSetNoticeSupported | cpi_cap::kIsPortInfoCapMaskMatchSupported |
-                        cpi_cap::kIsMultiPathSupported;
+                        cpi_cap::kIsMultiPathSupported | cpi_cap::kIsUdMulticastSupported;
   cpi.capability_mask2 = cpi_cap::kIsFullPortInfoRecordSupported | cpi_cap::kIsExtendedSpeedsSupported |
                          cpi_cap::kIsPortInfoCapMask2MatchSupported | cpi_cap::kIsSendOnlyFullMemberSupported;
   cpi.resp_time_value = snap.settings.resp_time_value;
@@ -57,7 +58,8 @@ bool known_method(std::uint8_t m) {
 bool known_attr(std::uint16_t a) {
   return read_handler(a) != nullptr || a == attr::kClassPortInfo || a == attr::kServiceRecord ||
          a == attr::kMultiPathRecord || a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord ||
-         a == attr::kVlArbTableRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord;
+         a == attr::kVlArbTableRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
+         a == attr::kMcMemberRecord;
 }
 
 std::uint8_t response_method(std::uint8_t m) {
@@ -121,6 +123,15 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
       return ans;
     }
     return SaAnswer::error(status::kMethodAttrUnsupported);
+  }
+  if (a == attr::kMcMemberRecord) {
+    const std::uint64_t joins_before = state.mcast_joins;
+    state.mcast_why.clear();
+    SaAnswer ans =
+        answer_mcmember_records(snap, q, state.mcast, state.mcast_events, state.mcast_changed, state.mcast_why);
+    if (ans.status == status::kOk && m == method::kSet) state.mcast_joins = joins_before + 1;
+    if (ans.status == status::kOk && m == method::kDelete) ++state.mcast_leaves;
+    return ans;
   }
   if (a == attr::kInformInfo) {
     if (m != method::kSet) return SaAnswer::error(status::kMethodAttrUnsupported);

@@ -20,6 +20,7 @@
 
 #include "mad/transport/mad_channel.h"
 #include "smd/sa/inform_db.h"
+#include "smd/sa/mcast_db.h"
 #include "smd/sa/sa_query.h"
 #include "smd/sa/sa_snapshot.h"
 #include "smd/sa/service_db.h"
@@ -38,6 +39,13 @@ struct SaState {
   std::vector<TableKey> missing;
   /// ... unless this is set: answer with the records whose blocks are in.
   bool answer_partial = false;
+  /// Multicast groups (MCMemberRecord).
+  McastDb mcast;
+  bool mcast_changed = false;            ///< set by a join/leave that changed something; the agent clears it
+  std::vector<McastEvent> mcast_events;  ///< groups created/deleted (traps 66/67); the agent takes them
+  std::string mcast_why;                 ///< why the last MCMemberRecord request failed, for the log
+  std::uint64_t mcast_joins = 0;         ///< successful joins (Set) so far
+  std::uint64_t mcast_leaves = 0;        ///< successful leaves (Delete) so far
 };
 
 /// What became of one MAD, for metrics and logs.

@@ -1,6 +1,8 @@
 // SaFabric: index build and the LFT walk of a path.
 #include "smd/sa/sa_fabric.h"
 
+#include <algorithm>
+
 #include "smd/sa/rate.h"
 
 namespace smd::sa {
@@ -55,6 +57,14 @@ std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shar
       f->port_props_.push_back(props);
     }
   }
+  unsigned mft_cap = 0;
+  for (const smd::NodeRecord& rec : f->fabric_.nodes) {
+    if (rec.switch_info && rec.switch_info->multicast_fdb_cap != 0)
+      mft_cap = mft_cap == 0 ? rec.switch_info->multicast_fdb_cap
+                             : std::min<unsigned>(mft_cap, rec.switch_info->multicast_fdb_cap);
+  }
+  if (mft_cap == 0) mft_cap = 1024;
+  f->mlid_top_ = static_cast<Lid>(std::min<unsigned>(0xC000u + mft_cap - 1u, 0xFFFEu));
   f->graph_ = SwitchGraph::build(topo);
   f->lfts_ = SwitchLfts(f->graph_, *f->tables_);
   f->targets_ = lid_targets(topo, f->graph_, *f->lids_);

@@ -67,6 +67,9 @@ class SaFabric {
   /// MTUCap (IBA code) and data-rate code (smd/sa/rate.h) of a port; 0 when its PortInfo is unknown.
   std::uint8_t mtu_cap(NodeIndex node, PortNum port) const { return port_props_[port_base_[node] + port].mtu; }
   std::uint8_t rate(NodeIndex node, PortNum port) const { return port_props_[port_base_[node] + port].rate; }
+  /// The highest MLID every switch can forward: 0xC000 + min over switches of SwitchInfo MulticastFDBCap
+  /// - 1 (OpenSM's max_mcast_lid_ho), 1024 entries when no switch reported a capacity, 0xFFFE at most.
+  Lid mlid_top() const { return mlid_top_; }
 
   /// The walk of LID `dlid` from endport `src`, hop by hop as the switches forward it.
   struct Hop {
@@ -84,6 +87,7 @@ class SaFabric {
   std::shared_ptr<const RoutingTables> tables_;
   std::uint64_t subnet_prefix_ = 0;
   std::shared_ptr<const PartitionPlan> partitions_;
+  Lid mlid_top_ = 0xC3FF;
   std::vector<Endport> endports_;
   std::unordered_map<Guid, std::uint32_t> by_guid_;  // -> endports_ index
   std::vector<std::uint32_t> by_lid_;                // LID -> endports_ index, or kNone

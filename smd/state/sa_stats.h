@@ -45,6 +45,10 @@ struct SaStats {
   std::uint64_t records_truncated = 0;     ///< answers cut at sa.max_records
   std::size_t subscriptions = 0;           ///< live InformInfo subscriptions
   std::size_t services = 0;                ///< live ServiceRecords
+  std::size_t mcast_groups = 0;            ///< multicast groups (MCMemberRecord)
+  std::size_t mcast_members = 0;           ///< (group, port) memberships
+  std::uint64_t mcast_joins = 0;           ///< successful MCMemberRecord Sets
+  std::uint64_t mcast_leaves = 0;          ///< successful MCMemberRecord Deletes
   std::size_t queue_depth = 0;             ///< requests waiting now
   std::vector<SaServiceRow> service_list;  ///< as of the SA thread's last look (at most a second old)
   std::vector<SaSubscriptionRow> subscription_list;

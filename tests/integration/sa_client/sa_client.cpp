@@ -1,9 +1,13 @@
 // sa_client: an independent Subnet Administration witness and load client. It talks to whatever SA
 // answers at the SM LID of its port (OpenSM, or smd once smd has one) with plain libibumad, and links no
 // smd code. Modes: paths (PathRecord Get per pair), load (N outstanding PathRecord Gets for S seconds),
-// get (one arbitrary SA request), service (ServiceRecord Set/Get/Delete), subscribe (InformInfo + Reports).
+// get (one arbitrary SA request), service (ServiceRecord Set/Get/Delete), subscribe (InformInfo + Reports),
+// join / leave (MCMemberRecord Set / Delete for this port or, as proxy, for a list of ports), groups
+// (MCMemberRecord GetTable).
 // Under ibsim: run it with LD_PRELOAD=libumad2sim.so, SIM_HOST=<node>, and only after the SM is up (the
 // shim's sysfs sm_lid is a snapshot). Reports reach it under ibsim only as an issm client (subscribe --issm).
+#include <arpa/inet.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -337,6 +341,142 @@ int mode_service(const Common& c, const std::string& op, const std::string& id, 
   return 0;
 }
 
+// A GID from its text form ("ff12:401b:ffff::ffff:ffff").
+Gid parse_gid(const std::string& text) {
+  Gid g{};
+  if (inet_pton(AF_INET6, text.c_str(), g.data()) != 1) throw std::runtime_error("not a GID: " + text);
+  return g;
+}
+
+// The JSON of a decoded MCMemberRecord.
+json mcmember_json(const McMemberRecord& m) {
+  return {{"mgid", gid_text(m.mgid)},
+          {"port_gid", gid_text(m.port_gid)},
+          {"qkey", hex_text(m.qkey)},
+          {"mlid", hex_text(m.mlid)},
+          {"mtu", hex_text(m.mtu)},
+          {"tclass", m.tclass},
+          {"pkey", hex_text(m.pkey)},
+          {"rate", hex_text(m.rate)},
+          {"pkt_life", hex_text(m.pkt_life)},
+          {"sl", m.sl},
+          {"flow_label", m.flow_label},
+          {"hop_limit", m.hop_limit},
+          {"scope", m.scope},
+          {"join_state", m.join_state},
+          {"proxy_join", m.proxy_join}};
+}
+
+// What join and leave send.
+struct McmOptions {
+  std::string mgid = "ff12:401b:ffff::ffff:ffff";
+  std::vector<std::string> ports;  // port GUIDs (hex); none and no file: this port
+  std::string ports_file;
+  int join_state = 1;
+  std::string pkey = "0xffff";
+  bool create = false;  // also Q_Key, TClass, FlowLabel, SL: what creating a group needs
+  std::string qkey = "0x0b1b";
+  int window = 8;
+};
+
+// join / leave: one MCMemberRecord Set (join) or Delete (leave) per port, PortGID = that port's GID (a proxy
+// join when it is not this port), window outstanding; one JSON line per port in order. Exit 0 when every
+// request was answered with status 0.
+int mode_mcm(const Common& c, const McmOptions& o, bool join) {
+  UmadPort port;
+  const uint16_t sm = sm_lid_of(port, c);
+  Transactions tx(port, sm, c.timeout_ms, c.retries);
+  std::vector<uint64_t> guids;
+  for (const std::string& g : o.ports) guids.push_back(parse_hex_u64(g));
+  if (!o.ports_file.empty()) {
+    const auto more = read_guids(o.ports_file);
+    guids.insert(guids.end(), more.begin(), more.end());
+  }
+  if (guids.empty()) guids.push_back(port.info().guid);
+  McMemberRecord rec;
+  rec.mgid = parse_gid(o.mgid);
+  rec.pkey = static_cast<uint16_t>(parse_u64(o.pkey));
+  rec.join_state = static_cast<uint8_t>(o.join_state);
+  uint64_t mask = kMcmMgid | kMcmPortGid | kMcmPkey | kMcmJoinState;
+  if (o.create) {
+    rec.qkey = static_cast<uint32_t>(parse_u64(o.qkey));
+    mask |= kMcmQkey | kMcmTclass | kMcmFlowLabel | kMcmSl;
+  }
+  const uint8_t method = join ? kMethodSet : kMethodDelete;
+  std::vector<json> out(guids.size());
+  std::size_t next = 0, bad = 0;
+  const auto start = Clock::now();
+  while (next < guids.size() || tx.outstanding() > 0) {
+    while (next < guids.size() && tx.outstanding() < static_cast<std::size_t>(o.window)) {
+      const std::size_t i = next++;
+      McMemberRecord r = rec;
+      r.port_gid = make_gid(port.info().prefix, guids[i]);
+      const Mad mad = build_sa_mad(request_header(method, kAttrMcMemberRecord, mask, c), encode_mcmember_record(r));
+      tx.submit(mad, [&, i, r](const Outcome& out_i) {
+        json j = {{"op", join ? "join" : "leave"}, {"port_gid", gid_text(r.port_gid)}};
+        if (!out_i.answer) {
+          ++bad;
+          j["status"] = nullptr;
+          j["error"] = out_i.unroutable ? "unroutable" : "timeout";
+          std::cerr << "sa_client: MCMemberRecord " << (join ? "Set" : "Delete") << " for " << gid_text(r.port_gid)
+                    << ": " << no_answer_text(out_i, sm) << "\n";
+        } else {
+          const SaHeader h = parse_sa_header(out_i.answer->mad);
+          j["status"] = hex_text(h.status);
+          j["method"] = hex_text(h.method);
+          if (h.status != 0) ++bad;
+          if (h.status == 0)
+            j["record"] = mcmember_json(decode_mcmember_record(std::span(out_i.answer->mad).subspan(kSaDataOffset)));
+          j["latency_us"] = out_i.latency_us;
+        }
+        out[i] = std::move(j);
+      });
+    }
+    tx.pump(20);
+  }
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  for (const auto& j : out) std::cout << j.dump() << "\n";
+  std::cout << json{{"summary", join ? "join" : "leave"},
+                    {"ports", guids.size()},
+                    {"failed", bad},
+                    {"seconds", elapsed}}
+                   .dump()
+            << "\n";
+  return bad == 0 ? 0 : 1;
+}
+
+// groups: MCMemberRecord GetTable (every record, or one MGID's); one JSON line per record. Under ibsim
+// the answer is cut at one MAD (3 records).
+int mode_groups(const Common& c, const std::string& mgid) {
+  UmadPort port;
+  const uint16_t sm = sm_lid_of(port, c);
+  Transactions tx(port, sm, c.timeout_ms, c.retries);
+  McMemberRecord rec;
+  uint64_t mask = 0;
+  if (!mgid.empty()) {
+    rec.mgid = parse_gid(mgid);
+    mask = kMcmMgid;
+  }
+  const Outcome o = run_one(
+      tx, build_sa_mad(request_header(kMethodGetTable, kAttrMcMemberRecord, mask, c), encode_mcmember_record(rec)));
+  if (!o.answer) {
+    std::cerr << "sa_client: MCMemberRecord GetTable: " << no_answer_text(o, sm) << "\n";
+    return 1;
+  }
+  const SaHeader h = parse_sa_header(o.answer->mad);
+  const std::size_t stride = h.attr_offset * 8u;
+  const std::size_t len =
+      o.answer->length > static_cast<int>(kSaDataOffset) ? static_cast<std::size_t>(o.answer->length) : kSaDataOffset;
+  // Only the first MAD is held here: more records than fit in it are counted but not printed.
+  const std::size_t n = stride ? std::min((len - kSaDataOffset) / stride, kSaDataSize / stride) : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = decode_mcmember_record(std::span(o.answer->mad).subspan(kSaDataOffset + i * stride));
+    std::cout << mcmember_json(r).dump() << "\n";
+  }
+  std::cout << json{{"status", hex_text(h.status)}, {"records", n}}.dump() << "\n";
+  return h.status == 0 ? 0 : 1;
+}
+
 std::atomic<bool> g_stop{false};
 
 // One InformInfo Set (subscribe or unsubscribe) for a trap; true when the SA answered status 0.
@@ -503,6 +643,24 @@ int main(int argc, char** argv) {
   bool issm = false;
   subscribe->add_flag("--issm", issm, "open the issm device after registering (needed under ibsim)");
 
+  McmOptions mcm;
+  auto* join = app.add_subcommand("join", "MCMemberRecord Set (join) for this port or, as proxy, for others");
+  auto* leave = app.add_subcommand("leave", "MCMemberRecord Delete (leave) for this port or others");
+  for (auto* sub : {join, leave}) {
+    sub->add_option("--mgid", mcm.mgid, "the group's MGID")->capture_default_str();
+    sub->add_option("--port", mcm.ports, "a port GUID (hex) to join for; repeatable");
+    sub->add_option("--ports", mcm.ports_file, "port GUIDs (hex), one a line");
+    sub->add_option("--join-state", mcm.join_state, "JoinState bits: 1 full, 2 non, 4 send-only non, 8 send-only full")
+        ->capture_default_str();
+    sub->add_option("--pkey", mcm.pkey, "P_Key")->capture_default_str();
+    sub->add_flag("--create", mcm.create, "also send Q_Key, TClass, FlowLabel and SL (what creating needs)");
+    sub->add_option("--qkey", mcm.qkey, "Q_Key with --create")->capture_default_str();
+    sub->add_option("--window", mcm.window, "outstanding requests")->capture_default_str();
+  }
+  std::string groups_mgid;
+  auto* groups = app.add_subcommand("groups", "MCMemberRecord GetTable");
+  groups->add_option("--mgid", groups_mgid, "only this group");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*paths) return mode_paths(c, file, by_lid, window);
@@ -511,6 +669,9 @@ int main(int argc, char** argv) {
     if (*service) return mode_service(c, op, id, name, lease, gid, pkey);
     if (*subscribe) return mode_subscribe(c, traps, seconds, issm);
     if (*respond) return mode_respond(seconds);
+    if (*join) return mode_mcm(c, mcm, true);
+    if (*leave) return mode_mcm(c, mcm, false);
+    if (*groups) return mode_groups(c, groups_mgid);
   } catch (const std::exception& e) {
     std::cerr << "sa_client: " << e.what() << "\n";
     return 2;

@@ -143,6 +143,44 @@ std::array<uint8_t, kPathRecordSize> encode_path_query(const Gid& sgid, const Gi
   return r;
 }
 
+std::array<uint8_t, kMcMemberRecordSize> encode_mcmember_record(const McMemberRecord& m) {
+  std::array<uint8_t, kMcMemberRecordSize> r{};
+  std::copy(m.mgid.begin(), m.mgid.end(), r.begin());
+  std::copy(m.port_gid.begin(), m.port_gid.end(), r.begin() + 16);
+  put_be(r, 32, 4, m.qkey);
+  put_be(r, 36, 2, m.mlid);
+  r[38] = m.mtu;
+  r[39] = m.tclass;
+  put_be(r, 40, 2, m.pkey);
+  r[42] = m.rate;
+  r[43] = m.pkt_life;
+  put_be(r, 44, 4, static_cast<uint64_t>(m.sl & 0xF) << 28 | (m.flow_label & 0xFFFFF) << 8 | m.hop_limit);
+  r[48] = static_cast<uint8_t>((m.scope & 0xF) << 4 | (m.join_state & 0xF));
+  r[49] = m.proxy_join ? 0x80 : 0;
+  return r;
+}
+
+McMemberRecord decode_mcmember_record(std::span<const uint8_t> r) {
+  McMemberRecord m;
+  std::copy_n(r.begin(), 16, m.mgid.begin());
+  std::copy_n(r.begin() + 16, 16, m.port_gid.begin());
+  m.qkey = static_cast<uint32_t>(get_be(r, 32, 4));
+  m.mlid = static_cast<uint16_t>(get_be(r, 36, 2));
+  m.mtu = r[38];
+  m.tclass = r[39];
+  m.pkey = static_cast<uint16_t>(get_be(r, 40, 2));
+  m.rate = r[42];
+  m.pkt_life = r[43];
+  const auto w = static_cast<uint32_t>(get_be(r, 44, 4));
+  m.sl = static_cast<uint8_t>(w >> 28);
+  m.flow_label = (w >> 8) & 0xFFFFF;
+  m.hop_limit = static_cast<uint8_t>(w);
+  m.scope = r[48] >> 4;
+  m.join_state = r[48] & 0xF;
+  m.proxy_join = (r[49] & 0x80) != 0;
+  return m;
+}
+
 std::array<uint8_t, kServiceRecordSize> encode_service_record(const ServiceRecord& sr) {
   std::array<uint8_t, kServiceRecordSize> r{};
   put_be(r, 0, 8, sr.id);

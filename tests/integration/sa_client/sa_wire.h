@@ -36,6 +36,7 @@ inline constexpr uint16_t kAttrNotice = 0x0002;
 inline constexpr uint16_t kAttrInformInfo = 0x0003;
 inline constexpr uint16_t kAttrServiceRecord = 0x0031;
 inline constexpr uint16_t kAttrPathRecord = 0x0035;
+inline constexpr uint16_t kAttrMcMemberRecord = 0x0038;
 
 // PathRecord ComponentMask bits (IBA 15.2.5.16).
 inline constexpr uint64_t kPrDgid = 1ULL << 2;
@@ -107,6 +108,30 @@ inline constexpr std::size_t kPathRecordSize = 64;
 PathRecord decode_path_record(std::span<const uint8_t> rec);
 // A PathRecord request record: either GIDs or LIDs set, NumbPath 1.
 std::array<uint8_t, kPathRecordSize> encode_path_query(const Gid& sgid, const Gid& dgid, uint16_t slid, uint16_t dlid);
+
+// MCMemberRecord (IBA 15.2.5.17, 53 bytes used, AttributeOffset 7) and its ComponentMask bits.
+inline constexpr std::size_t kMcMemberRecordSize = 56;
+inline constexpr uint64_t kMcmMgid = 1ULL << 0;
+inline constexpr uint64_t kMcmPortGid = 1ULL << 1;
+inline constexpr uint64_t kMcmQkey = 1ULL << 2;
+inline constexpr uint64_t kMcmTclass = 1ULL << 6;
+inline constexpr uint64_t kMcmPkey = 1ULL << 7;
+inline constexpr uint64_t kMcmSl = 1ULL << 12;
+inline constexpr uint64_t kMcmFlowLabel = 1ULL << 13;
+inline constexpr uint64_t kMcmJoinState = 1ULL << 16;
+struct McMemberRecord {
+  Gid mgid{}, port_gid{};
+  uint32_t qkey = 0;
+  uint16_t mlid = 0;
+  uint8_t mtu = 0, tclass = 0;  // mtu/rate/life: the whole byte, selector in bits 7:6
+  uint16_t pkey = 0;
+  uint8_t rate = 0, pkt_life = 0, sl = 0;
+  uint32_t flow_label = 0;
+  uint8_t hop_limit = 0, scope = 0, join_state = 0;
+  bool proxy_join = false;
+};
+std::array<uint8_t, kMcMemberRecordSize> encode_mcmember_record(const McMemberRecord& m);
+McMemberRecord decode_mcmember_record(std::span<const uint8_t> rec);
 
 // ServiceRecord (IBA 15.2.5.14, 176 bytes).
 inline constexpr std::size_t kServiceRecordSize = 176;

@@ -1,0 +1,143 @@
+// McastDb: the SA's multicast groups (IBA vol. 1, 15.2.5.17 MCMemberRecord; OpenSM's rules, SA-NOTES §1.4).
+// Groups are keyed by MGID; each has an MLID, the properties every member must agree on, and its members
+// by port GUID with their JoinState bits. Per-bit member counts decide when a group ends: it lives while a
+// member holds FullMember or SendOnlyFullMember, or while the policy pre-creates it (`well_known`), so a
+// partial leave (join 0x9, leave 0x1) neither leaks the group nor its MLID (OpenSM PR #43).
+//
+//   join (Set)    MGID|PortGID|JoinState in the mask, else INSUFFICIENT_COMPONENTS; PortGID prefix fe80::
+//                 means the subnet prefix; unknown port, JoinState 0, proxy join without a P_Key shared with
+//                 the requester, port not holding the group's P_Key, a masked field that the group does not
+//                 satisfy -> REQ_INVALID. A repeated join ORs the bits.
+//   create        unknown MGID: needs Full or SendOnlyFull, and Q_Key|TClass|P_Key|FlowLabel|SL (else
+//                 INSUFFICIENT_COMPONENTS); MGID 0 gets ff1<scope>:a01b:<prefix>:<counter>; a given MGID
+//                 starts 0xff with flag bits 7:5 zero (else INVALID_GID... as OpenSM: REQ_INVALID); MTU and
+//                 rate default to the joiner's port, a > / < selector moves one step, stored "exactly";
+//                 MLID lowest free in [0xC000, mlid_top] (else NO_RESOURCES).
+//   leave (Delete) MGID|PortGID|JoinState; clears the given bits; a port at 0 is removed; a group left with
+//                 no full member and not well_known is deleted (its MLID free again).
+// Pure: no I/O, no clock; the caller persists to_json() and reports traps 66/67 from the returned events.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mad/sa/mcmember_record.h"
+#include "routing/base/ids.h"
+#include "routing/base/status.h"
+#include "routing/partitions/partition_spec.h"
+#include "smd/sa/sa_query.h"
+
+namespace smd::sa {
+
+inline constexpr Lid kMlidFirst = 0xC000;
+inline constexpr Lid kMlidLast = 0xFFFE;  ///< 0xFFFF is the permissive LID
+
+/// One group and its members, as the SM's multicast tree builder needs it: delivered after every change.
+struct McastGroupMembers {
+  Lid mlid = 0;
+  std::array<std::uint8_t, 16> mgid{};
+  std::vector<std::pair<Guid, std::uint8_t>> members;  ///< (port GUID, JoinState bits), by GUID
+};
+
+/// What a join needs to know about one port.
+struct McastPort {
+  std::uint8_t mtu = 0;              ///< the port's usable MTU code (1=256 .. 5=4096)
+  std::uint8_t rate = 0;             ///< the port's rate code
+  std::vector<std::uint16_t> pkeys;  ///< P_Key table entries (bit 15 = full member)
+};
+
+/// The fabric as a join sees it.
+struct McastContext {
+  std::uint64_t subnet_prefix = 0xFE80000000000000ull;
+  Lid mlid_top = kMlidFirst + 1023;  ///< highest usable MLID (min MulticastFDBCap over the switches)
+  std::uint8_t packet_life = 0x12;   ///< PacketLifeTime of created groups (subnet_timeout)
+  /// The port with this GUID, nullopt when the subnet has no such port.
+  std::function<std::optional<McastPort>(Guid)> port;
+};
+
+/// A group created or deleted by a call, for traps 66 and 67 (IBA 14.2.5.1, table 130).
+struct McastEvent {
+  bool created = false;  ///< true: trap 66, false: trap 67
+  mad::sa::Gid mgid{};
+};
+
+/// One request's answer, with the reason of an error for the log.
+struct McastResult {
+  SaAnswer answer;
+  std::string why;  ///< "" on success
+  std::vector<McastEvent> events;
+  bool changed = false;  ///< the groups or their members changed (persist, tell the SM)
+};
+
+struct McastGroup {
+  mad::sa::Gid mgid{};
+  Lid mlid = 0;
+  std::uint32_t q_key = 0;
+  std::uint8_t mtu = 0;
+  std::uint8_t rate = 0;
+  std::uint8_t sl = 0;
+  std::uint32_t flow_label = 0;
+  std::uint8_t tclass = 0;
+  std::uint8_t hop_limit = 0;
+  std::uint8_t scope = 0;
+  std::uint16_t pkey = 0;
+  std::uint8_t packet_life = 0;
+  bool well_known = false;                   ///< pre-created from the partition policy
+  std::map<Guid, std::uint8_t> members;      ///< port GUID -> JoinState
+  std::array<std::uint32_t, 4> bit_count{};  ///< members holding JoinState bit i
+
+  /// The group's record for member `port_gid` with `join_state` (selectors "exactly").
+  mad::sa::McMemberRecord record(const mad::sa::Gid& port_gid, std::uint8_t join_state) const;
+};
+
+class McastDb {
+ public:
+  /// Set: join (and create). `requester` is the requesting port's GUID (0 when unknown: never a proxy).
+  McastResult join(const SaQuery& q, Guid requester, const McastContext& ctx);
+  /// Delete: leave.
+  McastResult leave(const SaQuery& q, Guid requester, const McastContext& ctx);
+  /// Get / GetTable: one record per (group, member), plus one with PortGID 0 for a memberless group;
+  /// an untrusted requester sees JoinState 0 on other ports' records.
+  SaAnswer find(const SaQuery& q, Guid requester, std::uint64_t subnet_prefix, std::uint32_t max_records) const;
+
+  /// Pre-create the policy's groups (IPoIB broadcast group per scope of every `ipoib` partition, its
+  /// `groups:`), as well_known; groups that were well_known and are no longer in the policy lose the flag
+  /// and are removed when memberless. Returns the groups created (trap 66) and deleted (trap 67).
+  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx);
+
+  const std::map<mad::sa::Gid, McastGroup>& groups() const { return groups_; }
+  std::size_t member_count() const;
+  /// Every group with its members, by MGID.
+  std::vector<McastGroupMembers> snapshot() const;
+
+  /// JSON of every group with its members and the MGID counter (the groups file).
+  std::string to_json() const;
+  /// Replace everything with `json` (to_json's format). Errors (kInvalidInput) name the entry; on error
+  /// nothing changes.
+  Status load_json(const std::string& json);
+
+ private:
+  McastGroup* create(const mad::sa::McMemberRecord& req, std::uint64_t mask, const McastPort& port,
+                     const McastContext& ctx, McastResult& out);
+  std::optional<Lid> free_mlid(Lid wanted, Lid top) const;
+  void add_bits(McastGroup& g, Guid port, std::uint8_t bits);
+  /// Clears `bits` of `port`; true when the group has ended and was erased.
+  bool remove_bits(std::map<mad::sa::Gid, McastGroup>::iterator it, Guid port, std::uint8_t bits);
+
+  std::map<mad::sa::Gid, McastGroup> groups_;
+  std::map<Lid, mad::sa::Gid> mlids_;  ///< MLIDs in use
+  std::uint32_t next_mgid_ = 1;        ///< counter of generated MGIDs
+};
+
+/// Whether a port with P_Key table `pkeys` holds P_Key `pkey` (same 15-bit base, IBA 10.9.1).
+bool holds_pkey(const std::vector<std::uint16_t>& pkeys, std::uint16_t pkey);
+/// Whether two ports share a partition: an entry of the same base, at least one of the two full.
+bool share_pkey(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b);
+
+}  // namespace smd::sa
