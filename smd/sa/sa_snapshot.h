@@ -49,18 +49,16 @@ struct SaSnapshot {
   /// The routing engine's SL for a (SLID, DLID) path (OpenSM's path_sl hook; VL-layered engines fill it):
   /// nullopt, or no hook, leaves the SL free (0 unless the request names one).
   std::function<std::optional<std::uint8_t>(Lid slid, Lid dlid)> path_sl;
-  /// The P_Key table entries of a port (bit 15 = full member), as the P_Key planner placed them. Empty
-  /// function: every port is a full member of the default partition only ({0xFFFF}).
-  std::function<std::vector<std::uint16_t>(Guid port_guid)> port_pkeys;
   /// The partition policy whose multicast groups the SA pre-creates (IPoIB broadcast groups, `groups:`);
   /// null: default_partitions() (OpenSM without a partitions.conf). Re-applied when the pointer changes.
   std::shared_ptr<const PartitionsSpec> partitions;
 };
 
-/// The P_Keys of `port_guid` by snap.port_pkeys, {0xFFFF} when it is not set.
+/// The P_Keys `port_guid` is a member of, as the fabric's partition plan gave them (SaFabric::pkeys);
+/// {0xFFFF} before any fabric.
 inline std::vector<std::uint16_t> pkeys_of(const SaSnapshot& snap, Guid port_guid) {
-  if (!snap.port_pkeys) return {0xFFFF};
-  return snap.port_pkeys(port_guid);
+  if (!snap.fabric) return {0xFFFF};
+  return snap.fabric->pkeys(port_guid);
 }
 
 }  // namespace smd::sa

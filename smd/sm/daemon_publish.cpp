@@ -85,9 +85,6 @@ void Daemon::publish_sa() {
   }
   snap->serving = sa_ready_ && sa_fabric_ != nullptr;
   snap->fabric = sa_fabric_;
-  if (const std::shared_ptr<const sa::SaFabric> f = sa_fabric_) {
-    snap->port_pkeys = [f](Guid port_guid) { return f->pkeys(port_guid); };
-  }
   snap->partitions = sa_partitions_;
   snap->sm_lid = own_lid_;
   snap->settings.key = policy_.sa.key;

@@ -98,19 +98,13 @@ TEST_F(McMember, StatusCodesOnTheWire) {
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GET, IB_SA_ATTR_MCRECORD, 1), rig.lid_a).status(), 0x0300u);
 }
 
-TEST_F(McMember, PortPKeysFromTheSnapshot) {
-  rig.snap.port_pkeys = [](Guid g) -> std::vector<std::uint16_t> {
-    if (g == kD + 1) return {0x8001};
-    return {0xFFFF, 0x8001};
-  };
+TEST_F(McMember, PortPKeysFromThePartitionPlan) {
+  set_partitions(rig, {{kA + 1, {0xFFFF, 0x8001}}, {kB + 1, {0xFFFF, 0x8001}}, {kD + 1, {0x8001}}});
   EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kD + 1, 1), rig.lid_d).status(), 0x0200u)
       << "D does not hold 0xFFFF";
   EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kA + 1, 1), rig.lid_d).status(), 0u)
       << "proxy join by D for A: they share 0x8001, and A holds the group's 0xFFFF";
-  rig.snap.port_pkeys = [](Guid g) -> std::vector<std::uint16_t> {
-    if (g == kD + 1) return {0x8002};
-    return {0xFFFF, 0x8001};
-  };
+  set_partitions(rig, {{kA + 1, {0xFFFF, 0x8001}}, {kB + 1, {0xFFFF, 0x8001}}, {kD + 1, {0x8002}}});
   EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kB + 1, 1), rig.lid_d).status(), 0x0200u)
       << "proxy join by D for B: no shared P_Key";
 }

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "mad/codec/node_info.h"
@@ -57,7 +58,18 @@ struct Rig {
   Lid lid_a = 3, lid_b = 4, lid_c = 5, lid_d = 6;
   std::shared_ptr<const SaFabric> fabric;
   SaSnapshot snap;
+  std::shared_ptr<const LidMap> lids;
+  std::shared_ptr<const RoutingTables> tables;
 };
+
+/// Rebuild the rig's fabric as if the sweep's partition plan made `members` (port GUID -> P_Keys) the
+/// endports' memberships; ports not listed are in no partition.
+inline void set_partitions(Rig& r, std::unordered_map<Guid, std::vector<PKey>> members) {
+  auto plan = std::make_shared<PartitionPlan>();
+  plan->members = std::move(members);
+  r.fabric = SaFabric::build(r.fabric->observed(), r.lids, r.tables, kPrefix, plan);
+  r.snap.fabric = r.fabric;
+}
 
 inline mad::PortInfo port_info(Lid lid, std::uint8_t lmc, std::uint8_t mtu_cap, std::uint8_t width,
                                std::uint8_t speed) {
@@ -176,6 +188,8 @@ inline Rig make_rig(RigOptions o = {}) {
 
   obs.topo = topo;
   r.fabric = SaFabric::build(std::move(obs), lids, tables, kPrefix);
+  r.lids = lids;
+  r.tables = tables;
   r.snap.serving = true;
   r.snap.fabric = r.fabric;
   r.snap.settings.key = kTrustedKey;
