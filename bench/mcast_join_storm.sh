@@ -17,7 +17,7 @@
 # next round identical). SMPs = what the SM sent between those instants (its trace), MFT Sets among them.
 # Afterwards the tables are read back with `ibroute -M` on every switch and walked by
 # tests/integration/check_mft.py: delivery from every member to every other exactly once, no loop, and the
-# tree's size.
+# switch-to-switch links the tree uses.
 #
 # Every process started is killed by PID on exit, failure included (tests/integration/ibsim_env.sh trap);
 # ibsim, each SM and each client run under `timeout -s KILL`, the whole script under --timeout (default
@@ -144,7 +144,7 @@ measure() {
   local t0
   t0=$(date +%s%N)
   on_host "${join_host}" "${sa_client}" --timeout-ms 2000 --retries 3 join --mgid "${broadcast_mgid}" \
-    --join-state 1 --guids "${dir}/members.txt" --window "${window}" >"${dir}/join.json" 2>"${dir}/join.err" || true
+    --join-state 1 --ports "${dir}/members.txt" --window "${window}" >"${dir}/join.jsonl" 2>"${dir}/join.err" || true
   local t_joined
   t_joined=$(date +%s%N)
   wait "${watch_pid}" || true

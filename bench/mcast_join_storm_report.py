@@ -5,10 +5,11 @@
 
 For each SM, RAW/SM/ holds verdict.txt (t0_ns: first join sent; mft_watch's settled_unix_ns: the first MFT
 round of the settled state), trace.txt (smpcount.so: "ns method attr" per SMP the SM sent), members.count,
-join.json (the client's summary), ibnetdiscover*.txt and ibroute-M.txt (the MFTs read back). The read-back
+join.jsonl (the client's answers and summary), ibnetdiscover*.txt and ibroute-M.txt (the MFTs read back). The read-back
 is judged by CHECK_MFT (tests/integration/check_mft.py), which knows nothing of either SM.
 """
 import json
+import re
 import subprocess
 import sys
 
@@ -49,14 +50,30 @@ def smps_between(trace, t0, t1):
 
 
 def check(check_mft, d, mlid):
-    cmd = [sys.executable, check_mft, "--ibnetdiscover", f"{d}/ibnetdiscover.txt", "--ports",
-           f"{d}/ibnetdiscover-p.txt", "--ibroute", f"{d}/ibroute-M.txt", "--group", f"{mlid}:{d}/members.txt",
-           "--json"]
+    """check_mft.py over the read-back: ok, and "used of total switch links" from its summary line."""
+    members = open(f"{d}/members.txt", encoding="utf-8").read().split()
+    with open(f"{d}/groups.txt", "w", encoding="utf-8") as out:
+        out.write(f"{mlid} {' '.join(members)}\n")
+    cmd = [sys.executable, check_mft, "--netdiscover", f"{d}/ibnetdiscover.txt", "--mft", f"{d}/ibroute-M.txt",
+           "--groups", f"{d}/groups.txt", "--expect-groups", "1"]
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    m = re.search(r"\((\d+) of (\d+) switch links used\)", r.stdout)
+    out = {"ok": r.returncode == 0, "tree_links": f"{m.group(1)} of {m.group(2)}" if m else "-"}
+    if r.returncode != 0:
+        out["error"] = (r.stderr or r.stdout).strip().splitlines()[:1] or ["no output"]
+    return out
+
+
+def join_summary(path):
+    """The sa_client join summary line: ports asked, failed."""
     try:
-        return json.loads(r.stdout)
-    except json.JSONDecodeError:
-        return {"ok": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no output"]}
+        for line in open(path, encoding="utf-8"):
+            if '"summary"' in line:
+                j = json.loads(line)
+                return f"{j['ports'] - j['failed']} of {j['ports']}"
+    except (FileNotFoundError, json.JSONDecodeError, KeyError):
+        pass
+    return "-"
 
 
 def main():
@@ -76,17 +93,13 @@ def main():
             continue
         t0, t1 = int(v["t0_ns"]), int(v["settled_unix_ns"])
         total, mft_sets, last_mft = smps_between(f"{d}/trace.txt", t0, t1)
-        try:
-            join = json.load(open(f"{d}/join.json", encoding="utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError):
-            join = {}
         members = open(f"{d}/members.count", encoding="utf-8").read().strip()
         c = check(check_mft, d, v.get("mlid", "0xc000"))
         ms = max(0.0, (t1 - t0) / 1e6)
         rows[sm] = ms
         last = f"{(last_mft - t0) / 1e6:.0f}" if last_mft else "-"
         verdict = "ok" if c.get("ok") else "FAIL " + " ".join(c.get("error", []))
-        print(f"| {sm} | {members} | {join.get('ok', '-')} | {ms:.0f} | {total} | {mft_sets} | {last} | "
+        print(f"| {sm} | {members} | {join_summary(f'{d}/join.jsonl')} | {ms:.0f} | {total} | {mft_sets} | {last} | "
               f"{verdict} | {c.get('tree_links', '-')} |")
     if "smd" in rows and "opensm" in rows and rows["opensm"] > 0:
         print(f"\nsmd / OpenSM time: {rows['smd'] / rows['opensm']:.2f}x")
