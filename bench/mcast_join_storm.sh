@@ -124,7 +124,7 @@ measure() {
   sleep 3 # the first master sweep's tail (OpenSM answers SA only after it)
   on_host "${join_host}" ibnetdiscover -p >"${dir}/ibnetdiscover-p.txt"
   on_host "${join_host}" ibnetdiscover >"${dir}/ibnetdiscover.txt"
-  python3 "${bench}/mcast_storm_setup.py" "${dir}/ibnetdiscover-p.txt" "${dir}/ibnetdiscover.txt" "${dir}" \
+  python3 "${src}/tests/integration/tools/mft_watch_inputs.py" "${dir}/ibnetdiscover-p.txt" "${dir}/ibnetdiscover.txt" "${dir}" \
     >"${dir}/members.count"
   on_host "${join_host}" saquery -g >"${dir}/saquery-g-before.txt" 2>&1 || true
   local mlid

@@ -1,14 +1,15 @@
 // mft_watch: the clock of the join-storm benchmark (bench/mcast_join_storm.sh). Whatever SM runs the
 // fabric, it reads the MulticastForwardingTable entry of one MLID on every switch, LID-routed, round after
-// round with the window full, until every expected member port is in its switch's mask and a whole round
-// reads the same masks as the round before: the SM has finished programming that group's tree. It knows
-// nothing of how the SM builds trees; whether the tree it settled on delivers is tests/integration/
-// check_mft.py's business.
+// round with the window full, until every expected member port is in its switch's mask (and every port
+// named absent is not) and a whole round reads the same masks as the round before: the SM has finished programming that
+// group's tree. It knows nothing of how the SM builds trees; whether the tree it settled on delivers is
+// tests/integration/ check_mft.py's business.
 //
 //   mft_watch --switches FILE --mlid MLID [--timeout-s S] [--window N] [--ca NAME] [--port N]
 //
 // FILE: one line per switch, "lid num_ports", then lines "expect lid port" (a member's switch LID and the
-// port facing it; port 0 for a switch that is itself a member). MFT Gets: attribute 0x001B, modifier
+// port facing it; port 0 for a switch that is itself a member) and "absent lid port" (a port the mask must
+// not hold: a host that is not, or no longer, a member). MFT Gets: attribute 0x001B, modifier
 // block | position<<28 (IBA 14.2.5.11), MLID 0xC000 + 32*block + index, position p = ports 16p..16p+15.
 //
 // Output (stdout, one line of key=value): settled=0|1 settled_unix_ns (CLOCK_REALTIME when the first round
@@ -36,6 +37,7 @@ struct Switch {
 struct Expect {
   std::size_t sw = 0;  // index into the switch list
   unsigned port = 0;
+  bool present = true;  // false: "absent"
 };
 
 struct Args {
@@ -53,18 +55,23 @@ bool load(const std::string& path, std::vector<Switch>& switches, std::vector<Ex
     return false;
   }
   std::string line;
-  std::vector<std::pair<std::uint16_t, unsigned>> wanted;
+  struct Wanted {
+    std::uint16_t lid;
+    unsigned port;
+    bool present;
+  };
+  std::vector<Wanted> wanted;
   for (unsigned n = 1; std::getline(in, line); ++n) {
     std::istringstream words(line);
     std::string first;
     if (!(words >> first)) continue;
-    if (first == "expect") {
+    if (first == "expect" || first == "absent") {
       unsigned lid = 0, port = 0;
       if (!(words >> lid >> port)) {
-        std::fprintf(stderr, "mft_watch: %s:%u: want \"expect LID PORT\"\n", path.c_str(), n);
+        std::fprintf(stderr, "mft_watch: %s:%u: want \"%s LID PORT\"\n", path.c_str(), n, first.c_str());
         return false;
       }
-      wanted.emplace_back(static_cast<std::uint16_t>(lid), port);
+      wanted.push_back({static_cast<std::uint16_t>(lid), port, first == "expect"});
     } else {
       Switch s;
       s.lid = static_cast<std::uint16_t>(std::strtoul(first.c_str(), nullptr, 0));
@@ -75,14 +82,14 @@ bool load(const std::string& path, std::vector<Switch>& switches, std::vector<Ex
       switches.push_back(s);
     }
   }
-  for (const auto& [lid, port] : wanted) {
+  for (const Wanted& w : wanted) {
     std::size_t i = 0;
-    while (i < switches.size() && switches[i].lid != lid) ++i;
-    if (i == switches.size() || port > switches[i].num_ports) {
-      std::fprintf(stderr, "mft_watch: expect %u %u names no listed switch port\n", lid, port);
+    while (i < switches.size() && switches[i].lid != w.lid) ++i;
+    if (i == switches.size() || w.port > switches[i].num_ports) {
+      std::fprintf(stderr, "mft_watch: %u %u names no listed switch port\n", w.lid, w.port);
       return false;
     }
-    expects.push_back({i, port});
+    expects.push_back({i, w.port, w.present});
   }
   return !switches.empty();
 }
@@ -181,7 +188,7 @@ int main(int argc, char** argv) {
     const bool ok = read_round(io, t, switches, a.mlid, cur, smps, failed);
     ++rounds;
     bool members_in = ok;
-    for (const Expect& e : expects) members_in = members_in && cur[e.sw][e.port];
+    for (const Expect& e : expects) members_in = members_in && cur[e.sw][e.port] == e.present;
     // Settled: all members in, and the same masks as a whole round earlier (nothing was still moving).
     if (members_in && have_prev && cur == prev) {
       settled = true;
