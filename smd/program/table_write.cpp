@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mad/codec/mft_block.h"
 #include "mad/codec/port_info.h"
 #include "mad/codec/switch_info.h"
 
@@ -12,6 +13,9 @@ bool echoed(const TableWrite& w, const mad::SmpData& reply) {
     case EchoRule::kPayload: return std::equal(w.request.data.begin(), w.request.data.end(), reply.begin());
     case EchoRule::kLinearFdbTop:
       return mad::SwitchInfo::decode(reply).linear_fdb_top == mad::SwitchInfo::decode(w.request.data).linear_fdb_top;
+    case EchoRule::kMulticastFdbTop:
+      return mad::SwitchInfo::decode(reply).multicast_fdb_top ==
+             mad::SwitchInfo::decode(w.request.data).multicast_fdb_top;
     case EchoRule::kPortLidLmc: {
       const auto want = mad::PortInfo::decode(w.request.data);
       const auto got = mad::PortInfo::decode(reply);
@@ -40,7 +44,11 @@ std::string describe_write(const TableWrite& w) {
     case mad::attr::kPKeyTable:
       return "P_KeyTable Set block " + std::to_string(w.request.attr_mod & 0xffffu) + " port " +
              std::to_string(w.request.attr_mod >> 16);
+    case mad::attr::kMulticastForwardingTable:
+      return "MulticastForwardingTable Set block " + std::to_string(mad::MftBlock::block_of_mod(w.request.attr_mod)) +
+             " position " + std::to_string(mad::MftBlock::position_of_mod(w.request.attr_mod));
     case mad::attr::kSwitchInfo:
+      if (w.echo == EchoRule::kMulticastFdbTop) return "SwitchInfo Set MulticastFDBTop";
       return w.echo == EchoRule::kLinearFdbTop ? "SwitchInfo Set LinearFDBTop" : "SwitchInfo Set PortStateChange";
     default: return "attribute " + std::to_string(w.request.attr_id) + " Set " + mod;
   }
@@ -50,6 +58,7 @@ std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
   switch (w.echo) {
     case EchoRule::kPayload: return "block not echoed";
     case EchoRule::kLinearFdbTop: return "top not taken";
+    case EchoRule::kMulticastFdbTop: return "MulticastFDBTop not taken";
     case EchoRule::kPortLidLmc:
       return "LID " + std::to_string(mad::PortInfo::decode(w.request.data).lid) + " not taken (port reports " +
              std::to_string(mad::PortInfo::decode(reply).lid) + ")";

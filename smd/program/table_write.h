@@ -14,11 +14,12 @@ namespace smd {
 
 /// What the GetResp of a Set must show for the SM to believe the SMA holds what was written.
 enum class EchoRule : std::uint8_t {
-  kPayload,       ///< all 64 payload bytes (LFT block; P_Key, VLArb and MFT blocks have the same shape)
-  kLinearFdbTop,  ///< SwitchInfo: LinearFDBTop as written
-  kPortLidLmc,    ///< PortInfo: LID and LMC as written
-  kPortState,     ///< PortInfo: PortState as written. Not idempotent: a failed one is read back by the caller
-  kAnswered,      ///< any status-0 answer (SwitchInfo PortStateChange clear: the bit reads back 0 or 1)
+  kPayload,          ///< all 64 payload bytes (LFT block; P_Key, VLArb and MFT blocks have the same shape)
+  kLinearFdbTop,     ///< SwitchInfo: LinearFDBTop as written
+  kMulticastFdbTop,  ///< SwitchInfo: MulticastFDBTop as written
+  kPortLidLmc,       ///< PortInfo: LID and LMC as written
+  kPortState,        ///< PortInfo: PortState as written. Not idempotent: a failed one is read back by the caller
+  kAnswered,         ///< any status-0 answer (SwitchInfo PortStateChange clear: the bit reads back 0 or 1)
   kPortPartitionEnforcement,  ///< PortInfo: PartitionEnforcementInbound and Outbound as written
 };
 
@@ -36,7 +37,8 @@ struct TableWrite {
 bool echoed(const TableWrite& w, const mad::SmpData& reply);
 
 /// The attribute as problems name it: "LinearForwardingTable Set block 3", "SwitchInfo Set LinearFDBTop",
-/// "PortInfo Set 2", "SwitchInfo Set PortStateChange".
+/// "PortInfo Set 2", "SwitchInfo Set PortStateChange", "MulticastForwardingTable Set block 1 position 2",
+/// "SwitchInfo Set MulticastFDBTop".
 std::string describe_write(const TableWrite& w);
 
 /// Why a status-0 answer was not believed: "block not echoed", "top not taken", "LID 5 not taken (port

@@ -14,6 +14,10 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
   ports_.resize(topo.size());
   lft_.resize(topo.size());
   lft_top_.assign(topo.size(), 0);
+  mft_.resize(topo.size());
+  mft_cap_.assign(topo.size(), 1024);
+  mft_top_.assign(topo.size(), 0);
+  mft_top_supported_.assign(topo.size(), false);
   psc_.assign(topo.size(), false);
   lft_sets_per_node_.assign(topo.size(), 0);
   for (NodeIndex n = 0; n < topo.size(); ++n) {
@@ -170,6 +174,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
         const auto in = mad::SwitchInfo::decode(req.data);
         lft_top_[t.node] = in.linear_fdb_top;
         if (in.port_state_change) psc_[t.node] = false;  // writing 1 clears it (IBA 14.2.5.4)
+        if (mft_top_supported_[t.node]) mft_top_[t.node] = in.multicast_fdb_top;
       }
       mad::SwitchInfo si;
       si.port_state_change = psc_[t.node];
@@ -177,6 +182,8 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       si.linear_fdb_top = lft_top_[t.node];
       si.partition_enforcement_cap = enf_cap_;
       si.inbound_enforcement_cap = si.outbound_enforcement_cap = enf_cap_ != 0;
+      si.multicast_fdb_cap = mft_cap_[t.node];
+      si.multicast_fdb_top = mft_top_[t.node];
       si.encode(reply.data);
       return true;
     }
@@ -237,6 +244,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.partition_enforcement_inbound = s.enforce_in;
       pi.partition_enforcement_outbound = s.enforce_out;
       if (ca_pkey_cap_ != 0) pi.capability_mask |= mad::capmask::kIsClientReregistrationSupported;
+      if (p == 0 && node.is_switch() && mft_top_supported_[t.node]) {
+        pi.capability_mask |= mad::capmask::kIsMulticastFdbTopSupported;
+      }
       pi.encode(reply.data);
       return true;
     }
@@ -274,6 +284,19 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       }
       return true;
     }
+    case mad::attr::kMulticastForwardingTable: {
+      if (!node.is_switch()) break;
+      const unsigned block = req.attr_mod & 0x1FF;
+      const unsigned position = req.attr_mod >> 28;
+      if (block * 32 >= mft_cap_[t.node] || position > node.num_ports / 16u) return true;  // zeros
+      auto& stored = mft_[t.node][req.attr_mod & 0xF00001FF];
+      if (set) {
+        ++mft_block_sets_;
+        stored = req.data;
+      }
+      reply.data = stored;
+      return true;
+    }
     default: break;
   }
   reply.outcome = mad::SmpOutcome::kBadStatus;
@@ -284,6 +307,13 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
 std::uint16_t FakeFabric::pkey(NodeIndex n, PortNum p, std::size_t index) const {
   const auto& table = ports_[n][p].pkeys;
   return index < table.size() ? table[index] : 0;
+}
+
+std::uint16_t FakeFabric::mft_mask(NodeIndex n, std::uint16_t mlid, unsigned position) const {
+  const unsigned index = mlid - 0xC000u;
+  auto it = mft_[n].find((position << 28) | (index / 32));
+  if (it == mft_[n].end()) return 0;
+  return static_cast<std::uint16_t>((it->second[2 * (index % 32)] << 8) | it->second[2 * (index % 32) + 1]);
 }
 
 }  // namespace smd::test

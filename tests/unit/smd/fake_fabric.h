@@ -5,6 +5,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <map>
 #include <random>
 #include <unordered_map>
 #include <vector>
@@ -76,6 +77,8 @@ class FakeFabric : public mad::SmpTransport {
     lft_[n].assign(lft_[n].size(), 0xFF);
     lft_top_[n] = 0;
     ports_[n][0].lid = 0;
+    mft_[n].clear();
+    mft_top_[n] = 0;
   }
 
   /// Give every node a P_Key table: NodeInfo PartitionCap `ca_cap` on CAs and `sw_cap` on switches,
@@ -95,6 +98,18 @@ class FakeFabric : public mad::SmpTransport {
   bool enforce_out(NodeIndex n, PortNum p) const { return ports_[n][p].enforce_out; }
   /// PortInfo Sets with ClientReregister that reached port `p` of node `n`.
   unsigned reregisters(NodeIndex n, PortNum p) const { return ports_[n][p].reregisters; }
+
+  // MulticastForwardingTable (IBA 14.2.5.11), as ibsim keeps it: switches report MulticastFDBCap 1024;
+  // a (block, position) beyond the cap or the switch's ports reads as zeros and ignores a Set.
+  /// Switch `n` reports this MulticastFDBCap.
+  void set_mft_cap(NodeIndex n, std::uint16_t cap) { mft_cap_[n] = cap; }
+  /// Switch `n` honours MulticastFDBTop (CapabilityMask bit 30 on its port 0; ibsim's switches do not).
+  void support_mft_top(NodeIndex n) { mft_top_supported_[n] = true; }
+  /// Port mask of `mlid` at `position` on switch `n`.
+  std::uint16_t mft_mask(NodeIndex n, std::uint16_t mlid, unsigned position) const;
+  std::uint16_t mft_top(NodeIndex n) const { return mft_top_[n]; }
+  /// MFT (block, position) Sets that reached any switch.
+  unsigned mft_block_sets() const { return mft_block_sets_; }
 
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }
@@ -145,6 +160,11 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::vector<PortSim>> ports_;
   std::vector<std::vector<std::uint8_t>> lft_;
   std::vector<std::uint16_t> lft_top_;
+  std::vector<std::map<std::uint32_t, std::array<std::uint8_t, 64>>> mft_;  // [node][attr_mod]
+  std::vector<std::uint16_t> mft_cap_;
+  std::vector<std::uint16_t> mft_top_;
+  std::vector<bool> mft_top_supported_;
+  unsigned mft_block_sets_ = 0;
   std::vector<bool> psc_;  // SwitchInfo:PortStateChange per node
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::unordered_map<NodeIndex, Guid> port_guid_override_;
