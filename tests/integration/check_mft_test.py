@@ -2,7 +2,9 @@
 """Unit test of check_mft.py's parsers and flood on captured output: twoswitch.ibnetdiscover.txt and
 twoswitch.ibroute_M_empty.txt were captured from ibsim after OpenSM swept tests/fabrics/twoswitch.net (the
 default IPoIB group has no members, hence no entries); twoswitch.ibroute_M_entries.txt is laid out as
-ibroute.c prints entries (normal and -n brief), with one good group and one with a loop.
+ibroute.c prints entries (normal and -n brief), with one good group and one with a loop;
+twoswitch.ibroute_M_smd.txt (normal and -n for each switch) and twoswitch.groups.txt were captured after
+tests/integration/tools/mcast_program programmed 3 groups on that fabric.
 sw-0 (0x200000): ports 1, 2 to sw-1 ports 1, 2; 3 host-0 (port 0x100001), 4 host-1 (0x100003).
 sw-1 (0x200001): 3 host-2 (0x100005), 4 host-3 (0x100007)."""
 import os
@@ -54,6 +56,20 @@ class CheckMftTest(unittest.TestCase):
         self.assertTrue(loop and all('revisits switch' in e for e in loop), loop)
         self.assertEqual(sorted(check_mft.members_from_tables(self.nodes, tables, 0xc000)),
                          [0x100001, 0x100005, 0x100007])
+
+    def test_captured_after_smd_programmed(self):
+        text = sample('twoswitch.ibroute_M_smd.txt')
+        sections = text.split('Multicast mlids')
+        normal = check_mft.parse_mft('Multicast mlids' + sections[1])
+        brief = check_mft.parse_mft('Multicast mlids' + sections[2])
+        self.assertEqual(normal, brief)
+        self.assertEqual(normal[0x200001], {0xc000: {1, 3, 4}, 0xc001: {2, 3, 4}})
+        tables = check_mft.parse_mft(text)
+        groups = check_mft.parse_groups(sample('twoswitch.groups.txt'))
+        self.assertEqual(sorted(groups), [0xc000, 0xc001, 0xc002])
+        for mlid, members in groups.items():
+            self.assertEqual(check_mft.check_group(self.nodes, tables, mlid, members), [], hex(mlid))
+        self.assertEqual(check_mft.link_load(self.nodes, tables), (1, 2, 2), 'one group per parallel cable')
 
     def test_link_load(self):
         tables = check_mft.parse_mft(sample('twoswitch.ibroute_M_entries.txt'))

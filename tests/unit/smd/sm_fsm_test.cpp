@@ -193,9 +193,6 @@ TEST(SmFsm, ProjectedStateFollowsTheQueueInOrder) {
   EXPECT_EQ(project_state(SmState::kStandby, lost), SmState::kMaster);
 }
 
-}  // namespace
-}  // namespace smd
-
 TEST(SmFsm, OnlyTheMasterProgramsMulticastTrees) {
   // A STANDBY's SA does not serve, so its groups never change; a DISCOVERING SM has not programmed the fabric
   // yet, and its first sweep as master programs every group anyway. Neither event changes the state.
@@ -207,3 +204,6 @@ TEST(SmFsm, OnlyTheMasterProgramsMulticastTrees) {
         << to_string(s);
   }
 }
+
+}  // namespace
+}  // namespace smd
