@@ -29,8 +29,10 @@ PartitionsSpec with_default_partition(PartitionsSpec spec) {
     spec.partitions.insert(spec.partitions.begin(), std::move(def));
     it = spec.partitions.begin();
   }
+  // SELF is covered by a full (or both) SELF entry, or by ALL as a full member: ALL names the SM's port too.
   const bool has_self_full = std::any_of(it->members.begin(), it->members.end(), [&](const PartitionMember& m) {
-    return m.selector == MemberSelector::kSelf && m.membership.value_or(it->default_membership) != Membership::kLimited;
+    return (m.selector == MemberSelector::kSelf || m.selector == MemberSelector::kAll) &&
+           m.membership.value_or(it->default_membership) != Membership::kLimited;
   });
   if (!has_self_full) it->members.push_back({MemberSelector::kSelf, 0, {}, Membership::kFull, "built-in"});
   return spec;

@@ -95,7 +95,8 @@ struct PartitionsSpec {
 PartitionsSpec default_partitions();
 
 /// `spec` with the default partition 0x7fff added when it has none (OpenSM: `ALL=limited, SELF=full`),
-/// and SELF=full added to the default partition when it lacks it: the SM port is always a full member.
+/// and SELF=full added to the default partition when neither SELF nor ALL is a full member of it: the SM
+/// port is always a full member.
 PartitionsSpec with_default_partition(PartitionsSpec spec);
 
 /// The IPoIB broadcast MGID of `pkey` in `scope`: ff1<scope>:401b:<pkey|0x8000>:0000:0000:0000:ffff:ffff.

@@ -84,10 +84,9 @@ TEST(PartitionsSection, TheBriefsExampleFieldByField) {
   EXPECT_EQ(d.default_membership, Membership::kFull);
   EXPECT_FALSE(d.index0);
   EXPECT_EQ(d.where, "t.yaml:5:7");
-  ASSERT_EQ(d.members.size(), 2u);  // ALL (default full) + the SELF=full with_default_partition adds
+  ASSERT_EQ(d.members.size(), 1u);  // ALL at the default (full) makes the SM's port full: no SELF added
   test::expect_same_member(d.members[0], member(MemberSelector::kAll, std::nullopt), "ALL");
   EXPECT_EQ(d.members[0].where, "t.yaml:8:17");
-  test::expect_same_member(d.members[1], member(MemberSelector::kSelf, Membership::kFull), "SELF");
   EXPECT_TRUE(d.ipoib.enabled);
   EXPECT_EQ(d.ipoib.mtu, 5);
   EXPECT_EQ(d.ipoib.rate, 7);

@@ -112,7 +112,7 @@ TEST(PartitionsYaml, RoundTripOfTheDefaults) {
             "      groups: []\n");
   Result<Policy> policy = load_policy_string(yaml, "out.yaml");
   ASSERT_TRUE(policy.ok()) << policy.error().message;
-  test::expect_same_partitions(policy->partitions, with_default_partition(default_partitions()));
+  test::expect_same_partitions(policy->partitions, default_partitions());
 }
 
 }  // namespace

@@ -91,8 +91,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.sa.report_timeout_ms, d.sa.report_timeout_ms);
   EXPECT_EQ(p.sa.max_records, d.sa.max_records);
   EXPECT_EQ(p.sa.services_file, d.sa.services_file);
-  // The shipped section writes out default_partitions(); as any present section, it gets SELF=full too.
-  test::expect_same_partitions(p.partitions, with_default_partition(default_partitions()));
+  // The shipped section writes out default_partitions() (ALL=full covers the SM's port: nothing is added).
+  test::expect_same_partitions(p.partitions, default_partitions());
   test::expect_same_partitions(d.partitions, default_partitions());
   EXPECT_EQ(p.source, kShippedPolicy);
 }
