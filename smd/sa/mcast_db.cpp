@@ -386,7 +386,8 @@ SaAnswer McastDb::find(const SaQuery& q, Guid requester, std::uint64_t subnet_pr
   return std::move(match).finish();
 }
 
-std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx) {
+std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed) {
+  bool moved = false;
   struct Want {
     Gid mgid;
     std::uint16_t pkey;
@@ -426,6 +427,7 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     auto next = std::next(it);
     if (!kept && it->second.well_known) {
       it->second.well_known = false;
+      moved = true;
       const Gid mgid = it->first;
       if (it->second.bit_count[0] == 0 && it->second.bit_count[3] == 0) {
         mlids_.erase(it->second.mlid);
@@ -439,8 +441,10 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     auto it = groups_.find(w.mgid);
     if (it != groups_.end()) {
       McastGroup& g = it->second;
+      moved = moved || !g.well_known;
       g.well_known = true;
       if (g.members.empty()) {  // nobody relies on the old values yet: take the policy's
+        const McastGroup old = g;
         g.q_key = w.props.q_key;
         g.mtu = w.props.mtu;
         g.rate = w.props.rate;
@@ -448,6 +452,8 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
         g.tclass = w.props.tclass;
         g.flow_label = w.props.flow_label;
         g.pkey = w.pkey;
+        moved = moved || old.q_key != g.q_key || old.mtu != g.mtu || old.rate != g.rate || old.sl != g.sl ||
+                old.tclass != g.tclass || old.flow_label != g.flow_label || old.pkey != g.pkey;
       }
       continue;
     }
@@ -471,6 +477,7 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     groups_.emplace(g.mgid, std::move(g));
     events.push_back({true, w.mgid});
   }
+  if (changed) *changed = moved || !events.empty();
   return events;
 }
 

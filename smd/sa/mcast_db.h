@@ -108,8 +108,9 @@ class McastDb {
 
   /// Pre-create the policy's groups (IPoIB broadcast group per scope of every `ipoib` partition, its
   /// `groups:`), as well_known; groups that were well_known and are no longer in the policy lose the flag
-  /// and are removed when memberless. Returns the groups created (trap 66) and deleted (trap 67).
-  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx);
+  /// and are removed when no full member is left. Returns the groups created (trap 66) and deleted (trap
+  /// 67); `changed` (when given) says whether any group changed at all (a re-applied equal policy: no).
+  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed = nullptr);
 
   const std::map<mad::sa::Gid, McastGroup>& groups() const { return groups_; }
   std::size_t member_count() const;

@@ -533,9 +533,10 @@ void SaAgent::apply_partitions(const SaSnapshot& snap) {
   applied_partitions_ = snap.partitions;
   partitions_applied_ = true;
   const PartitionsSpec spec = snap.partitions ? *snap.partitions : default_partitions();
-  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap));
+  bool changed = false;
+  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap), &changed);
   state_.mcast_events.insert(state_.mcast_events.end(), events.begin(), events.end());
-  state_.mcast_changed = true;
+  state_.mcast_changed = state_.mcast_changed || changed;
   groups_changed(snap);
 }
 

@@ -304,6 +304,9 @@ TEST(McastDb, PolicyGroups) {
   EXPECT_EQ(g.pkey, 0xFFFF);
   EXPECT_TRUE(g.well_known);
   ASSERT_EQ(ev.size(), 1u);
+  bool changed = true;
+  EXPECT_TRUE(db.apply_policy(default_partitions(), p.ctx(), &changed).empty());
+  EXPECT_FALSE(changed) << "the same policy again changes nothing";
   // A host joins the way IPoIB does and leaves: the group stays with nobody in it.
   McMemberRecord r = req(bcast, 0x104, 1);
   ASSERT_EQ(join(db, p, r, kJoin | kPKey).answer.status, status::kOk);
