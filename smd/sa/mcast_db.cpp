@@ -481,6 +481,29 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
   return events;
 }
 
+std::vector<McastEvent> McastDb::drop_absent(const std::function<bool(Guid)>& present, bool* changed) {
+  std::vector<McastEvent> events;
+  bool moved = false;
+  for (auto it = groups_.begin(); it != groups_.end();) {
+    std::vector<Guid> gone;
+    for (const auto& [guid, js] : it->second.members) {
+      if (!present(guid)) gone.push_back(guid);
+    }
+    auto next = std::next(it);
+    const Gid mgid = it->first;
+    for (Guid g : gone) {
+      moved = true;
+      if (remove_bits(it, g, 0xF)) {
+        events.push_back({false, mgid});
+        break;
+      }
+    }
+    it = next;
+  }
+  if (changed) *changed = moved;
+  return events;
+}
+
 std::size_t McastDb::member_count() const {
   std::size_t n = 0;
   for (const auto& [mgid, g] : groups_) n += g.members.size();

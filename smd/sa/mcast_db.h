@@ -112,6 +112,11 @@ class McastDb {
   /// 67); `changed` (when given) says whether any group changed at all (a re-applied equal policy: no).
   std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed = nullptr);
 
+  /// Take out of every group the members whose port `present` rejects (ports gone from the subnet, as
+  /// OpenSM's drop manager does; they join again after ClientReregister when they come back). Groups left
+  /// without a full member end. Returns the groups deleted (trap 67); `changed` says whether any member went.
+  std::vector<McastEvent> drop_absent(const std::function<bool(Guid)>& present, bool* changed = nullptr);
+
   const std::map<mad::sa::Gid, McastGroup>& groups() const { return groups_; }
   std::size_t member_count() const;
   /// Every group with its members, by MGID.
