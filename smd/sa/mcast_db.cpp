@@ -576,9 +576,9 @@ Status McastDb::load_json(const std::string& text) {
     if (!mgid) return make_error(ErrorCode::kInvalidInput, where + ": \"mgid\" is not 32 hex digits");
     McastGroup g;
     g.mgid = *mgid;
-    std::uint64_t v[12] = {};
-    const char* keys[12] = {"mlid",   "q_key",     "mtu",   "rate", "sl",          "flow_label",
-                            "tclass", "hop_limit", "scope", "pkey", "packet_life", ""};
+    std::uint64_t v[11] = {};
+    const char* keys[11] = {"mlid",   "q_key",     "mtu",   "rate", "sl",         "flow_label",
+                            "tclass", "hop_limit", "scope", "pkey", "packet_life"};
     const std::uint64_t max[11] = {kMlidLast, 0xFFFFFFFFull, 63, 63, 15, 0xFFFFF, 255, 255, 15, 0xFFFF, 63};
     for (int k = 0; k < 11; ++k) {
       if (!num(keys[k], max[k], v[k]))

@@ -10,8 +10,9 @@
 //                 satisfy -> REQ_INVALID. A repeated join ORs the bits.
 //   create        unknown MGID: needs Full or SendOnlyFull, and Q_Key|TClass|P_Key|FlowLabel|SL (else
 //                 INSUFFICIENT_COMPONENTS); MGID 0 gets ff1<scope>:a01b:<prefix>:<counter>; a given MGID
-//                 starts 0xff with flag bits 7:5 zero (else INVALID_GID... as OpenSM: REQ_INVALID); MTU and
-//                 rate default to the joiner's port, a > / < selector moves one step, stored "exactly";
+//                 starts 0xff with flag bits 7:5 zero, IPoIB signatures 0x401b/0x601b aside (else
+//                 REQ_INVALID, as OpenSM); MTU and rate default to the joiner's port, a > / < selector
+//                 moves one step, stored "exactly";
 //                 MLID lowest free in [0xC000, mlid_top] (else NO_RESOURCES).
 //   leave (Delete) MGID|PortGID|JoinState; clears the given bits; a port at 0 is removed; a group left with
 //                 no full member and not well_known is deleted (its MLID free again).
