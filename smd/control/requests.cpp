@@ -414,6 +414,10 @@ Json sa_json(const SaStats* sa) {
   out["dropped"] = dropped;
   out["subscriptions"] = sa->subscriptions;
   out["services"] = sa->services;
+  out["mcast_groups"] = sa->mcast_groups;
+  out["mcast_members"] = sa->mcast_members;
+  out["mcast_joins"] = sa->mcast_joins;
+  out["mcast_leaves"] = sa->mcast_leaves;
   out["queue_depth"] = sa->queue_depth;
   out["reports_sent"] = sa->reports_sent;
   out["reports_acknowledged"] = sa->reports_acknowledged;

@@ -386,7 +386,8 @@ SaAnswer McastDb::find(const SaQuery& q, Guid requester, std::uint64_t subnet_pr
   return std::move(match).finish();
 }
 
-std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx) {
+std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed) {
+  bool moved = false;
   struct Want {
     Gid mgid;
     std::uint16_t pkey;
@@ -426,6 +427,7 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     auto next = std::next(it);
     if (!kept && it->second.well_known) {
       it->second.well_known = false;
+      moved = true;
       const Gid mgid = it->first;
       if (it->second.bit_count[0] == 0 && it->second.bit_count[3] == 0) {
         mlids_.erase(it->second.mlid);
@@ -439,8 +441,10 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     auto it = groups_.find(w.mgid);
     if (it != groups_.end()) {
       McastGroup& g = it->second;
+      moved = moved || !g.well_known;
       g.well_known = true;
       if (g.members.empty()) {  // nobody relies on the old values yet: take the policy's
+        const McastGroup old = g;
         g.q_key = w.props.q_key;
         g.mtu = w.props.mtu;
         g.rate = w.props.rate;
@@ -448,6 +452,8 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
         g.tclass = w.props.tclass;
         g.flow_label = w.props.flow_label;
         g.pkey = w.pkey;
+        moved = moved || old.q_key != g.q_key || old.mtu != g.mtu || old.rate != g.rate || old.sl != g.sl ||
+                old.tclass != g.tclass || old.flow_label != g.flow_label || old.pkey != g.pkey;
       }
       continue;
     }
@@ -471,6 +477,30 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     groups_.emplace(g.mgid, std::move(g));
     events.push_back({true, w.mgid});
   }
+  if (changed) *changed = moved || !events.empty();
+  return events;
+}
+
+std::vector<McastEvent> McastDb::drop_absent(const std::function<bool(Guid)>& present, bool* changed) {
+  std::vector<McastEvent> events;
+  bool moved = false;
+  for (auto it = groups_.begin(); it != groups_.end();) {
+    std::vector<Guid> gone;
+    for (const auto& [guid, js] : it->second.members) {
+      if (!present(guid)) gone.push_back(guid);
+    }
+    auto next = std::next(it);
+    const Gid mgid = it->first;
+    for (Guid g : gone) {
+      moved = true;
+      if (remove_bits(it, g, 0xF)) {
+        events.push_back({false, mgid});
+        break;
+      }
+    }
+    it = next;
+  }
+  if (changed) *changed = moved;
   return events;
 }
 
@@ -546,9 +576,9 @@ Status McastDb::load_json(const std::string& text) {
     if (!mgid) return make_error(ErrorCode::kInvalidInput, where + ": \"mgid\" is not 32 hex digits");
     McastGroup g;
     g.mgid = *mgid;
-    std::uint64_t v[12] = {};
-    const char* keys[12] = {"mlid",   "q_key",     "mtu",   "rate", "sl",          "flow_label",
-                            "tclass", "hop_limit", "scope", "pkey", "packet_life", ""};
+    std::uint64_t v[11] = {};
+    const char* keys[11] = {"mlid",   "q_key",     "mtu",   "rate", "sl",         "flow_label",
+                            "tclass", "hop_limit", "scope", "pkey", "packet_life"};
     const std::uint64_t max[11] = {kMlidLast, 0xFFFFFFFFull, 63, 63, 15, 0xFFFFF, 255, 255, 15, 0xFFFF, 63};
     for (int k = 0; k < 11; ++k) {
       if (!num(keys[k], max[k], v[k]))

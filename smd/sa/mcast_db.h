@@ -10,8 +10,9 @@
 //                 satisfy -> REQ_INVALID. A repeated join ORs the bits.
 //   create        unknown MGID: needs Full or SendOnlyFull, and Q_Key|TClass|P_Key|FlowLabel|SL (else
 //                 INSUFFICIENT_COMPONENTS); MGID 0 gets ff1<scope>:a01b:<prefix>:<counter>; a given MGID
-//                 starts 0xff with flag bits 7:5 zero (else INVALID_GID... as OpenSM: REQ_INVALID); MTU and
-//                 rate default to the joiner's port, a > / < selector moves one step, stored "exactly";
+//                 starts 0xff with flag bits 7:5 zero, IPoIB signatures 0x401b/0x601b aside (else
+//                 REQ_INVALID, as OpenSM); MTU and rate default to the joiner's port, a > / < selector
+//                 moves one step, stored "exactly";
 //                 MLID lowest free in [0xC000, mlid_top] (else NO_RESOURCES).
 //   leave (Delete) MGID|PortGID|JoinState; clears the given bits; a port at 0 is removed; a group left with
 //                 no full member and not well_known is deleted (its MLID free again).
@@ -108,8 +109,14 @@ class McastDb {
 
   /// Pre-create the policy's groups (IPoIB broadcast group per scope of every `ipoib` partition, its
   /// `groups:`), as well_known; groups that were well_known and are no longer in the policy lose the flag
-  /// and are removed when memberless. Returns the groups created (trap 66) and deleted (trap 67).
-  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx);
+  /// and are removed when no full member is left. Returns the groups created (trap 66) and deleted (trap
+  /// 67); `changed` (when given) says whether any group changed at all (a re-applied equal policy: no).
+  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed = nullptr);
+
+  /// Take out of every group the members whose port `present` rejects (ports gone from the subnet, as
+  /// OpenSM's drop manager does; they join again after ClientReregister when they come back). Groups left
+  /// without a full member end. Returns the groups deleted (trap 67); `changed` says whether any member went.
+  std::vector<McastEvent> drop_absent(const std::function<bool(Guid)>& present, bool* changed = nullptr);
 
   const std::map<mad::sa::Gid, McastGroup>& groups() const { return groups_; }
   std::size_t member_count() const;

@@ -371,6 +371,15 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   }
   if (now->serving && now->fabric && (!partitions_applied_ || now->partitions != applied_partitions_))
     apply_partitions(*now);
+  if (now->serving && now->fabric && (!before || now->fabric != before->fabric)) {
+    // Members whose port left the subnet leave their groups (they join again after ClientReregister).
+    bool changed = false;
+    const SaFabric& f = *now->fabric;
+    std::vector<McastEvent> gone = state_.mcast.drop_absent([&f](Guid g) { return f.by_guid(g) != nullptr; }, &changed);
+    state_.mcast_events.insert(state_.mcast_events.end(), gone.begin(), gone.end());
+    state_.mcast_changed = state_.mcast_changed || changed;
+    if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*now);
+  }
   // Traps 64/65 compare two fabrics this SA served; the first one is the baseline, not news.
   if (!now->serving || !was_serving || !now->fabric || !before->fabric || now->fabric == before->fabric) return;
   const std::set<Guid> old_guids = endport_guids(before.get());
@@ -533,9 +542,10 @@ void SaAgent::apply_partitions(const SaSnapshot& snap) {
   applied_partitions_ = snap.partitions;
   partitions_applied_ = true;
   const PartitionsSpec spec = snap.partitions ? *snap.partitions : default_partitions();
-  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap));
+  bool changed = false;
+  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap), &changed);
   state_.mcast_events.insert(state_.mcast_events.end(), events.begin(), events.end());
-  state_.mcast_changed = true;
+  state_.mcast_changed = state_.mcast_changed || changed;
   groups_changed(snap);
 }
 

@@ -15,12 +15,8 @@ else
   sa_bringup "${SMD_SOURCE_DIR}/tests/fabrics/twoswitch.net" sm host-0 10
   check_with_diags --expect-switches 2 --expect-cas 4
 fi
-# OpenSM serves multicast (MCMemberRecord) and says so; smd's SA does not yet and must not claim it.
-if [[ "${SA_TEST_SM}" == opensm ]]; then
-  sa_check records --expect-sms 1 --expect-mcast
-else
-  sa_check records --expect-sms 1
-fi
+# Both SAs serve multicast (MCMemberRecord) and say so (ClassPortInfo CapabilityMask bit 9).
+sa_check records --expect-sms 1 --expect-mcast
 # saquery -s: "every port whose CapabilityMask has IsSM", a PortInfoRecord GetTable with CapabilityMask
 # match (AttributeModifier bit 31): the SM's own port, and only ports that really advertise IsSM.
 saq -s >"${IBSIM_WORKDIR}/sm-ports.txt" 2>&1

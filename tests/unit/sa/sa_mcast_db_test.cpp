@@ -240,6 +240,27 @@ TEST(McastDb, PartialLeaveKeepsTheGroupThenFreesIt) {
   EXPECT_EQ(answered(join(db, p, req(mgid(3), 0x104, 1))).mlid, 0xC000);
 }
 
+TEST(McastDb, PortsGoneFromTheSubnetLeave) {
+  McastDb db;
+  Ports p;
+  db.apply_policy(default_partitions(), p.ctx());
+  const Gid bcast = ipoib_broadcast_mgid(kDefaultPKeyBase, 2);
+  ASSERT_EQ(join(db, p, req(bcast, 0x104, 1), kJoin).answer.status, status::kOk);
+  ASSERT_EQ(join(db, p, req(mgid(1), 0x104, 1)).answer.status, status::kOk);
+  ASSERT_EQ(join(db, p, req(mgid(1), 0x105, 2), kJoin).answer.status, status::kOk);
+  ASSERT_EQ(join(db, p, req(mgid(2), 0x105, 1)).answer.status, status::kOk);
+  bool changed = false;
+  const std::vector<McastEvent> ev = db.drop_absent([](Guid g) { return g != 0x104; }, &changed);
+  EXPECT_TRUE(changed);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].mgid, mgid(1)) << "its only full member left; the NonMember goes with it";
+  EXPECT_EQ(db.groups().count(mgid(1)), 0u);
+  EXPECT_TRUE(db.groups().at(bcast).members.empty()) << "well known: stays without members";
+  EXPECT_EQ(db.groups().at(mgid(2)).members.size(), 1u);
+  EXPECT_TRUE(db.drop_absent([](Guid) { return true; }, &changed).empty());
+  EXPECT_FALSE(changed);
+}
+
 TEST(McastDb, LeaveErrors) {
   McastDb db;
   Ports p;
@@ -304,6 +325,9 @@ TEST(McastDb, PolicyGroups) {
   EXPECT_EQ(g.pkey, 0xFFFF);
   EXPECT_TRUE(g.well_known);
   ASSERT_EQ(ev.size(), 1u);
+  bool changed = true;
+  EXPECT_TRUE(db.apply_policy(default_partitions(), p.ctx(), &changed).empty());
+  EXPECT_FALSE(changed) << "the same policy again changes nothing";
   // A host joins the way IPoIB does and leaves: the group stays with nobody in it.
   McMemberRecord r = req(bcast, 0x104, 1);
   ASSERT_EQ(join(db, p, r, kJoin | kPKey).answer.status, status::kOk);
