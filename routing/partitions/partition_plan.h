@@ -53,7 +53,7 @@ struct PortPartitions {
   PortNum port = 0;
   Guid port_guid = 0;        ///< endports: the port GUID; switch external ports: the switch's
   bool endport = true;       ///< false: a switch external port (P_Key table by enforcement)
-  std::vector<PKey> table;   ///< the wanted table, `cap` entries (a multiple of 32 or less is padded by the writer)
+  std::vector<PKey> table;   ///< the wanted table, `cap` entries (0 = empty slot); blocks of 32, the last padded
   bool enforce_in = false;   ///< PortInfo PartitionEnforcementInbound (switch external ports only)
   bool enforce_out = false;  ///< PortInfo PartitionEnforcementOutbound (switch external ports only)
   bool has_table = true;     ///< false: no table is written (cap 0, or an enforcement copy that does not fit)

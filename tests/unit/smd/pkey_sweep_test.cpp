@@ -103,6 +103,16 @@ TEST(PKeySweep, APolicyReloadRewritesOnlyTheBlocksThatChanged) {
   EXPECT_EQ(r->fabric.pkey(h.ca, h.ca_port, 0), 0xffff);
 }
 
+TEST(PKeySweep, ASwitchThatWasResetGetsItsTablesAgain) {
+  auto r = rig();
+  ASSERT_TRUE(r->runner().heavy_sweep().subnet_up);
+  const NodeIndex sw = r->topo.switches().front();
+  r->fabric.reset_switch(sw);  // LinearFDBTop 0: the SM sees the reset and believes nothing it held
+  const SweepSummary s = r->runner().heavy_sweep();
+  EXPECT_EQ(s.pkey_blocks_written, 1u + 2u * 2) << "port 0 and its two ports facing CAs";
+  EXPECT_EQ(s.pkey_blocks_skipped, 18u - 5u);
+}
+
 TEST(PKeySweep, ClientReregisterOnTheFirstMasterSweepAndAfterStandingBy) {
   auto r = rig();
   ASSERT_TRUE(r->runner().heavy_sweep().subnet_up);
