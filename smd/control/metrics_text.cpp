@@ -54,18 +54,14 @@ std::string label(const char* name, std::string_view value) {
   return std::string(name) + "=\"" + prometheus_label_value(value) + "\"";
 }
 
-/// Partitions and multicast groups (FabricSnapshot::partitions, ::groups).
+/// Partitions and the multicast trees (FabricSnapshot::partitions, ::groups).
 void render_multicast(const FabricSnapshot& snap, Writer& w) {
-  std::size_t members = 0, trees = 0, pending = 0;
+  std::size_t trees = 0, pending = 0;
   for (const McastGroupView& g : snap.groups) {
-    members += g.members;
     trees += g.root != 0 ? 1 : 0;
     pending += g.programmed || g.root == 0 ? 0 : 1;
   }
-  w.family("smd_mcast_groups", "gauge", "Multicast groups the SA holds (MCMemberRecord groups, one MLID each).");
-  w.sample("smd_mcast_groups", "", static_cast<double>(snap.groups.size()));
-  w.family("smd_mcast_members", "gauge", "Member ports over every multicast group (any JoinState bit).");
-  w.sample("smd_mcast_members", "", static_cast<double>(members));
+  // Groups and members are the SA's own families (smd_sa_mcast_*); these say what the switches carry.
   w.family("smd_mcast_trees", "gauge", "Multicast groups with a spanning tree programmed (2 or more member ports).");
   w.sample("smd_mcast_trees", "", static_cast<double>(trees));
   w.family("smd_mcast_trees_pending", "gauge", "Multicast trees whose members changed and are not yet programmed.");

@@ -40,15 +40,6 @@ std::vector<NodeIndex> candidate_nodes(const SaFabric& f, const SaQuery& q) {
 
 std::uint32_t limit(const SaSnapshot& s) { return s.settings.max_records; }
 
-const std::vector<PKey> kNoPKeys;
-
-/// The P_Keys of the requester's port (empty when its LID names no endport: it then sees only what a
-/// trusted requester would be shown, which an untrusted one is not).
-const std::vector<PKey>& requester_pkeys(const SaFabric& f, const SaQuery& q) {
-  const Endport* e = f.by_lid(q.requester_lid);
-  return e ? f.pkeys(e->guid) : kNoPKeys;
-}
-
 /// IBA 15.2.5 (OpenSM osm_sa_node_record.c, osm_sa_portinfo_record.c): a node's or port's record is shown
 /// only to requesters that share a partition with it. A switch is judged by its port 0.
 bool visible(const SaFabric& f, const SaQuery& q, const std::vector<PKey>& req, NodeIndex n, PortNum p) {
@@ -64,7 +55,7 @@ bool visible(const SaFabric& f, const SaQuery& q, const std::vector<PKey>& req, 
 SaAnswer answer_node_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   RecordCollector out(kNodeRecordLayout, q, limit(snap));
-  const std::vector<PKey>& req = requester_pkeys(f, q);
+  const std::vector<PKey>& req = f.requester_pkeys(q.requester_lid);
   for (NodeIndex n : candidate_nodes(f, q)) {
     const Node& node = f.topo().node(n);
     const smd::NodeRecord& rec = f.observed().nodes[n];
@@ -109,7 +100,7 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
   const unsigned want_port = q.record[2];
 
   RecordCollector out(kPortInfoRecordLayout, plain, limit(snap));
-  const std::vector<PKey>& req = requester_pkeys(f, q);
+  const std::vector<PKey>& req = f.requester_pkeys(q.requester_lid);
   for (NodeIndex n : candidate_nodes(f, q)) {
     const Node& node = f.topo().node(n);
     for (PortNum p = 0; p <= node.num_ports && !out.done(); ++p) {

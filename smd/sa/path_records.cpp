@@ -15,7 +15,6 @@ using namespace mad::sa;
 namespace {
 
 constexpr std::uint64_t kDefaultGidPrefix = 0xFE80000000000000ULL;
-const std::vector<PKey> kNoPKeys;
 
 /// One side of a query: the endports it may be, and the one LID it names (0 = any of theirs).
 struct Side {
@@ -152,8 +151,7 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   const std::uint8_t life = snap.settings.packet_lifetime;
 
   const std::optional<PKey> wanted_pkey = (m & pr_mask::kPKey) ? std::optional<PKey>(want.pkey) : std::nullopt;
-  const Endport* requester = f.by_lid(q.requester_lid);
-  const std::vector<PKey>& requester_pkeys = requester ? f.pkeys(requester->guid) : kNoPKeys;
+  const std::vector<PKey>& requester_pkeys = f.requester_pkeys(q.requester_lid);
 
   RecordCollector out(kPathRecordLayout, q, snap.settings.max_records);
   std::vector<SaFabric::Hop> hops;

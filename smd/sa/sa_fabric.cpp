@@ -11,11 +11,17 @@ namespace {
 
 // Before any partition plan, every endport holds the default partition's full entry (IBA 10.9.1.2).
 const std::vector<PKey> kDefaultFullOnly{0xFFFF};
+const std::vector<PKey> kNoPKeys;
 
 }  // namespace
 
 const std::vector<PKey>& SaFabric::pkeys(Guid port_guid) const {
   return partitions_ ? partitions_->pkeys_of(port_guid) : kDefaultFullOnly;
+}
+
+const std::vector<PKey>& SaFabric::requester_pkeys(Lid requester_lid) const {
+  if (const Endport* e = by_lid(requester_lid)) return pkeys(e->guid);
+  return partitions_ ? kNoPKeys : kDefaultFullOnly;
 }
 
 std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shared_ptr<const LidMap> lids,

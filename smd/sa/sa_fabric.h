@@ -48,6 +48,9 @@ class SaFabric {
   /// The P_Keys the endport with `port_guid` is a member of (partition order; IBA 10.9), as the sweep's
   /// plan gave them; empty for a port in no partition.
   const std::vector<PKey>& pkeys(Guid port_guid) const;
+  /// The P_Keys of the port a request came from (its source LID). A LID that names no endport holds none
+  /// once there is a plan (it is in no partition); before any plan everyone is in the default partition.
+  const std::vector<PKey>& requester_pkeys(Lid requester_lid) const;
   /// The sweep's partition plan, null when there was none.
   const PartitionPlan* partitions() const { return partitions_.get(); }
 

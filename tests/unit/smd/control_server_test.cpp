@@ -145,9 +145,10 @@ TEST_F(ControlServerTest, SeveralRequestsOnOneConnection) {
   const auto first_nl = out.find('\n');
   ASSERT_NE(first_nl, std::string::npos);
   EXPECT_EQ(Json::parse(out.substr(0, first_nl))["result"]["state"], "STANDBY");
-  EXPECT_EQ(out.substr(first_nl + 1),
-            "{\"error\":\"unknown command 'nope' (known: export, lfts, nodes, report, reroute, route, status, "
-            "sweep)\",\"ok\":false}\n{\"error\":\"request is not valid JSON\",\"ok\":false}\n");
+  EXPECT_EQ(
+      out.substr(first_nl + 1),
+      "{\"error\":\"unknown command 'nope' (known: export, groups, lfts, nodes, partitions, report, reroute, route, "
+      "sa, status, sweep)\",\"ok\":false}\n{\"error\":\"request is not valid JSON\",\"ok\":false}\n");
   ASSERT_TRUE(server.stop().ok());
 }
 

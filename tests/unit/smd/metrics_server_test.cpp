@@ -48,8 +48,35 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
                     .smp_retries = 12,
                     .smp_timeouts = 2,
                     .lft_blocks_written = 48,
+                    .pkey_blocks_written = 9,
+                    .mft_blocks_written = 11,
+                    .mcast_passes = 3,
                     .heavy_sweep_seconds_total = 5,
                     .routing_seconds_total = 0.5};
+  // Three groups: one with its tree programmed, one whose members changed since, one with no tree.
+  McastGroupView programmed, pending, lone;
+  programmed.mlid = 0xC000;
+  programmed.members = programmed.full = 4;
+  programmed.root = 0x20;
+  programmed.tree_switches = 2;
+  programmed.programmed = true;
+  pending.mlid = 0xC001;
+  pending.members = 2;
+  pending.full = pending.send_only = 1;
+  pending.root = 0x21;
+  pending.tree_switches = 1;
+  lone.mlid = 0xC002;
+  lone.members = lone.full = 1;
+  snap->groups = {programmed, pending, lone};
+  PartitionsSpec policy = default_partitions();
+  PartitionSpec tenant;
+  tenant.name = "tenant";
+  tenant.pkey = 0x0a01;
+  policy.partitions.push_back(tenant);
+  snap->partition_policy = std::make_shared<const PartitionsSpec>(std::move(policy));
+  auto plan = std::make_shared<PartitionPlan>();
+  plan->problems.push_back({0x20, 3, "the set does not fit"});
+  snap->partitions = plan;
   return snap;
 }
 
@@ -89,6 +116,28 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_lft_blocks_written_total 64-entry LFT blocks written to switches.\n"
             "# TYPE smd_lft_blocks_written_total counter\n"
             "smd_lft_blocks_written_total 48\n"
+            "# HELP smd_pkey_blocks_written_total 32-entry P_KeyTable blocks written to ports.\n"
+            "# TYPE smd_pkey_blocks_written_total counter\n"
+            "smd_pkey_blocks_written_total 9\n"
+            "# HELP smd_mft_blocks_written_total MulticastForwardingTable (block, position) Sets written to switches, "
+            "in sweeps and multicast passes.\n"
+            "# TYPE smd_mft_blocks_written_total counter\n"
+            "smd_mft_blocks_written_total 11\n"
+            "# HELP smd_mcast_passes_total Multicast passes between sweeps that rebuilt trees.\n"
+            "# TYPE smd_mcast_passes_total counter\n"
+            "smd_mcast_passes_total 3\n"
+            "# HELP smd_mcast_trees Multicast groups with a spanning tree programmed (2 or more member ports).\n"
+            "# TYPE smd_mcast_trees gauge\n"
+            "smd_mcast_trees 2\n"
+            "# HELP smd_mcast_trees_pending Multicast trees whose members changed and are not yet programmed.\n"
+            "# TYPE smd_mcast_trees_pending gauge\n"
+            "smd_mcast_trees_pending 1\n"
+            "# HELP smd_partitions Partitions in the policy in effect (the default partition included).\n"
+            "# TYPE smd_partitions gauge\n"
+            "smd_partitions 2\n"
+            "# HELP smd_partition_problems Ports whose partition set did not fit their P_Key table.\n"
+            "# TYPE smd_partition_problems gauge\n"
+            "smd_partition_problems 1\n"
             "# HELP smd_routing_seconds_total Time spent computing and verifying routes.\n"
             "# TYPE smd_routing_seconds_total counter\n"
             "smd_routing_seconds_total 0.5\n"
