@@ -141,16 +141,6 @@ bool holds_pkey(const std::vector<std::uint16_t>& pkeys, std::uint16_t pkey) {
   return std::any_of(pkeys.begin(), pkeys.end(), [&](std::uint16_t k) { return (k & 0x7fff) == (pkey & 0x7fff); });
 }
 
-bool share_pkey(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b) {
-  for (std::uint16_t x : a) {
-    if ((x & 0x7fff) == 0) continue;  // an invalid entry shares nothing
-    for (std::uint16_t y : b) {
-      if ((x & 0x7fff) == (y & 0x7fff) && ((x | y) & kPKeyFullBit)) return true;
-    }
-  }
-  return false;
-}
-
 McMemberRecord McastGroup::record(const Gid& port_gid, std::uint8_t js) const {
   McMemberRecord r;
   r.mgid = mgid;
@@ -300,7 +290,7 @@ McastResult McastDb::join(const SaQuery& q, Guid requester, const McastContext& 
   if (req.join_state == 0) return fail(status::kReqInvalid, "JoinState 0");
   if (guid != requester) {
     const std::optional<McastPort> from = requester ? ctx.port(requester) : std::nullopt;
-    if (!from || !share_pkey(from->pkeys, port->pkeys))
+    if (!from || !pkeys_share(from->pkeys, port->pkeys))
       return fail(status::kReqInvalid, "proxy join for a port that shares no P_Key with the requester");
   }
 
@@ -336,7 +326,7 @@ McastResult McastDb::leave(const SaQuery& q, Guid requester, const McastContext&
     const std::optional<McastPort> from = requester ? ctx.port(requester) : std::nullopt;
     const std::optional<McastPort> port = ctx.port(guid);
     // A port gone from the subnet can still be taken out of its groups by a port of its partitions'.
-    if (!from || (port && !share_pkey(from->pkeys, port->pkeys)) ||
+    if (!from || (port && !pkeys_share(from->pkeys, port->pkeys)) ||
         (!port && !holds_pkey(from->pkeys, it->second.pkey)))
       return fail(status::kReqInvalid, "proxy leave for a port that shares no P_Key with the requester");
   }
@@ -352,7 +342,8 @@ McastResult McastDb::leave(const SaQuery& q, Guid requester, const McastContext&
   return out;
 }
 
-SaAnswer McastDb::find(const SaQuery& q, Guid requester, std::uint64_t subnet_prefix, std::uint32_t max_records) const {
+SaAnswer McastDb::find(const SaQuery& q, Guid requester, const std::vector<std::uint16_t>& requester_pkeys,
+                       std::uint64_t subnet_prefix, std::uint32_t max_records) const {
   // JoinState matches when any bit is shared (as OpenSM); the other fields by equality.
   SaQuery plain = q;
   plain.header.comp_mask &= ~mcm_mask::kJoinState;
@@ -372,14 +363,24 @@ SaAnswer McastDb::find(const SaQuery& q, Guid requester, std::uint64_t subnet_pr
     return match.offer() && match.done();
   };
   for (const auto& [mgid, g] : groups_) {
+    if (!q.trusted) {
+      // An untrusted requester sees only the groups of its own partitions, one record each: its own
+      // membership when it is a member, else the group with PortGID 0 (OpenSM shows no other port's GID).
+      if (!holds_pkey(requester_pkeys, g.pkey)) continue;
+      auto own = g.members.find(requester);
+      const bool stop = own != g.members.end() && requester != 0
+                            ? offer(g.record(make_gid(subnet_prefix, requester), own->second))
+                            : offer(g.record(Gid{}, 0));
+      if (stop) break;
+      continue;
+    }
     if (g.members.empty()) {
       if (offer(g.record(Gid{}, 0))) break;
       continue;
     }
     bool stop = false;
     for (const auto& [guid, js] : g.members) {
-      const std::uint8_t shown = q.trusted || guid == requester ? js : 0;
-      if ((stop = offer(g.record(make_gid(subnet_prefix, guid), shown)))) break;
+      if ((stop = offer(g.record(make_gid(subnet_prefix, guid), js)))) break;
     }
     if (stop) break;
   }

@@ -31,6 +31,7 @@
 #include "mad/sa/mcmember_record.h"
 #include "routing/base/ids.h"
 #include "routing/base/status.h"
+#include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
 #include "smd/sa/sa_query.h"
 
@@ -103,9 +104,12 @@ class McastDb {
   McastResult join(const SaQuery& q, Guid requester, const McastContext& ctx);
   /// Delete: leave.
   McastResult leave(const SaQuery& q, Guid requester, const McastContext& ctx);
-  /// Get / GetTable: one record per (group, member), plus one with PortGID 0 for a memberless group;
-  /// an untrusted requester sees JoinState 0 on other ports' records.
-  SaAnswer find(const SaQuery& q, Guid requester, std::uint64_t subnet_prefix, std::uint32_t max_records) const;
+  /// Get / GetTable. Trusted (SM_Key): one record per (group, member), one with PortGID 0 for a memberless
+  /// group. Untrusted (OpenSM's view): only groups whose P_Key `requester_pkeys` holds, one record each,
+  /// the requester's own membership when it is a member, else PortGID 0 and JoinState 0; other ports'
+  /// GIDs are never shown (they would cross tenants' partitions).
+  SaAnswer find(const SaQuery& q, Guid requester, const std::vector<std::uint16_t>& requester_pkeys,
+                std::uint64_t subnet_prefix, std::uint32_t max_records) const;
 
   /// Pre-create the policy's groups (IPoIB broadcast group per scope of every `ipoib` partition, its
   /// `groups:`), as well_known; groups that were well_known and are no longer in the policy lose the flag
@@ -144,7 +148,5 @@ class McastDb {
 
 /// Whether a port with P_Key table `pkeys` holds P_Key `pkey` (same 15-bit base, IBA 10.9.1).
 bool holds_pkey(const std::vector<std::uint16_t>& pkeys, std::uint16_t pkey);
-/// Whether two ports share a partition: an entry of the same base, at least one of the two full.
-bool share_pkey(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b);
 
 }  // namespace smd::sa

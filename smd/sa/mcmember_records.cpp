@@ -34,7 +34,8 @@ SaAnswer answer_mcmember_records(const SaSnapshot& snap, const SaQuery& q, Mcast
   const Guid requester = from ? from->guid : 0;
   const std::uint8_t m = q.method();
   if (m == method::kGet || m == method::kGetTable)
-    return db.find(q, requester, snap.fabric->subnet_prefix(), snap.settings.max_records);
+    return db.find(q, requester, snap.fabric->requester_pkeys(q.requester_lid), snap.fabric->subnet_prefix(),
+                   snap.settings.max_records);
   if (m != method::kSet && m != method::kDelete) return SaAnswer::error(status::kMethodAttrUnsupported);
   const McastContext ctx = mcast_context(snap);
   McastResult r = m == method::kSet ? db.join(q, requester, ctx) : db.leave(q, requester, ctx);

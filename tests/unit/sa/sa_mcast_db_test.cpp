@@ -280,9 +280,10 @@ TEST(McastDb, FindMatchesAndHidesOthersJoinState) {
   ASSERT_EQ(join(db, p, req(mgid(1), 0x104, 0x1)).answer.status, status::kOk);
   ASSERT_EQ(join(db, p, req(mgid(1), 0x105, 0x2), kJoin).answer.status, status::kOk);
   ASSERT_EQ(join(db, p, req(mgid(2), 0x105, 0x1)).answer.status, status::kOk);
-  auto table = [&](std::uint64_t mask, const McMemberRecord& t, Guid requester, bool trusted) {
+  auto table = [&](std::uint64_t mask, const McMemberRecord& t, Guid requester, bool trusted,
+                   std::vector<std::uint16_t> pkeys = {0xFFFF}) {
     SaQuery q = query(0x12, mask, t, trusted);
-    const SaAnswer a = db.find(q, requester, kPrefix, 1000);
+    const SaAnswer a = db.find(q, requester, pkeys, kPrefix, 1000);
     std::vector<McMemberRecord> out;
     for (std::size_t i = 0; i < a.count; ++i)
       out.push_back(McMemberRecord::decode(std::span(a.records).subspan(i * a.record_size)));
@@ -290,12 +291,15 @@ TEST(McastDb, FindMatchesAndHidesOthersJoinState) {
   };
   std::vector<McMemberRecord> all = table(0, McMemberRecord{}, 0x104, true);
   ASSERT_EQ(all.size(), 3u);
+  // Untrusted: one record per group, its own membership in group 1, the bare group 2 (PortGID 0).
   std::vector<McMemberRecord> mine = table(0, McMemberRecord{}, 0x104, false);
-  ASSERT_EQ(mine.size(), 3u);
-  for (const McMemberRecord& r : mine) {
-    const std::uint8_t want = gid_guid(r.port_gid) == 0x104 ? 1 : 0;
-    EXPECT_EQ(r.join_state, want);
-  }
+  ASSERT_EQ(mine.size(), 2u);
+  EXPECT_EQ(gid_guid(mine[0].port_gid), 0x104u);
+  EXPECT_EQ(mine[0].join_state, 1);
+  EXPECT_EQ(mine[1].port_gid, Gid{});
+  EXPECT_EQ(mine[1].join_state, 0);
+  EXPECT_TRUE(table(0, McMemberRecord{}, 0x104, false, {0x8001}).empty()) << "groups of another partition";
+  EXPECT_EQ(table(0, McMemberRecord{}, 0x104, false, {0x7FFF}).size(), 2u) << "a limited member sees its groups";
   McMemberRecord t;
   t.join_state = 0x2;
   std::vector<McMemberRecord> non = table(kJoinState, t, 0x104, true);
