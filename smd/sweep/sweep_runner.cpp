@@ -18,22 +18,28 @@ namespace {
 const LidMap kNoLids;
 const RoutingTables kNoTables;
 
-// P_Key tables the SM can no longer believe: a node that left the fabric may come back reset, and a
-// switch whose LinearFDBTop is not the one it acknowledged was reset (lft_plan.h) and lost its P_Key
-// tables with its LFT. Their tables are written again in full.
-void forget_reset_pkeys(const Topology* before, const SweepFabric& fabric, const AppliedTables& lfts,
-                        AppliedPKeys& pkeys) {
+// P_Key tables and MFTs the SM can no longer believe: a node that left the fabric may come back reset,
+// and a switch whose LinearFDBTop is not the one it acknowledged was reset (lft_plan.h) and lost its P_Key
+// tables and MFT with its LFT (ibsim's switches, like many, do not support MulticastFDBTop, so the LFT's
+// top is the only sign). Their tables are written again in full.
+void forget_reset_tables(const Topology* before, const SweepFabric& fabric, const AppliedTables& lfts,
+                         AppliedPKeys& pkeys, AppliedMft& mft) {
   const Topology& topo = fabric.topo();
   if (before != nullptr) {
     for (const Node& n : before->nodes()) {
-      if (!topo.find(n.guid)) pkeys.forget(n.guid);
+      if (topo.find(n.guid)) continue;
+      pkeys.forget(n.guid);
+      mft.forget(n.guid);
     }
   }
   for (NodeIndex s : topo.switches()) {
     const Guid guid = topo.node(s).guid;
     const AppliedLft* acked = lfts.lft(guid);
     const mad::SwitchInfo* held = fabric.switch_info(s);
-    if (acked != nullptr && acked->top && held != nullptr && *acked->top != held->linear_fdb_top) pkeys.forget(guid);
+    if (acked != nullptr && acked->top && held != nullptr && *acked->top != held->linear_fdb_top) {
+      pkeys.forget(guid);
+      mft.forget(guid);
+    }
   }
 }
 
@@ -104,9 +110,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   desired_.partitions = plan_partitions_phase(fabric);
-  forget_reset_pkeys(topo_.get(), fabric, applied_, applied_pkeys_);
+  forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_mft_);
 
-  // Phases 4 to 8: write what differs; the SMAs' answers go into `fabric`, `applied_` and `applied_pkeys_`.
+  // Phases 4 to 9: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`
+  // and `applied_mft_`.
   {
     PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, LMC, MasterSMLID)");
     std::vector<Guid> reregistered;
