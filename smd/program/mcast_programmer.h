@@ -30,7 +30,9 @@ struct McastProgramCounts {
 /// never at or above a switch's MulticastFDBCap. A verifier failure becomes one problem (kNoRoute,
 /// naming the MLID, switch and port) and nothing is written; other failures become `problems` as the
 /// writer reports them. A switch whose MFT was reset (stale) is forgotten in `applied` first.
+/// `verified`: tables that already passed the verifier on this same fabric (the last pass's); only the
+/// trees of `want` that differ from them are verified again (a join changes one tree, not all of them).
 McastProgramCounts program_multicast(SmpBatch& batch, SweepFabric& fabric, const McastTables& want, AppliedMft& applied,
-                                     std::vector<SweepProblem>& problems);
+                                     std::vector<SweepProblem>& problems, const McastTables* verified = nullptr);
 
 }  // namespace smd

@@ -29,6 +29,10 @@ constexpr std::uint16_t kTrapMcastGroupCreated = 66;
 constexpr std::uint16_t kTrapMcastGroupDeleted = 67;
 constexpr std::uint32_t kProducerSubnetManager = 4;
 constexpr auto kLeaseCheck = std::chrono::seconds(1);
+// A join storm changes the groups thousands of times a second: the groups file and the SM's copy follow
+// at most this often (the SM waits for a burst to end anyway, smd/sm/daemon_mcast.cpp), and at once when
+// the storm is over.
+constexpr auto kGroupsFlush = std::chrono::milliseconds(20);
 constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
 constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
 
@@ -232,8 +236,13 @@ void SaAgent::run() {
       }
       for (const auto& w : waiting_) deadline = std::min(deadline, w.second);
       if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
+      if (groups_flush_due_) deadline = std::min(deadline, *groups_flush_due_);
       wake_.wait_until(lock, deadline, [&] { return stop_ || !queue_.empty() || !notices_.empty() || published_; });
-      if (stop_) return;
+      if (stop_) {
+        lock.unlock();
+        flush_groups();  // what a clean stop leaves is the groups as they were
+        return;
+      }
       batch.swap(queue_);
       notices.swap(notices_);
       published = published_;
@@ -273,6 +282,7 @@ void SaAgent::run() {
     const bool list_due = state_.services_changed || now >= next_list_refresh_;
     if (state_.services_changed) persist_services();
     if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*snap);
+    if (groups_flush_due_ && now >= *groups_flush_due_) flush_groups();
     std::lock_guard lock(mutex_);
     merge_local();
     stats_.services = state_.services.size();
@@ -558,6 +568,12 @@ void SaAgent::groups_changed(const SaSnapshot& snap) {
   state_.mcast_events.clear();
   if (!state_.mcast_changed) return;
   state_.mcast_changed = false;
+  if (!groups_flush_due_) groups_flush_due_ = std::chrono::steady_clock::now() + kGroupsFlush;
+}
+
+void SaAgent::flush_groups() {
+  if (!groups_flush_due_) return;
+  groups_flush_due_.reset();
   if (!options_.groups_file.empty()) {
     if (Status st = write_file_atomic(options_.groups_file, state_.mcast.to_json()); !st)
       spdlog::error("SA: cannot write {}: {}", options_.groups_file, st.error().message);

@@ -5,7 +5,8 @@
 // what does not fit in the queue is dropped and counted (sa.queue_depth).
 //
 // It also owns the multicast groups (McastDb): joins and leaves change them on this thread, each change is
-// written to the groups file (atomically) and handed to the SM (set_mcast_sink), groups created and
+// written to the groups file (atomically) and handed to the SM (set_mcast_sink) at most every 20 ms (a
+// join storm coalesces), groups created and
 // deleted become traps 66 and 67; the file is read back when this SM starts serving.
 //
 // It also owns the events (IBA 13.4.8 / 15.2.5.12): Reports of traps 64/65 (a port with a LID joined or
@@ -125,6 +126,8 @@ class SaAgent {
   void load_groups();
   void apply_partitions(const SaSnapshot& snap);
   void groups_changed(const SaSnapshot& snap);
+  /// Write the groups file and hand the groups to the SM, when a change waits for it.
+  void flush_groups();
   void retry_waiting(const SaSnapshot& snap, bool deadline_only);
 
   SaAgentOptions options_;
@@ -154,6 +157,8 @@ class SaAgent {
   std::vector<PendingReport> reports_;
   TableCache tables_;
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;
+  /// Groups changed and not yet written or handed over: when they will be (kGroupsFlush after the first).
+  std::optional<std::chrono::steady_clock::time_point> groups_flush_due_;
   std::vector<std::pair<Request, std::chrono::steady_clock::time_point>> waiting_;  ///< queries waiting for tables
   std::uint32_t next_tid_ = 1;
   std::chrono::steady_clock::time_point next_list_refresh_{};

@@ -76,8 +76,12 @@ McastProgramCounts SweepRunner::multicast_phase(SmpBatch& batch, SweepFabric& fa
   const std::vector<McastGroupPorts> groups = resolve_groups(*topo, mcast_groups_);
   // What to rebuild: groups whose tree no longer serves them on this fabric, those the SA changed, and
   // the MLIDs no group uses any more (an empty member list removes the tree).
+  // On the fabric the trees were built on, only the SA's changes matter; a new fabric may have broken any.
+  const bool same_fabric = mcast_tables_topo_ == topo;
   std::set<Lid> rebuild(mcast_changed_.begin(), mcast_changed_.end());
-  for (Lid mlid : groups_to_rebuild(*topo, mcast_tables_, groups)) rebuild.insert(mlid);
+  if (!same_fabric) {
+    for (Lid mlid : groups_to_rebuild(*topo, mcast_tables_, groups)) rebuild.insert(mlid);
+  }
   std::vector<McastGroupPorts> changed;
   for (const McastGroupPorts& g : groups) {
     if (rebuild.contains(g.mlid)) changed.push_back(g);
@@ -95,9 +99,11 @@ McastProgramCounts SweepRunner::multicast_phase(SmpBatch& batch, SweepFabric& fa
     }
     want = std::move(built).value();
   }
-  const McastProgramCounts c = program_multicast(batch, fabric, want, applied_mft_, problems);
+  const McastProgramCounts c =
+      program_multicast(batch, fabric, want, applied_mft_, problems, same_fabric ? &mcast_tables_ : nullptr);
   if (c.verified) {
     mcast_tables_ = std::move(want);
+    mcast_tables_topo_ = topo;
     mcast_changed_.clear();
   }
   return c;

@@ -181,6 +181,7 @@ void SweepRunner::forget_programming() {
   applied_.forget_all();
   applied_mft_.forget_all();
   mcast_tables_ = {};  // the next master sweep builds every tree afresh
+  mcast_tables_topo_.reset();
   applied_pkeys_.forget_all();
   reregistered_.clear();  // the first sweep as master again tells every client to re-register
   last_ = ObservedFabric{};

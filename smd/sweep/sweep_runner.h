@@ -153,11 +153,12 @@ class SweepRunner {
   /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
   std::unordered_set<Guid> reregistered_;
   Lid reregistered_sm_lid_ = 0;
-  std::map<Lid, std::vector<Guid>> mcast_groups_;    ///< the SA's groups: MLID -> sorted member port GUIDs
-  std::set<Lid> mcast_changed_;                      ///< MLIDs to rebuild at the next multicast phase
-  McastTables mcast_tables_;                         ///< the trees as last verified and programmed
-  AppliedMft applied_mft_;                           ///< what each switch acknowledged of its MFT, by GUID
-  std::unique_ptr<McastTreeBuilder> mcast_builder_;  ///< indexes mcast_builder_topo_ (kept while it lives)
+  std::map<Lid, std::vector<Guid>> mcast_groups_;      ///< the SA's groups: MLID -> sorted member port GUIDs
+  std::set<Lid> mcast_changed_;                        ///< MLIDs to rebuild at the next multicast phase
+  McastTables mcast_tables_;                           ///< the trees as last verified and programmed
+  std::shared_ptr<const Topology> mcast_tables_topo_;  ///< the fabric they were verified on
+  AppliedMft applied_mft_;                             ///< what each switch acknowledged of its MFT, by GUID
+  std::unique_ptr<McastTreeBuilder> mcast_builder_;    ///< indexes mcast_builder_topo_ (kept while it lives)
   std::shared_ptr<const Topology> mcast_builder_topo_;
   ObservedFabric last_;  ///< the last configuring sweep's fabric as known at its end (topo null: none)
   std::shared_ptr<const Topology> topo_;
