@@ -7,15 +7,15 @@
 #   3. SIGHUP with one host's membership changed: the tables then hold the new membership, the SA answers by
 #      it, and the heavy sweep wrote only the two P_KeyTable blocks that differ.
 #
-# ibsim GUIDs (checked below with ibnetdiscover): host-N's port is 0x100001 + 2N. The policy, SM on host-0:
+# ibsim GUIDs (checked below with ibnetdiscover): host-N's port is 0x100001 + 2N. The policy
+# (samples/partitions-named.yaml, its checker spec samples/partitions-named.json), SM on host-0:
 #   0x7fff  ALL limited (SELF full is added)      host-0 full, the rest limited: hosts share nothing here
 #   0x000a  index0, default full: host-1 (a bare GUID), host-2 ({guid:})
 #   0x000b  default limited: host-1, host-3 (limited; full after the SIGHUP)
 #   0x000c  ALL_CAS limited, {node: "host-0"} full
 # Pairs: host-1/host-2 share 0x000a (full-full); host-1/host-3 are both limited in 0x000b (no path until the
 # SIGHUP makes host-3 full); host-2/host-3 share nothing.
-. "$(dirname "$0")/daemon_common.sh"
-. "$(dirname "$0")/sa_common.sh"
+. "$(dirname "$0")/sa_common.sh"  # with daemon_common.sh (start_daemon, wait_log)
 CHECK_PKEYS="$(cd "$(dirname "$0")" && pwd)/check_pkeys.py"
 SMCTL="${SMD_BUILD_DIR}/smd/smctl"
 ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/twoswitch.net"
@@ -33,49 +33,23 @@ for n in 0 1 2 3; do
     { echo "FAIL: host-${n} is not node 0x$(printf '%x' $((0x100000 + 2 * n)))" >&2; exit 1; }
 done
 
-# set_policy HOST3_IN_B: the policy file, replaced in one rename (the daemon never reads half of one).
+SAMPLE_YAML="${SMD_SOURCE_DIR}/tests/integration/samples/partitions-named.yaml"
+SAMPLE_JSON="${SMD_SOURCE_DIR}/tests/integration/samples/partitions-named.json"
+H3_YAML='{guid: 0x0000000000100007, membership: limited}'
+H3_JSON='"0x100007", "limited"'
+grep -qF "${H3_YAML}" "${SAMPLE_YAML}" && grep -qF "${H3_JSON}" "${SAMPLE_JSON}"
+
+# set_policy MEMBERSHIP: the sample policy with host-3's 0x000b membership MEMBERSHIP, replaced in one
+# rename (the daemon never reads half of one).
 set_policy() {
   { printf 'sm:\n  state_dir: %s\n  sweep_interval: 600\n' "${STATE}"
-    cat <<EOF
-partitions:
-  enforcement: both
-  list:
-    - name: Default
-      pkey: 0x7fff
-      members:
-        - {select: ALL, membership: limited}
-    - name: storage
-      pkey: 0x000a
-      index0: true
-      default_membership: full
-      members:
-        - 0x0000000000100003
-        - {guid: 0x0000000000100005}
-    - name: compute
-      pkey: 0x000b
-      members:
-        - 0x0000000000100003
-        - {guid: 0x0000000000100007, membership: $1}
-    - name: everyone
-      pkey: 0x000c
-      members:
-        - ALL_CAS
-        - {node: "host-0", membership: full}
-EOF
+    sed "s/${H3_YAML}/{guid: 0x0000000000100007, membership: $1}/" "${SAMPLE_YAML}"
     printf 'control:\n  socket: %s\nmetrics:\n  listen: 127.0.0.1:0\n' "${SOCK}"; } >"${POLICY}.new"
   chmod 0644 "${POLICY}.new"
   mv -f "${POLICY}.new" "${POLICY}"
 }
-# spec HOST3_IN_B: the same partitions for check_pkeys.py ({node: "host-0"} written as host-0's port GUID).
-spec() {
-  cat <<EOF >"${IBSIM_WORKDIR}/spec.json"
-{"sm_desc": "host-0", "partitions": [
-  {"pkey": "0x7fff", "members": [["ALL", "limited"]]},
-  {"pkey": "0x000a", "index0": true, "default": "full", "members": [["0x100003", null], ["0x100005", null]]},
-  {"pkey": "0x000b", "members": [["0x100003", null], ["0x100007", "$1"]]},
-  {"pkey": "0x000c", "members": [["ALL_CAS", null], ["0x100001", "full"]]}]}
-EOF
-}
+# spec MEMBERSHIP: the same for check_pkeys.py ({node: "host-0"} is written there as host-0's port GUID).
+spec() { sed "s/${H3_JSON}/\"0x100007\", \"$1\"/" "${SAMPLE_JSON}" >"${IBSIM_WORKDIR}/spec.json"; }
 report() { timeout 10 "${SMCTL}" --socket "${SOCK}" --json report >"${IBSIM_WORKDIR}/report.json"; }
 report_field() {
   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r.get("result", r)[sys.argv[2]])' \
@@ -101,7 +75,8 @@ sa_check partitions \
   --nodes host-2=host-0,host-1,host-2 --nodes host-1=host-0,host-1,host-2
 
 # 3. SIGHUP: host-3 becomes a full member of 0x000b. What differs: host-3's block 0 (0x000b -> 0x800b at the
-# same index) and the P_Key table of the switch port facing it (sw-1 port 4); nothing else.
+# same index) and the P_Key table of the switch port facing it (sw-1 port 4); nothing else. (ibsim's switches
+# report Inbound/OutboundEnforcementCap 0, so smd sets no PartitionEnforcement bits: no PortInfo Set either.)
 report
 first_written=$(report_field pkey_blocks_written)
 (( first_written > 0 )) || { echo "FAIL: the first heavy sweep wrote no P_Key block" >&2; exit 1; }
@@ -115,6 +90,9 @@ report
 cat "${IBSIM_WORKDIR}/report.json"
 written=$(report_field pkey_blocks_written)
 [[ ${written} == 2 ]] || { echo "FAIL: the sweep after the SIGHUP wrote ${written} P_Key blocks, expected 2" >&2; exit 1; }
+for field in port_sets lft_blocks_written; do
+  [[ $(report_field "${field}") == 0 ]] || { echo "FAIL: the sweep after the SIGHUP has ${field} $(report_field "${field}")" >&2; exit 1; }
+done
 spec full
 sim timeout 60 python3 "${CHECK_PKEYS}" "${IBSIM_WORKDIR}/spec.json"
 sa_check partitions \
