@@ -392,6 +392,8 @@ Json report_json(const SweepSummary& s) {
           {"lft_blocks_written", s.lft_blocks_written},
           {"lft_blocks_skipped", s.lft_blocks_skipped},
           {"port_sets", s.port_sets},
+          {"pkey_blocks_written", s.pkey_blocks_written},
+          {"pkey_blocks_skipped", s.pkey_blocks_skipped},
           {"phases", std::move(phases)},
           {"problems", std::move(problems)},
           {"total_ms", s.total_ms}};

@@ -240,6 +240,18 @@ TEST(ControlProtocol, HandleRequestCommands) {
   EXPECT_EQ(to_line(error_response("x")), "{\"error\":\"x\",\"ok\":false}\n");
 }
 
+// `smctl --json report` carries the P_KeyTable block counts (what partitions_named_test.sh reads).
+TEST(ControlProtocol, ReportHasPKeyBlocks) {
+  SweepSummary s;
+  s.lft_blocks_written = 3;
+  s.pkey_blocks_written = 2;
+  s.pkey_blocks_skipped = 16;
+  const Json r = report_json(s);
+  EXPECT_EQ(r["pkey_blocks_written"], 2);
+  EXPECT_EQ(r["pkey_blocks_skipped"], 16);
+  EXPECT_EQ(r["lft_blocks_written"], 3);
+}
+
 TEST(ControlProtocol, ExportRoce) {
   FakeControl control;
   control.snap = make_snapshot();
