@@ -25,6 +25,7 @@ w=${IBSIM_WORKDIR}
 sa_bringup "${SMD_SOURCE_DIR}/tests/fabrics/kary4-3.net" sm host-0 10
 bcast="ff12:401b:ffff::ffff:ffff"
 created="ff15:c0de::17"
+# shellcheck disable=SC2154 # set by start_daemon
 pid=${DAEMON_PID_sm}
 
 fail() {
@@ -103,8 +104,10 @@ done
 echo "leaf MFT rows before:"
 sed 's/^/  /' "${w}/mft-before.txt"
 groups_state "${w}/before.txt"
-grep -q "saquery ${bcast} " "${w}/before.txt" && grep -q "saquery ${created} " "${w}/before.txt" ||
-  { cat "${w}/before.txt" >&2; fail "the two groups are not both listed before the churn"; }
+if ! grep -q "saquery ${bcast} " "${w}/before.txt" || ! grep -q "saquery ${created} " "${w}/before.txt"; then
+  cat "${w}/before.txt" >&2
+  fail "the two groups are not both listed before the churn"
+fi
 echo "before:"
 sed 's/^/  /' "${w}/before.txt"
 rss0=$(rss_kib)
@@ -136,6 +139,22 @@ until leaf_mft "${w}/mft-after.txt" && diff -q "${w}/mft-before.txt" "${w}/mft-a
   sleep 0.5
 done
 echo "leaf MFTs: the same rows as before (host-0's and host-63's created group only)"
+# No MLID leaked: a group created now gets the lowest free MLID, the one after the created group's, and
+# is gone with its creator's leave.
+probe="ff15:c0de::18"
+client join --create --mgid "${probe}" --qkey 0x18 --port "${host63}" --join-state 1 >"${w}/probe.jsonl" ||
+  { cat "${w}/probe.jsonl" >&2; fail "sa_client join --create ${probe}"; }
+pmlid=$(python3 -c 'import json, sys; print([json.loads(l) for l in open(sys.argv[1]) if "\"op\"" in l][0]["record"]["mlid"])' \
+  "${w}/probe.jsonl")
+[[ ${pmlid} == 0xc002 ]] || fail "a group created after the churn got MLID ${pmlid}, want 0xc002 (the lowest free)"
+client leave --mgid "${probe}" --port "${host63}" --join-state 1 >"${w}/probe-leave.jsonl" ||
+  { cat "${w}/probe-leave.jsonl" >&2; fail "sa_client leave ${probe}"; }
+deadline=$((SECONDS + 20))
+until groups_state "${w}/after2.txt" && diff -q "${w}/before.txt" "${w}/after2.txt" >/dev/null; do
+  ((SECONDS < deadline)) || { diff "${w}/before.txt" "${w}/after2.txt" >&2 || true; fail "${probe} not gone after its leave"; }
+  sleep 0.5
+done
+echo "MLIDs: a group created after the churn got ${pmlid} (none leaked) and went away with its leave"
 growth=$((rss2 - rss1))
 echo "smd VmRSS: ${rss0} KiB before, ${rss1} KiB after the warm-up, ${rss2} KiB after ${CYCLES} cycles (growth ${growth} KiB, bound ${RSS_BOUND_KIB} KiB)"
 ((growth < RSS_BOUND_KIB)) || fail "smd's RSS grew ${growth} KiB over ${CYCLES} cycles"
