@@ -514,9 +514,6 @@ std::vector<uint8_t> churn_leaves(uint8_t bits, std::mt19937_64& rng) {
 // Delete was answered with status 0, every answer carried the group's first-seen MLID and every join's
 // answer the bits joined.
 int mode_churn(const Common& c, const ChurnOptions& o) {
-  UmadPort port;
-  const uint16_t sm = sm_lid_of(port, c);
-  Transactions tx(port, sm, c.timeout_ms, c.retries);
   const auto guids = read_guids(o.ports_file);
   std::vector<Gid> groups;
   for (const std::string& m : o.mgids) groups.push_back(parse_gid(m));
@@ -532,8 +529,15 @@ int mode_churn(const Common& c, const ChurnOptions& o) {
     if (gi == groups.end() || pi == guids.end()) throw std::runtime_error("--hold " + h + ": not a churned group/port");
     held[static_cast<std::size_t>(gi - groups.begin())][static_cast<std::size_t>(pi - guids.begin())] = true;
   }
+  for (std::size_t p = 0; p < guids.size(); ++p) {
+    if (std::all_of(held.begin(), held.end(), [&](const std::vector<bool>& h) { return h[p]; }))
+      throw std::runtime_error("--hold: port " + hex_text(guids[p]) + " is held on every group (nothing to churn)");
+  }
   if (o.window < 1 || static_cast<std::size_t>(o.window) > guids.size())
     throw std::runtime_error("--window must be 1.." + std::to_string(guids.size()) + " (one cycle per port)");
+  UmadPort port;
+  const uint16_t sm = sm_lid_of(port, c);
+  Transactions tx(port, sm, c.timeout_ms, c.retries);
   std::mt19937_64 rng(o.seed);
   std::vector<bool> busy(guids.size(), false);
   std::vector<uint16_t> mlid(groups.size(), 0);
