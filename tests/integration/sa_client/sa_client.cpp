@@ -3,7 +3,7 @@
 // smd code. Modes: paths (PathRecord Get per pair), load (N outstanding PathRecord Gets for S seconds),
 // get (one arbitrary SA request), service (ServiceRecord Set/Get/Delete), subscribe (InformInfo + Reports),
 // join / leave (MCMemberRecord Set / Delete for this port or, as proxy, for a list of ports), groups
-// (MCMemberRecord GetTable).
+// (MCMemberRecord GetTable), churn (join/leave cycles with mixed JoinState bits).
 // Under ibsim: run it with LD_PRELOAD=libumad2sim.so, SIM_HOST=<node>, and only after the SM is up (the
 // shim's sysfs sm_lid is a snapshot). Reports reach it under ibsim only as an issm client (subscribe --issm).
 #include <arpa/inet.h>
@@ -11,10 +11,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -477,6 +480,174 @@ int mode_groups(const Common& c, const std::string& mgid) {
   return h.status == 0 ? 0 : 1;
 }
 
+// What churn sends: cycles of join then leave(s) over ports and groups.
+struct ChurnOptions {
+  std::string ports_file;
+  std::vector<std::string> mgids;  // none: the IPoIB broadcast group
+  std::vector<std::string> holds;  // "MGID=GUID": that port is never churned on that group (it holds it)
+  int cycles = 10000;
+  uint64_t seed = 1;
+  int window = 16;
+  std::string pkey = "0xffff";
+};
+
+// One cycle in flight: a port (by index), a group, the JoinState joined and the leaves still to send.
+struct ChurnCycle {
+  std::size_t port = 0, group = 0;
+  uint8_t joined = 0;
+  std::vector<uint8_t> leaves;  // JoinState bits of each Delete, in order; together they are `joined`
+};
+
+// The leaves that undo `bits`: one Delete of all of them, or (coin) a non-empty proper subset then the rest.
+std::vector<uint8_t> churn_leaves(uint8_t bits, std::mt19937_64& rng) {
+  if (std::popcount(bits) < 2 || (rng() & 1) == 0) return {bits};
+  for (;;) {
+    const auto part = static_cast<uint8_t>(rng() & bits);
+    if (part != 0 && part != bits) return {part, static_cast<uint8_t>(bits & ~part)};
+  }
+}
+
+// churn: `cycles` join/leave cycles (IBA 15.2.5.17: Set then Delete of MCMemberRecord, proxy joins with
+// PortGID = the chosen port's GID) with random non-empty JoinState bits, on existing groups only. Up to
+// `window` cycles are in flight, each on a port no other in-flight cycle uses; a cycle's Delete is sent
+// only once its Set was answered, so every join is undone. One JSON summary; exit 0 when every Set and
+// Delete was answered with status 0, every answer carried the group's first-seen MLID and every join's
+// answer the bits joined.
+int mode_churn(const Common& c, const ChurnOptions& o) {
+  const auto guids = read_guids(o.ports_file);
+  std::vector<Gid> groups;
+  for (const std::string& m : o.mgids) groups.push_back(parse_gid(m));
+  if (groups.empty()) groups.push_back(parse_gid("ff12:401b:ffff::ffff:ffff"));
+  std::vector<std::vector<bool>> held(groups.size(), std::vector<bool>(guids.size(), false));
+  for (const std::string& h : o.holds) {
+    const auto eq = h.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("--hold " + h + ": want MGID=GUID");
+    const Gid g = parse_gid(h.substr(0, eq));
+    const uint64_t guid = parse_hex_u64(h.substr(eq + 1));
+    const auto gi = std::find(groups.begin(), groups.end(), g);
+    const auto pi = std::find(guids.begin(), guids.end(), guid);
+    if (gi == groups.end() || pi == guids.end()) throw std::runtime_error("--hold " + h + ": not a churned group/port");
+    held[static_cast<std::size_t>(gi - groups.begin())][static_cast<std::size_t>(pi - guids.begin())] = true;
+  }
+  for (std::size_t p = 0; p < guids.size(); ++p) {
+    if (std::all_of(held.begin(), held.end(), [&](const std::vector<bool>& h) { return h[p]; }))
+      throw std::runtime_error("--hold: port " + hex_text(guids[p]) + " is held on every group (nothing to churn)");
+  }
+  if (o.window < 1 || static_cast<std::size_t>(o.window) > guids.size())
+    throw std::runtime_error("--window must be 1.." + std::to_string(guids.size()) + " (one cycle per port)");
+  UmadPort port;
+  const uint16_t sm = sm_lid_of(port, c);
+  Transactions tx(port, sm, c.timeout_ms, c.retries);
+  std::mt19937_64 rng(o.seed);
+  std::vector<bool> busy(guids.size(), false);
+  std::vector<uint16_t> mlid(groups.size(), 0);
+  uint64_t started = 0, finished = 0, joins_ok = 0, joins_failed = 0, leaves_ok = 0, leaves_failed = 0;
+  uint64_t split = 0, retried = 0, mlid_mismatch = 0, state_mismatch = 0;
+  std::map<std::string, uint64_t> statuses;  // non-zero statuses and "timeout"/"unroutable"
+  std::array<uint64_t, 16> by_state{};
+  const uint64_t mask = kMcmMgid | kMcmPortGid | kMcmPkey | kMcmJoinState;
+
+  // The record of one request of a cycle.
+  auto record_of = [&](const ChurnCycle& cy, uint8_t bits) {
+    McMemberRecord r;
+    r.mgid = groups[cy.group];
+    r.port_gid = make_gid(port.info().prefix, guids[cy.port]);
+    r.pkey = static_cast<uint16_t>(parse_u64(o.pkey));
+    r.join_state = bits;
+    return r;
+  };
+  // Counts an answer; true when it is status 0. Every answer's record must carry the group's MLID (the
+  // first one seen), and a join's record the JoinState bits joined.
+  auto judge = [&](const Outcome& out, const ChurnCycle& cy, bool join) {
+    if (out.tries > 1) ++retried;
+    if (!out.answer) {
+      ++statuses[out.unroutable ? "unroutable" : "timeout"];
+      return false;
+    }
+    const SaHeader h = parse_sa_header(out.answer->mad);
+    if (h.status != 0) {
+      ++statuses[hex_text(h.status)];
+      return false;
+    }
+    const McMemberRecord got = decode_mcmember_record(std::span(out.answer->mad).subspan(kSaDataOffset));
+    if (mlid[cy.group] == 0) mlid[cy.group] = got.mlid;
+    if (got.mlid != mlid[cy.group]) ++mlid_mismatch;
+    if (join && (got.join_state & cy.joined) != cy.joined) ++state_mismatch;
+    return true;
+  };
+  std::function<void(ChurnCycle)> send_leave = [&](ChurnCycle cy) {
+    const uint8_t bits = cy.leaves.front();
+    const Mad mad = build_sa_mad(request_header(kMethodDelete, kAttrMcMemberRecord, mask, c),
+                                 encode_mcmember_record(record_of(cy, bits)));
+    tx.submit(mad, [&, cy](const Outcome& out) mutable {
+      ++(judge(out, cy, false) ? leaves_ok : leaves_failed);
+      cy.leaves.erase(cy.leaves.begin());
+      if (!cy.leaves.empty()) return send_leave(cy);
+      busy[cy.port] = false;
+      ++finished;
+    });
+  };
+  auto start_cycle = [&]() {
+    ChurnCycle cy;
+    for (;;) {  // a free port, and a group it does not hold
+      cy.port = std::uniform_int_distribution<std::size_t>(0, guids.size() - 1)(rng);
+      cy.group = std::uniform_int_distribution<std::size_t>(0, groups.size() - 1)(rng);
+      if (!busy[cy.port] && !held[cy.group][cy.port]) break;
+    }
+    cy.joined = static_cast<uint8_t>(std::uniform_int_distribution<int>(1, 15)(rng));
+    cy.leaves = churn_leaves(cy.joined, rng);
+    if (cy.leaves.size() > 1) ++split;
+    ++by_state[cy.joined];
+    busy[cy.port] = true;
+    ++started;
+    const Mad mad = build_sa_mad(request_header(kMethodSet, kAttrMcMemberRecord, mask, c),
+                                 encode_mcmember_record(record_of(cy, cy.joined)));
+    tx.submit(mad, [&, cy](const Outcome& out) {
+      if (judge(out, cy, true)) {
+        ++joins_ok;
+        send_leave(cy);
+        return;
+      }
+      ++joins_failed;  // nothing joined, nothing to undo
+      busy[cy.port] = false;
+      ++finished;
+    });
+  };
+  const auto t0 = Clock::now();
+  const auto cycles = static_cast<uint64_t>(o.cycles);
+  while (finished < cycles) {
+    while (started < cycles && tx.outstanding() < static_cast<std::size_t>(o.window)) start_cycle();
+    tx.pump(20);
+  }
+  const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  json mlids = json::object();
+  for (std::size_t g = 0; g < groups.size(); ++g) mlids[gid_text(groups[g])] = hex_text(mlid[g]);
+  json states = json::object();
+  for (int s = 1; s < 16; ++s) states[std::to_string(s)] = by_state[static_cast<std::size_t>(s)];
+  const json j = {{"summary", "churn"},
+                  {"cycles", finished},
+                  {"ports", guids.size()},
+                  {"groups", groups.size()},
+                  {"window", o.window},
+                  {"seed", o.seed},
+                  {"joins_ok", joins_ok},
+                  {"joins_failed", joins_failed},
+                  {"leaves_ok", leaves_ok},
+                  {"leaves_failed", leaves_failed},
+                  {"split_leaves", split},
+                  {"retried", retried},
+                  {"mlid_mismatch", mlid_mismatch},
+                  {"join_state_mismatch", state_mismatch},
+                  {"mlids", mlids},
+                  {"join_states", states},
+                  {"errors", statuses},
+                  {"stray_answers", tx.stray_answers()},
+                  {"seconds", elapsed},
+                  {"cycles_per_s", static_cast<double>(finished) / elapsed}};
+  std::cout << j.dump() << "\n";
+  return joins_failed + leaves_failed + mlid_mismatch + state_mismatch == 0 ? 0 : 1;
+}
+
 std::atomic<bool> g_stop{false};
 
 // One InformInfo Set (subscribe or unsubscribe) for a trap; true when the SA answered status 0.
@@ -661,6 +832,16 @@ int main(int argc, char** argv) {
   auto* groups = app.add_subcommand("groups", "MCMemberRecord GetTable");
   groups->add_option("--mgid", groups_mgid, "only this group");
 
+  ChurnOptions churn_o;
+  auto* churn = app.add_subcommand("churn", "join/leave cycles with mixed JoinState bits on existing groups");
+  churn->add_option("--ports", churn_o.ports_file, "port GUIDs (hex), one a line")->required();
+  churn->add_option("--cycles", churn_o.cycles)->capture_default_str();
+  churn->add_option("--seed", churn_o.seed)->capture_default_str();
+  churn->add_option("--mgid", churn_o.mgids, "a group to churn on; repeatable (default the IPoIB broadcast group)");
+  churn->add_option("--hold", churn_o.holds, "MGID=GUID: never churn that port on that group (it holds it)");
+  churn->add_option("--window", churn_o.window, "cycles in flight (each on its own port)")->capture_default_str();
+  churn->add_option("--pkey", churn_o.pkey, "P_Key")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*paths) return mode_paths(c, file, by_lid, window);
@@ -672,6 +853,7 @@ int main(int argc, char** argv) {
     if (*join) return mode_mcm(c, mcm, true);
     if (*leave) return mode_mcm(c, mcm, false);
     if (*groups) return mode_groups(c, groups_mgid);
+    if (*churn) return mode_churn(c, churn_o);
   } catch (const std::exception& e) {
     std::cerr << "sa_client: " << e.what() << "\n";
     return 2;
