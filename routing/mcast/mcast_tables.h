@@ -69,6 +69,9 @@ struct McastTree {
 /// Every MLID's tree. A group that was computed has an entry even when it needs no tree.
 struct McastTables {
   std::map<Lid, McastTree> trees;
+  /// The highest MLID the SA has given out, trees or not (0: none). The MFT blocks up to it are the SM's:
+  /// a switch seen for the first time gets them written (cleared where no tree passes) before any join.
+  Lid highest_mlid = 0;
 };
 
 /// The per-switch view the MFT plan writes: switch GUID -> MLID -> mask, only non-empty masks. O(entries).

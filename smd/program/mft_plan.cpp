@@ -35,7 +35,8 @@ MftPlan plan_mft(const SweepFabric& fabric, const McastTables& want, const Appli
   MftPlan plan;
   const Topology& topo = fabric.topo();
   auto by_switch = mft_by_switch(want);
-  int fabric_max_block = -1;
+  int fabric_max_block =
+      want.highest_mlid >= mad::kMulticastLidBase ? static_cast<int>(mad::MftBlock::block_of(want.highest_mlid)) : -1;
   for (const auto& [guid, entries] : by_switch) {
     if (!entries.empty()) {
       fabric_max_block =

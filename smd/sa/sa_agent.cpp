@@ -32,7 +32,7 @@ constexpr auto kLeaseCheck = std::chrono::seconds(1);
 // A join storm changes the groups thousands of times a second: the groups file and the SM's copy follow
 // at most this often (the SM waits for a burst to end anyway, smd/sm/daemon_mcast.cpp), and at once when
 // the storm is over.
-constexpr auto kGroupsFlush = std::chrono::milliseconds(20);
+constexpr auto kGroupsFlush = std::chrono::milliseconds(5);
 constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
 constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
 

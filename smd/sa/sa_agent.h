@@ -5,7 +5,7 @@
 // what does not fit in the queue is dropped and counted (sa.queue_depth).
 //
 // It also owns the multicast groups (McastDb): joins and leaves change them on this thread, each change is
-// written to the groups file (atomically) and handed to the SM (set_mcast_sink) at most every 20 ms (a
+// written to the groups file (atomically) and handed to the SM (set_mcast_sink) at most every 5 ms (a
 // join storm coalesces), groups created and
 // deleted become traps 66 and 67; the file is read back when this SM starts serving.
 //

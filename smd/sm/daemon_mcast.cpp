@@ -16,7 +16,7 @@ namespace smd {
 namespace {
 
 // Joins arrive in bursts: wait this long after the first before rebuilding trees.
-constexpr std::chrono::milliseconds kMcastDebounce{10};
+constexpr std::chrono::milliseconds kMcastDebounce{3};
 
 }  // namespace
 

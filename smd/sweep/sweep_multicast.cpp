@@ -99,6 +99,7 @@ McastProgramCounts SweepRunner::multicast_phase(SmpBatch& batch, SweepFabric& fa
     }
     want = std::move(built).value();
   }
+  want.highest_mlid = mcast_groups_.empty() ? Lid{0} : mcast_groups_.rbegin()->first;
   const McastProgramCounts c =
       program_multicast(batch, fabric, want, applied_mft_, problems, same_fabric ? &mcast_tables_ : nullptr);
   if (c.verified) {
