@@ -29,8 +29,10 @@ struct Attach {
   PortNum port = 0;
 };
 
+}  // namespace
+
 // One candidate tree: parent link per switch on it, in the order the switches joined.
-struct Candidate {
+struct McastCandidate {
   SwitchIndex root = kNoSwitch;
   std::vector<SwitchIndex> order;   // switches on the tree, root first
   std::vector<SwitchIndex> parent;  // [switch] parent on the tree (kNoSwitch: root or off the tree)
@@ -38,8 +40,6 @@ struct Candidate {
   std::uint32_t busiest = 0;        // highest load of a tree link, this group included
   std::uint64_t total = 0;          // sum of the loads of its links, this group included
 };
-
-}  // namespace
 
 McastTreeBuilder::McastTreeBuilder(const Topology& topo, unsigned threads)
     : topo_(topo),
@@ -52,8 +52,46 @@ std::uint32_t McastTreeBuilder::cable(SwitchIndex s, PortNum p) const {
   return std::min(graph_.slot(s, p), graph_.slot(peer, graph_.peer_port(s, p)));
 }
 
+std::optional<McastCandidate> McastTreeBuilder::reuse(const McastTree& previous, std::uint32_t comp) const {
+  const auto r = topo_.find(previous.root);
+  if (!r) return std::nullopt;
+  const SwitchIndex root = graph_.index_of(*r);
+  if (root == kNoSwitch || component_[root] != comp) return std::nullopt;
+  const std::size_t S = graph_.num_switches();
+  std::vector<const McastPortMask*> mask(S, nullptr);
+  for (const auto& [guid, m] : previous.switches) {
+    const auto n = topo_.find(guid);
+    if (!n) return std::nullopt;
+    const SwitchIndex s = graph_.index_of(*n);
+    if (s == kNoSwitch) return std::nullopt;
+    mask[s] = &m;
+  }
+  if (mask[root] == nullptr) return std::nullopt;
+  McastCandidate c;
+  c.root = root;
+  c.parent.assign(S, kNoSwitch);
+  c.up_port.assign(S, 0);
+  std::vector<char> on(S, 0);
+  on[root] = 1;
+  c.order.push_back(root);
+  for (std::size_t i = 0; i < c.order.size(); ++i) {
+    const SwitchIndex cur = c.order[i];
+    for (const SwitchGraph::Link& l : graph_.links(cur)) {
+      if (!mask[cur]->test(l.port) || on[l.peer]) continue;
+      // Only a shortest-path tree from its root can be grown by the walk towards the root below.
+      if (mask[l.peer] == nullptr || hops_.hops(root, l.peer) != hops_.hops(root, cur) + 1u) return std::nullopt;
+      on[l.peer] = 1;
+      c.parent[l.peer] = cur;
+      c.up_port[l.peer] = graph_.peer_port(cur, l.port);
+      c.order.push_back(l.peer);
+    }
+  }
+  if (c.order.size() != previous.switches.size()) return std::nullopt;  // not one connected tree
+  return c;
+}
+
 Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vector<std::uint32_t>& link_load,
-                                          std::vector<std::uint32_t>& root_load) const {
+                                          std::vector<std::uint32_t>& root_load, const McastTree* previous) const {
   const std::string where = "MLID " + format_mlid(group.mlid);
   McastTree tree;
   std::vector<Attach> attached;
@@ -132,14 +170,27 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
   });
   if (roots.size() > kRootCandidates) roots.resize(kRootCandidates);
 
+  // Joins only (every member of the previous tree is still one, all reachable): grow the previous tree.
+  std::optional<McastCandidate> kept;
+  if (previous != nullptr && previous->unreachable.empty() && previous->root != 0 &&
+      std::includes(tree.members.begin(), tree.members.end(), previous->members.begin(), previous->members.end())) {
+    kept = reuse(*previous, comp);
+    if (kept) roots.assign(1, kept->root);
+  }
+
   auto grow = [&](SwitchIndex root) {
-    Candidate c;
-    c.root = root;
-    c.parent.assign(S, kNoSwitch);
-    c.up_port.assign(S, 0);
+    McastCandidate c;
     std::vector<char> on(S, 0);
-    on[root] = 1;
-    c.order.push_back(root);
+    if (kept && kept->root == root) {
+      c = *kept;
+      for (SwitchIndex s : c.order) on[s] = 1;
+    } else {
+      c.root = root;
+      c.parent.assign(S, kNoSwitch);
+      c.up_port.assign(S, 0);
+      on[root] = 1;
+      c.order.push_back(root);
+    }
     std::vector<SwitchIndex> by_distance = member_sw;
     std::sort(by_distance.begin(), by_distance.end(), [&](SwitchIndex a, SwitchIndex b) {
       return std::make_pair(hops_.hops(root, a), a) < std::make_pair(hops_.hops(root, b), b);
@@ -175,10 +226,10 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
     return c;
   };
 
-  Candidate chosen;
+  McastCandidate chosen;
   bool have = false;
   for (SwitchIndex r : roots) {
-    Candidate c = grow(r);
+    McastCandidate c = grow(r);
     if (!have || std::make_tuple(c.busiest, c.total, c.order.size()) <
                      std::make_tuple(chosen.busiest, chosen.total, chosen.order.size())) {
       chosen = std::move(c);
@@ -242,7 +293,8 @@ Result<McastTables> McastTreeBuilder::update(const McastTables& previous,
   }
   for (const McastGroupPorts* g : todo) {
     if (g->members.empty()) continue;
-    Result<McastTree> t = place(*g, link_load, root_load);
+    auto before = previous.trees.find(g->mlid);
+    Result<McastTree> t = place(*g, link_load, root_load, before == previous.trees.end() ? nullptr : &before->second);
     if (!t.ok()) return t.error();
     out.trees[g->mlid] = std::move(t.value());
   }

@@ -22,6 +22,7 @@
 // for the candidate trees (d = tree depth). The HopTable (S^2 bytes) is built once per builder.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "routing/base/status.h"
@@ -32,17 +33,19 @@
 
 namespace smd {
 
+struct McastCandidate;
+
 class McastTreeBuilder {
  public:
   /// Index `topo` (switch graph, min-hop table, components). `topo` must outlive the builder.
   /// `threads` goes to HopTable::build (0 = hardware concurrency).
   explicit McastTreeBuilder(const Topology& topo, unsigned threads = 0);
 
-  /// `previous` with the trees of `changed` recomputed; every other tree is kept as it is and the links it
-  /// uses count as load. A group with no members is removed. Groups with fewer than 2 member ports get an
-  /// entry with no switches (as OpenSM: no tree). `previous` must come from this topology or be checked
-  /// with groups_to_rebuild() first. Errors (kInvalidInput, nothing computed): an MLID outside
-  /// 0xC000-0xFFFE or listed twice, a member node out of range, a port beyond NumPorts, a switch member
+  /// `previous` with the trees of `changed` recomputed (a group that only gained members keeps its tree and
+  /// grows it); every other tree is kept as it is and the links it uses count as load. A group with no members is
+  /// removed. Groups with fewer than 2 member ports get an entry with no switches (as OpenSM: no tree). `previous` must
+  /// come from this topology or be checked with groups_to_rebuild() first. Errors (kInvalidInput, nothing computed): an
+  /// MLID outside 0xC000-0xFFFE or listed twice, a member node out of range, a port beyond NumPorts, a switch member
   /// port other than 0.
   Result<McastTables> update(const McastTables& previous, const std::vector<McastGroupPorts>& changed) const;
 
@@ -50,8 +53,14 @@ class McastTreeBuilder {
   Result<McastTables> build(const std::vector<McastGroupPorts>& groups) const { return update({}, groups); }
 
  private:
+  // `previous`: the group's tree before, or null. When the group only gained members (joins), the new tree
+  // keeps it and grows branches to the new member switches only: a join storm rewrites a few MFT blocks
+  // per pass instead of reshuffling the whole tree.
   Result<McastTree> place(const McastGroupPorts& group, std::vector<std::uint32_t>& link_load,
-                          std::vector<std::uint32_t>& root_load) const;
+                          std::vector<std::uint32_t>& root_load, const McastTree* previous) const;
+  // The previous tree as a Candidate (parents from its masks, by BFS from its root), when it is a
+  // shortest-path tree of this fabric rooted in the group's component; nullopt otherwise.
+  std::optional<McastCandidate> reuse(const McastTree& previous, std::uint32_t comp) const;
   // Canonical slot of the cable at (s, p): the lower flat slot of its two ends.
   std::uint32_t cable(SwitchIndex s, PortNum p) const;
 

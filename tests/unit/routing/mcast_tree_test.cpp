@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <random>
@@ -200,6 +201,39 @@ TEST(McastTree, UpdateRecomputesOnlyTheGivenGroupsAndRemovesEmptyOnes) {
   EXPECT_TRUE(
       std::binary_search(grown.members.begin(), grown.members.end(), McastMember{t.node(t.cas().back()).guid, 1}));
   EXPECT_TRUE(verify_mcast(t, after).ok());
+}
+
+TEST(McastTree, JoinsGrowTheTreeTheyHadAndLeavesRebuildIt) {
+  // A join storm, one pass at a time: each pass adds members; the tree of the pass before stays whole
+  // (same root, every switch's mask a subset of its new mask), so a pass writes only the new branches.
+  const Topology t = make_kary_ntree(4, 3).value();
+  const McastTreeBuilder b(t);
+  McastGroupPorts g{kFirstMulticastLid, {}};
+  McastTables tables;
+  std::mt19937_64 rng(7);
+  std::vector<NodeIndex> cas = t.cas();
+  std::shuffle(cas.begin(), cas.end(), rng);
+  for (std::size_t pass = 0; pass < 8; ++pass) {
+    for (std::size_t i = pass * 8; i < pass * 8 + 8; ++i) g.members.emplace_back(cas[i], 1);
+    const McastTables next = b.update(tables, {g}).value();
+    ASSERT_TRUE(verify_mcast(t, next).ok()) << "pass " << pass;
+    const McastTree& now = next.trees.at(g.mlid);
+    EXPECT_EQ(now.members.size(), g.members.size());
+    if (auto it = tables.trees.find(g.mlid); it != tables.trees.end() && it->second.root != 0) {
+      EXPECT_EQ(now.root, it->second.root) << "pass " << pass;
+      for (const auto& [guid, old_mask] : it->second.switches) {
+        const McastPortMask* m = now.mask(guid);
+        ASSERT_NE(m, nullptr) << "pass " << pass << ": switch " << format_guid(guid) << " left the tree";
+        old_mask.for_each([&](PortNum p) { EXPECT_TRUE(m->test(p)) << "pass " << pass << " port " << unsigned(p); });
+      }
+    }
+    tables = next;
+  }
+  // A leave is not a join: the tree is placed afresh (no branch is left hanging to a member that left).
+  g.members.resize(g.members.size() / 2);
+  const McastTables after = b.update(tables, {g}).value();
+  ASSERT_TRUE(verify_mcast(t, after).ok());
+  EXPECT_EQ(after.trees.at(g.mlid).members.size(), g.members.size());
 }
 
 TEST(McastTree, ACableGoneListsExactlyTheGroupsWhoseTreeCrossedIt) {
