@@ -65,13 +65,15 @@ void Daemon::take_mcast_mailbox() {
 
 std::vector<McastGroupView> Daemon::mcast_groups_view() const {
   std::vector<McastGroupView> view;
+  bool mailbox_new = false;
   {
     std::lock_guard<std::mutex> lock(mcast_mailbox_mutex_);
     view = mcast_view_;
+    mailbox_new = mcast_mailbox_new_;
   }
   if (!runner_) return view;
   const McastTables& trees = runner_->mcast_tables();
-  const bool pending = mcast_mailbox_new_ || runner_->mcast_rebuild_pending();
+  const bool pending = mailbox_new || runner_->mcast_rebuild_pending();
   for (McastGroupView& v : view) {
     auto it = trees.trees.find(v.mlid);
     if (it == trees.trees.end()) continue;
