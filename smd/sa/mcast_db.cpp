@@ -387,7 +387,8 @@ SaAnswer McastDb::find(const SaQuery& q, Guid requester, const std::vector<std::
   return std::move(match).finish();
 }
 
-std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed) {
+std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed,
+                                              std::vector<mad::sa::Gid>* no_mlid) {
   bool moved = false;
   struct Want {
     Gid mgid;
@@ -459,7 +460,10 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
       continue;
     }
     const std::optional<Lid> mlid = free_mlid(0, ctx.mlid_top);
-    if (!mlid) break;
+    if (!mlid) {
+      if (no_mlid != nullptr) no_mlid->push_back(w.mgid);
+      continue;
+    }
     McastGroup g;
     g.mgid = w.mgid;
     g.mlid = *mlid;

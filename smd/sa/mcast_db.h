@@ -115,7 +115,10 @@ class McastDb {
   /// `groups:`), as well_known; groups that were well_known and are no longer in the policy lose the flag
   /// and are removed when no full member is left. Returns the groups created (trap 66) and deleted (trap
   /// 67); `changed` (when given) says whether any group changed at all (a re-applied equal policy: no).
-  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed = nullptr);
+  /// `no_mlid` (optional) gets the policy groups that could not be created because every MLID up to
+  /// ctx.mlid_top is in use (they are tried again the next time the policy is applied).
+  std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed = nullptr,
+                                       std::vector<mad::sa::Gid>* no_mlid = nullptr);
 
   /// Take out of every group the members whose port `present` rejects (ports gone from the subnet, as
   /// OpenSM's drop manager does; they join again after ClientReregister when they come back). Groups left

@@ -553,7 +553,19 @@ void SaAgent::apply_partitions(const SaSnapshot& snap) {
   partitions_applied_ = true;
   const PartitionsSpec spec = snap.partitions ? *snap.partitions : default_partitions();
   bool changed = false;
-  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap), &changed);
+  std::vector<Gid> no_mlid;
+  std::vector<McastEvent> events = state_.mcast.apply_policy(spec, mcast_context(snap), &changed, &no_mlid);
+  if (!no_mlid.empty()) {
+    std::string first;
+    for (std::size_t i = 0; i < no_mlid.front().size(); ++i) {
+      first += fmt::format("{:02x}", no_mlid.front()[i]);
+      if (i % 2 == 1 && i + 1 < no_mlid.front().size()) first += ':';
+    }
+    spdlog::warn(
+        "SA: {} multicast group(s) of the partition policy not created: every MLID up to {:#06x} is in use "
+        "(first MGID {}); they are tried again when the policy is next applied",
+        no_mlid.size(), mcast_context(snap).mlid_top, first);
+  }
   state_.mcast_events.insert(state_.mcast_events.end(), events.begin(), events.end());
   state_.mcast_changed = state_.mcast_changed || changed;
   groups_changed(snap);
