@@ -9,6 +9,7 @@
 #include "routing/base/ids.h"
 #include "routing/engines/engine_options.h"
 #include "routing/partitions/partition_spec.h"
+#include "routing/qos/qos_spec.h"
 
 namespace smd {
 
@@ -112,6 +113,9 @@ struct Policy {
   /// partitions: absent = default_partitions() (OpenSM without partitions.conf: Default=0x7fff,ipoib :
   /// ALL=full); present = what it says, with_default_partition applied. Reloadable on SIGHUP.
   PartitionsSpec partitions = default_partitions();
+  /// qos: absent = disabled (nothing programmed, no QoS levels; routing.options.data_vls stays 1).
+  /// Reloadable on SIGHUP.
+  QosSpec qos;
   std::string source = "<defaults>";  ///< file the policy came from
 };
 

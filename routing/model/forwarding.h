@@ -10,6 +10,7 @@
 #include "routing/base/ids.h"
 #include "routing/model/adaptive.h"
 #include "routing/model/topology.h"
+#include "routing/model/vl_layers.h"
 
 namespace smd {
 
@@ -47,6 +48,9 @@ struct RoutingTables {
   std::vector<NodeIndex> ca_order;               ///< CA order the engine optimised for (shift patterns), may be empty
   bool deadlock_free = false;                    ///< engine promises an acyclic channel-dependency graph on one VL
   std::shared_ptr<const AdaptivePlan> adaptive;  ///< AR groups when routing.adaptive is on, else null
+  /// The layer (SL and VL) of every route when a VL-layered engine (dfsssp) produced the tables, else null:
+  /// then deadlock_free promises an acyclic channel-dependency graph per layer, not on one VL.
+  std::shared_ptr<const VlLayering> layering;
 };
 
 }  // namespace smd

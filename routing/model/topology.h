@@ -31,7 +31,10 @@ struct Port {
   std::uint8_t phys_state = 0;         ///< PortPhysicalState (5 = LinkUp)
   std::uint8_t link_width_active = 0;  ///< IBA encoding: 1=1x 2=4x 4=8x 8=12x 16=2x
   std::uint8_t link_speed_active = 0;  ///< IBA encoding: 1=SDR 2=DDR 4=QDR (extended speeds not folded in)
-  NodeIndex peer = kNoNode;            ///< node at the other end of the cable, kNoNode if none
+  /// PortInfo:VLCap (IBA 14.2.5.6): 1 = VL0, 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14; 0 = unknown
+  /// (a netfile or a generated fabric). A link operates min(VLCap) of its two ends (OperationalVLs).
+  std::uint8_t vl_cap = 0;
+  NodeIndex peer = kNoNode;  ///< node at the other end of the cable, kNoNode if none
   PortNum peer_port = 0;
 
   bool connected() const { return peer != kNoNode; }

@@ -365,6 +365,7 @@ class Sweep {
     p.phys_state = pi.port_physical_state;
     p.link_width_active = pi.link_width_active;
     p.link_speed_active = pi.link_speed_active;
+    p.vl_cap = pi.vl_cap;
     if (p.state == PortState::kActive && pi.lid == 0 && !n.node.is_switch()) {
       // A CA port that is Active without a LID lost it (an SMA reset with the link up) or was brought up
       // by an SM that never gave it one. Not a reason to refuse the port: the SM owns LIDs and gives it

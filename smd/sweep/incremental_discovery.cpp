@@ -229,6 +229,7 @@ class Rediscovery {
     port.phys_state = pi.port_physical_state;
     port.link_width_active = pi.link_width_active;
     port.link_speed_active = pi.link_speed_active;
+    port.vl_cap = pi.vl_cap;
     if (p == 0) return;
     if (port.connected()) {
       const bool degraded = pi.port_state < was;

@@ -1,0 +1,69 @@
+// Virtual layers of a VL-layered routing (DFSSSP: Domke, Hoefler, Nagel, IPDPS 2011). Routes are split into
+// layers so that each layer's channel-dependency graph is acyclic; a packet keeps its layer end to end
+// because the source puts it on SL `layer` (the SA hands that SL out in PathRecord) and every port's SL2VL
+// table maps SL `layer` to VL `layer`. LFTs are per destination, so the route from any source behind
+// switch s to a LID d is the switch path s -> ... -> d: the layer is kept per (source switch, DLID).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "routing/base/ids.h"
+#include "routing/model/topology.h"
+
+namespace smd {
+
+/// Largest number of data VLs (VL0-14, IBA 7.6.1); VL15 carries SMPs only.
+inline constexpr std::uint8_t kMaxDataVls = 15;
+
+/// Data VLs a VLCap / OperationalVLs code stands for (IBA 14.2.5.6): 1 -> 1, 2 -> 2, 3 -> 4, 4 -> 8,
+/// 5 -> 15; 0 (unknown) and anything larger -> 0.
+constexpr std::uint8_t data_vls_of_cap(std::uint8_t vl_cap) {
+  switch (vl_cap) {
+    case 1: return 1;
+    case 2: return 2;
+    case 3: return 4;
+    case 4: return 8;
+    case 5: return 15;
+    default: return 0;
+  }
+}
+
+/// The layer of every (source switch, destination LID) route, and the SL and VL a layer travels on.
+class VlLayering {
+ public:
+  VlLayering() = default;
+  /// Every route of every switch of `topo` on layer 0, LIDs 0..max_lid.
+  VlLayering(const Topology& topo, Lid max_lid);
+
+  /// Layer of the route from switch `src_switch` to `dlid`; 0 for a node that is not a switch or a LID
+  /// past max_lid().
+  std::uint8_t layer_of(NodeIndex src_switch, Lid dlid) const {
+    if (src_switch >= row_.size() || row_[src_switch] == kNoRow || dlid > max_lid_) return 0;
+    return layer_[static_cast<std::size_t>(row_[src_switch]) * width() + dlid];
+  }
+  /// Put the route from `src_switch` to `dlid` on `layer`; raises layers() to cover it. Ignored for a
+  /// node that is not a switch or a LID past max_lid().
+  void set(NodeIndex src_switch, Lid dlid, std::uint8_t layer);
+
+  /// Layers in use (1 + the highest layer set), 1..kMaxDataVls.
+  std::uint8_t layers() const { return layers_; }
+  Lid max_lid() const { return max_lid_; }
+
+  /// The SL a path on `layer` carries (PathRecord SL) and the VL that SL must map to at every hop.
+  static constexpr std::uint8_t sl_of_layer(std::uint8_t layer) { return layer; }
+  static constexpr std::uint8_t vl_of_layer(std::uint8_t layer) { return layer; }
+
+  bool operator==(const VlLayering&) const = default;
+
+ private:
+  static constexpr std::uint32_t kNoRow = 0xFFFFFFFFu;
+  std::size_t width() const { return static_cast<std::size_t>(max_lid_) + 1; }
+
+  Lid max_lid_ = 0;
+  std::uint8_t layers_ = 1;
+  std::vector<std::uint32_t> row_;   ///< [NodeIndex] -> row of layer_, kNoRow for CAs and routers
+  std::vector<std::uint8_t> layer_;  ///< [row * (max_lid + 1) + dlid]
+};
+
+}  // namespace smd
