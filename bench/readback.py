@@ -2,8 +2,10 @@
 """Read back what an SM programmed, with infiniband-diags only (run under the umad2sim shim, ibsim up).
 
 ibnetdiscover -> nodes, cables and LIDs; iblinkinfo -> link states; ibroute -> every switch's LFT
-(smpdump for the entries ibroute leaves out: it stops one short of LinearFDBTop). The result is saved
-as JSON for bench/quality.py, which does the analysis after ibsim is gone.
+(smpdump for the entries ibroute leaves out: it stops one short of LinearFDBTop); with --sl2vl,
+`smpquery sl2vl` -> the SL2VL table of every cabled (in, out) port pair of every switch and of every
+cabled CA port. The result is saved as JSON for bench/quality.py and tests/integration/check_vl_layers.py,
+which do the analysis after ibsim is gone.
 
 Parsing reuses tests/integration/check_fabric.py (the project's independent checker).
 """
@@ -41,10 +43,52 @@ def read_lft(lid, max_lid, wanted):
     return lft, len(missing)
 
 
+SL2VL_ROW = re.compile(r'^ports:\s*in\s+(\d+),\s*out\s+(\d+):\s*\|(.*)\|\s*$')
+
+
+def read_sl2vl(lid, port):
+    """{"in,out": [16 VLs]} from `smpquery sl2vl LID PORT` (a switch prints every in port for out PORT;
+    a CA prints one row, which is keyed "0,PORT")."""
+    rows = {}
+    for line in run(['smpquery', 'sl2vl', str(lid), str(port)]).splitlines():
+        m = SL2VL_ROW.match(line.strip())
+        if not m:
+            continue
+        vls = [int(v) for v in m.group(3).split('|')]
+        if len(vls) != 16:
+            raise RuntimeError(f"smpquery sl2vl {lid} {port}: {len(vls)} entries in '{line.strip()}'")
+        out = int(m.group(2)) or port
+        rows[f"{m.group(1)},{out}"] = vls
+    if not rows:
+        raise RuntimeError(f"smpquery sl2vl {lid} {port}: no table in the output")
+    return rows
+
+
+def read_sl2vl_all(nodes, jobs):
+    """SL2VL of every cabled port: {node name: {"in,out": [16 VLs]}}; errors as a list."""
+    work = []
+    for name, n in nodes.items():
+        if n['type'] == 'sw':
+            if n['lid']:
+                work += [(name, n['lid'], int(p)) for p in n['ports']]
+        else:
+            work += [(name, n['port_lids'][p][0], int(p)) for p in n['ports'] if p in n['port_lids']]
+    tables, errors = {}, []
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = [(name, ex.submit(read_sl2vl, lid, port)) for name, lid, port in work]
+        for name, f in futs:
+            try:
+                tables.setdefault(name, {}).update(f.result())
+            except Exception as e:
+                errors.append(f"{name}: {e}")
+    return tables, errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--out', required=True)
     ap.add_argument('--jobs', type=int, default=4, help='ibroute processes at once (ibsim allows 10 clients)')
+    ap.add_argument('--sl2vl', action='store_true', help='also read every SL2VL table (smpquery sl2vl)')
     args = ap.parse_args()
     t0 = time.monotonic()
     text = run(['ibnetdiscover'])
@@ -88,7 +132,11 @@ def main():
                 smpdumped += miss
             except Exception as e:  # keep going: report which switches could not be read
                 errors.append(f"{name}: {e}")
-    res = dict(nodes=nodes, lfts=lfts, max_lid=max_lid, link_ends=links, link_ends_not_active=not_active,
+    sl2vl = None
+    if args.sl2vl:
+        sl2vl, sl2vl_errors = read_sl2vl_all(nodes, args.jobs)
+        errors += sl2vl_errors
+    res = dict(nodes=nodes, lfts=lfts, sl2vl=sl2vl, max_lid=max_lid, link_ends=links, link_ends_not_active=not_active,
                not_active_sample=not_active_lines, entries_from_smpdump=smpdumped, errors=errors,
                seconds=round(time.monotonic() - t0, 2))
     with open(args.out, 'w') as f:
