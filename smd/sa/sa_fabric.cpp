@@ -92,6 +92,20 @@ Lid SaFabric::record_lid(NodeIndex node, PortNum port) const {
   return lids_->base_lid(node, n.is_switch() ? 0 : port);
 }
 
+std::optional<std::uint8_t> SaFabric::engine_sl(Lid slid, Lid dlid) const {
+  if (!tables_ || !tables_->layering) return std::nullopt;
+  const Endport* src = by_lid(slid);
+  if (src == nullptr) return std::nullopt;
+  const Node& n = topo().node(src->node);
+  NodeIndex sw = src->node;
+  if (!n.is_switch()) {
+    const Port& p = n.ports[src->port];
+    if (!p.connected() || !topo().node(p.peer).is_switch()) return std::nullopt;
+    sw = p.peer;
+  }
+  return VlLayering::sl_of_layer(tables_->layering->layer_of(sw, dlid));
+}
+
 bool SaFabric::walk(const Endport& src, Lid dlid, const Endport& dst, std::vector<Hop>& hops) const {
   hops.clear();
   const Topology& t = topo();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -73,6 +74,11 @@ class SaFabric {
   /// The highest MLID every switch can forward: 0xC000 + min over switches of SwitchInfo MulticastFDBCap
   /// - 1 (OpenSM's max_mcast_lid_ho), 1024 entries when no switch reported a capacity, 0xFFFE at most.
   Lid mlid_top() const { return mlid_top_; }
+
+  /// The SL a VL-layered engine put the path from `slid` to `dlid` on (VlLayering::sl_of_layer of the
+  /// layer of (the source's switch, dlid)): a CA port's switch is its peer, a switch LID's is itself.
+  /// nullopt when the tables are not layered or `slid` names no endport cabled to a switch.
+  std::optional<std::uint8_t> engine_sl(Lid slid, Lid dlid) const;
 
   /// The walk of LID `dlid` from endport `src`, hop by hop as the switches forward it.
   struct Hop {

@@ -85,6 +85,10 @@ void Daemon::publish_sa() {
   }
   snap->serving = sa_ready_ && sa_fabric_ != nullptr;
   snap->fabric = sa_fabric_;
+  if (sa_fabric_ && sa_fabric_->tables().layering) {
+    // A VL-layered engine's SL is part of its deadlock freedom: PathRecord must hand out exactly it.
+    snap->path_sl = [fabric = sa_fabric_](Lid slid, Lid dlid) { return fabric->engine_sl(slid, dlid); };
+  }
   snap->partitions = sa_partitions_;
   snap->sm_lid = own_lid_;
   snap->settings.key = policy_.sa.key;

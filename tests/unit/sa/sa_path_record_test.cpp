@@ -166,6 +166,30 @@ TEST_F(SaPath, SlFromTheRoutingEngine) {
       << "the request's SL where the engine has none";
 }
 
+TEST_F(SaPath, SlOfALayeredRouting) {
+  // A VL-layered engine put routes from S0 to C's LID 5 on layer 2 and from S1 to A's LID 3 on layer 1;
+  // A and B sit behind S0, C and D behind S1; a switch's own LID is its own source.
+  auto layered = std::make_shared<RoutingTables>(*rig.tables);
+  auto layering = std::make_shared<VlLayering>(rig.fabric->topo(), 6);
+  layering->set(rig.s0, 5, 2);
+  layering->set(rig.s1, 3, 1);
+  layered->layering = layering;
+  rig.fabric = SaFabric::build(rig.fabric->observed(), rig.lids, layered, kPrefix);
+  rig.snap.fabric = rig.fabric;
+  EXPECT_EQ(rig.fabric->engine_sl(3, 5), std::optional<std::uint8_t>(2)) << "A -> C: S0's layer for LID 5";
+  EXPECT_EQ(rig.fabric->engine_sl(4, 5), std::optional<std::uint8_t>(2)) << "B shares A's switch";
+  EXPECT_EQ(rig.fabric->engine_sl(5, 3), std::optional<std::uint8_t>(1)) << "C -> A: S1's layer for LID 3";
+  EXPECT_EQ(rig.fabric->engine_sl(1, 5), std::optional<std::uint8_t>(2)) << "S0's own LID";
+  EXPECT_EQ(rig.fabric->engine_sl(3, 4), std::optional<std::uint8_t>(0));
+  EXPECT_EQ(rig.fabric->engine_sl(9, 5), std::nullopt) << "LID 9 is nobody's";
+  rig.snap.path_sl = [f = rig.fabric](Lid slid, Lid dlid) { return f->engine_sl(slid, dlid); };
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 5).record(0)).sl, 2u);
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 6, 3).record(0)).sl, 1u);
+  // Without layering there is no engine SL.
+  rig = make_rig();
+  EXPECT_EQ(rig.fabric->engine_sl(3, 5), std::nullopt);
+}
+
 TEST_F(SaPath, MaxRecordsCutsTheTable) {
   rig.snap.settings.max_records = 2;
   Mad m = request(IB_MAD_METHOD_GET_TABLE, kPathRecord, kSlid);
