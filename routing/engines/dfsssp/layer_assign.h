@@ -12,6 +12,9 @@
 // Why it ends acyclic: moving routes only removes dependencies from L, so a removed cycle never returns,
 // and the search never revisits a channel it finished (a finished channel reaches no cycle, and removing
 // dependencies cannot make it reach one).
+// Then, where the rule needed more than one layer and the routes are not too many, first fit (as LASH
+// places paths: each route on the lowest layer it keeps acyclic) is tried too, and kept when it needs
+// fewer layers; every layer stays acyclic either way.
 // Cost: O(R * hops) to collect the routes, then per layer O(C + E + sum of the cycles' lengths + routes
 // moved * hops), for R routes, C channels and E dependencies.
 #pragma once
@@ -36,6 +39,7 @@ struct LayerAssignment {
   std::uint64_t routes = 0;        ///< (switch, LID) routes with at least one dependency
   std::uint64_t moves = 0;         ///< route moves to a higher layer, summed over all cycles broken
   std::uint64_t cycles_broken = 0;
+  bool first_fit = false;  ///< the first-fit placement needed fewer layers than the rule and was kept
 };
 
 /// Layer the routes that `lft` (indexed by NodeIndex) gives from every switch of `graph` to every LID
