@@ -251,6 +251,12 @@ TEST(Sssp, BalancesAllToAllBetterThanMinhopAndUpdnWithNearShortestPaths) {
       "all-to-all max channel load: sssp %u, minhop %u, updn %u; mean hops sssp %.3f minhop %.3f "
       "updn %.3f shortest %.3f\n",
       s.max_load, m.max_load, u.max_load, s.mean_hops, m.mean_hops, u.mean_hops, s.mean_min_hops);
+  // Effective bisection bandwidth (random bisections traced here): the figure the targets use.
+  const double ebb_s = testing::ebb(topo, lids, *sssp, 40);
+  const double ebb_m = testing::ebb(topo, lids, *minhop, 40);
+  const double ebb_u = testing::ebb(topo, lids, *updn, 40);
+  std::printf("eBB over 40 random bisections: sssp %.3f, minhop %.3f, updn %.3f\n", ebb_s, ebb_m, ebb_u);
+  EXPECT_GT(ebb_s, ebb_u);
   EXPECT_LT(s.max_load, m.max_load);
   EXPECT_LT(s.max_load, u.max_load);
   EXPECT_LE(s.mean_hops, s.mean_min_hops * 1.02);
