@@ -387,12 +387,14 @@ TEST(Dfsssp, DISABLED_RoutingTimes) {
   std::vector<Case> cases;
   cases.push_back({"6x6 torus, 4 hosts/switch", make_torus({6, 6}, 4).value()});
   cases.push_back({"4x4x4 torus, 4 hosts/switch", make_torus({4, 4, 4}, 4).value()});
+  cases.push_back({"random 64 switches degree 6, 4 hosts/switch", make_random(64, 6, 4, 1).value()});
+  cases.push_back({"random 128 switches degree 6, 4 hosts/switch", make_random(128, 6, 4, 1).value()});
   cases.push_back({"12-ary 3-tree (1728 hosts)", make_kary_ntree(12, 3).value()});
   for (const Case& c : cases) {
     const LidMap lids = assign_test_lids(c.topo);
     for (const char* engine : {"sssp", "dfsssp"}) {
       const auto start = std::chrono::steady_clock::now();
-      auto t = make_engine(engine, with_vls(8)).value()->compute(c.topo, lids);
+      auto t = make_engine(engine, with_vls(15)).value()->compute(c.topo, lids);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       ASSERT_TRUE(t.ok()) << t.error().message;
       std::printf("%s: %s %.1f ms, %u layers\n", c.name, engine, ms, t->layering ? t->layering->layers() : 1u);
