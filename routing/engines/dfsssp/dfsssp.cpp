@@ -1,8 +1,10 @@
 #include "routing/engines/dfsssp/dfsssp.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
+#include "routing/engines/common/updn_paths.h"
 #include "routing/engines/dfsssp/channels.h"
 #include "routing/engines/dfsssp/layer_assign.h"
 #include "routing/engines/dfsssp/sssp_paths.h"
@@ -31,6 +33,34 @@ Result<Paths> balanced_paths(const Topology& topo, const LidMap& lids, std::stri
   return Paths{std::move(graph), std::move(channels), std::move(targets), std::move(tables)};
 }
 
+/// Overwrite the routes to switch LIDs in `tables` with up*/down* ones (route_switch_lids) on an order
+/// ranked by height above the CA-attached switches (highest first). Why: on a fat tree the shortest
+/// routes between top switches turn down and up at varying switches and close cycles with the up-down
+/// host routes, while up*/down* puts every such turn at one valley switch. Host routes are untouched.
+void route_switch_lids_updown(const Topology& topo, const Paths& p, RoutingTables& tables) {
+  const SwitchGraph& graph = p.graph;
+  const std::size_t n = graph.num_switches();
+  const std::vector<std::uint32_t> sources = source_ports(graph);
+  std::vector<SwitchIndex> with_cas;
+  for (SwitchIndex s = 0; s < n; ++s) {
+    if (sources[s] > 0) with_cas.push_back(s);
+  }
+  const std::vector<std::uint32_t> height = switch_distances(graph, with_cas);
+  std::uint32_t top = 0;
+  for (std::uint32_t h : height) {
+    if (h != kNoDistance) top = std::max(top, h);
+  }
+  std::vector<std::uint32_t> rank(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) rank[s] = height[s] == kNoDistance ? 0 : top - height[s];
+  const UpDownOrder order = make_updown_order(topo, graph, rank);
+  route_switch_lids(graph, order, p.targets, switch_components(graph), sources, tables);
+}
+
+bool fewer_layers(const LayerAssignment& a, const LayerAssignment& b) {
+  if (a.exceeded) return false;
+  return b.exceeded || a.layers_needed < b.layers_needed;
+}
+
 std::string plural(unsigned n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -52,6 +82,20 @@ Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& 
   auto assigned = assign_layers(topo, paths->graph, paths->channels, paths->targets, paths->tables.lft, lids.max_lid(),
                                 kMaxDataVls);
   if (!assigned) return assigned.error();
+  RoutingTables tables = std::move(paths->tables);
+  if (assigned->exceeded || assigned->layers_needed > 1) {
+    // The other way to route switch LIDs, kept when it needs fewer layers (fat trees: one instead of
+    // three or four); on tori and random graphs the balanced paths usually need fewer.
+    RoutingTables other = tables;
+    route_switch_lids_updown(topo, *paths, other);
+    auto second =
+        assign_layers(topo, paths->graph, paths->channels, paths->targets, other.lft, lids.max_lid(), kMaxDataVls);
+    if (!second) return second.error();
+    if (fewer_layers(*second, *assigned)) {
+      tables = std::move(other);
+      assigned = std::move(second);
+    }
+  }
   if (assigned->exceeded || assigned->layers_needed > budget.vls) {
     const std::string needs = assigned->exceeded ? "more than " + std::to_string(kMaxDataVls) + " virtual layers"
                                                  : plural(assigned->layers_needed, "virtual layer", "virtual layers");
@@ -59,7 +103,6 @@ Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& 
                                                 plural(budget.vls, "data VL", "data VLs") + " (" + budget.limit + ")");
   }
   if (options_.spread_vls) spread_layers(topo, assigned->layering, budget.vls);
-  RoutingTables tables = std::move(paths->tables);
   tables.layering = std::make_shared<const VlLayering>(std::move(assigned->layering));
   tables.deadlock_free = true;
   return tables;

@@ -19,8 +19,8 @@ struct SsspStats {
 };
 
 /// For every LID 1..max_lid whose target switch is known (`targets`, lid_targets), in LID order:
-///   - Dijkstra from the target switch over reversed channels, channel weight = kHopWeight + load. The
-///     hop weight keeps paths shortest or one hop longer at most where the loads differ by a hop's worth;
+///   - Dijkstra from the target switch over reversed channels, channel weight = hop + load, where hop =
+///     max(64, source ports of the fabric) keeps paths shortest unless the loads differ by a hop's worth;
 ///     ties go to the less loaded channel, then to the lower channel id (lower port), so the result is
 ///     deterministic;
 ///   - every switch's entry is the port of its first channel towards the target (the target port at the
@@ -33,5 +33,8 @@ struct SsspStats {
 /// depends on the loads of the previous ones).
 SsspStats route_balanced_shortest_paths(const SwitchGraph& graph, const ChannelIndex& channels,
                                         const std::vector<LidTarget>& targets, Lid max_lid, std::vector<Lft>& lft);
+
+/// Source endpoints behind each switch of `graph`: its cabled ports that lead to a CA or router. O(ports).
+std::vector<std::uint32_t> source_ports(const SwitchGraph& graph);
 
 }  // namespace smd
