@@ -88,8 +88,9 @@ Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& 
     // three or four); on tori and random graphs the balanced paths usually need fewer.
     RoutingTables other = tables;
     route_switch_lids_updown(topo, *paths, other);
-    auto second =
-        assign_layers(topo, paths->graph, paths->channels, paths->targets, other.lft, lids.max_lid(), kMaxDataVls);
+    // The rule alone: where this helps (fat trees) it finds one layer without first fit.
+    auto second = assign_layers(topo, paths->graph, paths->channels, paths->targets, other.lft, lids.max_lid(),
+                                kMaxDataVls, /*allow_first_fit=*/false);
     if (!second) return second.error();
     if (fewer_layers(*second, *assigned)) {
       tables = std::move(other);

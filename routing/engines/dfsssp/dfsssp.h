@@ -18,7 +18,10 @@ class SsspEngine : public RoutingEngine {
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
 };
 
-/// The sssp paths, then assign_layers over every (source switch, DLID) route. The layers must fit in the
+/// The sssp paths, then assign_layers over every (source switch, DLID) route. When that needs more than
+/// one layer, the switch LIDs are also tried on up*/down* paths (ranked by height above the CA-attached
+/// switches; host routes unchanged) and those tables are kept when they need fewer layers: on fat trees
+/// the balanced routes between top switches turn down and up and would cost layers. The layers must fit in the
 /// VLs available (available_data_vls with `data_vls` and options.max_vls); then tables.layering holds the
 /// layer (SL = VL) of every route and deadlock_free is true (per layer). With options.spread_vls the
 /// routes also spread over the spare VLs (spread_layers).

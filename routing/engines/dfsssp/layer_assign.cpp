@@ -238,7 +238,7 @@ unsigned first_fit_layers(const ChannelIndex& channels, const Dependencies& deps
 
 Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& graph, const ChannelIndex& channels,
                                       const std::vector<LidTarget>& targets, const std::vector<Lft>& lft, Lid max_lid,
-                                      std::uint8_t max_layers) {
+                                      std::uint8_t max_layers, bool allow_first_fit) {
   max_layers = std::clamp<std::uint8_t>(max_layers, 1, kMaxDataVls);
   const Dependencies deps(channels);
   auto collected = collect_routes(topo, graph, channels, deps, targets, lft, max_lid);
@@ -289,7 +289,7 @@ Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& g
   // First fit often needs fewer layers on tori (6 instead of 9 on a 4x4x4 one), but its cycle checks
   // cost up to a search of the layer per new dependency, so it runs only where the rule needed more
   // than one layer and the routes are few enough (a few hundred hosts, ~100 switches).
-  if (out.layers_needed > 1 && num_routes <= kFirstFitMaxRoutes) {
+  if (allow_first_fit && out.layers_needed > 1 && num_routes <= kFirstFitMaxRoutes) {
     std::vector<std::uint8_t> fitted(num_routes, 0);
     const unsigned layers = first_fit_layers(channels, deps, routes, max_layers, fitted);
     if (layers < out.layers_needed) {

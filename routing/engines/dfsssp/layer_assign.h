@@ -45,9 +45,10 @@ struct LayerAssignment {
 /// Layer the routes that `lft` (indexed by NodeIndex) gives from every switch of `graph` to every LID
 /// 1..max_lid with a target (`targets`, lid_targets). A route whose walk does not deliver is an error
 /// (kInternal: the LFTs are broken, naming the switch and LID). max_layers is 1..kMaxDataVls.
+/// `allow_first_fit` false = the cycle-breaking rule only (a cheaper second opinion).
 Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& graph, const ChannelIndex& channels,
                                       const std::vector<LidTarget>& targets, const std::vector<Lft>& lft, Lid max_lid,
-                                      std::uint8_t max_layers);
+                                      std::uint8_t max_layers, bool allow_first_fit = true);
 
 /// Spread the routes of each layer over the VLs `available` leaves spare (DFSSSP's use of spare VLs, which
 /// lowers head-of-line blocking but changes no path): layer i of n gets available/n VLs (the first
