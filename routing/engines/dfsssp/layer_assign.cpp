@@ -9,11 +9,11 @@ namespace smd {
 namespace {
 
 using EdgeId = std::uint32_t;
+using RouteId = std::uint32_t;
 
 /// Routes up to which first fit is tried (see assign_layers). Measured: 0.13 s for the 20,480 routes of a
 /// 4x4x4 torus with 4 hosts per switch, 0.85 s for the 82,000 of a random graph of 128 switches.
 constexpr std::size_t kFirstFitMaxRoutes = 100000;
-using RouteId = std::uint32_t;
 
 /// The dependencies a -> b are numbered per channel a: a's successors are the channels leaving to(a), so
 /// dependency a -> b is edge_first[a] + (b - channels.first(to(a))).
