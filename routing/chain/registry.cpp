@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "routing/engines/dfsssp/dfsssp_factory.h"
 #include "routing/engines/ftree/ftree_factory.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/engines/updn/updn_factory.h"
@@ -21,7 +22,8 @@ std::string join_names() {
 
 std::span<const EngineFactory* const> engine_factories() {
   // Adding an engine is one include and one entry here; its options live in its own folder.
-  static const EngineFactory* const factories[] = {&minhop_factory(), &updn_factory(), &ftree_factory()};
+  static const EngineFactory* const factories[] = {&minhop_factory(), &updn_factory(), &ftree_factory(),
+                                                   &sssp_factory(), &dfsssp_factory()};
   return factories;
 }
 

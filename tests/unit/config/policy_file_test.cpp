@@ -103,10 +103,10 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
   const std::set<std::string> expected = {
       "sm.state_dir", "sm.ca", "sm.port", "sm.port_guid", "sm.priority", "sm.sm_key", "sm.subnet_prefix",
       "sm.sweep_interval", "sm.max_resweeps", "sm.poll_interval", "sm.poll_retries", "routing.engines",
-      "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "lid.lmc", "mad.window",
-      "mad.timeout_ms", "mad.retries", "log.level", "log.file", "control.socket", "control.mode", "metrics.listen",
-      "metrics.enabled", "security.m_key", "security.m_key_protect", "security.m_key_lease_period", "roce.export",
-      "roce.frr",
+      "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "routing.dfsssp.max_vls",
+      "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
+      "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
+      "security.m_key_lease_period", "roce.export", "roce.frr",
       // sa.services_file is documented commented out: its default
       // follows sm.state_dir, which no literal value can say.
       "sa.enabled", "sa.key", "sa.packet_lifetime", "sa.queue_depth", "sa.report_retries", "sa.report_timeout_ms",

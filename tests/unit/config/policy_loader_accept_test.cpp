@@ -3,6 +3,7 @@
 
 #include "config/policy_loader.h"
 #include "routing/chain/registry.h"
+#include "routing/engines/dfsssp/dfsssp_options.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
 
@@ -178,6 +179,16 @@ TEST(PolicyLoaderAccept, BlockSequencesAndEmptyRootLists) {
   EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"minhop"}));
   EXPECT_EQ(p.routing.options.engines.get<UpdnOptions>().roots, (std::vector<Guid>{5, 7}));
   EXPECT_TRUE(p.routing.options.engines.get<FtreeOptions>().roots.empty());
+}
+
+TEST(PolicyLoaderAccept, DfssspSection) {
+  Policy p = load_ok("routing:\n  engines: [dfsssp, updn]\n  dfsssp:\n    max_vls: 4\n    spread_vls: true\n");
+  EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"dfsssp", "updn"}));
+  EXPECT_EQ(p.routing.options.engines.get<DfssspOptions>().max_vls, 4u);
+  EXPECT_TRUE(p.routing.options.engines.get<DfssspOptions>().spread_vls);
+  p = load_ok("routing:\n  dfsssp: {}\n");
+  EXPECT_EQ(p.routing.options.engines.get<DfssspOptions>().max_vls, 0u);
+  EXPECT_FALSE(p.routing.options.engines.get<DfssspOptions>().spread_vls);
 }
 
 TEST(PolicyLoaderAccept, PartialSectionKeepsOtherDefaults) {

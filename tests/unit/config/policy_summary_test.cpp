@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "routing/engines/dfsssp/dfsssp_options.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
 
@@ -12,7 +13,8 @@ namespace {
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(
       summarize_policy(Policy{}),
-      "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto repair=minimal lmc=0 sm.port=auto "
+      "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto dfsssp.max_vls=auto "
+      "dfsssp.spread_vls=off repair=minimal lmc=0 sm.port=auto "
       "priority=0 "
       "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
       "mad.window=32 "
@@ -26,6 +28,10 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.routing.options.adaptive = true;
   p.routing.options.engines.set(UpdnOptions({0x10, 0x20}));
   p.routing.options.engines.set(FtreeOptions({0x0002c90300001000ULL}));
+  DfssspOptions dfsssp;
+  dfsssp.max_vls = 4;
+  dfsssp.spread_vls = true;
+  p.routing.options.engines.set(dfsssp);
   p.lid.lmc = 2;
   p.routing.repair = RepairMode::kFull;
   p.sm.ca = "mlx5_0";
@@ -52,7 +58,8 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   EXPECT_EQ(
       s,
       "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
-      "ftree.roots=0x0002c90300001000 repair=full lmc=2 sm.port=mlx5_0/1 priority=14 sm_key=set "
+      "ftree.roots=0x0002c90300001000 dfsssp.max_vls=4 dfsssp.spread_vls=on repair=full lmc=2 sm.port=mlx5_0/1 "
+      "priority=14 sm_key=set "
       "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
       "mad.timeout=250ms mad.retries=1 "
       "log=debug@/var/log/smd.log roce.export=off roce.frr=off sa=off partitions=2 enforcement=out state_dir=/srv/smd");
