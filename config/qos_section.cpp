@@ -384,8 +384,9 @@ void read_rules(MapReader& qos, const QosSpec& spec, std::vector<QosMatchRule>& 
         diag.fail(*map.value_mark_of("level"), path + ".level", "unknown QoS level '" + rule.level + "'");
       }
     }
-    for (const char* key : {"source", "destination"}) {
-      std::vector<std::string>& groups = std::string_view(key) == "source" ? rule.source : rule.destination;
+    const std::pair<const char*, std::vector<std::string>*> sides[] = {{"source", &rule.source},
+                                                                       {"destination", &rule.destination}};
+    for (const auto& [key, groups] : sides) {
       read_scalars(map, key, "port group names",
                    [&](const std::string& text, const YAML::Mark& at, const std::string& where) {
                      if (std::none_of(spec.port_groups.begin(), spec.port_groups.end(),
@@ -393,7 +394,7 @@ void read_rules(MapReader& qos, const QosSpec& spec, std::vector<QosMatchRule>& 
                        diag.fail(at, where, "unknown port group '" + text + "'");
                        return;
                      }
-                     groups.push_back(text);
+                     groups->push_back(text);
                    });
     }
     read_ranges(map, "service_ids", /*pkeys=*/false, rule.service_ids);
