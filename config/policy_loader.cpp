@@ -9,6 +9,7 @@
 #include "config/engine_option_reader.h"
 #include "config/listen_address.h"
 #include "config/partitions_section.h"
+#include "config/qos_section.h"
 #include "config/text_file.h"
 #include "config/yaml_fields.h"
 #include "config/yaml_scan.h"
@@ -226,6 +227,10 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   const bool has_partitions = top.key_mark("partitions").has_value();
   MapReader partitions = top.section("partitions");
   if (has_partitions) read_partitions(std::move(partitions), policy.partitions);
+  // After partitions: port groups name partitions by name.
+  read_qos(top.section("qos"), policy.partitions, policy.qos);
+  // A VL-layered engine may spread its layers over the data VLs switch-to-switch links carry.
+  policy.routing.options.data_vls = policy.qos.enabled ? policy.qos.switch_external.max_vls : 1;
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

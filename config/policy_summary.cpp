@@ -61,6 +61,13 @@ std::string summarize_policy(const Policy& p) {
   // How many partitions, not their P_Keys: a fabric of tenants would make one line of hundreds.
   s += " partitions=" + std::to_string(p.partitions.partitions.size());
   s += " enforcement=" + enforcement_name(p.partitions.enforcement);
+  // The data VLs switch links carry (what a VL-layered engine may use) and how much SA matching there is.
+  if (p.qos.enabled) {
+    s += " qos=on vls=" + std::to_string(p.qos.switch_external.max_vls) +
+         " levels=" + std::to_string(p.qos.levels.size()) + " rules=" + std::to_string(p.qos.rules.size());
+  } else {
+    s += " qos=off";
+  }
   s += " state_dir=" + p.sm.state_dir;
   return s;
 }

@@ -131,6 +131,30 @@ std::optional<std::uint8_t> select_rate(bool given, std::uint8_t sel, std::uint8
   }
 }
 
+/// The source's first P_Key entry (partition order) whose base the QoS level allows and that matches an
+/// entry of the destination; nullopt when the ends share none of the level's P_Keys.
+std::optional<PKey> level_pkey(const std::vector<PKey>& src, const std::vector<PKey>& dst, const QosLevel& level) {
+  for (PKey s : src) {
+    const auto base = static_cast<std::uint16_t>(s & 0x7FFF);
+    if (std::find(level.pkeys.begin(), level.pkeys.end(), base) == level.pkeys.end()) continue;
+    for (PKey d : dst) {
+      if (pkeys_match(s, d)) return s;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The path's P_Key under `level` (SA-NOTES §1.3): a requested P_Key must be one the level allows; without
+/// one, a shared P_Key of the level's list, or any shared one when the level lists none.
+std::optional<PKey> qos_path_pkey(const std::vector<PKey>& src, const std::vector<PKey>& dst,
+                                  std::optional<PKey> wanted, const QosLevel* level) {
+  if (level == nullptr || level->pkeys.empty()) return path_pkey(src, dst, wanted);
+  if (!wanted) return level_pkey(src, dst, *level);
+  const auto base = static_cast<std::uint16_t>(*wanted & 0x7FFF);
+  if (std::find(level->pkeys.begin(), level->pkeys.end(), base) == level->pkeys.end()) return std::nullopt;
+  return path_pkey(src, dst, wanted);
+}
+
 }  // namespace
 
 SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
@@ -151,6 +175,9 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   const std::uint8_t life = snap.settings.packet_lifetime;
 
   const std::optional<PKey> wanted_pkey = (m & pr_mask::kPKey) ? std::optional<PKey>(want.pkey) : std::nullopt;
+  // What the QoS rules match on: the query's P_Key and ServiceID only when its ComponentMask carries them.
+  const std::optional<std::uint64_t> wanted_service_id =
+      (m & pr_mask::kServiceId) == pr_mask::kServiceId ? std::optional<std::uint64_t>(want.service_id) : std::nullopt;
   const std::vector<PKey>& requester_pkeys = f.requester_pkeys(q.requester_lid);
 
   RecordCollector out(kPathRecordLayout, q, snap.settings.max_records);
@@ -165,8 +192,11 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
     for (const Endport* d : dst.ports) {
       const std::vector<PKey>& dst_pkeys = f.pkeys(d->guid);
       if (!visible_to(requester_pkeys, dst_pkeys, q.trusted)) continue;
+      const QosLevel* level = snap.qos ? snap.qos->match(s->guid, d->guid, wanted_pkey, wanted_service_id) : nullptr;
+      // A requested SL must be the level's, when the level fixes one (OpenSM: no record otherwise).
+      if (level && level->sl && (m & pr_mask::kSl) && want.sl != *level->sl) continue;
       // IBA 15.2.5.16: a path exists only inside a partition both ends share (limited-limited is none).
-      const std::optional<PKey> pkey = path_pkey(src_pkeys, dst_pkeys, wanted_pkey);
+      const std::optional<PKey> pkey = qos_path_pkey(src_pkeys, dst_pkeys, wanted_pkey, level);
       if (!pkey) continue;
       lids_of(*s, src.lid, slids);
       lids_of(*d, dst.lid, dlids);
@@ -192,19 +222,23 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
         }
         const bool reversible = loopback || walk_path(f, *d, slid, *s, back).has_value();
         if (need_reversible && !reversible) continue;
-        std::uint8_t sl = 0;
+        // SL: the request's, else the QoS level's, else 0; then the routing engine's, which a request that
+        // fixed another SL cannot override (OpenSM ERR 1F2A: no record).
+        std::uint8_t sl = (m & pr_mask::kSl) ? want.sl : level && level->sl ? *level->sl : 0;
         if (snap.path_sl) {
-          if (auto engine_sl = snap.path_sl(slid, dlid)) sl = *engine_sl;
+          if (auto engine_sl = snap.path_sl(slid, dlid)) {
+            if ((m & pr_mask::kSl) && *engine_sl != want.sl) continue;
+            sl = *engine_sl;
+          }
         }
-        if (m & pr_mask::kSl) {
-          if (snap.path_sl && snap.path_sl(slid, dlid) && *snap.path_sl(slid, dlid) != want.sl) continue;
-          sl = want.sl;
-        }
+        // The level caps what the path carries before the selectors compare against it.
+        if (level && level->mtu_limit) props->mtu = std::min(props->mtu, *level->mtu_limit);
+        if (level && level->rate_limit) props->rate = slower_rate(props->rate, *level->rate_limit);
         const auto mtu = select_ordered((m & pr_mask::kMtu) != 0, (m & pr_mask::kMtuSelector) ? want.mtu_selector : 2,
                                         want.mtu, props->mtu, /*can_lower=*/true);
         const auto rate = select_rate((m & pr_mask::kRate) != 0, (m & pr_mask::kRateSelector) ? want.rate_selector : 2,
                                       want.rate, props->rate);
-        const std::uint8_t path_life = loopback ? 0 : life;
+        const std::uint8_t path_life = loopback ? 0 : level && level->packet_life ? *level->packet_life : life;
         const auto lifetime = select_ordered((m & pr_mask::kPacketLife) != 0,
                                              (m & pr_mask::kPacketLifeSelector) ? want.packet_life_selector : 2,
                                              want.packet_life, path_life, /*can_lower=*/false);

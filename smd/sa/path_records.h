@@ -11,8 +11,14 @@
 //     port to itself). Reversible = the reverse LID path delivers too.
 //   - MTU, Rate and PacketLifeTime selectors (>, <, exactly, largest; ignored without their value) filter or
 //     lower the path's value; all answers say "exactly" (selector 2), as the value is the path's.
-//   - SL: the request's, else the routing engine's (PathSlHook; none today, so 0). An engine that needs
-//     another SL than the one requested makes the path NO_RECORDS (OpenSM ERR 1F2A).
+//   - QoS (SaSnapshot::qos, policy qos.enabled): each port pair's level is matched once, on the query's
+//     P_Key and ServiceID when its ComponentMask carries them (routing/qos/qos_levels.h). The level caps the
+//     path's MTU (mtu_limit) and rate (rate_limit, compared by rate) before the selectors see them, sets
+//     PacketLifeTime (packet_life, else sa.packet_lifetime), and with `pkeys` the path's P_Key must be one
+//     of them (a requested one, or the source's first shared entry of that list): else no path.
+//   - SL: the request's (no path when the QoS level fixes another), else the level's, else 0; then the
+//     routing engine's (SaSnapshot::path_sl) overrides it. An engine that needs another SL than the one
+//     requested makes the path NO_RECORDS (OpenSM ERR 1F2A).
 //   - P_Key (smd/sa/partition_rules.h): the requester must share a partition with both ends, the ends with
 //     each other; the path carries the source's first entry that matches the destination (partition order,
 //     so the index-0 P_Key first), or with P_Key in the ComponentMask the requested one if both ends hold

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "routing/partitions/partition_spec.h"
+#include "routing/qos/qos_levels.h"
 #include "smd/sa/sa_fabric.h"
 
 namespace smd::sa {
@@ -52,6 +53,10 @@ struct SaSnapshot {
   /// The partition policy whose multicast groups the SA pre-creates (IPoIB broadcast groups, `groups:`);
   /// null: default_partitions() (OpenSM without a partitions.conf). Re-applied when the pointer changes.
   std::shared_ptr<const PartitionsSpec> partitions;
+  /// The QoS levels of the policy's `qos:` section over this fabric's ports (OpenSM's qos-policy.conf):
+  /// what a PathRecord between two ports gets (SL, MTU and rate caps, PacketLifeTime, allowed P_Keys).
+  /// Null: QoS off (qos.enabled false), no level, as OpenSM without -Q.
+  std::shared_ptr<const QosLevelMatcher> qos;
 };
 
 /// The P_Keys `port_guid` is a member of, as the fabric's partition plan gave them (SaFabric::pkeys);

@@ -189,6 +189,12 @@ class Daemon final : public DaemonControl {
   std::shared_ptr<const sa::SaFabric> sa_fabric_;  ///< the SA's index of runner_'s last fabric
   const Topology* sa_fabric_of_ = nullptr;         ///< the topology sa_fabric_ was built from
   bool sa_ready_ = false;                          ///< MASTER with a sweep that brought the subnet up
+  /// The SA's QoS levels (null: qos off), rebuilt when the topology, the partition plan or the policy
+  /// they were resolved from changes.
+  std::shared_ptr<const QosLevelMatcher> sa_qos_;
+  std::shared_ptr<const Topology> sa_qos_topo_;  // held, so a new fabric at a reused address still counts
+  std::shared_ptr<const PartitionPlan> sa_qos_plan_;
+  std::uint64_t sa_qos_generation_ = 0;
   void count_sweep(const SweepSummary& s);
 
   boost::asio::io_context io_;

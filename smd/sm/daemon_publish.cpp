@@ -75,6 +75,18 @@ void Daemon::publish_sa() {
                                      policy_.sm.subnet_prefix, runner_->partitions_snapshot());
     sa_fabric_of_ = topo.get();
   }
+  // QoS levels resolve port groups to ports once per (fabric, partition plan, policy), not per query.
+  const std::shared_ptr<const PartitionPlan> plan = runner_->partitions_snapshot();
+  if (!policy_.qos.enabled || !topo) {
+    sa_qos_.reset();
+    sa_qos_topo_.reset();
+    sa_qos_plan_.reset();
+  } else if (topo != sa_qos_topo_ || plan != sa_qos_plan_ || policy_generation_ != sa_qos_generation_) {
+    sa_qos_ = std::make_shared<const QosLevelMatcher>(policy_.qos, *topo, policy_.partitions, plan.get(), own_guid_);
+    sa_qos_topo_ = topo;
+    sa_qos_plan_ = plan;
+    sa_qos_generation_ = policy_generation_;
+  }
   auto snap = std::make_shared<sa::SaSnapshot>();
   const bool master = state_ == mad::SmState::kMaster;
   // IBA C15-0.1.3: only a master answers, and only once a sweep has programmed the fabric it describes.
@@ -90,6 +102,7 @@ void Daemon::publish_sa() {
     snap->path_sl = [fabric = sa_fabric_](Lid slid, Lid dlid) { return fabric->engine_sl(slid, dlid); };
   }
   snap->partitions = sa_partitions_;
+  snap->qos = sa_qos_;
   snap->sm_lid = own_lid_;
   snap->settings.key = policy_.sa.key;
   snap->settings.packet_lifetime = static_cast<std::uint8_t>(policy_.sa.packet_lifetime);

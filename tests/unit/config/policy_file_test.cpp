@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "config/policy_loader.h"
@@ -94,6 +95,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   // The shipped section writes out default_partitions() (ALL=full covers the SM's port: nothing is added).
   test::expect_same_partitions(p.partitions, default_partitions());
   test::expect_same_partitions(d.partitions, default_partitions());
+  EXPECT_EQ(p.qos, d.qos);  // the qos section is documented commented out: disabled
+  EXPECT_EQ(p.routing.options.data_vls, 1);
   EXPECT_EQ(p.source, kShippedPolicy);
 }
 
@@ -117,6 +120,69 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "partitions.list[].ipoib.q_key", "partitions.list[].ipoib.tclass", "partitions.list[].ipoib.flow_label",
       // groups is documented in comments: the default partition has none.
       "partitions.list[].groups"};
+  EXPECT_EQ(keys, expected);
+}
+
+/// The `# qos:` block of the shipped policy with its comment marks removed: the optional section as documented.
+std::string uncommented_qos_block() {
+  std::ifstream in(kShippedPolicy);
+  std::string line;
+  std::string block;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line == "# qos:") inside = true;
+    if (!inside) continue;
+    if (line.rfind("#", 0) != 0) break;
+    // "# key" -> "key"; a line of only "#" is an empty line. Deeper "#   # text" stays a comment.
+    block += (line.size() > 2 ? line.substr(2) : std::string()) + "\n";
+  }
+  return block;
+}
+
+TEST_F(PolicyFile, ShippedPolicyDocumentsEveryQosKey) {
+  const std::string block = uncommented_qos_block();
+  ASSERT_FALSE(block.empty());
+  std::ifstream in(kShippedPolicy);
+  const std::string shipped((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The documented section must load as written, beside the rest of the shipped file (its port group names
+  // the shipped Default partition).
+  Result<Policy> loaded = load_policy_string(shipped + "\n" + block, "smd.yaml+qos");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_TRUE(loaded->qos.enabled);
+  std::set<std::string> keys;
+  collect_keys(YAML::Load(block), "", keys);
+  const std::set<std::string> expected = {"qos.enabled",
+                                          "qos.max_vls",
+                                          "qos.high_limit",
+                                          "qos.vlarb_high",
+                                          "qos.vlarb_low",
+                                          "qos.sl2vl",
+                                          "qos.ca.max_vls",
+                                          "qos.ca.high_limit",
+                                          "qos.switch_port0.max_vls",
+                                          "qos.switch_external.max_vls",
+                                          "qos.switch_external.vlarb_high",
+                                          "qos.switch_external.vlarb_low",
+                                          "qos.switch_external.sl2vl",
+                                          "qos.router.vlarb_high[].vl",
+                                          "qos.router.vlarb_high[].weight",
+                                          "qos.port_groups[].name",
+                                          "qos.port_groups[].guids",
+                                          "qos.port_groups[].nodes",
+                                          "qos.port_groups[].partitions",
+                                          "qos.port_groups[].node_types",
+                                          "qos.port_groups[].self",
+                                          "qos.levels[].name",
+                                          "qos.levels[].sl",
+                                          "qos.levels[].mtu_limit",
+                                          "qos.levels[].rate_limit",
+                                          "qos.levels[].packet_life",
+                                          "qos.levels[].pkeys",
+                                          "qos.rules[].level",
+                                          "qos.rules[].source",
+                                          "qos.rules[].destination",
+                                          "qos.rules[].service_ids",
+                                          "qos.rules[].pkeys"};
   EXPECT_EQ(keys, expected);
 }
 

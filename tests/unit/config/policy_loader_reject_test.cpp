@@ -147,7 +147,7 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
     {"unknown_section_far", "policy: {}\n",
      "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce, "
-     "sa, partitions"},
+     "sa, partitions, qos"},
     {"roce_export_yes", "roce:\n  export: yes\n", "t.yaml:2:11: roce.export: expected true or false, got 'yes'"},
     {"sa_queue_depth_below", "sa:\n  queue_depth: 15\n", "t.yaml:2:16: sa.queue_depth: 15 is out of range 16..1000000"},
     {"sa_packet_lifetime_above", "sa:\n  packet_lifetime: 64\n",
@@ -295,6 +295,70 @@ const RejectCase kPartitionsCases[] = {
      "t.yaml:2:21: partitions.allow_both_pkeys: expected true or false, got 'on'"},
 };
 INSTANTIATE_TEST_SUITE_P(Partitions, PolicyLoaderReject, ::testing::ValuesIn(kPartitionsCases), case_name);
+
+// qos: one case per rule of config/qos_section.h, each at the offending value's place.
+const RejectCase kQosCases[] = {
+    {"qos_max_vls_zero", "qos:\n  max_vls: 0\n", "t.yaml:2:12: qos.max_vls: 0 is out of range 1..15"},
+    {"qos_high_limit_above", "qos:\n  high_limit: 256\n", "t.yaml:2:15: qos.high_limit: 256 is out of range 0..255"},
+    {"qos_unknown_key", "qos:\n  enable: true\n", "t.yaml:2:3: qos.enable: unknown key (did you mean 'enabled'?)"},
+    {"qos_type_block_unknown_key", "qos:\n  ca: {maxvls: 4}\n",
+     "t.yaml:2:8: qos.ca.maxvls: unknown key (did you mean 'max_vls'?)"},
+    {"qos_type_block_max_vls_above", "qos:\n  switch_external: {max_vls: 16}\n",
+     "t.yaml:2:30: qos.switch_external.max_vls: 16 is out of range 1..15"},
+    {"qos_sl2vl_15_entries", "qos:\n  sl2vl: \"0,1,2,3,4,5,6,7,8,9,10,11,12,13,14\"\n",
+     "t.yaml:2:10: qos.sl2vl: 15 VLs; an SL2VL table has one for each of the 16 SLs"},
+    {"qos_sl2vl_list_of_2", "qos:\n  sl2vl: [0, 1]\n",
+     "t.yaml:2:10: qos.sl2vl: 2 VLs; an SL2VL table has one for each of the 16 SLs"},
+    {"qos_rule_unknown_destination",
+     "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: DEFAULT\n      destination: [y]\n",
+     "t.yaml:6:21: qos.rules[0].destination[0]: unknown port group 'y'"},
+    {"qos_sl2vl_vl_16", "qos:\n  sl2vl: [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,16]\n",
+     "t.yaml:2:46: qos.sl2vl[15]: 16 is out of range 0..15"},
+    {"qos_vlarb_vl_15", "qos:\n  vlarb_low: \"0:0,15:4\"\n",
+     "t.yaml:2:14: qos.vlarb_low: entry 1 '15:4': VL 15 is out of range 0..14"},
+    {"qos_vlarb_weight_256", "qos:\n  ca:\n    vlarb_high: [{vl: 0, weight: 256}]\n",
+     "t.yaml:3:34: qos.ca.vlarb_high[0].weight: 256 is out of range 0..255"},
+    {"qos_vlarb_65_entries",
+     "qos:\n  vlarb_high: "
+     "\"0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:"
+     "1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:"
+     "1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1\"\n",
+     "t.yaml:2:15: qos.vlarb_high: 65 entries; a VLArbitration table holds at most 64"},
+    {"qos_level_twice", "qos:\n  levels:\n    - name: DEFAULT\n    - name: DEFAULT\n",
+     "t.yaml:4:13: qos.levels[1].name: QoS level 'DEFAULT' is defined twice"},
+    {"qos_port_group_twice", "qos:\n  port_groups:\n    - name: a\n    - name: a\n",
+     "t.yaml:4:13: qos.port_groups[1].name: port group 'a' is defined twice"},
+    {"qos_levels_without_default", "qos:\n  levels:\n    - name: fast\n",
+     "t.yaml:3:5: qos.levels: no level is named DEFAULT; queries no rule matches need it"},
+    {"qos_rule_unknown_level", "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: gold\n",
+     "t.yaml:5:14: qos.rules[0].level: unknown QoS level 'gold'"},
+    {"qos_rule_unknown_group",
+     "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: DEFAULT\n      source: [x]\n",
+     "t.yaml:6:16: qos.rules[0].source[0]: unknown port group 'x'"},
+    {"qos_group_unknown_partition", "qos:\n  port_groups:\n    - name: a\n      partitions: [nope]\n",
+     "t.yaml:4:20: qos.port_groups[0].partitions[0]: unknown partition 'nope' (no partitions.list entry has that "
+     "name)"},
+    {"qos_group_unknown_node_type", "qos:\n  port_groups:\n    - name: a\n      node_types: [hca]\n",
+     "t.yaml:4:20: qos.port_groups[0].node_types[0]: unknown node type 'hca'; expected one of ca, switch, router"},
+    {"qos_empty_service_range",
+     "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: DEFAULT\n      service_ids: [\"0x20-0x10\"]\n",
+     "t.yaml:6:21: qos.rules[0].service_ids[0]: '0x20-0x10' is an empty range (first > last)"},
+    {"qos_empty_pkey_range",
+     "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: DEFAULT\n      pkeys: [\"0x0010-0x0001\"]\n",
+     "t.yaml:6:15: qos.rules[0].pkeys[0]: '0x0010-0x0001' is an empty range (first > last)"},
+    {"qos_level_sl_above", "qos:\n  levels:\n    - name: DEFAULT\n      sl: 16\n",
+     "t.yaml:4:11: qos.levels[0].sl: 16 is out of range 0..15"},
+    {"qos_level_mtu_not_a_size", "qos:\n  levels:\n    - name: DEFAULT\n      mtu_limit: 3000\n",
+     "t.yaml:4:18: qos.levels[0].mtu_limit: expected an MTU in bytes (256, 512, 1024, 2048, 4096), got '3000'"},
+    {"qos_level_rate_not_iba", "qos:\n  levels:\n    - name: DEFAULT\n      rate_limit: 7\n",
+     "t.yaml:4:19: qos.levels[0].rate_limit: expected a rate in Gb/s that IBA has a code for (2.5, 5, 10, 14, 20, "
+     "25, 28, 30, 40, 50, 56, 60, 80, 100, 112, 120, 168, 200, 300, 400, 600, 800, 1200), got '7'"},
+    {"qos_level_packet_life_above", "qos:\n  levels:\n    - name: DEFAULT\n      packet_life: 64\n",
+     "t.yaml:4:20: qos.levels[0].packet_life: 64 is out of range 0..63"},
+    {"qos_level_pkey_base_zero", "qos:\n  levels:\n    - name: DEFAULT\n      pkeys: [0x8000]\n",
+     "t.yaml:4:15: qos.levels[0].pkeys[0]: 0x8000 has P_Key base 0 (no partition)"},
+};
+INSTANTIATE_TEST_SUITE_P(Qos, PolicyLoaderReject, ::testing::ValuesIn(kQosCases), case_name);
 
 }  // namespace
 }  // namespace smd

@@ -19,7 +19,7 @@ TEST(PolicySummary, Defaults) {
       "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
       "mad.window=32 "
       "mad.timeout=100ms mad.retries=3 log=info@stderr roce.export=on roce.frr=on sa=on partitions=1 enforcement=both "
-      "state_dir=/var/lib/smd");
+      "qos=off state_dir=/var/lib/smd");
 }
 
 TEST(PolicySummary, EverySettingAndNoSecret) {
@@ -54,15 +54,22 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.sa.enabled = false;
   p.partitions.partitions.push_back(PartitionSpec{});
   p.partitions.enforcement = PartitionEnforcement::kOut;
+  p.qos.enabled = true;
+  p.qos.switch_external.max_vls = 8;
+  p.qos.levels.resize(2);
+  p.qos.levels[0].name = "DEFAULT";
+  p.qos.levels[1].name = "storage";
+  p.qos.rules.resize(1);
+  p.qos.rules[0].level = "storage";
   std::string s = summarize_policy(p);
-  EXPECT_EQ(
-      s,
-      "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
-      "ftree.roots=0x0002c90300001000 dfsssp.max_vls=4 dfsssp.spread_vls=on repair=full lmc=2 sm.port=mlx5_0/1 "
-      "priority=14 sm_key=set "
-      "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
-      "mad.timeout=250ms mad.retries=1 "
-      "log=debug@/var/log/smd.log roce.export=off roce.frr=off sa=off partitions=2 enforcement=out state_dir=/srv/smd");
+  EXPECT_EQ(s,
+            "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
+            "ftree.roots=0x0002c90300001000 dfsssp.max_vls=4 dfsssp.spread_vls=on repair=full lmc=2 "
+            "sm.port=mlx5_0/1 priority=14 sm_key=set "
+            "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
+            "mad.timeout=250ms mad.retries=1 "
+            "log=debug@/var/log/smd.log roce.export=off roce.frr=off sa=off partitions=2 enforcement=out "
+            "qos=on vls=8 levels=2 rules=1 state_dir=/srv/smd");
   EXPECT_EQ(s.find("1234"), std::string::npos);  // the SM_Key never reaches a log
   EXPECT_EQ(s.find("5678"), std::string::npos);  // nor the M_Key
 }

@@ -91,5 +91,20 @@ TEST(PolicyReload, AReloadKeepsRestartKeysAndAppliesTheRest) {
   EXPECT_TRUE(keys_needing_restart(running, applied).empty());
 }
 
+TEST(PolicyReload, AChangedQosSectionIsAppliedWithoutARestart) {
+  const Policy running;
+  Policy file = running;
+  file.qos.enabled = true;
+  file.qos.switch_external.max_vls = 4;
+  file.routing.options.data_vls = 4;  // what the loader derives from the two above
+  file.qos.levels.resize(1);
+  file.qos.levels[0].name = "DEFAULT";
+  file.qos.levels[0].sl = 3;
+  EXPECT_TRUE(keys_needing_restart(running, file).empty());
+  const Policy applied = keep_restart_keys(running, file);
+  EXPECT_EQ(applied.qos, file.qos);
+  EXPECT_EQ(applied.routing.options.data_vls, 4);
+}
+
 }  // namespace
 }  // namespace smd
