@@ -128,6 +128,13 @@ std::vector<std::vector<VlArbCaps>> caps_of(const Topology& topo, VlArbCaps c) {
   return out;
 }
 
+const PortVlArb* find(const std::vector<PortVlArb>& plan, NodeIndex n, PortNum p) {
+  for (const PortVlArb& pv : plan) {
+    if (pv.node == n && pv.port == p) return &pv;
+  }
+  return nullptr;
+}
+
 TEST(VlArbPlan, TablesAreCutAndPaddedToTheCaps) {
   const Topology topo = two_switch(4);
   QosSpec spec;
@@ -139,21 +146,23 @@ TEST(VlArbPlan, TablesAreCutAndPaddedToTheCaps) {
   const auto plan = plan_vlarb(topo, spec, caps_of(topo, {4, 2, 5}), std::vector<bool>(topo.size(), false));
   // Ports 1..3 of both switches and the 4 host ports; no switch port 0 (base port 0).
   ASSERT_EQ(plan.size(), 10u);
-  const PortVlArb& sw = plan[0];
-  EXPECT_EQ(sw.node, topo.switches()[0]);
-  EXPECT_EQ(sw.port, 1);
+  const NodeIndex s0 = topo.switches()[0];
+  ASSERT_NE(find(plan, s0, 1), nullptr);
+  EXPECT_EQ(find(plan, s0, 0), nullptr);
+  const PortVlArb& sw = *find(plan, s0, 1);
   EXPECT_EQ(sw.high, (std::vector<VlArbEntry>{{1, 10}, {2, 20}})) << "cut to the high cap 2";
   EXPECT_EQ(sw.low, (std::vector<VlArbEntry>{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}})) << "cut to 5";
   EXPECT_EQ(sw.high_limit, 7);
 
   const auto padded = plan_vlarb(topo, spec, caps_of(topo, {4, 40, 0}), std::vector<bool>(topo.size(), true));
   ASSERT_EQ(padded.size(), 12u) << "enhanced port 0 of each switch too";
-  const PortVlArb& p0 = padded[0];
-  EXPECT_EQ(p0.port, 0);
+  ASSERT_NE(find(padded, s0, 0), nullptr);
+  ASSERT_NE(find(padded, s0, 1), nullptr);
+  const PortVlArb& p0 = *find(padded, s0, 0);
   EXPECT_EQ(p0.high.size(), 40u);
   EXPECT_EQ(p0.high[0], (VlArbEntry{0, 4})) << "switch_port0 keeps OpenSM's default high 0:4";
   EXPECT_TRUE(p0.low.empty());
-  const PortVlArb& p1 = padded[1];
+  const PortVlArb& p1 = *find(padded, s0, 1);
   EXPECT_EQ(p1.high[2], (VlArbEntry{3, 30}));
   EXPECT_EQ(p1.high[3], (VlArbEntry{0, 0})) << "padded with skipped entries";
   EXPECT_EQ(p1.high[39], (VlArbEntry{0, 0}));

@@ -216,7 +216,12 @@ TEST(QosSweep, TheSl2VlPlanIsThereBeforeTheWrites) {
   ASSERT_TRUE(r->runner().heavy_sweep().subnet_up);
   auto plan = r->runner().sl2vl_plan();
   ASSERT_NE(plan, nullptr);
-  EXPECT_EQ(plan->table(r->topo.switches()[0], 1, 2), reversed());
+  // The plan indexes the sweep's own topology (discovery order), not the rig's.
+  const auto sw = r->runner().topology()->find(r->guid(r->topo.switches()[0]));
+  const auto ca = r->runner().topology()->find(r->guid(r->topo.cas()[0]));
+  ASSERT_TRUE(sw && ca);
+  EXPECT_EQ(plan->table(*sw, 1, 2), reversed());
+  EXPECT_EQ(plan->table(*ca, 0, 1), r->policy.qos.ca.sl2vl);
 }
 
 }  // namespace
