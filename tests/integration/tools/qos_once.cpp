@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -36,6 +37,10 @@ smd::QosSpec test_spec() {
   // Nine entries against ibsim's VLArbitrationLowCap 8: the ninth is not written.
   q.switch_external.vlarb_low = {{1, 4}, {2, 8}, {3, 12}, {4, 16}, {5, 20}, {6, 24}, {7, 28}, {0, 1}, {1, 2}};
   q.switch_external.vlarb_high = {{7, 100}, {6, 50}};
+  // QOS_ONCE_HIGH_LIMIT: VLHighLimit of the switch external ports, to see whether a simulator stores it.
+  if (const char* hl = std::getenv("QOS_ONCE_HIGH_LIMIT")) {
+    q.switch_external.high_limit = static_cast<std::uint8_t>(std::strtoul(hl, nullptr, 10));
+  }
   return q;
 }
 
