@@ -394,6 +394,10 @@ Json report_json(const SweepSummary& s) {
           {"port_sets", s.port_sets},
           {"pkey_blocks_written", s.pkey_blocks_written},
           {"pkey_blocks_skipped", s.pkey_blocks_skipped},
+          {"sl2vl_tables_written", s.sl2vl_tables_written},
+          {"sl2vl_tables_skipped", s.sl2vl_tables_skipped},
+          {"vlarb_blocks_written", s.vlarb_blocks_written},
+          {"vlarb_blocks_skipped", s.vlarb_blocks_skipped},
           {"phases", std::move(phases)},
           {"problems", std::move(problems)},
           {"total_ms", s.total_ms}};

@@ -7,10 +7,13 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_set>
+#include <vector>
 
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
 #include "routing/partitions/partition_plan.h"
+#include "routing/qos/sl2vl_plan.h"
+#include "routing/qos/vlarb_plan.h"
 
 namespace smd {
 
@@ -33,6 +36,10 @@ struct DesiredFabric {
   std::shared_ptr<const RoutingTables> tables;  ///< one LFT per switch, verified
   EndportSettings endports;
   std::shared_ptr<const PartitionPlan> partitions;  ///< P_Key tables, enforcement, membership (null: none yet)
+  /// SLtoVLMappingTables every port should hold (policy and routing layers); null when QoS is off, so
+  /// nothing is programmed. Built before any write, so the SL2VL verifier can check it first.
+  std::shared_ptr<const Sl2VlPlan> sl2vl;
+  std::vector<PortVlArb> vlarb;  ///< VL arbitration of every port (empty when QoS is off)
 };
 
 }  // namespace smd

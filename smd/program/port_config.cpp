@@ -86,9 +86,9 @@ PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMa
 }
 
 PhaseCounts transition_links(SmpBatch& batch, SweepFabric& fabric, PortState from, PortState to,
-                             std::vector<SweepProblem>& problems) {
+                             std::vector<SweepProblem>& problems, const QosSpec* qos) {
   PhaseCounts counts;
-  const PortPlan plan = plan_link_transitions(fabric, from, to);
+  const PortPlan plan = plan_link_transitions(fabric, from, to, qos);
   counts.skipped = plan.skipped;
   PortRecorder recorder(fabric, counts.ok);
   const WriteReport report = write_plan(batch, plan.writes, recorder, problems);

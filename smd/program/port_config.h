@@ -8,6 +8,7 @@
 
 #include "mad/transport/smp_batch.h"
 #include "routing/model/lid_map.h"
+#include "routing/qos/qos_spec.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/fabric/sweep_problem.h"
@@ -29,13 +30,14 @@ PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMa
                                std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered = nullptr);
 
 /// Move every cabled port whose state is `from` to `to` (Init->Armed or Armed->Active), both ends of
-/// each link, NeighborMTU and OperationalVLs agreed with the peer when arming.
+/// each link, NeighborMTU and OperationalVLs agreed with the peer when arming (OperationalVLs capped by
+/// the QoS policy's max_vls when `qos` is enabled).
 /// A PortState Set is not idempotent: when its GetResp is lost the port has moved, and the retry is
 /// refused (status 0x1C: the port is already in `to`). So every Set that does not end kOk is followed by
 /// a PortInfo Get, and only a port that is not in `to` after it is a problem; a port whose read-back
 /// fails too is forgotten (its state is unknown; a re-sweep reads it again).
 PhaseCounts transition_links(SmpBatch& batch, SweepFabric& fabric, PortState from, PortState to,
-                             std::vector<SweepProblem>& problems);
+                             std::vector<SweepProblem>& problems, const QosSpec* qos = nullptr);
 
 /// Cabled ports (switch external ports and CA ports) that are not Active or whose state is unknown, each
 /// named by node GUID, the directed path to its SMA and "PortState <port>" (code kNotActive).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mad/codec/port_info.h"
+#include "routing/qos/sl2vl_plan.h"
 
 namespace smd {
 
@@ -63,7 +64,7 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
   return plan;
 }
 
-PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortState to) {
+PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortState to, const QosSpec* qos) {
   PortPlan plan;
   const Topology& topo = fabric.topo();
   for (NodeIndex n = 0; n < topo.size(); ++n) {
@@ -83,6 +84,10 @@ PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortSt
         // Both ends must agree on MTU and data VLs before the link carries traffic (IBA 7.6, 14.2.5.6).
         if (now->mtu_cap && peer->mtu_cap) pi.neighbor_mtu = std::min(now->mtu_cap, peer->mtu_cap);
         if (now->vl_cap && peer->vl_cap) pi.operational_vls = std::min(now->vl_cap, peer->vl_cap);
+        if (qos != nullptr && qos->enabled && pi.operational_vls != 0) {
+          const std::uint8_t max_vls = qos_port_spec(*qos, qos_port_type(node, p)).max_vls;
+          pi.operational_vls = std::min(pi.operational_vls, op_vls_code_for(max_vls));
+        }
       }
       plan.writes.push_back(port_info_set(fabric, n, p, pi, EchoRule::kPortState));
     }

@@ -10,6 +10,7 @@
 #include "mad/codec/port_info.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "routing/qos/qos_spec.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/program/table_write.h"
@@ -38,6 +39,8 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
 /// PortState `to` on every cabled port now in `from` (both ends of each link appear); when arming,
 /// NeighborMTU and OperationalVLs become the smaller of the two ends' MTUCap and VLCap (IBA 7.6,
 /// 14.2.5.6), so both ends agree before the link carries traffic (EchoRule::kPortState).
-PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortState to);
+/// With `qos` enabled, OperationalVLs is also capped by the max_vls of the port's type (OpenSM's
+/// qos_*_max_vls; routing/qos/sl2vl_plan.h op_vls_code_for).
+PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortState to, const QosSpec* qos = nullptr);
 
 }  // namespace smd

@@ -30,6 +30,9 @@ bool echoed(const TableWrite& w, const mad::SmpData& reply) {
       return got.partition_enforcement_inbound == want.partition_enforcement_inbound &&
              got.partition_enforcement_outbound == want.partition_enforcement_outbound;
     }
+    case EchoRule::kSl2Vl: return std::equal(w.request.data.begin(), w.request.data.begin() + 8, reply.begin());
+    case EchoRule::kPortVlHighLimit:
+      return mad::PortInfo::decode(reply).vl_high_limit == mad::PortInfo::decode(w.request.data).vl_high_limit;
   }
   return false;
 }
@@ -39,8 +42,16 @@ std::string describe_write(const TableWrite& w) {
   switch (w.request.attr_id) {
     case mad::attr::kLinearForwardingTable: return "LinearForwardingTable Set block " + mod;
     case mad::attr::kPortInfo:
+      if (w.echo == EchoRule::kPortVlHighLimit) return "PortInfo Set " + mod + " VLHighLimit";
       return w.echo == EchoRule::kPortPartitionEnforcement ? "PortInfo Set " + mod + " partition enforcement"
                                                            : "PortInfo Set " + mod;
+    case mad::attr::kSlToVlTable:
+      if (w.request.attr_mod >> 16) return "SLtoVLMappingTable Set all ports (modifier " + mod + ")";
+      return "SLtoVLMappingTable Set in " + std::to_string((w.request.attr_mod >> 8) & 0xffu) + " out " +
+             std::to_string(w.port);
+    case mad::attr::kVlArbTable:
+      return "VLArbitrationTable Set block " + std::to_string(w.request.attr_mod >> 16) + " port " +
+             std::to_string(w.port);
     case mad::attr::kPKeyTable:
       return "P_KeyTable Set block " + std::to_string(w.request.attr_mod & 0xffffu) + " port " +
              std::to_string(w.request.attr_mod >> 16);
@@ -67,6 +78,8 @@ std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
       return "port state " + std::to_string(state) + " after the Set";
     }
     case EchoRule::kPortPartitionEnforcement: return "partition enforcement bits not taken";
+    case EchoRule::kSl2Vl: return "table not echoed";
+    case EchoRule::kPortVlHighLimit: return "VLHighLimit not taken";
     case EchoRule::kAnswered: break;
   }
   return "not echoed";

@@ -21,6 +21,8 @@ enum class EchoRule : std::uint8_t {
   kPortState,        ///< PortInfo: PortState as written. Not idempotent: a failed one is read back by the caller
   kAnswered,         ///< any status-0 answer (SwitchInfo PortStateChange clear: the bit reads back 0 or 1)
   kPortPartitionEnforcement,  ///< PortInfo: PartitionEnforcementInbound and Outbound as written
+  kSl2Vl,                     ///< SLtoVLMappingTable: the 8 table bytes as written (the rest is reserved)
+  kPortVlHighLimit,           ///< PortInfo: VLHighLimit as written
 };
 
 /// One Set of a plan. `node` and `port` say whose record the answer updates; `guid` names the node in
@@ -38,7 +40,8 @@ bool echoed(const TableWrite& w, const mad::SmpData& reply);
 
 /// The attribute as problems name it: "LinearForwardingTable Set block 3", "SwitchInfo Set LinearFDBTop",
 /// "PortInfo Set 2", "SwitchInfo Set PortStateChange", "MulticastForwardingTable Set block 1 position 2",
-/// "SwitchInfo Set MulticastFDBTop".
+/// "SwitchInfo Set MulticastFDBTop", "SLtoVLMappingTable Set in 2 out 3", "VLArbitrationTable Set block 1
+/// port 3".
 std::string describe_write(const TableWrite& w);
 
 /// Why a status-0 answer was not believed: "block not echoed", "top not taken", "LID 5 not taken (port

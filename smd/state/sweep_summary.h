@@ -19,6 +19,7 @@ enum class SweepPhase : std::uint8_t {
   kEndports,         ///< endports configured (LID, LMC, MasterSMLID)
   kSwitches,         ///< switches configured (LinearFDBTop, LFT blocks)
   kPartitions,       ///< partitions configured (P_Key tables, partition enforcement)
+  kQos,              ///< QoS configured (SL2VL, VLArb, VLHighLimit); only with qos.enabled
   kMulticast,        ///< multicast configured (trees rebuilt where needed, MFT blocks, MulticastFDBTop)
   kLinksArmed,       ///< links armed
   kLinksActive,      ///< links active
@@ -46,7 +47,9 @@ struct SweepSummary {
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
   std::uint64_t smps_sent = 0, retries = 0, timeouts = 0;  ///< transport counters for this sweep
   unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
-  unsigned pkey_blocks_written = 0, pkey_blocks_skipped = 0;  ///< P_KeyTable blocks Set / already held
+  unsigned pkey_blocks_written = 0, pkey_blocks_skipped = 0;    ///< P_KeyTable blocks Set / already held
+  unsigned sl2vl_tables_written = 0, sl2vl_tables_skipped = 0;  ///< SLtoVLMappingTable Sets / (in, out) held
+  unsigned vlarb_blocks_written = 0, vlarb_blocks_skipped = 0;  ///< VLArbitration blocks Set / already held
   unsigned mcast_groups = 0;         ///< multicast groups (MLIDs) the switches carry after the sweep
   unsigned mcast_trees_rebuilt = 0;  ///< of them, trees rebuilt or removed by this sweep
   unsigned mft_blocks_written = 0, mft_blocks_skipped = 0;  ///< MFT (block, position) Sets / already held

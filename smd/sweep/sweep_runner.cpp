@@ -7,6 +7,7 @@
 #include "smd/program/pkey_programmer.h"
 #include "smd/program/port_config.h"
 #include "smd/program/port_state_change.h"
+#include "smd/program/qos_programmer.h"
 #include "smd/program/switch_programmer.h"
 #include "smd/sweep/light_sweep.h"
 #include "smd/sweep/phase_timer.h"
@@ -18,17 +19,18 @@ namespace {
 const LidMap kNoLids;
 const RoutingTables kNoTables;
 
-// P_Key tables and MFTs the SM can no longer believe: a node that left the fabric may come back reset,
-// and a switch whose LinearFDBTop is not the one it acknowledged was reset (lft_plan.h) and lost its P_Key
+// P_Key tables, SL2VL and VLArb tables and MFTs the SM can no longer believe: a node that left the fabric may come back
+// reset, and a switch whose LinearFDBTop is not the one it acknowledged was reset (lft_plan.h) and lost its P_Key
 // tables and MFT with its LFT (ibsim's switches, like many, do not support MulticastFDBTop, so the LFT's
 // top is the only sign). Their tables are written again in full.
 void forget_reset_tables(const Topology* before, const SweepFabric& fabric, const AppliedTables& lfts,
-                         AppliedPKeys& pkeys, AppliedMft& mft) {
+                         AppliedPKeys& pkeys, AppliedQos& qos, AppliedMft& mft) {
   const Topology& topo = fabric.topo();
   if (before != nullptr) {
     for (const Node& n : before->nodes()) {
       if (topo.find(n.guid)) continue;
       pkeys.forget(n.guid);
+      qos.forget(n.guid);
       mft.forget(n.guid);
     }
   }
@@ -38,6 +40,7 @@ void forget_reset_tables(const Topology* before, const SweepFabric& fabric, cons
     const mad::SwitchInfo* held = fabric.switch_info(s);
     if (acked != nullptr && acked->top && held != nullptr && *acked->top != held->linear_fdb_top) {
       pkeys.forget(guid);
+      qos.forget(guid);
       mft.forget(guid);
     }
   }
@@ -110,10 +113,11 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   desired_.partitions = plan_partitions_phase(fabric);
-  forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_mft_);
+  plan_qos_phase(fabric);
+  forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_);
 
-  // Phases 4 to 9: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`
-  // and `applied_mft_`.
+  // Phases 4 to 10: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`,
+  // `applied_qos_` and `applied_mft_`.
   {
     PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, LMC, MasterSMLID)");
     std::vector<Guid> reregistered;
@@ -134,6 +138,18 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     s.pkey_blocks_skipped = pk.blocks_skipped;
     s.port_sets += pk.enforcement_sets;
   }
+  // After the P_Key tables as OpenSM (pkey manager, then QoS setup), and before multicast and the link
+  // transitions: a link carries data only once it is Active, so its VLs are mapped by then. Nothing at
+  // all is programmed when QoS is off (OpenSM without -Q): ports keep the tables they have.
+  if (desired_.sl2vl) {
+    PhaseTimer t(s, SweepPhase::kQos, "QoS configured (SL2VL, VLArb)");
+    const QosCounts qc = program_qos(batch, fabric, *desired_.sl2vl, desired_.vlarb, applied_qos_, problems);
+    s.sl2vl_tables_written = qc.sl2vl_tables_written;
+    s.sl2vl_tables_skipped = qc.sl2vl_tables_skipped;
+    s.vlarb_blocks_written = qc.vlarb_blocks_written;
+    s.vlarb_blocks_skipped = qc.vlarb_blocks_skipped;
+    s.port_sets += qc.port_sets;
+  }
   {
     PhaseTimer t(s, SweepPhase::kMulticast, "multicast configured (MFT blocks)");
     unsigned rebuilt = 0;
@@ -146,7 +162,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   // Links armed, then active (ibsim, like real ports, needs both ends Armed first).
   {
     PhaseTimer t(s, SweepPhase::kLinksArmed, "links armed");
-    s.port_sets += transition_links(batch, fabric, PortState::kInit, PortState::kArmed, problems).sets;
+    s.port_sets += transition_links(batch, fabric, PortState::kInit, PortState::kArmed, problems, &policy_.qos).sets;
   }
   {
     PhaseTimer t(s, SweepPhase::kLinksActive, "links active");
@@ -183,6 +199,7 @@ void SweepRunner::forget_programming() {
   mcast_tables_ = {};  // the next master sweep builds every tree afresh
   mcast_tables_topo_.reset();
   applied_pkeys_.forget_all();
+  applied_qos_.forget_all();
   reregistered_.clear();  // the first sweep as master again tells every client to re-register
   last_ = ObservedFabric{};
   full_reroute_ = true;

@@ -1,6 +1,7 @@
 // One heavy sweep as a list of named phases, in the order OpenSM logs them:
 // discovery -> LIDs assigned -> routing computed and verified -> endports configured ->
-// switches configured (LFTs) -> partitions configured (P_Key tables) -> multicast configured (MFTs) -> links armed ->
+// switches configured (LFTs) -> partitions configured (P_Key tables) -> QoS configured (SL2VL, VLArb; only with
+// qos.enabled) -> multicast configured (MFTs) -> links armed ->
 // links active -> subnet up. Each phase keeps to one kind of state: discovery builds what the SMAs reported
 // (ObservedFabric), LIDs and routing build what the SM wants (DesiredFabric), the programmers write the difference and
 // record what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedTables for the
@@ -27,6 +28,7 @@
 #include "routing/mcast/mcast_tree.h"
 #include "smd/fabric/applied_mft.h"
 #include "smd/fabric/applied_pkeys.h"
+#include "smd/fabric/applied_qos.h"
 #include "smd/fabric/applied_tables.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/mcast_groups.h"
@@ -91,6 +93,9 @@ class SweepRunner {
   /// The partition plan (P_Key tables, enforcement, membership) of the last sweep that reached
   /// programming, frozen (null before the first): what the SA's partition checks and smctl read.
   std::shared_ptr<const PartitionPlan> partitions_snapshot() const { return programmed_.partitions; }
+  /// The SL2VL plan of the current (or last) sweep, built before its QoS writes (null when QoS is off):
+  /// what an SL2VL verifier checks the routes' layers against.
+  std::shared_ptr<const Sl2VlPlan> sl2vl_plan() const { return desired_.sl2vl; }
 
   /// Use a reloaded policy from the next sweep on (LIDs already granted stay); that sweep programs a
   /// fresh engine run rather than repairing the old tables.
@@ -135,6 +140,9 @@ class SweepRunner {
   EndportSettings endport_settings(const Topology& topo) const;
   // The partition plan of this sweep's fabric, indexes kept from the last one (sweep_partitions.cpp).
   std::shared_ptr<const PartitionPlan> plan_partitions_phase(const SweepFabric& fabric) const;
+  // The SL2VL and VL arbitration plan of this sweep's fabric and tables; both empty when QoS is off
+  // (sweep_qos.cpp). The SL2VL plan's problems and warnings are logged.
+  void plan_qos_phase(const SweepFabric& fabric);
   // Multicast (sweep_multicast.cpp): rebuild what no longer serves its group on `topo`, verify, program.
   McastProgramCounts multicast_phase(SmpBatch& batch, SweepFabric& fabric, const std::shared_ptr<const Topology>& topo,
                                      std::vector<SweepProblem>& problems, unsigned& rebuilt);
@@ -149,6 +157,7 @@ class SweepRunner {
   bool guid2lid_loaded_ = false;
   AppliedTables applied_;       ///< what each switch acknowledged holding, by GUID
   AppliedPKeys applied_pkeys_;  ///< what each port acknowledged of its P_Key table, by (node GUID, port)
+  AppliedQos applied_qos_;      ///< what each port acknowledged of its SL2VL and VLArb tables
   /// Endports (port GUID) that took a ClientReregister since this SM became master, and the MasterSMLID
   /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
   std::unordered_set<Guid> reregistered_;

@@ -184,6 +184,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       si.inbound_enforcement_cap = si.outbound_enforcement_cap = enf_cap_ != 0;
       si.multicast_fdb_cap = mft_cap_[t.node];
       si.multicast_fdb_top = mft_top_[t.node];
+      si.optimized_sl_to_vl_mapping_programming = sl2vl_optimized_;
       si.encode(reply.data);
       return true;
     }
@@ -205,6 +206,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
         s.enforce_in = in.partition_enforcement_inbound;
         s.enforce_out = in.partition_enforcement_outbound;
         if (in.client_reregister) ++s.reregisters;
+        s.vl_high_limit = in.vl_high_limit;
         if (in.neighbor_mtu) s.neighbor_mtu = in.neighbor_mtu;
         if (in.operational_vls) s.operational_vls = in.operational_vls;
         if (in.port_state != 0) {
@@ -238,7 +240,12 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.link_width_active = 2;
       pi.link_speed_active = 1;
       pi.mtu_cap = 5;
-      pi.vl_cap = 4;
+      auto cap = vl_cap_.find({t.node, p});
+      pi.vl_cap = cap == vl_cap_.end() ? 4 : cap->second;
+      pi.vl_high_limit = s.vl_high_limit;
+      pi.vl_arbitration_high_cap = vlarb_high_cap_;
+      pi.vl_arbitration_low_cap = vlarb_low_cap_;
+      if (vlarb_high_cap_ != 0 && !node.is_switch()) pi.capability_mask |= 1u << 6;  // IsSLMappingSupported
       pi.neighbor_mtu = s.neighbor_mtu;
       pi.operational_vls = s.operational_vls;
       pi.partition_enforcement_inbound = s.enforce_in;
@@ -284,6 +291,46 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       }
       return true;
     }
+    case mad::attr::kSlToVlTable: {
+      std::vector<std::pair<PortNum, PortNum>> pairs;  // (in, out)
+      if (!node.is_switch()) {
+        pairs.emplace_back(0, t.port);
+      } else {
+        const bool all_in = sl2vl_optimized_ && (req.attr_mod & (1u << 17));
+        const bool all_out = sl2vl_optimized_ && (req.attr_mod & (1u << 16));
+        const PortNum in = static_cast<PortNum>((req.attr_mod >> 8) & 0xff),
+                      out = static_cast<PortNum>(req.attr_mod & 0xff);
+        if (in > node.num_ports || out > node.num_ports) break;
+        for (PortNum o = all_out ? 1 : out; o <= (all_out ? node.num_ports : out); ++o) {
+          for (PortNum i = all_in ? 0 : in; i <= (all_in ? node.num_ports : in); ++i) pairs.emplace_back(i, o);
+        }
+      }
+      std::array<std::uint8_t, 16> want{};
+      for (std::size_t k = 0; k < 8; ++k) {
+        want[2 * k] = req.data[k] >> 4;
+        want[2 * k + 1] = req.data[k] & 0xf;
+      }
+      if (set) {
+        sl2vl_sets_.emplace_back(t.node, req.attr_mod);
+        for (const auto& [i, o] : pairs) sl2vl_[{t.node, i, o}] = want;
+      }
+      const auto held = sl2vl(t.node, pairs.front().first, pairs.front().second);
+      for (std::size_t k = 0; k < 8; ++k)
+        reply.data[k] = static_cast<std::uint8_t>((held[2 * k] << 4) | held[2 * k + 1]);
+      return true;
+    }
+    case mad::attr::kVlArbTable: {
+      const PortNum p = node.is_switch() ? static_cast<PortNum>(req.attr_mod & 0xffff) : t.port;
+      const unsigned block = req.attr_mod >> 16;
+      const unsigned cap = block <= 2 ? vlarb_low_cap_ : vlarb_high_cap_;
+      if (p > node.num_ports || block < 1 || block > 4 || ((block - 1) % 2) * 32 >= cap) break;
+      if (set) {
+        vlarb_sets_.emplace_back(t.node, req.attr_mod);
+        vlarb_[{t.node, p, block}] = req.data;
+      }
+      reply.data = vlarb(t.node, p, block);
+      return true;
+    }
     case mad::attr::kMulticastForwardingTable: {
       if (!node.is_switch()) break;
       const unsigned block = req.attr_mod & 0x1FF;
@@ -302,6 +349,19 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
   reply.outcome = mad::SmpOutcome::kBadStatus;
   reply.status = 0x0C;  // unsupported method/attribute combination
   return true;
+}
+
+std::array<std::uint8_t, 16> FakeFabric::sl2vl(NodeIndex n, PortNum in, PortNum out) const {
+  auto it = sl2vl_.find({n, in, out});
+  if (it != sl2vl_.end()) return it->second;
+  std::array<std::uint8_t, 16> dflt{};
+  for (std::size_t sl = 0; sl < 16; ++sl) dflt[sl] = static_cast<std::uint8_t>(sl == 15 ? 7 : sl);
+  return dflt;
+}
+
+std::array<std::uint8_t, 64> FakeFabric::vlarb(NodeIndex n, PortNum p, unsigned block) const {
+  auto it = vlarb_.find({n, p, block});
+  return it == vlarb_.end() ? std::array<std::uint8_t, 64>{} : it->second;
 }
 
 std::uint16_t FakeFabric::pkey(NodeIndex n, PortNum p, std::size_t index) const {

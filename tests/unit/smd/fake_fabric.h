@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <map>
 #include <random>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -99,6 +100,27 @@ class FakeFabric : public mad::SmpTransport {
   /// PortInfo Sets with ClientReregister that reached port `p` of node `n`.
   unsigned reregisters(NodeIndex n, PortNum p) const { return ports_[n][p].reregisters; }
 
+  // SLtoVLMappingTable and VLArbitration (IBA 14.2.5.8, 14.2.5.9), stored as ibsim stores them (not
+  // enforced). Default SL2VL SL i -> VL i, SL15 -> VL7; VLArb entries start zero.
+  /// PortInfo VLArbitrationHighCap / LowCap of every port, IsSLMappingSupported on CA ports, and SwitchInfo
+  /// OptimizedSLtoVLMappingProgramming `optimized` (bit 16 / 17 modifiers honoured when non-zero).
+  void enable_qos(std::uint8_t high_cap = 8, std::uint8_t low_cap = 8, std::uint8_t optimized = 0) {
+    vlarb_high_cap_ = high_cap;
+    vlarb_low_cap_ = low_cap;
+    sl2vl_optimized_ = optimized;
+  }
+  /// Port `p` of node `n` reports this VLCap (4 = VL0-7 otherwise).
+  void set_vl_cap(NodeIndex n, PortNum p, std::uint8_t cap) { vl_cap_[{n, p}] = cap; }
+  /// The SL2VL table of switch (in, out), or of CA port `out` (in 0).
+  std::array<std::uint8_t, 16> sl2vl(NodeIndex n, PortNum in, PortNum out) const;
+  /// VLArbitration block `block` (1..4) of port `p`, as 32 (VL, weight) byte pairs.
+  std::array<std::uint8_t, 64> vlarb(NodeIndex n, PortNum p, unsigned block) const;
+  std::uint8_t vl_high_limit(NodeIndex n, PortNum p) const { return ports_[n][p].vl_high_limit; }
+  std::uint8_t operational_vls(NodeIndex n, PortNum p) const { return ports_[n][p].operational_vls; }
+  /// (node, attribute modifier) of every SL2VL / VLArb Set that reached the fabric, in arrival order.
+  const std::vector<std::pair<NodeIndex, std::uint32_t>>& sl2vl_sets() const { return sl2vl_sets_; }
+  const std::vector<std::pair<NodeIndex, std::uint32_t>>& vlarb_sets() const { return vlarb_sets_; }
+
   // MulticastForwardingTable (IBA 14.2.5.11), as ibsim keeps it: switches report MulticastFDBCap 1024;
   // a (block, position) beyond the cap or the switch's ports reads as zeros and ignores a Set.
   /// Switch `n` reports this MulticastFDBCap.
@@ -141,6 +163,7 @@ class FakeFabric : public mad::SmpTransport {
     std::uint16_t m_key_lease_period = 0;
     bool enforce_in = false, enforce_out = false;
     unsigned reregisters = 0;
+    std::uint8_t vl_high_limit = 0;
     std::vector<std::uint16_t> pkeys;  // P_Key table, grown as blocks are written
   };
   struct Target {
@@ -185,6 +208,11 @@ class FakeFabric : public mad::SmpTransport {
   unsigned m_key_violations_ = 0;
   std::uint16_t ca_pkey_cap_ = 0, sw_pkey_cap_ = 0, enf_cap_ = 0;
   unsigned pkey_block_sets_ = 0;
+  std::uint8_t vlarb_high_cap_ = 0, vlarb_low_cap_ = 0, sl2vl_optimized_ = 0;
+  std::map<std::pair<NodeIndex, PortNum>, std::uint8_t> vl_cap_;
+  std::map<std::tuple<NodeIndex, PortNum, PortNum>, std::array<std::uint8_t, 16>> sl2vl_;   // (node, in, out)
+  std::map<std::tuple<NodeIndex, PortNum, unsigned>, std::array<std::uint8_t, 64>> vlarb_;  // (node, port, block)
+  std::vector<std::pair<NodeIndex, std::uint32_t>> sl2vl_sets_, vlarb_sets_;
 };
 
 }  // namespace smd::test

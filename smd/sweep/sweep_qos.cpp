@@ -1,0 +1,30 @@
+// The QoS plan of a sweep: the SL2VL tables (policy, and the routing layers when a VL-layered engine
+// routed) and the VL arbitration of every port, decided from this sweep's fabric before anything is
+// written.
+#include <spdlog/spdlog.h>
+
+#include "smd/program/qos_plan.h"
+#include "smd/sweep/sweep_runner.h"
+
+namespace smd {
+
+void SweepRunner::plan_qos_phase(const SweepFabric& fabric) {
+  desired_.sl2vl.reset();
+  desired_.vlarb.clear();
+  // The engine can use more than one layer only with QoS on (routing.options.data_vls is 1 otherwise),
+  // so QoS off means nothing to program.
+  if (!policy_.qos.enabled) return;
+  const Topology& topo = fabric.topo();
+  const VlLayering* layering = desired_.tables ? desired_.tables->layering.get() : nullptr;
+  auto plan = std::make_shared<const Sl2VlPlan>(topo, policy_.qos, layering);
+  for (const std::string& w : plan->warnings()) spdlog::warn("sweep: QoS: {}", w);
+  // Logged, not sweep problems: the fabric still works on the other SLs (OpenSM's default SL2VL maps
+  // SL 8..14 past an 8-VL port's VLs and OpenSM folds them in silently). Sl2VlPlan::problems() keeps them.
+  for (const Sl2VlProblem& p : plan->problems()) {
+    spdlog::warn("sweep: QoS: {} {}: {}", format_guid(p.node_guid), to_string(p.type), p.reason);
+  }
+  desired_.sl2vl = std::move(plan);
+  desired_.vlarb = plan_vlarb(topo, policy_.qos, vlarb_caps(fabric), enhanced_port0(fabric));
+}
+
+}  // namespace smd
