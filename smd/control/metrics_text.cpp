@@ -158,6 +158,15 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.sample("smd_lft_blocks_written_total", "", as_double(c.lft_blocks_written));
   w.family("smd_pkey_blocks_written_total", "counter", "32-entry P_KeyTable blocks written to ports.");
   w.sample("smd_pkey_blocks_written_total", "", as_double(c.pkey_blocks_written));
+  w.family("smd_sl2vl_tables_written_total", "counter",
+           "SLtoVLMappingTable Sets written to ports (one per switch (in, out) pair, CA port or optimized Set).");
+  w.sample("smd_sl2vl_tables_written_total", "", as_double(c.sl2vl_tables_written));
+  w.family("smd_vlarb_blocks_written_total", "counter", "32-entry VLArbitrationTable blocks written to ports.");
+  w.sample("smd_vlarb_blocks_written_total", "", as_double(c.vlarb_blocks_written));
+  w.family("smd_routing_layers", "gauge",
+           "Virtual layers (SL = VL) the programmed routes use: 1 unless a VL-layered engine (dfsssp) routed.");
+  w.sample("smd_routing_layers", "",
+           snap.tables && snap.tables->layering ? static_cast<double>(snap.tables->layering->layers()) : 1.0);
   w.family("smd_mft_blocks_written_total", "counter",
            "MulticastForwardingTable (block, position) Sets written to switches, in sweeps and multicast passes.");
   w.sample("smd_mft_blocks_written_total", "", as_double(c.mft_blocks_written));

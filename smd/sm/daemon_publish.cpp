@@ -20,6 +20,8 @@ void Daemon::count_sweep(const SweepSummary& s) {
   counters_.smp_timeouts += s.timeouts;
   counters_.lft_blocks_written += s.lft_blocks_written;
   counters_.pkey_blocks_written += s.pkey_blocks_written;
+  counters_.sl2vl_tables_written += s.sl2vl_tables_written;
+  counters_.vlarb_blocks_written += s.vlarb_blocks_written;
   counters_.mft_blocks_written += s.mft_blocks_written;
   counters_.heavy_sweep_seconds_total += s.total_ms / 1000.0;
   for (const PhaseTime& p : s.phases) {

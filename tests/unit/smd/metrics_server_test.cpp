@@ -49,6 +49,8 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
                     .smp_timeouts = 2,
                     .lft_blocks_written = 48,
                     .pkey_blocks_written = 9,
+                    .sl2vl_tables_written = 13,
+                    .vlarb_blocks_written = 14,
                     .mft_blocks_written = 11,
                     .mcast_passes = 3,
                     .heavy_sweep_seconds_total = 5,
@@ -119,6 +121,17 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_pkey_blocks_written_total 32-entry P_KeyTable blocks written to ports.\n"
             "# TYPE smd_pkey_blocks_written_total counter\n"
             "smd_pkey_blocks_written_total 9\n"
+            "# HELP smd_sl2vl_tables_written_total SLtoVLMappingTable Sets written to ports (one per switch (in, out) "
+            "pair, CA port or optimized Set).\n"
+            "# TYPE smd_sl2vl_tables_written_total counter\n"
+            "smd_sl2vl_tables_written_total 13\n"
+            "# HELP smd_vlarb_blocks_written_total 32-entry VLArbitrationTable blocks written to ports.\n"
+            "# TYPE smd_vlarb_blocks_written_total counter\n"
+            "smd_vlarb_blocks_written_total 14\n"
+            "# HELP smd_routing_layers Virtual layers (SL = VL) the programmed routes use: 1 unless a VL-layered "
+            "engine (dfsssp) routed.\n"
+            "# TYPE smd_routing_layers gauge\n"
+            "smd_routing_layers 1\n"
             "# HELP smd_mft_blocks_written_total MulticastForwardingTable (block, position) Sets written to switches, "
             "in sweeps and multicast passes.\n"
             "# TYPE smd_mft_blocks_written_total counter\n"
