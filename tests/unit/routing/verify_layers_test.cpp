@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "hand_node.h"
+#include "routing/quality/report.h"
 #include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
 
@@ -200,6 +201,32 @@ TEST(VerifySl2Vl, TransitHopUsesTheArrivalPort) {
   // The same entry broken for SL 1 touches no route: layer 1 never enters leaf1 from spine0.
   lookup.broken[{c.leaf[1], 3, 1}] = {1, 3};
   EXPECT_TRUE(verify_sl2vl_layers(c.t, c.lids, c.r, lookup).ok());
+}
+
+TEST(QualityLayers, ReportCarriesTheVerifiersLayerFigures) {
+  LayeredClos c;
+  c.layer_spine_routes();
+  auto l = std::make_shared<VlLayering>(*c.r.layering);
+  l->set_vls_available(8);
+  c.r.layering = l;
+  QualityOptions options;
+  options.perm_seeds = 1;
+  options.ebb_samples = 1;
+  auto q = compute_quality(c.t, c.lids, c.r, options);  // runs the verifier itself
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_TRUE(q->layered);
+  EXPECT_EQ(q->layers, 2u);
+  EXPECT_EQ(q->vls_available, 8u);
+  EXPECT_TRUE(q->deadlock_free);
+  ASSERT_EQ(q->layer_cdg.size(), 2u);
+  EXPECT_EQ(q->layer_cdg[1], (LayerCdg{2, 2, 2, true, true}));
+  c.r.layering.reset();
+  q = compute_quality(c.t, c.lids, c.r, options);
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_FALSE(q->layered);
+  EXPECT_EQ(q->layers, 1u);
+  EXPECT_EQ(q->vls_available, 0u);
+  EXPECT_FALSE(q->deadlock_free);
 }
 
 }  // namespace
