@@ -73,6 +73,26 @@ Result<std::vector<unsigned>> parse_torus_dims(std::string_view text);
 /// Deterministic for a given seed (std::mt19937_64). Needs degree >= 2 when switches > 2.
 Result<Topology> make_random(unsigned switches, unsigned degree, unsigned hosts_per_switch, std::uint64_t seed);
 
+/// Dragonfly (Kim, Dally, Scott, Abts, ISCA 2008): `groups` groups of `routers_per_group` (a) switches,
+/// full mesh inside a group; each switch has `hosts_per_router` (p) hosts and `global_links_per_router`
+/// (h) cables to other groups. Switch "sw-g<g>-r<r>" (group-major order); hosts numbered switch by
+/// switch. Switch ports: hosts 1..p, then local ports p+1..p+a-1 (router r reaches router q on local
+/// index q < r ? q : q-1), then global ports p+a..p+a+h-1.
+/// Global cabling, the canonical "consecutive" arrangement: group i's global port k (0..a*h-1) is
+/// router k / h, link k % h. With G = groups, round = k / (G-1) and offset o = k % (G-1), port k goes to
+/// group (i + o + 1) mod G, global port round*(G-1) + (G-2-o) there (the same rule read from that end
+/// names port k of group i again). A port whose peer index is not below a*h stays empty. Round 0
+/// (k < G-1) joins every pair of groups once; further full rounds add parallel cables. G = a*h+1 uses
+/// every port once (the balanced dragonfly). Limits: groups 1..a*h+1 (more cannot join every pair),
+/// routers >= 1, h >= 1 when groups > 1, p + a - 1 + h <= 254 and >= 1.
+struct DragonflySpec {
+  unsigned groups = 9;
+  unsigned routers_per_group = 4;
+  unsigned hosts_per_router = 2;
+  unsigned global_links_per_router = 2;
+};
+Result<Topology> make_dragonfly(const DragonflySpec& spec);
+
 /// One switch "sw-0" with `hosts` hosts on ports 1..hosts.
 Result<Topology> make_single_switch(unsigned hosts);
 

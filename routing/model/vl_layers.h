@@ -50,6 +50,11 @@ class VlLayering {
   std::uint8_t layers() const { return layers_; }
   Lid max_lid() const { return max_lid_; }
 
+  /// Data VLs the engine had to spread the layers over (RoutingOptions::data_vls or the smallest VLCap of
+  /// the fabric), for the report; 0 = not recorded.
+  std::uint8_t vls_available() const { return vls_available_; }
+  void set_vls_available(std::uint8_t vls) { vls_available_ = vls; }
+
   /// The SL a path on `layer` carries (PathRecord SL) and the VL that SL must map to at every hop.
   static constexpr std::uint8_t sl_of_layer(std::uint8_t layer) { return layer; }
   static constexpr std::uint8_t vl_of_layer(std::uint8_t layer) { return layer; }
@@ -62,6 +67,7 @@ class VlLayering {
 
   Lid max_lid_ = 0;
   std::uint8_t layers_ = 1;
+  std::uint8_t vls_available_ = 0;
   std::vector<std::uint32_t> row_;   ///< [NodeIndex] -> row of layer_, kNoRow for CAs and routers
   std::vector<std::uint8_t> layer_;  ///< [row * (max_lid + 1) + dlid]
 };

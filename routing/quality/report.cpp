@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -155,15 +156,19 @@ void all_to_all(const FlowTracer& tracer, unsigned threads, QualityReport& rep) 
 Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                       const QualityOptions& options, const VerifyReport* verified) {
   QualityReport rep;
+  std::optional<VerifyReport> own;
   if (verified == nullptr) {
     auto v = verify_tables(topo, lids, tables, false);
     if (!v) return v.error();
-    rep.deadlock_free = v->deadlock_free;
-    rep.ca_deadlock_free = v->ca_deadlock_free;
-  } else {
-    rep.deadlock_free = verified->deadlock_free;
-    rep.ca_deadlock_free = verified->ca_deadlock_free;
+    own = std::move(v).value();
+    verified = &*own;
   }
+  rep.deadlock_free = verified->deadlock_free;
+  rep.ca_deadlock_free = verified->ca_deadlock_free;
+  rep.layered = verified->layered;
+  rep.layers = verified->layers;
+  rep.layer_cdg = verified->layer_cdg;
+  rep.vls_available = tables.layering ? tables.layering->vls_available() : 0;
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
   const std::size_t n = tracer.endpoints().size();
   rep.endpoints = n;

@@ -58,6 +58,14 @@ struct QualityReport {
   /// From the verifier (channel-dependency graph acyclic; see VerifyReport).
   bool deadlock_free = false;
   bool ca_deadlock_free = false;
+
+  /// VL layering (VerifyReport::layers, layered, layer_cdg): layers used, 1 when the tables are not
+  /// layered; per layer its channel-dependency graph. vls_available: the data VLs the engine could use
+  /// (VlLayering::vls_available), 0 when not layered or not recorded.
+  bool layered = false;
+  std::size_t layers = 1;
+  std::uint8_t vls_available = 0;
+  std::vector<LayerCdg> layer_cdg;
 };
 
 /// Compute the quality figures of `tables`. The CA order for shifts is tables.ca_order if non-empty,

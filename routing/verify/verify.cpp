@@ -7,6 +7,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
@@ -372,11 +374,135 @@ std::string describe_cycle(const Topology& topo, const SwitchGraph& graph, const
   return out;
 }
 
+using DepGraph = std::vector<std::array<std::uint64_t, 4>>;
+
+/// Dependencies of one layer: all its routes, and only those from switches with CAs.
+struct LayerDeps {
+  DepGraph deps;
+  DepGraph ca_deps;
+  std::uint64_t routes = 0;
+};
+
+/// Per-layer channel dependencies of verified tables: every route walked whole from its source switch
+/// (the packet's layer is fixed at the source), the dependency of each channel on the next one recorded
+/// on the route's layer. The last switch's delivering channel waits on nothing, as in the single-VL graph.
+std::vector<LayerDeps> layered_dependencies(const Shared& sh, const VlLayering& layering) {
+  const SwitchGraph& graph = sh.graph;
+  const std::size_t layers = layering.layers();
+  std::mutex mu;
+  std::vector<LayerDeps> all(layers);
+  for (auto& l : all) {
+    l.deps.assign(graph.num_slots(), {});
+    l.ca_deps.assign(graph.num_slots(), {});
+  }
+  parallel_for_chunks(
+      graph.num_switches(), 0,
+      [&](std::size_t first, std::size_t last) {
+        std::vector<LayerDeps> part(layers);
+        for (auto& l : part) {
+          l.deps.assign(graph.num_slots(), {});
+          l.ca_deps.assign(graph.num_slots(), {});
+        }
+        for (std::size_t s0 = first; s0 < last; ++s0) {
+          const auto src = static_cast<SwitchIndex>(s0);
+          const bool from_cas = sh.ca_ports[src] > 0;
+          for (std::size_t lid = 1; lid < sh.targets.size(); ++lid) {
+            const LidTarget& t = sh.targets[lid];
+            if (t.sw == kNoSwitch || sh.comp[t.sw] != sh.comp[src]) continue;
+            const auto dlid = static_cast<Lid>(lid);
+            const std::uint8_t layer =
+                std::min<std::uint8_t>(layering.layer_of(graph.node(src), dlid), static_cast<std::uint8_t>(layers - 1));
+            LayerDeps& l = part[layer];
+            ++l.routes;
+            constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+            std::uint32_t prev = kNone;
+            walk_lft(
+                graph, src, t, [&](SwitchIndex x) { return sh.lft[x]->get(dlid); },
+                [&](SwitchIndex x, PortNum p) {
+                  if (prev != kNone && x != t.sw) {
+                    l.deps[prev][p >> 6] |= std::uint64_t{1} << (p & 63);
+                    if (from_cas) l.ca_deps[prev][p >> 6] |= std::uint64_t{1} << (p & 63);
+                  }
+                  prev = x == t.sw ? kNone : graph.slot(x, p);
+                });
+          }
+        }
+        std::lock_guard lock(mu);
+        for (std::size_t k = 0; k < layers; ++k) {
+          all[k].routes += part[k].routes;
+          for (std::size_t i = 0; i < graph.num_slots(); ++i) {
+            for (unsigned w = 0; w < 4; ++w) {
+              all[k].deps[i][w] |= part[k].deps[i][w];
+              all[k].ca_deps[i][w] |= part[k].ca_deps[i][w];
+            }
+          }
+        }
+      },
+      8);
+  return all;
+}
+
+/// Channels with an outgoing dependency and the number of dependencies of a graph.
+std::pair<std::size_t, std::uint64_t> count_dependencies(const DepGraph& deps) {
+  std::size_t channels = 0;
+  std::uint64_t edges = 0;
+  for (const auto& d : deps) {
+    const unsigned bits = std::popcount(d[0]) + std::popcount(d[1]) + std::popcount(d[2]) + std::popcount(d[3]);
+    edges += bits;
+    channels += bits ? 1 : 0;
+  }
+  return {channels, edges};
+}
+
+/// The per-layer half of verify_tables for layered tables: fills rep.layers, rep.layer_cdg and the
+/// layered deadlock_free / ca_deadlock_free; with `require_deadlock_free` a cyclic layer is an error
+/// naming the layer and one channel on its cycle.
+Status check_layers(const Topology& topo, const SwitchGraph& graph, const Shared& sh,
+                    const std::vector<SwitchIndex>& slot_switch, const RoutingTables& tables,
+                    bool require_deadlock_free, VerifyReport& rep) {
+  const VlLayering& layering = *tables.layering;
+  const auto layers = layered_dependencies(sh, layering);
+  rep.layered = true;
+  rep.layers = layers.size();
+  rep.deadlock_free = true;
+  rep.ca_deadlock_free = true;
+  std::optional<std::pair<std::size_t, std::vector<std::uint32_t>>> first_cycle;
+  for (std::size_t k = 0; k < layers.size(); ++k) {
+    LayerCdg c;
+    c.routes = layers[k].routes;
+    std::tie(c.channels, c.edges) = count_dependencies(layers[k].deps);
+    auto cycle = find_cdg_cycle(graph, layers[k].deps, slot_switch);
+    c.acyclic = !cycle.has_value();
+    c.ca_acyclic = c.acyclic || !find_cdg_cycle(graph, layers[k].ca_deps, slot_switch).has_value();
+    rep.deadlock_free = rep.deadlock_free && c.acyclic;
+    rep.ca_deadlock_free = rep.ca_deadlock_free && c.ca_acyclic;
+    if (cycle && !first_cycle) first_cycle.emplace(k, std::move(*cycle));
+    rep.layer_cdg.push_back(c);
+  }
+  if (first_cycle && require_deadlock_free) {
+    const std::uint32_t ch = first_cycle->second.front();
+    const SwitchIndex s = slot_switch[ch];
+    return make_error(ErrorCode::kVerifyFailed,
+                      "engine " + tables.engine +
+                          " promises deadlock freedom but the channel dependency graph of layer " +
+                          std::to_string(first_cycle->first) + " (SL/VL " + std::to_string(first_cycle->first) +
+                          ") has a cycle through " + where(topo, graph.node(s)) + " out port " +
+                          std::to_string(ch - graph.port_base(s)) + ": " +
+                          describe_cycle(topo, graph, slot_switch, first_cycle->second));
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                    bool require_deadlock_free) {
   if (auto st = check_tops(topo, lids, tables); !st) return st.error();
+  if (tables.layering && tables.layering->max_lid() < lids.max_lid()) {
+    return make_error(ErrorCode::kVerifyFailed, "engine " + tables.engine + ": the VL layering covers LIDs up to " +
+                                                    hex(tables.layering->max_lid(), 4) + " but LIDs up to " +
+                                                    hex(lids.max_lid(), 4) + " are in use");
+  }
   const SwitchGraph graph = SwitchGraph::build(topo);
   const std::size_t n = graph.num_switches();
   Shared sh{topo, graph, {}, lid_targets(topo, graph, lids), switch_components(graph), classify_lids(topo, lids),
@@ -435,14 +561,20 @@ Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, con
   for (SwitchIndex s = 0; s < n; ++s) {
     for (unsigned p = 0; p <= graph.num_ports(s); ++p) slot_switch[graph.slot(s, static_cast<PortNum>(p))] = s;
   }
-  for (const auto& d : all.deps) {
-    const unsigned bits = std::popcount(d[0]) + std::popcount(d[1]) + std::popcount(d[2]) + std::popcount(d[3]);
-    rep.cdg_edges += bits;
-    rep.cdg_channels += bits ? 1 : 0;
-  }
+  std::tie(rep.cdg_channels, rep.cdg_edges) = count_dependencies(all.deps);
   const auto cycle = find_cdg_cycle(graph, all.deps, slot_switch);
   rep.deadlock_free = !cycle.has_value();
   rep.ca_deadlock_free = rep.deadlock_free || !find_cdg_cycle(graph, all.ca_deps, slot_switch).has_value();
+  rep.single_vl_deadlock_free = rep.deadlock_free;
+  if (tables.layering) {
+    up_port_balance(graph, sh, all.ca_lids_out, rep);
+    if (auto st = check_layers(topo, graph, sh, slot_switch, tables, require_deadlock_free, rep); !st) {
+      return st.error();
+    }
+    return rep;
+  }
+  rep.layer_cdg.push_back(
+      LayerCdg{rep.routes, rep.cdg_channels, rep.cdg_edges, rep.deadlock_free, rep.ca_deadlock_free});
   if (cycle && require_deadlock_free) {
     return make_error(ErrorCode::kVerifyFailed, "engine " + tables.engine +
                                                     " promises deadlock freedom but the channel dependency graph "

@@ -19,6 +19,7 @@
 #include "routing/quality/path_diversity.h"
 #include "routing/quality/report.h"
 #include "routing/verify/verify.h"
+#include "smd/cli/layer_report.h"
 #include "smd/state/ar_plan_json.h"
 
 namespace smd {
@@ -148,6 +149,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
   j["up_port_lids_min"] = r.verified.up_port_lids_min;
   j["up_port_lids_worst_spread"] = r.verified.up_port_lids_worst_spread;
   j["unroutable_lids"] = r.verified.unroutable_lids;
+  add_layer_json(j, q);
   // Issue 4: LMC multipath and AR group figures (path_diversity.h).
   j["lids_per_port"] = pd.lids_per_port;
   j["path_diversity_min"] = pd.min_distinct;
@@ -199,7 +201,9 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
                 static_cast<unsigned long long>(q.efi_max));
   out << line;
   out << "deadlock-free " << (r.verified.deadlock_free ? "yes" : "no") << " (all routes), "
-      << (r.verified.ca_deadlock_free ? "yes" : "no") << " (CA-injected traffic only)\n";
+      << (r.verified.ca_deadlock_free ? "yes" : "no") << " (CA-injected traffic only)"
+      << (r.verified.layered ? ", per VL layer" : "") << "\n";
+  print_layer_text(out, q);
   std::snprintf(line, sizeof line,
                 "up-ports      %zu; CA LIDs per up-port min %u max %u, worst spread in one switch %u\n",
                 r.verified.up_ports, r.verified.up_port_lids_min, r.verified.up_port_lids_max,

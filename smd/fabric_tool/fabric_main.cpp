@@ -104,6 +104,16 @@ int main(int argc, char** argv) {
   common(random);
   random->callback([&] { generate = [&] { return smd::make_random(r_switches, r_degree, r_hosts, seed); }; });
 
+  smd::DragonflySpec df;
+  CLI::App* dragonfly =
+      app.add_subcommand("dragonfly", "dragonfly: groups of fully meshed routers, every group pair cabled");
+  dragonfly->add_option("--groups", df.groups)->required();
+  dragonfly->add_option("--routers", df.routers_per_group, "routers (switches) per group")->required();
+  dragonfly->add_option("--hosts-per-router", df.hosts_per_router)->required();
+  dragonfly->add_option("--global-links", df.global_links_per_router, "global cables per router")->required();
+  common(dragonfly);
+  dragonfly->callback([&] { generate = [&] { return smd::make_dragonfly(df); }; });
+
   unsigned single_hosts = 4;
   CLI::App* single = app.add_subcommand("single", "one switch with N hosts");
   single->add_option("--hosts", single_hosts)->required();

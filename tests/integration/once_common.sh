@@ -2,6 +2,7 @@
 # policy, then let infiniband-diags (tests/integration/check_fabric.py) judge the result.
 #   once_bringup NETFILE SWITCHES CAS [extra YAML lines for the policy]
 # Sets ONCE_OUT (smd's stdout) and ONCE_STATE (state_dir). Fails the test on any mismatch.
+# ONCE_IBSIM_ARGS (an array, e.g. from `smd-fabric ... --ibsim-args`) is passed on to ibsim.
 . "$(dirname "${BASH_SOURCE[0]}")/ibsim_env.sh"
 
 SMD_BIN="${SMD_BUILD_DIR:?SMD_BUILD_DIR must point at the build tree}/smd/smd"
@@ -20,7 +21,7 @@ write_policy() {
 once_bringup() {
   local netfile=$1 switches=$2 cas=$3
   shift 3
-  ibsim_start "${netfile}"
+  ibsim_start "${netfile}" ${ONCE_IBSIM_ARGS[@]+"${ONCE_IBSIM_ARGS[@]}"}
   ONCE_STATE="${IBSIM_WORKDIR}/state"
   write_policy "${IBSIM_WORKDIR}/smd.yaml" "${ONCE_STATE}" "$@"
   ONCE_OUT="${IBSIM_WORKDIR}/smd.out"

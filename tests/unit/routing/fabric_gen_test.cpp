@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <queue>
 #include <set>
@@ -297,6 +298,101 @@ TEST(RandomGraph, ConnectedBoundedAndDeterministic) {
   EXPECT_EQ(wa.str(), wb.str());
   EXPECT_NE(wa.str(), wc.str());
   EXPECT_EQ(make_random(10, 1, 1, 1).error().code, ErrorCode::kInvalidInput);
+}
+
+/// Group and router of a dragonfly switch, read from its name "sw-g<g>-r<r>".
+std::pair<unsigned, unsigned> dragonfly_position(const Node& n) {
+  unsigned g = 0, r = 0;
+  EXPECT_EQ(std::sscanf(n.description.c_str(), "sw-g%u-r%u", &g, &r), 2) << n.description;
+  return {g, r};
+}
+
+/// Cables between each pair of groups, and switch-to-switch cables inside groups, of a dragonfly.
+struct DragonflyCount {
+  std::map<std::pair<unsigned, unsigned>, unsigned> between;  // (lower group, higher group) -> cables
+  std::size_t local = 0;
+};
+
+DragonflyCount count_dragonfly(const Topology& t) {
+  DragonflyCount c;
+  for (NodeIndex i : t.switches()) {
+    const auto [gi, ri] = dragonfly_position(t.node(i));
+    for (PortNum p = 1; p <= t.node(i).num_ports; ++p) {
+      const Port& port = t.node(i).ports[p];
+      if (!port.connected() || !t.node(port.peer).is_switch() || port.peer < i) continue;
+      const auto [gj, rj] = dragonfly_position(t.node(port.peer));
+      if (gi == gj) {
+        EXPECT_NE(ri, rj);
+        ++c.local;
+      } else {
+        ++c.between[{std::min(gi, gj), std::max(gi, gj)}];
+      }
+    }
+  }
+  return c;
+}
+
+TEST(Dragonfly, BalancedShapeJoinsEveryGroupPairOnce) {
+  // a = 4 routers, h = 2 global links, G = a*h + 1 = 9 groups, p = 8 hosts: 288 hosts.
+  auto t = make_dragonfly(DragonflySpec{9, 4, 8, 2});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  expect_round_trip(*t);
+  EXPECT_EQ(t->cas().size(), 288u);
+  EXPECT_EQ(t->switches().size(), 36u);
+  // hosts + 9 groups * C(4,2) local + C(9,2) global.
+  EXPECT_EQ(t->link_count(), 288u + 9u * 6u + 36u);
+  const DragonflyCount c = count_dragonfly(*t);
+  EXPECT_EQ(c.local, 54u);
+  EXPECT_EQ(c.between.size(), 36u);
+  for (const auto& [pair, cables] : c.between) EXPECT_EQ(cables, 1u) << pair.first << "-" << pair.second;
+  for (NodeIndex i : t->switches()) {
+    const Node& n = t->node(i);
+    EXPECT_EQ(n.num_ports, 8u + 3u + 2u);
+    EXPECT_EQ(cabled_ports(n), 13u) << n.description;  // the balanced shape uses every port
+    for (PortNum p = 1; p <= 8; ++p) EXPECT_FALSE(t->node(n.ports[p].peer).is_switch());
+  }
+  EXPECT_EQ(t->node(t->switches().front()).description, "sw-g0-r0");
+  EXPECT_EQ(t->node(t->switches().back()).description, "sw-g8-r3");
+  // Hosts switch by switch: host-8 is the first host of sw-g0-r1.
+  EXPECT_EQ(t->node(t->node(8).ports[1].peer).description, "sw-g0-r1");
+}
+
+TEST(Dragonfly, FewerGroupsGetParallelCablesOrFreePorts) {
+  // G = 3, a*h = 4: two full rounds, every pair joined by 2 cables, every global port used.
+  auto t = make_dragonfly(DragonflySpec{3, 2, 1, 2});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  DragonflyCount c = count_dragonfly(*t);
+  EXPECT_EQ(c.local, 3u);
+  ASSERT_EQ(c.between.size(), 3u);
+  for (const auto& [pair, cables] : c.between) EXPECT_EQ(cables, 2u);
+  EXPECT_EQ(t->link_count(), 6u + 3u + 6u);
+  // G = 4, a*h = 4: round 0 uses ports 0..2 of each group; port 3 would pair with port 5: empty.
+  t = make_dragonfly(DragonflySpec{4, 2, 1, 2});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  c = count_dragonfly(*t);
+  ASSERT_EQ(c.between.size(), 6u);
+  for (const auto& [pair, cables] : c.between) EXPECT_EQ(cables, 1u);
+  std::size_t free_ports = 0;
+  for (NodeIndex i : t->switches()) free_ports += t->node(i).num_ports - cabled_ports(t->node(i));
+  EXPECT_EQ(free_ports, 4u);  // one per group
+  // One group: a single full mesh, no global cables.
+  t = make_dragonfly(DragonflySpec{1, 3, 2, 1});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  EXPECT_EQ(t->link_count(), 6u + 3u);
+}
+
+TEST(Dragonfly, RefusesGroupsThatCannotAllBeJoined) {
+  auto t = make_dragonfly(DragonflySpec{10, 4, 8, 2});
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(t.error().message.find("--groups 10"), std::string::npos) << t.error().message;
+  EXPECT_FALSE(make_dragonfly(DragonflySpec{0, 4, 8, 2}).ok());
+  EXPECT_FALSE(make_dragonfly(DragonflySpec{2, 4, 8, 0}).ok());
+  EXPECT_FALSE(make_dragonfly(DragonflySpec{2, 4, 250, 2}).ok());
 }
 
 TEST(SmallFabrics, SingleAndTwoSwitch) {
