@@ -16,8 +16,10 @@
 #include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/model/components.h"
+#include "routing/qos/sl2vl_plan.h"
 #include "routing/quality/path_diversity.h"
 #include "routing/quality/report.h"
+#include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
 #include "smd/cli/layer_report.h"
 #include "smd/state/ar_plan_json.h"
@@ -67,6 +69,12 @@ Result<Routed> route_timed(const Policy& policy, const Topology& topo, const Lid
     }
     start = Clock::now();
     auto report = verify_tables(topo, lids, *tables, tables->deadlock_free);
+    if (report && tables->layering && tables->layering->layers() > 1) {
+      // As the sweep does before it writes: the SL2VL tables the policy and the layers give must keep every
+      // route on its layer's VL at every hop.
+      const Sl2VlPlan sl2vl(topo, policy.qos, tables->layering.get());
+      if (Status st = verify_sl2vl_layers(topo, lids, *tables, sl2vl); !st.ok()) report = st.error();
+    }
     const double verify_ms = ms_since(start);
     if (!report) {
       out.declined.push_back(ChainAttempt{name, report.error().with_context("verification")});

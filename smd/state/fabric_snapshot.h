@@ -39,11 +39,11 @@ struct DaemonCounters {
   std::uint64_t smp_retries = 0;
   std::uint64_t smp_timeouts = 0;
   std::uint64_t lft_blocks_written = 0;
-  std::uint64_t pkey_blocks_written = 0;  ///< P_KeyTable block Sets, heavy sweeps
+  std::uint64_t pkey_blocks_written = 0;   ///< P_KeyTable block Sets, heavy sweeps
   std::uint64_t sl2vl_tables_written = 0;  ///< SLtoVLMappingTable Sets (one per (in, out) pair or port), heavy sweeps
   std::uint64_t vlarb_blocks_written = 0;  ///< VLArbitrationTable block Sets, heavy sweeps
-  std::uint64_t mft_blocks_written = 0;   ///< MulticastForwardingTable (block, position) Sets, sweeps and passes
-  std::uint64_t mcast_passes = 0;         ///< multicast passes between sweeps that rebuilt something
+  std::uint64_t mft_blocks_written = 0;    ///< MulticastForwardingTable (block, position) Sets, sweeps and passes
+  std::uint64_t mcast_passes = 0;          ///< multicast passes between sweeps that rebuilt something
   double heavy_sweep_seconds_total = 0;
   double routing_seconds_total = 0;
 };

@@ -3,17 +3,18 @@
 // written.
 #include <spdlog/spdlog.h>
 
+#include "routing/verify/sl2vl_verify.h"
 #include "smd/program/qos_plan.h"
 #include "smd/sweep/sweep_runner.h"
 
 namespace smd {
 
-void SweepRunner::plan_qos_phase(const SweepFabric& fabric) {
+bool SweepRunner::plan_qos_phase(const SweepFabric& fabric, std::vector<SweepProblem>& problems) {
   desired_.sl2vl.reset();
   desired_.vlarb.clear();
   // The engine can use more than one layer only with QoS on (routing.options.data_vls is 1 otherwise),
   // so QoS off means nothing to program.
-  if (!policy_.qos.enabled) return;
+  if (!policy_.qos.enabled) return true;
   const Topology& topo = fabric.topo();
   const VlLayering* layering = desired_.tables ? desired_.tables->layering.get() : nullptr;
   auto plan = std::make_shared<const Sl2VlPlan>(topo, policy_.qos, layering);
@@ -23,8 +24,17 @@ void SweepRunner::plan_qos_phase(const SweepFabric& fabric) {
   for (const Sl2VlProblem& p : plan->problems()) {
     spdlog::warn("sweep: QoS: {} {}: {}", format_guid(p.node_guid), to_string(p.type), p.reason);
   }
+  // A VL-layered routing is deadlock free only if every hop maps each route's SL to its layer's VL: the
+  // tables about to be written are checked against the routes before anything (LFTs included) is written.
+  if (layering != nullptr && layering->layers() > 1) {
+    if (Status st = verify_sl2vl_layers(topo, *desired_.lids, *desired_.tables, *plan); !st.ok()) {
+      problems.push_back({ProblemCode::kNoRoute, 0, "0", "SLtoVLMappingTable", st.error().message});
+      return false;
+    }
+  }
   desired_.sl2vl = std::move(plan);
   desired_.vlarb = plan_vlarb(topo, policy_.qos, vlarb_caps(fabric), enhanced_port0(fabric));
+  return true;
 }
 
 }  // namespace smd

@@ -52,6 +52,9 @@ RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fre
   const bool can_repair = !full && policy_.routing.repair == RepairMode::kMinimal && topo_ && previous != nullptr &&
                           !topology_gained_links(*topo_, topo);
   if (!can_repair) return fresh;
+  // Layers are a property of the whole route set (a cycle may close through any route): keeping old routes
+  // on their old layers beside fresh ones on fresh layers proves nothing, so layered tables are never mixed.
+  if (fresh.layering || previous->layering) return fresh;
   const LidMap& lids = *desired_.lids;
   RepairStats rs;
   RoutingTables mixed = repair_tables(*topo_, *previous, topo, lids, fresh, rs);

@@ -113,7 +113,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   desired_.partitions = plan_partitions_phase(fabric);
-  plan_qos_phase(fabric);
+  if (!plan_qos_phase(fabric, problems)) return finish(true);
   forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_);
 
   // Phases 4 to 10: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`,

@@ -141,8 +141,9 @@ class SweepRunner {
   // The partition plan of this sweep's fabric, indexes kept from the last one (sweep_partitions.cpp).
   std::shared_ptr<const PartitionPlan> plan_partitions_phase(const SweepFabric& fabric) const;
   // The SL2VL and VL arbitration plan of this sweep's fabric and tables; both empty when QoS is off
-  // (sweep_qos.cpp). The SL2VL plan's problems and warnings are logged.
-  void plan_qos_phase(const SweepFabric& fabric);
+  // (sweep_qos.cpp). The SL2VL plan's problems and warnings are logged. False (a problem added, nothing may be
+  // written) when layered tables would leave some hop mapping a route's SL off its layer's VL.
+  bool plan_qos_phase(const SweepFabric& fabric, std::vector<SweepProblem>& problems);
   // Multicast (sweep_multicast.cpp): rebuild what no longer serves its group on `topo`, verify, program.
   McastProgramCounts multicast_phase(SmpBatch& batch, SweepFabric& fabric, const std::shared_ptr<const Topology>& topo,
                                      std::vector<SweepProblem>& problems, unsigned& rebuilt);

@@ -103,6 +103,7 @@ Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& 
     return make_error(ErrorCode::kDeclined, "needs " + needs + ", the fabric offers " +
                                                 plural(budget.vls, "data VL", "data VLs") + " (" + budget.limit + ")");
   }
+  assigned->layering.set_vls_available(budget.vls);
   if (options_.spread_vls) spread_layers(topo, assigned->layering, budget.vls);
   tables.layering = std::make_shared<const VlLayering>(std::move(assigned->layering));
   tables.deadlock_free = true;
