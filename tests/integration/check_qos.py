@@ -3,7 +3,7 @@
 
 Reads the fabric with ibnetdiscover, then on every CA port and every switch out port compares
 `smpquery sl2vl` (every in-port row), `smpquery vlarb` and PortInfo OperVLs with what a QoS spec (JSON,
-written by tests/integration/tools/qos_once.cpp) asks for. Written from IBA 14.2.5.8/14.2.5.9 and OpenSM's
+written by tests/integration/qos_tables_test.sh) asks for. Written from IBA 14.2.5.8/14.2.5.9 and OpenSM's
 qos-config.txt, not from smd's planner:
   - a CA port takes spec "ca", a switch out port 1..N "switch_external" (ibsim's port 0 is a base port 0);
   - a VLArb table is the spec's list cut to the port's VLArbLowCap/HighCap, padded with 0:0 entries;

@@ -6,25 +6,62 @@
 # sweep with QoS off: every table must still hold ibsim's defaults (nothing programmed, as OpenSM without
 # -Q).
 #
-# The QoS spec is set in code by tests/integration/tools/qos_once.cpp (smd --once with that spec) until
-# the policy loader reads `qos:`; qos_once writes it as JSON for the checker.
-. "$(dirname "$0")/ibsim_env.sh"
+# The spec is given twice, on purpose apart: as the policy's `qos:` YAML that smd reads, and as the JSON the
+# checker reads (written here by hand, never by smd). It differs from ibsim's defaults on every port type
+# (SL i -> VL i, VLArb low 0:0 1..7:4, high 0:4 1..7:0): hosts run 4 data VLs (OperationalVLs VL0-3) and map
+# every SL below VL 4; switch external ports shift SLs by one and drop SL 15; nine low-priority entries
+# against ibsim's VLArbitrationLowCap 8 (the ninth is not written). switch_port0 and router keep OpenSM's
+# defaults. VLHighLimit stays 0: ibsim does not store it.
+. "$(dirname "$0")/once_common.sh"
 CHECK_QOS="$(cd "$(dirname "$0")" && pwd)/check_qos.py"
-QOS_ONCE="${SMD_BUILD_DIR:?SMD_BUILD_DIR must point at the build tree}/tests/integration/qos_once"
+
+QOS_YAML='qos:
+  enabled: true
+  ca:
+    max_vls: 4
+    sl2vl: [3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0]
+    vlarb_high: "1:8,2:16"
+    vlarb_low: "0:32,3:64,2:255"
+  switch_external:
+    sl2vl: [1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 15]
+    vlarb_low: "1:4,2:8,3:12,4:16,5:20,6:24,7:28,0:1,1:2"
+    vlarb_high: "7:100,6:50"'
+
+# write_spec FILE on|off: the checker's JSON for the YAML above (or for QoS off).
+write_spec() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+default = dict(max_vls=15, high_limit=0, sl2vl=list(range(15)) + [7],
+               vlarb_high=[[vl, 4 if vl == 0 else 0] for vl in range(15)],
+               vlarb_low=[[vl, 0 if vl == 0 else 4] for vl in range(15)])
+ca = dict(default, max_vls=4, sl2vl=[3 - sl % 4 for sl in range(16)], vlarb_high=[[1, 8], [2, 16]],
+          vlarb_low=[[0, 32], [3, 64], [2, 255]])
+swe = dict(default, sl2vl=[(sl + 1) % 8 for sl in range(15)] + [15],
+           vlarb_low=[[1, 4], [2, 8], [3, 12], [4, 16], [5, 20], [6, 24], [7, 28], [0, 1], [1, 2]],
+           vlarb_high=[[7, 100], [6, 50]])
+on = sys.argv[2] == 'on'
+json.dump(dict(enabled=on, ca=ca if on else default, switch_port0=default, switch_external=swe if on else default,
+               router=default), open(sys.argv[1], 'w'), indent=1)
+PY
+}
 
 # run_qos on|off: ibsim on the two-switch fabric, one sweep, then the checker.
 run_qos() {
   local mode=$1
   ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/twoswitch.net"
   local state="${IBSIM_WORKDIR}/state-${mode}"
-  { printf 'sm:\n  state_dir: %s\n' "${state}"
-    printf 'control:\n  socket: %s.control.socket\nmetrics:\n  listen: 127.0.0.1:0\n' "${state}"; } >"${IBSIM_WORKDIR}/smd-${mode}.yaml"
+  if [[ ${mode} == on ]]; then
+    write_policy "${IBSIM_WORKDIR}/smd-${mode}.yaml" "${state}" "${QOS_YAML}"
+  else
+    write_policy "${IBSIM_WORKDIR}/smd-${mode}.yaml" "${state}"
+  fi
   local spec="${IBSIM_WORKDIR}/qos-${mode}.json" out="${IBSIM_WORKDIR}/qos-${mode}.out"
-  if ! sim timeout 120 "${QOS_ONCE}" --config "${IBSIM_WORKDIR}/smd-${mode}.yaml" --spec-out "${spec}" --qos "${mode}" \
+  write_spec "${spec}" "${mode}"
+  if ! sim timeout 120 "${SMD_BIN}" --once --config "${IBSIM_WORKDIR}/smd-${mode}.yaml" \
       >"${out}" 2>"${IBSIM_WORKDIR}/qos-${mode}.err"; then
     cat "${out}" >&2
     tail -n 30 "${IBSIM_WORKDIR}/qos-${mode}.err" >&2
-    echo "FAIL: qos_once (${mode}) did not bring the subnet up" >&2
+    echo "FAIL: smd --once (qos ${mode}) did not bring the subnet up" >&2
     return 1
   fi
   cat "${out}"
