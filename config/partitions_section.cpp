@@ -22,11 +22,6 @@ std::string hex4(unsigned value) {
   return text;
 }
 
-/// The mark of a sequence element: its own, or the sequence's when the element is null (no mark of its own).
-YAML::Mark item_mark(const YAML::Node& item, const YAML::Mark& sequence) {
-  return item.IsNull() || item.Mark().is_null() ? sequence : item.Mark();
-}
-
 template <typename Narrow>
 void read_narrow(MapReader& map, std::string_view key, std::uint64_t lo, std::uint64_t hi, Narrow& out) {
   unsigned value = out;
@@ -103,19 +98,12 @@ std::optional<PartitionMember> read_member(const YAML::Node& item, const YAML::M
 }
 
 void read_members(MapReader& partition, std::vector<PartitionMember>& out) {
-  std::optional<MapReader::Raw> raw = partition.read_raw("members");
-  if (!raw) return;
-  Diagnostics& diag = partition.diagnostics();
-  if (!raw->node.IsSequence()) {
-    diag.fail(raw->mark, raw->path, "expected a sequence of members, got " + describe_kind(raw->node));
-    return;
-  }
-  for (std::size_t i = 0; i < raw->node.size(); ++i) {
-    const YAML::Node item = raw->node[i];
-    if (auto member = read_member(item, item_mark(item, raw->mark), raw->path + "[" + std::to_string(i) + "]", diag)) {
-      out.push_back(std::move(*member));
-    }
-  }
+  for_each_item(partition, "members", "members",
+                [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
+                  if (auto member = read_member(item, mark, path, partition.diagnostics())) {
+                    out.push_back(std::move(*member));
+                  }
+                });
 }
 
 // `scopes`: a non-empty sequence of distinct scope nibbles 1..15.
@@ -187,55 +175,47 @@ void read_ipoib(MapReader& partition, IpoibSpec& out) {
 }
 
 void read_groups(MapReader& partition, PKeyBase pkey, std::vector<McastGroupSpec>& out) {
-  std::optional<MapReader::Raw> raw = partition.read_raw("groups");
-  if (!raw) return;
   Diagnostics& diag = partition.diagnostics();
-  if (!raw->node.IsSequence()) {
-    diag.fail(raw->mark, raw->path, "expected a sequence of groups, got " + describe_kind(raw->node));
-    return;
-  }
-  for (std::size_t i = 0; i < raw->node.size(); ++i) {
-    const YAML::Node item = raw->node[i];
-    const YAML::Mark mark = item_mark(item, raw->mark);
-    const std::string path = raw->path + "[" + std::to_string(i) + "]";
-    if (!item.IsMap()) {
-      diag.fail(mark, path, "expected a map with mgid, got " + describe_kind(item));
-      continue;
-    }
-    const std::size_t before = diag.failures();
-    MapReader map(item, path, mark, diag);
-    McastGroupSpec group;
-    group.where = where_of(diag, mark);
-    std::string mgid_text;
-    map.read_string("mgid", mgid_text);
-    read_narrow(map, "mtu", 1, 5, group.mtu);
-    read_narrow(map, "rate", 2, 63, group.rate);
-    read_narrow(map, "sl", 0, 15, group.sl);
-    std::optional<std::uint32_t> q_key;
-    std::uint32_t q_key_value = 0;
-    read_narrow(map, "q_key", 0, 0xffffffffULL, q_key_value);
-    if (map.key_mark("q_key")) q_key = q_key_value;
-    read_narrow(map, "tclass", 0, 255, group.tclass);
-    read_narrow(map, "flow_label", 0, 0xfffff, group.flow_label);
-    map.finish();
-    if (!map.key_mark("mgid")) {
-      diag.fail(mark, path + ".mgid", "missing: every group needs its MGID (ff12:401b::1)");
-      continue;
-    }
-    if (diag.failures() != before) continue;
-    Result<Mgid> mgid = parse_mgid(mgid_text);
-    if (!mgid.ok()) {
-      diag.fail(*map.value_mark_of("mgid"), path + ".mgid", mgid.error().message);
-      continue;
-    }
-    group.mgid = *mgid;
-    group.q_key = q_key.value_or(default_group_q_key(group.mgid));
-    if (Status done = complete_group(group, pkey); !done.ok()) {
-      diag.fail(*map.value_mark_of("mgid"), path + ".mgid", done.error().message);
-      continue;
-    }
-    out.push_back(std::move(group));
-  }
+  for_each_item(partition, "groups", "groups",
+                [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
+                  if (!item.IsMap()) {
+                    diag.fail(mark, path, "expected a map with mgid, got " + describe_kind(item));
+                    return;
+                  }
+                  const std::size_t before = diag.failures();
+                  MapReader map(item, path, mark, diag);
+                  McastGroupSpec group;
+                  group.where = where_of(diag, mark);
+                  std::string mgid_text;
+                  map.read_string("mgid", mgid_text);
+                  read_narrow(map, "mtu", 1, 5, group.mtu);
+                  read_narrow(map, "rate", 2, 63, group.rate);
+                  read_narrow(map, "sl", 0, 15, group.sl);
+                  std::optional<std::uint32_t> q_key;
+                  std::uint32_t q_key_value = 0;
+                  read_narrow(map, "q_key", 0, 0xffffffffULL, q_key_value);
+                  if (map.key_mark("q_key")) q_key = q_key_value;
+                  read_narrow(map, "tclass", 0, 255, group.tclass);
+                  read_narrow(map, "flow_label", 0, 0xfffff, group.flow_label);
+                  map.finish();
+                  if (!map.key_mark("mgid")) {
+                    diag.fail(mark, path + ".mgid", "missing: every group needs its MGID (ff12:401b::1)");
+                    return;
+                  }
+                  if (diag.failures() != before) return;
+                  Result<Mgid> mgid = parse_mgid(mgid_text);
+                  if (!mgid.ok()) {
+                    diag.fail(*map.value_mark_of("mgid"), path + ".mgid", mgid.error().message);
+                    return;
+                  }
+                  group.mgid = *mgid;
+                  group.q_key = q_key.value_or(default_group_q_key(group.mgid));
+                  if (Status done = complete_group(group, pkey); !done.ok()) {
+                    diag.fail(*map.value_mark_of("mgid"), path + ".mgid", done.error().message);
+                    return;
+                  }
+                  out.push_back(std::move(group));
+                });
 }
 
 std::optional<PartitionSpec> read_partition(const YAML::Node& item, const YAML::Mark& mark, const std::string& path,

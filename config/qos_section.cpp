@@ -8,11 +8,6 @@ namespace smd {
 
 namespace {
 
-/// The mark of a sequence element: its own, or the sequence's when the element is null (no mark of its own).
-YAML::Mark item_mark(const YAML::Node& item, const YAML::Mark& sequence) {
-  return item.IsNull() || item.Mark().is_null() ? sequence : item.Mark();
-}
-
 std::string quoted(const YAML::Node& item) { return item.IsScalar() ? "'" + item.Scalar() + "'" : describe_kind(item); }
 
 std::string trim(std::string_view text) {
@@ -186,24 +181,13 @@ void read_port_values(MapReader& map, QosPortSpec& out) {
 /// A sequence of scalars under `key` (names); each is checked by `accept`, which records its own error.
 template <typename Accept>
 void read_scalars(MapReader& map, std::string_view key, std::string_view noun, Accept accept) {
-  std::optional<MapReader::Raw> raw = map.read_raw(key);
-  if (!raw) return;
-  Diagnostics& diag = map.diagnostics();
-  if (!raw->node.IsSequence()) {
-    diag.fail(raw->mark, raw->path,
-              "expected a sequence of " + std::string(noun) + ", got " + describe_kind(raw->node));
-    return;
-  }
-  for (std::size_t i = 0; i < raw->node.size(); ++i) {
-    const YAML::Node item = raw->node[i];
-    const YAML::Mark mark = item_mark(item, raw->mark);
-    const std::string path = raw->path + "[" + std::to_string(i) + "]";
+  for_each_item(map, key, noun, [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
     if (!item.IsScalar()) {
-      diag.fail(mark, path, "expected a scalar, got " + describe_kind(item));
-      continue;
+      map.diagnostics().fail(mark, path, "expected a scalar, got " + describe_kind(item));
+      return;
     }
     accept(item.Scalar(), mark, path);
-  }
+  });
 }
 
 /// A P_Key as written (bit 15, the membership, may be set) -> its 15-bit base; base 0 is no partition.
@@ -242,26 +226,16 @@ void read_ranges(MapReader& map, std::string_view key, bool pkeys, std::vector<Q
 /// A sequence of maps under `key`, each read by `read_one(map, mark, path)`.
 template <typename ReadOne>
 void read_map_list(MapReader& qos, std::string_view key, std::string_view noun, ReadOne read_one) {
-  std::optional<MapReader::Raw> raw = qos.read_raw(key);
-  if (!raw) return;
   Diagnostics& diag = qos.diagnostics();
-  if (!raw->node.IsSequence()) {
-    diag.fail(raw->mark, raw->path,
-              "expected a sequence of " + std::string(noun) + ", got " + describe_kind(raw->node));
-    return;
-  }
-  for (std::size_t i = 0; i < raw->node.size(); ++i) {
-    const YAML::Node item = raw->node[i];
-    const YAML::Mark mark = item_mark(item, raw->mark);
-    const std::string path = raw->path + "[" + std::to_string(i) + "]";
+  for_each_item(qos, key, noun, [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
     if (!item.IsMap()) {
       diag.fail(mark, path, "expected a map, got " + describe_kind(item));
-      continue;
+      return;
     }
     MapReader map(item, path, mark, diag);
     read_one(map, mark, path);
     map.finish();
-  }
+  });
 }
 
 /// `name` of a list entry: required, unique among `taken`.

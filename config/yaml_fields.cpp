@@ -86,6 +86,10 @@ std::optional<std::string> closest_within_two(std::string_view word, std::span<c
   return best;
 }
 
+YAML::Mark item_mark(const YAML::Node& item, const YAML::Mark& sequence) {
+  return item.IsNull() || item.Mark().is_null() ? sequence : item.Mark();
+}
+
 std::string describe_kind(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar: return "a scalar";

@@ -140,4 +140,25 @@ class MapReader {
   std::vector<std::string> known_;
 };
 
+/// The mark of a sequence element: its own, or the sequence's when the element is null (no mark of its own).
+YAML::Mark item_mark(const YAML::Node& item, const YAML::Mark& sequence);
+
+/// Calls `each(item, mark, path)` for every element of the sequence under `key` of `map`, with the element's
+/// place ("key[i]", item_mark). Nothing when the key is absent; one error ("expected a sequence of <noun>,
+/// got a map") when its value is not a sequence. Elements of the wrong kind are `each`'s to refuse.
+template <typename Each>
+void for_each_item(MapReader& map, std::string_view key, std::string_view noun, Each each) {
+  std::optional<MapReader::Raw> raw = map.read_raw(key);
+  if (!raw) return;
+  if (!raw->node.IsSequence()) {
+    map.diagnostics().fail(raw->mark, raw->path,
+                           "expected a sequence of " + std::string(noun) + ", got " + describe_kind(raw->node));
+    return;
+  }
+  for (std::size_t i = 0; i < raw->node.size(); ++i) {
+    const YAML::Node item = raw->node[i];
+    each(item, item_mark(item, raw->mark), raw->path + "[" + std::to_string(i) + "]");
+  }
+}
+
 }  // namespace smd
