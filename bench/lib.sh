@@ -97,3 +97,21 @@ bench_wait_up() {
   done
   echo "bench: $1: SUBNET UP after $((SECONDS - t0)) s"
 }
+
+# bench_stop_sm: stop the SM started with bench_spawn ($sm_pid, $sm_timeout_pid): SIGTERM first (it writes
+# its counts and traces at exit), by force after 10 s.
+bench_stop_sm() {
+  local pid
+  pid=$(pgrep -P "${sm_pid}" | head -n 1 || true) # env execs the SM: sm_pid is the SM itself
+  kill -TERM "${pid:-${sm_pid}}" "${sm_pid}" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "${sm_pid}" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "${sm_pid}" "${sm_timeout_pid}" 2>/dev/null || true
+  wait "${sm_timeout_pid}" 2>/dev/null || true
+}
+
+# bench_on_host HOST CMD...: CMD under the shim as HOST (SIM_HOST), killed after 600 s.
+bench_on_host() {
+  local host=$1
+  shift
+  sim env SIM_HOST="${host}" timeout -s KILL 600 "$@"
+}

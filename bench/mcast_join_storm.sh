@@ -90,24 +90,10 @@ start_sm() {
   esac
   BENCH_PRELOAD="${raw}/smpcount.so:${SIM_PRELOAD}" bench_spawn "${run_limit}" "${sm_host}" \
     env SMPCOUNT_TRACE="${dir}/trace.txt" SMPCOUNT_OUT="${dir}/smpcount.txt" "${cmd[@]}" >"${dir}/sm.out" 2>&1
+  # shellcheck disable=SC2034  # both are read by bench_stop_sm (lib.sh)
   sm_pid=${spawned_child:-${spawned}}
+  # shellcheck disable=SC2034
   sm_timeout_pid=${spawned}
-}
-
-# stop_sm: SIGTERM first (the trace is written at exit), then by force.
-stop_sm() {
-  local pid
-  pid=$(pgrep -P "${sm_pid}" | head -n 1 || true) # env execs the SM: sm_pid is the SM itself
-  kill -TERM "${pid:-${sm_pid}}" "${sm_pid}" 2>/dev/null || true
-  for _ in $(seq 1 100); do kill -0 "${sm_pid}" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "${sm_pid}" "${sm_timeout_pid}" 2>/dev/null || true
-  wait "${sm_timeout_pid}" 2>/dev/null || true
-}
-
-on_host() {
-  local host=$1
-  shift
-  sim env SIM_HOST="${host}" timeout -s KILL 300 "$@"
 }
 
 measure() {
@@ -117,23 +103,23 @@ measure() {
   start_sm "${sm}" "${dir}"
   if ! bench_wait_up "${sm}" 300; then
     echo "${sm}: not up" >"${dir}/verdict.txt"
-    stop_sm
+    bench_stop_sm
     ibsim_stop
     return 0
   fi
   sleep 3 # the first master sweep's tail (OpenSM answers SA only after it)
-  on_host "${join_host}" ibnetdiscover -p >"${dir}/ibnetdiscover-p.txt"
-  on_host "${join_host}" ibnetdiscover >"${dir}/ibnetdiscover.txt"
+  bench_on_host "${join_host}" ibnetdiscover -p >"${dir}/ibnetdiscover-p.txt"
+  bench_on_host "${join_host}" ibnetdiscover >"${dir}/ibnetdiscover.txt"
   python3 "${src}/tests/integration/tools/mft_watch_inputs.py" "${dir}/ibnetdiscover-p.txt" "${dir}/ibnetdiscover.txt" "${dir}" \
     >"${dir}/members.count"
-  on_host "${join_host}" saquery -g >"${dir}/saquery-g-before.txt" 2>&1 || true
+  bench_on_host "${join_host}" saquery -g >"${dir}/saquery-g-before.txt" 2>&1 || true
   local mlid
   mlid=$(awk -v mgid="${broadcast_mgid}" '
       /MGID/ { split($0, a, "\\.+"); g = a[2] }
       /Mlid/ { split($0, a, "\\.+"); if (g == mgid) { print a[2]; exit } }' "${dir}/saquery-g-before.txt")
   if [[ -z "${mlid}" ]]; then
     echo "${sm}: no broadcast group in saquery -g" | tee "${dir}/verdict.txt"
-    stop_sm
+    bench_stop_sm
     ibsim_stop
     return 0
   fi
@@ -143,7 +129,7 @@ measure() {
   local watch_pid=${spawned}
   local t0
   t0=$(date +%s%N)
-  on_host "${join_host}" "${sa_client}" --timeout-ms 2000 --retries 3 join --mgid "${broadcast_mgid}" \
+  bench_on_host "${join_host}" "${sa_client}" --timeout-ms 2000 --retries 3 join --mgid "${broadcast_mgid}" \
     --join-state 1 --ports "${dir}/members.txt" --window "${window}" >"${dir}/join.jsonl" 2>"${dir}/join.err" || true
   local t_joined
   t_joined=$(date +%s%N)
@@ -155,10 +141,10 @@ measure() {
     [[ "${lid}" == expect ]] && continue
     {
       echo "### switch lid ${lid}"
-      on_host "${join_host}" ibroute -M "${lid}" 0xc000 0xc01f || true
+      bench_on_host "${join_host}" ibroute -M "${lid}" 0xc000 0xc01f || true
     } >>"${dir}/ibroute-M.txt" 2>&1
   done <"${dir}/switches.txt"
-  stop_sm
+  bench_stop_sm
   echo "t0_ns=${t0} joined_ns=${t_joined} mlid=${mlid}" >"${dir}/verdict.txt"
   cat "${dir}/watch.txt" >>"${dir}/verdict.txt"
   ibsim_stop

@@ -111,21 +111,10 @@ EOF
     *) echo "vl_routing.sh: unknown run ${run}" >&2; return 1 ;;
   esac
   bench_spawn "${run_limit}" host-0 "${cmd[@]}" >"${dir}/sm.out" 2>&1
+  # shellcheck disable=SC2034  # both are read by bench_stop_sm (lib.sh)
   sm_pid=${spawned_child:-${spawned}}
+  # shellcheck disable=SC2034
   sm_timeout_pid=${spawned}
-}
-
-stop_sm() {
-  kill -TERM "${sm_pid}" 2>/dev/null || true
-  for _ in $(seq 1 100); do kill -0 "${sm_pid}" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "${sm_pid}" "${sm_timeout_pid}" 2>/dev/null || true
-  wait "${sm_timeout_pid}" 2>/dev/null || true
-}
-
-on_host() {
-  local host=$1
-  shift
-  sim env SIM_HOST="${host}" timeout -s KILL 600 "$@"
 }
 
 measure() {
@@ -136,13 +125,13 @@ measure() {
   start_sm "${run}" "${dir}" "${net}"
   if ! bench_wait_up "${fabric}/${run}" 300; then
     echo "not up" >"${dir}/verdict.txt"
-    stop_sm
+    bench_stop_sm
     ibsim_stop
     return 0
   fi
   sleep 3 # the first master sweep's tail (OpenSM answers SA only after it)
   local reader=host-1
-  (cd "${dir}" && on_host "${reader}" python3 "${bench}/readback.py" --sl2vl --out "${dir}/readback.json") \
+  (cd "${dir}" && bench_on_host "${reader}" python3 "${bench}/readback.py" --sl2vl --out "${dir}/readback.json") \
     2>"${dir}/readback.err" || echo "readback failed" >>"${dir}/verdict.txt"
   python3 - "${dir}/readback.json" >"${dir}/pairs.txt" <<'EOF'
 import json, sys
@@ -153,9 +142,9 @@ for a in lids:
         if a != b:
             print(a, b)
 EOF
-  on_host "${reader}" "${sa_client}" --timeout-ms 2000 --retries 3 paths --by-lid --pairs "${dir}/pairs.txt" \
+  bench_on_host "${reader}" "${sa_client}" --timeout-ms 2000 --retries 3 paths --by-lid --pairs "${dir}/pairs.txt" \
     --window 32 >"${dir}/paths.jsonl" 2>"${dir}/paths.err" || true
-  stop_sm
+  bench_stop_sm
   ibsim_stop
   python3 "${bench}/quality.py" "${dir}/readback.json" "${net}" --ebb-samples "${ebb_samples}" \
     >"${dir}/quality.json" 2>"${dir}/quality.err" || true

@@ -85,20 +85,8 @@ inline std::string check_all_reach(const Topology& topo, const LidMap& lids, con
   return "";
 }
 
-/// Channel dependency graph over the routes from every switch to every LID (a dependency c1 -> c2 when a
-/// route takes c2 right after c1, delivery channels excluded since they wait on nothing); true if acyclic.
-inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
-  std::map<Channel, std::set<Channel>> deps;
-  for (const auto& e : lids.entries()) {
-    for (unsigned k = 0; k < (1u << e.lmc); ++k) {
-      for (NodeIndex s : topo.switches()) {
-        const Route r = walk(topo, lids, t, s, static_cast<Lid>(e.base + k));
-        for (std::size_t i = 0; i + 1 < r.hops.size(); ++i) deps[r.hops[i]].insert(r.hops[i + 1]);
-        for (const auto& h : r.hops) deps[h];
-      }
-    }
-  }
-  // Kahn: acyclic iff every channel can be removed in topological order.
+/// Kahn's sort: true when every channel of the dependency graph `deps` can be removed in topological order.
+inline bool kahn_acyclic(std::map<Channel, std::set<Channel>>& deps) {
   std::map<Channel, int> indeg;
   for (const auto& [c, out] : deps) {
     indeg[c];
@@ -118,6 +106,22 @@ inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingT
     }
   }
   return removed == indeg.size();
+}
+
+/// Channel dependency graph over the routes from every switch to every LID (a dependency c1 -> c2 when a
+/// route takes c2 right after c1, delivery channels excluded since they wait on nothing); true if acyclic.
+inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
+  std::map<Channel, std::set<Channel>> deps;
+  for (const auto& e : lids.entries()) {
+    for (unsigned k = 0; k < (1u << e.lmc); ++k) {
+      for (NodeIndex s : topo.switches()) {
+        const Route r = walk(topo, lids, t, s, static_cast<Lid>(e.base + k));
+        for (std::size_t i = 0; i + 1 < r.hops.size(); ++i) deps[r.hops[i]].insert(r.hops[i + 1]);
+        for (const auto& h : r.hops) deps[h];
+      }
+    }
+  }
+  return kahn_acyclic(deps);
 }
 
 /// Switch the CA's first cabled port attaches to, with that port's base LID.
