@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -230,7 +231,10 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   // After partitions: port groups name partitions by name.
   read_qos(top.section("qos"), policy.partitions, policy.qos);
   // A VL-layered engine may spread its layers over the data VLs switch-to-switch links carry.
-  policy.routing.options.data_vls = policy.qos.enabled ? policy.qos.switch_external.max_vls : 1;
+  // Layers travel on their VL from the host's port through every switch port, so both port types' max_vls
+  // bound them (a CA held to fewer VLs would drop the higher layers' SLs as it sends them).
+  policy.routing.options.data_vls =
+      policy.qos.enabled ? std::min(policy.qos.switch_external.max_vls, policy.qos.ca.max_vls) : 1;
   top.finish();
   if (!diag.ok()) return diag.error();
   return policy;

@@ -8,6 +8,13 @@ namespace smd {
 
 namespace {
 
+/// Bounds of every list in `qos:` (port groups, levels, rules, and each list inside one): far above any
+/// real policy (OpenSM's examples use a handful), low enough that YAML aliases cannot make one load, or one
+/// PathRecord's walk over the rules, cost more than a few million steps.
+constexpr std::size_t kMaxQosListItems = 256;
+/// Port GUIDs and NodeDescriptions of one port group: a group of hosts may be large.
+constexpr std::size_t kMaxQosGroupPorts = 4096;
+
 std::string quoted(const YAML::Node& item) { return item.IsScalar() ? "'" + item.Scalar() + "'" : describe_kind(item); }
 
 std::string trim(std::string_view text) {
@@ -49,7 +56,7 @@ void read_narrow(MapReader& map, std::string_view key, std::uint64_t lo, std::ui
 template <typename Narrow>
 void read_optional(MapReader& map, std::string_view key, std::uint64_t lo, std::uint64_t hi,
                    std::optional<Narrow>& out) {
-  if (!map.key_mark(key)) return;
+  if (!map.read_raw(key)) return;  // absent; read_raw still makes it a known key for did-you-mean hints
   unsigned value = static_cast<unsigned>(lo);
   const std::size_t before = map.diagnostics().failures();
   map.read_unsigned(key, lo, hi, value);
@@ -180,14 +187,18 @@ void read_port_values(MapReader& map, QosPortSpec& out) {
 
 /// A sequence of scalars under `key` (names); each is checked by `accept`, which records its own error.
 template <typename Accept>
-void read_scalars(MapReader& map, std::string_view key, std::string_view noun, Accept accept) {
-  for_each_item(map, key, noun, [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
-    if (!item.IsScalar()) {
-      map.diagnostics().fail(mark, path, "expected a scalar, got " + describe_kind(item));
-      return;
-    }
-    accept(item.Scalar(), mark, path);
-  });
+void read_scalars(MapReader& map, std::string_view key, std::string_view noun, Accept accept,
+                  std::size_t max_items = kMaxQosListItems) {
+  for_each_item(
+      map, key, noun,
+      [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
+        if (!item.IsScalar()) {
+          map.diagnostics().fail(mark, path, "expected a scalar, got " + describe_kind(item));
+          return;
+        }
+        accept(item.Scalar(), mark, path);
+      },
+      max_items);
 }
 
 /// A P_Key as written (bit 15, the membership, may be set) -> its 15-bit base; base 0 is no partition.
@@ -227,15 +238,18 @@ void read_ranges(MapReader& map, std::string_view key, bool pkeys, std::vector<Q
 template <typename ReadOne>
 void read_map_list(MapReader& qos, std::string_view key, std::string_view noun, ReadOne read_one) {
   Diagnostics& diag = qos.diagnostics();
-  for_each_item(qos, key, noun, [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
-    if (!item.IsMap()) {
-      diag.fail(mark, path, "expected a map, got " + describe_kind(item));
-      return;
-    }
-    MapReader map(item, path, mark, diag);
-    read_one(map, mark, path);
-    map.finish();
-  });
+  for_each_item(
+      qos, key, noun,
+      [&](const YAML::Node& item, const YAML::Mark& mark, const std::string& path) {
+        if (!item.IsMap()) {
+          diag.fail(mark, path, "expected a map, got " + describe_kind(item));
+          return;
+        }
+        MapReader map(item, path, mark, diag);
+        read_one(map, mark, path);
+        map.finish();
+      },
+      kMaxQosListItems);
 }
 
 /// `name` of a list entry: required, unique among `taken`.
@@ -270,9 +284,16 @@ void read_port_groups(MapReader& qos, const PartitionsSpec& partitions, std::vec
         QosPortGroup group;
         const bool named = read_name(map, mark, path, "port group", names, group.name);
         map.read_guid_list("guids", group.guids);
+        if (group.guids.size() > kMaxQosGroupPorts) {
+          map.fail_key("guids", std::to_string(group.guids.size()) + " GUIDs; at most " +
+                                    std::to_string(kMaxQosGroupPorts) +
+                                    " are accepted (name many ports by node_types "
+                                    "or partitions)");
+        }
         read_scalars(
             map, "nodes", "NodeDescriptions",
-            [&](const std::string& text, const YAML::Mark&, const std::string&) { group.nodes.push_back(text); });
+            [&](const std::string& text, const YAML::Mark&, const std::string&) { group.nodes.push_back(text); },
+            kMaxQosGroupPorts);
         read_scalars(map, "partitions", "partition names",
                      [&](const std::string& text, const YAML::Mark& at, const std::string& where) {
                        const bool known = std::any_of(partitions.partitions.begin(), partitions.partitions.end(),

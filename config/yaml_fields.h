@@ -145,14 +145,23 @@ YAML::Mark item_mark(const YAML::Node& item, const YAML::Mark& sequence);
 
 /// Calls `each(item, mark, path)` for every element of the sequence under `key` of `map`, with the element's
 /// place ("key[i]", item_mark). Nothing when the key is absent; one error ("expected a sequence of <noun>,
-/// got a map") when its value is not a sequence. Elements of the wrong kind are `each`'s to refuse.
+/// got a map") when its value is not a sequence, or when it has more than `max_items` elements (bounds what
+/// YAML aliases can multiply: a list aliased a thousand times is read a thousand times). Elements of the
+/// wrong kind are `each`'s to refuse.
 template <typename Each>
-void for_each_item(MapReader& map, std::string_view key, std::string_view noun, Each each) {
+void for_each_item(MapReader& map, std::string_view key, std::string_view noun, Each each,
+                   std::size_t max_items = static_cast<std::size_t>(-1)) {
   std::optional<MapReader::Raw> raw = map.read_raw(key);
   if (!raw) return;
   if (!raw->node.IsSequence()) {
     map.diagnostics().fail(raw->mark, raw->path,
                            "expected a sequence of " + std::string(noun) + ", got " + describe_kind(raw->node));
+    return;
+  }
+  if (raw->node.size() > max_items) {
+    map.diagnostics().fail(raw->mark, raw->path,
+                           std::to_string(raw->node.size()) + " " + std::string(noun) + "; at most " +
+                               std::to_string(max_items) + " are accepted");
     return;
   }
   for (std::size_t i = 0; i < raw->node.size(); ++i) {

@@ -53,7 +53,7 @@ class EngineOptionSet {
 struct RoutingOptions {
   bool adaptive = false;  ///< routing.adaptive: also compute AR groups (engines that support them)
   /// Data VLs a VL-layered engine may spread its layers over: 1 unless qos.enabled, then the policy's
-  /// qos max_vls for switch external ports (each port still limits it by its VLCap). 1..15.
+  /// qos max_vls of CA ports and switch external ports, the lesser (each port still limits it by its VLCap). 1..15.
   std::uint8_t data_vls = 1;
   EngineOptionSet engines;  ///< routing.<engine>: each engine's own options, absent = its defaults
 };

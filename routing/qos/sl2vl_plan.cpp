@@ -1,6 +1,7 @@
 #include "routing/qos/sl2vl_plan.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <utility>
 
@@ -106,6 +107,50 @@ Sl2VlPlan::Sl2VlPlan(const Topology& topo, const QosSpec& spec, const VlLayering
 Sl2Vl Sl2VlPlan::table(NodeIndex node, PortNum /*in*/, PortNum out) const {
   if (node >= node_types_.size()) return tables_[static_cast<std::size_t>(QosPortType::kCa)];
   return table_of(qos_port_type(node_types_[node], out));
+}
+
+namespace {
+
+// "8-14" or "1, 3, 5-6": ascending SLs with runs folded.
+std::string sl_list(const std::vector<std::uint8_t>& sls) {
+  std::string text;
+  for (std::size_t i = 0; i < sls.size();) {
+    std::size_t j = i;
+    while (j + 1 < sls.size() && sls[j + 1] == sls[j] + 1) ++j;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(sls[i]);
+    if (j > i) text += "-" + std::to_string(sls[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> summarize_problems(const std::vector<Sl2VlProblem>& problems) {
+  struct Group {
+    QosPortType type;
+    std::vector<std::uint8_t> sls;
+    std::size_t nodes = 0;
+    const Sl2VlProblem* first = nullptr;
+  };
+  std::vector<Group> groups;
+  for (const Sl2VlProblem& p : problems) {
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.type == p.type && g.sls == p.sls; });
+    if (it == groups.end()) {
+      groups.push_back({p.type, p.sls, 0, &p});
+      it = std::prev(groups.end());
+    }
+    ++it->nodes;
+  }
+  std::vector<std::string> lines;
+  for (const Group& g : groups) {
+    lines.push_back(std::string(to_string(g.type)) + " ports of " + std::to_string(g.nodes) +
+                    (g.nodes == 1 ? " node" : " nodes") + " drop " + (g.sls.size() == 1 ? "SL " : "SLs ") +
+                    sl_list(g.sls) + " (e.g. " + format_guid(g.first->node_guid) + ": " + g.first->reason + ")");
+  }
+  return lines;
 }
 
 }  // namespace smd

@@ -48,6 +48,11 @@ struct Sl2VlProblem {
   std::string reason;             ///< "SL 8 maps to VL 8 but port 3 operates 4 data VLs ..."
 };
 
+/// The problems as an operator reads them: one line per (port type, SLs dropped) however many nodes share
+/// it, "<type> ports of N nodes drop SLs 8-14 (e.g. 0x... : SL 8 maps to VL 8 but port 3 operates 8 data
+/// VLs ...)", in the order first seen. OpenSM's default SL2VL on 8-VL ports gives one line, not one per node.
+std::vector<std::string> summarize_problems(const std::vector<Sl2VlProblem>& problems);
+
 class Sl2VlPlan final : public Sl2VlLookup {
  public:
   /// `layering` may be null (no VL-layered engine); with one layer it changes nothing. The plan keeps no

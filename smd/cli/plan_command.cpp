@@ -269,6 +269,11 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     for (NodeIndex s : topo->switches())
       topo->mutable_node(s).lft_cap = static_cast<std::uint16_t>(args.linear_fdb_cap);
   }
+  if (args.vl_cap != 0) {
+    for (NodeIndex n = 0; n < topo->size(); ++n) {
+      for (Port& p : topo->mutable_node(n).ports) p.vl_cap = static_cast<std::uint8_t>(args.vl_cap);
+    }
+  }
   LidAssignOptions lid_options;
   lid_options.lmc = policy.lid.lmc;
   auto lids = assign_lids(*topo, Guid2Lid{}, lid_options);
@@ -292,6 +297,14 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
       err << "smd plan: " << args.ar_plan << ": " << st.error().message << "\n";
       return kPlanWriteFailed;
     }
+  }
+  // What the sweep logs before it programs QoS: the layers overriding the policy's SL2VL, and SLs that some
+  // port type maps past the VLs its ports operate.
+  std::vector<std::string> qos_lines;
+  if (policy.qos.enabled) {
+    const Sl2VlPlan sl2vl(*topo, policy.qos, routed->tables.layering.get());
+    qos_lines = sl2vl.warnings();
+    for (std::string& line : summarize_problems(sl2vl.problems())) qos_lines.push_back(std::move(line));
   }
   QualityOptions q_options;
   q_options.perm_seeds = args.seeds;
@@ -324,10 +337,12 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   }
   if (args.format == "json") {
     auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    j["qos"] = {{"enabled", policy.qos.enabled}, {"warnings", qos_lines}};
     if (args.roce.requested()) j["roce"] = roce_json;
     out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
     print_text(out, args, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    for (const std::string& line : qos_lines) out << "qos warning   " << line << "\n";
     out << roce_text.str();
   }
   return 0;
@@ -350,6 +365,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_flag("--adaptive", args->adaptive, "compute adaptive-routing groups (forces routing.adaptive on)");
   cmd->add_option("--ar-plan", args->ar_plan,
                   "write the adaptive-routing plan as JSON to this file (implies --adaptive)");
+  cmd->add_option("--vl-cap", args->vl_cap,
+                  "VLCap of every port (1 = VL0, 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14); 0 = unknown")
+      ->check(CLI::Range(0u, 5u));
   cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)");
   cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf");
   cmd->add_flag("--compare", args->roce.compare, "compare ib-static, ib-adaptive and roce-ecmp on the same flows");

@@ -23,6 +23,9 @@ struct PlanArgs {
   RocePlanOptions roce;         ///< --roce-plan, --frr-dir, --compare, --svg, --pairs, --qps (format/seeds shared)
   bool adaptive = false;        ///< --adaptive: compute AR groups whatever the policy says (routing.adaptive)
   std::string ar_plan;          ///< --ar-plan: write the AR plan JSON here (implies --adaptive; "" = don't)
+  /// --vl-cap: PortInfo:VLCap (1 = VL0 .. 5 = VL0-14) of every port, which a netfile does not carry; 0 =
+  /// unknown (then only the policy limits a VL-layered engine, and no SL2VL drop is foreseen).
+  unsigned vl_cap = 0;
 };
 
 /// Exit codes of `smd plan`: 0 planned; 2 bad input (netfile, policy, LIDs, a fabric in several

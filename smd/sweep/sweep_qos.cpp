@@ -21,9 +21,7 @@ bool SweepRunner::plan_qos_phase(const SweepFabric& fabric, std::vector<SweepPro
   for (const std::string& w : plan->warnings()) spdlog::warn("sweep: QoS: {}", w);
   // Logged, not sweep problems: the fabric still works on the other SLs (OpenSM's default SL2VL maps
   // SL 8..14 past an 8-VL port's VLs and OpenSM folds them in silently). Sl2VlPlan::problems() keeps them.
-  for (const Sl2VlProblem& p : plan->problems()) {
-    spdlog::warn("sweep: QoS: {} {}: {}", format_guid(p.node_guid), to_string(p.type), p.reason);
-  }
+  for (const std::string& line : summarize_problems(plan->problems())) spdlog::warn("sweep: QoS: {}", line);
   // A VL-layered routing is deadlock free only if every hop maps each route's SL to its layer's VL: the
   // tables about to be written are checked against the routes before anything (LFTs included) is written.
   if (layering != nullptr && layering->layers() > 1) {

@@ -14,7 +14,9 @@ VlBudget available_data_vls(const Topology& topo, std::uint8_t data_vls, unsigne
     const Node& node = topo.node(s);
     for (PortNum p = 1; p < node.ports.size(); ++p) {
       const Port& port = node.ports[p];
-      if (!port.connected() || port.peer == s || !topo.node(port.peer).is_switch()) continue;
+      // CA links count too: a host injects on the VL its own SL2VL table gives the route's SL, so every
+      // layer must exist on its link as well.
+      if (!port.connected() || port.peer == s) continue;
       const Port& far = topo.node(port.peer).ports[port.peer_port];
       // The lower non-zero VLCap of the two ends is what the link operates.
       std::uint8_t cap = port.vl_cap;
@@ -25,8 +27,9 @@ VlBudget available_data_vls(const Topology& topo, std::uint8_t data_vls, unsigne
       const bool near_limits = port.vl_cap == cap;
       const NodeIndex at = near_limits ? s : port.peer;
       const PortNum at_port = near_limits ? p : port.peer_port;
-      budget.limit = "switch " + describe_node(topo.node(at)) + " port " + std::to_string(at_port) + " has VLCap " +
-                     std::to_string(cap) + " (" + std::to_string(vls) + (vls == 1 ? " VL" : " VLs") + ")";
+      budget.limit = std::string(topo.node(at).is_switch() ? "switch " : "CA ") + describe_node(topo.node(at)) +
+                     " port " + std::to_string(at_port) + " has VLCap " + std::to_string(cap) + " (" +
+                     std::to_string(vls) + (vls == 1 ? " VL" : " VLs") + ")";
     }
   }
   if (data_vls < budget.vls) {

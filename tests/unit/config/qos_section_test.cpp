@@ -61,7 +61,7 @@ TEST(QosSection, TypeBlocksInheritTheTopLevelAndOverrideWhatTheyName) {
   EXPECT_EQ(p.qos.switch_external.max_vls, 4);
   EXPECT_EQ(p.qos.switch_external.sl2vl, (Sl2Vl{7, 6, 5, 4, 3, 2, 1, 0, 7, 6, 5, 4, 3, 2, 1, 0}));
   EXPECT_EQ(p.qos.switch_external.vlarb_low, low);
-  EXPECT_EQ(p.routing.options.data_vls, 4);  // enabled: switch_external.max_vls
+  EXPECT_EQ(p.routing.options.data_vls, 2);  // enabled: the least of ca (2) and switch_external (4) max_vls
 }
 
 TEST(QosSection, NothingWrittenKeepsOpenSmDefaults) {
@@ -135,6 +135,45 @@ TEST(QosSection, IbaCodes) {
   EXPECT_EQ(rate_code_of_gbps("100"), 16);
   EXPECT_EQ(rate_code_of_gbps("800"), 23);
   EXPECT_EQ(rate_code_of_gbps("7"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace smd
+
+namespace smd {
+namespace {
+
+std::string load_error(const std::string& yaml) {
+  Result<Policy> policy = load_policy_string(yaml, "t.yaml");
+  EXPECT_FALSE(policy.ok());
+  return policy.ok() ? "" : policy.error().message;
+}
+
+TEST(QosSection, AliasesCannotMultiplyARuleBeyondTheBound) {
+  // One rule anchored, then aliased 299 times: 300 rules, each a full copy once read. Refused at the list
+  // before any copy is made.
+  std::string yaml = "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - &r {level: DEFAULT, service_ids: [1, 2]}\n";
+  for (int i = 0; i < 299; ++i) yaml += "    - *r\n";
+  EXPECT_EQ(load_error(yaml), "t.yaml:5:5: qos.rules: 300 match rules; at most 256 are accepted");
+}
+
+TEST(QosSection, OneRuleHoldsAtMost256ServiceIdRanges) {
+  std::string ids;
+  for (int i = 0; i < 257; ++i) ids += (i ? ", " : "") + std::to_string(i);
+  EXPECT_EQ(load_error("qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: DEFAULT\n      service_ids: [" +
+                       ids + "]\n"),
+            "t.yaml:6:20: qos.rules[0].service_ids: 257 service IDs or ranges; at most 256 are accepted");
+}
+
+TEST(QosSection, AnUnknownLevelKeyIsHintedFromEveryLevelKey) {
+  EXPECT_EQ(load_error("qos:\n  levels:\n    - name: DEFAULT\n      packet_lif: 3\n"),
+            "t.yaml:4:7: qos.levels[0].packet_lif: unknown key (did you mean 'packet_life'?)");
+}
+
+TEST(QosSection, DataVlsAreTheLesserOfTheCaAndSwitchPorts) {
+  // A layer travels on its VL from the sending host too: a CA held to 2 VLs caps the layers at 2.
+  EXPECT_EQ(load("qos:\n  enabled: true\n  ca: {max_vls: 2}\n").routing.options.data_vls, 2);
+  EXPECT_EQ(load("qos:\n  enabled: true\n  switch_external: {max_vls: 4}\n").routing.options.data_vls, 4);
 }
 
 }  // namespace

@@ -329,17 +329,22 @@ TEST(Dfsssp, RandomGraphWithinThePortsVlCaps) {
               std::string::npos)
         << two.error().message;
   }
-  // VLCap 1 everywhere else does not matter on CA links: only switch-to-switch cables limit.
   std::printf("random 32 switches degree 4: %u layers\n", needed);
 }
 
-TEST(Dfsssp, CaLinksDoNotLimitTheVls) {
+TEST(Dfsssp, CaLinksLimitTheVlsToo) {
+  // A host injects on the VL its own SL2VL gives the route's SL: a CA that operates 2 VLs (VLCap 2) caps
+  // the layers as a switch link would, and the limit names it.
   Topology topo = make_torus({3, 3}, 2).value();
   set_vl_caps(topo, 4);
-  for (NodeIndex c : topo.cas()) topo.mutable_node(c).ports[1].vl_cap = 1;
   EXPECT_EQ(available_data_vls(topo, 15, 0).vls, 8);
   EXPECT_EQ(available_data_vls(topo, 4, 0).vls, 4);
   EXPECT_EQ(available_data_vls(topo, 15, 3).vls, 3);
+  const NodeIndex host = topo.cas()[3];
+  topo.mutable_node(host).ports[1].vl_cap = 2;
+  const VlBudget capped = available_data_vls(topo, 15, 0);
+  EXPECT_EQ(capped.vls, 2);
+  EXPECT_EQ(capped.limit, "CA " + describe_node(topo.node(host)) + " port 1 has VLCap 2 (2 VLs)");
   set_vl_caps(topo, 0);  // unknown everywhere: only the options limit
   EXPECT_EQ(available_data_vls(topo, 15, 0).vls, 15);
 }

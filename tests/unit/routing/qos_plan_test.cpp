@@ -90,6 +90,29 @@ TEST(Sl2VlPlan, SlsPastTheOperationalVlsAreOneProblemPerNodeAndType) {
   EXPECT_EQ(plan.problems()[0].node_guid, topo.node(0).guid);
 }
 
+TEST(Sl2VlPlan, ProblemsAreSummarisedOneLinePerPortTypeAndSls) {
+  // The same default table on VL0-3 ports: the 4 hosts (first in the topology) share one line, the 2
+  // switches another; SLs 4..15 fold into one run.
+  const Topology topo = two_switch(3);
+  QosSpec spec;
+  spec.enabled = true;
+  const Sl2VlPlan plan(topo, spec, nullptr);
+  const std::vector<std::string> lines = summarize_problems(plan.problems());
+  ASSERT_EQ(lines.size(), 2u);
+  const std::string hosts = std::string(to_string(QosPortType::kCa)) + " ports of 4 nodes drop SLs 4-15 (e.g. " +
+                            format_guid(topo.node(0).guid) + ": ";
+  EXPECT_EQ(lines[0].substr(0, hosts.size()), hosts) << lines[0];
+  EXPECT_NE(lines[1].find(" ports of 2 nodes drop SLs 4-15 (e.g. "), std::string::npos) << lines[1];
+  // Gaps stay visible, a single SL reads as one.
+  std::vector<Sl2VlProblem> odd = {{0x10, QosPortType::kCa, {1, 3, 4, 5, 9}, "why"},
+                                   {0x11, QosPortType::kCa, {7}, "why"}};
+  const std::vector<std::string> two = summarize_problems(odd);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_NE(two[0].find(" ports of 1 node drop SLs 1, 3-5, 9 (e.g. 0x0000000000000010: why)"), std::string::npos)
+      << two[0];
+  EXPECT_NE(two[1].find(" drop SL 7 (e.g."), std::string::npos) << two[1];
+}
+
 TEST(Sl2VlPlan, MaxVlsCapsTheOperationalVls) {
   const Topology topo = two_switch(4);  // 8 data VLs
   QosSpec spec;
