@@ -22,13 +22,6 @@ std::string hex4(unsigned value) {
   return text;
 }
 
-template <typename Narrow>
-void read_narrow(MapReader& map, std::string_view key, std::uint64_t lo, std::uint64_t hi, Narrow& out) {
-  unsigned value = out;
-  map.read_unsigned(key, lo, hi, value);
-  out = static_cast<Narrow>(value);
-}
-
 void read_membership(MapReader& map, std::string_view key, std::optional<Membership>& out) {
   std::string text;
   map.read_choice(key, membership_names(), text);

@@ -47,13 +47,6 @@ Result<std::uint64_t> bounded(const std::string& text, std::uint64_t lo, std::ui
 }
 
 template <typename Narrow>
-void read_narrow(MapReader& map, std::string_view key, std::uint64_t lo, std::uint64_t hi, Narrow& out) {
-  unsigned value = out;
-  map.read_unsigned(key, lo, hi, value);
-  out = static_cast<Narrow>(value);
-}
-
-template <typename Narrow>
 void read_optional(MapReader& map, std::string_view key, std::uint64_t lo, std::uint64_t hi,
                    std::optional<Narrow>& out) {
   if (!map.read_raw(key)) return;  // absent; read_raw still makes it a known key for did-you-mean hints

@@ -140,6 +140,15 @@ class MapReader {
   std::vector<std::string> known_;
 };
 
+/// An unsigned `key` in lo..hi read into a narrower field (std::uint8_t, std::uint16_t, ...): `out` keeps
+/// its value when the key is absent; a bad value is recorded by read_unsigned at its place.
+template <typename Narrow>
+void read_narrow(MapReader& map, std::string_view key, std::uint64_t lo, std::uint64_t hi, Narrow& out) {
+  unsigned value = out;
+  map.read_unsigned(key, lo, hi, value);
+  out = static_cast<Narrow>(value);
+}
+
 /// The mark of a sequence element: its own, or the sequence's when the element is null (no mark of its own).
 YAML::Mark item_mark(const YAML::Node& item, const YAML::Mark& sequence);
 

@@ -36,10 +36,10 @@ class Sl2VlChecker {
     if (first_) return;
     const Node& n = topo_.node(node);
     const char* kind = n.is_switch() ? "switch " : (n.type == NodeType::kCa ? "CA " : "router ");
-    first_ = kind + hex(n.guid, 16) + " \"" + n.description + "\" (DR " + format_dr_path(n.dr_path) + ") in port " +
+    first_ = kind + format_guid(n.guid) + " \"" + n.description + "\" (DR " + format_dr_path(n.dr_path) + ") in port " +
              std::to_string(in) + " out port " + std::to_string(out) + " maps SL " + std::to_string(sl) + " to VL " +
              std::to_string(got) + " but the route's layer needs VL " + std::to_string(vl) + " (route from switch " +
-             hex(topo_.node(src).guid, 16) + " to LID " + hex(dlid, 4) + ")";
+             format_guid(topo_.node(src).guid) + " to LID " + hex(dlid, 4) + ")";
   }
 
   std::uint64_t mismatches() const { return mismatches_; }
