@@ -22,4 +22,11 @@ inline constexpr PortNum kNoPort = 0xFF;
 /// LFT block size: 64 one-byte entries per LinearForwardingTable attribute.
 inline constexpr unsigned kLftBlockSize = 64;
 
+/// Names a port by what outlives a sweep: the node GUID and the port number (0 for switch port 0).
+struct PortKey {
+  Guid node_guid = 0;
+  PortNum port = 0;
+  auto operator<=>(const PortKey&) const = default;
+};
+
 }  // namespace smd

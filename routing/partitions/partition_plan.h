@@ -34,13 +34,6 @@ namespace smd {
 /// A P_Key table entry: bit 15 membership (1 full), bits 14:0 the base; 0 is an empty slot.
 using PKey = std::uint16_t;
 
-/// Names a port by what outlives a sweep: the node GUID and the port number (0 for switch port 0).
-struct PortKey {
-  Guid node_guid = 0;
-  PortNum port = 0;
-  auto operator<=>(const PortKey&) const = default;
-};
-
 /// The table sizes of one sweep's fabric, indexed by NodeIndex of the Topology planned over.
 struct PartitionCaps {
   std::vector<std::uint16_t> partition_cap;    ///< NodeInfo:PartitionCap (CA ports, switch port 0)

@@ -68,13 +68,6 @@ inline const CounterInfo& counter_info(PortCounter c) { return kPortCounterInfo[
 /// True for the counters that say a cable or port is bad (every one but PortXmitWait, which is congestion).
 inline constexpr bool is_error_counter(PortCounter c) { return c != PortCounter::kPortXmitWait; }
 
-/// (node GUID, port number): how the PerfMgr and the health rules name a port across sweeps.
-struct PortKey {
-  Guid node_guid = 0;
-  PortNum port = 0;
-  auto operator<=>(const PortKey&) const = default;
-};
-
 /// One port as the PerfMgr last read it.
 struct PortCounterRow {
   PortKey key;
