@@ -10,6 +10,7 @@
 #include "config/engine_option_reader.h"
 #include "config/listen_address.h"
 #include "config/partitions_section.h"
+#include "config/perfmgr_section.h"
 #include "config/qos_section.h"
 #include "config/text_file.h"
 #include "config/yaml_fields.h"
@@ -223,6 +224,8 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_security(top.section("security"), policy.security, diag);
   read_roce(top.section("roce"), policy.roce);
   read_sa(top.section("sa"), policy.sa);
+  read_perfmgr(top.section("perfmgr"), policy.perfmgr);
+  read_health(top.section("health"), policy.health);
   // An absent section keeps default_partitions(); a present one, even empty, is the operator's partitions
   // (OpenSM: a partitions.conf without a Default rule makes the other ports limited members of 0x7fff).
   const bool has_partitions = top.key_mark("partitions").has_value();

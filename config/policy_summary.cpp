@@ -58,6 +58,8 @@ std::string summarize_policy(const Policy& p) {
   s += " roce.export=" + std::string(p.roce.export_plan ? "on" : "off");
   s += " roce.frr=" + std::string(p.roce.frr ? "on" : "off");
   s += " sa=" + std::string(p.sa.enabled ? "on" : "off");
+  s += " perfmgr=" + (p.perfmgr.enabled ? std::to_string(p.perfmgr.interval_s) + "s" : std::string("off"));
+  s += " health=" + std::string(!p.health.enabled ? "off" : p.health.isolate ? "isolate" : "mark");
   // How many partitions, not their P_Keys: a fabric of tenants would make one line of hundreds.
   s += " partitions=" + std::to_string(p.partitions.partitions.size());
   s += " enforcement=" + enforcement_name(p.partitions.enforcement);

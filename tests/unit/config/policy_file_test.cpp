@@ -92,6 +92,18 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.sa.report_timeout_ms, d.sa.report_timeout_ms);
   EXPECT_EQ(p.sa.max_records, d.sa.max_records);
   EXPECT_EQ(p.sa.services_file, d.sa.services_file);
+  EXPECT_EQ(p.perfmgr.enabled, d.perfmgr.enabled);
+  EXPECT_EQ(p.perfmgr.interval_s, d.perfmgr.interval_s);
+  EXPECT_EQ(p.perfmgr.max_outstanding, d.perfmgr.max_outstanding);
+  EXPECT_EQ(p.perfmgr.timeout_ms, d.perfmgr.timeout_ms);
+  EXPECT_EQ(p.perfmgr.retries, d.perfmgr.retries);
+  EXPECT_EQ(p.perfmgr.reset_saturated, d.perfmgr.reset_saturated);
+  EXPECT_EQ(p.health.enabled, d.health.enabled);
+  EXPECT_EQ(p.health.isolate, d.health.isolate);
+  EXPECT_EQ(p.health.thresholds, d.health.thresholds);
+  EXPECT_EQ(p.health.flap_count, d.health.flap_count);
+  EXPECT_EQ(p.health.flap_window_s, d.health.flap_window_s);
+  EXPECT_EQ(p.health.quiet_period_s, d.health.quiet_period_s);
   // The shipped section writes out default_partitions() (ALL=full covers the SM's port: nothing is added).
   test::expect_same_partitions(p.partitions, default_partitions());
   test::expect_same_partitions(d.partitions, default_partitions());
@@ -113,7 +125,15 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       // sa.services_file is documented commented out: its default
       // follows sm.state_dir, which no literal value can say.
       "sa.enabled", "sa.key", "sa.packet_lifetime", "sa.queue_depth", "sa.report_retries", "sa.report_timeout_ms",
-      "sa.max_records", "partitions.enforcement", "partitions.allow_both_pkeys", "partitions.list[].name",
+      "sa.max_records", "perfmgr.enabled", "perfmgr.interval", "perfmgr.max_outstanding", "perfmgr.timeout_ms",
+      "perfmgr.retries", "perfmgr.reset_saturated", "health.enabled", "health.isolate", "health.thresholds.symbol_errors",
+      "health.thresholds.link_error_recoveries", "health.thresholds.link_downed", "health.thresholds.rcv_errors",
+      "health.thresholds.rcv_remote_physical_errors", "health.thresholds.rcv_switch_relay_errors",
+      "health.thresholds.xmit_discards", "health.thresholds.xmit_constraint_errors",
+      "health.thresholds.rcv_constraint_errors", "health.thresholds.local_link_integrity_errors",
+      "health.thresholds.excessive_buffer_overrun_errors", "health.thresholds.vl15_dropped",
+      "health.thresholds.xmit_wait", "health.flap_count", "health.flap_window", "health.quiet_period",
+      "partitions.enforcement", "partitions.allow_both_pkeys", "partitions.list[].name",
       "partitions.list[].pkey", "partitions.list[].default_membership", "partitions.list[].index0",
       "partitions.list[].members[].select", "partitions.list[].members[].membership", "partitions.list[].ipoib.mtu",
       "partitions.list[].ipoib.rate", "partitions.list[].ipoib.sl", "partitions.list[].ipoib.scopes",

@@ -147,7 +147,7 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
     {"unknown_section_far", "policy: {}\n",
      "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce, "
-     "sa, partitions, qos"},
+     "sa, perfmgr, health, partitions, qos"},
     {"roce_export_yes", "roce:\n  export: yes\n", "t.yaml:2:11: roce.export: expected true or false, got 'yes'"},
     {"sa_queue_depth_below", "sa:\n  queue_depth: 15\n", "t.yaml:2:16: sa.queue_depth: 15 is out of range 16..1000000"},
     {"sa_packet_lifetime_above", "sa:\n  packet_lifetime: 64\n",
@@ -198,6 +198,37 @@ const RejectCase kSecurityCases[] = {
      "t.yaml:2:23: security.m_key_lease_period: 65536 is out of range 0..65535"},
 };
 INSTANTIATE_TEST_SUITE_P(Security, PolicyLoaderReject, ::testing::ValuesIn(kSecurityCases), case_name);
+
+const RejectCase kPerfMgrHealthCases[] = {
+    {"perfmgr_interval_zero", "perfmgr:\n  interval: 0\n", "t.yaml:2:13: perfmgr.interval: 0 is out of range 1..86400"},
+    {"perfmgr_window_above", "perfmgr:\n  max_outstanding: 65\n",
+     "t.yaml:2:20: perfmgr.max_outstanding: 65 is out of range 1..64"},
+    {"perfmgr_timeout_below", "perfmgr:\n  timeout_ms: 9\n",
+     "t.yaml:2:15: perfmgr.timeout_ms: 9 is out of range 10..60000"},
+    {"perfmgr_retries_above", "perfmgr:\n  retries: 11\n", "t.yaml:2:12: perfmgr.retries: 11 is out of range 0..10"},
+    {"perfmgr_enabled_yes", "perfmgr:\n  enabled: yes\n",
+     "t.yaml:2:12: perfmgr.enabled: expected true or false, got 'yes'"},
+    // 1 s interval, 500 ms x 3 attempts: a MAD could still be waiting when the next pass is due.
+    {"perfmgr_timeouts_longer_than_interval", "perfmgr:\n  interval: 1\n  timeout_ms: 500\n  retries: 2\n",
+     "t.yaml:3:3: perfmgr.timeout_ms: timeout_ms * (retries + 1) = 1500 ms is longer than interval (1 s)"},
+    {"perfmgr_unknown_key", "perfmgr:\n  intervall: 5\n",
+     "t.yaml:2:3: perfmgr.intervall: unknown key (did you mean 'interval'?)"},
+    {"health_threshold_unknown", "health:\n  thresholds:\n    symbol_error: 5\n",
+     "t.yaml:3:5: health.thresholds.symbol_error: unknown key (did you mean 'symbol_errors'?)"},
+    {"health_threshold_negative", "health:\n  thresholds:\n    link_downed: -1\n",
+     "t.yaml:3:18: health.thresholds.link_downed: -1 is negative; expected an unsigned integer"},
+    {"health_threshold_above_32_bits", "health:\n  thresholds:\n    xmit_wait: 4294967296\n",
+     "t.yaml:3:16: health.thresholds.xmit_wait: 4294967296 is out of range 0..4294967295"},
+    {"health_thresholds_sequence", "health:\n  thresholds: [1, 2]\n",
+     "t.yaml:2:15: health.thresholds: expected a map, got a sequence"},
+    {"health_flap_count_above", "health:\n  flap_count: 1001\n",
+     "t.yaml:2:15: health.flap_count: 1001 is out of range 0..1000"},
+    {"health_flap_window_zero", "health:\n  flap_window: 0\n",
+     "t.yaml:2:16: health.flap_window: 0 is out of range 1..604800"},
+    {"health_quiet_above", "health:\n  quiet_period: 2592001\n",
+     "t.yaml:2:17: health.quiet_period: 2592001 is out of range 0..2592000"},
+};
+INSTANTIATE_TEST_SUITE_P(PerfMgrHealth, PolicyLoaderReject, ::testing::ValuesIn(kPerfMgrHealthCases), case_name);
 
 const RejectCase kPartitionsCases[] = {
     {"partitions_pkey_zero", "partitions:\n  list:\n    - pkey: 0\n",

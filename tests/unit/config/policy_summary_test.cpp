@@ -18,7 +18,8 @@ TEST(PolicySummary, Defaults) {
       "priority=0 "
       "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
       "mad.window=32 "
-      "mad.timeout=100ms mad.retries=3 log=info@stderr roce.export=on roce.frr=on sa=on partitions=1 enforcement=both "
+      "mad.timeout=100ms mad.retries=3 log=info@stderr roce.export=on roce.frr=on sa=on perfmgr=off health=isolate "
+      "partitions=1 enforcement=both "
       "qos=off state_dir=/var/lib/smd");
 }
 
@@ -52,6 +53,9 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.roce.export_plan = false;
   p.roce.frr = false;
   p.sa.enabled = false;
+  p.perfmgr.enabled = true;
+  p.perfmgr.interval_s = 15;
+  p.health.isolate = false;
   p.partitions.partitions.push_back(PartitionSpec{});
   p.partitions.enforcement = PartitionEnforcement::kOut;
   p.qos.enabled = true;
@@ -68,7 +72,8 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
             "sm.port=mlx5_0/1 priority=14 sm_key=set "
             "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
             "mad.timeout=250ms mad.retries=1 "
-            "log=debug@/var/log/smd.log roce.export=off roce.frr=off sa=off partitions=2 enforcement=out "
+            "log=debug@/var/log/smd.log roce.export=off roce.frr=off sa=off perfmgr=15s health=mark "
+            "partitions=2 enforcement=out "
             "qos=on vls=8 levels=2 rules=1 state_dir=/srv/smd");
   EXPECT_EQ(s.find("1234"), std::string::npos);  // the SM_Key never reaches a log
   EXPECT_EQ(s.find("5678"), std::string::npos);  // nor the M_Key
