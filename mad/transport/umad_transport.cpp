@@ -49,13 +49,14 @@ struct UmadTransport::Slot {
 };
 
 UmadTransport::UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port,
-                             UmadTransportOptions options, GmpSink sa_sink)
+                             UmadTransportOptions options, GmpSink sa_sink, GmpSink pma_sink)
     : io_(io),
       port_(std::move(port)),
       window_(std::clamp(options.window, 1u, kMaxWindow)),
       timeout_ms_(std::max(options.timeout_ms, 1u)),
       retries_(options.retries),
-      sa_sink_(std::move(sa_sink)) {
+      sa_sink_(std::move(sa_sink)),
+      pma_sink_(std::move(pma_sink)) {
   slots_.reserve(window_);
   for (unsigned i = 0; i < window_; ++i) {
     slots_.push_back(std::make_unique<Slot>(io_, i));
@@ -200,6 +201,12 @@ void UmadTransport::receive_loop() {
         r.mad[1] == kClassSmiLid && (r.mad[3] & kResponseBit) != 0 && (tid_low(mad_tid(r.mad)) & kSaTidBit) != 0;
     if (sa_sink_ && (r.mad[1] == kClassSubnAdm || sa_smp_answer) && r.status == 0) {
       sa_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
+      continue;
+    }
+    // The PerfMgr's answers go to its thread; a PMA request from elsewhere is not ours to answer (the HCA's
+    // own PMA does) and falls through to be counted as unsolicited.
+    if (pma_sink_ && r.mad[1] == kClassPerfMgt && (r.mad[3] & kResponseBit) != 0) {
+      pma_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
       continue;
     }
     bool post = false;

@@ -64,10 +64,11 @@ using GmpSink = std::function<void(std::span<const std::uint8_t, kMadSize> mad, 
 class UmadTransport final : public SmpTransport {
  public:
   /// Takes the opened port (a UmadPort, or a test channel) and starts the receive thread. Non-null.
-  /// `sa_sink`, when set, takes every class-0x03 MAD (see GmpSink); it is fixed for the transport's life
-  /// because the receive thread reads it.
+  /// `sa_sink`, when set, takes every class-0x03 MAD (see GmpSink); `pma_sink`, when set, every class-0x04
+  /// (PerfMgt) response, the answers to the PerfMgr's own Gets and Sets. Both are fixed for the transport's
+  /// life because the receive thread reads them.
   UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port, UmadTransportOptions options = {},
-                GmpSink sa_sink = {});
+                GmpSink sa_sink = {}, GmpSink pma_sink = {});
   /// stop(), so every callback has run by the time the object is gone.
   ~UmadTransport() override;
   UmadTransport(const UmadTransport&) = delete;
@@ -136,6 +137,7 @@ class UmadTransport final : public SmpTransport {
   TransportStats stats_;
   UnsolicitedHandler unsolicited_;
   const GmpSink sa_sink_;
+  const GmpSink pma_sink_;
   bool stopped_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 

@@ -20,6 +20,9 @@ class DaemonControl {
   virtual void request_heavy_sweep(const std::string& reason) = 0;
   /// Recompute routes on the current topology and program the difference.
   virtual void request_reroute(const std::string& reason) = 0;
+  /// Drop the unhealthy mark of `port` (`smctl port clear`), applied between sweeps; `reason` names who
+  /// asked. Queued even when the port is not marked (the answer reads the snapshot).
+  virtual void request_port_clear(PortKey port, const std::string& reason) = 0;
 };
 
 }  // namespace smd

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "routing/base/safe_text.h"
 
@@ -119,6 +121,70 @@ void render_sa(const SaStats& sa, Writer& w) {
   w.sample("smd_sa_queue_depth", "", static_cast<double>(sa.queue_depth));
 }
 
+/// The port labels every per-port family carries.
+std::string port_labels(const PortKey& key, const std::string& node_desc, const std::string& peer) {
+  return label("node_guid", format_guid(key.node_guid)) + "," + label("node_desc", node_desc) + "," +
+         label("port", std::to_string(key.port)) + "," + label("peer", peer);
+}
+
+/// The PerfMgr's last pass (FabricSnapshot::perf): what it cost, and every port's counters.
+void render_perfmgr(const PerfView& v, Writer& w) {
+  const PerfPassStats& p = v.last_pass;
+  w.family("smd_perfmgr_passes_total", "counter", "PerfMgr counter passes completed.");
+  w.sample("smd_perfmgr_passes_total", "", as_double(v.passes));
+  w.family("smd_perfmgr_pass_mads", "gauge", "PMA MADs the last counter pass sent (ClassPortInfo, Gets, Sets, re-sends).");
+  w.sample("smd_perfmgr_pass_mads", "", as_double(p.mads_sent));
+  w.family("smd_perfmgr_pass_timeouts", "gauge", "PMA MADs of the last pass that got no answer after every retry.");
+  w.sample("smd_perfmgr_pass_timeouts", "", as_double(p.timeouts));
+  w.family("smd_perfmgr_pass_seconds", "gauge", "Wall time of the last counter pass, pauses for sweeps included.");
+  w.sample("smd_perfmgr_pass_seconds", "", p.wall_ms / 1000.0);
+  w.family("smd_perfmgr_pass_cpu_seconds", "gauge", "CPU time of the PerfMgr thread in the last counter pass.");
+  w.sample("smd_perfmgr_pass_cpu_seconds", "", p.cpu_ms / 1000.0);
+  w.family("smd_perfmgr_ports", "gauge", "Ports the last counter pass read.");
+  w.sample("smd_perfmgr_ports", "", as_double(p.ports));
+  std::vector<std::string> labels;
+  labels.reserve(v.ports.size());
+  for (const PortCounterRow& r : v.ports) labels.push_back(port_labels(r.key, r.node_desc, r.peer));
+  for (std::size_t c = 0; c < kPortCounterCount; ++c) {
+    const std::string name = std::string("smd_port_") + kPortCounterInfo[c].metric + "_total";
+    const std::string help = std::string("PortCounters ") + kPortCounterInfo[c].iba_name +
+                             " counted since smd first read the port (saturation resets and wraps folded in).";
+    w.family(name.c_str(), "counter", help.c_str());
+    for (std::size_t i = 0; i < v.ports.size(); ++i) w.sample(name.c_str(), labels[i], as_double(v.ports[i].total[c]));
+  }
+  static constexpr const char* kData[kDataCounterCount][3] = {
+      {"smd_port_xmit_bytes_total", "smd_port_xmit_bytes_per_second", "Octets sent"},
+      {"smd_port_rcv_bytes_total", "smd_port_rcv_bytes_per_second", "Octets received"},
+      {"smd_port_xmit_packets_total", "smd_port_xmit_packets_per_second", "Packets sent"},
+      {"smd_port_rcv_packets_total", "smd_port_rcv_packets_per_second", "Packets received"}};
+  for (std::size_t d = 0; d < kDataCounterCount; ++d) {
+    w.family(kData[d][0], "counter", (std::string(kData[d][2]) + " since smd first read the port.").c_str());
+    for (std::size_t i = 0; i < v.ports.size(); ++i) w.sample(kData[d][0], labels[i], as_double(v.ports[i].data_total[d]));
+    w.family(kData[d][1], "gauge", (std::string(kData[d][2]) + " per second over the last interval.").c_str());
+    for (std::size_t i = 0; i < v.ports.size(); ++i) w.sample(kData[d][1], labels[i], as_double(v.ports[i].data_rate[d]));
+  }
+}
+
+/// The health rules' marks (FabricSnapshot::unhealthy).
+void render_health(const FabricSnapshot& snap, Writer& w) {
+  std::size_t isolated = 0;
+  for (const UnhealthyPortView& u : snap.unhealthy) isolated += u.isolated ? 1 : 0;
+  w.family("smd_ports_unhealthy", "gauge", "Ports marked unhealthy (error thresholds or link flaps).");
+  w.sample("smd_ports_unhealthy", "", static_cast<double>(snap.unhealthy.size()));
+  w.family("smd_ports_isolated", "gauge", "Unhealthy ports whose cable the routes go around.");
+  w.sample("smd_ports_isolated", "", static_cast<double>(isolated));
+  w.family("smd_unhealthy_marks_total", "counter", "Ports marked unhealthy since the daemon started.");
+  w.sample("smd_unhealthy_marks_total", "", as_double(snap.unhealthy_marks_total));
+  if (snap.unhealthy.empty()) return;
+  w.family("smd_port_unhealthy", "gauge", "1 for each unhealthy port, with why and whether its cable is isolated.");
+  for (const UnhealthyPortView& u : snap.unhealthy) {
+    w.sample("smd_port_unhealthy",
+             port_labels(u.key, u.node_desc, u.peer) + "," + label("reason", u.reason) + "," +
+                 label("isolated", u.isolated ? "true" : "false"),
+             1);
+  }
+}
+
 }  // namespace
 
 std::string render_metrics(const FabricSnapshot& snap) {
@@ -208,6 +274,8 @@ std::string render_metrics(const FabricSnapshot& snap) {
   // A state this list does not know still shows up rather than vanishing.
   if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", label("state", snap.sm_state), 1);
   if (snap.sa) render_sa(*snap.sa, w);
+  render_health(snap, w);
+  if (snap.perf) render_perfmgr(*snap.perf, w);
   return w.take();
 }
 

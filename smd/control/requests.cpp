@@ -11,9 +11,20 @@
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
+#include "smd/control/health_requests.h"
 #include "smd/control/multicast_requests.h"
 
 namespace smd::control {
+
+std::string iso_time(std::chrono::system_clock::time_point tp) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(tp);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
 namespace {
 
 /// A resolved route end: the node, the port that carries the LID, and the LID packets are sent to.
@@ -101,15 +112,6 @@ Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view n
                      " nodes; use a GUID or LID");
   }
   return node_endpoint(snap, matches.front());
-}
-
-std::string iso_time(std::chrono::system_clock::time_point tp) {
-  const std::time_t t = std::chrono::system_clock::to_time_t(tp);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 const char* type_name(NodeType type) {
@@ -459,6 +461,17 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
     }
     const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();
     if (!snap) return error_response("the daemon has published no state yet");
+    if (cmd == "counters") {
+      return from_result(
+          counters_json(*snap, request.value("node", std::string()), request.value("errors", false)));
+    }
+    if (cmd == "ports") return ok_response(ports_json(*snap, request.value("unhealthy", false)));
+    if (cmd == "port_clear") {
+      if (!request.contains("node") || !request.contains("port")) return error_response("port_clear needs node and port");
+      const Json& port = request.at("port");
+      if (!port.is_number_integer()) return error_response("port_clear: port must be an integer");
+      return from_result(port_clear(control, *snap, name_field(request, "node"), port.get<std::int64_t>(), requester));
+    }
     if (cmd == "export") return from_result(export_json(request, *snap));
     if (cmd == "status") return ok_response(status_json(*snap));
     if (cmd == "nodes") return ok_response(nodes_json(*snap));
@@ -472,8 +485,8 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
       return from_result(route_json(*snap, name_field(request, "src"), name_field(request, "dst")));
     }
     return error_response("unknown command '" + cmd +
-                          "' (known: export, groups, lfts, nodes, partitions, report, reroute, route, sa, status, "
-                          "sweep)");
+                          "' (known: counters, export, groups, lfts, nodes, partitions, port_clear, ports, report, reroute, "
+                          "route, sa, status, sweep)");
   } catch (const std::exception& e) {
     // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
     return error_response(std::string("bad request: ") + e.what());

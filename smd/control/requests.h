@@ -3,6 +3,7 @@
 // fabric_snapshot.h) and never blocks, so the server can run it on the daemon's io_context thread.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,9 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
 /// "0x0005" when no GUID matches). Errors: kInvalidInput for an unknown or ambiguous name (the message
 /// says which), or when the snapshot has no fabric yet.
 Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name);
+
+/// "2026-12-02T03:04:05Z": a wall-clock time as the control socket's answers carry it (UTC, seconds).
+std::string iso_time(std::chrono::system_clock::time_point tp);
 
 /// SM state, sweep counters, last sweep time and result, engine, fabric counts, the policy in effect
 /// ({generation, source}) and `needs_restart`: [{key, running, file}] for the keys of the last reloaded

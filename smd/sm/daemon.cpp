@@ -64,11 +64,19 @@ int Daemon::run() {
     sa_sink = [agent = sa_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress& from,
                                   bool sm_idle) { (void)agent->submit(mad, from, sm_idle); };
   }
+  // The PerfMgr exists from the start (its thread runs only as MASTER with perfmgr.enabled): the transport's
+  // PMA sink is fixed for its life. It sends through the transport, which outlives it.
+  perf_ = std::make_unique<PerfAgent>(
+      [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); },
+      [this](PerfPassDeltas d) { on_counters_read(std::move(d)); });
+  mad::GmpSink pma_sink = [agent = perf_.get()](std::span<const std::uint8_t, mad::kMadSize> mad,
+                                                 const mad::MadAddress&, bool) { agent->submit(mad); };
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),
-                                                    std::move(sa_sink));
+                                                    std::move(sa_sink), std::move(pma_sink));
   transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,
                                              const mad::UnsolicitedInfo& info) { on_unsolicited(mad, info); });
   runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);
+  health_policy_changed();
   if (sa_) {
     publish_sa();
     sa_->start();
@@ -96,6 +104,7 @@ int Daemon::run() {
   watchdog_timer_.cancel();
   signals_.cancel();
   if (sa_) sa_->stop();
+  perf_->stop();
   transport_->stop();
   spdlog::info("smd stopped");
   return 0;

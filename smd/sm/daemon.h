@@ -20,6 +20,7 @@
 //   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, then an event) and the SMInfo dispatch
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
 //   daemon_publish.cpp  the frozen FabricSnapshot and the counters
+//   daemon_health.cpp   the PerfMgr thread's life, link flaps, unhealthy marks and the cables routed around
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -27,6 +28,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,6 +43,8 @@
 #include "mad/transport/umad_transport.h"
 #include "smd/control/control_server.h"
 #include "smd/control/metrics_server.h"
+#include "smd/perfmgr/perf_agent.h"
+#include "smd/perfmgr/port_health.h"
 #include "smd/sa/sa_agent.h"
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
@@ -78,6 +82,8 @@ class Daemon final : public DaemonControl {
   void request_heavy_sweep(const std::string& reason) override;
   /// Queue kRerouteRequested: the next heavy sweep programs a fresh engine run.
   void request_reroute(const std::string& reason) override;
+  /// Queue kPortClearRequested for `port`.
+  void request_port_clear(PortKey port, const std::string& reason) override;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -183,6 +189,27 @@ class Daemon final : public DaemonControl {
   /// The staged policy takes effect, whole: the daemon's and the runner's. No-op when none is staged.
   void adopt_staged_policy();
 
+  // --- daemon_health.cpp: the PerfMgr and unhealthy ports ---
+  /// Run the PerfMgr thread exactly when this SM is MASTER, perfmgr.enabled is set and a sweep gave it ports.
+  void update_perfmgr();
+  /// The PerfMgr's PassSink (its thread): keep the deltas, queue kCountersRead.
+  void on_counters_read(PerfPassDeltas deltas);
+  /// kApplyHealth: every kept pass through the thresholds.
+  void apply_health(const DaemonEvent& event);
+  /// kClearPort: the operator's clear.
+  void clear_port(const DaemonEvent& event);
+  /// After a configuring sweep: flaps (cables the last sweep had and this one lacks), the PerfMgr's ports,
+  /// quiet marks expired, warnings for cables kept in.
+  void health_after_sweep();
+  /// A policy took effect: thresholds and the PerfMgr's settings.
+  void health_policy_changed();
+  /// Marks changed (`why`): hand the runner the ports to route around and ask for a sweep.
+  void health_changed(const std::string& why);
+  /// The marks as smctl and metrics show them.
+  std::vector<UnhealthyPortView> unhealthy_view() const;
+  /// "0x... (desc) port 3 via DR 0,1,3, cable to <peer>": a port named for the log.
+  std::string describe_port(const PortKey& key) const;
+
   // --- daemon_publish.cpp ---
   void publish(const SweepSummary* summary);
   void publish_sa();
@@ -259,6 +286,15 @@ class Daemon final : public DaemonControl {
   bool mcast_armed_ = false;
   /// The partition policy the SA pre-creates groups from; a new pointer only when the policy changes.
   std::shared_ptr<const PartitionsSpec> sa_partitions_;
+
+  // Fabric health. The PerfMgr thread hands its passes over through the mailbox (guarded).
+  std::unique_ptr<PerfAgent> perf_;
+  PortHealth health_{HealthThresholds{}};
+  mutable std::mutex perf_mailbox_mutex_;
+  std::vector<PerfPassDeltas> perf_mailbox_;
+  std::map<PortKey, PortKey> last_cables_;  ///< every cabled port -> its peer, as of the last configuring sweep
+  std::map<PortKey, std::string> kept_warned_;  ///< ports whose cable stays in, with the reason last logged
+  std::uint64_t unhealthy_marks_total_ = 0;
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

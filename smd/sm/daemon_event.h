@@ -33,6 +33,7 @@ struct DaemonEvent {
   std::uint64_t timer_gen = 0;                   ///< timer events: the arming that fired (older ones are stale)
   std::shared_ptr<const ReloadedPolicy> policy;  ///< kPolicyReloaded
   std::shared_ptr<const SweepSummary> summary;   ///< a sweep's outcome (kSweepUp, kSweepNotUp, kSweepFoundMaster)
+  PortKey port{};                                ///< kPortClearRequested: the port to clear
 };
 
 }  // namespace smd

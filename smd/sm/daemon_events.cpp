@@ -67,6 +67,7 @@ void Daemon::enter_state(mad::SmState next, const std::string& why) {
   }
   // Another SM programs the fabric now: what the switches hold is no longer ours to know.
   if (was_master && runner_) runner_->forget_programming();
+  update_perfmgr();  // only a master reads counters
   publish(nullptr);
 }
 
@@ -96,6 +97,8 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
     case SmAction::kNudgeMaster: nudge_watched(); return;
     case SmAction::kScheduleMcast: schedule_mcast_pass(); return;
     case SmAction::kRunMcastPass: run_mcast_pass(event); return;
+    case SmAction::kApplyHealth: apply_health(event); return;
+    case SmAction::kClearPort: clear_port(event); return;
     case SmAction::kFollowSender:
       if (auto sm = reach_sm(event.peer_guid, event.peer_lid)) {
         watched_ = *sm;

@@ -78,6 +78,7 @@ void Daemon::adopt_staged_policy() {
   needs_restart_ = staged_->needs_restart;
   staged_.reset();
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
+  health_policy_changed();
 }
 
 }  // namespace smd

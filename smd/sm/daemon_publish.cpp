@@ -5,9 +5,11 @@
 namespace smd {
 
 std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
-  if (!sa_ || !snapshot_) return snapshot_;
+  const bool perf = perf_ && policy_.perfmgr.enabled;
+  if ((!sa_ && !perf) || !snapshot_) return snapshot_;
   auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
-  snap->sa = std::make_shared<const SaStats>(sa_->stats());
+  if (sa_) snap->sa = std::make_shared<const SaStats>(sa_->stats());
+  if (perf) snap->perf = perf_->view();  // counter passes end between sweeps: the newest one
   return snap;
 }
 
@@ -62,6 +64,8 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->policy_generation = policy_generation_;
   snap->policy_source = policy_.source;
   snap->needs_restart = needs_restart_;
+  snap->unhealthy = unhealthy_view();
+  snap->unhealthy_marks_total = unhealthy_marks_total_;
   if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;
   snapshot_ = std::move(snap);
   publish_sa();

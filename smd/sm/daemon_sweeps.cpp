@@ -81,7 +81,9 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   sweep_running_ = n;
   auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
   take_mcast_mailbox();  // the sweep programs the groups the SA holds now
+  if (perf_) perf_->set_sweeping(true);  // the PerfMgr sends nothing new until the sweep is over
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
+  if (perf_) perf_->set_sweeping(false);
   sweep_running_ = 0;
   count_sweep(*s);
   const std::string result = s->stopped_after_discovery ? "stopped at the election gate: " + gate_why_
@@ -123,6 +125,7 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
   }
   own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};
+  health_after_sweep();
   publish(&s);
   const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
                            std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +
@@ -156,7 +159,9 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   std::string reason;
   // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
   if (ensure_is_sm("light sweep")) post(SmEvent::kIsSmRestored, "IsSM restored on our port");
+  if (perf_) perf_->set_sweeping(true);
   bool change = runner_->light_sweep_finds_change(reason);
+  if (perf_) perf_->set_sweeping(false);
   // The SMs the last election found: another MASTER, or a STANDBY that outranks us, needs a heavy sweep
   // (OpenSM's light sweep asks the same of every SM it knows).
   if (!change) change = other_sms_need_sweep(reason);

@@ -29,6 +29,8 @@ const char* to_string(SmEvent event) {
     case SmEvent::kPollDue: return "poll-due";
     case SmEvent::kGroupsChanged: return "groups-changed";
     case SmEvent::kMcastDue: return "mcast-due";
+    case SmEvent::kCountersRead: return "counters-read";
+    case SmEvent::kPortClearRequested: return "port-clear-requested";
     case SmEvent::kStop: return "stop";
   }
   return "?";

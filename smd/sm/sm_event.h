@@ -42,6 +42,9 @@ enum class SmEvent : std::uint8_t {
   // Multicast (the SA's joins and leaves; OpenSM's IDLE_TIME_PROCESS of marked MLIDs).
   kGroupsChanged,  ///< the SA's groups changed (join, leave, policy): rebuild the changed trees soon
   kMcastDue,       ///< the multicast timer expired: rebuild and program the changed groups' MFTs now
+  // Fabric health (the PerfMgr's counter passes; the operator's clears).
+  kCountersRead,        ///< a PerfMgr pass found counters that moved: apply the health thresholds
+  kPortClearRequested,  ///< `smctl port clear`: drop a port's unhealthy mark (it carries the port)
   kStop,           ///< SIGTERM / SIGINT
 };
 

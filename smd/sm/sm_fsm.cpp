@@ -52,6 +52,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kNone, kNa},            // PollDue
         {A::kNone, kNa},            // GroupsChanged
         {A::kNone, kNa},            // McastDue
+        {A::kNone, kNa},            // CountersRead
+        {A::kClearPort, kNa},       // PortClearRequested
         {A::kStop, kNa},            // Stop
     }},
     // DISCOVERING: the first sweep decides between MASTER and STANDBY (IBA 14.4.1.1).
@@ -81,6 +83,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kNone, kDi},            // PollDue
         {A::kNone, kDi},            // GroupsChanged
         {A::kNone, kDi},            // McastDue
+        {A::kNone, kDi},            // CountersRead
+        {A::kClearPort, kDi},       // PortClearRequested
         {A::kStop, kDi},            // Stop
     }},
     // STANDBY: only polls the master; takes over when it goes silent or hands the subnet over.
@@ -110,6 +114,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kPollMaster, kSb},      // PollDue
         {A::kNone, kSb},            // GroupsChanged
         {A::kNone, kSb},            // McastDue
+        {A::kNone, kSb},            // CountersRead
+        {A::kClearPort, kSb},       // PortClearRequested
         {A::kStop, kSb},            // Stop
     }},
     // MASTER: owns the subnet: sweeps, repairs, hands over to an SM that outranks it, and waits for a
@@ -140,6 +146,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kPollMaster, kMa},      // PollDue
         {A::kScheduleMcast, kMa},   // GroupsChanged
         {A::kRunMcastPass, kMa},    // McastDue
+        {A::kApplyHealth, kMa},     // CountersRead
+        {A::kClearPort, kMa},       // PortClearRequested
         {A::kStop, kMa},            // Stop
     }},
 }};
@@ -190,6 +198,8 @@ const char* to_string(SmAction action) {
     case SmAction::kAdoptPolicy: return "adopt-policy";
     case SmAction::kScheduleMcast: return "schedule-mcast";
     case SmAction::kRunMcastPass: return "run-mcast-pass";
+    case SmAction::kApplyHealth: return "apply-health";
+    case SmAction::kClearPort: return "clear-port";
     case SmAction::kStop: return "stop";
   }
   return "?";

@@ -38,6 +38,8 @@ enum class SmAction : std::uint8_t {
   kAdoptPolicy,     ///< no sweep runs in this state: the reloaded policy takes effect now
   kScheduleMcast,   ///< arm the multicast timer (joins and leaves arrive in bursts: one pass takes them all)
   kRunMcastPass,    ///< rebuild the trees of the groups that changed, verify, program their MFT blocks
+  kApplyHealth,     ///< fold a counter pass into the health rules; a changed unhealthy set asks for a sweep
+  kClearPort,       ///< drop a port's unhealthy mark; a cable isolated until now asks for a sweep
   kStop,            ///< leave the loop
 };
 

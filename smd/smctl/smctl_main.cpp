@@ -1,5 +1,6 @@
 // smctl: ask a running smd over its control socket.
-//   smctl [--socket PATH] [--json] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|export roce
+//   smctl [--socket PATH] [--json] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
+//         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce
 // Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -65,6 +66,27 @@ int main(int argc, char** argv) {
   app.add_subcommand("groups", "multicast groups: MGID, MLID, members by JoinState, tree")->callback([&] {
     request = {{"cmd", "groups"}};
   });
+  std::string counters_node;
+  bool errors_only = false;
+  auto* counters = app.add_subcommand("counters", "per-port PMA counters the PerfMgr read (perfmgr.enabled)");
+  counters->add_option("node", counters_node, "one node: description, GUID or LID");
+  counters->add_flag("--errors", errors_only, "only ports whose error counters moved in the last interval");
+  counters->callback([&] {
+    request = {{"cmd", "counters"}, {"errors", errors_only}};
+    if (!counters_node.empty()) request["node"] = counters_node;
+  });
+  bool unhealthy_only = false;
+  auto* ports = app.add_subcommand("ports", "cabled ports with their health: unhealthy marks, isolated cables");
+  ports->add_flag("--unhealthy", unhealthy_only, "only the ports marked unhealthy, with the reason");
+  ports->callback([&] { request = {{"cmd", "ports"}, {"unhealthy", unhealthy_only}}; });
+  auto* port = app.add_subcommand("port", "act on one port");
+  port->require_subcommand(1);
+  std::string clear_node;
+  unsigned clear_port = 0;
+  auto* clear = port->add_subcommand("clear", "drop a port's unhealthy mark: its cable is routed again");
+  clear->add_option("node", clear_node, "node: description, GUID or LID")->required();
+  clear->add_option("port", clear_port, "port number")->required()->check(CLI::Range(1, 254));
+  clear->callback([&] { request = {{"cmd", "port_clear"}, {"node", clear_node}, {"port", clear_port}}; });
   std::string what;
   auto* exp = app.add_subcommand("export", "export a plan the daemon wrote");
   exp->add_option("what", what, "what to export")->required()->check(CLI::IsMember({"roce"}));

@@ -229,6 +229,45 @@ void render_groups(std::ostream& out, const Json& r) {
   }
 }
 
+// One line per port: the error counters that moved in the last interval (or "clean"), the data rates.
+void render_counters(std::ostream& out, const Json& r) {
+  const Json& last = r.at("last_pass");
+  out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s") << " s; last: "
+      << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts") << " timeouts, "
+      << str(last, "wall_ms") << " ms (" << str(last, "cpu_ms") << " ms CPU)\n";
+  for (const Json& p : r.at("ports")) {
+    out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
+        << std::setw(3) << str(p, "port") << " -> " << std::setw(24) << str(p, "peer");
+    std::string moved;
+    for (const auto& [name, value] : p.at("delta").items()) {
+      if (value.get<std::uint64_t>() == 0) continue;
+      moved += " " + name + "+" + value.dump() + " (" + p.at("counters").at(name).dump() + ")";
+    }
+    out << (moved.empty() ? " clean" : moved);
+    const Json& rate = p.at("rate");
+    out << "  xmit " << str(rate, "xmit_bytes") << " B/s rcv " << str(rate, "rcv_bytes") << " B/s";
+    if (!p.at("saturated").empty()) out << "  saturated: " << p.at("saturated").dump();
+    out << "\n";
+  }
+}
+
+void render_ports(std::ostream& out, const Json& r) {
+  out << str(r, "unhealthy") << " unhealthy, " << str(r, "isolated") << " isolated\n";
+  for (const Json& p : r.at("ports")) {
+    out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
+        << std::setw(3) << str(p, "port") << " DR " << std::setw(12) << str(p, "dr_path") << " -> " << std::setw(24)
+        << str(p, "peer");
+    if (p.value("unhealthy", false)) {
+      out << " UNHEALTHY: " << str(p, "reason") << "; "
+          << (p.value("isolated", false) ? "isolated (routes go around it)" : "not isolated: " + str(p, "kept_reason"))
+          << "; since " << str(p, "since");
+    } else if (p.contains("state")) {
+      out << " " << str(p, "state");
+    }
+    out << "\n";
+  }
+}
+
 void render_text(std::ostream& out, const std::string& cmd, const Json& result) {
   try {
     if (cmd == "status") return render_status(out, result);
@@ -239,6 +278,13 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
     if (cmd == "sa") return render_sa(out, result);
     if (cmd == "partitions") return render_partitions(out, result);
     if (cmd == "groups") return render_groups(out, result);
+    if (cmd == "counters") return render_counters(out, result);
+    if (cmd == "ports") return render_ports(out, result);
+    if (cmd == "port_clear") {
+      out << (result.value("cleared", false) ? "cleared " : "not marked (nothing to clear): ") << str(result, "node_guid")
+          << " port " << str(result, "port") << "\n";
+      return;
+    }
     if (cmd == "sweep" || cmd == "reroute") {
       out << "requested " << str(result, "requested") << "\n";
       return;

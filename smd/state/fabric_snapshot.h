@@ -15,6 +15,7 @@
 #include "routing/model/topology.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
+#include "smd/state/port_counters_view.h"
 #include "smd/state/sa_stats.h"
 #include "smd/state/sweep_summary.h"
 
@@ -118,6 +119,11 @@ struct FabricSnapshot {
   std::vector<McastGroupView> groups;
   /// The Subnet Administrator's counters as of this snapshot's making (null: the SA is turned off).
   std::shared_ptr<const SaStats> sa;
+  /// The PerfMgr's last completed counter pass as of this snapshot's making (null: perfmgr.enabled is false).
+  std::shared_ptr<const PerfView> perf;
+  /// Ports the health rules marked unhealthy, by key, with what routing made of their cables.
+  std::vector<UnhealthyPortView> unhealthy;
+  std::uint64_t unhealthy_marks_total = 0;  ///< ports marked since the daemon started
 };
 
 }  // namespace smd

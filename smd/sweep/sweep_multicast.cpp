@@ -120,7 +120,7 @@ McastPassSummary SweepRunner::multicast_pass() {
   const mad::TransportStats before = transport_.stats();
   SmpBatch batch(io_, transport_);
   SweepFabric fabric{ObservedFabric(last_)};
-  r.counts = multicast_phase(batch, fabric, topo_, r.problems, r.rebuilt);
+  r.counts = multicast_phase(batch, fabric, routed_topo_ ? routed_topo_ : topo_, r.problems, r.rebuilt);
   last_ = std::move(fabric).known();
   r.smps_sent = transport_.stats().sent - before.sent;
   r.ms = ms_since(t0);

@@ -49,15 +49,18 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
 RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
   const bool full = std::exchange(full_reroute_, false);
   const RoutingTables* previous = programmed_.tables.get();
-  const bool can_repair = !full && policy_.routing.repair == RepairMode::kMinimal && topo_ && previous != nullptr &&
-                          !topology_gained_links(*topo_, topo);
+  // The previous tables were routed on routed_topo_ (without the cables isolated then): a cable no longer
+  // isolated is a gained link, and a newly isolated one a lost link the repair routes around.
+  const Topology* before = routed_topo_ ? routed_topo_.get() : topo_.get();
+  const bool can_repair = !full && policy_.routing.repair == RepairMode::kMinimal && before != nullptr &&
+                          previous != nullptr && !topology_gained_links(*before, topo);
   if (!can_repair) return fresh;
   // Layers are a property of the whole route set (a cycle may close through any route): keeping old routes
   // on their old layers beside fresh ones on fresh layers proves nothing, so layered tables are never mixed.
   if (fresh.layering || previous->layering) return fresh;
   const LidMap& lids = *desired_.lids;
   RepairStats rs;
-  RoutingTables mixed = repair_tables(*topo_, *previous, topo, lids, fresh, rs);
+  RoutingTables mixed = repair_tables(*before, *previous, topo, lids, fresh, rs);
   // Every route must deliver; deadlock freedom is required for the traffic CAs inject. A switch whose old
   // route died may need a detour with a down-up turn for its own (management) traffic: on a degraded fat
   // tree no up/down-legal route exists from it, and a fresh engine run would re-route everything instead.

@@ -109,7 +109,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
 
   // Phases 2 and 3: what the SM wants.
   if (!assign_lids_phase(topo, s, problems)) return finish(true);
-  if (!routing_phase(topo, s, problems)) return finish(true);
+  // Routing (and the multicast trees) see the fabric without the isolated cables; everything else, the
+  // links' states included, sees the whole fabric.
+  const std::shared_ptr<const Topology> route_topo = isolation_phase(topo_ptr);
+  if (!routing_phase(*route_topo, s, problems)) return finish(true);
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   desired_.partitions = plan_partitions_phase(fabric);
@@ -153,7 +156,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   {
     PhaseTimer t(s, SweepPhase::kMulticast, "multicast configured (MFT blocks)");
     unsigned rebuilt = 0;
-    const McastProgramCounts mc = multicast_phase(batch, fabric, topo_ptr, problems, rebuilt);
+    const McastProgramCounts mc = multicast_phase(batch, fabric, route_topo, problems, rebuilt);
     s.mcast_groups = mc.groups;
     s.mcast_trees_rebuilt = rebuilt;
     s.mft_blocks_written = mc.blocks_written;
@@ -187,6 +190,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     }
   }
   topo_ = topo_ptr;
+  routed_topo_ = route_topo;
   programmed_ = desired_;
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
@@ -198,6 +202,7 @@ void SweepRunner::forget_programming() {
   applied_mft_.forget_all();
   mcast_tables_ = {};  // the next master sweep builds every tree afresh
   mcast_tables_topo_.reset();
+  routed_topo_.reset();
   applied_pkeys_.forget_all();
   applied_qos_.forget_all();
   reregistered_.clear();  // the first sweep as master again tells every client to re-register

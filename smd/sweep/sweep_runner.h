@@ -35,6 +35,7 @@
 #include "smd/fabric/observed.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/program/mcast_programmer.h"
+#include "smd/state/port_counters_view.h"
 #include "smd/state/roce_state_writer.h"
 #include "smd/state/sweep_summary.h"
 #include "smd/sweep/sweep_scope.h"
@@ -120,6 +121,20 @@ class SweepRunner {
   /// Some group changed since the last multicast phase (its tree is not programmed yet).
   bool mcast_rebuild_pending() const { return !mcast_changed_.empty(); }
 
+  /// Ports whose cables the following heavy sweeps route around (health.isolate: the unhealthy ports), by
+  /// (node GUID, port). Each sweep decides them again on its own fabric (routing/isolation: never cutting a
+  /// node off); the link stays up and keeps its LIDs. A changed set makes the next sweep route afresh or repair.
+  void set_isolation_requests(std::vector<PortKey> ports);
+  const std::vector<PortKey>& isolation_requests() const { return isolation_requests_; }
+  /// What the last routing phase decided for each request, in request order (empty when none).
+  struct IsolationOutcome {
+    PortKey port;
+    PortKey peer;  ///< node GUID 0 when the port is not cabled (or not in the fabric)
+    bool isolated = false;
+    std::string reason;  ///< why it stays in
+  };
+  const std::vector<IsolationOutcome>& isolation() const { return isolation_; }
+
   /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
   /// the report of that write, nullopt when none was asked for yet.
   std::optional<RoceWriteReport> wait_for_roce_files() { return roce_writer_.wait_idle(); }
@@ -135,6 +150,9 @@ class SweepRunner {
   // Phase 3 (sweep_routing.cpp): the engine chain, then the fresh run or the minimal repair of the
   // previous tables (routing.repair, routing/verify/repair.h) when the fabric only lost links or nodes.
   bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
+  /// The topology routing sees (sweep_isolation.cpp): `topo` itself, or a copy without the cables of the
+  /// isolation requests that plan_isolation allows. Fills isolation_.
+  std::shared_ptr<const Topology> isolation_phase(const std::shared_ptr<const Topology>& topo);
   RoutingTables choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
   void write_ca_order(const Topology& topo, const RoutingTables& tables);
   EndportSettings endport_settings(const Topology& topo) const;
@@ -172,6 +190,10 @@ class SweepRunner {
   std::shared_ptr<const Topology> mcast_builder_topo_;
   ObservedFabric last_;  ///< the last configuring sweep's fabric as known at its end (topo null: none)
   std::shared_ptr<const Topology> topo_;
+  /// The topology the programmed tables were routed on: topo_, or topo_ without its isolated cables.
+  std::shared_ptr<const Topology> routed_topo_;
+  std::vector<PortKey> isolation_requests_;
+  std::vector<IsolationOutcome> isolation_;
   DesiredFabric desired_;        ///< what the current (or last) sweep wants: LIDs, tables, endport settings
   DesiredFabric programmed_;     ///< the desired state of the last sweep that reached programming
   RoceStateWriter roce_writer_;  // last: its destructor finishes the write while the rest still exists

@@ -205,6 +205,29 @@ def deadlock_errors(nodes, lfts, owner):
     return []
 
 
+def avoid_errors(nodes, lfts, owner, spec):
+    """The cable at switch DESC port PORT is cabled (ibnetdiscover) and no LFT entry at either end uses it."""
+    desc, _, port = spec.rpartition(':')
+    port = int(port)
+    names = [n for n, v in nodes.items() if v['type'] == 'sw' and v['desc'] == desc]
+    if len(names) != 1:
+        return [f"--avoid {spec}: {len(names)} switches are described '{desc}'"]
+    name = names[0]
+    if port not in nodes[name]['ports']:
+        return [f"--avoid {spec}: the cable is gone (ibnetdiscover sees no peer on {desc} port {port})"]
+    peer, peer_port = nodes[name]['ports'][port]
+    errors = []
+    for sw, out in ((name, port), (peer, peer_port)):
+        if sw not in lfts:
+            continue
+        using = sorted(l for l in owner if lfts[sw].get(l) == out)
+        if using:
+            errors.append(f"{nodes[sw]['desc']} port {out} still carries {len(using)} LIDs (first {using[:5]})")
+    if not errors:
+        print(f"check_fabric: no route uses the cable {desc}[{port}] <-> {nodes[peer]['desc']}[{peer_port}]")
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--lmc', type=int, default=0)
@@ -218,6 +241,10 @@ def main():
                     help="check each CA pair's LIDs use min(2^LMC, shortest paths) distinct paths")
     ap.add_argument('--deadlock-free', action='store_true',
                     help='check the channel dependency graph of the read-back routes is acyclic')
+    ap.add_argument('--use', action='append', default=[], metavar='DESC:PORT',
+                    help='some LFT entry of switch DESC sends over its port PORT')
+    ap.add_argument('--avoid', action='append', default=[], metavar='DESC:PORT',
+                    help='the cable at switch DESC port PORT is up but no LFT entry at either end sends over it')
     args = ap.parse_args()
     errors = []
 
@@ -295,6 +322,13 @@ def main():
                 bad_routes += 1
                 if bad_routes <= 20:
                     errors.append(f"switch {sw_name} does not deliver LID {lid} to {dst}[{dst_port}]")
+    for spec in args.avoid:
+        errors.extend(avoid_errors(nodes, lfts, owner, spec))
+    for spec in args.use:
+        desc, _, port = spec.rpartition(':')
+        sws = [n for n, v in switches.items() if v['desc'] == desc]
+        if len(sws) != 1 or not any(p == int(port) for p in lfts[sws[0]].values()):
+            errors.append(f"--use {spec}: no LFT entry of {desc} sends over port {port}")
     if args.ca_order and args.max_shift_load is not None:
         errors.extend(shift_load_errors(args, nodes, lfts, owner))
     if args.path_diversity:

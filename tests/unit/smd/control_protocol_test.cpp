@@ -68,10 +68,15 @@ std::size_t bfs_nodes(const Topology& t, NodeIndex a, NodeIndex b) {
 
 struct FakeControl : DaemonControl {
   std::shared_ptr<const FabricSnapshot> snap;
-  std::vector<std::string> heavy, reroutes;
+  std::vector<std::string> heavy, reroutes, clears;
+  std::vector<PortKey> cleared;
   std::shared_ptr<const FabricSnapshot> snapshot() const override { return snap; }
   void request_heavy_sweep(const std::string& reason) override { heavy.push_back(reason); }
   void request_reroute(const std::string& reason) override { reroutes.push_back(reason); }
+  void request_port_clear(PortKey port, const std::string& reason) override {
+    cleared.push_back(port);
+    clears.push_back(reason);
+  }
 };
 
 TEST(ControlProtocol, RouteFollowsLftsWithBfsLength) {

@@ -30,6 +30,7 @@ struct FakeControl : DaemonControl {
   std::shared_ptr<const FabricSnapshot> snapshot() const override { return snap; }
   void request_heavy_sweep(const std::string&) override { ++heavy; }
   void request_reroute(const std::string&) override {}
+  void request_port_clear(PortKey, const std::string&) override {}
 };
 
 // A raw client: connect, send bytes, read until EOF or `until` bytes or a newline, with a deadline.

@@ -205,5 +205,16 @@ TEST(SmFsm, OnlyTheMasterProgramsMulticastTrees) {
   }
 }
 
+TEST(SmFsm, OnlyTheMasterAppliesCounterPassesButAnySmClearsAPort) {
+  // Only a master runs the PerfMgr, so a counter pass arriving after mastership was lost is dropped; a clear
+  // is the operator's and is kept in every state (the marks outlive a standby period). Neither changes state.
+  for (SmState s : kStates) {
+    const bool master = s == SmState::kMaster;
+    EXPECT_EQ(sm_transition(s, SmEvent::kCountersRead), cell(master ? SmAction::kApplyHealth : SmAction::kNone, s))
+        << to_string(s);
+    EXPECT_EQ(sm_transition(s, SmEvent::kPortClearRequested), cell(SmAction::kClearPort, s)) << to_string(s);
+  }
+}
+
 }  // namespace
 }  // namespace smd

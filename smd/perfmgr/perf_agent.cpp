@@ -1,0 +1,347 @@
+#include "smd/perfmgr/perf_agent.h"
+
+#include <pthread.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <ctime>
+#include <set>
+#include <utility>
+
+#include "mad/codec/pma.h"
+
+namespace smd {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr std::uint8_t kMethodGet = 0x01;
+constexpr std::uint8_t kMethodSet = 0x02;
+constexpr std::uint32_t kGsiQkey = 0x80010000;
+// How long the thread sleeps between looks while a sweep holds it off.
+constexpr auto kPausePoll = std::chrono::milliseconds(5);
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+double ms_between(SteadyClock::time_point a, SteadyClock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+double seconds_of(SteadyClock::time_point t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
+
+// PMA ClassPortInfo:CapabilityMask: the 16 bits at byte 2 of the attribute (IBA 13.4.8.1).
+std::uint16_t capability_mask_of(std::span<const std::uint8_t> data) {
+  return static_cast<std::uint16_t>((data[2] << 8) | data[3]);
+}
+
+CounterArray error_counters(const mad::PortCounters& pc) {
+  CounterArray c{};
+  auto set = [&](PortCounter which, std::uint64_t v) { c[static_cast<std::size_t>(which)] = v; };
+  set(PortCounter::kSymbolError, pc.symbol_error);
+  set(PortCounter::kLinkErrorRecovery, pc.link_error_recovery);
+  set(PortCounter::kLinkDowned, pc.link_downed);
+  set(PortCounter::kPortRcvErrors, pc.port_rcv_errors);
+  set(PortCounter::kPortRcvRemotePhysicalErrors, pc.port_rcv_remote_physical_errors);
+  set(PortCounter::kPortRcvSwitchRelayErrors, pc.port_rcv_switch_relay_errors);
+  set(PortCounter::kPortXmitDiscards, pc.port_xmit_discards);
+  set(PortCounter::kPortXmitConstraintErrors, pc.port_xmit_constraint_errors);
+  set(PortCounter::kPortRcvConstraintErrors, pc.port_rcv_constraint_errors);
+  set(PortCounter::kLocalLinkIntegrityErrors, pc.local_link_integrity_errors);
+  set(PortCounter::kExcessiveBufferOverrunErrors, pc.excessive_buffer_overrun_errors);
+  set(PortCounter::kVL15Dropped, pc.vl15_dropped);
+  set(PortCounter::kPortXmitWait, pc.port_xmit_wait);
+  return c;
+}
+
+}  // namespace
+
+PerfAgent::PerfAgent(Sender sender, PassSink sink)
+    : sender_(std::move(sender)), sink_(std::move(sink)), view_(std::make_shared<const PerfView>()) {}
+
+PerfAgent::~PerfAgent() { stop(); }
+
+void PerfAgent::configure(const PerfMgrPolicy& policy) {
+  {
+    const std::lock_guard lock(mutex_);
+    policy_ = policy;
+  }
+  wake_.notify_all();
+}
+
+void PerfAgent::set_targets(std::vector<PerfTarget> targets) {
+  auto shared = std::make_shared<const std::vector<PerfTarget>>(std::move(targets));
+  const std::lock_guard lock(mutex_);
+  targets_ = std::move(shared);
+}
+
+void PerfAgent::set_sweeping(bool sweeping) { sweeping_.store(sweeping, std::memory_order_relaxed); }
+
+void PerfAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
+  {
+    const std::lock_guard lock(mutex_);
+    // A bounded queue: more answers than could ever be outstanding are stale or not ours.
+    if (rx_.size() >= 4 * mad::kMadSize) return;
+    std::array<std::uint8_t, mad::kMadSize> copy{};
+    std::copy(mad.begin(), mad.end(), copy.begin());
+    rx_.push_back(copy);
+  }
+  wake_.notify_all();
+}
+
+void PerfAgent::start() {
+  if (thread_.joinable()) return;
+  stop_.store(false);
+  thread_ = std::thread([this] { loop(); });
+  pthread_setname_np(thread_.native_handle(), "smd-perfmgr");
+}
+
+void PerfAgent::stop() {
+  if (!thread_.joinable()) return;
+  stop_.store(true);
+  wake_.notify_all();
+  thread_.join();
+  outstanding_.clear();
+}
+
+void PerfAgent::loop() {
+  while (!stopping()) {
+    const auto started = SteadyClock::now();
+    run_pass();
+    std::unique_lock lock(mutex_);
+    const auto due = started + std::chrono::seconds(policy_.interval_s);
+    wake_.wait_until(lock, due, [&] { return stopping() || SteadyClock::now() >= due; });
+  }
+}
+
+bool PerfAgent::send(Request& r) {
+  const std::uint32_t tid = next_tid_++;
+  if (next_tid_ == 0) next_tid_ = 1;
+  const auto mad = mad::make_pma_request(r.method, r.attr, tid, r.data);
+  mad::MadAddress to;
+  to.lid = r.lid;
+  to.qpn = 1;
+  to.qkey = kGsiQkey;
+  ++r.attempts;
+  ++pass_.mads_sent;
+  PerfMgrPolicy policy;
+  {
+    const std::lock_guard lock(mutex_);
+    policy = policy_;
+  }
+  r.deadline = SteadyClock::now() + std::chrono::milliseconds(policy.timeout_ms);
+  if (sender_(mad, to) != 0) return false;
+  outstanding_.emplace(tid, r);
+  return true;
+}
+
+void PerfAgent::drain(std::deque<Request>& work, const std::function<void(const Request&, std::uint16_t status,
+                                                                           std::span<const std::uint8_t> data)>& on_answer) {
+  constexpr std::uint16_t kNoAnswer = 0xFFFF;
+  std::vector<std::array<std::uint8_t, mad::kMadSize>> answers;
+  while ((!work.empty() || !outstanding_.empty()) && !stopping()) {
+    PerfMgrPolicy policy;
+    {
+      const std::lock_guard lock(mutex_);
+      policy = policy_;
+    }
+    if (sweeping_.load(std::memory_order_relaxed) && outstanding_.empty()) {
+      const auto t0 = SteadyClock::now();
+      std::this_thread::sleep_for(kPausePoll);
+      pass_.paused_ms += ms_between(t0, SteadyClock::now());
+      continue;
+    }
+    while (!sweeping_.load(std::memory_order_relaxed) && outstanding_.size() < policy.max_outstanding && !work.empty()) {
+      Request r = work.front();
+      work.pop_front();
+      if (!send(r)) {
+        ++pass_.errors;
+        on_answer(r, kNoAnswer, {});
+      }
+    }
+    auto next_deadline = SteadyClock::now() + std::chrono::milliseconds(50);
+    for (const auto& [tid, r] : outstanding_) next_deadline = std::min(next_deadline, r.deadline);
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_until(lock, next_deadline, [&] { return stopping() || !rx_.empty(); });
+      answers.assign(rx_.begin(), rx_.end());
+      rx_.clear();
+    }
+    for (const auto& mad : answers) {
+      const auto resp = mad::parse_pma_response(mad);
+      if (!resp) continue;
+      const auto it = outstanding_.find(static_cast<std::uint32_t>(resp->tid));
+      if (it == outstanding_.end()) continue;  // late: its request was already given up or re-sent
+      const Request r = it->second;
+      outstanding_.erase(it);
+      if (resp->status != 0) ++pass_.errors;
+      on_answer(r, resp->status, resp->data);
+    }
+    const auto now = SteadyClock::now();
+    for (auto it = outstanding_.begin(); it != outstanding_.end();) {
+      if (it->second.deadline > now) {
+        ++it;
+        continue;
+      }
+      Request r = it->second;
+      it = outstanding_.erase(it);
+      if (r.attempts <= policy.retries) {
+        work.push_front(r);  // re-sent first, when the window (and any sweep) allows
+      } else {
+        ++pass_.timeouts;
+        on_answer(r, kNoAnswer, {});
+      }
+    }
+  }
+}
+
+void PerfAgent::run_pass() {
+  PerfMgrPolicy policy;
+  std::shared_ptr<const std::vector<PerfTarget>> targets;
+  {
+    const std::lock_guard lock(mutex_);
+    policy = policy_;
+    targets = targets_;
+  }
+  if (!targets || targets->empty()) return;
+  const auto t_start = SteadyClock::now();
+  const double cpu_start = thread_cpu_ms();
+  pass_ = PerfPassStats{};
+  const std::vector<PerfTarget>& ports = *targets;
+
+  std::vector<PortKey> keys;
+  keys.reserve(ports.size());
+  for (const PerfTarget& t : ports) keys.push_back(t.key);
+  store_.retain(keys);
+
+  // ClassPortInfo once per node (kept across passes): whether its PMA has 64-bit counters.
+  std::deque<Request> work;
+  std::set<Guid> asked;
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const Guid node = ports[i].key.node_guid;
+    if (capability_.contains(node) || !asked.insert(node).second) continue;
+    Request r;
+    r.attr = mad::kAttrPmaClassPortInfo;
+    r.method = kMethodGet;
+    r.lid = ports[i].lid;
+    r.target = i;
+    work.push_back(r);
+  }
+  drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
+    if (status == 0 && data.size() >= 4) capability_[ports[r.target].key.node_guid] = capability_mask_of(data);
+  });
+
+  std::vector<PortProgress> progress(ports.size());
+  std::vector<double> read_s(ports.size(), 0.0);
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    Request r;
+    r.method = kMethodGet;
+    r.lid = ports[i].lid;
+    r.target = i;
+    r.attr = mad::kAttrPortCounters;
+    mad::PortCounters select;
+    select.port_select = static_cast<std::uint8_t>(ports[i].key.port);
+    select.encode(r.data);
+    work.push_back(r);
+    const auto cap = capability_.find(ports[i].key.node_guid);
+    if (cap != capability_.end() && (cap->second & mad::pma_cap::kExtendedWidthSupported) != 0) {
+      Request x = r;
+      x.attr = mad::kAttrPortCountersExtended;
+      x.data.fill(0);
+      mad::PortCountersExtended ext;
+      ext.port_select = static_cast<std::uint8_t>(ports[i].key.port);
+      ext.encode(x.data);
+      work.push_back(x);
+    }
+  }
+  drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
+    PortProgress& p = progress[r.target];
+    if (status != 0 || data.size() < 192) {
+      p.failed = true;
+      return;
+    }
+    if (r.attr == mad::kAttrPortCounters) {
+      std::copy_n(data.begin(), 192, p.counters.begin());
+      p.have_counters = true;
+      read_s[r.target] = seconds_of(SteadyClock::now());
+    } else {
+      std::copy_n(data.begin(), 192, p.extended.begin());
+      p.have_extended = true;
+    }
+  });
+
+  PerfPassDeltas deltas;
+  deltas.interval_s = policy.interval_s;
+  const auto wall = std::chrono::system_clock::now();
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const PortProgress& p = progress[i];
+    if (!p.have_counters || p.failed) continue;
+    const PerfTarget& t = ports[i];
+    const mad::PortCounters pc = mad::PortCounters::decode(p.counters);
+    PortReading reading;
+    reading.key = t.key;
+    reading.port_guid = t.port_guid;
+    reading.lid = t.lid;
+    reading.node_desc = t.node_desc;
+    reading.peer = t.peer;
+    reading.counters = error_counters(pc);
+    reading.t_s = read_s[i];
+    reading.wall = wall;
+    // Data counters count 4-octet words on the wire (IBA 16.1.3.5).
+    if (p.have_extended) {
+      const mad::PortCountersExtended ext = mad::PortCountersExtended::decode(p.extended);
+      reading.extended = true;
+      reading.data = {ext.port_xmit_data * 4, ext.port_rcv_data * 4, ext.port_xmit_pkts, ext.port_rcv_pkts};
+    } else {
+      reading.data = {std::uint64_t{pc.port_xmit_data} * 4, std::uint64_t{pc.port_rcv_data} * 4, pc.port_xmit_pkts,
+                      pc.port_rcv_pkts};
+    }
+    ++pass_.ports;
+    const ReadingResult result = store_.apply(reading);
+    bool moved = false;
+    for (std::uint64_t d : result.delta) moved = moved || d != 0;
+    if (moved) deltas.moved.emplace_back(t.key, result.delta);
+    if (result.saturated != 0 && policy.reset_saturated && (result.reset_select != 0 || result.reset_select2 != 0)) {
+      Request r;
+      r.method = kMethodSet;
+      r.attr = mad::kAttrPortCounters;
+      r.lid = t.lid;
+      r.target = i;
+      mad::PortCounters clear;
+      clear.port_select = static_cast<std::uint8_t>(t.key.port);
+      clear.counter_select = result.reset_select;
+      clear.counter_select2 = result.reset_select2;
+      clear.encode(r.data);
+      work.push_back(r);
+      spdlog::info("perfmgr: {} port {} (node {}): saturated counters cleared (CounterSelect 0x{:04x})",
+                   t.node_desc, t.key.port, format_guid(t.key.node_guid), result.reset_select);
+    }
+  }
+  drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t>) {
+    if (status != 0) return;
+    const mad::PortCounters sent = mad::PortCounters::decode(r.data);
+    store_.cleared(ports[r.target].key, sent.counter_select, sent.counter_select2);
+    ++pass_.resets;
+  });
+  if (stopping()) return;
+
+  pass_.wall_ms = ms_between(t_start, SteadyClock::now());
+  pass_.cpu_ms = thread_cpu_ms() - cpu_start;
+  ++passes_;
+  auto view = std::make_shared<PerfView>();
+  view->ports = store_.rows();
+  view->passes = passes_;
+  view->last_pass = pass_;
+  view->last_pass_end = std::chrono::system_clock::now();
+  view->interval_s = policy.interval_s;
+  view_.store(std::move(view));
+  spdlog::debug("perfmgr: pass {}: {} ports, {} MADs, {} timeouts, {:.1f} ms ({:.1f} ms CPU, {:.1f} ms paused)",
+                passes_, pass_.ports, pass_.mads_sent, pass_.timeouts, pass_.wall_ms, pass_.cpu_ms, pass_.paused_ms);
+  if (sink_ && !deltas.moved.empty()) sink_(std::move(deltas));
+}
+
+}  // namespace smd

@@ -1,0 +1,120 @@
+// PerfAgent: the Performance Manager's thread (IBA 16.1). Every perfmgr.interval it reads PortCounters and,
+// where the node's PMA ClassPortInfo says it has them, PortCountersExtended of every PerfTarget: LID-routed
+// GMPs on QP1 (class 0x04) sent through the transport's thread-safe send_gmp, answered into its own queue
+// by the receive thread (UmadTransport's pma_sink). Its own window (perfmgr.max_outstanding), timers and
+// retries; nothing goes through the SM's io_context, and while the SM runs a sweep (set_sweeping) it sends
+// nothing new, so a counter pass never competes with a sweep for ibsim's or the fabric's MAD capacity.
+//
+// Each pass folds its readings into a CounterStore (deltas, wrap, saturation), clears saturated counters
+// with a PortCounters Set when the policy says so, publishes a PerfView (one atomic shared_ptr, read without
+// a lock by metrics and smctl) and hands the ports whose error counters moved to the SM (PassSink).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "config/policy.h"
+#include "mad/transport/mad_channel.h"
+#include "smd/perfmgr/counter_store.h"
+#include "smd/perfmgr/perf_target.h"
+#include "smd/state/port_counters_view.h"
+
+namespace smd {
+
+/// What one pass found that the health rules read: every port whose counters moved, with its deltas.
+struct PerfPassDeltas {
+  std::vector<std::pair<PortKey, CounterArray>> moved;
+  double interval_s = 0;  ///< seconds since the previous pass's reading of those ports (the policy's interval)
+};
+
+class PerfAgent {
+ public:
+  /// Sends one MAD (thread-safe; UmadTransport::send_gmp). Returns 0 or -errno.
+  using Sender = std::function<int(std::span<const std::uint8_t> mad, const mad::MadAddress& to)>;
+  /// Takes each pass's deltas; called on the PerfMgr thread (post it to the SM's thread).
+  using PassSink = std::function<void(PerfPassDeltas)>;
+
+  PerfAgent(Sender sender, PassSink sink);
+  /// stop().
+  ~PerfAgent();
+  PerfAgent(const PerfAgent&) = delete;
+  PerfAgent& operator=(const PerfAgent&) = delete;
+
+  /// The policy in effect (any thread); a changed interval applies from the next pass.
+  void configure(const PerfMgrPolicy& policy);
+  /// The ports to read from the next pass on (any thread). Ports no longer listed are forgotten.
+  void set_targets(std::vector<PerfTarget> targets);
+  /// The SM runs a sweep (true) or is done (false): no new MAD is sent meanwhile.
+  void set_sweeping(bool sweeping);
+  /// A PMA response from the receive thread. Cheap: copied into the queue.
+  void submit(std::span<const std::uint8_t, mad::kMadSize> mad);
+  /// Start the thread (idempotent); the first pass starts at once.
+  void start();
+  /// Stop and join the thread (idempotent). The last view stays readable.
+  void stop();
+  bool running() const { return thread_.joinable(); }
+
+  /// The last completed pass (never null; empty before the first).
+  std::shared_ptr<const PerfView> view() const { return view_.load(); }
+
+ private:
+  /// One MAD in flight or waiting for a window slot.
+  struct Request {
+    std::uint16_t attr = 0;
+    std::uint8_t method = 0;
+    Lid lid = 0;
+    std::size_t target = 0;  ///< index into the pass's targets (for ClassPortInfo: any port of the node)
+    std::array<std::uint8_t, 192> data{};
+    unsigned attempts = 0;
+    std::chrono::steady_clock::time_point deadline{};
+  };
+  /// What one pass collects per target.
+  struct PortProgress {
+    bool have_counters = false;
+    bool have_extended = false;
+    bool failed = false;
+    std::array<std::uint8_t, 192> counters{};
+    std::array<std::uint8_t, 192> extended{};
+  };
+
+  void loop();
+  void run_pass();
+  /// Send, receive and time out until every request of `work` is answered or given up; answers go to `on_answer`.
+  void drain(std::deque<Request>& work,
+             const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer);
+  bool send(Request& r);
+  bool stopping() const { return stop_.load(std::memory_order_relaxed); }
+
+  Sender sender_;
+  PassSink sink_;
+
+  mutable std::mutex mutex_;  // guards policy_, targets_, rx_, and wakes the thread
+  std::condition_variable wake_;
+  PerfMgrPolicy policy_;
+  std::shared_ptr<const std::vector<PerfTarget>> targets_;
+  std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> sweeping_{false};
+  std::thread thread_;
+
+  // The PerfMgr thread's own state.
+  CounterStore store_;
+  std::map<Guid, std::uint16_t> capability_;  ///< node GUID -> PMA ClassPortInfo:CapabilityMask
+  std::uint32_t next_tid_ = 1;
+  std::map<std::uint32_t, Request> outstanding_;  ///< by TID (low 32 bits)
+  PerfPassStats pass_;
+  std::uint64_t passes_ = 0;
+  std::atomic<std::shared_ptr<const PerfView>> view_;
+};
+
+}  // namespace smd

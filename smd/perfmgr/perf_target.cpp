@@ -1,0 +1,28 @@
+#include "smd/perfmgr/perf_target.h"
+
+namespace smd {
+
+std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids) {
+  std::vector<PerfTarget> out;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    const Node& node = topo.node(n);
+    for (PortNum p = 1; p <= node.num_ports; ++p) {
+      const Port& port = node.ports[p];
+      if (!port.connected()) continue;
+      const Lid lid = lids.base_lid(n, node.is_switch() ? PortNum{0} : p);
+      if (lid == 0) continue;
+      PerfTarget t;
+      t.key = {node.guid, p};
+      t.port_guid = node.is_switch() ? node.ports[0].guid : port.guid;
+      t.lid = lid;
+      t.is_switch = node.is_switch();
+      t.node_desc = node.description;
+      t.peer = topo.node(port.peer).description + " port " + std::to_string(port.peer_port);
+      t.dr_path = format_dr_path(node.dr_path);
+      out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+}  // namespace smd

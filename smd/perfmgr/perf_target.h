@@ -1,0 +1,30 @@
+// PerfTarget: one port the PerfMgr reads, as the SM publishes them after every configuring sweep: where its
+// PMA answers (IBA 16.1: a switch's PMA sits behind its port-0 LID and PortSelect picks the port; a CA's
+// behind the port's own LID) and how logs, smctl and metrics name it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "routing/base/ids.h"
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
+#include "smd/state/port_counters_view.h"
+
+namespace smd {
+
+struct PerfTarget {
+  PortKey key;  ///< (node GUID, port number)
+  Guid port_guid = 0;
+  Lid lid = 0;  ///< the PMA's LID (a switch's port-0 LID)
+  bool is_switch = false;
+  std::string node_desc;
+  std::string peer;     ///< "<peer description> port <n>"
+  std::string dr_path;  ///< "0,1,3" to the node, for logs
+};
+
+/// Every cabled port with a LID to reach it by (ports 1..N; a switch's port 0 carries no cable), in node
+/// order. `lids` is the LID assignment the sweep just programmed.
+std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids);
+
+}  // namespace smd
