@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Install everything smd needs to build, test and benchmark on Debian 12 (run as root).
+# dpkg-dev (dpkg-shlibdeps), adduser and systemd (systemd-analyze): the package.deb test builds, installs
+# and verifies the Debian package.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
@@ -10,5 +12,6 @@ ${SUDO} apt-get install -y -qq --no-install-recommends \
   libibumad-dev libibmad-dev libboost-dev libspdlog-dev libyaml-cpp-dev libgtest-dev libgmock-dev \
   libcli11-dev nlohmann-json3-dev libsystemd-dev \
   ibsim-utils libumad2sim0 infiniband-diags opensm \
-  frr frr-pythontools >/dev/null
+  frr frr-pythontools \
+  dpkg-dev adduser systemd >/dev/null
 echo "install-deps: done"

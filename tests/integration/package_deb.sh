@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# package.deb: builds the Debian package from this build tree (cpack, systemd/packaging.cmake) into a temp
+# folder and checks it with dpkg-deb: the files, their modes, the conffile, the maintainer scripts, the
+# unit's paths. Then, as root with a usable dpkg and no smd package of the operator's installed: dpkg -i,
+# the group, check-config on the installed policy, systemd-analyze verify on the installed unit, the man
+# pages, a reinstall that keeps an edited conffile, dpkg --purge. A trap purges on any failure and removes
+# the group smd when the test created it. Exit 77 (ctest SKIP_RETURN_CODE) when the install half is
+# skipped, after the first half passed.
+set -euo pipefail
+: "${SMD_BUILD_DIR:?}" "${SMD_SOURCE_DIR:?}"
+CPACK=${SMD_CPACK:-cpack}
+readonly SKIP=77
+
+work=$(mktemp -d)
+installed_by_us=0
+group_created_by_us=0
+cleanup() {
+  if [[ ${installed_by_us} -eq 1 ]]; then
+    echo "package.deb: purging smd after a failure"
+    dpkg --purge smd >/dev/null 2>&1 || true
+  fi
+  if [[ ${group_created_by_us} -eq 1 ]] && getent group smd >/dev/null; then
+    groupdel smd || true
+  fi
+  rm -rf "${work}"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "package.deb: FAIL: $*" >&2
+  exit 1
+}
+
+# --- 1. build the package -------------------------------------------------------------------------------
+if ! "${CPACK}" --config "${SMD_BUILD_DIR}/CPackConfig.cmake" -G DEB -B "${work}/out" >"${work}/cpack.log" 2>&1; then
+  cat "${work}/cpack.log" >&2
+  fail "cpack failed"
+fi
+debs=("${work}"/out/smd_*.deb)
+[[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || fail "expected one smd_*.deb in ${work}/out: ${debs[*]}"
+deb=${debs[0]}
+echo "package.deb: built $(basename "${deb}") ($(stat -c %s "${deb}") bytes)"
+
+# --- 2. what it holds -----------------------------------------------------------------------------------
+dpkg-deb -c "${deb}" >"${work}/contents"
+# "mode owner/group size date time ./path": the mode and path of each file we ship.
+expect_file() {
+  local mode=$1 path=$2
+  grep -qE "^${mode} root/root +[0-9]+ [0-9-]+ [0-9:]+ \.${path}\$" "${work}/contents" ||
+    fail "package lacks ${path} with mode ${mode}: $(grep -F "${path}" "${work}/contents" || echo absent)"
+}
+expect_file -rwxr-xr-x /usr/bin/smd
+expect_file -rwxr-xr-x /usr/bin/smctl
+expect_file -rwxr-xr-x /usr/bin/smd-fabric
+expect_file -rw-r--r-- /etc/smd/smd.yaml
+expect_file -rw-r--r-- /usr/lib/systemd/system/smd.service
+expect_file -rw-r--r-- /usr/share/man/man8/smd.8.gz
+expect_file -rw-r--r-- /usr/share/man/man8/smctl.8.gz
+expect_file -rw-r--r-- /usr/share/doc/smd/README.md
+expect_file -rw-r--r-- /usr/share/doc/smd/copyright
+# Nothing under /usr/local or /usr/etc: the staging prefix is /usr whatever this build was configured with.
+if grep -E '\./usr/(local|etc)/' "${work}/contents"; then fail "files outside the package layout"; fi
+
+dpkg-deb -e "${deb}" "${work}/control"
+[[ "$(cat "${work}/control/conffiles")" == "/etc/smd/smd.yaml" ]] ||
+  fail "conffiles is not exactly /etc/smd/smd.yaml: $(cat "${work}/control/conffiles")"
+for script in postinst prerm postrm; do
+  [[ -x ${work}/control/${script} ]] || fail "no executable ${script}"
+  sh -n "${work}/control/${script}" || fail "${script} is not valid sh"
+done
+grep -q 'addgroup --system' "${work}/control/postinst" || fail "postinst does not create the system group"
+grep -q '/run/systemd/system' "${work}/control/postinst" || fail "postinst reloads systemd unconditionally"
+# Comments may name enabling; no command may do it.
+if grep -v '^ *#' "${work}/control/postinst" | grep -qE 'systemctl +(enable|start|restart)|deb-systemd-invoke'; then
+  fail "postinst enables or starts the service"
+fi
+depends=$(dpkg-deb -f "${deb}" Depends)
+for lib in libibumad3 libsystemd0 libyaml-cpp libstdc++6 adduser; do
+  [[ ${depends} == *"${lib}"* ]] || fail "Depends lacks ${lib}: ${depends}"
+done
+[[ -n "$(dpkg-deb -f "${deb}" Maintainer)" && -n "$(dpkg-deb -f "${deb}" Description)" ]] ||
+  fail "no Maintainer or Description"
+
+dpkg-deb -x "${deb}" "${work}/root"
+unit=${work}/root/usr/lib/systemd/system/smd.service
+grep -qx 'ExecStart=/usr/bin/smd --config /etc/smd/smd.yaml' "${unit}" || fail "ExecStart: $(grep ExecStart= "${unit}")"
+grep -qx 'ExecStartPre=/usr/bin/smd check-config /etc/smd/smd.yaml' "${unit}" ||
+  fail "ExecStartPre: $(grep ExecStartPre= "${unit}")"
+grep -qx 'Documentation=file:///usr/share/doc/smd/README.md' "${unit}" || fail "Documentation: $(grep Documentation= "${unit}")"
+grep -qx 'SupplementaryGroups=smd' "${unit}" || fail "the unit does not run smd in group smd"
+cmp -s "${work}/root/etc/smd/smd.yaml" "${SMD_SOURCE_DIR}/config/smd.yaml" || fail "etc/smd/smd.yaml is not config/smd.yaml"
+for page in smd smctl; do
+  gzip -t "${work}/root/usr/share/man/man8/${page}.8.gz" || fail "${page}.8.gz is not gzip"
+  zcat "${work}/root/usr/share/man/man8/${page}.8.gz" | cmp -s - "${SMD_SOURCE_DIR}/docs/man/${page}.8" ||
+    fail "${page}.8.gz is not docs/man/${page}.8"
+done
+echo "package.deb: contents, conffiles, maintainer scripts and unit paths are right"
+
+# --- 3. install, check, purge (root only, never over an operator's smd) ---------------------------------
+if [[ $(id -u) -ne 0 ]]; then
+  echo "package.deb: SKIP the install half: not root"
+  exit "${SKIP}"
+fi
+if ! command -v dpkg >/dev/null || [[ ! -w /var/lib/dpkg ]]; then
+  echo "package.deb: SKIP the install half: no usable dpkg"
+  exit "${SKIP}"
+fi
+status=$(dpkg-query -W -f='${db:Status-Status}' smd 2>/dev/null || true)
+if [[ -n ${status} && ${status} != not-installed ]]; then
+  echo "package.deb: SKIP the install half: a package smd is already on this machine (status ${status});" \
+    "it is the operator's, so this test neither replaces nor purges it"
+  exit "${SKIP}"
+fi
+getent group smd >/dev/null || group_created_by_us=1
+
+installed_by_us=1
+dpkg -i "${deb}" >"${work}/dpkg-i.log" 2>&1 || { cat "${work}/dpkg-i.log" >&2; fail "dpkg -i"; }
+getent group smd >/dev/null || fail "postinst did not create the group smd"
+[[ -x /usr/bin/smd && -x /usr/bin/smctl && -x /usr/bin/smd-fabric ]] || fail "binaries not in /usr/bin"
+/usr/bin/smctl --help >/dev/null || fail "smctl --help"
+/usr/bin/smd check-config /etc/smd/smd.yaml >"${work}/check-config.log" 2>&1 ||
+  { cat "${work}/check-config.log" >&2; fail "smd check-config /etc/smd/smd.yaml"; }
+installed_unit=/usr/lib/systemd/system/smd.service
+[[ -f ${installed_unit} ]] || fail "no ${installed_unit}"
+if command -v systemd-analyze >/dev/null; then
+  # It checks the unit's syntax and that ExecStart's binaries exist, without a running systemd.
+  systemd-analyze verify "${installed_unit}" >"${work}/verify.log" 2>&1 ||
+    { cat "${work}/verify.log" >&2; fail "systemd-analyze verify ${installed_unit}"; }
+  echo "package.deb: systemd-analyze verify passed"
+else
+  echo "package.deb: no systemd-analyze (package systemd): unit not verified"
+fi
+[[ ! -e /etc/systemd/system/multi-user.target.wants/smd.service ]] || fail "the package enabled smd.service"
+dpkg-query -W -f='${Conffiles}\n' smd | grep -q '^ /etc/smd/smd.yaml [0-9a-f]\{32\}$' ||
+  fail "dpkg does not track /etc/smd/smd.yaml as a conffile"
+# Images that drop documentation (path-exclude in dpkg.cfg.d) install no man pages; say so rather than fail.
+if grep -qsE '^path-exclude=?/usr/share/man' /etc/dpkg/dpkg.cfg.d/*; then
+  echo "package.deb: dpkg excludes /usr/share/man here: man pages not checked after install"
+else
+  for page in smd smctl; do
+    [[ -f /usr/share/man/man8/${page}.8.gz ]] || fail "/usr/share/man/man8/${page}.8.gz not installed"
+    if command -v man >/dev/null; then
+      [[ "$(man -w "${page}")" == /usr/share/man/man8/${page}.8.gz ]] || fail "man -w ${page}: $(man -w "${page}" 2>&1)"
+    fi
+  done
+fi
+
+# An operator's edit of the conffile survives a reinstall, and postinst runs again with the group there.
+echo "# edited by package.deb" >>/etc/smd/smd.yaml
+dpkg -i "${deb}" >"${work}/dpkg-i2.log" 2>&1 || { cat "${work}/dpkg-i2.log" >&2; fail "second dpkg -i"; }
+grep -qx '# edited by package.deb' /etc/smd/smd.yaml || fail "reinstall replaced the edited conffile"
+
+dpkg --purge smd >"${work}/purge.log" 2>&1 || { cat "${work}/purge.log" >&2; fail "dpkg --purge smd"; }
+installed_by_us=0
+for gone in /usr/bin/smd /usr/bin/smctl /usr/bin/smd-fabric /etc/smd/smd.yaml "${installed_unit}"; do
+  [[ ! -e ${gone} ]] || fail "${gone} is still there after the purge"
+done
+echo "package.deb: installed, checked and purged"
