@@ -187,7 +187,82 @@ TEST(MetricsText, ExactExposition) {
             "smd_sm_state{state=\"NOTACTIVE\"} 0\n"
             "smd_sm_state{state=\"DISCOVERING\"} 0\n"
             "smd_sm_state{state=\"STANDBY\"} 0\n"
-            "smd_sm_state{state=\"MASTER\"} 1\n");
+            "smd_sm_state{state=\"MASTER\"} 1\n"
+            "# HELP smd_ports_unhealthy Ports marked unhealthy (error thresholds or link flaps).\n"
+            "# TYPE smd_ports_unhealthy gauge\n"
+            "smd_ports_unhealthy 0\n"
+            "# HELP smd_ports_isolated Unhealthy ports whose cable the routes go around.\n"
+            "# TYPE smd_ports_isolated gauge\n"
+            "smd_ports_isolated 0\n"
+            "# HELP smd_unhealthy_marks_total Ports marked unhealthy since the daemon started.\n"
+            "# TYPE smd_unhealthy_marks_total counter\n"
+            "smd_unhealthy_marks_total 0\n");
+}
+
+/// The text between "# HELP <family> " and the next family's HELP (or the end).
+std::string family_text(const std::string& text, const std::string& family) {
+  const std::size_t at = text.find("# HELP " + family + " ");
+  if (at == std::string::npos) return "";
+  const std::size_t next = text.find("# HELP ", at + 1);
+  return text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+}
+
+TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
+  FabricSnapshot snap;
+  auto perf = std::make_shared<PerfView>();
+  perf->passes = 3;
+  perf->last_pass.mads_sent = 900;
+  perf->last_pass.wall_ms = 250;
+  PortCounterRow row;
+  row.key = {0x0002c90000000010ULL, 5};
+  row.node_desc = "leaf \"1\"";  // escaped in the label
+  row.peer = "spine-0 port 2";
+  row.total[static_cast<std::size_t>(PortCounter::kSymbolError)] = 57;
+  row.total[static_cast<std::size_t>(PortCounter::kPortXmitWait)] = 4000000000ULL;
+  row.data_total = {1024, 2048, 16, 32};
+  row.data_rate = {512.5, 0, 8, 0};
+  perf->ports.push_back(row);
+  snap.perf = perf;
+  UnhealthyPortView u;
+  u.key = row.key;
+  u.node_desc = row.node_desc;
+  u.peer = row.peer;
+  u.reason = "SymbolErrorCounter +57 in 10 s (threshold 10)";
+  u.isolated = true;
+  snap.unhealthy = {u};
+  snap.unhealthy_marks_total = 2;
+  const std::string text = render_metrics(snap);
+  const std::string labels =
+      "node_guid=\"0x0002c90000000010\",node_desc=\"leaf \\\"1\\\"\",port=\"5\",peer=\"spine-0 port 2\"";
+  EXPECT_EQ(family_text(text, "smd_port_symbol_errors_total"),
+            "# HELP smd_port_symbol_errors_total PortCounters SymbolErrorCounter counted since smd first read the port "
+            "(saturation resets and wraps folded in).\n"
+            "# TYPE smd_port_symbol_errors_total counter\n"
+            "smd_port_symbol_errors_total{" + labels + "} 57\n");
+  EXPECT_NE(family_text(text, "smd_port_xmit_wait_total").find("{" + labels + "} 4000000000\n"), std::string::npos);
+  EXPECT_NE(family_text(text, "smd_port_link_downed_total").find("{" + labels + "} 0\n"), std::string::npos);
+  EXPECT_NE(family_text(text, "smd_port_xmit_bytes_total").find("{" + labels + "} 1024\n"), std::string::npos);
+  EXPECT_NE(family_text(text, "smd_port_rcv_packets_total").find("{" + labels + "} 32\n"), std::string::npos);
+  EXPECT_NE(family_text(text, "smd_port_xmit_bytes_per_second").find("{" + labels + "} 512.5\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_perfmgr_passes_total 3\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_perfmgr_pass_mads 900\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_perfmgr_pass_seconds 0.25\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_ports_unhealthy 1\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_ports_isolated 1\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_unhealthy_marks_total 2\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_port_unhealthy{" + labels +
+                      ",reason=\"SymbolErrorCounter +57 in 10 s (threshold 10)\",isolated=\"true\"} 1\n"),
+            std::string::npos);
+  // Every one of the 13 PortCounters families is there, once.
+  for (const CounterInfo& c : kPortCounterInfo) {
+    EXPECT_NE(family_text(text, std::string("smd_port_") + c.metric + "_total"), "") << c.metric;
+  }
+}
+
+TEST(MetricsText, NoPerfMgrNoPortFamilies) {
+  const std::string text = render_metrics(FabricSnapshot{});
+  EXPECT_EQ(text.find("smd_port_"), std::string::npos);
+  EXPECT_EQ(text.find("smd_perfmgr_"), std::string::npos);
 }
 
 TEST(MetricsText, EmptySnapshotHasZeroGauges) {
