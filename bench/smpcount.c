@@ -10,12 +10,14 @@
  *   smp_total N        every SMP sent (management class 0x01 LID-routed or 0x81 directed-route)
  *   smp_get N / smp_set N / smp_other N       by method
  *   mad_other N        MADs of other classes (SA, PerfMgt, ...) — not SMPs
+ *   pma_total N        of those, PerfMgt (class 0x04) MADs: a PerfMgr's Gets and Sets
  *   attr_<get|set>_0xAAAA N                  SMPs by method and attribute id
  *   send_fail N        umad_send() calls that returned an error (still counted above: they were sent)
  *
  * With $SMPCOUNT_TRACE set, every SMP is also kept as (CLOCK_REALTIME ns, method, attribute id) and the
  * list is written to that file at exit, one "ns method attr" line each (decimal, method and attr in hex):
  * bench/repair.sh uses it to find which SMPs an SM sent after a fault and when its last LFT write left.
+ * PerfMgt MADs go to $SMPCOUNT_PMA_TRACE instead, in the same format (bench/perfmgr.sh: when the passes ran).
  *
  * Written for the smd benchmark (bench/run.sh); gcc -shared -fPIC -O2 -o smpcount.so smpcount.c -ldl
  */
@@ -39,7 +41,7 @@ static umad_send_fn real_send;
 static umad_get_mad_fn get_mad;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static unsigned long n_smp, n_get, n_set, n_smp_other, n_mad_other, n_fail;
+static unsigned long n_smp, n_get, n_set, n_smp_other, n_mad_other, n_pma, n_fail;
 /* per attribute id (16 bit) and method: 0 = Get, 1 = Set */
 static unsigned long by_attr[2][65536];
 
@@ -47,13 +49,14 @@ struct trace_event {
   int64_t ns;
   uint16_t attr;
   uint8_t method;
+  uint8_t mgmt_class;
 };
 static struct trace_event *trace;
 static size_t trace_len, trace_cap;
 static int trace_on = -1; /* -1 unknown, 0 off, 1 on */
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void trace_smp(uint8_t method, uint16_t attr) {
+static void trace_mad(uint8_t mgmt_class, uint8_t method, uint16_t attr) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   pthread_mutex_lock(&trace_lock);
@@ -70,12 +73,13 @@ static void trace_smp(uint8_t method, uint16_t attr) {
   trace[trace_len].ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
   trace[trace_len].attr = attr;
   trace[trace_len].method = method;
+  trace[trace_len].mgmt_class = mgmt_class;
   ++trace_len;
   pthread_mutex_unlock(&trace_lock);
 }
 
 static void resolve(void) {
-  trace_on = getenv("SMPCOUNT_TRACE") != NULL;
+  trace_on = getenv("SMPCOUNT_TRACE") != NULL || getenv("SMPCOUNT_PMA_TRACE") != NULL;
   real_send = (umad_send_fn)dlsym(RTLD_NEXT, "umad_send");
   get_mad = (umad_get_mad_fn)dlsym(RTLD_NEXT, "umad_get_mad");
   if (!get_mad) get_mad = (umad_get_mad_fn)dlsym(RTLD_DEFAULT, "umad_get_mad");
@@ -93,7 +97,7 @@ int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int r
   const uint16_t attr = (uint16_t)((mad[16] << 8) | mad[17]);
   if (mgmt_class == 0x01 || mgmt_class == 0x81) {
     __atomic_fetch_add(&n_smp, 1, __ATOMIC_RELAXED);
-    if (trace_on == 1) trace_smp(method, attr);
+    if (trace_on == 1) trace_mad(mgmt_class, method, attr);
     if (method == 0x01) {
       __atomic_fetch_add(&n_get, 1, __ATOMIC_RELAXED);
       __atomic_fetch_add(&by_attr[0][attr], 1, __ATOMIC_RELAXED);
@@ -105,6 +109,10 @@ int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int r
     }
   } else {
     __atomic_fetch_add(&n_mad_other, 1, __ATOMIC_RELAXED);
+    if (mgmt_class == 0x04) {
+      __atomic_fetch_add(&n_pma, 1, __ATOMIC_RELAXED);
+      if (trace_on == 1) trace_mad(mgmt_class, method, attr);
+    }
   }
   int rc = real_send(fd, agentid, umad, length, timeout_ms, retries);
   if (rc < 0) __atomic_fetch_add(&n_fail, 1, __ATOMIC_RELAXED);
@@ -117,17 +125,20 @@ __attribute__((destructor)) static void report(void) {
   const char *path = getenv("SMPCOUNT_OUT");
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f) f = stderr;
-  fprintf(f, "smp_total %lu\nsmp_get %lu\nsmp_set %lu\nsmp_other %lu\nmad_other %lu\nsend_fail %lu\n", n_smp, n_get,
-          n_set, n_smp_other, n_mad_other, n_fail);
+  fprintf(f, "smp_total %lu\nsmp_get %lu\nsmp_set %lu\nsmp_other %lu\nmad_other %lu\npma_total %lu\nsend_fail %lu\n",
+          n_smp, n_get, n_set, n_smp_other, n_mad_other, n_pma, n_fail);
   for (int m = 0; m < 2; ++m)
     for (int a = 0; a < 65536; ++a)
       if (by_attr[m][a]) fprintf(f, "attr_%s_0x%04x %lu\n", m ? "set" : "get", a, by_attr[m][a]);
   if (f != stderr) fclose(f);
-  const char *trace_path = getenv("SMPCOUNT_TRACE");
-  FILE *t = trace_path && trace_len ? fopen(trace_path, "w") : NULL;
-  if (t) {
-    for (size_t i = 0; i < trace_len; ++i)
+  const char *paths[2] = {getenv("SMPCOUNT_TRACE"), getenv("SMPCOUNT_PMA_TRACE")};
+  for (int which = 0; which < 2; ++which) {
+    FILE *t = paths[which] && trace_len ? fopen(paths[which], "w") : NULL;
+    if (!t) continue;
+    for (size_t i = 0; i < trace_len; ++i) {
+      if ((trace[i].mgmt_class == 0x04) != (which == 1)) continue;
       fprintf(t, "%lld %02x %04x\n", (long long)trace[i].ns, trace[i].method, trace[i].attr);
+    }
     fclose(t);
   }
 }

@@ -248,7 +248,7 @@ void PerfAgent::run_pass() {
     select.encode(r.data);
     work.push_back(r);
     const auto cap = capability_.find(ports[i].key.node_guid);
-    if (cap != capability_.end() && (cap->second & mad::pma_cap::kExtendedWidthSupported) != 0) {
+    if (cap != capability_.end() && (cap->second & (mad::pma_cap::kExtendedWidthSupported | mad::pma_cap::kExtendedWidthNoIetf)) != 0) {
       Request x = r;
       x.attr = mad::kAttrPortCountersExtended;
       x.data.fill(0);
