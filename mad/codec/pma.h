@@ -39,6 +39,20 @@ inline constexpr std::uint16_t kSamplesOnly = 1u << 11;                    ///< 
 inline constexpr std::uint16_t kPortCountersXmitWaitSupported = 1u << 12;  ///< PortXmitWait is counted
 }  // namespace pma_cap
 
+/// PortCounters CounterSelect bits (IBA 16.1.3.5, table 247): in a Set, which counters to clear (and in
+/// a Get answered with AllPortSelect, which to sum). CounterSelect2 bit 0 selects PortXmitWait.
+namespace counter_select {
+inline constexpr std::uint16_t kSymbolError = 1u << 0, kLinkErrorRecovery = 1u << 1, kLinkDowned = 1u << 2,
+                               kPortRcvErrors = 1u << 3, kPortRcvRemotePhysicalErrors = 1u << 4,
+                               kPortRcvSwitchRelayErrors = 1u << 5, kPortXmitDiscards = 1u << 6,
+                               kPortXmitConstraintErrors = 1u << 7, kPortRcvConstraintErrors = 1u << 8,
+                               kLocalLinkIntegrityErrors = 1u << 9, kExcessiveBufferOverrunErrors = 1u << 10,
+                               kVL15Dropped = 1u << 11, kPortXmitData = 1u << 12, kPortRcvData = 1u << 13,
+                               kPortXmitPkts = 1u << 14, kPortRcvPkts = 1u << 15;
+inline constexpr std::uint16_t kAll = 0xFFFF;
+inline constexpr std::uint8_t kSelect2PortXmitWait = 1u << 0;
+}  // namespace counter_select
+
 /// A PMA request (Get 0x01 or Set 0x02) for `attr`, transaction ID `tid`, AttributeModifier 0, attribute
 /// data copied from `data` (at most 192 bytes; the rest zero; longer input is cut at 192).
 std::array<std::uint8_t, kMadSize> make_pma_request(std::uint8_t method, std::uint16_t attr, std::uint64_t tid,

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "mad/codec/pma.h"
+
 namespace smd {
 namespace {
 
@@ -23,6 +25,19 @@ PortReading reading(PortKey key, double t_s) {
 }
 
 const PortKey kKey{0x100, 7};
+
+TEST(CounterStore, CounterSelectBitsAgreeWithTheCodecsNames) {
+  namespace cs = mad::counter_select;
+  auto bit = [](PortCounter c) { return counter_select_bits(1u << idx(c)); };
+  EXPECT_EQ(bit(PortCounter::kSymbolError).select, cs::kSymbolError);
+  EXPECT_EQ(bit(PortCounter::kLinkDowned).select, cs::kLinkDowned);
+  EXPECT_EQ(bit(PortCounter::kPortXmitConstraintErrors).select, cs::kPortXmitConstraintErrors);
+  EXPECT_EQ(bit(PortCounter::kExcessiveBufferOverrunErrors).select, cs::kExcessiveBufferOverrunErrors);
+  EXPECT_EQ(bit(PortCounter::kVL15Dropped).select, cs::kVL15Dropped);
+  EXPECT_EQ(bit(PortCounter::kPortXmitWait).select, 0);
+  EXPECT_EQ(bit(PortCounter::kPortXmitWait).select2, cs::kSelect2PortXmitWait);
+  EXPECT_EQ(cs::kPortXmitData, 1u << kDataCounterSelectShift);
+}
 
 TEST(CounterStore, FirstReadingIsTheBaseline) {
   CounterStore s;
