@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ std::string number(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   char buf[40];
+  // Counts are integers: print them whole ("4000000000", not "4e+09") while a double holds them exactly.
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+    const auto whole = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+    return std::string(buf, whole.ptr);
+  }
   const auto result = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, result.ptr);
 }

@@ -220,7 +220,7 @@ TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
   row.total[static_cast<std::size_t>(PortCounter::kSymbolError)] = 57;
   row.total[static_cast<std::size_t>(PortCounter::kPortXmitWait)] = 4000000000ULL;
   row.data_total = {1024, 2048, 16, 32};
-  row.data_rate = {512.5, 0, 8, 0};
+  row.data_rate = {512, 0, 8, 0};
   perf->ports.push_back(row);
   snap.perf = perf;
   UnhealthyPortView u;
@@ -243,7 +243,7 @@ TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
   EXPECT_NE(family_text(text, "smd_port_link_downed_total").find("{" + labels + "} 0\n"), std::string::npos);
   EXPECT_NE(family_text(text, "smd_port_xmit_bytes_total").find("{" + labels + "} 1024\n"), std::string::npos);
   EXPECT_NE(family_text(text, "smd_port_rcv_packets_total").find("{" + labels + "} 32\n"), std::string::npos);
-  EXPECT_NE(family_text(text, "smd_port_xmit_bytes_per_second").find("{" + labels + "} 512.5\n"), std::string::npos);
+  EXPECT_NE(family_text(text, "smd_port_xmit_bytes_per_second").find("{" + labels + "} 512\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_perfmgr_passes_total 3\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_perfmgr_pass_mads 900\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_perfmgr_pass_seconds 0.25\n"), std::string::npos);
