@@ -63,7 +63,7 @@ std::string Daemon::describe_port(const PortKey& key) const {
   out += " port " + std::to_string(key.port) + " via DR " + format_dr_path(node.dr_path);
   if (key.port <= node.num_ports && node.ports[key.port].connected()) {
     const Port& p = node.ports[key.port];
-    out += ", cable to " + describe_node(topo->node(p.peer)) + " port " + std::to_string(p.peer_port);
+    out += "; cable to " + describe_node(topo->node(p.peer)) + " port " + std::to_string(p.peer_port);
   }
   return out;
 }
@@ -155,7 +155,9 @@ void Daemon::health_after_sweep() {
   }
   // What this sweep's routing made of the requests: a cable kept in is warned about once per reason.
   for (const SweepRunner::IsolationOutcome& o : runner_->isolation()) {
-    if (o.isolated) {
+    // A cable that is down right now needs no routing around (and no warning): it is back in the requests
+    // when it comes up.
+    if (o.isolated || o.peer.node_guid == 0) {
       kept_warned_.erase(o.port);
       continue;
     }
