@@ -58,7 +58,8 @@ commit=$(git -C "${src}" rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo
   echo "\`${cmdline}\` at ${commit}, $(date -u +%Y-%m-%d), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Fabric: smd-fabric ${genargs}; cable failed: ${link}. OpenSM: \`opensm -R ftree [--perfmgr"
-  echo "--perfmgr_sweep_time_s ${interval}]\`; smd: \`smd --config\` with state_dir and [perfmgr.enabled, interval ${interval}]."
+  echo "--perfmgr_sweep_time_s ${interval}]\` with perfmgr_max_outstanding_queries 8 (its default, 500, wedges ibsim"
+  echo "here); smd: \`smd --config\` with state_dir and [perfmgr.enabled, interval ${interval}, max_outstanding 8]."
   echo
   echo "${table}"
 } >"${bench}/results/perfmgr.md"

@@ -18,6 +18,8 @@
  * list is written to that file at exit, one "ns method attr" line each (decimal, method and attr in hex):
  * bench/repair.sh uses it to find which SMPs an SM sent after a fault and when its last LFT write left.
  * PerfMgt MADs go to $SMPCOUNT_PMA_TRACE instead, in the same format (bench/perfmgr.sh: when the passes ran).
+ * With $SMPCOUNT_PMA_LIVE set, the first PerfMgt MAD after 500 ms without one appends "start <ns>" to that
+ * file at once: a counter pass has begun (bench/perfmgr_one.sh times its cable failure by it).
  *
  * Written for the smd benchmark (bench/run.sh); gcc -shared -fPIC -O2 -o smpcount.so smpcount.c -ldl
  */
@@ -54,6 +56,7 @@ struct trace_event {
 static struct trace_event *trace;
 static size_t trace_len, trace_cap;
 static int trace_on = -1; /* -1 unknown, 0 off, 1 on */
+static int64_t last_pma_ns;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void trace_mad(uint8_t mgmt_class, uint8_t method, uint16_t attr) {
@@ -76,6 +79,24 @@ static void trace_mad(uint8_t mgmt_class, uint8_t method, uint16_t attr) {
   trace[trace_len].mgmt_class = mgmt_class;
   ++trace_len;
   pthread_mutex_unlock(&trace_lock);
+}
+
+/* The first PerfMgt MAD after a quiet half second: append "start <ns>" to $SMPCOUNT_PMA_LIVE now. */
+static void pass_start_mark(void) {
+  const char *live = getenv("SMPCOUNT_PMA_LIVE");
+  if (!live) return;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  const int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  pthread_mutex_lock(&trace_lock);
+  const int fresh = now - last_pma_ns > 500000000;
+  last_pma_ns = now;
+  pthread_mutex_unlock(&trace_lock);
+  if (!fresh) return;
+  FILE *f = fopen(live, "a");
+  if (!f) return;
+  fprintf(f, "start %lld\n", (long long)now);
+  fclose(f);
 }
 
 static void resolve(void) {
@@ -112,6 +133,7 @@ int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int r
     if (mgmt_class == 0x04) {
       __atomic_fetch_add(&n_pma, 1, __ATOMIC_RELAXED);
       if (trace_on == 1) trace_mad(mgmt_class, method, attr);
+      pass_start_mark();
     }
   }
   int rc = real_send(fd, agentid, umad, length, timeout_ms, retries);

@@ -1,5 +1,6 @@
 #include "smd/control/health_requests.h"
 
+#include <charconv>
 #include <cmath>
 
 #include "smd/control/requests.h"
@@ -113,8 +114,22 @@ Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {
 
 Result<Json> port_clear(DaemonControl& control, const FabricSnapshot& snap, const std::string& node, std::int64_t port,
                         const std::string& requester) {
+  const std::string by = "smctl port clear" + (requester.empty() ? std::string() : " by " + requester);
   auto n = resolve_node(snap, node);
-  if (!n.ok()) return n.error();
+  if (!n.ok()) {
+    // A marked port whose node has left the fabric is still named by its node GUID: it must stay clearable.
+    std::uint64_t guid = 0;
+    const bool hex = node.size() > 2 && node[0] == '0' && (node[1] == 'x' || node[1] == 'X');
+    const auto [end, ec] = hex ? std::from_chars(node.data() + 2, node.data() + node.size(), guid, 16)
+                               : std::from_chars_result{node.data(), std::errc::invalid_argument};
+    const bool is_guid = hex && ec == std::errc() && end == node.data() + node.size();
+    for (const UnhealthyPortView& u : snap.unhealthy) {
+      if (!is_guid || u.key.node_guid != guid || port != u.key.port) continue;
+      control.request_port_clear(u.key, by);
+      return Json{{"cleared", true}, {"node_guid", format_guid(u.key.node_guid)}, {"port", port}};
+    }
+    return n.error();
+  }
   const Node& found = snap.topo->node(*n);
   if (port < 1 || port > found.num_ports) {
     return make_error(ErrorCode::kInvalidInput, describe_node(found) + " has ports 1.." +
@@ -123,7 +138,7 @@ Result<Json> port_clear(DaemonControl& control, const FabricSnapshot& snap, cons
   const PortKey key{found.guid, static_cast<PortNum>(port)};
   bool marked = false;
   for (const UnhealthyPortView& u : snap.unhealthy) marked = marked || u.key == key;
-  control.request_port_clear(key, "smctl port clear" + (requester.empty() ? std::string() : " by " + requester));
+  control.request_port_clear(key, by);
   return Json{{"cleared", marked}, {"node_guid", format_guid(found.guid)}, {"port", port}};
 }
 

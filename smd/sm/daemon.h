@@ -198,9 +198,9 @@ class Daemon final : public DaemonControl {
   void apply_health(const DaemonEvent& event);
   /// kClearPort: the operator's clear.
   void clear_port(const DaemonEvent& event);
-  /// After a configuring sweep: flaps (cables the last sweep had and this one lacks), the PerfMgr's ports,
-  /// quiet marks expired, warnings for cables kept in.
-  void health_after_sweep();
+  /// After a configuring sweep: flaps (cables the last sweep that brought the subnet up had and this one,
+  /// up too, lacks), the PerfMgr's ports, quiet marks expired, warnings for cables kept in.
+  void health_after_sweep(const SweepSummary& s);
   /// A policy took effect: thresholds and the PerfMgr's settings.
   void health_policy_changed();
   /// Marks changed (`why`): hand the runner the ports to route around and ask for a sweep.

@@ -31,6 +31,9 @@ HealthThresholds thresholds_of(const HealthPolicy& p) {
   return t;
 }
 
+// "0x0002c90300001234/5": a port in a sweep's reason.
+std::string short_name(const PortKey& key) { return format_guid(key.node_guid) + "/" + std::to_string(key.port); }
+
 // Every cabled port (1..N) of the fabric and the port at the other end.
 std::map<PortKey, PortKey> cables_of(const Topology& topo) {
   std::map<PortKey, PortKey> out;
@@ -109,13 +112,13 @@ void Daemon::apply_health(const DaemonEvent&) {
       if (auto mark = health_.record_errors(key, delta, pass.interval_s, now)) {
         ++unhealthy_marks_total_;
         spdlog::warn("health: port {} marked unhealthy: {}", describe_port(key), mark->reason);
-        if (why.empty()) why = "port " + format_guid(key.node_guid) + "/" + std::to_string(key.port) + " unhealthy";
+        if (why.empty()) why = "port " + short_name(key) + " unhealthy";
       }
     }
   }
   for (const PortKey& key : health_.expire_quiet(now)) {
     spdlog::info("health: port {} clean for health.quiet_period: mark cleared", describe_port(key));
-    if (why.empty()) why = "port " + format_guid(key.node_guid) + "/" + std::to_string(key.port) + " healthy again";
+    if (why.empty()) why = "port " + short_name(key) + " healthy again";
   }
   if (!why.empty()) health_changed(why);
   publish(nullptr);
@@ -128,30 +131,34 @@ void Daemon::clear_port(const DaemonEvent& event) {
   }
   spdlog::info("health: {}: port {} cleared", event.why, describe_port(event.port));
   kept_warned_.erase(event.port);
-  health_changed("port " + format_guid(event.port.node_guid) + "/" + std::to_string(event.port.port) + " cleared");
+  health_changed("port " + short_name(event.port) + " cleared");
   publish(nullptr);
 }
 
-void Daemon::health_after_sweep() {
+void Daemon::health_after_sweep(const SweepSummary& s) {
   const std::shared_ptr<const Topology> topo = runner_ ? runner_->topology() : nullptr;
   if (!topo) return;
   const auto now = Clock::now();
-  std::map<PortKey, PortKey> cables = cables_of(*topo);
   std::string why;
-  // A cable the last configuring sweep had and this one lacks went down: a flap on both of its ports.
-  for (const auto& [port, peer] : last_cables_) {
-    const auto it = cables.find(port);
-    if (it != cables.end() && it->second == peer) continue;
-    if (auto mark = health_.record_flap(port, now)) {
-      ++unhealthy_marks_total_;
-      spdlog::warn("health: port {} marked unhealthy: {}", describe_port(port), mark->reason);
-      if (why.empty()) why = "port " + format_guid(port.node_guid) + "/" + std::to_string(port.port) + " flapping";
+  // A cable the last sweep that brought the subnet up had, and this one (up too) lacks, went down: a flap on
+  // both of its ports. A sweep left with problems may simply not have read a switch (lost SMPs): its missing
+  // cables prove nothing, and it is not what the next one is compared with.
+  if (s.subnet_up) {
+    std::map<PortKey, PortKey> cables = cables_of(*topo);
+    for (const auto& [port, peer] : last_cables_) {
+      const auto it = cables.find(port);
+      if (it != cables.end() && it->second == peer) continue;
+      if (auto mark = health_.record_flap(port, now)) {
+        ++unhealthy_marks_total_;
+        spdlog::warn("health: port {} marked unhealthy: {}", describe_port(port), mark->reason);
+        if (why.empty()) why = "port " + short_name(port) + " flapping";
+      }
     }
+    last_cables_ = std::move(cables);
   }
-  last_cables_ = std::move(cables);
   for (const PortKey& key : health_.expire_quiet(now)) {
     spdlog::info("health: port {} clean for health.quiet_period: mark cleared", describe_port(key));
-    if (why.empty()) why = "port " + format_guid(key.node_guid) + "/" + std::to_string(key.port) + " healthy again";
+    if (why.empty()) why = "port " + short_name(key) + " healthy again";
   }
   // What this sweep's routing made of the requests: a cable kept in is warned about once per reason.
   for (const SweepRunner::IsolationOutcome& o : runner_->isolation()) {

@@ -125,7 +125,7 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
   }
   own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};
-  health_after_sweep();
+  health_after_sweep(s);
   publish(&s);
   const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
                            std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +

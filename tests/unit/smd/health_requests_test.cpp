@@ -158,6 +158,25 @@ TEST(HealthRequests, PortClearResolvesTheNodeAndChecksThePort) {
   EXPECT_EQ(control.cleared.size(), 2u);  // refused requests reach nobody
 }
 
+TEST(HealthRequests, AMarkedPortWhoseNodeLeftIsClearedByGuid) {
+  FakeControl control;
+  auto snap = make_snapshot();
+  UnhealthyPortView gone;
+  gone.key = {0x00000000deadbeefULL, 3};
+  gone.reason = "5 link flaps in 600 s";
+  snap->unhealthy.push_back(gone);
+  control.snap = snap;
+  auto r = port_clear(control, *snap, "0xdeadbeef", 3, "");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->at("cleared").get<bool>());
+  ASSERT_EQ(control.cleared.size(), 1u);
+  EXPECT_EQ(control.cleared[0], gone.key);
+  // Another port of that GUID, or a GUID nobody marked, is still an unknown node.
+  EXPECT_FALSE(port_clear(control, *snap, "0xdeadbeef", 4, "").ok());
+  EXPECT_FALSE(port_clear(control, *snap, "0xdeadbeee", 3, "").ok());
+  EXPECT_EQ(control.cleared.size(), 1u);
+}
+
 TEST(HealthRequests, HandleRequestRoutesTheNewCommands) {
   FakeControl control;
   control.snap = make_snapshot();
