@@ -103,31 +103,40 @@ struct SaPolicy {
 /// The Performance Manager (IBA 16.1): PortCounters and PortCountersExtended of every port, read by the master
 /// between sweeps with a window of its own.
 struct PerfMgrPolicy {
-  bool enabled = false;         ///< perfmgr.enabled
-  unsigned interval_s = 60;     ///< perfmgr.interval: seconds from the start of one counter pass to the next, 1..86400
-  unsigned max_outstanding = 8; ///< perfmgr.max_outstanding: PMA MADs in flight, 1..64
-  unsigned timeout_ms = 200;    ///< perfmgr.timeout_ms: per attempt, 10..60000
-  unsigned retries = 2;         ///< perfmgr.retries: re-sends after a timeout, 0..10
-  bool reset_saturated = true;  ///< perfmgr.reset_saturated: clear a saturated counter with a PortCounters Set
+  bool enabled = false;          ///< perfmgr.enabled
+  unsigned interval_s = 60;      ///< perfmgr.interval: seconds from the start of one counter pass to the next, 1..86400
+  unsigned max_outstanding = 8;  ///< perfmgr.max_outstanding: PMA MADs in flight, 1..64
+  unsigned timeout_ms = 200;     ///< perfmgr.timeout_ms: per attempt, 10..60000
+  unsigned retries = 2;          ///< perfmgr.retries: re-sends after a timeout, 0..10
+  bool reset_saturated = true;   ///< perfmgr.reset_saturated: clear a saturated counter with a PortCounters Set
 };
 
 /// health.thresholds keys, in smd::PortCounter order (smd/state/port_counters_view.h checks the match).
-inline constexpr std::array<std::string_view, 13> kHealthThresholdKeys = {
-    "symbol_errors",       "link_error_recoveries",   "link_downed",
-    "rcv_errors",          "rcv_remote_physical_errors", "rcv_switch_relay_errors",
-    "xmit_discards",       "xmit_constraint_errors",  "rcv_constraint_errors",
-    "local_link_integrity_errors", "excessive_buffer_overrun_errors", "vl15_dropped",
-    "xmit_wait"};
+inline constexpr std::array<std::string_view, 13> kHealthThresholdKeys = {"symbol_errors",
+                                                                          "link_error_recoveries",
+                                                                          "link_downed",
+                                                                          "rcv_errors",
+                                                                          "rcv_remote_physical_errors",
+                                                                          "rcv_switch_relay_errors",
+                                                                          "xmit_discards",
+                                                                          "xmit_constraint_errors",
+                                                                          "rcv_constraint_errors",
+                                                                          "local_link_integrity_errors",
+                                                                          "excessive_buffer_overrun_errors",
+                                                                          "vl15_dropped",
+                                                                          "xmit_wait"};
 
 /// Unhealthy ports: the counters and link flaps that mark a port, and what routing does with its cable.
 struct HealthPolicy {
-  bool enabled = true;  ///< health.enabled: mark ports unhealthy (flaps need no PerfMgr; thresholds need perfmgr.enabled)
+  bool enabled =
+      true;  ///< health.enabled: mark ports unhealthy (flaps need no PerfMgr; thresholds need perfmgr.enabled)
   bool isolate = true;  ///< health.isolate: route around an unhealthy port's cable (never cutting a node off)
   /// health.thresholds.<counter>: more than this many in one perfmgr interval marks the port; 0 = not watched.
   std::array<std::uint64_t, 13> thresholds = {10, 3, 2, 10, 10, 0, 0, 0, 0, 3, 3, 0, 0};
   unsigned flap_count = 5;       ///< health.flap_count: link-down events that mark a port (0 = flaps never do)
   unsigned flap_window_s = 600;  ///< health.flap_window: ... within this many seconds
-  unsigned quiet_period_s = 3600; ///< health.quiet_period: clean seconds after which a mark clears itself (0 = operator only)
+  unsigned quiet_period_s =
+      3600;  ///< health.quiet_period: clean seconds after which a mark clears itself (0 = operator only)
 };
 
 struct Policy {

@@ -59,11 +59,17 @@ Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, 
     ports.push_back(port_row(r));
   }
   const PerfPassStats& p = v.last_pass;
-  Json last = {{"mads", p.mads_sent}, {"timeouts", p.timeouts}, {"errors", p.errors},    {"resets", p.resets},
-               {"ports", p.ports},    {"wall_ms", std::round(p.wall_ms * 10) / 10},  {"cpu_ms", std::round(p.cpu_ms * 10) / 10},
+  Json last = {{"mads", p.mads_sent},
+               {"timeouts", p.timeouts},
+               {"errors", p.errors},
+               {"resets", p.resets},
+               {"ports", p.ports},
+               {"wall_ms", std::round(p.wall_ms * 10) / 10},
+               {"cpu_ms", std::round(p.cpu_ms * 10) / 10},
                {"paused_ms", std::round(p.paused_ms * 10) / 10}};
   if (v.passes > 0) last["end"] = iso_time(v.last_pass_end);
-  return Json{{"enabled", true}, {"passes", v.passes}, {"interval_s", v.interval_s}, {"last_pass", last}, {"ports", ports}};
+  return Json{
+      {"enabled", true}, {"passes", v.passes}, {"interval_s", v.interval_s}, {"last_pass", last}, {"ports", ports}};
 }
 
 Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {
@@ -86,8 +92,11 @@ Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {
   };
   if (unhealthy_only || !snap.topo) {
     for (const UnhealthyPortView& u : snap.unhealthy) {
-      Json row = {{"node_guid", format_guid(u.key.node_guid)}, {"node_desc", u.node_desc}, {"port", u.key.port},
-                  {"dr_path", u.dr_path},                     {"peer", u.peer}};
+      Json row = {{"node_guid", format_guid(u.key.node_guid)},
+                  {"node_desc", u.node_desc},
+                  {"port", u.key.port},
+                  {"dr_path", u.dr_path},
+                  {"peer", u.peer}};
       add_mark(row, u);
       ports.push_back(std::move(row));
     }

@@ -138,7 +138,8 @@ void render_perfmgr(const PerfView& v, Writer& w) {
   const PerfPassStats& p = v.last_pass;
   w.family("smd_perfmgr_passes_total", "counter", "PerfMgr counter passes completed.");
   w.sample("smd_perfmgr_passes_total", "", as_double(v.passes));
-  w.family("smd_perfmgr_pass_mads", "gauge", "PMA MADs the last counter pass sent (ClassPortInfo, Gets, Sets, re-sends).");
+  w.family("smd_perfmgr_pass_mads", "gauge",
+           "PMA MADs the last counter pass sent (ClassPortInfo, Gets, Sets, re-sends).");
   w.sample("smd_perfmgr_pass_mads", "", as_double(p.mads_sent));
   w.family("smd_perfmgr_pass_timeouts", "gauge", "PMA MADs of the last pass that got no answer after every retry.");
   w.sample("smd_perfmgr_pass_timeouts", "", as_double(p.timeouts));
@@ -165,9 +166,11 @@ void render_perfmgr(const PerfView& v, Writer& w) {
       {"smd_port_rcv_packets_total", "smd_port_rcv_packets_per_second", "Packets received"}};
   for (std::size_t d = 0; d < kDataCounterCount; ++d) {
     w.family(kData[d][0], "counter", (std::string(kData[d][2]) + " since smd first read the port.").c_str());
-    for (std::size_t i = 0; i < v.ports.size(); ++i) w.sample(kData[d][0], labels[i], as_double(v.ports[i].data_total[d]));
+    for (std::size_t i = 0; i < v.ports.size(); ++i)
+      w.sample(kData[d][0], labels[i], as_double(v.ports[i].data_total[d]));
     w.family(kData[d][1], "gauge", (std::string(kData[d][2]) + " per second over the last interval.").c_str());
-    for (std::size_t i = 0; i < v.ports.size(); ++i) w.sample(kData[d][1], labels[i], as_double(v.ports[i].data_rate[d]));
+    for (std::size_t i = 0; i < v.ports.size(); ++i)
+      w.sample(kData[d][1], labels[i], as_double(v.ports[i].data_rate[d]));
   }
 }
 

@@ -462,12 +462,12 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
     const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();
     if (!snap) return error_response("the daemon has published no state yet");
     if (cmd == "counters") {
-      return from_result(
-          counters_json(*snap, request.value("node", std::string()), request.value("errors", false)));
+      return from_result(counters_json(*snap, request.value("node", std::string()), request.value("errors", false)));
     }
     if (cmd == "ports") return ok_response(ports_json(*snap, request.value("unhealthy", false)));
     if (cmd == "port_clear") {
-      if (!request.contains("node") || !request.contains("port")) return error_response("port_clear needs node and port");
+      if (!request.contains("node") || !request.contains("port"))
+        return error_response("port_clear needs node and port");
       const Json& port = request.at("port");
       if (!port.is_number_integer()) return error_response("port_clear: port must be an integer");
       return from_result(port_clear(control, *snap, name_field(request, "node"), port.get<std::int64_t>(), requester));
@@ -484,9 +484,10 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
       if (!request.contains("src") || !request.contains("dst")) return error_response("route needs src and dst");
       return from_result(route_json(*snap, name_field(request, "src"), name_field(request, "dst")));
     }
-    return error_response("unknown command '" + cmd +
-                          "' (known: counters, export, groups, lfts, nodes, partitions, port_clear, ports, report, reroute, "
-                          "route, sa, status, sweep)");
+    return error_response(
+        "unknown command '" + cmd +
+        "' (known: counters, export, groups, lfts, nodes, partitions, port_clear, ports, report, reroute, "
+        "route, sa, status, sweep)");
   } catch (const std::exception& e) {
     // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
     return error_response(std::string("bad request: ") + e.what());

@@ -139,8 +139,9 @@ bool PerfAgent::send(Request& r) {
   return true;
 }
 
-void PerfAgent::drain(std::deque<Request>& work, const std::function<void(const Request&, std::uint16_t status,
-                                                                           std::span<const std::uint8_t> data)>& on_answer) {
+void PerfAgent::drain(
+    std::deque<Request>& work,
+    const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer) {
   constexpr std::uint16_t kNoAnswer = 0xFFFF;
   std::vector<std::array<std::uint8_t, mad::kMadSize>> answers;
   while ((!work.empty() || !outstanding_.empty()) && !stopping()) {
@@ -155,7 +156,8 @@ void PerfAgent::drain(std::deque<Request>& work, const std::function<void(const 
       pass_.paused_ms += ms_between(t0, SteadyClock::now());
       continue;
     }
-    while (!sweeping_.load(std::memory_order_relaxed) && outstanding_.size() < policy.max_outstanding && !work.empty()) {
+    while (!sweeping_.load(std::memory_order_relaxed) && outstanding_.size() < policy.max_outstanding &&
+           !work.empty()) {
       Request r = work.front();
       work.pop_front();
       if (!send(r)) {
@@ -248,7 +250,8 @@ void PerfAgent::run_pass() {
     select.encode(r.data);
     work.push_back(r);
     const auto cap = capability_.find(ports[i].key.node_guid);
-    if (cap != capability_.end() && (cap->second & (mad::pma_cap::kExtendedWidthSupported | mad::pma_cap::kExtendedWidthNoIetf)) != 0) {
+    if (cap != capability_.end() &&
+        (cap->second & (mad::pma_cap::kExtendedWidthSupported | mad::pma_cap::kExtendedWidthNoIetf)) != 0) {
       Request x = r;
       x.attr = mad::kAttrPortCountersExtended;
       x.data.fill(0);
@@ -317,8 +320,8 @@ void PerfAgent::run_pass() {
       clear.counter_select2 = result.reset_select2;
       clear.encode(r.data);
       work.push_back(r);
-      spdlog::info("perfmgr: {} port {} (node {}): saturated counters cleared (CounterSelect 0x{:04x})",
-                   t.node_desc, t.key.port, format_guid(t.key.node_guid), result.reset_select);
+      spdlog::info("perfmgr: {} port {} (node {}): saturated counters cleared (CounterSelect 0x{:04x})", t.node_desc,
+                   t.key.port, format_guid(t.key.node_guid), result.reset_select);
     }
   }
   drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t>) {

@@ -90,8 +90,9 @@ class PerfAgent {
   void loop();
   void run_pass();
   /// Send, receive and time out until every request of `work` is answered or given up; answers go to `on_answer`.
-  void drain(std::deque<Request>& work,
-             const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer);
+  void drain(
+      std::deque<Request>& work,
+      const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer);
   bool send(Request& r);
   bool stopping() const { return stop_.load(std::memory_order_relaxed); }
 

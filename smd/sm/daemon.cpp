@@ -70,7 +70,7 @@ int Daemon::run() {
       [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); },
       [this](PerfPassDeltas d) { on_counters_read(std::move(d)); });
   mad::GmpSink pma_sink = [agent = perf_.get()](std::span<const std::uint8_t, mad::kMadSize> mad,
-                                                 const mad::MadAddress&, bool) { agent->submit(mad); };
+                                                const mad::MadAddress&, bool) { agent->submit(mad); };
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),
                                                     std::move(sa_sink), std::move(pma_sink));
   transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,

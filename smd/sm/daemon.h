@@ -292,7 +292,7 @@ class Daemon final : public DaemonControl {
   PortHealth health_{HealthThresholds{}};
   mutable std::mutex perf_mailbox_mutex_;
   std::vector<PerfPassDeltas> perf_mailbox_;
-  std::map<PortKey, PortKey> last_cables_;  ///< every cabled port -> its peer, as of the last configuring sweep
+  std::map<PortKey, PortKey> last_cables_;      ///< every cabled port -> its peer, as of the last configuring sweep
   std::map<PortKey, std::string> kept_warned_;  ///< ports whose cable stays in, with the reason last logged
   std::uint64_t unhealthy_marks_total_ = 0;
 

@@ -73,8 +73,8 @@ std::string Daemon::describe_port(const PortKey& key) const {
 
 void Daemon::update_perfmgr() {
   if (!perf_) return;
-  const bool want = policy_.perfmgr.enabled && state_ == mad::SmState::kMaster && !stopping_ && transport_ &&
-                    runner_ && runner_->topology();
+  const bool want = policy_.perfmgr.enabled && state_ == mad::SmState::kMaster && !stopping_ && transport_ && runner_ &&
+                    runner_->topology();
   if (!want) {
     if (perf_->running()) {
       perf_->stop();

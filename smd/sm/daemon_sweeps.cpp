@@ -80,7 +80,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   gate_ = SweepRunner::GateVerdict::kConfigure;
   sweep_running_ = n;
   auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
-  take_mcast_mailbox();  // the sweep programs the groups the SA holds now
+  take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
   if (perf_) perf_->set_sweeping(true);  // the PerfMgr sends nothing new until the sweep is over
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
   if (perf_) perf_->set_sweeping(false);

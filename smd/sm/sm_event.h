@@ -45,7 +45,7 @@ enum class SmEvent : std::uint8_t {
   // Fabric health (the PerfMgr's counter passes; the operator's clears).
   kCountersRead,        ///< a PerfMgr pass found counters that moved: apply the health thresholds
   kPortClearRequested,  ///< `smctl port clear`: drop a port's unhealthy mark (it carries the port)
-  kStop,           ///< SIGTERM / SIGINT
+  kStop,                ///< SIGTERM / SIGINT
 };
 
 /// Number of SmEvent values (the columns of the transition table).

@@ -232,9 +232,9 @@ void render_groups(std::ostream& out, const Json& r) {
 // One line per port: the error counters that moved in the last interval (or "clean"), the data rates.
 void render_counters(std::ostream& out, const Json& r) {
   const Json& last = r.at("last_pass");
-  out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s") << " s; last: "
-      << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts") << " timeouts, "
-      << str(last, "wall_ms") << " ms (" << str(last, "cpu_ms") << " ms CPU)\n";
+  out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s")
+      << " s; last: " << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts")
+      << " timeouts, " << str(last, "wall_ms") << " ms (" << str(last, "cpu_ms") << " ms CPU)\n";
   for (const Json& p : r.at("ports")) {
     out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
         << std::setw(3) << str(p, "port") << " -> " << std::setw(24) << str(p, "peer");
@@ -281,8 +281,8 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
     if (cmd == "counters") return render_counters(out, result);
     if (cmd == "ports") return render_ports(out, result);
     if (cmd == "port_clear") {
-      out << (result.value("cleared", false) ? "cleared " : "not marked (nothing to clear): ") << str(result, "node_guid")
-          << " port " << str(result, "port") << "\n";
+      out << (result.value("cleared", false) ? "cleared " : "not marked (nothing to clear): ")
+          << str(result, "node_guid") << " port " << str(result, "port") << "\n";
       return;
     }
     if (cmd == "sweep" || cmd == "reroute") {

@@ -72,17 +72,17 @@ inline constexpr bool is_error_counter(PortCounter c) { return c != PortCounter:
 struct PortCounterRow {
   PortKey key;
   Guid port_guid = 0;
-  Lid lid = 0;                 ///< where its PMA was asked (a switch's port-0 LID)
-  std::string node_desc;       ///< NodeDescription
-  std::string peer;            ///< "<peer description> port <n>" ("" when uncabled)
-  bool extended = false;       ///< data counters came from PortCountersExtended
-  CounterArray raw{};          ///< values as last read
-  CounterArray total{};        ///< sum of the deltas since smd first read the port (resets and wraps folded in)
-  CounterArray last_delta{};   ///< in the last interval
-  DataArray data_total{};      ///< octets / packets since smd first read the port
-  DataArray data_rate{};       ///< per second over the last interval (octets/s, packets/s)
-  std::uint32_t saturated = 0; ///< bit i: counter i was found at its all-ones value in the last pass
-  std::uint64_t resets = 0;    ///< PortCounters Sets that cleared saturated counters
+  Lid lid = 0;                  ///< where its PMA was asked (a switch's port-0 LID)
+  std::string node_desc;        ///< NodeDescription
+  std::string peer;             ///< "<peer description> port <n>" ("" when uncabled)
+  bool extended = false;        ///< data counters came from PortCountersExtended
+  CounterArray raw{};           ///< values as last read
+  CounterArray total{};         ///< sum of the deltas since smd first read the port (resets and wraps folded in)
+  CounterArray last_delta{};    ///< in the last interval
+  DataArray data_total{};       ///< octets / packets since smd first read the port
+  DataArray data_rate{};        ///< per second over the last interval (octets/s, packets/s)
+  std::uint32_t saturated = 0;  ///< bit i: counter i was found at its all-ones value in the last pass
+  std::uint64_t resets = 0;     ///< PortCounters Sets that cleared saturated counters
   std::chrono::system_clock::time_point read_at{};
   /// Any error counter (is_error_counter) moved in the last interval.
   bool errors_in_last_interval() const {
@@ -117,9 +117,9 @@ struct PerfView {
 struct UnhealthyPortView {
   PortKey key;
   std::string node_desc;
-  std::string dr_path;  ///< "0,1,3" to the node
-  std::string peer;     ///< "<peer description> port <n>"
-  std::string reason;   ///< "SymbolErrorCounter +57 in 10 s (threshold 10)" or "5 link flaps in 600 s"
+  std::string dr_path;      ///< "0,1,3" to the node
+  std::string peer;         ///< "<peer description> port <n>"
+  std::string reason;       ///< "SymbolErrorCounter +57 in 10 s (threshold 10)" or "5 link flaps in 600 s"
   bool isolated = false;    ///< routes go around its cable
   std::string kept_reason;  ///< why it is not isolated ("would cut off ..."), "" when isolated or isolation is off
   unsigned flaps = 0;       ///< link-down events in the flap window

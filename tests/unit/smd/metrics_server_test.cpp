@@ -238,7 +238,8 @@ TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
             "# HELP smd_port_symbol_errors_total PortCounters SymbolErrorCounter counted since smd first read the port "
             "(saturation resets and wraps folded in).\n"
             "# TYPE smd_port_symbol_errors_total counter\n"
-            "smd_port_symbol_errors_total{" + labels + "} 57\n");
+            "smd_port_symbol_errors_total{" +
+                labels + "} 57\n");
   EXPECT_NE(family_text(text, "smd_port_xmit_wait_total").find("{" + labels + "} 4000000000\n"), std::string::npos);
   EXPECT_NE(family_text(text, "smd_port_link_downed_total").find("{" + labels + "} 0\n"), std::string::npos);
   EXPECT_NE(family_text(text, "smd_port_xmit_bytes_total").find("{" + labels + "} 1024\n"), std::string::npos);
