@@ -4,62 +4,17 @@
 // cable again. Checked by walking the fake switches' tables, not with the runner's own.
 #include <gtest/gtest.h>
 
-#include <map>
-
+#include "lft_witness.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "sweep_rig.h"
 
 namespace smd {
 namespace {
 
+using test::expect_routes_deliver;
 using test::first_problem;
+using test::lids_sent_over;
 using test::SweepRig;
-
-// LIDs owned by every endport, as the fake fabric holds them.
-std::map<Lid, std::pair<NodeIndex, PortNum>> owners(const Topology& t, const test::FakeFabric& f) {
-  std::map<Lid, std::pair<NodeIndex, PortNum>> owner;
-  for (NodeIndex n = 0; n < t.size(); ++n) {
-    const Node& node = t.node(n);
-    if (node.is_switch()) {
-      owner[f.lid(n, 0)] = {n, 0};
-      continue;
-    }
-    for (PortNum p = 1; p <= node.num_ports; ++p) {
-      if (node.ports[p].connected()) owner[f.lid(n, p)] = {n, p};
-    }
-  }
-  return owner;
-}
-
-// Every switch delivers every LID over the fake's LFTs; returns how many (switch, LID) entries use `port` of
-// `sw` (both directions of a cable are asked separately).
-unsigned deliver_and_count(const Topology& t, const test::FakeFabric& f, NodeIndex sw, PortNum port) {
-  unsigned using_port = 0;
-  const auto owner = owners(t, f);
-  for (NodeIndex s : t.switches()) {
-    for (const auto& [lid, dst] : owner) {
-      if (f.lft(s, lid) == port && s == sw) ++using_port;
-      NodeIndex here = s;
-      bool delivered = false;
-      for (unsigned hops = 0; hops <= t.switches().size(); ++hops) {
-        const PortNum out = f.lft(here, lid);
-        if (out == 0) {
-          delivered = here == dst.first && dst.second == 0;
-          break;
-        }
-        const Port& p = t.node(here).ports[out];
-        if (!p.connected()) break;
-        if (!t.node(p.peer).is_switch()) {
-          delivered = p.peer == dst.first && p.peer_port == dst.second;
-          break;
-        }
-        here = p.peer;
-      }
-      EXPECT_TRUE(delivered) << t.node(s).description << " LID " << lid;
-    }
-  }
-  return using_port;
-}
 
 // A leaf's first port cabled to a spine.
 std::pair<NodeIndex, PortNum> leaf_uplink(const Topology& t) {
@@ -86,7 +41,8 @@ TEST(IsolationSweep, RoutesGoAroundAnIsolatedCableAndComeBackWhenCleared) {
   const Port& cable = rig.topo.node(leaf).ports[port];
   const NodeIndex spine = cable.peer;
   const PortNum spine_port = cable.peer_port;
-  ASSERT_GT(deliver_and_count(rig.topo, rig.fabric, leaf, port), 0u) << "minhop spreads over both spines";
+  expect_routes_deliver(rig.topo, rig.fabric);
+  ASSERT_GT(lids_sent_over(rig.topo, rig.fabric, leaf, port), 0u) << "minhop spreads over both spines";
 
   const PortKey up{rig.guid(leaf), port};
   const NodeIndex host = rig.topo.cas()[5];
@@ -99,8 +55,9 @@ TEST(IsolationSweep, RoutesGoAroundAnIsolatedCableAndComeBackWhenCleared) {
   EXPECT_EQ(runner.isolation()[0].peer, (PortKey{rig.guid(spine), spine_port}));
   EXPECT_FALSE(runner.isolation()[1].isolated);
   EXPECT_NE(runner.isolation()[1].reason.find("cut off"), std::string::npos) << runner.isolation()[1].reason;
-  EXPECT_EQ(deliver_and_count(rig.topo, rig.fabric, leaf, port), 0u);
-  EXPECT_EQ(deliver_and_count(rig.topo, rig.fabric, spine, spine_port), 0u);
+  expect_routes_deliver(rig.topo, rig.fabric);
+  EXPECT_EQ(lids_sent_over(rig.topo, rig.fabric, leaf, port), 0u);
+  EXPECT_EQ(lids_sent_over(rig.topo, rig.fabric, spine, spine_port), 0u);
   // The link itself is left as it was: up, both ends Active.
   EXPECT_EQ(rig.fabric.state(leaf, port), 4);
   EXPECT_EQ(rig.fabric.state(spine, spine_port), 4);
@@ -108,7 +65,8 @@ TEST(IsolationSweep, RoutesGoAroundAnIsolatedCableAndComeBackWhenCleared) {
   runner.set_isolation_requests({});
   ASSERT_TRUE(runner.heavy_sweep().subnet_up);
   EXPECT_TRUE(runner.isolation().empty());
-  EXPECT_GT(deliver_and_count(rig.topo, rig.fabric, leaf, port), 0u);
+  expect_routes_deliver(rig.topo, rig.fabric);
+  EXPECT_GT(lids_sent_over(rig.topo, rig.fabric, leaf, port), 0u);
 }
 
 TEST(IsolationSweep, AnIsolatedCableThatWouldSplitTheSwitchesStaysIn) {
@@ -127,7 +85,8 @@ TEST(IsolationSweep, AnIsolatedCableThatWouldSplitTheSwitchesStaysIn) {
   EXPECT_NE(runner.isolation()[0].reason.find("cut off"), std::string::npos) << runner.isolation()[0].reason;
   EXPECT_FALSE(runner.isolation()[1].isolated);
   EXPECT_EQ(runner.isolation()[1].reason, "not in the fabric");
-  EXPECT_GT(deliver_and_count(rig.topo, rig.fabric, leaf, port), 0u);
+  expect_routes_deliver(rig.topo, rig.fabric);
+  EXPECT_GT(lids_sent_over(rig.topo, rig.fabric, leaf, port), 0u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "lft_witness.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/sweep/sweep_runner.h"
 #include "sweep_rig.h"
@@ -16,49 +17,10 @@
 namespace smd {
 namespace {
 
+using test::expect_routes_deliver;
 using test::first_problem;
 using test::sm_leaf_uplink;
 using test::SweepRig;
-
-// Every (switch, LID) pair: follow the fake switches' LFTs; the walk must end at the LID's owner. A cable
-// the fake fabric has taken down (FakeFabric::unlink) carries nothing.
-void expect_routes_deliver(const Topology& t, const test::FakeFabric& f) {
-  std::map<Lid, std::pair<NodeIndex, PortNum>> owner;
-  for (NodeIndex n = 0; n < t.size(); ++n) {
-    const Node& node = t.node(n);
-    if (node.is_switch()) {
-      owner[f.lid(n, 0)] = {n, 0};
-      continue;
-    }
-    for (PortNum p = 1; p <= node.num_ports; ++p) {
-      if (!node.ports[p].connected()) continue;
-      for (unsigned l = 0; l < (1u << f.lmc(n, p)); ++l) owner[static_cast<Lid>(f.lid(n, p) + l)] = {n, p};
-    }
-  }
-  for (NodeIndex s : t.switches()) {
-    for (const auto& [lid, dst] : owner) {
-      NodeIndex here = s;
-      bool delivered = false;
-      for (unsigned hops = 0; hops <= t.switches().size(); ++hops) {
-        const PortNum out = f.lft(here, lid);
-        if (out == 0) {
-          delivered = here == dst.first && dst.second == 0;
-          break;
-        }
-        ASSERT_LE(out, t.node(here).num_ports) << "LID " << lid;
-        const Port& port = t.node(here).ports[out];
-        ASSERT_TRUE(port.connected()) << "LID " << lid << " sent out of an empty port";
-        ASSERT_GE(f.state(here, out), 2) << "LID " << lid << " sent over a cable that is down";
-        if (!t.node(port.peer).is_switch()) {
-          delivered = port.peer == dst.first && port.peer_port == dst.second;
-          break;
-        }
-        here = port.peer;
-      }
-      EXPECT_TRUE(delivered) << "switch " << t.node(s).description << " LID " << lid;
-    }
-  }
-}
 
 TEST(Sweep, BringsUpAKaryTree) {
   auto t = make_kary_ntree(4, 2);
