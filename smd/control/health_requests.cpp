@@ -44,7 +44,10 @@ Json port_row(const PortCounterRow& r) {
 }  // namespace
 
 Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, bool errors_only) {
-  if (!snap.perf) return make_error(ErrorCode::kInvalidInput, "the PerfMgr is off (perfmgr.enabled: false)");
+  if (!snap.perf) {
+    return make_error(ErrorCode::kInvalidInput, "the PerfMgr is not running: it reads counters only as MASTER with "
+                                                "perfmgr.enabled true (this SM is " + snap.sm_state + ")");
+  }
   const PerfView& v = *snap.perf;
   Guid only = 0;
   if (!node.empty()) {

@@ -18,7 +18,8 @@ namespace smd::control {
 /// total: {...}, data: {xmit_bytes, rcv_bytes, xmit_pkts, rcv_pkts}, rate: {... per second}, saturated: [names],
 /// errors: bool}]}. `node` ("" = all) keeps one node's ports (a description, GUID or LID as resolve_node reads
 /// it); `errors_only` keeps the ports whose error counters moved in the last interval.
-/// Errors: kInvalidInput for an unknown node; kUnavailable when the PerfMgr is off.
+/// Errors: kInvalidInput for an unknown node, or when the PerfMgr is not running (not MASTER, or
+/// perfmgr.enabled false).
 Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, bool errors_only);
 
 /// {ports: [{node_guid, node_desc, port, dr_path, peer, state, unhealthy, reason?, isolated?, kept_reason?,

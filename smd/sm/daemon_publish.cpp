@@ -5,7 +5,8 @@
 namespace smd {
 
 std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
-  const bool perf = perf_ && policy_.perfmgr.enabled;
+  // Only a running PerfMgr's counters: a standby's (or a disabled one's) last view would be stale.
+  const bool perf = perf_ && perf_->running();
   if ((!sa_ && !perf) || !snapshot_) return snapshot_;
   auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
   if (sa_) snap->sa = std::make_shared<const SaStats>(sa_->stats());

@@ -111,9 +111,12 @@ TEST(HealthRequests, CountersOfOneNodeAndUnknownNames) {
 
 TEST(HealthRequests, CountersWithThePerfMgrOffSaySo) {
   FabricSnapshot snap;
+  snap.sm_state = "STANDBY";
   auto r = counters_json(snap, "", false);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "the PerfMgr is off (perfmgr.enabled: false)");
+  EXPECT_EQ(r.error().message,
+            "the PerfMgr is not running: it reads counters only as MASTER with perfmgr.enabled true (this SM is "
+            "STANDBY)");
 }
 
 TEST(HealthRequests, PortsListsCabledPortsAndMarksTheUnhealthyOne) {
