@@ -284,7 +284,14 @@ std::string render_metrics(const FabricSnapshot& snap) {
   if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", label("state", snap.sm_state), 1);
   if (snap.sa) render_sa(*snap.sa, w);
   render_health(snap, w);
-  if (snap.perf) render_perfmgr(*snap.perf, w);
+  std::string out = w.take();
+  if (snap.perf) out += snap.perf->metrics_text ? *snap.perf->metrics_text : render_perfmgr_metrics(*snap.perf);
+  return out;
+}
+
+std::string render_perfmgr_metrics(const PerfView& view) {
+  Writer w;
+  render_perfmgr(view, w);
   return w.take();
 }
 

@@ -341,6 +341,8 @@ void PerfAgent::run_pass() {
   view->last_pass = pass_;
   view->last_pass_end = std::chrono::system_clock::now();
   view->interval_s = policy.interval_s;
+  // Rendered here, once per pass, so a scrape only copies it (its CPU is not in cpu_ms: that is the reading).
+  if (render_) view->metrics_text = std::make_shared<const std::string>(render_(*view));
   view_.store(std::move(view));
   spdlog::debug("perfmgr: pass {}: {} ports, {} MADs, {} timeouts, {:.1f} ms ({:.1f} ms CPU, {:.1f} ms paused)",
                 passes_, pass_.ports, pass_.mads_sent, pass_.timeouts, pass_.wall_ms, pass_.cpu_ms, pass_.paused_ms);

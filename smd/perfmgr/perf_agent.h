@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -43,6 +44,8 @@ class PerfAgent {
   using Sender = std::function<int(std::span<const std::uint8_t> mad, const mad::MadAddress& to)>;
   /// Takes each pass's deltas; called on the PerfMgr thread (post it to the SM's thread).
   using PassSink = std::function<void(PerfPassDeltas)>;
+  /// Renders a view's metrics text (smd/control's render_perfmgr_metrics), on the PerfMgr thread.
+  using Renderer = std::function<std::string(const PerfView&)>;
 
   PerfAgent(Sender sender, PassSink sink);
   /// stop().
@@ -58,6 +61,8 @@ class PerfAgent {
   void set_sweeping(bool sweeping);
   /// A PMA response from the receive thread. Cheap: copied into the queue.
   void submit(std::span<const std::uint8_t, mad::kMadSize> mad);
+  /// Each published view carries `render(view)` as PerfView::metrics_text. Set before start().
+  void set_renderer(Renderer render) { render_ = std::move(render); }
   /// Start the thread (idempotent); the first pass starts at once.
   void start();
   /// Stop and join the thread (idempotent). The last view stays readable.
@@ -98,6 +103,7 @@ class PerfAgent {
 
   Sender sender_;
   PassSink sink_;
+  Renderer render_;
 
   mutable std::mutex mutex_;  // guards policy_, targets_, rx_, and wakes the thread
   std::condition_variable wake_;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "config/policy_summary.h"
+#include "smd/control/metrics_text.h"
 #include "smd/sm/notify.h"
 #include "smd/sm/sm_port.h"
 
@@ -69,6 +70,7 @@ int Daemon::run() {
   perf_ = std::make_unique<PerfAgent>(
       [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); },
       [this](PerfPassDeltas d) { on_counters_read(std::move(d)); });
+  perf_->set_renderer(render_perfmgr_metrics);  // once per pass, off the SM's thread
   mad::GmpSink pma_sink = [agent = perf_.get()](std::span<const std::uint8_t, mad::kMadSize> mad,
                                                 const mad::MadAddress&, bool) { agent->submit(mad); };
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),

@@ -180,13 +180,23 @@ void Daemon::health_after_sweep(const SweepSummary& s) {
 
 void Daemon::health_policy_changed() {
   health_.set_thresholds(thresholds_of(policy_.health));
+  if (!policy_.health.enabled) {
+    // Turned off: nothing is marked any more, so nothing is routed around.
+    std::vector<PortKey> marked;
+    for (const auto& [key, mark] : health_.marked()) marked.push_back(key);
+    for (const PortKey& key : marked) {
+      health_.clear(key);
+      spdlog::info("health: health.enabled is false: port {} no longer marked", describe_port(key));
+    }
+    kept_warned_.clear();
+  }
   health_changed("policy " + std::to_string(policy_generation_));
   update_perfmgr();
 }
 
 void Daemon::health_changed(const std::string& why) {
   std::vector<PortKey> isolate;
-  if (policy_.health.isolate) {
+  if (policy_.health.enabled && policy_.health.isolate) {
     for (const auto& [key, mark] : health_.marked()) isolate.push_back(key);
   }
   if (!runner_) return;

@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -101,7 +102,7 @@ struct PerfPassStats {
   std::uint64_t resets = 0;     ///< PortCounters Sets sent to clear saturated counters
   std::uint64_t ports = 0;      ///< ports read
   double wall_ms = 0;           ///< first send to last answer, pauses for sweeps included
-  double cpu_ms = 0;            ///< the PerfMgr thread's CPU time in the pass
+  double cpu_ms = 0;            ///< the PerfMgr thread's CPU time reading the counters (metrics rendering excluded)
   double paused_ms = 0;         ///< of wall_ms, time spent waiting for a sweep to end
 };
 
@@ -111,6 +112,10 @@ struct PerfView {
   PerfPassStats last_pass;
   std::chrono::system_clock::time_point last_pass_end{};
   double interval_s = 0;  ///< perfmgr.interval
+  /// The per-port Prometheus families of this view, rendered once on the PerfMgr's thread (null: render
+  /// them per scrape). On the 1728-host tree they are 26 MB: rendering them on the SM's thread at every
+  /// scrape would hold up a repair for hundreds of milliseconds.
+  std::shared_ptr<const std::string> metrics_text;
 };
 
 /// A port the health rules marked unhealthy (smctl ports --unhealthy).

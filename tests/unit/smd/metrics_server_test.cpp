@@ -260,6 +260,25 @@ TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
   }
 }
 
+TEST(MetricsText, ThePerfMgrsPrerenderedFamiliesAreUsedAsTheyAre) {
+  FabricSnapshot snap;
+  auto perf = std::make_shared<PerfView>();
+  PortCounterRow row;
+  row.key = {0x10, 1};
+  perf->ports.push_back(row);
+  const std::string rendered = render_perfmgr_metrics(*perf);
+  snap.perf = perf;
+  const std::string inline_text = render_metrics(snap);
+  // Rendered per scrape, the families come last, exactly as render_perfmgr_metrics writes them.
+  ASSERT_GE(inline_text.size(), rendered.size());
+  EXPECT_EQ(inline_text.substr(inline_text.size() - rendered.size()), rendered);
+  // Rendered by the PerfMgr, its text is copied and the view's rows are not rendered again.
+  perf->metrics_text = std::make_shared<const std::string>("smd_perfmgr_passes_total 99\n");
+  const std::string copied = render_metrics(snap);
+  EXPECT_EQ(copied.substr(copied.size() - 28), "smd_perfmgr_passes_total 99\n");
+  EXPECT_EQ(copied.find("smd_port_symbol_errors_total"), std::string::npos);
+}
+
 TEST(MetricsText, NoPerfMgrNoPortFamilies) {
   const std::string text = render_metrics(FabricSnapshot{});
   EXPECT_EQ(text.find("smd_port_"), std::string::npos);
