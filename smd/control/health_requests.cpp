@@ -45,8 +45,10 @@ Json port_row(const PortCounterRow& r) {
 
 Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, bool errors_only) {
   if (!snap.perf) {
-    return make_error(ErrorCode::kInvalidInput, "the PerfMgr is not running: it reads counters only as MASTER with "
-                                                "perfmgr.enabled true (this SM is " + snap.sm_state + ")");
+    return make_error(ErrorCode::kInvalidInput,
+                      "the PerfMgr is not running: it reads counters only as MASTER with "
+                      "perfmgr.enabled true (this SM is " +
+                          snap.sm_state + ")");
   }
   const PerfView& v = *snap.perf;
   Guid only = 0;
@@ -114,7 +116,6 @@ Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {
                     {"port", p},
                     {"dr_path", format_dr_path(n.dr_path)},
                     {"peer", topo.node(port.peer).description + " port " + std::to_string(port.peer_port)},
-                    {"state", to_string(port.state)},
                     {"unhealthy", false}};
         if (const UnhealthyPortView* u = unhealthy_of({n.guid, p})) add_mark(row, *u);
         ports.push_back(std::move(row));
@@ -140,7 +141,9 @@ Result<Json> port_clear(DaemonControl& control, const FabricSnapshot& snap, cons
       control.request_port_clear(u.key, by);
       return Json{{"cleared", true}, {"node_guid", format_guid(u.key.node_guid)}, {"port", port}};
     }
-    return n.error();
+    return make_error(ErrorCode::kInvalidInput, n.error().message +
+                                                    " (a marked port whose node left the fabric is cleared by its "
+                                                    "node GUID: smctl ports --unhealthy lists it)");
   }
   const Node& found = snap.topo->node(*n);
   if (port < 1 || port > found.num_ports) {

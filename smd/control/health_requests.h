@@ -22,7 +22,7 @@ namespace smd::control {
 /// perfmgr.enabled false).
 Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, bool errors_only);
 
-/// {ports: [{node_guid, node_desc, port, dr_path, peer, state, unhealthy, reason?, isolated?, kept_reason?,
+/// {ports: [{node_guid, node_desc, port, dr_path, peer, unhealthy, reason?, isolated?, kept_reason?,
 /// flaps?, since?}], unhealthy: n, isolated: n}. Every cabled port of the fabric, or only the unhealthy ones.
 Json ports_json(const FabricSnapshot& snap, bool unhealthy_only);
 

@@ -461,13 +461,32 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
     }
     const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();
     if (!snap) return error_response("the daemon has published no state yet");
+    // The flags are booleans and a node is a name: say which field is wrong rather than the JSON library's text.
+    auto flag = [&](const char* key, bool& out) {
+      if (!request.contains(key)) return true;
+      if (!request.at(key).is_boolean()) return false;
+      out = request.at(key).get<bool>();
+      return true;
+    };
     if (cmd == "counters") {
-      return from_result(counters_json(*snap, request.value("node", std::string()), request.value("errors", false)));
+      bool errors = false;
+      if (!flag("errors", errors)) return error_response("counters: errors must be true or false");
+      if (request.contains("node") && !request.at("node").is_string()) {
+        return error_response("counters: node must be a name, GUID or LID as a string");
+      }
+      return from_result(counters_json(*snap, request.value("node", std::string()), errors));
     }
-    if (cmd == "ports") return ok_response(ports_json(*snap, request.value("unhealthy", false)));
+    if (cmd == "ports") {
+      bool unhealthy = false;
+      if (!flag("unhealthy", unhealthy)) return error_response("ports: unhealthy must be true or false");
+      return ok_response(ports_json(*snap, unhealthy));
+    }
     if (cmd == "port_clear") {
       if (!request.contains("node") || !request.contains("port"))
         return error_response("port_clear needs node and port");
+      if (!request.at("node").is_string()) {
+        return error_response("port_clear: node must be a name, GUID or LID as a string");
+      }
       const Json& port = request.at("port");
       if (!port.is_number_integer()) return error_response("port_clear: port must be an integer");
       return from_result(port_clear(control, *snap, name_field(request, "node"), port.get<std::int64_t>(), requester));

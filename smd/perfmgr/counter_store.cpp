@@ -52,22 +52,35 @@ ReadingResult CounterStore::apply(const PortReading& r) {
 
   const bool rebase_data = inserted || row.extended != r.extended;
   const double dt = r.t_s - st.t_s;
+  if (!inserted) res.elapsed_s = dt;
+  // PortCountersExtended's 64-bit counters would take decades to wrap at any link speed: one that went down
+  // was cleared (by perfquery -R, a reset port), and counts from 0. The 32-bit ones of a PMA without them
+  // wrap in minutes; one stuck at all ones (IBA 16.1.3.5 lets them stop there) is cleared like an error counter.
+  const CounterKind data_kind = r.extended ? CounterKind::kSaturating : CounterKind::kWrapping;
   for (std::size_t i = 0; i < kDataCounterCount; ++i) {
     std::uint64_t delta = 0;
-    if (!rebase_data)
-      delta = counter_delta(st.data_base[i], r.data[i], data_width(i, r.extended), CounterKind::kWrapping).value;
-    row.data_total[i] += delta;
+    if (!rebase_data) delta = counter_delta(st.data_base[i], r.data[i], data_width(i, r.extended), data_kind).value;
+    // A total stops at the top rather than wrap: Prometheus reads a counter that goes down as a reset.
+    row.data_total[i] = delta > ~std::uint64_t{0} - row.data_total[i] ? ~std::uint64_t{0} : row.data_total[i] + delta;
     row.data_rate[i] = !rebase_data && dt > 0 ? static_cast<std::uint64_t>(static_cast<double>(delta) / dt) : 0;
     st.data_base[i] = r.data[i] & counter_max(data_width(i, r.extended));
   }
 
   for (std::size_t i = 0; i < kPortCounterCount; ++i) {
-    row.total[i] += res.delta[i];
+    row.total[i] = res.delta[i] > ~std::uint64_t{0} - row.total[i] ? ~std::uint64_t{0} : row.total[i] + res.delta[i];
     st.base[i] = r.counters[i] & counter_max(kPortCounterInfo[i].width_bits);
   }
   const CounterSelectBits bits = counter_select_bits(res.saturated);
   res.reset_select = bits.select;
   res.reset_select2 = bits.select2;
+  if (!r.extended) {
+    for (std::size_t i = 0; i < kDataCounterCount; ++i) {
+      // All ones of the 32-bit wire counter (data counters are kept in octets: 4 per word).
+      const std::uint64_t stuck = data_width(i, false) == 34 ? std::uint64_t{0xFFFFFFFF} * 4 : 0xFFFFFFFF;
+      if (r.data[i] == stuck)
+        res.reset_select = static_cast<std::uint16_t>(res.reset_select | (1u << (kDataCounterSelectShift + i)));
+    }
+  }
 
   row.key = r.key;
   row.port_guid = r.port_guid;

@@ -38,6 +38,7 @@ struct ReadingResult {
   /// Increase since the previous reading of this port (all zero on the first reading: it is the baseline).
   CounterArray delta{};
   bool first = false;           ///< no previous reading (new port, or one that came back after it was forgotten)
+  double elapsed_s = 0;         ///< since the previous reading of this port (0 on the first)
   std::uint32_t saturated = 0;  ///< bit i: counter i at its all-ones value now
   /// CounterSelect / CounterSelect2 bits (IBA table 247) of the saturated counters: what a PortCounters Set
   /// sends to clear them when the caller's policy resets.

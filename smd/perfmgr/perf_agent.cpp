@@ -278,7 +278,6 @@ void PerfAgent::run_pass() {
   });
 
   PerfPassDeltas deltas;
-  deltas.interval_s = policy.interval_s;
   const auto wall = std::chrono::system_clock::now();
   for (std::size_t i = 0; i < ports.size(); ++i) {
     const PortProgress& p = progress[i];
@@ -307,7 +306,7 @@ void PerfAgent::run_pass() {
     const ReadingResult result = store_.apply(reading);
     bool moved = false;
     for (std::uint64_t d : result.delta) moved = moved || d != 0;
-    if (moved) deltas.moved.emplace_back(t.key, result.delta);
+    if (moved) deltas.moved.push_back({t.key, result.delta, result.elapsed_s});
     if (result.saturated != 0 && policy.reset_saturated && (result.reset_select != 0 || result.reset_select2 != 0)) {
       Request r;
       r.method = kMethodSet;

@@ -32,10 +32,16 @@
 
 namespace smd {
 
-/// What one pass found that the health rules read: every port whose counters moved, with its deltas.
+/// One port whose counters moved in a pass: its deltas, over how long.
+struct MovedPort {
+  PortKey key;
+  CounterArray delta{};
+  double elapsed_s = 0;  ///< since the previous reading of the port (an interval, or more after a gap)
+};
+
+/// What one pass found that the health rules read: every port whose counters moved.
 struct PerfPassDeltas {
-  std::vector<std::pair<PortKey, CounterArray>> moved;
-  double interval_s = 0;  ///< seconds since the previous pass's reading of those ports (the policy's interval)
+  std::vector<MovedPort> moved;
 };
 
 class PerfAgent {

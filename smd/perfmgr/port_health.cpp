@@ -24,7 +24,7 @@ PortHealth::PortHealth(HealthThresholds t) : t_(t) {}
 
 void PortHealth::set_thresholds(HealthThresholds t) { t_ = t; }
 
-std::optional<HealthMark> PortHealth::record_errors(const PortKey& key, const CounterArray& delta, double interval_s,
+std::optional<HealthMark> PortHealth::record_errors(const PortKey& key, const CounterArray& delta, double elapsed_s,
                                                     std::chrono::steady_clock::time_point now) {
   if (auto it = marked_.find(key); it != marked_.end()) {
     for (std::size_t i = 0; i < kPortCounterCount; ++i) {
@@ -35,11 +35,15 @@ std::optional<HealthMark> PortHealth::record_errors(const PortKey& key, const Co
     }
     return std::nullopt;
   }
+  // Errors counted over several intervals are judged at the threshold's rate, never above it.
+  const double intervals = t_.interval_s > 0 && elapsed_s > t_.interval_s ? elapsed_s / t_.interval_s : 1.0;
   for (std::size_t i = 0; i < kPortCounterCount; ++i) {
     const std::uint64_t max = t_.max_per_interval[i];
-    if (max == 0 || delta[i] <= max) continue;
+    if (max == 0 || static_cast<double>(delta[i]) <= static_cast<double>(max) * intervals) continue;
+    std::string threshold = std::to_string(max);
+    if (t_.interval_s > 0) threshold += " per " + format_seconds(t_.interval_s) + " s";
     HealthMark m{key, std::string(kPortCounterInfo[i].iba_name) + " +" + std::to_string(delta[i]) + " in " +
-                          format_seconds(interval_s) + " s (threshold " + std::to_string(max) + ")"};
+                          format_seconds(elapsed_s) + " s (threshold " + threshold + ")"};
     marked_[key] = Mark{m.reason, now, now, flaps(key, now)};
     return m;
   }

@@ -23,12 +23,16 @@ struct HealthThresholds {
   unsigned flap_count = 0;                ///< 0 = flaps never mark a port; else >= flap_count link-down events ...
   std::chrono::seconds flap_window{600};  ///< ... within this window
   std::chrono::seconds quiet_period{0};   ///< 0 = only an operator clears; else cleared after this long clean
+  /// The PerfMgr interval the thresholds are per (seconds; 0 = take every delta as one interval's). A delta
+  /// read over a longer time (the PerfMgr was off, paused, or the port did not answer for a few passes) is
+  /// judged at the same rate: it may reach max * elapsed / interval.
+  double interval_s = 0;
 };
 
 /// A port newly marked, with why.
 struct HealthMark {
   PortKey key;
-  std::string reason;  ///< "SymbolErrorCounter +57 in 10 s (threshold 10)" or "5 link flaps in 600 s"
+  std::string reason;  ///< "SymbolErrorCounter +57 in 10 s (threshold 10 per 10 s)" or "5 link flaps in 600 s"
 };
 
 class PortHealth {
@@ -39,9 +43,9 @@ class PortHealth {
 
   /// One interval's deltas of one port (and the interval's length in seconds, for the message). Returns the
   /// mark when this call marked the port unhealthy: the first counter over its threshold in PortCounter order
-  /// is named in the reason ("SymbolErrorCounter +57 in 10 s (threshold 10)"). Any error-counter
+  /// is named in the reason ("SymbolErrorCounter +57 in 10 s (threshold 10 per 10 s)"). Any error-counter
   /// (is_error_counter) delta > 0 on an already unhealthy port restarts its quiet period.
-  std::optional<HealthMark> record_errors(const PortKey& key, const CounterArray& delta, double interval_s,
+  std::optional<HealthMark> record_errors(const PortKey& key, const CounterArray& delta, double elapsed_s,
                                           std::chrono::steady_clock::time_point now);
 
   /// The port's link went down (a sweep found its cable gone). Flaps flap_window or older are dropped; the

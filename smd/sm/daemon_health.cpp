@@ -21,13 +21,14 @@ constexpr bool threshold_keys_match_counters() {
 }
 static_assert(threshold_keys_match_counters(), "config/policy.h kHealthThresholdKeys out of step with PortCounter");
 
-HealthThresholds thresholds_of(const HealthPolicy& p) {
+HealthThresholds thresholds_of(const HealthPolicy& p, double interval_s) {
   HealthThresholds t;
   if (!p.enabled) return t;  // nothing marks a port
   for (std::size_t i = 0; i < kPortCounterCount; ++i) t.max_per_interval[i] = p.thresholds[i];
   t.flap_count = p.flap_count;
   t.flap_window = std::chrono::seconds(p.flap_window_s);
   t.quiet_period = std::chrono::seconds(p.quiet_period_s);
+  t.interval_s = interval_s;
   return t;
 }
 
@@ -108,8 +109,8 @@ void Daemon::apply_health(const DaemonEvent&) {
   const auto now = Clock::now();
   std::string why;
   for (const PerfPassDeltas& pass : passes) {
-    for (const auto& [key, delta] : pass.moved) {
-      if (auto mark = health_.record_errors(key, delta, pass.interval_s, now)) {
+    for (const auto& [key, delta, elapsed_s] : pass.moved) {
+      if (auto mark = health_.record_errors(key, delta, elapsed_s, now)) {
         ++unhealthy_marks_total_;
         spdlog::warn("health: port {} marked unhealthy: {}", describe_port(key), mark->reason);
         if (why.empty()) why = "port " + short_name(key) + " unhealthy";
@@ -179,7 +180,7 @@ void Daemon::health_after_sweep(const SweepSummary& s) {
 }
 
 void Daemon::health_policy_changed() {
-  health_.set_thresholds(thresholds_of(policy_.health));
+  health_.set_thresholds(thresholds_of(policy_.health, policy_.perfmgr.interval_s));
   if (!policy_.health.enabled) {
     // Turned off: nothing is marked any more, so nothing is routed around.
     std::vector<PortKey> marked;

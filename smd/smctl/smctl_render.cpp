@@ -261,8 +261,6 @@ void render_ports(std::ostream& out, const Json& r) {
       out << " UNHEALTHY: " << str(p, "reason") << "; "
           << (p.value("isolated", false) ? "isolated (routes go around it)" : "not isolated: " + str(p, "kept_reason"))
           << "; since " << str(p, "since");
-    } else if (p.contains("state")) {
-      out << " " << str(p, "state");
     }
     out << "\n";
   }

@@ -30,7 +30,7 @@ wait_json 30 "any(p['node_desc'] == 'sw-L0-0' and p['port'] == 5 and p['isolated
   ports --unhealthy
 kill "${RAISER}"
 wait "${RAISER}" 2>/dev/null || true
-grep -E "health: port 0x[0-9a-f]{16} \(sw-L0-0\) port 5 via DR [0-9,]+; cable to 0x[0-9a-f]{16} \(sw-L1-[0-9]+\) port [0-9]+ marked unhealthy: SymbolErrorCounter \+[0-9]+ in 2 s \(threshold 10\)" \
+grep -E "health: port 0x[0-9a-f]{16} \(sw-L0-0\) port 5 via DR [0-9,]+; cable to 0x[0-9a-f]{16} \(sw-L1-[0-9]+\) port [0-9]+ marked unhealthy: SymbolErrorCounter \+[0-9]+ in [0-9.]+ s \(threshold 10 per 2 s\)" \
   "${IBSIM_WORKDIR}/smd.log"
 wait_log smd "SUBNET UP" 30 2
 check_with_diags --expect-switches 48 --expect-cas 64 --avoid "sw-L0-0:5"

@@ -162,7 +162,8 @@ TEST(CounterStore, LegacyDataCountersWrapAt32BitWords) {
   EXPECT_FALSE(row.extended);
 }
 
-TEST(CounterStore, ExtendedDataCountersWrapAt64Bits) {
+TEST(CounterStore, ExtendedDataCountersThatGoDownWereClearedNotWrapped) {
+  // 2^64 octets is 46 years of a 400 Gb/s link: a 64-bit counter below its last value was cleared.
   CounterStore s;
   PortReading r = reading(kKey, 0);
   r.extended = true;
@@ -172,13 +173,58 @@ TEST(CounterStore, ExtendedDataCountersWrapAt64Bits) {
   r.data[idx(DataCounter::kRcvData)] = 8;
   r.data[idx(DataCounter::kRcvPkts)] = 0x1'0000'0010ull;
   r.t_s = 4;
-  s.apply(r);
+  const ReadingResult res = s.apply(r);
+  EXPECT_DOUBLE_EQ(res.elapsed_s, 4.0);
   const PortCounterRow row = s.rows().front();
-  EXPECT_EQ(row.data_total[idx(DataCounter::kRcvData)], 12u);
+  EXPECT_EQ(row.data_total[idx(DataCounter::kRcvData)], 8u);
   EXPECT_EQ(row.data_total[idx(DataCounter::kRcvPkts)], 16u);
-  EXPECT_EQ(row.data_rate[idx(DataCounter::kRcvData)], 3u);
+  EXPECT_EQ(row.data_rate[idx(DataCounter::kRcvData)], 2u);
   EXPECT_EQ(row.data_rate[idx(DataCounter::kRcvPkts)], 4u);
   EXPECT_TRUE(row.extended);
+}
+
+TEST(CounterStore, TotalsStopAtTheTopInsteadOfWrapping) {
+  // A counter that jumps to all ones, reads low again and jumps once more (a hostile or broken PMA): the
+  // jumps are deltas of 2^64 - 11 and 2^64 - 6, the drop a clear worth 5; their sum does not fit, so the
+  // total stays at 2^64 - 1 (it never wraps to a small value, which Prometheus would read as a reset).
+  CounterStore s;
+  PortReading r = reading(kKey, 0);
+  r.extended = true;
+  r.data[idx(DataCounter::kXmitData)] = 10;
+  s.apply(r);
+  r.data[idx(DataCounter::kXmitData)] = ~std::uint64_t{0};
+  r.t_s = 1;
+  s.apply(r);
+  r.data[idx(DataCounter::kXmitData)] = 5;
+  r.t_s = 2;
+  s.apply(r);
+  EXPECT_EQ(s.rows().front().data_total[idx(DataCounter::kXmitData)], ~std::uint64_t{0} - 5);
+  r.data[idx(DataCounter::kXmitData)] = ~std::uint64_t{0};
+  r.t_s = 3;
+  s.apply(r);
+  EXPECT_EQ(s.rows().front().data_total[idx(DataCounter::kXmitData)], ~std::uint64_t{0});
+}
+
+TEST(CounterStore, LegacyDataCountersStuckAtAllOnesAreClearedToo) {
+  // Without PortCountersExtended the 32-bit counters may stop at all ones (IBA 16.1.3.5): their
+  // CounterSelect bits (12 PortXmitData .. 15 PortRcvPkts) join the reset; data are kept in octets.
+  CounterStore s;
+  PortReading r = reading(kKey, 0);
+  s.apply(r);
+  r.data[idx(DataCounter::kXmitData)] = std::uint64_t{0xFFFFFFFF} * 4;
+  r.data[idx(DataCounter::kRcvPkts)] = 0xFFFFFFFF;
+  r.t_s = 1;
+  const ReadingResult res = s.apply(r);
+  EXPECT_EQ(res.reset_select, (1u << 12) | (1u << 15));
+  EXPECT_EQ(res.reset_select2, 0u);
+  // After the Set the next reading counts from 0.
+  s.cleared(kKey, res.reset_select, res.reset_select2);
+  r.data[idx(DataCounter::kXmitData)] = 40;
+  r.data[idx(DataCounter::kRcvPkts)] = 3;
+  r.t_s = 2;
+  s.apply(r);
+  EXPECT_EQ(s.rows().front().data_total[idx(DataCounter::kXmitData)], std::uint64_t{0xFFFFFFFF} * 4 + 40);
+  EXPECT_EQ(s.rows().front().data_total[idx(DataCounter::kRcvPkts)], std::uint64_t{0xFFFFFFFF} + 3);
 }
 
 TEST(CounterStore, RatesOverTheInterval) {

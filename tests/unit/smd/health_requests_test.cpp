@@ -176,7 +176,9 @@ TEST(HealthRequests, AMarkedPortWhoseNodeLeftIsClearedByGuid) {
   EXPECT_EQ(control.cleared[0], gone.key);
   // Another port of that GUID, or a GUID nobody marked, is still an unknown node.
   EXPECT_FALSE(port_clear(control, *snap, "0xdeadbeef", 4, "").ok());
-  EXPECT_FALSE(port_clear(control, *snap, "0xdeadbeee", 3, "").ok());
+  const auto unknown = port_clear(control, *snap, "0xdeadbeee", 3, "");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("cleared by its node GUID"), std::string::npos) << unknown.error().message;
   EXPECT_EQ(control.cleared.size(), 1u);
 }
 
@@ -190,6 +192,14 @@ TEST(HealthRequests, HandleRequestRoutesTheNewCommands) {
   const Json text_port = handle_request({{"cmd", "port_clear"}, {"node", "x"}, {"port", "1"}}, control);
   EXPECT_FALSE(text_port.at("ok").get<bool>());
   EXPECT_EQ(text_port.at("error"), "port_clear: port must be an integer");
+  const Json object_node = handle_request({{"cmd", "port_clear"}, {"node", {{"a", 1}}}, {"port", 1}}, control);
+  EXPECT_EQ(object_node.at("error"), "port_clear: node must be a name, GUID or LID as a string");
+  EXPECT_EQ(handle_request({{"cmd", "counters"}, {"errors", "yes"}}, control).at("error"),
+            "counters: errors must be true or false");
+  EXPECT_EQ(handle_request({{"cmd", "counters"}, {"node", 5}}, control).at("error"),
+            "counters: node must be a name, GUID or LID as a string");
+  EXPECT_EQ(handle_request({{"cmd", "ports"}, {"unhealthy", 1}}, control).at("error"),
+            "ports: unhealthy must be true or false");
   EXPECT_TRUE(control.cleared.empty());
 }
 

@@ -25,6 +25,24 @@ CounterArray with(PortCounter c, std::uint64_t v, CounterArray d = {}) {
   return d;
 }
 
+TEST(PortHealth, DeltasReadOverSeveralIntervalsAreJudgedAtTheThresholdsRate) {
+  // 10 per 2 s: 66 errors gathered over 22 s (the PerfMgr was off) are 6 per 2 s, not a crossing; 21 in
+  // 4 s are (20 allowed); a delta read sooner than an interval is still held to the full threshold.
+  HealthThresholds t = symbol_errors_over(10);
+  t.interval_s = 2;
+  PortHealth h(t);
+  EXPECT_FALSE(h.record_errors(kPort, with(PortCounter::kSymbolError, 66), 22, t0));
+  EXPECT_FALSE(h.record_errors(kPort, with(PortCounter::kSymbolError, 20), 4, t0 + 4s));
+  EXPECT_FALSE(h.record_errors(kPort, with(PortCounter::kSymbolError, 10), 0.5, t0 + 5s));
+  const auto m = h.record_errors(kPort, with(PortCounter::kSymbolError, 21), 4, t0 + 9s);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->reason, "SymbolErrorCounter +21 in 4 s (threshold 10 per 2 s)");
+  const PortKey other{0x200, 1};
+  const auto soon = h.record_errors(other, with(PortCounter::kSymbolError, 11), 0.5, t0 + 9s);
+  ASSERT_TRUE(soon);
+  EXPECT_EQ(soon->reason, "SymbolErrorCounter +11 in 0.5 s (threshold 10 per 2 s)");
+}
+
 TEST(PortHealth, ExactlyAtTheThresholdIsNotCrossedOneAboveIs) {
   PortHealth h(symbol_errors_over(10));
   EXPECT_FALSE(h.record_errors(kPort, with(PortCounter::kSymbolError, 10), 10, t0));
