@@ -70,7 +70,8 @@ int Daemon::run() {
   perf_ = std::make_unique<PerfAgent>(
       [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); },
       [this](PerfPassDeltas d) { on_counters_read(std::move(d)); });
-  perf_->set_renderer(render_perfmgr_metrics);  // once per pass, off the SM's thread
+  // The per-port families are rendered once per pass, off the SM's thread, when there is an endpoint to serve them.
+  if (policy_.metrics.enabled) perf_->set_renderer(render_perfmgr_metrics);
   mad::GmpSink pma_sink = [agent = perf_.get()](std::span<const std::uint8_t, mad::kMadSize> mad,
                                                 const mad::MadAddress&, bool) { agent->submit(mad); };
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),
