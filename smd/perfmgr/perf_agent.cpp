@@ -112,9 +112,14 @@ void PerfAgent::loop() {
   while (!stopping()) {
     const auto started = SteadyClock::now();
     run_pass();
+    // The next pass is due an interval after this one began; a reload that shortens the interval (configure
+    // wakes this wait) takes effect at once rather than after the old interval.
     std::unique_lock lock(mutex_);
-    const auto due = started + std::chrono::seconds(policy_.interval_s);
-    wake_.wait_until(lock, due, [&] { return stopping() || SteadyClock::now() >= due; });
+    while (!stopping()) {
+      const auto due = started + std::chrono::seconds(policy_.interval_s);
+      if (SteadyClock::now() >= due) break;
+      wake_.wait_until(lock, due);
+    }
   }
 }
 
