@@ -350,7 +350,7 @@ void PerfAgent::run_pass() {
   view_.store(std::move(view));
   spdlog::debug("perfmgr: pass {}: {} ports, {} MADs, {} timeouts, {:.1f} ms ({:.1f} ms CPU, {:.1f} ms paused)",
                 passes_, pass_.ports, pass_.mads_sent, pass_.timeouts, pass_.wall_ms, pass_.cpu_ms, pass_.paused_ms);
-  if (sink_ && !deltas.moved.empty()) sink_(std::move(deltas));
+  if (sink_) sink_(std::move(deltas));  // every pass, moved or not: the health rules' quiet periods run on it
 }
 
 }  // namespace smd

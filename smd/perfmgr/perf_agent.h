@@ -48,7 +48,8 @@ class PerfAgent {
  public:
   /// Sends one MAD (thread-safe; UmadTransport::send_gmp). Returns 0 or -errno.
   using Sender = std::function<int(std::span<const std::uint8_t> mad, const mad::MadAddress& to)>;
-  /// Takes each pass's deltas; called on the PerfMgr thread (post it to the SM's thread).
+  /// Takes each pass's deltas (every pass, even when nothing moved); called on the PerfMgr thread (post it to
+  /// the SM's thread).
   using PassSink = std::function<void(PerfPassDeltas)>;
   /// Renders a view's metrics text (smd/control's render_perfmgr_metrics), on the PerfMgr thread.
   using Renderer = std::function<std::string(const PerfView&)>;

@@ -201,6 +201,10 @@ class Daemon final : public DaemonControl {
   /// After a configuring sweep: flaps (cables the last sweep that brought the subnet up had and this one,
   /// up too, lacks), the PerfMgr's ports, quiet marks expired, warnings for cables kept in.
   void health_after_sweep(const SweepSummary& s);
+  /// Unmark the ports clean for health.quiet_period (logged); `why` names the first for a sweep's reason.
+  void expire_quiet_marks(Clock::time_point now, std::string& why);
+  /// Between sweeps (every light sweep): quiet marks expire even on a fabric where nothing moves.
+  void health_tick();
   /// A policy took effect: thresholds and the PerfMgr's settings.
   void health_policy_changed();
   /// Marks changed (`why`): hand the runner the ports to route around and ask for a sweep.

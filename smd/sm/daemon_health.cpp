@@ -117,12 +117,23 @@ void Daemon::apply_health(const DaemonEvent&) {
       }
     }
   }
+  expire_quiet_marks(now, why);
+  if (why.empty()) return;
+  health_changed(why);
+  publish(nullptr);
+}
+
+void Daemon::expire_quiet_marks(Clock::time_point now, std::string& why) {
   for (const PortKey& key : health_.expire_quiet(now)) {
     spdlog::info("health: port {} clean for health.quiet_period: mark cleared", describe_port(key));
     if (why.empty()) why = "port " + short_name(key) + " healthy again";
   }
+}
+
+void Daemon::health_tick() {
+  std::string why;
+  expire_quiet_marks(Clock::now(), why);
   if (!why.empty()) health_changed(why);
-  publish(nullptr);
 }
 
 void Daemon::clear_port(const DaemonEvent& event) {
@@ -157,10 +168,7 @@ void Daemon::health_after_sweep(const SweepSummary& s) {
     }
     last_cables_ = std::move(cables);
   }
-  for (const PortKey& key : health_.expire_quiet(now)) {
-    spdlog::info("health: port {} clean for health.quiet_period: mark cleared", describe_port(key));
-    if (why.empty()) why = "port " + short_name(key) + " healthy again";
-  }
+  expire_quiet_marks(now, why);
   // What this sweep's routing made of the requests: a cable kept in is warned about once per reason.
   for (const SweepRunner::IsolationOutcome& o : runner_->isolation()) {
     // A cable that is down right now needs no routing around (and no warning): it is back in the requests

@@ -43,7 +43,7 @@ enum class SmEvent : std::uint8_t {
   kGroupsChanged,  ///< the SA's groups changed (join, leave, policy): rebuild the changed trees soon
   kMcastDue,       ///< the multicast timer expired: rebuild and program the changed groups' MFTs now
   // Fabric health (the PerfMgr's counter passes; the operator's clears).
-  kCountersRead,        ///< a PerfMgr pass found counters that moved: apply the health thresholds
+  kCountersRead,        ///< a PerfMgr pass ended: apply the health thresholds to what moved, expire quiet marks
   kPortClearRequested,  ///< `smctl port clear`: drop a port's unhealthy mark (it carries the port)
   kStop,                ///< SIGTERM / SIGINT
 };

@@ -232,6 +232,10 @@ void render_groups(std::ostream& out, const Json& r) {
 // One line per port: the error counters that moved in the last interval (or "clean"), the data rates.
 void render_counters(std::ostream& out, const Json& r) {
   const Json& last = r.at("last_pass");
+  if (r.value("passes", 0) == 0) {
+    out << "PerfMgr: no counter pass has ended yet (the first ends one perfmgr.interval after the first sweep)\n";
+    return;
+  }
   out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s")
       << " s; last: " << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts")
       << " timeouts, " << str(last, "wall_ms") << " ms (" << str(last, "cpu_ms") << " ms CPU)\n";

@@ -132,5 +132,71 @@ TEST(ControlRender, RequestsAndFallback) {
   EXPECT_EQ(render("status", {{"state", "MASTER"}}), "{\n  \"state\": \"MASTER\"\n}\n");
 }
 
+TEST(ControlRender, CountersListMovedErrorCountersAndRates) {
+  const Json counters = {{"passes", 4},
+                         {"interval_s", 10.0},
+                         {"last_pass", {{"ports", 2}, {"mads", 4}, {"timeouts", 0}, {"wall_ms", 3.5}, {"cpu_ms", 0.5}}},
+                         {"ports",
+                          {{{"node_guid", "0x0000000000000010"},
+                            {"node_desc", "leaf-0"},
+                            {"port", 5},
+                            {"peer", "spine-0 port 1"},
+                            {"delta", {{"SymbolErrorCounter", 57}, {"PortRcvErrors", 0}}},
+                            {"counters", {{"SymbolErrorCounter", 70}, {"PortRcvErrors", 2}}},
+                            {"rate", {{"xmit_bytes", 1024}, {"rcv_bytes", 0}}},
+                            {"saturated", Json::array({"PortRcvErrors"})}},
+                           {{"node_guid", "0x0000000000000011"},
+                            {"node_desc", "host-0"},
+                            {"port", 1},
+                            {"peer", "leaf-0 port 1"},
+                            {"delta", {{"SymbolErrorCounter", 0}}},
+                            {"counters", {{"SymbolErrorCounter", 0}}},
+                            {"rate", {{"xmit_bytes", 0}, {"rcv_bytes", 0}}},
+                            {"saturated", Json::array()}}}}};
+  EXPECT_EQ(
+      render("counters", counters),
+      "PerfMgr: 4 passes every 10.0 s; last: 2 ports, 4 MADs, 0 timeouts, 3.5 ms (0.5 ms CPU)\n"
+      "0x0000000000000010   leaf-0                   port 5   -> spine-0 port 1           SymbolErrorCounter+57 "
+      "(70)  xmit 1024 B/s rcv 0 B/s  saturated: [\"PortRcvErrors\"]\n"
+      "0x0000000000000011   host-0                   port 1   -> leaf-0 port 1            clean  xmit 0 B/s rcv 0 "
+      "B/s\n");
+  EXPECT_EQ(
+      render("counters", {{"passes", 0}, {"interval_s", 0}, {"last_pass", Json::object()}, {"ports", Json::array()}}),
+      "PerfMgr: no counter pass has ended yet (the first ends one perfmgr.interval after the first sweep)\n");
+}
+
+TEST(ControlRender, PortsSayWhyAnUnhealthyCableIsOrIsNotIsolated) {
+  const Json ports = {{"unhealthy", 2},
+                      {"isolated", 1},
+                      {"ports",
+                       {{{"node_guid", "0x0000000000000010"},
+                         {"node_desc", "leaf-0"},
+                         {"port", 5},
+                         {"dr_path", "0,1"},
+                         {"peer", "spine-0 port 1"},
+                         {"unhealthy", true},
+                         {"reason", "5 link flaps in 600 s"},
+                         {"isolated", true},
+                         {"since", "2026-12-02T03:00:00Z"}},
+                        {{"node_guid", "0x0000000000000011"},
+                         {"node_desc", "host-0"},
+                         {"port", 1},
+                         {"dr_path", "0"},
+                         {"peer", "leaf-0 port 1"},
+                         {"unhealthy", true},
+                         {"reason", "SymbolErrorCounter +11 in 10 s (threshold 10 per 10 s)"},
+                         {"isolated", false},
+                         {"kept_reason", "would cut off it"},
+                         {"since", "2026-12-02T03:01:00Z"}}}}};
+  EXPECT_EQ(
+      render("ports", ports),
+      "2 unhealthy, 1 isolated\n"
+      "0x0000000000000010   leaf-0                   port 5   DR 0,1          -> spine-0 port 1           UNHEALTHY: 5 "
+      "link flaps in 600 s; isolated (routes go around it); since 2026-12-02T03:00:00Z\n"
+      "0x0000000000000011   host-0                   port 1   DR 0            -> leaf-0 port 1            UNHEALTHY: "
+      "SymbolErrorCounter +11 in 10 s (threshold 10 per 10 s); not isolated: would cut off it; since "
+      "2026-12-02T03:01:00Z\n");
+}
+
 }  // namespace
 }  // namespace smd::control
