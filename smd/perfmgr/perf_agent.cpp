@@ -34,11 +34,6 @@ double ms_between(SteadyClock::time_point a, SteadyClock::time_point b) {
 
 double seconds_of(SteadyClock::time_point t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
 
-// PMA ClassPortInfo:CapabilityMask: the 16 bits at byte 2 of the attribute (IBA 13.4.8.1).
-std::uint16_t capability_mask_of(std::span<const std::uint8_t> data) {
-  return static_cast<std::uint16_t>((data[2] << 8) | data[3]);
-}
-
 CounterArray error_counters(const mad::PortCounters& pc) {
   CounterArray c{};
   auto set = [&](PortCounter which, std::uint64_t v) { c[static_cast<std::size_t>(which)] = v; };
@@ -239,7 +234,7 @@ void PerfAgent::run_pass() {
     work.push_back(r);
   }
   drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
-    if (status == 0 && data.size() >= 4) capability_[ports[r.target].key.node_guid] = capability_mask_of(data);
+    if (status == 0 && data.size() >= 4) capability_[ports[r.target].key.node_guid] = mad::pma_capability_mask(data);
   });
 
   std::vector<PortProgress> progress(ports.size());

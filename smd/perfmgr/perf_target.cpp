@@ -15,10 +15,8 @@ std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids) {
       t.key = {node.guid, p};
       t.port_guid = node.is_switch() ? node.ports[0].guid : port.guid;
       t.lid = lid;
-      t.is_switch = node.is_switch();
       t.node_desc = node.description;
       t.peer = topo.node(port.peer).description + " port " + std::to_string(port.peer_port);
-      t.dr_path = format_dr_path(node.dr_path);
       out.push_back(std::move(t));
     }
   }

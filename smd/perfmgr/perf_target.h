@@ -17,10 +17,8 @@ struct PerfTarget {
   PortKey key;  ///< (node GUID, port number)
   Guid port_guid = 0;
   Lid lid = 0;  ///< the PMA's LID (a switch's port-0 LID)
-  bool is_switch = false;
   std::string node_desc;
-  std::string peer;     ///< "<peer description> port <n>"
-  std::string dr_path;  ///< "0,1,3" to the node, for logs
+  std::string peer;  ///< "<peer description> port <n>"
 };
 
 /// Every cabled port with a LID to reach it by (ports 1..N; a switch's port 0 carries no cable), in node
