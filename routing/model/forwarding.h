@@ -34,6 +34,8 @@ class Lft {
   /// Block b as 64 bytes; entries past top read as kNoPort.
   std::array<std::uint8_t, kLftBlockSize> block(unsigned b) const;
   const std::vector<PortNum>& entries() const { return ports_; }
+  /// The entries to write in bulk (LidMajorLfts::store); index = LID, kNoPort = no route.
+  std::vector<PortNum>& mutable_entries() { return ports_; }
 
   bool operator==(const Lft&) const = default;
 

@@ -112,17 +112,21 @@ class SwitchLfts {
   /// is past tables.lft reads as having no table.
   SwitchLfts(const SwitchGraph& graph, const RoutingTables& tables);
 
+  /// One switch's entries: data[lid] for lid < size; a switch without a table has size 0.
+  struct Row {
+    const PortNum* data = nullptr;
+    std::size_t size = 0;
+  };
+
   /// Entry of switch s for `lid`; kNoPort past the table's end.
   PortNum out_port(SwitchIndex s, Lid lid) const {
     const Row& row = rows_[s];
     return lid < row.size ? row.data[lid] : kNoPort;
   }
+  /// Switch s's whole table, for walkers that copy LID blocks of every switch at once.
+  const Row& row(SwitchIndex s) const { return rows_[s]; }
 
  private:
-  struct Row {
-    const PortNum* data = nullptr;
-    std::size_t size = 0;
-  };
   std::vector<Row> rows_;
 };
 

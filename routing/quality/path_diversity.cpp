@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "routing/model/hop_table.h"
+#include "routing/quality/all_to_all.h"
 #include "routing/quality/flow_trace.h"
 
 namespace smd {
@@ -34,26 +35,34 @@ std::vector<std::uint32_t> count_shortest_paths(const SwitchGraph& graph, Switch
   return count;
 }
 
-Result<PathDiversityReport> compute_path_diversity(const Topology& topo, const LidMap& lids,
-                                                   const RoutingTables& tables) {
-  if (tables.lft.size() < topo.size()) {
-    return make_error(ErrorCode::kInvalidInput, "path diversity: tables cover fewer nodes than the topology");
+namespace {
+
+/// LMC 0 everywhere: one LID, hence one path, per pair. Every pair that arrives has a path between its
+/// switches, so it has enough shortest paths and uses all of them.
+void one_path_per_pair(const FlowTracer& tracer, unsigned threads, const QualityReport* quality,
+                       PathDiversityReport& r) {
+  const std::uint64_t n = tracer.endpoints().size();
+  const std::uint64_t all = n < 2 ? 0 : n * (n - 1);
+  if (quality != nullptr && quality->pairs == all) {
+    r.pairs = quality->reachable_pairs;
+  } else {
+    r.pairs = all_to_all_loads(tracer, threads).delivered_pairs;
   }
-  const FlowTracer tracer(topo, lids, tables, {});
+  r.unreachable_pairs = all - r.pairs;
+  r.min_distinct = r.pairs ? 1 : 0;
+  r.mean_distinct = r.pairs ? 1.0 : 0.0;
+  r.pairs_with_enough_paths = r.pairs;
+  r.pairs_full = r.pairs;
+  r.full_share = 1.0;
+}
+
+/// LMC > 0: every LID of every pair traced from one endpoint per source switch.
+void traced_paths(const FlowTracer& tracer, const std::vector<unsigned>& lid_count,
+                  const std::vector<std::uint32_t>& first_ep, const std::vector<std::uint64_t>& eps_on,
+                  PathDiversityReport& r) {
   const SwitchGraph& graph = tracer.graph();
   const auto& eps = tracer.endpoints();
   const std::size_t n = graph.num_switches();
-  PathDiversityReport r;
-
-  std::vector<unsigned> lid_count(eps.size());
-  std::vector<std::uint32_t> first_ep(n, 0xFFFFFFFFu);  // [switch] one endpoint cabled there (its paths)
-  std::vector<std::uint64_t> eps_on(n, 0);              // [switch] endpoints cabled there
-  for (std::uint32_t e = 0; e < eps.size(); ++e) {
-    lid_count[e] = 1u << lids.lmc_of(eps[e].ca, eps[e].port);
-    r.lids_per_port = std::max(r.lids_per_port, lid_count[e]);
-    if (first_ep[eps[e].sw] == 0xFFFFFFFFu) first_ep[eps[e].sw] = e;
-    ++eps_on[eps[e].sw];
-  }
 
   // Shortest-path counts towards every destination switch that has endpoints.
   std::vector<std::vector<std::uint32_t>> paths_to(n);
@@ -96,6 +105,36 @@ Result<PathDiversityReport> compute_path_diversity(const Topology& topo, const L
   r.full_share = r.pairs_with_enough_paths
                      ? static_cast<double>(r.pairs_full) / static_cast<double>(r.pairs_with_enough_paths)
                      : 1.0;
+}
+
+}  // namespace
+
+Result<PathDiversityReport> compute_path_diversity(const Topology& topo, const LidMap& lids,
+                                                   const RoutingTables& tables, unsigned threads,
+                                                   const QualityReport* quality) {
+  if (tables.lft.size() < topo.size()) {
+    return make_error(ErrorCode::kInvalidInput, "path diversity: tables cover fewer nodes than the topology");
+  }
+  const FlowTracer tracer(topo, lids, tables, {});
+  const SwitchGraph& graph = tracer.graph();
+  const auto& eps = tracer.endpoints();
+  const std::size_t n = graph.num_switches();
+  PathDiversityReport r;
+
+  std::vector<unsigned> lid_count(eps.size());
+  std::vector<std::uint32_t> first_ep(n, 0xFFFFFFFFu);  // [switch] one endpoint cabled there (its paths)
+  std::vector<std::uint64_t> eps_on(n, 0);              // [switch] endpoints cabled there
+  for (std::uint32_t e = 0; e < eps.size(); ++e) {
+    lid_count[e] = 1u << lids.lmc_of(eps[e].ca, eps[e].port);
+    r.lids_per_port = std::max(r.lids_per_port, lid_count[e]);
+    if (first_ep[eps[e].sw] == 0xFFFFFFFFu) first_ep[eps[e].sw] = e;
+    ++eps_on[eps[e].sw];
+  }
+  if (r.lids_per_port == 1) {
+    one_path_per_pair(tracer, threads, quality, r);
+  } else {
+    traced_paths(tracer, lid_count, first_ep, eps_on, r);
+  }
 
   if (tables.adaptive) {
     for (SwitchIndex s = 0; s < n; ++s) {

@@ -12,6 +12,7 @@
 #include "routing/model/hop_table.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "routing/quality/report.h"
 
 namespace smd {
 
@@ -38,12 +39,18 @@ struct PathDiversityReport {
   std::vector<std::uint64_t> ar_group_sizes;
 };
 
-/// Measure `tables`. Works for LMC 0 too (every pair then has one LID and one path).
-/// Errors: kInvalidInput when tables.lft is shorter than the topology.
-/// Cost: pairs are grouped by source switch (every CA on a switch sees the same switch paths), so
-/// O(source switches * CA LIDs * hops) traces plus O(destination switches * (S + cables)) path counts.
+/// Measure `tables`. Works for LMC 0 too: every pair then has one LID and one path, so the figures
+/// follow from the number of pairs that arrive (a delivered LID proves a shortest path count >= 1).
+/// `quality`, when given, must be compute_quality's report of the same tables: LMC 0 then reuses its
+/// reachable_pairs instead of walking all pairs again. Errors: kInvalidInput when tables.lft is
+/// shorter than the topology.
+/// Cost: LMC 0: O(1) with `quality`, else all_to_all_loads (O(N * S)) over `threads` (0 = hardware
+/// concurrency). LMC > 0: pairs are grouped by source switch (every CA on a switch sees the same switch
+/// paths), so O(source switches * CA LIDs * hops) traces plus O(destination switches * (S + cables))
+/// path counts. AR group sizes add O(S * CA LIDs) when tables.adaptive is set.
 Result<PathDiversityReport> compute_path_diversity(const Topology& topo, const LidMap& lids,
-                                                   const RoutingTables& tables);
+                                                   const RoutingTables& tables, unsigned threads = 0,
+                                                   const QualityReport* quality = nullptr);
 
 /// Number of min-hop paths (per cable) from every switch to switch `dst` of `graph`, saturating at
 /// 2^32 - 1; 0 where unreachable, 1 at dst. Index = SwitchIndex.

@@ -1,12 +1,11 @@
 #include "routing/quality/report.h"
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <utility>
 
-#include "routing/model/lft_walk.h"
+#include "routing/quality/all_to_all.h"
 #include "routing/quality/flow_trace.h"
 
 namespace smd {
@@ -106,51 +105,6 @@ std::vector<PatternResult> run_patterns(const FlowTracer& tracer, std::size_t co
   return out;
 }
 
-/// All-to-all loads by destination: the flows from every source switch to one destination follow one
-/// path each, so each path is walked once with the number of sources on that switch as its weight.
-void all_to_all(const FlowTracer& tracer, unsigned threads, QualityReport& rep) {
-  const auto& eps = tracer.endpoints();
-  const SwitchGraph& g = tracer.graph();
-  std::vector<std::uint32_t> at(g.num_switches(), 0);
-  for (const auto& e : eps) ++at[e.sw];
-  std::vector<SwitchIndex> sources;
-  for (SwitchIndex s = 0; s < g.num_switches(); ++s) {
-    if (at[s] > 0) sources.push_back(s);
-  }
-  std::vector<std::uint64_t> total(g.num_slots(), 0);
-  std::uint64_t reachable = 0;
-  std::mutex mu;
-  parallel_for_chunks(
-      eps.size(), threads,
-      [&](std::size_t first, std::size_t last) {
-        std::vector<std::uint64_t> load(g.num_slots(), 0);
-        std::vector<std::uint32_t> path;
-        std::uint64_t ok_pairs = 0;
-        for (std::size_t d = first; d < last; ++d) {
-          const Endpoint& to = eps[d];
-          for (SwitchIndex s0 : sources) {
-            const std::uint32_t weight = at[s0] - (s0 == to.sw ? 1u : 0u);
-            if (weight == 0) continue;
-            path.clear();
-            const LftWalkEnd end = walk_lft(
-                g, s0, LidTarget{to.sw, to.sw_port}, [&](SwitchIndex s) { return tracer.out_port(s, to.lid); },
-                [&](SwitchIndex s, PortNum p) { path.push_back(g.slot(s, p)); });
-            if (!end.delivered()) continue;
-            ok_pairs += weight;
-            for (std::uint32_t c : path) load[c] += weight;
-          }
-        }
-        std::lock_guard lock(mu);
-        reachable += ok_pairs;
-        for (std::size_t c = 0; c < load.size(); ++c) total[c] += load[c];
-      },
-      16);
-  rep.reachable_pairs = reachable;
-  for (std::uint32_t c = 0; c < total.size(); ++c) {
-    if (tracer.is_switch_link(c)) rep.efi_max = std::max(rep.efi_max, total[c]);
-  }
-}
-
 }  // namespace
 
 Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
@@ -226,7 +180,11 @@ Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, 
   }
   rep.ebb = flows ? bw / static_cast<double>(flows) : 0.0;
 
-  all_to_all(tracer, options.threads, rep);
+  const AllToAllLoads all = all_to_all_loads(tracer, options.threads);
+  rep.reachable_pairs = all.delivered_pairs;
+  for (std::uint32_t c = 0; c < all.slot_load.size(); ++c) {
+    if (tracer.is_switch_link(c)) rep.efi_max = std::max(rep.efi_max, all.slot_load[c]);
+  }
   return rep;
 }
 

@@ -72,7 +72,7 @@ struct QualityReport {
 /// else Topology::cas(). `verified` supplies the deadlock figures; when null, verify_tables runs
 /// (without requiring deadlock freedom) and its error is returned if the tables are broken.
 /// Cost: shifts O(shifts * N * hops); permutations and bisections O(samples * N * hops); all-to-all by
-/// per-destination accumulation O(N * source switches * hops), never N^2 traces. Spread over threads.
+/// all_to_all_loads (all_to_all.h: O(N * switches) memoised walks), never N^2 traces. Spread over threads.
 Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                       const QualityOptions& options, const VerifyReport* verified = nullptr);
 

@@ -39,6 +39,17 @@ std::string hex(std::uint64_t v, int width) {
   return buf;
 }
 
+/// Wall time of each phase of one plan, in ms: where a large fabric's seconds go.
+struct PlanTimings {
+  double read = 0;       // policy, netfile, island check, caps
+  double lids = 0;       // LID assignment
+  double route = 0;      // the whole engine chain (every engine tried, its verification included)
+  double quality = 0;    // compute_quality
+  double diversity = 0;  // compute_path_diversity
+  double outputs = 0;    // LFT dump, AR plan, QoS, RoCE plan and files
+  double total = 0;
+};
+
 /// The chain result with the timings and the verifier's report of the winner.
 struct Routed {
   RoutingTables tables;
@@ -121,14 +132,17 @@ Status write_lft_dump(const std::string& path, const Topology& topo, const LidMa
 
 nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const Topology& topo, const LidMap& lids,
                                const Routed& r, const QualityReport& q, const PathDiversityReport& pd,
-                               double report_ms) {
+                               const PlanTimings& tm) {
   nlohmann::ordered_json j;
   j["topology"] = args.topology;
   j["policy"] = policy.source;
   j["engine"] = r.tables.engine;
   j["compute_ms"] = r.compute_ms;
   j["verify_ms"] = r.verify_ms;
-  j["report_ms"] = report_ms;
+  j["report_ms"] = tm.quality;
+  j["timings_ms"] = {{"read", tm.read},       {"lids", tm.lids},           {"routing_chain", tm.route},
+                     {"quality", tm.quality}, {"diversity", tm.diversity}, {"outputs", tm.outputs},
+                     {"total", tm.total}};
   j["switches"] = topo.switches().size();
   j["cas"] = topo.cas().size();
   j["links"] = topo.link_count();
@@ -180,7 +194,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
 }
 
 void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, const LidMap& lids, const Routed& r,
-                const QualityReport& q, const PathDiversityReport& pd, double report_ms) {
+                const QualityReport& q, const PathDiversityReport& pd, const PlanTimings& tm) {
   char line[256];
   out << "topology      " << args.topology << ": " << topo.switches().size() << " switches, " << topo.cas().size()
       << " CAs, " << topo.link_count() << " links, max LID " << hex(lids.max_lid(), 4) << "\n";
@@ -188,7 +202,12 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
     out << "declined      " << a.engine << ": " << to_string(a.error.code) << ": " << a.error.message << "\n";
   }
   std::snprintf(line, sizeof line, "engine        %s (compute %.1f ms, verify %.1f ms, report %.1f ms)\n",
-                r.tables.engine.c_str(), r.compute_ms, r.verify_ms, report_ms);
+                r.tables.engine.c_str(), r.compute_ms, r.verify_ms, tm.quality);
+  out << line;
+  std::snprintf(line, sizeof line,
+                "time          read %.0f ms, LIDs %.0f, routing chain %.0f, quality %.0f, path diversity %.0f, "
+                "outputs %.0f; total %.0f ms\n",
+                tm.read, tm.lids, tm.route, tm.quality, tm.diversity, tm.outputs, tm.total);
   out << line;
   std::snprintf(line, sizeof line, "reachable     %llu of %llu ordered CA pairs (%zu endpoints)\n",
                 static_cast<unsigned long long>(q.reachable_pairs), static_cast<unsigned long long>(q.pairs),
@@ -241,6 +260,8 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
 }  // namespace
 
 int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
+  const auto started = Clock::now();
+  PlanTimings tm;
   Policy policy;
   if (!args.config.empty()) {
     auto loaded = load_policy_file(args.config);
@@ -274,18 +295,24 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
       for (Port& p : topo->mutable_node(n).ports) p.vl_cap = static_cast<std::uint8_t>(args.vl_cap);
     }
   }
+  tm.read = ms_since(started);
+  auto phase = Clock::now();
   LidAssignOptions lid_options;
   lid_options.lmc = policy.lid.lmc;
   auto lids = assign_lids(*topo, Guid2Lid{}, lid_options);
+  tm.lids = ms_since(phase);
   if (!lids) {
     err << "smd plan: " << args.topology << ": LID assignment: " << lids.error().message << "\n";
     return kPlanBadInput;
   }
+  phase = Clock::now();
   auto routed = route_timed(policy, *topo, *lids);
+  tm.route = ms_since(phase);
   if (!routed) {
     err << "smd plan: " << args.topology << ": " << routed.error().message << "\n";
     return kPlanRoutingFailed;
   }
+  phase = Clock::now();
   if (!args.lft_dump.empty()) {
     if (auto st = write_lft_dump(args.lft_dump, *topo, *lids, routed->tables); !st) {
       err << "smd plan: " << st.error().message << "\n";
@@ -306,22 +333,26 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     qos_lines = sl2vl.warnings();
     for (std::string& line : summarize_problems(sl2vl.problems())) qos_lines.push_back(std::move(line));
   }
+  tm.outputs = ms_since(phase);
   QualityOptions q_options;
   q_options.perm_seeds = args.seeds;
   q_options.ebb_samples = args.seeds;
   q_options.max_shifts = args.max_shifts;
-  const auto start = Clock::now();
+  phase = Clock::now();
   auto quality = compute_quality(*topo, *lids, routed->tables, q_options, &routed->verified);
-  const double report_ms = ms_since(start);
+  tm.quality = ms_since(phase);
   if (!quality) {
     err << "smd plan: " << args.topology << ": quality report: " << quality.error().message << "\n";
     return kPlanRoutingFailed;
   }
-  auto diversity = compute_path_diversity(*topo, *lids, routed->tables);
+  phase = Clock::now();
+  auto diversity = compute_path_diversity(*topo, *lids, routed->tables, 0, &*quality);
+  tm.diversity = ms_since(phase);
   if (!diversity) {
     err << "smd plan: " << args.topology << ": path diversity: " << diversity.error().message << "\n";
     return kPlanRoutingFailed;
   }
+  phase = Clock::now();
   nlohmann::ordered_json roce_json;
   std::ostringstream roce_text;
   if (args.roce.requested()) {
@@ -335,13 +366,15 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     }
     roce_json = std::move(done).value();
   }
+  tm.outputs += ms_since(phase);
+  tm.total = ms_since(started);
   if (args.format == "json") {
-    auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, tm);
     j["qos"] = {{"enabled", policy.qos.enabled}, {"warnings", qos_lines}};
     if (args.roce.requested()) j["roce"] = roce_json;
     out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
-    print_text(out, args, *topo, *lids, *routed, *quality, *diversity, report_ms);
+    print_text(out, args, *topo, *lids, *routed, *quality, *diversity, tm);
     for (const std::string& line : qos_lines) out << "qos warning   " << line << "\n";
     out << roce_text.str();
   }

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 
 #include "routing/engines/common/ar_groups.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/ftree/ftree_levels.h"
 #include "routing/model/hop_table.h"
+#include "routing/model/lid_major_lfts.h"
 
 namespace smd {
 namespace {
@@ -82,28 +86,30 @@ struct LeafPaths {
   }
 };
 
-/// Per-LID state of the Zahavi-style port choice; see FatTreeEngine.
-class SpineRouter {
+/// The spine paths of every CA LID, in routing order: route r climbs from its destination leaf
+/// switch(r, 0) to switch(r, top); switch(r, l) sends the LID down by down_port(r, l) (l >= 1), and
+/// scale(r, l) is the product of the spine's up-port counts below level l (the d-mod-k digit divisor).
+class SpinePaths {
  public:
-  SpineRouter(const SwitchGraph& graph, const FatTreeLevels& t)
-      : graph_(graph),
-        t_(t),
-        spine_load_(graph.num_slots(), 0),
-        spine_stamp_(graph.num_switches(), 0),
-        good_stamp_(graph.num_switches(), 0),
-        spine_port_(graph.num_switches(), 0),
-        scale_(t.top + 1, 1) {}
+  SpinePaths(const SwitchGraph& graph, const FatTreeLevels& t)
+      : graph_(graph), t_(t), width_(t.top + 1), spine_load_(graph.num_slots(), 0) {}
 
-  /// Route LID `lid` (CA index j, LMC offset x) delivered at `deliver` on the leaf of `lp`.
-  void route(const LeafPaths& lp, Lid lid, PortNum deliver, std::uint64_t j, unsigned x, RoutingTables& tables) {
-    const std::uint32_t stamp = ++stamp_;
-    spine_.assign(1, lp.leaf);
-    spine_stamp_[lp.leaf] = stamp;
-    SwitchIndex s = lp.leaf;
+  /// Choose the spine path of the next route: LID with CA index j and LMC offset x, delivered on `leaf`.
+  /// Sequential by nature: each choice reads the down-link loads the earlier ones left. Returns the route.
+  std::uint32_t add(SwitchIndex leaf, std::uint64_t j, unsigned x) {
+    const auto r = static_cast<std::uint32_t>(sw_.size() / width_);
+    sw_.resize(sw_.size() + width_);
+    down_.resize(down_.size() + width_, kNoPort);
+    scale_.resize(scale_.size() + width_, 1);
+    SwitchIndex* sw = &sw_[r * width_];
+    PortNum* down = &down_[r * width_];
+    std::uint64_t* scale = &scale_[r * width_];
+    sw[0] = leaf;
+    SwitchIndex s = leaf;
     for (std::uint32_t l = 0; l < t_.top; ++l) {
       const auto& ups = t_.up[s];
       const std::size_t w = ups.size();
-      const std::size_t digit = (j / scale_[l] + x) % w;
+      const std::size_t digit = (j / scale[l] + x) % w;
       std::uint64_t best = ~std::uint64_t{0};
       for (std::size_t c = 0; c < w; ++c) {
         // Fewest destinations routed down this cable first; among equals, the nearest to the digit.
@@ -111,14 +117,59 @@ class SpineRouter {
       }
       const auto& link = ups[((best & 0xFF) + digit) % w];
       ++spine_load_[graph_.slot(s, link.port)];
-      spine_port_[link.peer] = graph_.peer_port(s, link.port);
-      spine_stamp_[link.peer] = stamp;
-      spine_.push_back(link.peer);
-      scale_[l + 1] = std::min<std::uint64_t>(scale_[l] * w, std::uint64_t{1} << 40);
+      sw[l + 1] = link.peer;
+      down[l + 1] = graph_.peer_port(s, link.port);
+      scale[l + 1] = std::min<std::uint64_t>(scale[l] * w, std::uint64_t{1} << 40);
       s = link.peer;
     }
+    return r;
+  }
+
+  std::span<const SwitchIndex> switches(std::uint32_t r) const { return {&sw_[r * width_], width_}; }
+  std::span<const PortNum> down_ports(std::uint32_t r) const { return {&down_[r * width_], width_}; }
+  std::span<const std::uint64_t> scales(std::uint32_t r) const { return {&scale_[r * width_], width_}; }
+
+ private:
+  const SwitchGraph& graph_;
+  const FatTreeLevels& t_;
+  std::size_t width_;                      // levels on a spine path: top + 1
+  std::vector<std::uint64_t> spine_load_;  // [slot] destinations whose spine path uses this up-cable
+  std::vector<SwitchIndex> sw_;            // [route * width_ + level]
+  std::vector<PortNum> down_;              // [route * width_ + level]
+  std::vector<std::uint64_t> scale_;       // [route * width_ + level]
+};
+
+/// Every switch's out-port for one LID once its spine path is chosen (see FatTreeEngine). Routes of
+/// different LIDs are independent here, so one filler per thread fills them in parallel.
+class RowFiller {
+ public:
+  RowFiller(const SwitchGraph& graph, const FatTreeLevels& t)
+      : graph_(graph),
+        t_(t),
+        spine_stamp_(graph.num_switches(), 0),
+        good_stamp_(graph.num_switches(), 0),
+        spine_port_(graph.num_switches(), 0),
+        digit_w_(t.top + 1, 0),
+        digit_(t.top + 1, 0) {}
+
+  /// Fill `row` ([switch] -> out-port) for route r of `spines` (CA index j, LMC offset x), delivered at
+  /// `deliver` on the leaf of `lp`.
+  void fill(const LeafPaths& lp, const SpinePaths& spines, std::uint32_t r, PortNum deliver, std::uint64_t j,
+            unsigned x, PortNum* row) {
+    const std::uint32_t stamp = ++stamp_;
+    const auto spine = spines.switches(r);
+    const auto down = spines.down_ports(r);
+    scale_ = spines.scales(r);
+    j_ = j;
+    x_ = x;
+    std::fill(digit_w_.begin(), digit_w_.end(), 0);
+    spread_w_ = 0;
+    for (std::size_t l = 0; l < spine.size(); ++l) {
+      spine_stamp_[spine[l]] = stamp;
+      spine_port_[spine[l]] = down[l];
+    }
     // "Good" switches reach the spine path on a shortest route: found downwards from the spine.
-    queue_.assign(spine_.begin() + 1, spine_.end());
+    queue_.assign(spine.begin() + 1, spine.end());
     for (SwitchIndex u : queue_) good_stamp_[u] = stamp;
     for (std::size_t head = 0; head < queue_.size(); ++head) {
       const SwitchIndex u = queue_[head];
@@ -140,24 +191,35 @@ class SpineRouter {
       } else if (cands.empty()) {
         port = kNoPort;
       } else if (lp.ancestor[v]) {
-        port = cands[(j + x) % cands.size()].port;
+        port = cands[spread(cands.size())].port;
         for (const auto& c : cands) {
           if (spine_stamp_[c.peer] == stamp) port = c.port;
         }
       } else {
-        port = up_port(lp, v, cands, j, x, good_stamp_[v] == stamp);
+        port = up_port(lp, v, cands, good_stamp_[v] == stamp);
       }
-      tables.lft[graph_.node(v)].set(lid, port);
+      row[v] = port;
     }
   }
 
  private:
-  PortNum up_port(const LeafPaths& lp, SwitchIndex v, std::span<const SwitchGraph::Link> cands, std::uint64_t j,
-                  unsigned x, bool good) const {
+  /// (j / scale(level) + x) mod w: the d-mod-k digit at `level`, computed once per route and level (the
+  /// divisions would otherwise run once per switch and LID).
+  std::size_t digit(std::uint32_t level, std::size_t w) {
+    if (digit_w_[level] != w) digit_w_[level] = w, digit_[level] = (j_ / scale_[level] + x_) % w;
+    return digit_[level];
+  }
+  /// (j + x) mod w, the rotation among equal candidates, likewise cached (w is nearly always the same).
+  std::size_t spread(std::size_t w) {
+    if (spread_w_ != w) spread_w_ = w, spread_ = (j_ + x_) % w;
+    return spread_;
+  }
+
+  PortNum up_port(const LeafPaths& lp, SwitchIndex v, std::span<const SwitchGraph::Link> cands, bool good) {
     const auto& ups = t_.up[v];
-    const auto& by_digit = ups[(j / scale_[t_.level[v]] + x) % ups.size()];
+    const auto& by_digit = ups[digit(t_.level[v], ups.size())];
     const bool shortest = lp.dist[by_digit.peer] + 1 == lp.dist[v];
-    if (!good) return shortest ? by_digit.port : cands[(j + x) % cands.size()].port;
+    if (!good) return shortest ? by_digit.port : cands[spread(cands.size())].port;
     if (shortest && good_stamp_[by_digit.peer] == stamp_) return by_digit.port;
     for (const auto& c : cands) {
       if (good_stamp_[c.peer] == stamp_) return c.port;
@@ -167,14 +229,18 @@ class SpineRouter {
 
   const SwitchGraph& graph_;
   const FatTreeLevels& t_;
-  std::vector<std::uint64_t> spine_load_;   // [slot] destinations whose spine path uses this up-cable
   std::vector<std::uint32_t> spine_stamp_;  // [switch] == stamp_: on the current spine path
   std::vector<std::uint32_t> good_stamp_;   // [switch] == stamp_: reaches the spine path on a shortest route
   std::vector<PortNum> spine_port_;         // [switch] down-port of a spine switch for the current LID
-  std::vector<std::uint64_t> scale_;        // [level] product of spine up-port counts below that level
-  std::vector<SwitchIndex> spine_;
   std::vector<SwitchIndex> queue_;
   std::uint32_t stamp_ = 0;
+  std::span<const std::uint64_t> scale_;  // the current route's digit divisors by level
+  std::uint64_t j_ = 0;
+  unsigned x_ = 0;
+  std::vector<std::size_t> digit_w_;  // [level] up-port count digit_ was computed for, 0 = not yet
+  std::vector<std::size_t> digit_;
+  std::size_t spread_w_ = 0;
+  std::size_t spread_ = 0;
 };
 
 }  // namespace
@@ -218,27 +284,58 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   for (SwitchIndex s = 0; s < n; ++s) by_level[t.level[s]].push_back(s);
   unsigned rounds = 1;
   for (const CaPort& c : cas) rounds = std::max(rounds, c.count);
-  SpineRouter router(graph, t);
-  LeafPaths lp;
+  // Leaf groups: CA ports [first, last) of cas share a destination leaf.
+  std::vector<std::pair<std::size_t, std::size_t>> groups;
+  for (std::size_t i = 0; i < cas.size();) {
+    std::size_t end = i;
+    while (end < cas.size() && cas[end].leaf == cas[i].leaf) ++end;
+    groups.emplace_back(i, end);
+    i = end;
+  }
+  // Spine paths first, in the order the load balance depends on (round by round, leaf by leaf).
+  SpinePaths spines(graph, t);
+  constexpr std::uint32_t kNoRoute = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> route_of(cas.size() * rounds, kNoRoute);  // [x * cas + k]
   for (unsigned x = 0; x < rounds; ++x) {
-    for (std::size_t i = 0; i < cas.size();) {
-      std::size_t end = i;
-      while (end < cas.size() && cas[end].leaf == cas[i].leaf) ++end;
-      lp.compute(t, by_level, cas[i].leaf);
-      if (x == 0) {
-        for (SwitchIndex v = 0; v < n; ++v) {
-          if (lp.dist[v] != kInf) continue;
-          return make_error(ErrorCode::kDeclined, "not a fat tree: switch " + name_of(topo, graph, v) +
-                                                      " cannot reach leaf " + name_of(topo, graph, cas[i].leaf) +
-                                                      " going up then down");
-        }
-      }
-      for (std::size_t k = i; k < end; ++k) {
-        if (x < cas[k].count) router.route(lp, static_cast<Lid>(cas[k].base + x), cas[k].port, k, x, tables);
-      }
-      i = end;
+    for (std::size_t k = 0; k < cas.size(); ++k) {
+      if (x < cas[k].count) route_of[x * cas.size() + k] = spines.add(cas[k].leaf, k, x);
     }
   }
+  // Then every switch's entry for every CA LID, leaf group by leaf group on all threads, staged LID-major.
+  LidMajorLfts staged(n, lids.max_lid());
+  std::vector<std::optional<Error>> declined(groups.size());
+  parallel_for_chunks(
+      groups.size(), 0,
+      [&](std::size_t first, std::size_t last) {
+        LeafPaths lp;
+        RowFiller filler(graph, t);
+        for (std::size_t g = first; g < last; ++g) {
+          const auto [i, end] = groups[g];
+          lp.compute(t, by_level, cas[i].leaf);
+          bool fat = true;
+          for (SwitchIndex v = 0; v < n && fat; ++v) {
+            if (lp.dist[v] != kInf) continue;
+            declined[g] = make_error(ErrorCode::kDeclined,
+                                     "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
+                                         name_of(topo, graph, cas[i].leaf) + " going up then down");
+            fat = false;
+          }
+          if (!fat) continue;
+          for (unsigned x = 0; x < rounds; ++x) {
+            for (std::size_t k = i; k < end; ++k) {
+              const std::uint32_t r = route_of[x * cas.size() + k];
+              if (r == kNoRoute) continue;
+              const auto lid = static_cast<Lid>(cas[k].base + x);
+              filler.fill(lp, spines, r, cas[k].port, k, x, staged.row(lid));
+            }
+          }
+        }
+      },
+      4);
+  for (const auto& d : declined) {
+    if (d) return *d;
+  }
+  staged.store(graph, tables);
 
   // Switch LIDs: up*/down* in level order (higher level = up), spine-to-spine through one valley.
   std::vector<std::uint32_t> rank(n);
