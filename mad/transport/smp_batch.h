@@ -3,10 +3,15 @@
 // window full without one phase having to know about the next.
 #pragma once
 
-#include <boost/asio/io_context.hpp>
 #include <cstddef>
 
 #include "mad/transport/transport.h"
+
+// Only a reference to the io_context is kept here: the Boost.Asio headers stay in the .cpp files that
+// run or post to it, so the many sweep and programmer TUs that include this do not parse Asio.
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
 
 namespace smd {
 
@@ -26,11 +31,7 @@ class SmpBatch {
 
   /// Run the io_context until every request submitted through this batch (including those submitted by
   /// callbacks) has completed.
-  void wait() {
-    while (outstanding_ > 0) {
-      if (io_.run_one() == 0) io_.restart();
-    }
-  }
+  void wait();
 
   std::size_t outstanding() const { return outstanding_; }
   mad::SmpTransport& transport() { return transport_; }

@@ -1,5 +1,6 @@
 #include "smd/cli/check_config_command.h"
 
+#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "config/policy_loader.h"

@@ -2,9 +2,14 @@
 // fabric, so an operator can check an edit before a restart or reload.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+
+// Only CLI::App& is named here: the full CLI11 header (one of the costliest to compile) stays in the .cpp
+// files that build or parse an App, so the tests of the command bodies do not pay for it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace smd {
 

@@ -1,5 +1,6 @@
 #include "smd/cli/import_partitions_command.h"
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>

@@ -2,9 +2,14 @@
 // section (config/partitions_conf.h, config/partitions_yaml.h), to paste into smd.yaml.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+
+// Only CLI::App& is named here: the full CLI11 header (one of the costliest to compile) stays in the .cpp
+// files that build or parse an App, so the tests of the command bodies do not pay for it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace smd {
 

@@ -1,5 +1,6 @@
 #include "smd/cli/plan_command.h"
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <fstream>

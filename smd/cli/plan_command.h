@@ -3,11 +3,16 @@
 // without a fabric, so an operator can compare engines and policies before touching the subnet.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
 
 #include "smd/cli/roce_plan_output.h"
+
+// Only CLI::App& is named here: the full CLI11 header (one of the costliest to compile) stays in the .cpp
+// files that build or parse an App, so the tests of the command bodies do not pay for it.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace smd {
 

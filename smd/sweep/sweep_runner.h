@@ -8,7 +8,6 @@
 // forwarding tables, AppliedPKeys for the P_Key tables; both outlive the sweep).
 #pragma once
 
-#include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -39,6 +38,11 @@
 #include "smd/state/roce_state_writer.h"
 #include "smd/state/sweep_summary.h"
 #include "smd/sweep/sweep_scope.h"
+
+// SweepRunner only holds the io_context by reference (SmpBatch runs it): a declaration is enough here.
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
 
 namespace smd {
 

@@ -1,5 +1,6 @@
 #include "fake_fabric.h"
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
 #include "mad/codec/node_description.h"

@@ -4,7 +4,6 @@
 // sweep be tested without ibsim; ibsim itself is the witness in tests/integration.
 #pragma once
 
-#include <boost/asio/io_context.hpp>
 #include <map>
 #include <random>
 #include <tuple>
@@ -13,6 +12,11 @@
 
 #include "mad/transport/transport.h"
 #include "routing/model/topology.h"
+
+// Held by reference; fake_fabric.cpp posts the answers and includes Asio itself.
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
 
 namespace smd::test {
 
