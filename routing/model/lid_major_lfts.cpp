@@ -25,7 +25,7 @@ void LidMajorLfts::store(const SwitchGraph& graph, RoutingTables& tables, unsign
         for (std::size_t tile = first; tile < last; ++tile) {
           const std::size_t s0 = tile * kTile;
           const std::size_t s1 = std::min(switches_, s0 + kTile);
-          std::vector<PortNum>* out[kTile];
+          std::vector<PortNum>* out[kTile] = {};
           for (std::size_t s = s0; s < s1; ++s) {
             out[s - s0] = &tables.lft[graph.node(static_cast<SwitchIndex>(s))].mutable_entries();
             if (out[s - s0]->size() < top) out[s - s0]->resize(top, kNoPort);
