@@ -1,5 +1,7 @@
 #include "routing/model/lft_walk.h"
 
+#include <algorithm>
+
 namespace smd {
 
 SwitchLfts::SwitchLfts(std::span<const Lft* const> lft) : rows_(lft.size()) {
@@ -12,6 +14,18 @@ SwitchLfts::SwitchLfts(const SwitchGraph& graph, const RoutingTables& tables) : 
   for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
     const NodeIndex n = graph.node(s);
     if (n < tables.lft.size()) rows_[s] = Row{tables.lft[n].entries().data(), tables.lft[n].entries().size()};
+  }
+}
+
+void SwitchLfts::copy_block(std::size_t base, std::size_t width, PortNum* out) const {
+  for (std::size_t s = 0; s < rows_.size(); ++s) {
+    const Row& row = rows_[s];
+    PortNum* dst = out + s * kLftBlockSize;
+    if (base + width <= row.size) {
+      std::copy_n(row.data + base, width, dst);
+    } else {
+      for (std::size_t j = 0; j < width; ++j) dst[j] = base + j < row.size ? row.data[base + j] : kNoPort;
+    }
   }
 }
 

@@ -112,21 +112,22 @@ class SwitchLfts {
   /// is past tables.lft reads as having no table.
   SwitchLfts(const SwitchGraph& graph, const RoutingTables& tables);
 
-  /// One switch's entries: data[lid] for lid < size; a switch without a table has size 0.
-  struct Row {
-    const PortNum* data = nullptr;
-    std::size_t size = 0;
-  };
-
   /// Entry of switch s for `lid`; kNoPort past the table's end.
   PortNum out_port(SwitchIndex s, Lid lid) const {
     const Row& row = rows_[s];
     return lid < row.size ? row.data[lid] : kNoPort;
   }
-  /// Switch s's whole table, for walkers that copy LID blocks of every switch at once.
-  const Row& row(SwitchIndex s) const { return rows_[s]; }
+  /// The block matrix of LIDs [base, base + width) (width <= kLftBlockSize): out[s * kLftBlockSize + j] =
+  /// out_port(s, base + j) for every switch s. Walkers that follow many LIDs from every switch read this
+  /// L2-resident copy instead of striding through S tables once per LID. `out` holds one
+  /// kLftBlockSize row per switch; columns past `width` are left as they are.
+  void copy_block(std::size_t base, std::size_t width, PortNum* out) const;
 
  private:
+  struct Row {
+    const PortNum* data = nullptr;
+    std::size_t size = 0;
+  };
   std::vector<Row> rows_;
 };
 

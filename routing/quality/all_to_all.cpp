@@ -35,15 +35,7 @@ class Accumulator {
 
   /// Destinations `dsts` (endpoint indices), all with base LIDs in block [base, base + 64).
   void run_block(std::size_t base, const std::vector<std::uint32_t>& dsts) {
-    for (SwitchIndex s = 0; s < n_; ++s) {
-      const SwitchLfts::Row row = tracer_.lft_row(s);
-      PortNum* dst = &block_[s * kBlock];
-      if (base + kBlock <= row.size) {
-        std::copy_n(row.data + base, kBlock, dst);
-      } else {
-        for (std::size_t j = 0; j < kBlock; ++j) dst[j] = base + j < row.size ? row.data[base + j] : kNoPort;
-      }
-    }
+    tracer_.lfts().copy_block(base, kBlock, block_.data());
     for (std::uint32_t d : dsts) destination(d, tracer_.endpoints()[d].lid - base);
   }
 
@@ -54,9 +46,11 @@ class Accumulator {
   void destination(std::uint32_t d, std::size_t j) {
     const Endpoint& to = tracer_.endpoints()[d];
     const LidTarget target{to.sw, to.sw_port};
+    // Flows that start at switch s: its endpoints, less the destination itself.
+    const auto starting = [&](SwitchIndex s) { return weight_[s] - (s == to.sw ? 1u : 0u); };
     std::uint32_t max_depth = 0;
     for (SwitchIndex s : sources_) {
-      if (weight_[s] - (s == to.sw ? 1u : 0u) == 0) continue;
+      if (starting(s) == 0) continue;
       max_depth = std::max(max_depth, walk(s, j, target));
     }
     // Counting sort of the delivered switches by depth; a switch's next hop is one shallower, so
@@ -73,13 +67,13 @@ class Accumulator {
     // by_depth_off_[k] now ends depth k: the array holds depths 1..max in increasing order.
     for (std::size_t i = by_depth_.size(); i-- > 0;) {
       const SwitchIndex s = by_depth_[i];
-      const std::uint64_t flows = through_[s] + weight_[s] - (s == to.sw ? 1u : 0u);
+      const std::uint64_t flows = through_[s] + starting(s);
       out_loads_.slot_load[graph_.slot(s, out_[s])] += flows;
-      out_loads_.delivered_pairs += weight_[s] - (s == to.sw ? 1u : 0u);
+      out_loads_.delivered_pairs += starting(s);
       if (next_[s] != kNoSwitch) through_[next_[s]] += flows;
     }
     for (SwitchIndex s : seen_) {
-      if (depth_[s] == kFailed) out_loads_.failed_pairs += weight_[s] - (s == to.sw ? 1u : 0u);
+      if (depth_[s] == kFailed) out_loads_.failed_pairs += starting(s);
       depth_[s] = kUnseen;
       through_[s] = 0;
       next_[s] = kNoSwitch;

@@ -48,8 +48,8 @@ class FlowTracer {
 
   /// Next switch-level hop: out-port of switch s for `lid` (kNoPort if none).
   PortNum out_port(SwitchIndex s, Lid lid) const { return lfts_.out_port(s, lid); }
-  /// Switch s's whole LFT (see SwitchLfts::row).
-  const SwitchLfts::Row& lft_row(SwitchIndex s) const { return lfts_.row(s); }
+  /// Every switch's LFT by SwitchIndex (for block walkers: SwitchLfts::copy_block).
+  const SwitchLfts& lfts() const { return lfts_; }
 
  private:
   SwitchGraph graph_;

@@ -52,6 +52,7 @@ struct Shared {
   std::vector<std::uint8_t> lid_kind;   // [LID] 0 = unused/switch, 1 = CA LID, 2 = CA base LID
   std::vector<std::uint32_t> ca_ports;  // [switch] CA ports with a LID cabled to it
   std::vector<SwitchIndex> leaves;      // switches with ca_ports > 0
+  SwitchLfts lfts;                      // `lft` as raw rows, for the block copies
 };
 
 /// Per-thread accumulators, merged after the walks.
@@ -81,15 +82,7 @@ class Walker {
   void run(std::size_t first_lid, std::size_t last_lid) {
     for (std::size_t b = first_lid; b < last_lid; b += kBlock) {
       const std::size_t width = std::min<std::size_t>(kBlock, last_lid - b);
-      for (std::size_t s = 0; s < n_; ++s) {
-        const auto& e = sh_.lft[s]->entries();
-        PortNum* row = &nxt_[s * kBlock];
-        if (b + width <= e.size()) {
-          std::copy_n(e.data() + b, width, row);
-        } else {
-          for (std::size_t j = 0; j < width; ++j) row[j] = b + j < e.size() ? e[b + j] : kNoPort;
-        }
-      }
+      sh_.lfts.copy_block(b, width, nxt_.data());
       std::fill(state_.begin(), state_.end(), kUnknown);
       for (std::size_t j = 0; j < width; ++j) check_lid(static_cast<Lid>(b + j), j);
       record_dependencies(b, width);
@@ -510,6 +503,7 @@ Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, con
   sh.lft.resize(n);
   sh.ca_ports.assign(n, 0);
   for (SwitchIndex s = 0; s < n; ++s) sh.lft[s] = &tables.lft[graph.node(s)];
+  sh.lfts = SwitchLfts(sh.lft);
   VerifyReport rep;
   rep.switches = n;
   for (std::size_t lid = 1; lid < sh.targets.size(); ++lid) {

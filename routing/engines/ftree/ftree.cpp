@@ -312,15 +312,13 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
         for (std::size_t g = first; g < last; ++g) {
           const auto [i, end] = groups[g];
           lp.compute(t, by_level, cas[i].leaf);
-          bool fat = true;
-          for (SwitchIndex v = 0; v < n && fat; ++v) {
-            if (lp.dist[v] != kInf) continue;
+          if (const auto cut = std::find(lp.dist.begin(), lp.dist.end(), kInf); cut != lp.dist.end()) {
+            const auto v = static_cast<SwitchIndex>(cut - lp.dist.begin());
             declined[g] = make_error(ErrorCode::kDeclined,
                                      "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
                                          name_of(topo, graph, cas[i].leaf) + " going up then down");
-            fat = false;
+            continue;
           }
-          if (!fat) continue;
           for (unsigned x = 0; x < rounds; ++x) {
             for (std::size_t k = i; k < end; ++k) {
               const std::uint32_t r = route_of[x * cas.size() + k];
