@@ -499,7 +499,7 @@ Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, con
   const SwitchGraph graph = SwitchGraph::build(topo);
   const std::size_t n = graph.num_switches();
   Shared sh{topo, graph, {}, lid_targets(topo, graph, lids), switch_components(graph), classify_lids(topo, lids),
-            {},   {}};
+            {},   {},    {}};
   sh.lft.resize(n);
   sh.ca_ports.assign(n, 0);
   for (SwitchIndex s = 0; s < n; ++s) sh.lft[s] = &tables.lft[graph.node(s)];
