@@ -95,9 +95,9 @@ UpDownBalancer::UpDownBalancer(const SwitchGraph& graph, std::vector<std::uint32
       flow_(graph.num_switches(), 0),
       spin_(graph.num_switches(), 0) {}
 
-void UpDownBalancer::route_lids(const DestPaths& paths, std::span<const Lid> lids,
-                                std::span<const PortNum> deliver_ports, unsigned round, RoutingTables& tables) {
-  const std::size_t m = lids.size();
+template <typename Write>
+void UpDownBalancer::route_lids_to(const DestPaths& paths, std::span<const PortNum> deliver_ports, std::size_t m,
+                                   unsigned round, Write&& write) {
   if (m == 0) return;
   flow_.resize(sources_.size() * m);
   for (std::size_t v = 0; v < sources_.size(); ++v) std::fill_n(flow_.begin() + v * m, m, sources_[v]);
@@ -106,7 +106,6 @@ void UpDownBalancer::route_lids(const DestPaths& paths, std::span<const Lid> lid
     const std::size_t k = cands.size();
     const std::size_t start = round % k;
     std::uint64_t* load = load_.data() + graph_.port_base(v);
-    Lft& lft = tables.lft[graph_.node(v)];
     for (std::size_t x = 0; x < m; ++x) {
       const std::uint32_t flow = flow_[v * m + x];
       std::size_t pick = 0;
@@ -126,24 +125,32 @@ void UpDownBalancer::route_lids(const DestPaths& paths, std::span<const Lid> lid
       const auto& link = cands[pick];
       load[link.port] += flow;
       flow_[static_cast<std::size_t>(link.peer) * m + x] += flow;
-      lft.set(lids[x], link.port);
+      write(v, x, link.port);
     }
   }
-  Lft& dst = tables.lft[graph_.node(paths.dst())];
-  for (std::size_t x = 0; x < m; ++x) dst.set(lids[x], deliver_ports[x]);
+  for (std::size_t x = 0; x < m; ++x) write(paths.dst(), x, deliver_ports[x]);
 }
 
-void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& order, const DestPaths& legal,
-                                 const std::vector<std::uint32_t>& component, SwitchIndex valley, Lid lid,
-                                 RoutingTables& tables) {
+void UpDownBalancer::route_lids(const DestPaths& paths, std::span<const Lid> lids,
+                                std::span<const PortNum> deliver_ports, unsigned round, RoutingTables& tables) {
+  route_lids_to(paths, deliver_ports, lids.size(), round,
+                [&](SwitchIndex v, std::size_t x, PortNum port) { tables.lft[graph_.node(v)].set(lids[x], port); });
+}
+
+namespace {
+
+/// route_switch_lid_via_valley, with each entry handed to write(switch, port).
+template <typename Write>
+void valley_entries(const SwitchGraph& graph, const UpDownOrder& order, const DestPaths& legal,
+                    const std::vector<std::uint32_t>& component, SwitchIndex valley, Lid lid, Write&& write) {
   const std::size_t n = graph.num_switches();
   const std::uint32_t comp = component[legal.dst()];
   std::vector<std::uint8_t> pending(n, 0);
-  bool any = false;
+  std::size_t left = 0;
   for (SwitchIndex v = 0; v < n; ++v) {
-    if (component[v] == comp && legal.dist(v) == DestPaths::kInf) pending[v] = 1, any = true;
+    if (component[v] == comp && legal.dist(v) == DestPaths::kInf) pending[v] = 1, ++left;
   }
-  if (!any) return;
+  if (left == 0) return;
 
   // Paths into the valley that use only switches without a legal path of their own: a packet must not
   // meet a switch whose (legal, possibly upward) entry would make it turn somewhere else.
@@ -152,11 +159,15 @@ void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& or
     allowed[valley] = 1;
     DestPaths into;
     into.compute(graph, order, valley, &allowed);
-    for (const SwitchIndex v : into.farthest_first()) {
+    for (const SwitchIndex v : into.farthest_first()) {  // all pending: only allowed switches are reached
       const auto cands = into.candidates(v);
-      tables.lft[graph.node(v)].set(lid, cands[lid % cands.size()].port);
+      write(v, cands[lid % cands.size()].port);
       pending[v] = 0;
+      --left;
     }
+    // On a fat tree the valley takes every switch in: skip the BFS below, which would scan the cables of
+    // the whole component (O(cables) per switch LID, most of ftree's switch-LID time at 3,072 switches).
+    if (left == 0) return;
   }
   // Anything left joins the nearest switch that already forwards the LID (BFS outwards from them).
   std::vector<SwitchIndex> queue;
@@ -169,10 +180,43 @@ void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& or
       const SwitchIndex v = link.peer;
       if (!pending[v]) continue;
       pending[v] = 0;
-      tables.lft[graph.node(v)].set(lid, graph.peer_port(u, link.port));
+      write(v, graph.peer_port(u, link.port));
       queue.push_back(v);
     }
   }
+}
+
+/// The entries of up to 64 switch LIDs for every switch, switch-major ([switch * 64 + i], kNoPort = none),
+/// written into the LFTs one switch at a time. Writing them straight into the LFTs touches a different
+/// table (a cache miss) for every (switch, LID); here each switch's row is touched once per block.
+class SwitchLidBlock {
+ public:
+  static constexpr std::size_t kWidth = 64;
+  explicit SwitchLidBlock(std::size_t switches) : port_(switches * kWidth, kNoPort) {}
+  void set(SwitchIndex s, std::size_t i, PortNum p) { port_[s * kWidth + i] = p; }
+  /// Write entry i of every switch to LID lids[i] of its LFT, then clear the block.
+  void flush(const SwitchGraph& graph, std::span<const Lid> lids, RoutingTables& tables) {
+    for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
+      PortNum* row = port_.data() + s * kWidth;
+      Lft& lft = tables.lft[graph.node(s)];
+      for (std::size_t i = 0; i < lids.size(); ++i) {
+        if (row[i] != kNoPort) lft.set(lids[i], row[i]);
+        row[i] = kNoPort;
+      }
+    }
+  }
+
+ private:
+  std::vector<PortNum> port_;
+};
+
+}  // namespace
+
+void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& order, const DestPaths& legal,
+                                 const std::vector<std::uint32_t>& component, SwitchIndex valley, Lid lid,
+                                 RoutingTables& tables) {
+  valley_entries(graph, order, legal, component, valley, lid,
+                 [&](SwitchIndex v, PortNum port) { tables.lft[graph.node(v)].set(lid, port); });
 }
 
 void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const std::vector<LidTarget>& targets,
@@ -192,23 +236,29 @@ void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const
     if (targets[lid].sw != kNoSwitch && targets[lid].port == 0) switch_lids.push_back(static_cast<Lid>(lid));
   }
   // Every Lft already covers all LIDs, so blocks write disjoint entries and never resize a table.
-  constexpr std::size_t kBlock = 64;
+  constexpr std::size_t kBlock = SwitchLidBlock::kWidth;
   const std::size_t blocks = (switch_lids.size() + kBlock - 1) / kBlock;
   parallel_for_chunks(
       blocks, 0,
       [&](std::size_t first, std::size_t last) {
         DestPaths paths;
+        SwitchLidBlock staged(graph.num_switches());
         for (std::size_t b = first; b < last; ++b) {
           UpDownBalancer balancer(graph, sources);
-          for (std::size_t i = b * kBlock; i < std::min(switch_lids.size(), (b + 1) * kBlock); ++i) {
+          const std::size_t begin = b * kBlock;
+          const std::size_t end = std::min(switch_lids.size(), begin + kBlock);
+          for (std::size_t i = begin; i < end; ++i) {
             const Lid lid = switch_lids[i];
             const SwitchIndex dst = targets[lid].sw;
             paths.compute(graph, order, dst);
-            const Lid one[] = {lid};
             const PortNum zero[] = {0};
-            balancer.route_lids(paths, one, zero, 0, tables);
-            route_switch_lid_via_valley(graph, order, paths, component, valley[component[dst]], lid, tables);
+            const std::size_t col = i - begin;
+            balancer.route_lids_to(paths, zero, 1, 0,
+                                   [&](SwitchIndex v, std::size_t, PortNum p) { staged.set(v, col, p); });
+            valley_entries(graph, order, paths, component, valley[component[dst]], lid,
+                           [&](SwitchIndex v, PortNum p) { staged.set(v, col, p); });
           }
+          staged.flush(graph, std::span<const Lid>(switch_lids).subspan(begin, end - begin), tables);
         }
       },
       /*grain=*/1);

@@ -95,6 +95,12 @@ class UpDownBalancer {
 
   const std::vector<std::uint32_t>& sources() const { return sources_; }
 
+  /// route_lids without the writes: every choice goes to write(switch, i, port), i indexing `lids`, the
+  /// destination switch's delivery included. Defined (and instantiated) in updn_paths.cpp only.
+  template <typename Write>
+  void route_lids_to(const DestPaths& paths, std::span<const PortNum> deliver_ports, std::size_t m, unsigned round,
+                     Write&& write);
+
  private:
   const SwitchGraph& graph_;
   std::vector<std::uint32_t> sources_;
