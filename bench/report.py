@@ -18,6 +18,11 @@ FABRIC_TITLES = {
     'ls512': '2-level leaf/spine, 32 leaves x 16 hosts, 16 spines',
     'k8': '3-level 8-ary tree',
     'k12': '3-level 12-ary tree',
+    'k16': '3-level 16-ary tree',
+    'k20': '3-level 20-ary tree',
+    'k24': '3-level 24-ary tree',
+    'k28': '3-level 28-ary tree',
+    'k30': '3-level 30-ary tree',
     'torus': '8x8 torus, 2 hosts/switch',
     'random': 'random, 64 switches, degree 4, 2 hosts/switch, seed 1',
 }

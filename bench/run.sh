@@ -5,6 +5,8 @@
 #
 #   --quick           only k8 (3-level 8-ary tree, 512 hosts) and torus (8x8, 2 hosts per switch)
 #   --fabrics LIST    comma-separated subset of: ls512,k8,k12,torus,random   (default: all five)
+#                     and the large 3-level k-ary trees k16 (4,096 hosts), k20, k24, k28, k30 (27,000 hosts,
+#                     the largest under ibsim 0.10's 30,720-LID forwarding tables), only when named
 #   --build DIR       an smd build tree holding smd/smd and smd/smd-fabric (default: build one in bench/.build)
 #   --engines LIST    smd routing chain, e.g. "ftree, updn, minhop" (default) or "minhop"
 #   --shifts auto|all|N  shift permutations: all N-1, or N evenly spaced ones (auto: all up to 1024 hosts, else 256)
@@ -36,7 +38,7 @@ while [[ $# -gt 0 ]]; do
     --shifts) shifts=$2; shift ;;
     --raw) raw=$2; shift ;;
     --tag) tag=$2; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -76,7 +78,7 @@ export BENCH_SMD="${smd}" BENCH_ENGINES="${engines}" BENCH_COUNT_SO="${raw}/smpc
 export BENCH_SM_TIMEOUT=${BENCH_SM_TIMEOUT:-600} BENCH_RB_TIMEOUT=${BENCH_RB_TIMEOUT:-900}
 IFS=, read -r -a fablist <<<"${fabrics}"
 for f in "${fablist[@]}"; do
-  genargs=$(bench_fabric_args "${f}" ls512,k8,k12,torus,random)
+  genargs=$(bench_fabric_args "${f}" ls512,k8,k12,torus,random,k16,k20,k24,k28,k30)
   BENCH_OSM_ENGINE=$(bench_osm_engine "${f}")
   export BENCH_OSM_ENGINE
   d="${raw}/${f}"

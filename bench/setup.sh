@@ -25,6 +25,7 @@ bench_fabric_args() {
       ls512) echo "leafspine --leaves 32 --spines 16 --hosts-per-leaf 16"; return 0 ;;
       k8) echo "kary --k 8 --n 3"; return 0 ;;
       k12) echo "kary --k 12 --n 3"; return 0 ;;
+      k16 | k20 | k24 | k28 | k30) echo "kary --k ${name#k} --n 3"; return 0 ;;
       torus) echo "torus --dims 8x8 --hosts-per-switch 2"; return 0 ;;
       random) echo "random --switches 64 --degree 4 --hosts-per-switch 2 --seed 1"; return 0 ;;
     esac
