@@ -82,7 +82,8 @@ struct SecurityPolicy {
 };
 
 /// The RoCEv2 route plan (docs/roce.md) the daemon derives from every routed topology. Written off the
-/// sweep's critical path (after the LFTs are programmed, on a background thread), so both default on.
+/// sweep's critical path (on a background thread at idle CPU priority, queued once the sweep has routed),
+/// so both default on.
 struct RocePolicy {
   bool export_plan = true;  ///< roce.export: state_dir/roce-plan.json (what `smctl export roce` serves)
   bool frr = true;          ///< roce.frr: state_dir/frr/<switch>/frr.conf, one per switch

@@ -1,9 +1,12 @@
 #include "smd/state/roce_state_writer.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 
@@ -178,6 +181,12 @@ RoceWriteReport RoceStateWriter::write_if_changed(const Job& job) {
 }
 
 void RoceStateWriter::run() {
+  // SCHED_IDLE (Linux, sched(7)): the plan gets only the CPU the sweep leaves, so it can be built while
+  // the sweep waits on SMP round trips without ever delaying one. Without the permission it runs as is.
+  const sched_param idle{};
+  if (const int rc = pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle); rc != 0) {
+    spdlog::debug("roce: writer thread stays at normal priority: {}", std::strerror(rc));
+  }
   for (;;) {
     Job job;
     {

@@ -1,8 +1,9 @@
 // The daemon's RoCE export: after each routing pass, the RoCEv2 plan of the discovered fabric
 // (docs/roce.md) goes into state_dir as roce-plan.json (policy roce.export) and frr/<switch>/frr.conf
 // (policy roce.frr). Building and writing the plan of a large fabric takes a while (tens of MB on a
-// 1728-host tree), so it runs on a thread of its own after the LFTs are programmed: a sweep, and a
-// repair after a trap, never waits for it. Addresses follow GUID order, not discovery order, so they
+// 1728-host tree, over a second on a 13,824-host one), so it runs on a thread of its own at idle CPU
+// priority (SCHED_IDLE), queued as soon as the sweep has routed: it fills the time the sweep spends
+// waiting for SMP answers, and a sweep, or a repair after a trap, never waits for it. Addresses follow GUID order, not discovery order, so they
 // stay put from one sweep to the next, and an unchanged fabric is not rewritten.
 #pragma once
 

@@ -118,6 +118,9 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.partitions = plan_partitions_phase(fabric);
   if (!plan_qos_phase(fabric, problems)) return finish(true);
   forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_);
+  // The RoCE plan of these cables goes to state_dir on the writer's idle-priority thread, built while the
+  // phases below wait for SMP answers; this sweep never waits for it.
+  roce_writer_.submit(topo_ptr, policy_.sm.state_dir, policy_.roce);
 
   // Phases 4 to 10: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`,
   // `applied_qos_` and `applied_mft_`.
@@ -175,10 +178,6 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     PhaseTimer t(s, SweepPhase::kPortStateChange, "PortStateChange cleared");
     clear_port_state_change(batch, fabric, problems);
   }
-
-  // The RoCE plan goes to state_dir on the writer's thread: the fabric is already programmed and this
-  // sweep does not wait for it.
-  roce_writer_.submit(topo_ptr, policy_.sm.state_dir, policy_.roce);
 
   // Subnet up only when every link is Active and every switch holds its tables.
   for (SweepProblem& p : ports_not_active(fabric)) problems.push_back(std::move(p));
