@@ -28,6 +28,11 @@ FABRIC_TITLES = {
 }
 
 
+# SMP attributes the lower bound does not count (P_Key, SL2VL and VLArb tables, MFT, SMInfo, GUIDInfo):
+# a complete SM sends them, and each SM's ratio to the bound is taken over the others only.
+OUTSIDE_BOUND = {'0x0016', '0x0017', '0x0018', '0x001b', '0x0020', '0x0014'}
+
+
 def read(path):
     try:
         with open(path) as f:
@@ -109,6 +114,9 @@ def collect(raw, fab, sm):
         r['smps_shim'] = int(cnt['smp_total'])
         r['smp_by_attr'] = {k: int(v) for k, v in cnt.items() if k.startswith('attr_')}
         r['mad_other'] = int(cnt.get('mad_other', 0))
+        # The SMPs the lower bound counts: all but the tables it leaves out (bench/README.md).
+        r['smps_bounded'] = r['smps_shim'] - sum(v for k, v in r['smp_by_attr'].items()
+                                                 if k.split('_')[-1] in OUTSIDE_BOUND)
     out = read(os.path.join(d, 'sm.out'))
     if sm == 'smd':
         r.update(smd_out_info(out))
@@ -156,6 +164,13 @@ def main():
         fab_info[f] = json.loads(st) if st else {}
         fab_info[f]['generator'] = (read(os.path.join(args.raw, f, 'generator.txt')) or '').strip()
         fab_info[f]['ibsim_args'] = (read(os.path.join(args.raw, f, 'ibsim_args.txt')) or '').strip()
+        probe = {}
+        for tok in (read(os.path.join(args.raw, f, 'probe', 'probe.txt')) or '').split():
+            k, _, v = tok.partition('=')
+            probe[k] = v
+        if probe.get('probe_rc') == '0' and 'reread_mad_per_s' in probe:
+            fab_info[f]['probe_smps_per_s'] = float(probe['reread_mad_per_s'])
+            fab_info[f]['probe_smps'] = int(probe['reread_smps'])
         for sm in ('opensm', 'smd'):
             rows.append(collect(args.raw, f, sm))
 
@@ -203,7 +218,7 @@ def main():
         lines.append([
             r['fabric'], f"{fi.get('cas', '?')}/{fi.get('switches', '?')}",
             f"{r['sm']} ({r.get('engine', '?')})", str(r['rc']), fmt(r['wall_s'], '.2f'), up_txt, smp_txt,
-            fmt(smps / lb if smps and lb else None, '.2f'), fmt(r.get('rss_mb'), '.1f'),
+            fmt(r['smps_bounded'] / lb if r.get('smps_bounded') and lb else None, '.2f'), fmt(r.get('rss_mb'), '.1f'),
             f"{fmt(r.get('links_not_active'))}/{fmt(r.get('link_ends'))}",
             fmt(q.get('undelivered')),
             f"{fmt(q.get('shift_max'))} ({fmt(q.get('shifts_run'))})", fmt(q.get('perm_mean'), '.2f'),
@@ -226,7 +241,7 @@ def main():
         tr = ratio(s.get('wall_s'), o.get('wall_s')) if ok_s else None
         # a failed smd run has no meaningful ratios
         sr = ratio(s.get('smps_shim'), o.get('smps_shim')) if ok_s else None
-        lr = ratio(s.get('smps_shim'), lb) if ok_s else None
+        lr = ratio(s.get('smps_bounded'), lb) if ok_s else None
         mr = ratio(s.get('rss_mb'), o.get('rss_mb')) if ok_s else None
         if s.get('missing'):
             verdict = 'smd not run'
@@ -239,6 +254,21 @@ def main():
                 f"RSS {'met' if mr is not None and mr <= 1.0 else 'missed'}"])
         verdicts[f] = verdict
         rlines.append([f, fmt(tr, '.2f'), fmt(sr, '.2f'), fmt(lb), fmt(lr, '.2f'), fmt(mr, '.2f'), verdict])
+
+    # ---- SMP rate: each SM's SMPs over its bring-up time against ibsim's steady rate (bench/probe_one.sh)
+    phdr = ['fabric', 'ibsim probe SMP/s (window 64)', 'smd SMP/s (sweep)', 'smd/probe', 'OpenSM SMP/s (to SUBNET UP)',
+            'OpenSM/probe']
+    plines = []
+    for f in fabrics:
+        o = next(r for r in rows if r['fabric'] == f and r['sm'] == 'opensm')
+        s = next(r for r in rows if r['fabric'] == f and r['sm'] == 'smd')
+        pr = fab_info[f].get('probe_smps_per_s')
+        sr = s['smps_shim'] / s['own_total_s'] if s.get('smps_shim') and s.get('own_total_s') else None
+        orate = o['smps_shim'] / o['subnet_up_s'] if o.get('smps_shim') and o.get('subnet_up_s') else None
+        fab_info[f]['smd_smps_per_s'] = sr
+        fab_info[f]['opensm_smps_per_s'] = orate
+        plines.append([f, fmt(pr, '.0f'), fmt(sr, '.0f'), fmt(sr / pr if sr and pr else None, '.2f'),
+                       fmt(orate, '.0f'), fmt(orate / pr if orate and pr else None, '.2f')])
 
     def table(h, ls):
         out = ['| ' + ' | '.join(h) + ' |', '|' + '|'.join(['---'] * len(h)) + '|']
@@ -255,6 +285,8 @@ def main():
     print(plain(hdr, lines))
     print()
     print(plain(rhdr, rlines))
+    print()
+    print(plain(phdr, plines))
 
     md = [f"# smd vs OpenSM on ibsim — {meta['date']}", '',
           f"- command: `{meta['command']}` (smd engines: `[{meta['smd_engines']}]`)",
@@ -265,7 +297,11 @@ def main():
           f"- raw outputs: `{meta['raw']}`", '',
           'One run of each SM per fabric, each against a fresh ibsim on the same netfile. How to read this: '
           'bench/README.md.', '', '## Results', '', table(hdr, lines), '', '## smd against OpenSM and the lower bound', '',
-          table(rhdr, rlines), '', '## Fabrics', '']
+          table(rhdr, rlines), '', '## SMP rate against ibsim\'s own', '',
+          'ibsim probe: bench/probe_one.sh on a fresh ibsim (`smp_probe --window 64 --reread 20`, NodeInfo Gets '
+          'over directed routes, the window kept full); smd: its SMPs over its own sweep time; OpenSM: its SMPs '
+          'over the time to SUBNET UP. `-` where the probe was not built.', '',
+          table(phdr, plines), '', '## Fabrics', '']
     for f in fabrics:
         fi = fab_info[f]
         md.append(f"- **{f}**: {FABRIC_TITLES.get(f, '')}: `smd-fabric {fi.get('generator', '')}`, ibsim "

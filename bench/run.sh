@@ -66,6 +66,8 @@ build=$(bench_build_dir "${build}")
 smd="${build}/smd/smd"
 fabgen="${build}/smd/smd-fabric"
 [[ -x "${smd}" && -x "${fabgen}" ]] || { echo "run.sh: ${smd} or ${fabgen} missing" >&2; exit 2; }
+probe="${build}/tests/integration/smp_probe"
+[[ -x "${probe}" ]] || echo "== ${probe} not built: no ibsim SMP rate probe (build target smp_probe for it)"
 
 raw=$(bench_raw_dir "${raw}" smd-bench)
 echo "== raw outputs in ${raw}"
@@ -104,6 +106,10 @@ for f in "${fablist[@]}"; do
         >"${d}/${sm}/quality.json" 2>"${d}/${sm}/quality.err" || echo "  ${sm}: quality analysis failed" >&2
     fi
   done
+  # ibsim's own SMP rate on this fabric (bench/probe_one.sh), when the build has the probe.
+  if [[ -x "${probe}" ]]; then
+    "${bench}/probe_one.sh" "${probe}" "${d}/fabric.net" "${d}/probe" 20 "${simargs[@]}" || echo "  probe failed ($?)" >&2
+  fi
 done
 
 # ---- 5. report ------------------------------------------------------------------------------------
