@@ -85,7 +85,8 @@ def smd_out_info(text):
     m = re.search(r'SMPs:\s+(\d+) sent, (\d+) retries, (\d+) timeouts', text)
     if m:
         info['smps_own'], info['retries'], info['timeouts'] = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    m = re.search(r'routing:\s+engine (\S+)', text)
+    # The summary's line ("  routing:  engine updn; declined ftree: ..."), not the log's "routing: engine ftree declined".
+    m = re.search(r'^\s+routing:\s+engine ([^;\s]+)', text, re.M)
     if m:
         info['engine'] = m.group(1)
     info['subnet_up'] = bool(re.search(r'\bSUBNET UP\b', text)) and 'SUBNET NOT UP' not in text

@@ -48,6 +48,10 @@ class MadChannel {
   virtual std::string describe() const = 0;
   /// Release the port. Idempotent; no send/receive may be running.
   virtual void close() = 0;
+  /// Make a receive() that is waiting now return soon (shutdown: the transport's receive thread then sees
+  /// its stop flag instead of waiting out its poll timeout). Best effort; the default does nothing, and
+  /// receive() still returns at its timeout.
+  virtual void wake_receiver() {}
   /// Make the port advertise IsSM (PortInfo:CapabilityMask bit 1) again, when something cleared it while
   /// this SM holds the port. Errors: kTransport when the port cannot (the default: a test channel).
   virtual Status renew_is_sm() { return make_error(ErrorCode::kTransport, describe() + ": cannot set IsSM"); }

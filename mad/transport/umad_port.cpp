@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -284,6 +285,16 @@ std::string UmadPort::describe() const {
   std::snprintf(buf, sizeof buf, "%s port %u (guid 0x%016llx, lid %u)", ca_name_.c_str(), port_num_,
                 static_cast<unsigned long long>(port_guid_), static_cast<unsigned>(lid_));
   return buf;
+}
+
+void UmadPort::wake_receiver() {
+  std::array<std::uint8_t, kMadSize> mad{};
+  encode_smp(smp_get(DrPath{}, attr::kNodeInfo), 0, mad);
+  MadAddress to;
+  to.lid = 0xFFFF;  // directed route: the permissive DLID
+  if (const int rc = send(mad, to, 0); rc < 0) {
+    spdlog::debug("{}: wake-up NodeInfo not sent: {}", describe(), std::strerror(-rc));
+  }
 }
 
 }  // namespace smd::mad
