@@ -1,12 +1,17 @@
-// Phase 3 of a heavy sweep: the engine chain (every result verified before it is accepted,
-// routing/chain), then the fresh tables or the minimal repair of the previous ones; the CA order and the
-// AR plan the engine produced go to state_dir.
+// Phase 3 of a heavy sweep. When the fabric only lost links or nodes since the tables now programmed were
+// routed (routing.repair: minimal), the local repair of those tables first (routing/verify/local_repair.h:
+// no engine run, only the broken routes re-routed and checked); if it declines, the engine chain (every
+// result verified before it is accepted, routing/chain) and the minimal repair of the previous tables
+// against the fresh ones. The CA order and the AR plan go to state_dir.
 #include <spdlog/spdlog.h>
 
+#include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
 #include "routing/chain/registry.h"
+#include "routing/verify/local_repair.h"
 #include "routing/verify/repair.h"
 #include "routing/verify/verify.h"
 #include "smd/state/ar_plan_json.h"
@@ -24,16 +29,25 @@ constexpr std::string_view kRepairedSuffix = "+repair";
 bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems) {
   PhaseTimer t(s, SweepPhase::kRouting, "routing computed and verified");
   const LidMap& lids = *desired_.lids;
-  auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids);
-  if (!routed.ok()) {
-    problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
-    return false;
+  const bool may_repair = repair_allowed(topo);
+  std::optional<RoutingTables> local;
+  if (may_repair) local = repair_locally_phase(topo, s);
+  if (local) {
+    desired_.tables = std::make_shared<const RoutingTables>(std::move(*local));
+  } else {
+    auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids);
+    if (!routed.ok()) {
+      problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
+      return false;
+    }
+    for (const ChainAttempt& a : routed->declined) {
+      s.declined.push_back(a.engine + ": " + a.error.message);
+      spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
+    }
+    RoutingTables fresh = std::move(routed->tables);
+    desired_.tables =
+        std::make_shared<const RoutingTables>(may_repair ? choose_tables(topo, std::move(fresh), s) : std::move(fresh));
   }
-  for (const ChainAttempt& a : routed->declined) {
-    s.declined.push_back(a.engine + ": " + a.error.message);
-    spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
-  }
-  desired_.tables = std::make_shared<const RoutingTables>(choose_tables(topo, std::move(routed->tables), s));
   const RoutingTables& tables = *desired_.tables;
   s.engine = tables.engine;
   write_ca_order(topo, tables);
@@ -46,15 +60,35 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   return true;
 }
 
-RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
+bool SweepRunner::repair_allowed(const Topology& topo) {
   const bool full = std::exchange(full_reroute_, false);
-  const RoutingTables* previous = programmed_.tables.get();
   // The previous tables were routed on routed_topo_ (without the cables isolated then): a cable no longer
   // isolated is a gained link, and a newly isolated one a lost link the repair routes around.
   const Topology* before = routed_topo_ ? routed_topo_.get() : topo_.get();
-  const bool can_repair = !full && policy_.routing.repair == RepairMode::kMinimal && before != nullptr &&
-                          previous != nullptr && !topology_gained_links(*before, topo);
-  if (!can_repair) return fresh;
+  return !full && policy_.routing.repair == RepairMode::kMinimal && before != nullptr &&
+         programmed_.tables != nullptr && !topology_gained_links(*before, topo);
+}
+
+std::optional<RoutingTables> SweepRunner::repair_locally_phase(const Topology& topo, SweepSummary& s) {
+  const Topology& before = routed_topo_ ? *routed_topo_ : *topo_;
+  RepairStats rs;
+  auto local = repair_locally(before, *programmed_.tables, topo, *desired_.lids, rs);
+  if (!local.ok()) {
+    spdlog::info("routing: {}; running the engine chain", local.error().message);
+    return std::nullopt;
+  }
+  name_repaired(*local, rs, s);
+  if (rs.lids_touched > 0) {
+    spdlog::info("routing: local repair: {} LIDs had broken routes, {} (switch, LID) entries changed, {} kept{}",
+                 rs.lids_touched, rs.entries_repaired, rs.entries_kept,
+                 rs.verified_fully ? "; host-traffic dependency graph checked whole (switch-LID valleys)" : "");
+  }
+  return std::move(local.value());
+}
+
+RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
+  const RoutingTables* previous = programmed_.tables.get();
+  const Topology* before = routed_topo_ ? routed_topo_.get() : topo_.get();
   // Layers are a property of the whole route set (a cycle may close through any route): keeping old routes
   // on their old layers beside fresh ones on fresh layers proves nothing, so layered tables are never mixed.
   if (fresh.layering || previous->layering) return fresh;
@@ -71,16 +105,20 @@ RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fre
     return fresh;
   }
   mixed.deadlock_free = fresh.deadlock_free && verified->deadlock_free;
-  // Most routes are still the previous engine's: name it, marked as repaired once a route was.
-  std::string engine = previous->engine;
-  if (rs.entries_repaired > 0 && !engine.ends_with(kRepairedSuffix)) engine += kRepairedSuffix;
-  mixed.engine = engine;
-  s.repair_entries = rs.entries_repaired;
+  name_repaired(mixed, rs, s);
   if (rs.lids_touched > 0) {
     spdlog::info("routing: minimal repair: {} LIDs had broken routes, {} (switch, LID) entries re-routed, {} kept",
                  rs.lids_touched, rs.entries_repaired, rs.entries_kept);
   }
   return mixed;
+}
+
+void SweepRunner::name_repaired(RoutingTables& tables, const RepairStats& rs, SweepSummary& s) const {
+  // Most routes are still the previous engine's: name it, marked as repaired once a route was.
+  std::string engine = programmed_.tables->engine;
+  if (rs.entries_repaired > 0 && !engine.ends_with(kRepairedSuffix)) engine += kRepairedSuffix;
+  tables.engine = engine;
+  s.repair_entries = rs.entries_repaired;
 }
 
 void SweepRunner::write_ca_order(const Topology& topo, const RoutingTables& tables) {

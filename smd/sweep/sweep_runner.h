@@ -46,6 +46,8 @@ class io_context;
 
 namespace smd {
 
+struct RepairStats;  // routing/verify/repair.h
+
 /// What one multicast pass between sweeps did (SweepRunner::multicast_pass).
 struct McastPassSummary {
   bool skipped = false;  ///< nothing to do (no groups changed), or no configuring sweep yet
@@ -151,9 +153,16 @@ class SweepRunner {
   // Phase 2 (sweep_lids.cpp): LIDs from guid2lid, the ports, or the lowest free range.
   bool assign_lids_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
   void remember_port_lids(const Topology& topo);
-  // Phase 3 (sweep_routing.cpp): the engine chain, then the fresh run or the minimal repair of the
-  // previous tables (routing.repair, routing/verify/repair.h) when the fabric only lost links or nodes.
+  // Phase 3 (sweep_routing.cpp): when the fabric only lost links or nodes (routing.repair: minimal), the
+  // local repair of the programmed tables (routing/verify/local_repair.h); else, or if it declines, the
+  // engine chain, then the fresh run or the minimal repair against it (routing/verify/repair.h).
   bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
+  // May this sweep keep the programmed tables' routes? Consumes a pending full re-route request.
+  bool repair_allowed(const Topology& topo);
+  // The local repair, nullopt (logged) when it declines.
+  std::optional<RoutingTables> repair_locally_phase(const Topology& topo, SweepSummary& s);
+  // Name repaired tables after the programmed tables' engine ("+repair" once a route changed).
+  void name_repaired(RoutingTables& tables, const RepairStats& rs, SweepSummary& s) const;
   /// The topology routing sees (sweep_isolation.cpp): `topo` itself, or a copy without the cables of the
   /// isolation requests that plan_isolation allows. Fills isolation_.
   std::shared_ptr<const Topology> isolation_phase(const std::shared_ptr<const Topology>& topo);

@@ -108,13 +108,25 @@ inline bool kahn_acyclic(std::map<Channel, std::set<Channel>>& deps) {
   return removed == indeg.size();
 }
 
+/// A switch port is cabled to a CA or router (where host traffic enters the fabric).
+inline bool has_ca(const Topology& topo, NodeIndex s) {
+  const Node& n = topo.node(s);
+  for (PortNum p = 1; p <= n.num_ports; ++p) {
+    if (n.ports[p].connected() && !topo.node(n.ports[p].peer).is_switch()) return true;
+  }
+  return false;
+}
+
 /// Channel dependency graph over the routes from every switch to every LID (a dependency c1 -> c2 when a
 /// route takes c2 right after c1, delivery channels excluded since they wait on nothing); true if acyclic.
-inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
+/// ca_sources_only: only the routes from switches with CAs (host-injected traffic).
+inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingTables& t,
+                        bool ca_sources_only = false) {
   std::map<Channel, std::set<Channel>> deps;
   for (const auto& e : lids.entries()) {
     for (unsigned k = 0; k < (1u << e.lmc); ++k) {
       for (NodeIndex s : topo.switches()) {
+        if (ca_sources_only && !has_ca(topo, s)) continue;
         const Route r = walk(topo, lids, t, s, static_cast<Lid>(e.base + k));
         for (std::size_t i = 0; i + 1 < r.hops.size(); ++i) deps[r.hops[i]].insert(r.hops[i + 1]);
         for (const auto& h : r.hops) deps[h];

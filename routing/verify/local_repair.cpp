@@ -1,0 +1,256 @@
+#include "routing/verify/local_repair.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "routing/model/hop_table.h"
+#include "routing/model/lft_walk.h"
+#include "routing/verify/updown_check.h"
+#include "routing/verify/verify.h"
+
+namespace smd {
+
+namespace {
+
+Error declined(const std::string& why) { return make_error(ErrorCode::kDeclined, "local repair: " + why); }
+
+bool switches_connected(const SwitchGraph& graph) {
+  const std::vector<std::uint32_t> comp = switch_components(graph);
+  return std::all_of(comp.begin(), comp.end(), [](std::uint32_t c) { return c == 0; });
+}
+
+bool delivers(RouteClass c) { return c == RouteClass::kDown || c == RouteClass::kUpDown || c == RouteClass::kIllegal; }
+bool legal(RouteClass c) { return c == RouteClass::kDown || c == RouteClass::kUpDown; }
+
+// A next hop a broken switch could take; smaller is better: fewer hops, then its old port, then the
+// least-loaded port, then the lower port number (a deterministic result).
+struct Candidate {
+  std::uint32_t hops = 0xFFFFFFFFu;
+  std::uint8_t changed = 1;
+  std::uint32_t load = 0;
+  PortNum port = kNoPort;
+  RouteClass cls = RouteClass::kBroken;
+
+  auto key() const { return std::make_tuple(hops, changed, load, port); }
+  bool found() const { return port != kNoPort; }
+};
+
+// Re-routes the broken switches of one LID at a time in the tables `lfts` reads (writes through `entry`).
+class LidRepairer {
+ public:
+  LidRepairer(const SwitchGraph& graph, const LevelOrder& order, std::vector<std::uint32_t>& load)
+      : graph_(graph), order_(order), load_(load), best_(graph.num_switches()) {}
+
+  // cls/hops: the classification of the LID with the previous entries (classify_lid_routes), updated to
+  // the new routes as switches are decided. entry(s) is switch s's writable LFT entry for the LID.
+  // Returns false if a broken switch has no delivering route left.
+  template <class Entry>
+  bool repair(const LidTarget& dst, bool ca_lid, std::vector<RouteClass>& cls, std::vector<std::uint16_t>& hops,
+              Entry&& entry) {
+    broken_.clear();
+    for (SwitchIndex s = 0; s < cls.size(); ++s) {
+      if (cls[s] == RouteClass::kBroken) broken_.push_back(s);
+    }
+    if (cls[dst.sw] == RouteClass::kBroken) {  // the owner's own switch: its port to the owner, 0 hops
+      set(dst.sw, dst.port, ca_lid, entry);
+      cls[dst.sw] = RouteClass::kDown;
+      hops[dst.sw] = 0;
+    }
+    // Legal routes first, so that no switch with CAs takes an illegal one while a legal one exists.
+    for (const bool legal_only : {true, false}) {
+      heap_.clear();
+      for (SwitchIndex s : broken_) {
+        if (cls[s] != RouteClass::kBroken) continue;
+        best_[s] = Candidate{};
+        for (const auto& link : graph_.links(s)) consider(s, link.port, link.peer, legal_only, cls, hops, entry);
+        if (best_[s].found()) push(s);
+      }
+      while (!heap_.empty()) {
+        std::pop_heap(heap_.begin(), heap_.end(), later);
+        const auto [key, s] = heap_.back();
+        heap_.pop_back();
+        if (cls[s] != RouteClass::kBroken || key != best_[s].key()) continue;  // decided, or a stale entry
+        const Candidate c = best_[s];
+        set(s, c.port, ca_lid, entry);
+        cls[s] = c.cls;
+        hops[s] = static_cast<std::uint16_t>(c.hops);
+        for (const auto& link : graph_.links(s)) {
+          if (cls[link.peer] != RouteClass::kBroken) continue;
+          const Candidate before = best_[link.peer];
+          consider(link.peer, graph_.peer_port(s, link.port), s, legal_only, cls, hops, entry);
+          if (best_[link.peer].key() != before.key()) push(link.peer);
+        }
+      }
+    }
+    for (SwitchIndex s : broken_) {
+      if (cls[s] == RouteClass::kBroken) return false;
+    }
+    return true;
+  }
+
+ private:
+  using HeapItem = std::pair<std::tuple<std::uint32_t, std::uint8_t, std::uint32_t, PortNum>, SwitchIndex>;
+  static bool later(const HeapItem& a, const HeapItem& b) { return a > b; }
+
+  void push(SwitchIndex s) {
+    heap_.emplace_back(best_[s].key(), s);
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+
+  // Switch s going out of `port` to switch `via`, whose route is already decided.
+  template <class Entry>
+  void consider(SwitchIndex s, PortNum port, SwitchIndex via, bool legal_only, const std::vector<RouteClass>& cls,
+                const std::vector<std::uint16_t>& hops, Entry& entry) {
+    if (!delivers(cls[via])) return;
+    const RouteClass result = extend_route(order_, s, via, cls[via]);
+    if (legal_only && !legal(result)) return;
+    Candidate c;
+    c.hops = static_cast<std::uint32_t>(hops[via]) + 1;
+    c.changed = entry(s) == port ? 0 : 1;
+    c.load = load_[graph_.slot(s, port)];
+    c.port = port;
+    c.cls = result;
+    if (!best_[s].found() || c.key() < best_[s].key()) best_[s] = c;
+  }
+
+  template <class Entry>
+  void set(SwitchIndex s, PortNum port, bool ca_lid, Entry& entry) {
+    PortNum& e = entry(s);
+    if (e == port) return;
+    if (ca_lid) {
+      if (e <= graph_.num_ports(s)) --load_[graph_.slot(s, e)];
+      ++load_[graph_.slot(s, port)];
+    }
+    e = port;
+  }
+
+  const SwitchGraph& graph_;
+  const LevelOrder& order_;
+  std::vector<std::uint32_t>& load_;
+  std::vector<Candidate> best_;
+  std::vector<SwitchIndex> broken_;
+  std::vector<HeapItem> heap_;
+};
+
+}  // namespace
+
+Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables& previous, const Topology& now,
+                                     const LidMap& lids, RepairStats& stats) {
+  if (previous.layering) return declined("the previous tables are VL-layered");
+  if (previous.adaptive) return declined("the previous tables carry adaptive-routing groups");
+  const SwitchGraph graph = SwitchGraph::build(now);
+  const std::size_t n = graph.num_switches();
+  RoutingTables out;
+  out.engine = previous.engine;
+  out.lft.resize(now.size());
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const Node& node = now.node(graph.node(s));
+    const std::optional<NodeIndex> old = before.find(node.guid);
+    if (!old || *old >= previous.lft.size() || !before.node(*old).is_switch()) {
+      return declined("switch " + describe_node(node) + " has no previous LFT");
+    }
+    Lft& lft = out.lft[graph.node(s)] = previous.lft[*old];
+    if (lft.top() < lids.max_lid() || (node.lft_cap != 0 && lft.top() >= node.lft_cap)) {
+      return declined("switch " + describe_node(node) + ": previous LinearFDBTop does not fit the LIDs now");
+    }
+  }
+  for (NodeIndex ca : previous.ca_order) {
+    if (ca >= before.size()) continue;
+    if (const auto now_ca = now.find(before.node(ca).guid)) out.ca_order.push_back(*now_ca);
+  }
+  if (!switches_connected(graph)) return declined("the switches fall apart into islands");
+
+  const LevelOrder order = LevelOrder::build(now, graph);
+  const std::vector<LidTarget> targets = lid_targets(now, graph, lids);
+  std::vector<std::uint8_t> ca_lid(static_cast<std::size_t>(lids.max_lid()) + 1, 0);
+  for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+    if (const auto o = lids.owner(lid)) ca_lid[lid] = now.node(o->node).is_switch() ? 0 : 1;
+  }
+  // CA LIDs routed out of every (switch, port), the tie-break that spreads re-routed LIDs.
+  std::vector<std::uint32_t> load(graph.num_slots(), 0);
+  for (SwitchIndex s = 0; s < n; ++s) {
+    const std::vector<PortNum>& e = out.lft[graph.node(s)].entries();
+    const PortNum ports = graph.num_ports(s);
+    const std::uint32_t base = graph.port_base(s);
+    for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+      if (ca_lid[lid] && e[lid] <= ports) ++load[base + e[lid]];
+    }
+  }
+
+  const SwitchLfts lfts(graph, out);  // borrows out.lft; entries are written in place, never resized
+  LidRepairer repairer(graph, order, load);
+  std::vector<RouteClass> cls;
+  std::vector<std::uint16_t> hops;
+  std::vector<SwitchIndex> stack;
+  std::vector<PortNum> was(n);
+  bool all_legal = true;
+  bool switch_lid_valleys = false;  // a route from a switch with CAs to a switch LID turns down -> up
+  for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+    const LidTarget& dst = targets[lid];
+    if (!lids.owner(lid) || dst.sw == kNoSwitch) continue;
+    LidRouteCheck check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
+    if (!check.ca_legal && check.delivered && !ca_lid[lid]) {
+      switch_lid_valleys = true;  // an earlier repair's valley: the cycle check below is the proof
+    } else if (!check.ca_legal && check.delivered) {
+      return declined("routes to LID " + std::to_string(lid) + " from switches with CAs are not up*/down* legal");
+    }
+    if (!check.delivered) {
+      for (SwitchIndex s = 0; s < n; ++s) was[s] = lfts.out_port(s, lid);
+      auto entry = [&](SwitchIndex s) -> PortNum& { return out.lft[graph.node(s)].mutable_entries()[lid]; };
+      if (!repairer.repair(dst, ca_lid[lid] != 0, cls, hops, entry)) {
+        return declined("LID " + std::to_string(lid) + " has switches with no route left");
+      }
+      // What changed is verified by the same classification, from the tables as they now are.
+      check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
+      if (check.delivered && !check.ca_legal) {
+        // A switch that had no legal route left (a spine whose only link into the LID's pod now leads up
+        // again) makes the routes through it illegal: route every switch that is not legal again, so that
+        // the others leave it out where a legal route exists.
+        for (RouteClass& c : cls) {
+          if (c == RouteClass::kIllegal) c = RouteClass::kBroken;
+        }
+        if (!repairer.repair(dst, ca_lid[lid] != 0, cls, hops, entry)) {
+          return declined("LID " + std::to_string(lid) + " has switches with no route left");
+        }
+        check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
+      }
+      if (check.delivered && !check.ca_legal && !ca_lid[lid]) {
+        // A leaf that lost its cable to a middle switch has no legal route to that switch's own LID: it
+        // goes down into a valley and up again. Host-to-host routes are still all legal.
+        switch_lid_valleys = true;
+      } else if (!check.delivered || !check.ca_legal) {
+        SwitchIndex bad = check.first_broken;
+        for (SwitchIndex s = 0; bad == kNoSwitch && s < n; ++s) {
+          if (order.has_ca[s] && !legal(cls[s])) bad = s;
+        }
+        return declined("no up*/down* legal route to LID " + std::to_string(lid) + " is left from switch " +
+                        describe_node(now.node(graph.node(bad))) + (check.delivered ? "" : " (or none at all)"));
+      }
+      std::size_t changed = 0;
+      for (SwitchIndex s = 0; s < n; ++s) changed += lfts.out_port(s, lid) != was[s] ? 1 : 0;
+      stats.entries_repaired += changed;
+      stats.entries_kept += n - changed;
+      ++stats.lids_touched;
+    } else {
+      stats.entries_kept += n;
+    }
+    all_legal = all_legal && check.legal;
+  }
+  if (switch_lid_valleys) {
+    // The per-route condition proves nothing about the valley routes: build the channel-dependency graph
+    // of host-injected traffic and look for a cycle (verify_tables, the cost of a full verification).
+    const auto verified = verify_tables(now, lids, out, false);
+    if (!verified.ok()) return declined(verified.error().message);
+    if (!verified->ca_deadlock_free) {
+      return declined("routes from switches with CAs to switch LIDs close a channel-dependency cycle");
+    }
+    stats.verified_fully = true;
+  }
+  out.deadlock_free = all_legal;
+  return out;
+}
+
+}  // namespace smd
