@@ -349,7 +349,9 @@ TEST(UpDownCheck, FatTreeLevelsOrderLeavesBelowSpines) {
     for (const auto& link : graph.links(a)) {
       // Every cable joins adjacent levels: exactly one direction is up.
       EXPECT_NE(order.up(a, link.peer), order.up(link.peer, a));
-      if (order.has_ca[a]) EXPECT_TRUE(order.up(a, link.peer));
+      if (order.has_ca[a]) {
+        EXPECT_TRUE(order.up(a, link.peer));
+      }
     }
   }
   RepairStats stats;
