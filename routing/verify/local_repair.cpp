@@ -8,8 +8,8 @@
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
+#include "routing/verify/channel_deps.h"
 #include "routing/verify/updown_check.h"
-#include "routing/verify/verify.h"
 
 namespace smd {
 
@@ -241,10 +241,19 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
   }
   if (switch_lid_valleys) {
     // The per-route condition proves nothing about the valley routes: build the channel-dependency graph
-    // of host-injected traffic and look for a cycle (verify_tables, the cost of a full verification).
-    const auto verified = verify_tables(now, lids, out, false);
-    if (!verified.ok()) return declined(verified.error().message);
-    if (!verified->ca_deadlock_free) {
+    // of host-injected traffic (every route delivers: classified above) and look for a cycle in it, the
+    // graph verify_tables checks for ca_deadlock_free.
+    std::vector<SwitchIndex> sources;
+    std::vector<std::uint8_t> is_source(n, 0);
+    for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+      const SwitchIndex s = targets[lid].sw;
+      if (ca_lid[lid] && s != kNoSwitch) is_source[s] = 1;
+    }
+    for (SwitchIndex s = 0; s < n; ++s) {
+      if (is_source[s]) sources.push_back(s);
+    }
+    const DepGraph deps = source_dependencies(graph, lfts, targets, sources);
+    if (find_cdg_cycle(graph, deps, slot_switches(graph))) {
       return declined("routes from switches with CAs to switch LIDs close a channel-dependency cycle");
     }
     stats.verified_fully = true;

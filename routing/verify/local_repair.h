@@ -20,7 +20,8 @@
 // cover: a leaf that lost its cable to a middle switch has no legal route left to that middle switch's
 // own LID (the other middle switches of its pod share no spine with it), so it takes a valley through
 // another leaf. Then, and only then, the host-injected channel-dependency graph is built and checked
-// whole (verify_tables' ca_deadlock_free, stats.verified_fully). Anything this cannot prove, including
+// whole (channel_deps.h's source_dependencies: the graph of verify_tables' ca_deadlock_free, without its
+// delivery checks, which the classification has done; stats.verified_fully). Anything this cannot prove, including
 // previous tables whose host-to-host routes were legal only under another order, declines with the
 // reason, and the caller runs the engine chain and repair_tables instead.
 #pragma once

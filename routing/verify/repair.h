@@ -28,7 +28,7 @@ struct RepairStats {
   std::size_t entries_kept = 0;      ///< (switch, LID) entries taken over from the previous tables
   std::size_t entries_repaired = 0;  ///< entries whose old route was broken, taken from `fresh`
   std::size_t lids_touched = 0;      ///< LIDs with at least one repaired entry
-  bool verified_fully = false;       ///< repair_locally had to run verify_tables (switch-LID valleys)
+  bool verified_fully = false;       ///< repair_locally checked the whole host-injected CDG (switch-LID valleys)
 };
 
 /// Tables for `now`: `previous` (computed on `before`, switches matched by node GUID) wherever the old

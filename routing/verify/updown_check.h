@@ -9,7 +9,7 @@
 // The order: switches by (level, GUID), level = BFS hops from the nearest switch with CAs (the leaves of
 // a fat tree are level 0). A move to a higher (level, GUID) is up. Fat-tree and up*/down* routes on a
 // tree are legal under it; a spine-to-spine route through a valley is not (it is reported, not hidden:
-// such routes are switch-originated, and CaLegal below leaves them out, as verify_tables'
+// such routes are switch-originated, and LidRouteCheck::ca_legal below leaves them out, as verify_tables'
 // ca_deadlock_free does).
 #pragma once
 

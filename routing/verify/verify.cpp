@@ -1,8 +1,6 @@
 #include "routing/verify/verify.h"
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -12,6 +10,7 @@
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
+#include "routing/verify/channel_deps.h"
 
 namespace smd {
 namespace {
@@ -57,9 +56,9 @@ struct Shared {
 
 /// Per-thread accumulators, merged after the walks.
 struct Partial {
-  std::vector<std::array<std::uint64_t, 4>> deps;     // [slot] -> ports of the peer switch it feeds
-  std::vector<std::array<std::uint64_t, 4>> ca_deps;  // same, only along routes a CA's packets take
-  std::vector<std::uint32_t> ca_lids_out;             // [slot] CA LIDs routed out of it
+  DepGraph deps;                           // [slot] -> ports of the peer switch it feeds
+  DepGraph ca_deps;                        // same, only along routes a CA's packets take
+  std::vector<std::uint32_t> ca_lids_out;  // [slot] CA LIDs routed out of it
   std::uint64_t routes = 0;
   std::uint64_t failing = 0;
   std::optional<Problem> first;
@@ -249,55 +248,6 @@ std::vector<std::uint8_t> classify_lids(const Topology& topo, const LidMap& lids
   return kind;
 }
 
-/// Find a cycle in the channel-dependency graph (iterative DFS, white/grey/black), or nullopt.
-/// Channel u = flat slot (s, p) of the switch graph; its successors are the slots (peer(s,p), q) for
-/// every port q set in deps[u]. Returns the channels of one cycle, in order.
-std::optional<std::vector<std::uint32_t>> find_cdg_cycle(const SwitchGraph& graph,
-                                                         const std::vector<std::array<std::uint64_t, 4>>& deps,
-                                                         const std::vector<SwitchIndex>& slot_switch) {
-  const std::size_t slots = deps.size();
-  std::vector<std::uint8_t> color(slots, 0);  // 0 white, 1 grey (on stack), 2 black (done)
-  struct Frame {
-    std::uint32_t slot;
-    unsigned word;
-    std::uint64_t rest;  // successor ports of `word` not explored yet
-  };
-  std::vector<Frame> stack;
-  for (std::uint32_t root = 0; root < slots; ++root) {
-    if (color[root] != 0) continue;
-    color[root] = 1;
-    stack.push_back(Frame{root, 0, deps[root][0]});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      if (f.rest == 0) {
-        if (++f.word < 4) {
-          f.rest = deps[f.slot][f.word];
-          continue;
-        }
-        color[f.slot] = 2;
-        stack.pop_back();
-        continue;
-      }
-      const unsigned q = f.word * 64 + static_cast<unsigned>(std::countr_zero(f.rest));
-      f.rest &= f.rest - 1;
-      const SwitchIndex s = slot_switch[f.slot];
-      const SwitchIndex t = graph.peer_switch(s, static_cast<PortNum>(f.slot - graph.port_base(s)));
-      const std::uint32_t v = graph.slot(t, static_cast<PortNum>(q));
-      if (color[v] == 1) {
-        std::vector<std::uint32_t> cycle;
-        auto it = std::find_if(stack.begin(), stack.end(), [v](const Frame& x) { return x.slot == v; });
-        for (; it != stack.end(); ++it) cycle.push_back(it->slot);
-        return cycle;
-      }
-      if (color[v] == 0) {
-        color[v] = 1;
-        stack.push_back(Frame{v, 0, deps[v][0]});
-      }
-    }
-  }
-  return std::nullopt;
-}
-
 /// Up-port LID balance: level = BFS distance from the switches that have CAs; an up-port leads to a
 /// switch of a higher level.
 void up_port_balance(const SwitchGraph& graph, const Shared& sh, const std::vector<std::uint32_t>& ca_lids_out,
@@ -367,8 +317,6 @@ std::string describe_cycle(const Topology& topo, const SwitchGraph& graph, const
   return out;
 }
 
-using DepGraph = std::vector<std::array<std::uint64_t, 4>>;
-
 /// Dependencies of one layer: all its routes, and only those from switches with CAs.
 struct LayerDeps {
   DepGraph deps;
@@ -433,18 +381,6 @@ std::vector<LayerDeps> layered_dependencies(const Shared& sh, const VlLayering& 
       },
       8);
   return all;
-}
-
-/// Channels with an outgoing dependency and the number of dependencies of a graph.
-std::pair<std::size_t, std::uint64_t> count_dependencies(const DepGraph& deps) {
-  std::size_t channels = 0;
-  std::uint64_t edges = 0;
-  for (const auto& d : deps) {
-    const unsigned bits = std::popcount(d[0]) + std::popcount(d[1]) + std::popcount(d[2]) + std::popcount(d[3]);
-    edges += bits;
-    channels += bits ? 1 : 0;
-  }
-  return {channels, edges};
 }
 
 /// The per-layer half of verify_tables for layered tables: fills rep.layers, rep.layer_cdg and the
@@ -551,10 +487,7 @@ Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, con
   }
   rep.mean_hops = rep.ca_pairs ? static_cast<double>(hop_sum) / static_cast<double>(rep.ca_pairs) : 0.0;
 
-  std::vector<SwitchIndex> slot_switch(graph.num_slots());
-  for (SwitchIndex s = 0; s < n; ++s) {
-    for (unsigned p = 0; p <= graph.num_ports(s); ++p) slot_switch[graph.slot(s, static_cast<PortNum>(p))] = s;
-  }
+  const std::vector<SwitchIndex> slot_switch = slot_switches(graph);
   std::tie(rep.cdg_channels, rep.cdg_edges) = count_dependencies(all.deps);
   const auto cycle = find_cdg_cycle(graph, all.deps, slot_switch);
   rep.deadlock_free = !cycle.has_value();

@@ -64,13 +64,13 @@ bool SweepRunner::repair_allowed(const Topology& topo) {
   const bool full = std::exchange(full_reroute_, false);
   // The previous tables were routed on routed_topo_ (without the cables isolated then): a cable no longer
   // isolated is a gained link, and a newly isolated one a lost link the repair routes around.
-  const Topology* before = routed_topo_ ? routed_topo_.get() : topo_.get();
+  const Topology* before = programmed_topology();
   return !full && policy_.routing.repair == RepairMode::kMinimal && before != nullptr &&
          programmed_.tables != nullptr && !topology_gained_links(*before, topo);
 }
 
 std::optional<RoutingTables> SweepRunner::repair_locally_phase(const Topology& topo, SweepSummary& s) {
-  const Topology& before = routed_topo_ ? *routed_topo_ : *topo_;
+  const Topology& before = *programmed_topology();  // repair_allowed checked it is there
   RepairStats rs;
   auto local = repair_locally(before, *programmed_.tables, topo, *desired_.lids, rs);
   if (!local.ok()) {
@@ -88,7 +88,7 @@ std::optional<RoutingTables> SweepRunner::repair_locally_phase(const Topology& t
 
 RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
   const RoutingTables* previous = programmed_.tables.get();
-  const Topology* before = routed_topo_ ? routed_topo_.get() : topo_.get();
+  const Topology* before = programmed_topology();
   // Layers are a property of the whole route set (a cycle may close through any route): keeping old routes
   // on their old layers beside fresh ones on fresh layers proves nothing, so layered tables are never mixed.
   if (fresh.layering || previous->layering) return fresh;

@@ -159,6 +159,8 @@ class SweepRunner {
   bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
   // May this sweep keep the programmed tables' routes? Consumes a pending full re-route request.
   bool repair_allowed(const Topology& topo);
+  // The topology the programmed tables were routed on (routed_topo_, else topo_); null before the first sweep.
+  const Topology* programmed_topology() const { return routed_topo_ ? routed_topo_.get() : topo_.get(); }
   // The local repair, nullopt (logged) when it declines.
   std::optional<RoutingTables> repair_locally_phase(const Topology& topo, SweepSummary& s);
   // Name repaired tables after the programmed tables' engine ("+repair" once a route changed).
