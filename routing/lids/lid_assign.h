@@ -13,6 +13,8 @@ namespace smd {
 struct LidRange {
   Lid min = 0;
   Lid max = 0;
+
+  bool operator==(const LidRange&) const = default;
 };
 using Guid2Lid = std::unordered_map<Guid, LidRange>;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <mutex>
 
 namespace smd {
 
@@ -75,29 +76,40 @@ std::pair<std::size_t, std::uint64_t> count_dependencies(const DepGraph& deps) {
 
 DepGraph source_dependencies(const SwitchGraph& graph, const SwitchLfts& lfts, const std::vector<LidTarget>& targets,
                              const std::vector<SwitchIndex>& sources) {
-  DepGraph deps(graph.num_slots(), std::array<std::uint64_t, 4>{});
-  // on_route[s] == lid: s is on a route from a source to `lid` already, and its dependency is recorded.
-  std::vector<Lid> on_route(graph.num_switches(), 0);
-  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
-    const LidTarget& dst = targets[lid];
-    if (dst.sw == kNoSwitch) continue;
-    const Lid l = static_cast<Lid>(lid);
-    for (SwitchIndex src : sources) {
-      // Each hop that forwards to another switch depends on the channel it came in by, if any.
-      std::uint32_t in = kNoSlot;
-      for (SwitchIndex s = src; s != dst.sw;) {
-        const PortNum p = lfts.out_port(s, l);
-        SwitchIndex t = kNoSwitch;
-        if (lft_hop(graph, s, p, dst, t) != LftHop::kForward) break;
-        if (in != kNoSlot) add_dependency(deps, in, p);
-        if (on_route[s] == l) break;  // the rest of this route is recorded
-        on_route[s] = l;
-        in = graph.slot(s, p);
-        s = t;
-      }
-    }
-  }
-  return deps;
+  std::mutex mu;
+  DepGraph all(graph.num_slots(), std::array<std::uint64_t, 4>{});
+  parallel_for_chunks(
+      targets.size(), 0,
+      [&](std::size_t first, std::size_t last) {
+        DepGraph deps(graph.num_slots(), std::array<std::uint64_t, 4>{});
+        // on_route[s] == lid: s is on a route from a source to `lid` already, and its dependency is recorded.
+        std::vector<Lid> on_route(graph.num_switches(), 0);
+        for (std::size_t lid = std::max<std::size_t>(first, 1); lid < last; ++lid) {
+          const LidTarget& dst = targets[lid];
+          if (dst.sw == kNoSwitch) continue;
+          const Lid l = static_cast<Lid>(lid);
+          for (SwitchIndex src : sources) {
+            // Each hop that forwards to another switch depends on the channel it came in by, if any.
+            std::uint32_t in = kNoSlot;
+            for (SwitchIndex s = src; s != dst.sw;) {
+              const PortNum p = lfts.out_port(s, l);
+              SwitchIndex t = kNoSwitch;
+              if (lft_hop(graph, s, p, dst, t) != LftHop::kForward) break;
+              if (in != kNoSlot) add_dependency(deps, in, p);
+              if (on_route[s] == l) break;  // the rest of this route is recorded
+              on_route[s] = l;
+              in = graph.slot(s, p);
+              s = t;
+            }
+          }
+        }
+        std::lock_guard lock(mu);
+        for (std::size_t i = 0; i < all.size(); ++i) {
+          for (unsigned w = 0; w < 4; ++w) all[i][w] |= deps[i][w];
+        }
+      },
+      64);
+  return all;
 }
 
 }  // namespace smd

@@ -42,7 +42,8 @@ std::pair<std::size_t, std::uint64_t> count_dependencies(const DepGraph& deps);
 /// error text. For a caller that has already proved every route delivers (a local repair). A route that
 /// does not deliver adds the dependencies between the switch-to-switch hops it makes before its first drop;
 /// a walk stops at a switch already on a route to that LID (so a loop ends too). Cost O(LIDs x switches on the
-/// routes), each (switch, LID) entry read at most twice; memory 32 bytes per slot.
+/// routes), each (switch, LID) entry read at most twice, LIDs spread over the hardware threads; memory
+/// 32 bytes per slot per thread.
 DepGraph source_dependencies(const SwitchGraph& graph, const SwitchLfts& lfts, const std::vector<LidTarget>& targets,
                              const std::vector<SwitchIndex>& sources);
 

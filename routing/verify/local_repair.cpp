@@ -135,10 +135,70 @@ class LidRepairer {
   std::vector<HeapItem> heap_;
 };
 
+// Whether `proof` (of the previous tables on `before`) may stand in for classifying the LIDs it covers on
+// `now`: the same switch order, the switches `now` lost left out (a route's verdict compares ranks only).
+bool proof_order_holds(const RouteProof& proof, const Topology& now, const SwitchGraph& graph,
+                       const LevelOrder& order) {
+  const std::vector<std::uint64_t> now_order = order_guids(now, graph, order);
+  std::size_t i = 0;
+  for (const std::uint64_t guid : proof.order) {
+    const auto node = now.find(guid);
+    if (!node || !now.node(*node).is_switch()) continue;  // lost since
+    if (i == now_order.size() || now_order[i] != guid) return false;
+    ++i;
+  }
+  return i == now_order.size();
+}
+
+// What a LID's verdict with the previous entries needs on `now`.
+enum Recheck : std::uint8_t {
+  kKeep = 0,      // the proof's: its routes are the switch paths the proof was made on
+  kUnproved = 1,  // no usable proof, not proved, or delivered somewhere else now: classify
+  kCrosses = 2,   // some switch's entry leads into a channel `now` lost or changed: classify; likely broken
+};
+
+// [LID] Recheck. `out` holds the previous entries.
+std::vector<std::uint8_t> lids_to_recheck(const Topology& before, const Topology& now, const SwitchGraph& graph,
+                                          const LevelOrder& order, const std::vector<LidTarget>& targets,
+                                          const RoutingTables& out, const RouteProof* proof) {
+  std::vector<std::uint8_t> recheck(targets.size(), kUnproved);
+  if (!proof || !proof_order_holds(*proof, now, graph, order)) return recheck;
+  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+    const LidTarget& dst = targets[lid];
+    if (dst.sw == kNoSwitch || lid >= proof->verdict.size()) continue;
+    const bool proved = (proof->verdict[lid] & kRouteProved) != 0 &&
+                        proof->dst_switch[lid] == now.node(graph.node(dst.sw)).guid && proof->dst_port[lid] == dst.port;
+    recheck[lid] = proved ? kKeep : kUnproved;
+  }
+  std::vector<std::uint8_t> changed;
+  for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
+    const Node& node = now.node(graph.node(s));
+    const Node& old = before.node(*before.find(node.guid));  // repair_locally checked it is there
+    changed.assign(static_cast<std::size_t>(graph.num_ports(s)) + 1, 0);
+    bool any = false;
+    for (PortNum p = 1; p <= graph.num_ports(s); ++p) {
+      const Port& was = p <= old.num_ports ? old.ports[p] : Port{};
+      const Port& is = node.ports[p];
+      const bool same =
+          was.connected() == is.connected() &&
+          (!is.connected() || (before.node(was.peer).guid == now.node(is.peer).guid && was.peer_port == is.peer_port));
+      changed[p] = same ? 0 : 1;
+      any = any || !same;
+    }
+    if (!any) continue;
+    const std::vector<PortNum>& e = out.lft[graph.node(s)].entries();
+    for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+      if (e[lid] < changed.size() && changed[e[lid]] && recheck[lid] == kKeep) recheck[lid] = kCrosses;
+    }
+  }
+  return recheck;
+}
+
 }  // namespace
 
 Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables& previous, const Topology& now,
-                                     const LidMap& lids, RepairStats& stats) {
+                                     const LidMap& lids, RepairStats& stats, const RouteProof* previous_proof,
+                                     RouteProof* proof_out) {
   if (previous.layering) return declined("the previous tables are VL-layered");
   if (previous.adaptive) return declined("the previous tables carry adaptive-routing groups");
   const SwitchGraph graph = SwitchGraph::build(now);
@@ -181,6 +241,26 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
   }
 
   const SwitchLfts lfts(graph, out);  // borrows out.lft; entries are written in place, never resized
+  // Every LID's verdict with the previous entries: from the proof where it still holds, else classified,
+  // in parallel while nothing is written yet, except the LIDs that cross a lost channel: those are
+  // classified in the loop below, where the repairer starts from their classes.
+  const std::vector<std::uint8_t> recheck = lids_to_recheck(before, now, graph, order, targets, out, previous_proof);
+  RouteProof proof;
+  proof.order = order_guids(now, graph, order);
+  proof.verdict.assign(targets.size(), 0);
+  proof.dst_switch.assign(targets.size(), 0);
+  proof.dst_port.assign(targets.size(), 0);
+  std::vector<Lid> to_classify;
+  for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+    if (!lids.owner(lid) || targets[lid].sw == kNoSwitch) continue;
+    proof.dst_switch[lid] = now.node(graph.node(targets[lid].sw)).guid;
+    proof.dst_port[lid] = targets[lid].port;
+    if (recheck[lid] == kUnproved) to_classify.push_back(lid);
+    if (recheck[lid] == kKeep) proof.verdict[lid] = previous_proof->verdict[lid];
+  }
+  prove_lids(graph, order, lfts, targets, to_classify, proof.verdict);
+  stats.lids_proved = to_classify.size();
+
   LidRepairer repairer(graph, order, load);
   std::vector<RouteClass> cls;
   std::vector<std::uint16_t> hops;
@@ -191,13 +271,24 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
   for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
     const LidTarget& dst = targets[lid];
     if (!lids.owner(lid) || dst.sw == kNoSwitch) continue;
-    LidRouteCheck check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
+    LidRouteCheck check;
+    bool classified = false;  // cls and hops hold this LID's classes
+    if (recheck[lid] == kCrosses) {
+      check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
+      proof.verdict[lid] = verdict_bits(check);
+      classified = true;
+      ++stats.lids_proved;
+    } else {
+      const std::uint8_t v = proof.verdict[lid];
+      check = LidRouteCheck{(v & kRouteDelivers) != 0, (v & kRouteCaLegal) != 0, (v & kRouteLegal) != 0, kNoSwitch};
+    }
     if (!check.ca_legal && check.delivered && !ca_lid[lid]) {
       switch_lid_valleys = true;  // an earlier repair's valley: the cycle check below is the proof
     } else if (!check.ca_legal && check.delivered) {
       return declined("routes to LID " + std::to_string(lid) + " from switches with CAs are not up*/down* legal");
     }
     if (!check.delivered) {
+      if (!classified) classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);  // the repairer's start
       for (SwitchIndex s = 0; s < n; ++s) was[s] = lfts.out_port(s, lid);
       auto entry = [&](SwitchIndex s) -> PortNum& { return out.lft[graph.node(s)].mutable_entries()[lid]; };
       if (!repairer.repair(dst, ca_lid[lid] != 0, cls, hops, entry)) {
@@ -231,6 +322,7 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
       }
       std::size_t changed = 0;
       for (SwitchIndex s = 0; s < n; ++s) changed += lfts.out_port(s, lid) != was[s] ? 1 : 0;
+      proof.verdict[lid] = verdict_bits(check);
       stats.entries_repaired += changed;
       stats.entries_kept += n - changed;
       ++stats.lids_touched;
@@ -259,6 +351,7 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
     stats.verified_fully = true;
   }
   out.deadlock_free = all_legal;
+  if (proof_out) *proof_out = std::move(proof);
   return out;
 }
 

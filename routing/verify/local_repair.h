@@ -29,6 +29,7 @@
 #include "routing/base/status.h"
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
+#include "routing/model/route_proof.h"
 #include "routing/model/topology.h"
 #include "routing/verify/repair.h"
 
@@ -39,12 +40,17 @@ namespace smd {
 /// engine and ca_order (mapped by GUID) come from `previous`; deadlock_free is set only when every route,
 /// switch-originated ones included, is legal (a sufficient condition: a spine-to-spine valley the
 /// previous engine proved harmless with a full cycle check reads as "not proved" here). stats: entries_repaired =
-/// entries that changed. Errors (kDeclined, with the reason): layered or adaptive previous tables, a switch of `now`
-/// without a previous table or with LinearFDBTop below lids.max_lid() or at or above its LinearFDBCap, switches split
-/// into islands, CA routes that are not up*/down* legal before or after the repair. Cost O(switches x LIDs) class walks
-/// (each entry read once per LID) plus O(B log B x ports) per changed LID with B broken switches; memory O(switches +
-/// ports).
+/// entries that changed. `previous_proof`, when given, is the RouteProof of `previous` on `before`
+/// (prove_tables, or the proof_out of the repair that made `previous`): a LID whose entries avoid every
+/// channel `now` lost or changed and whose destination did not move keeps its verdict unclassified, if the
+/// switch order is the same. `proof_out` receives the RouteProof of the result on `now`. Errors (kDeclined,
+/// with the reason): layered or adaptive previous tables, a switch of `now` without a previous table or with
+/// LinearFDBTop below lids.max_lid() or at or above its LinearFDBCap, switches split into islands, CA routes
+/// that are not up*/down* legal before or after the repair. Cost O(switches x LIDs classified) class walks
+/// (spread over the hardware threads) plus O(B log B x ports) per changed LID with B broken switches and
+/// O(switches x LIDs) array passes; memory O(switches + ports + LIDs).
 Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables& previous, const Topology& now,
-                                     const LidMap& lids, RepairStats& stats);
+                                     const LidMap& lids, RepairStats& stats, const RouteProof* previous_proof = nullptr,
+                                     RouteProof* proof_out = nullptr);
 
 }  // namespace smd

@@ -29,6 +29,7 @@ struct RepairStats {
   std::size_t entries_repaired = 0;  ///< entries whose old route was broken, taken from `fresh`
   std::size_t lids_touched = 0;      ///< LIDs with at least one repaired entry
   bool verified_fully = false;       ///< repair_locally checked the whole host-injected CDG (switch-LID valleys)
+  std::size_t lids_proved = 0;       ///< LIDs repair_locally classified (the others kept their RouteProof verdict)
 };
 
 /// Tables for `now`: `previous` (computed on `before`, switches matched by node GUID) wherever the old

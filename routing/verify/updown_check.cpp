@@ -88,4 +88,56 @@ LidRouteCheck classify_lid_routes(const SwitchGraph& graph, const LevelOrder& or
   return check;
 }
 
+std::vector<std::uint64_t> order_guids(const Topology& topo, const SwitchGraph& graph, const LevelOrder& order) {
+  std::vector<std::uint64_t> out(graph.num_switches());
+  for (SwitchIndex s = 0; s < graph.num_switches(); ++s) out[order.rank[s]] = topo.node(graph.node(s)).guid;
+  return out;
+}
+
+std::uint8_t verdict_bits(const LidRouteCheck& check) {
+  std::uint8_t v = kRouteProved;
+  if (check.delivered) v |= kRouteDelivers;
+  if (check.ca_legal) v |= kRouteCaLegal;
+  if (check.legal) v |= kRouteLegal;
+  return v;
+}
+
+void prove_lids(const SwitchGraph& graph, const LevelOrder& order, const SwitchLfts& lfts,
+                const std::vector<LidTarget>& targets, std::span<const Lid> lids, std::vector<std::uint8_t>& verdict) {
+  // Each chunk writes the verdicts of its own LIDs only (distinct bytes).
+  parallel_for_chunks(
+      lids.size(), 0,
+      [&](std::size_t first, std::size_t last) {
+        std::vector<RouteClass> cls;
+        std::vector<std::uint16_t> hops;
+        std::vector<SwitchIndex> stack;
+        for (std::size_t i = first; i < last; ++i) {
+          const Lid lid = lids[i];
+          verdict[lid] = verdict_bits(classify_lid_routes(graph, order, lfts, lid, targets[lid], cls, hops, stack));
+        }
+      },
+      64);
+}
+
+RouteProof prove_tables(const Topology& topo, const RoutingTables& tables, const LidMap& lids) {
+  const SwitchGraph graph = SwitchGraph::build(topo);
+  const LevelOrder order = LevelOrder::build(topo, graph);
+  const std::vector<LidTarget> targets = lid_targets(topo, graph, lids);
+  const SwitchLfts lfts(graph, tables);
+  RouteProof proof;
+  proof.order = order_guids(topo, graph, order);
+  proof.verdict.assign(targets.size(), 0);
+  proof.dst_switch.assign(targets.size(), 0);
+  proof.dst_port.assign(targets.size(), 0);
+  std::vector<Lid> routable;
+  for (Lid lid = 1; lid < targets.size(); ++lid) {
+    if (targets[lid].sw == kNoSwitch) continue;
+    routable.push_back(lid);
+    proof.dst_switch[lid] = topo.node(graph.node(targets[lid].sw)).guid;
+    proof.dst_port[lid] = targets[lid].port;
+  }
+  prove_lids(graph, order, lfts, targets, routable, proof.verdict);
+  return proof;
+}
+
 }  // namespace smd

@@ -14,10 +14,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "routing/model/forwarding.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
+#include "routing/model/lid_map.h"
+#include "routing/model/route_proof.h"
 #include "routing/model/topology.h"
 
 namespace smd {
@@ -62,5 +66,21 @@ struct LidRouteCheck {
 LidRouteCheck classify_lid_routes(const SwitchGraph& graph, const LevelOrder& order, const SwitchLfts& lfts, Lid lid,
                                   const LidTarget& dst, std::vector<RouteClass>& cls, std::vector<std::uint16_t>& hops,
                                   std::vector<SwitchIndex>& stack);
+
+/// Switch node GUIDs of `graph` (of `topo`) by rank of `order`, lowest first: RouteProof::order.
+std::vector<std::uint64_t> order_guids(const Topology& topo, const SwitchGraph& graph, const LevelOrder& order);
+
+/// RouteVerdict bits of one LID's check (kRouteProved included).
+std::uint8_t verdict_bits(const LidRouteCheck& check);
+
+/// classify_lid_routes of every LID in `lids` (each with targets[lid].sw != kNoSwitch), spread over the
+/// hardware threads (each with its own scratch; the tables are only read): verdict[lid] = verdict_bits.
+/// `verdict` must cover every LID in `lids`. Cost O(switches x |lids| / threads).
+void prove_lids(const SwitchGraph& graph, const LevelOrder& order, const SwitchLfts& lfts,
+                const std::vector<LidTarget>& targets, std::span<const Lid> lids, std::vector<std::uint8_t>& verdict);
+
+/// The RouteProof of `tables` on `topo` for every LID 1..lids.max_lid() that some switch can deliver
+/// (others stay 0), under LevelOrder::build(topo, ...). A switch past tables.lft reads as having no table.
+RouteProof prove_tables(const Topology& topo, const RoutingTables& tables, const LidMap& lids);
 
 }  // namespace smd

@@ -11,6 +11,7 @@
 
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
+#include "routing/model/route_proof.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/qos/sl2vl_plan.h"
 #include "routing/qos/vlarb_plan.h"
@@ -34,6 +35,9 @@ struct EndportSettings {
 struct DesiredFabric {
   std::shared_ptr<const LidMap> lids;           ///< every endport's LID range
   std::shared_ptr<const RoutingTables> tables;  ///< one LFT per switch, verified
+  /// The per-LID up*/down* verdicts of `tables` on the topology they were routed on, for the next local
+  /// repair (routing/verify/local_repair.h); null until made (a local repair's own, or after programming).
+  std::shared_ptr<const RouteProof> route_proof;
   EndportSettings endports;
   std::shared_ptr<const PartitionPlan> partitions;  ///< P_Key tables, enforcement, membership (null: none yet)
   /// SLtoVLMappingTables every port should hold (policy and routing layers); null when QoS is off, so

@@ -41,12 +41,21 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
   desired_.lids = std::make_shared<const LidMap>(std::move(lids.value()));
   s.lids = desired_.lids->entries().size();
   merge_guid2lid(remembered_, to_guid2lid(topo, *desired_.lids));
-  std::error_code ec;
-  std::filesystem::create_directories(policy_.sm.state_dir, ec);
-  if (auto st = write_guid2lid(guid2lid_path, remembered_); !st.ok()) {
-    spdlog::error("guid2lid: {}", st.error().message);
-  }
+  save_guid2lid();
   return true;
+}
+
+void SweepRunner::save_guid2lid() {
+  const std::string path = policy_.sm.state_dir + "/guid2lid";
+  std::error_code ec;
+  if (guid2lid_written_ == remembered_ && std::filesystem::exists(path, ec)) return;
+  std::filesystem::create_directories(policy_.sm.state_dir, ec);
+  if (auto st = write_guid2lid(path, remembered_); !st.ok()) {
+    spdlog::error("guid2lid: {}", st.error().message);
+    guid2lid_written_.reset();
+    return;
+  }
+  guid2lid_written_ = remembered_;
 }
 
 void SweepRunner::remember_port_lids(const Topology& topo) {
@@ -75,11 +84,7 @@ void SweepRunner::remember_port_lids(const Topology& topo) {
     return false;
   });
   merge_guid2lid(remembered_, found);
-  std::error_code ec;
-  std::filesystem::create_directories(policy_.sm.state_dir, ec);
-  if (auto st = write_guid2lid(policy_.sm.state_dir + "/guid2lid", remembered_); !st.ok()) {
-    spdlog::error("guid2lid: {}", st.error().message);
-  }
+  save_guid2lid();
 }
 
 }  // namespace smd

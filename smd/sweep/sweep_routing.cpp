@@ -5,6 +5,9 @@
 // against the fresh ones. The CA order and the AR plan go to state_dir.
 #include <spdlog/spdlog.h>
 
+#include <chrono>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +16,7 @@
 #include "routing/chain/registry.h"
 #include "routing/verify/local_repair.h"
 #include "routing/verify/repair.h"
+#include "routing/verify/updown_check.h"
 #include "routing/verify/verify.h"
 #include "smd/state/ar_plan_json.h"
 #include "smd/state/atomic_file.h"
@@ -35,6 +39,7 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   if (local) {
     desired_.tables = std::make_shared<const RoutingTables>(std::move(*local));
   } else {
+    desired_.route_proof = nullptr;  // made after programming (prove_programmed_routes)
     auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids);
     if (!routed.ok()) {
       problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
@@ -72,16 +77,21 @@ bool SweepRunner::repair_allowed(const Topology& topo) {
 std::optional<RoutingTables> SweepRunner::repair_locally_phase(const Topology& topo, SweepSummary& s) {
   const Topology& before = *programmed_topology();  // repair_allowed checked it is there
   RepairStats rs;
-  auto local = repair_locally(before, *programmed_.tables, topo, *desired_.lids, rs);
+  auto proof = std::make_shared<RouteProof>();
+  auto local =
+      repair_locally(before, *programmed_.tables, topo, *desired_.lids, rs, programmed_.route_proof.get(), proof.get());
   if (!local.ok()) {
     spdlog::info("routing: {}; running the engine chain", local.error().message);
     return std::nullopt;
   }
   name_repaired(*local, rs, s);
+  desired_.route_proof = std::move(proof);
   if (rs.lids_touched > 0) {
-    spdlog::info("routing: local repair: {} LIDs had broken routes, {} (switch, LID) entries changed, {} kept{}",
-                 rs.lids_touched, rs.entries_repaired, rs.entries_kept,
-                 rs.verified_fully ? "; host-traffic dependency graph checked whole (switch-LID valleys)" : "");
+    spdlog::info(
+        "routing: local repair: {} LIDs had broken routes, {} (switch, LID) entries changed, {} kept, {} LIDs "
+        "classified{}",
+        rs.lids_touched, rs.entries_repaired, rs.entries_kept, rs.lids_proved,
+        rs.verified_fully ? "; host-traffic dependency graph checked whole (switch-LID valleys)" : "");
   }
   return std::move(local.value());
 }
@@ -113,6 +123,19 @@ RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fre
   return mixed;
 }
 
+void SweepRunner::prove_programmed_routes() {
+  const RoutingTables* tables = programmed_.tables.get();
+  if (!route_proofs_ || programmed_.route_proof || policy_.routing.repair != RepairMode::kMinimal ||
+      tables == nullptr || tables->layering || tables->adaptive || programmed_topology() == nullptr) {
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  programmed_.route_proof =
+      std::make_shared<const RouteProof>(prove_tables(*programmed_topology(), *tables, *programmed_.lids));
+  spdlog::debug("routing: route proof for the next repair in {:.1f} ms",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+}
+
 void SweepRunner::name_repaired(RoutingTables& tables, const RepairStats& rs, SweepSummary& s) const {
   // Most routes are still the previous engine's: name it, marked as repaired once a route was.
   std::string engine = programmed_.tables->engine;
@@ -123,9 +146,16 @@ void SweepRunner::name_repaired(RoutingTables& tables, const RepairStats& rs, Sw
 
 void SweepRunner::write_ca_order(const Topology& topo, const RoutingTables& tables) {
   if (tables.ca_order.empty()) return;
-  if (auto st = write_file_atomic(policy_.sm.state_dir + "/ca-order", ca_order_text(topo, tables)); !st.ok()) {
+  const std::string path = policy_.sm.state_dir + "/ca-order";
+  std::string text = ca_order_text(topo, tables);
+  std::error_code ec;
+  if (text == ca_order_written_ && std::filesystem::exists(path, ec)) return;
+  if (auto st = write_file_atomic(path, text); !st.ok()) {
     spdlog::error("ca-order: {}", st.error().message);
+    ca_order_written_.clear();
+    return;
   }
+  ca_order_written_ = std::move(text);
 }
 
 EndportSettings SweepRunner::endport_settings(const Topology& topo) const {

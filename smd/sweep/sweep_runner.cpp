@@ -57,7 +57,9 @@ const RoutingTables& SweepRunner::tables() const { return desired_.tables ? *des
 
 void SweepRunner::set_policy(const Policy& policy) {
   policy_ = policy;
-  full_reroute_ = true;  // routing options may have changed: the next sweep programs a fresh run
+  full_reroute_ = true;       // routing options may have changed: the next sweep programs a fresh run
+  guid2lid_written_.reset();  // state_dir may have moved: the next sweep writes its files there
+  ca_order_written_.clear();
   // A changed key reaches the ports in the next sweep's PortInfo Sets; ports still protected by the old
   // key refuse them until their M_KeyLeasePeriod runs out (IBA 14.2.4.2), and the sweep says so.
   transport_.set_m_key(policy.security.m_key);
@@ -193,6 +195,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   programmed_ = desired_;
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
+  prove_programmed_routes();  // bookkeeping for the next repair, after the fabric is up
   return finish(true);
 }
 

@@ -266,6 +266,100 @@ TEST(LocalRepair, PreviousHostRoutesThatAreNotUpDownLegalDecline) {
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.error().message.find("LID " + std::to_string(lid)), std::string::npos) << out.error().message;
   EXPECT_NE(out.error().message.find("not up*/down* legal"), std::string::npos) << out.error().message;
+  // A proof of these tables carries the illegal verdict: the repair that trusts it declines the same way.
+  const RouteProof proof = prove_tables(t, r.tables, r.lids);
+  EXPECT_EQ(proof.verdict[lid] & kRouteCaLegal, 0);
+  const auto with_proof = repair_locally(t, r.tables, t, r.lids, stats, &proof);
+  ASSERT_FALSE(with_proof.ok());
+  EXPECT_EQ(with_proof.error().message, out.error().message);
+}
+
+// The repair that keeps the verdicts of a RouteProof for the LIDs no lost cable reaches must give what
+// classifying every LID gives: the same tables, the same figures, and a proof of the result equal to a
+// full classification of it (prove_tables), one cable lost and then a second one lost after the first
+// repair (the proof a repair hands on is the one the next repair trusts).
+TEST(LocalRepair, ProofCarriedRepairEqualsClassifyingEveryLid) {
+  const Routed r = routed(make_kary_ntree(4, 3).value());
+  const std::vector<CableEnd> cables = switch_cables(r.topo);
+  const RouteProof proof0 = prove_tables(r.topo, r.tables, r.lids);
+  std::size_t routable = 0;
+  for (Lid lid = 1; lid <= r.lids.max_lid(); ++lid) routable += (proof0.verdict[lid] & kRouteProved) ? 1 : 0;
+  ASSERT_EQ(routable, r.lids.entries().size());  // LMC 0: one LID per port, every one routable
+  for (std::size_t i = 0; i < cables.size(); ++i) {
+    const CableEnd& c = cables[i];
+    const std::string what = r.topo.node(c.node).description + " port " + std::to_string(c.port);
+    SCOPED_TRACE(what);
+    const Topology now = cut(r.topo, {c});
+    RepairStats full_stats;
+    RouteProof full_proof;
+    const auto full = repair_locally(r.topo, r.tables, now, r.lids, full_stats, nullptr, &full_proof);
+    RepairStats stats;
+    RouteProof proof;
+    const auto carried = repair_locally(r.topo, r.tables, now, r.lids, stats, &proof0, &proof);
+    ASSERT_TRUE(full.ok()) << full.error().message;
+    ASSERT_TRUE(carried.ok()) << carried.error().message;
+    EXPECT_EQ(carried->lft, full->lft);
+    EXPECT_EQ(carried->deadlock_free, full->deadlock_free);
+    EXPECT_EQ(stats.entries_repaired, full_stats.entries_repaired);
+    EXPECT_EQ(stats.lids_touched, full_stats.lids_touched);
+    EXPECT_EQ(stats.verified_fully, full_stats.verified_fully);
+    EXPECT_EQ(full_stats.lids_proved, routable);
+    // Classified: exactly the LIDs some route of which crossed the cable (the test-side walk's set).
+    EXPECT_EQ(stats.lids_proved, lids_crossing(r, {c}).size());
+    EXPECT_EQ(proof, full_proof);
+    EXPECT_EQ(proof, prove_tables(now, *carried, r.lids));
+
+    // A second loss, repaired from the first repair's tables and the proof it handed on.
+    const CableEnd& c2 = cables[(i + 37) % cables.size()];
+    const Topology now2 = cut(r.topo, {c, c2});
+    RepairStats stats2;
+    RepairStats full_stats2;
+    RouteProof proof2;
+    RouteProof full_proof2;
+    const auto full2 = repair_locally(now, *carried, now2, r.lids, full_stats2, nullptr, &full_proof2);
+    const auto carried2 = repair_locally(now, *carried, now2, r.lids, stats2, &proof, &proof2);
+    ASSERT_EQ(full2.ok(), carried2.ok()) << (full2.ok() ? carried2.error().message : full2.error().message);
+    if (!full2.ok()) {
+      EXPECT_EQ(carried2.error().message, full2.error().message);
+      continue;
+    }
+    EXPECT_EQ(carried2->lft, full2->lft);
+    EXPECT_EQ(stats2.entries_repaired, full_stats2.entries_repaired);
+    EXPECT_EQ(proof2, full_proof2);
+    EXPECT_EQ(proof2, prove_tables(now2, *carried2, r.lids));
+    EXPECT_EQ(check_all_reach(now2, r.lids, *carried2), "");
+    EXPECT_TRUE(cdg_acyclic(now2, r.lids, *carried2, /*ca_sources_only=*/true));
+  }
+}
+
+// A proof is trusted only where it provably still holds: under another switch order nothing is kept, and
+// a LID whose destination moved is classified again.
+TEST(LocalRepair, ProofUnderAnotherOrderOrForAMovedDestinationIsNotTrusted) {
+  const Routed r = routed(make_kary_ntree(4, 3).value());
+  const CableEnd c = switch_cables(r.topo).front();
+  const Topology now = cut(r.topo, {c});
+  const RouteProof proof0 = prove_tables(r.topo, r.tables, r.lids);
+  RepairStats base;
+  ASSERT_TRUE(repair_locally(r.topo, r.tables, now, r.lids, base, &proof0).ok());
+
+  RouteProof reordered = proof0;
+  std::reverse(reordered.order.begin(), reordered.order.end());
+  RepairStats stats;
+  ASSERT_TRUE(repair_locally(r.topo, r.tables, now, r.lids, stats, &reordered).ok());
+  EXPECT_EQ(stats.lids_proved, r.lids.entries().size());
+
+  // A LID whose routes never crossed the cable, told to have been delivered by another port.
+  const std::set<Lid> crossing = lids_crossing(r, {c});
+  Lid far = 0;
+  for (Lid lid = 1; lid <= r.lids.max_lid() && far == 0; ++lid) {
+    if (r.lids.owner(lid) && !crossing.contains(lid)) far = lid;
+  }
+  ASSERT_NE(far, 0);
+  RouteProof moved = proof0;
+  moved.dst_port[far] = static_cast<PortNum>(moved.dst_port[far] + 1);
+  stats = {};
+  ASSERT_TRUE(repair_locally(r.topo, r.tables, now, r.lids, stats, &moved).ok());
+  EXPECT_EQ(stats.lids_proved, base.lids_proved + 1);
 }
 
 // classify_lid_routes against the test-side walk on randomly corrupted tables: the same delivery verdict

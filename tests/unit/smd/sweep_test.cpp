@@ -1,8 +1,10 @@
 // A whole heavy sweep against FakeFabric: the fabric ends with every LID set, every cable Active and
 // LFTs that deliver every LID (walked here, hop by hop, over the fake switches' own tables).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -11,6 +13,7 @@
 
 #include "lft_witness.h"
 #include "routing/fabric_gen/fabric_gen.h"
+#include "smd/state/guid2lid_file.h"
 #include "smd/sweep/sweep_runner.h"
 #include "sweep_rig.h"
 
@@ -211,6 +214,38 @@ TEST(Sweep, SecondSweepWritesNothingAndKeepsLids) {
   for (NodeIndex n = 0; n < rig.topo.size(); ++n) {
     EXPECT_EQ(rig.fabric.lid(n, rig.topo.node(n).is_switch() ? 0 : 1), lids[n]);
   }
+}
+
+// guid2lid and ca-order are rewritten (temp file, fsync, rename: a new inode) only when what they say
+// changed, or when the file has gone.
+TEST(Sweep, StateFilesAreRewrittenOnlyWhenTheyChangeOrVanish) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok());
+  SweepRig rig(std::move(t.value()));
+  rig.policy.routing.engines = {"ftree"};  // the engine that keeps a CA order
+  SweepRunner& runner = rig.runner();
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  const std::string guid2lid = rig.policy.sm.state_dir + "/guid2lid";
+  const std::string ca_order = rig.policy.sm.state_dir + "/ca-order";
+  auto inode = [](const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_ino : ino_t{0};
+  };
+  const ino_t g1 = inode(guid2lid);
+  const ino_t c1 = inode(ca_order);
+  ASSERT_NE(g1, 0u);
+  ASSERT_NE(c1, 0u);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  EXPECT_EQ(inode(guid2lid), g1);
+  EXPECT_EQ(inode(ca_order), c1);
+  std::filesystem::remove(guid2lid);
+  std::filesystem::remove(ca_order);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  EXPECT_NE(inode(guid2lid), 0u) << "a vanished guid2lid is written again";
+  EXPECT_NE(inode(ca_order), 0u) << "a vanished ca-order is written again";
+  const auto entries = read_guid2lid(guid2lid);
+  ASSERT_TRUE(entries.ok());
+  EXPECT_EQ(entries->entries.size(), rig.topo.switches().size() + rig.topo.cas().size());
 }
 
 TEST(Sweep, RestartKeepsLidsThroughGuid2Lid) {
