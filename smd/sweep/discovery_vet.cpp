@@ -26,18 +26,21 @@ std::string disagreement(const ObservedFabric& d, NodeIndex n, PortNum p) {
   if (near == nullptr || far == nullptr) return "";
   const mad::PortInfo& a = *near;
   const mad::PortInfo& b = *far;
-  const std::string peer = format_guid(d.topo->node(port.peer).guid) + " port " + std::to_string(port.peer_port) +
-                           " (DR path " + d.port_path(port.peer, port.peer_port).to_string() + ")";
+  // Named only when the ends disagree: every cable of the fabric is vetted on every sweep.
+  auto peer = [&] {
+    return format_guid(d.topo->node(port.peer).guid) + " port " + std::to_string(port.peer_port) + " (DR path " +
+           d.port_path(port.peer, port.peer_port).to_string() + ")";
+  };
   if (!live_state(a.port_state) || !live_state(b.port_state)) {
     return "the two ends disagree: port " + std::to_string(p) + " reports " + state_text(a.port_state) + ", its peer " +
-           peer + " reports " + state_text(b.port_state) + ", yet an SMP crossed the cable";
+           peer() + " reports " + state_text(b.port_state) + ", yet an SMP crossed the cable";
   }
   const bool width = a.link_width_active && b.link_width_active && a.link_width_active != b.link_width_active;
   const bool speed = a.link_speed_active && b.link_speed_active && a.link_speed_active != b.link_speed_active;
   if (width || speed) {
     return "the two ends disagree: port " + std::to_string(p) + " reports LinkWidthActive " +
            std::to_string(a.link_width_active) + " LinkSpeedActive " + std::to_string(a.link_speed_active) +
-           ", its peer " + peer + " reports " + std::to_string(b.link_width_active) + " and " +
+           ", its peer " + peer() + " reports " + std::to_string(b.link_width_active) + " and " +
            std::to_string(b.link_speed_active);
   }
   return "";
