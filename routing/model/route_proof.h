@@ -3,7 +3,8 @@
 // (routing/verify/local_repair.h; issue 20: "verify only what changed"). It holds for the topology the
 // tables were routed on: the routes of a LID whose entries avoid every changed channel, and whose
 // destination is where it was, are the same switch paths as when the proof was made, so under the same
-// switch order their verdict is the same.
+// switch order their verdict is the same, or stricter than a fresh one where a switch has lost its CAs
+// since (it no longer counts as a host source), never weaker.
 #pragma once
 
 #include <cstdint>
