@@ -92,7 +92,7 @@ void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
   }
   // File modes are octal by convention; YAML would read 0660 as decimal 660, so the mode is a string.
   std::string mode;
-  control.read_string("mode", mode);
+  control.read_string("mode", mode, /*non_empty=*/true);
   if (!mode.empty()) {
     unsigned value = 0;
     bool valid = mode.size() <= 4;
@@ -100,9 +100,12 @@ void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
       valid = valid && c >= '0' && c <= '7';
       value = value * 8 + static_cast<unsigned>(c - '0');
     }
+    // Permission bits only: setuid, setgid and sticky mean nothing on a socket.
+    valid = valid && value <= 0777;
     if (!valid) {
       if (std::optional<YAML::Mark> mark = control.key_mark("mode")) {
-        diag.fail(*mark, "control.mode", "'" + mode + "' is not an octal file mode such as \"0660\"");
+        diag.fail(*mark, "control.mode",
+                  "'" + mode + "' is not an octal permission mode from \"0000\" to \"0777\" such as \"0660\"");
       }
     } else {
       out.mode = value;

@@ -10,6 +10,7 @@
 #include "config/partitions_conf.h"
 #include "config/partitions_yaml.h"
 #include "config/text_file.h"
+#include "smd/state/atomic_file.h"
 
 namespace smd {
 
@@ -46,21 +47,10 @@ int run_import_partitions(const std::string& input, const std::string& output_pa
     out << yaml;
     return 0;
   }
-  // Nothing half-written: a reader of OUT sees the old file or the whole new one.
-  const std::string temporary = output_path + ".tmp";
-  {
-    std::ofstream file(temporary, std::ios::trunc);
-    file << yaml;
-    file.close();
-    if (!file) {
-      err << "cannot write " << temporary << ": " << std::strerror(errno) << "\n";
-      std::remove(temporary.c_str());
-      return kWriteFailExit;
-    }
-  }
-  if (std::rename(temporary.c_str(), output_path.c_str()) != 0) {
-    err << "cannot rename " << temporary << " to " << output_path << ": " << std::strerror(errno) << "\n";
-    std::remove(temporary.c_str());
+  // Nothing half-written: a reader of OUT sees the old file or the whole new one; a device, FIFO or
+  // symlink at OUT (or planted at OUT.tmp) is refused, never replaced or followed.
+  if (Status st = write_file_atomic(output_path, yaml); !st.ok()) {
+    err << "cannot write " << output_path << ": " << st.error().message << "\n";
     return kWriteFailExit;
   }
   return 0;

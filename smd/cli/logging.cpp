@@ -4,6 +4,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include <string_view>
 
@@ -40,6 +41,15 @@ Status setup_logging(const LogPolicy& log) {
   const auto level = spdlog::level::from_str(log.level);
   if (level == spdlog::level::off && log.level != "off") {
     return make_error(ErrorCode::kInvalidInput, "unknown log level '" + log.level + "'");
+  }
+  if (!log.file.empty()) {
+    // Opening a FIFO for writing waits for a reader: smd would hang at start-up without a word.
+    struct stat st {};
+    if (::stat(log.file.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+      return make_error(ErrorCode::kIo, "log.file: " + log.file + " is a " +
+                                            (S_ISFIFO(st.st_mode) ? "FIFO" : "socket") +
+                                            ", not a file smd can append to");
+    }
   }
   std::shared_ptr<spdlog::logger> logger;
   try {

@@ -24,6 +24,7 @@
 #include "routing/verify/verify.h"
 #include "smd/cli/layer_report.h"
 #include "smd/state/ar_plan_json.h"
+#include "smd/state/atomic_file.h"
 
 namespace smd {
 namespace {
@@ -110,25 +111,23 @@ Result<Routed> route_timed(const Policy& policy, const Topology& topo, const Lid
 
 /// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
 Status write_lft_dump(const std::string& path, const Topology& topo, const LidMap& lids, const RoutingTables& t) {
-  std::ofstream f(path, std::ios::out | std::ios::trunc);
-  if (!f) return make_error(ErrorCode::kIo, path + ": cannot open for writing");
-  f << "# smd LFT dump: engine " << t.engine << ", max LID " << hex(lids.max_lid(), 4) << "\n"
-    << "# per switch: 'switch <node GUID> \"<description>\" DR <path> top <LinearFDBTop>', then '<LID> <port>'\n"
-    << "# for every LID with a route (port 0 = the switch itself; LIDs without a route are left out)\n";
-  for (NodeIndex n : topo.switches()) {
-    const Node& node = topo.node(n);
-    static const Lft kNone;
-    const Lft& lft = n < t.lft.size() ? t.lft[n] : kNone;
-    f << "switch " << hex(node.guid, 16) << " \"" << printable_text(node.description, true) << "\" DR "
-      << format_dr_path(node.dr_path) << " top " << hex(lft.top(), 4) << "\n";
-    const auto& e = lft.entries();
-    for (std::size_t lid = 1; lid < e.size(); ++lid) {
-      if (e[lid] != kNoPort) f << hex(lid, 4) << ' ' << static_cast<unsigned>(e[lid]) << "\n";
+  // Replaced whole (or left as it was); a FIFO, device or symlink at `path` is refused, not written into.
+  return write_file_atomic_stream(path, [&](std::ostream& f) {
+    f << "# smd LFT dump: engine " << t.engine << ", max LID " << hex(lids.max_lid(), 4) << "\n"
+      << "# per switch: 'switch <node GUID> \"<description>\" DR <path> top <LinearFDBTop>', then '<LID> <port>'\n"
+      << "# for every LID with a route (port 0 = the switch itself; LIDs without a route are left out)\n";
+    for (NodeIndex n : topo.switches()) {
+      const Node& node = topo.node(n);
+      static const Lft kNone;
+      const Lft& lft = n < t.lft.size() ? t.lft[n] : kNone;
+      f << "switch " << hex(node.guid, 16) << " \"" << printable_text(node.description, true) << "\" DR "
+        << format_dr_path(node.dr_path) << " top " << hex(lft.top(), 4) << "\n";
+      const auto& e = lft.entries();
+      for (std::size_t lid = 1; lid < e.size(); ++lid) {
+        if (e[lid] != kNoPort) f << hex(lid, 4) << ' ' << static_cast<unsigned>(e[lid]) << "\n";
+      }
     }
-  }
-  f.close();
-  if (!f) return make_error(ErrorCode::kIo, path + ": write failed");
-  return Ok{};
+  });
 }
 
 nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const Topology& topo, const LidMap& lids,

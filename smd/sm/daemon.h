@@ -257,6 +257,7 @@ class Daemon final : public DaemonControl {
   std::string gate_why_;             ///< the election gate stopped this sweep: why
   unsigned failed_in_row_ = 0;       ///< heavy sweeps in a row that did not bring the subnet up
   Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
+  Clock::time_point sweep_started_{};  ///< when the last heavy sweep began
 
   // The policy in effect, and one read by SIGHUP that waits for the next heavy sweep.
   std::uint64_t policy_generation_ = 1;

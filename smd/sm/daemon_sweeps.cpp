@@ -82,6 +82,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
   take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
   if (perf_) perf_->set_sweeping(true);  // the PerfMgr sends nothing new until the sweep is over
+  sweep_started_ = Clock::now();
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
   if (perf_) perf_->set_sweeping(false);
   sweep_running_ = 0;
@@ -118,7 +119,9 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
   ++act_count_;
   // The gate found no other master in this sweep: a lower master we waited for is gone.
   stop_awaiting("this sweep found no other master");
-  if (change_seen_ != Clock::time_point{} && s.subnet_up) {
+  // A change seen while this sweep ran (its own links going Active send traps) is not what it repaired:
+  // the next sweep answers that one.
+  if (change_seen_ != Clock::time_point{} && change_seen_ <= sweep_started_ && s.subnet_up) {
     last_repair_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - change_seen_).count();
     spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", last_repair_ms_);
     change_seen_ = {};

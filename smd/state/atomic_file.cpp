@@ -126,4 +126,25 @@ Status write_file_atomic_stream(const std::string& path, const std::function<voi
   return commit(tmp, path);
 }
 
+Status write_temporary(const std::string& path, const std::string& content) {
+  if (Status st = check_replaceable(path); !st.ok()) return st;
+  const std::string tmp = path + ".tmp";
+  const int fd = create_temporary(tmp);
+  if (fd < 0) return make_error(ErrorCode::kIo, errno_text("create", tmp));
+  Status st = write_all(fd, content, tmp);
+  if (::close(fd) != 0 && st.ok()) st = make_error(ErrorCode::kIo, errno_text("close", tmp));
+  if (!st.ok()) ::unlink(tmp.c_str());
+  return st;
+}
+
+Status commit_temporary(const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const Error e = make_error(ErrorCode::kIo, errno_text("rename to", path));
+    ::unlink(tmp.c_str());
+    return e;
+  }
+  return Ok{};
+}
+
 }  // namespace smd

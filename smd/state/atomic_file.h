@@ -21,4 +21,13 @@ Status write_file_atomic(const std::string& path, const std::string& content);
 /// stream fails), synced or renamed; the old file stays intact and the temporary is removed.
 Status write_file_atomic_stream(const std::string& path, const std::function<void(std::ostream&)>& fill);
 
+/// The first half of write_file_atomic for a writer of many files that makes them durable with one
+/// syncfs instead of an fsync each (the FRR configs): `content` into `path`.tmp, with the same refusals,
+/// not synced, not renamed. Errors: kIo as write_file_atomic; the temporary is removed.
+Status write_temporary(const std::string& path, const std::string& content);
+
+/// The second half: rename `path`.tmp over `path` (not synced). Errors: kIo naming `path`; the temporary
+/// is removed.
+Status commit_temporary(const std::string& path);
+
 }  // namespace smd

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "config/text_file.h"
 #include "routing/roce/frr_writer.h"
 #include "smd/state/atomic_file.h"
 
@@ -16,6 +18,9 @@ namespace smd {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Far above one switch's FRR config (some 10 kB for 64 ports).
+constexpr std::size_t kMaxFrrConfigBytes = 4u << 20;
 
 /// A JSON string literal; invalid UTF-8 (descriptions come from the fabric) is replaced, never thrown.
 std::string quoted(const std::string& text) {
@@ -67,13 +72,13 @@ void append_switch(std::string& out, const roce::RoutePlan& plan, SwitchIndex s)
   out += "]}";
 }
 
-/// The whole file, or "" when it cannot be read (a missing file compares unequal to any config).
-std::string read_small_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+/// The whole regular file, or nullopt when it is missing, not a regular file (a FIFO or a link to
+/// /dev/zero would block or never end) or larger than any FRR config: it then differs from every config,
+/// and write_temporary says what stands there.
+std::optional<std::string> read_frr_file(const fs::path& path) {
+  auto text = read_regular_file(path.string(), kMaxFrrConfigBytes, "FRR config");
+  if (!text.ok()) return std::nullopt;
+  return std::move(text.value());
 }
 
 /// syncfs(2) on the file system holding `dir`: one call makes every file written there durable.
@@ -115,17 +120,23 @@ Status write_plan_file(const std::string& path, const Topology& topo, const roce
 
 Status write_frr_configs(const std::string& dir, const roce::RoutePlan& plan) {
   const auto names = roce::switch_dir_names(plan);  // unique, FRR-safe hostnames
+  std::vector<fs::path> pending;                    // frr.conf files whose new text waits in frr.conf.tmp
   for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
     const fs::path sub = fs::path(dir) / names[s];
     std::error_code ec;
     fs::create_directories(sub, ec);
     if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
     const fs::path file = sub / "frr.conf";
-    std::ofstream out(file, std::ios::out | std::ios::trunc | std::ios::binary);
-    out << roce::frr_config(plan, s, names[s]);
-    out.close();
-    if (!out) return make_error(ErrorCode::kIo, file.string() + ": write failed");
+    if (Status st = write_temporary(file.string(), roce::frr_config(plan, s, names[s])); !st.ok()) return st;
+    pending.push_back(file);
   }
+  // As update_frr_dir: one syncfs for every new text, then the renames, then one for the renames.
+  if (pending.empty()) return Ok{};
+  sync_file_system(dir);
+  for (const fs::path& file : pending) {
+    if (Status st = commit_temporary(file.string()); !st.ok()) return st;
+  }
+  sync_file_system(dir);
   return Ok{};
 }
 
@@ -140,25 +151,20 @@ Result<FrrUpdate> update_frr_dir(const std::string& dir, const roce::RoutePlan& 
     const fs::path sub = fs::path(dir) / names[s];
     const fs::path file = sub / "frr.conf";
     const std::string text = roce::frr_config(plan, s, names[s]);
-    if (read_small_file(file) == text) {
+    if (read_frr_file(file) == text) {
       ++update.unchanged;
       continue;
     }
     fs::create_directories(sub, ec);
     if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
-    const fs::path tmp = sub / "frr.conf.tmp";
-    std::ofstream out(tmp, std::ios::out | std::ios::trunc | std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) return make_error(ErrorCode::kIo, tmp.string() + ": write failed");
+    if (Status st = write_temporary(file.string(), text); !st.ok()) return st.error();
     pending.push_back(file);
   }
   // One syncfs for all new texts instead of an fsync per file (a first write has hundreds), then the
   // renames, then one more for the renames and removals.
   if (!pending.empty()) sync_file_system(dir);
   for (const fs::path& file : pending) {
-    fs::rename(fs::path(file).concat(".tmp"), file, ec);
-    if (ec) return make_error(ErrorCode::kIo, file.string() + ": rename failed: " + ec.message());
+    if (Status st = commit_temporary(file.string()); !st.ok()) return st.error();
     ++update.written;
   }
   const std::set<std::string> current(names.begin(), names.end());

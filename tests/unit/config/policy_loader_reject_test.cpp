@@ -144,7 +144,10 @@ const RejectCase kShapeCases[] = {
      "/run/smd/0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123.sock\n",
      "t.yaml:2:11: control.socket: path is 108 bytes; a Unix socket path holds at most 107"},
     {"control_mode_not_octal", "control:\n  mode: \"0989\"\n",
-     "t.yaml:2:3: control.mode: '0989' is not an octal file mode such as \"0660\""},
+     "t.yaml:2:3: control.mode: '0989' is not an octal permission mode from \"0000\" to \"0777\" such as \"0660\""},
+    {"control_mode_setuid_sticky", "control:\n  mode: \"7777\"\n",
+     "t.yaml:2:3: control.mode: '7777' is not an octal permission mode from \"0000\" to \"0777\" such as \"0660\""},
+    {"control_mode_empty", "control:\n  mode: \"\"\n", "t.yaml:2:9: control.mode: must not be empty"},
     {"unknown_section_far", "policy: {}\n",
      "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce, "
      "sa, perfmgr, health, partitions, qos"},

@@ -81,5 +81,29 @@ TEST_F(AtomicFile, DoesNotFollowASymlinkPlantedAtTheTemporary) {
   EXPECT_EQ(read(victim), "untouched");
 }
 
+// The two halves for a writer of many files (the FRR configs): the same refusals, the temporary made
+// afresh and never followed, and nothing at `path` until the commit.
+TEST_F(AtomicFile, TemporaryThenCommitRefusesWhatWriteFileAtomicRefuses) {
+  const std::string fifo = dir_ + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const Status on_fifo = write_temporary(fifo, "x");
+  ASSERT_FALSE(on_fifo.ok());
+  EXPECT_NE(on_fifo.error().message.find(fifo + " is a FIFO"), std::string::npos) << on_fifo.error().message;
+  EXPECT_FALSE(fs::exists(fifo + ".tmp"));
+
+  const std::string victim = dir_ + "/victim";
+  std::ofstream(victim) << "untouched";
+  const std::string out = dir_ + "/out";
+  fs::create_symlink(victim, out + ".tmp");
+  ASSERT_TRUE(write_temporary(out, "new").ok());
+  EXPECT_EQ(read(victim), "untouched");
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(read(out + ".tmp"), "new");
+  ASSERT_TRUE(commit_temporary(out).ok());
+  EXPECT_EQ(read(out), "new");
+  EXPECT_FALSE(fs::exists(out + ".tmp"));
+  EXPECT_FALSE(commit_temporary(dir_ + "/never-written").ok());
+}
+
 }  // namespace
 }  // namespace smd

@@ -68,8 +68,29 @@ TEST_F(ImportPartitions, AFileThatCannotBeConvertedExits2AndWritesNothing) {
 
 TEST_F(ImportPartitions, AnUnwritableOutputExits4) {
   const std::string conf = write("p.conf", "A=0x10 : ALL ;\n");
-  EXPECT_EQ(run(conf, dir_ + "/no/such/dir/p.yaml"), 4);
-  EXPECT_EQ(err_.str().rfind("cannot write " + dir_ + "/no/such/dir/p.yaml.tmp: ", 0), 0u) << err_.str();
+  const std::string out = dir_ + "/no/such/dir/p.yaml";
+  EXPECT_EQ(run(conf, out), 4);
+  EXPECT_EQ(err_.str().rfind("cannot write " + out + ": create " + out + ".tmp: ", 0), 0u) << err_.str();
+}
+
+// A FIFO (or a device such as /dev/full) given as the output is refused and left as it was, never
+// replaced by a file; a symlink planted at OUT.tmp is not followed.
+TEST_F(ImportPartitions, AnOutputThatIsNotARegularFileIsRefusedAndKept) {
+  const std::string conf = write("p.conf", "A=0x10 : ALL ;\n");
+  const std::string fifo = dir_ + "/out.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(run(conf, fifo), 4);
+  EXPECT_NE(err_.str().find(fifo + " is a FIFO"), std::string::npos) << err_.str();
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  const std::string victim = write("victim", "untouched");
+  const std::string out = dir_ + "/p.yaml";
+  std::filesystem::create_symlink(victim, out + ".tmp");
+  err_.str("");
+  EXPECT_EQ(run(conf, out), 0) << err_.str();
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "untouched");
+  EXPECT_TRUE(std::filesystem::is_regular_file(out));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // here by hand, the FRR tree holding exactly the current switches (unchanged files untouched), outputs removed when the
 // policy turns them off, addresses that do not depend on discovery order, and unchanged fabrics left alone.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -178,6 +179,37 @@ TEST_F(RoceState, FrrDirHoldsExactlyTheCurrentSwitches) {
   EXPECT_EQ(subdirs(frr), (std::set<std::string>{"A", "B"}));
   EXPECT_EQ(subdirs(frr + "/A"), (std::set<std::string>{"frr.conf"})) << "no temporary left";
   EXPECT_EQ(read_text(frr + "/A/frr.conf"), roce::frr_config(*small_plan, 0, "A"));
+}
+
+// What stands in frr/ is never read without bound or written through: a FIFO at a switch's frr.conf
+// is refused (not opened: a reader would wait for a writer), and a symlink planted at frr.conf.tmp is
+// not followed.
+TEST_F(RoceState, FrrDirRefusesAFifoAndDoesNotFollowAPlantedTemporary) {
+  const std::string frr = dir_ + "/frr";
+  const Topology topo = two_switches(false);
+  auto plan = roce::RoutePlan::build(topo);
+  ASSERT_TRUE(plan.ok());
+  fs::create_directories(frr + "/A");
+  fs::create_directories(frr + "/B");
+  const std::string victim = dir_ + "/victim";
+  std::ofstream(victim) << "untouched";
+  fs::create_symlink(victim, frr + "/B/frr.conf.tmp");
+  ASSERT_EQ(::mkfifo((frr + "/A/frr.conf").c_str(), 0600), 0);
+  auto refused = update_frr_dir(frr, *plan);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("A/frr.conf is a FIFO"), std::string::npos) << refused.error().message;
+  EXPECT_TRUE(fs::is_fifo(frr + "/A/frr.conf"));
+  fs::remove(frr + "/A/frr.conf");
+  auto written = update_frr_dir(frr, *plan);
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  EXPECT_EQ(written->written, 2u);
+  EXPECT_EQ(read_text(victim), "untouched");
+  EXPECT_EQ(read_text(frr + "/B/frr.conf"), roce::frr_config(*plan, 1, "B"));
+  // plan --frr-dir's writer, the same way.
+  fs::create_symlink(victim, frr + "/A/frr.conf.tmp");
+  ASSERT_TRUE(write_frr_configs(frr, *plan).ok());
+  EXPECT_EQ(read_text(victim), "untouched");
+  EXPECT_EQ(read_text(frr + "/A/frr.conf"), roce::frr_config(*plan, 0, "A"));
 }
 
 TEST_F(RoceState, PolicyDecidesWhatIsWrittenAndRemovesWhatIsOff) {
