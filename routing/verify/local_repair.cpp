@@ -245,16 +245,10 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
   // in parallel while nothing is written yet, except the LIDs that cross a lost channel: those are
   // classified in the loop below, where the repairer starts from their classes.
   const std::vector<std::uint8_t> recheck = lids_to_recheck(before, now, graph, order, targets, out, previous_proof);
-  RouteProof proof;
-  proof.order = order_guids(now, graph, order);
-  proof.verdict.assign(targets.size(), 0);
-  proof.dst_switch.assign(targets.size(), 0);
-  proof.dst_port.assign(targets.size(), 0);
+  RouteProof proof = start_proof(now, graph, order, targets);
   std::vector<Lid> to_classify;
   for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
     if (!lids.owner(lid) || targets[lid].sw == kNoSwitch) continue;
-    proof.dst_switch[lid] = now.node(graph.node(targets[lid].sw)).guid;
-    proof.dst_port[lid] = targets[lid].port;
     if (recheck[lid] == kUnproved) to_classify.push_back(lid);
     if (recheck[lid] == kKeep) proof.verdict[lid] = previous_proof->verdict[lid];
   }

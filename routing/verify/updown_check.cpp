@@ -124,19 +124,27 @@ RouteProof prove_tables(const Topology& topo, const RoutingTables& tables, const
   const LevelOrder order = LevelOrder::build(topo, graph);
   const std::vector<LidTarget> targets = lid_targets(topo, graph, lids);
   const SwitchLfts lfts(graph, tables);
+  RouteProof proof = start_proof(topo, graph, order, targets);
+  std::vector<Lid> routable;
+  for (Lid lid = 1; lid < targets.size(); ++lid) {
+    if (targets[lid].sw != kNoSwitch) routable.push_back(lid);
+  }
+  prove_lids(graph, order, lfts, targets, routable, proof.verdict);
+  return proof;
+}
+
+RouteProof start_proof(const Topology& topo, const SwitchGraph& graph, const LevelOrder& order,
+                       const std::vector<LidTarget>& targets) {
   RouteProof proof;
   proof.order = order_guids(topo, graph, order);
   proof.verdict.assign(targets.size(), 0);
   proof.dst_switch.assign(targets.size(), 0);
   proof.dst_port.assign(targets.size(), 0);
-  std::vector<Lid> routable;
-  for (Lid lid = 1; lid < targets.size(); ++lid) {
+  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
     if (targets[lid].sw == kNoSwitch) continue;
-    routable.push_back(lid);
     proof.dst_switch[lid] = topo.node(graph.node(targets[lid].sw)).guid;
     proof.dst_port[lid] = targets[lid].port;
   }
-  prove_lids(graph, order, lfts, targets, routable, proof.verdict);
   return proof;
 }
 

@@ -70,6 +70,11 @@ LidRouteCheck classify_lid_routes(const SwitchGraph& graph, const LevelOrder& or
 /// Switch node GUIDs of `graph` (of `topo`) by rank of `order`, lowest first: RouteProof::order.
 std::vector<std::uint64_t> order_guids(const Topology& topo, const SwitchGraph& graph, const LevelOrder& order);
 
+/// A RouteProof with the order of `order` and the destination of every LID of `targets` (lid_targets of
+/// `topo`) that a switch delivers, and no verdict yet (every verdict 0).
+RouteProof start_proof(const Topology& topo, const SwitchGraph& graph, const LevelOrder& order,
+                       const std::vector<LidTarget>& targets);
+
 /// RouteVerdict bits of one LID's check (kRouteProved included).
 std::uint8_t verdict_bits(const LidRouteCheck& check);
 

@@ -74,21 +74,25 @@ Status commit(const std::string& tmp, const std::string& path) {
   return Ok{};
 }
 
-}  // namespace
-
-Status write_file_atomic(const std::string& path, const std::string& content) {
+/// `content` into `path`.tmp, made afresh after the refusals of check_replaceable; fsynced when `sync`.
+/// The temporary is removed on error.
+Status fill_temporary(const std::string& path, const std::string& content, bool sync) {
   if (Status st = check_replaceable(path); !st.ok()) return st;
   const std::string tmp = path + ".tmp";
   const int fd = create_temporary(tmp);
   if (fd < 0) return make_error(ErrorCode::kIo, errno_text("create", tmp));
   Status st = write_all(fd, content, tmp);
-  if (st.ok() && ::fsync(fd) != 0) st = make_error(ErrorCode::kIo, errno_text("fsync", tmp));
+  if (sync && st.ok() && ::fsync(fd) != 0) st = make_error(ErrorCode::kIo, errno_text("fsync", tmp));
   if (::close(fd) != 0 && st.ok()) st = make_error(ErrorCode::kIo, errno_text("close", tmp));
-  if (!st.ok()) {
-    ::unlink(tmp.c_str());
-    return st;
-  }
-  return commit(tmp, path);
+  if (!st.ok()) ::unlink(tmp.c_str());
+  return st;
+}
+
+}  // namespace
+
+Status write_file_atomic(const std::string& path, const std::string& content) {
+  if (Status st = fill_temporary(path, content, /*sync=*/true); !st.ok()) return st;
+  return commit(path + ".tmp", path);
 }
 
 Status write_file_atomic_stream(const std::string& path, const std::function<void(std::ostream&)>& fill) {
@@ -127,14 +131,7 @@ Status write_file_atomic_stream(const std::string& path, const std::function<voi
 }
 
 Status write_temporary(const std::string& path, const std::string& content) {
-  if (Status st = check_replaceable(path); !st.ok()) return st;
-  const std::string tmp = path + ".tmp";
-  const int fd = create_temporary(tmp);
-  if (fd < 0) return make_error(ErrorCode::kIo, errno_text("create", tmp));
-  Status st = write_all(fd, content, tmp);
-  if (::close(fd) != 0 && st.ok()) st = make_error(ErrorCode::kIo, errno_text("close", tmp));
-  if (!st.ok()) ::unlink(tmp.c_str());
-  return st;
+  return fill_temporary(path, content, /*sync=*/false);
 }
 
 Status commit_temporary(const std::string& path) {
