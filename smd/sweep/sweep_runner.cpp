@@ -117,7 +117,6 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   if (!routing_phase(*route_topo, s, problems)) return finish(true);
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
-  desired_.partitions = plan_partitions_phase(fabric);
   if (!plan_qos_phase(fabric, problems)) return finish(true);
   forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_);
   // The RoCE plan of these cables goes to state_dir on the writer's idle-priority thread, built while the
@@ -141,6 +140,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   }
   {
     PhaseTimer t(s, SweepPhase::kPartitions, "partitions configured (P_Key tables)");
+    // Planned only now, after the LFT blocks: the plan cannot fail and nothing before this phase reads
+    // it, and after a lost cable the routes are what traffic waits for (its ~4 ms on the 1728-host tree
+    // used to come between the routing and the first LFT block).
+    desired_.partitions = plan_partitions_phase(fabric);
     const PKeyCounts pk = program_pkeys(batch, fabric, *desired_.partitions, applied_pkeys_, problems);
     s.pkey_blocks_written = pk.blocks_written;
     s.pkey_blocks_skipped = pk.blocks_skipped;
