@@ -134,6 +134,8 @@ RoceStateWriter::~RoceStateWriter() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    hurried_ = true;
+    apply_priority_locked();
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
@@ -151,8 +153,22 @@ void RoceStateWriter::submit(std::shared_ptr<const Topology> topo, const std::st
 
 std::optional<RoceWriteReport> RoceStateWriter::wait_idle() {
   std::unique_lock lock(mutex_);
+  if (pending_ || busy_) {
+    hurried_ = true;
+    apply_priority_locked();
+  }
   cv_.wait(lock, [&] { return !pending_ && !busy_; });
+  if (!stopping_) hurried_ = false;  // later writes go back to idle priority as they start
   return last_report_;
+}
+
+void RoceStateWriter::apply_priority_locked() {
+  if (!thread_.joinable()) return;
+  const sched_param param{};
+  const int policy = hurried_ ? SCHED_OTHER : SCHED_IDLE;
+  if (const int rc = pthread_setschedparam(thread_.native_handle(), policy, &param); rc != 0) {
+    spdlog::debug("roce: writer thread priority not changed: {}", std::strerror(rc));
+  }
 }
 
 RoceWriteReport RoceStateWriter::write_if_changed(const Job& job) {
@@ -181,12 +197,9 @@ RoceWriteReport RoceStateWriter::write_if_changed(const Job& job) {
 }
 
 void RoceStateWriter::run() {
-  // SCHED_IDLE (Linux, sched(7)): the plan gets only the CPU the sweep leaves, so it can be built while
-  // the sweep waits on SMP round trips without ever delaying one. Without the permission it runs as is.
-  const sched_param idle{};
-  if (const int rc = pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle); rc != 0) {
-    spdlog::debug("roce: writer thread stays at normal priority: {}", std::strerror(rc));
-  }
+  // SCHED_IDLE (Linux, sched(7)) while nobody waits: the plan gets only the CPU the sweep leaves, so it
+  // can be built while the sweep waits on SMP round trips without ever delaying one. Without the
+  // permission it runs as is.
   for (;;) {
     Job job;
     {
@@ -197,6 +210,7 @@ void RoceStateWriter::run() {
       job = std::move(*pending_);
       pending_.reset();
       busy_ = true;
+      apply_priority_locked();
     }
     RoceWriteReport report;
     try {
@@ -205,6 +219,11 @@ void RoceStateWriter::run() {
       report = RoceWriteReport{};
       report.errors.push_back(std::string("write stopped: ") + e.what());
       written_topo_.reset();
+    }
+    {
+      int policy = -1;
+      sched_param param{};
+      if (pthread_getschedparam(pthread_self(), &policy, &param) == 0) report.sched_policy = policy;
     }
     log_report(report, job.state_dir);
     {

@@ -3,8 +3,8 @@
 // (policy roce.frr). Building and writing the plan of a large fabric takes a while (tens of MB on a
 // 1728-host tree, over a second on a 13,824-host one), so it runs on a thread of its own at idle CPU
 // priority (SCHED_IDLE), queued as soon as the sweep has routed: it fills the time the sweep spends
-// waiting for SMP answers, and a sweep, or a repair after a trap, never waits for it. Addresses follow GUID order, not discovery order, so they
-// stay put from one sweep to the next, and an unchanged fabric is not rewritten.
+// waiting for SMP answers, and a sweep, or a repair after a trap, never waits for it. Addresses follow GUID order, not
+// discovery order, so they stay put from one sweep to the next, and an unchanged fabric is not rewritten.
 #pragma once
 
 #include <condition_variable>
@@ -35,6 +35,9 @@ struct RoceWriteReport {
   double frr_ms = 0;              ///< bringing frr/ up to date
   std::size_t frr_written = 0, frr_unchanged = 0, frr_removed = 0;  ///< see FrrUpdate
   std::vector<std::string> errors;                                  ///< each names the path or step that failed
+  /// The writer thread's scheduling policy when the write ended: SCHED_IDLE while nothing waited for it,
+  /// SCHED_OTHER once something did (wait_idle, the destructor); -1 for a write made by write_roce_state.
+  int sched_policy = -1;
 };
 
 /// A copy of `topo` whose nodes are in node GUID order (switches and CAs alike), cables and the SM's
@@ -54,10 +57,15 @@ RoceWriteReport write_roce_state(const Topology& topo, const std::string& state_
 
 /// Runs write_roce_state on a background thread, the latest request winning: a request made while a
 /// write runs waits for it; one made while another waits replaces it. Each finished write is logged.
+/// The thread runs at SCHED_IDLE (sched(7)) so that it only takes CPU nothing else wants; once a caller
+/// blocks on it (wait_idle, the destructor) it runs at SCHED_OTHER until that wait is over, because an
+/// idle-priority thread gets next to no CPU on a busy host and the caller, `smd --once` or a stopping
+/// daemon, would wait on it for as long as the host stays busy.
 class RoceStateWriter {
  public:
   RoceStateWriter() = default;
-  /// Finishes the write in progress and the one waiting (so `smd --once` leaves its files behind).
+  /// Finishes the write in progress and the one waiting (so `smd --once` leaves its files behind), at
+  /// normal priority.
   ~RoceStateWriter();
   RoceStateWriter(const RoceStateWriter&) = delete;
   RoceStateWriter& operator=(const RoceStateWriter&) = delete;
@@ -66,7 +74,8 @@ class RoceStateWriter {
   /// and everything after it happen on the writer's thread.
   void submit(std::shared_ptr<const Topology> topo, const std::string& state_dir, const RocePolicy& policy);
 
-  /// Block until nothing is queued or running; the report of the last write (nullopt: none yet).
+  /// Block until nothing is queued or running; the report of the last write (nullopt: none yet). The
+  /// writes it waits for run at normal priority.
   std::optional<RoceWriteReport> wait_idle();
 
  private:
@@ -76,6 +85,9 @@ class RoceStateWriter {
     RocePolicy policy;
   };
   void run();
+  /// Set the writer thread's policy for `hurried_` (SCHED_OTHER) or not (SCHED_IDLE). Called with mutex_
+  /// held, so a wait that begins while a job starts cannot be undone by that job's own setting.
+  void apply_priority_locked();
   /// One job on the writer thread: skipped when nothing changed since the last complete write.
   RoceWriteReport write_if_changed(const Job& job);
 
@@ -84,6 +96,7 @@ class RoceStateWriter {
   std::optional<Job> pending_;
   bool busy_ = false;
   bool stopping_ = false;
+  bool hurried_ = false;  // someone waits for the writer: it runs at normal priority
   std::optional<RoceWriteReport> last_report_;
   std::thread thread_;
   // Writer-thread state: what the files on disk were last written from.

@@ -193,6 +193,51 @@ TEST(Verify, RingRoutedBothWaysWithoutWrapIsDeadlockFree) {
   EXPECT_DOUBLE_EQ(v->mean_hops, (6 * 3 + 4 * 4 + 2 * 5) / 12.0);
 }
 
+/// The Ring's credit loop on 250-port switches whose ring cables sit on ports on both sides of 64 (the
+/// verifier keeps dependencies on next ports 0-63 apart from the others): the same cycle, the same
+/// counts as on ports 2 and 3, and the cycle named by its high ports.
+TEST(Verify, CreditLoopThroughPortsAboveSixtyThreeIsFoundAndCountedTheSame) {
+  Ring low;
+  auto want = verify_tables(low.t, low.lids, low.r, false);
+  ASSERT_TRUE(want.ok()) << want.error().message;
+  // Switch i's clockwise port and counter-clockwise port: 2/3 on switch 0, 64/63 on 1, 200/250 on 2, 65/1 on 3
+  // (its host then sits on port 4).
+  const PortNum cw[4] = {2, 64, 200, 65};
+  const PortNum ccw[4] = {3, 63, 250, 1};
+  const PortNum host[4] = {1, 1, 1, 4};
+  Topology t;
+  LidMap lids;
+  RoutingTables r;
+  NodeIndex sw[4], h[4];
+  for (int i = 0; i < 4; ++i) sw[i] = t.add_node(test::make_node(NodeType::kSwitch, 250, 0x400 + i)).value();
+  for (int i = 0; i < 4; ++i) h[i] = t.add_node(test::make_node(NodeType::kCa, 1, 0x500 + i)).value();
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(t.connect(sw[i], host[i], h[i], 1).ok());
+    ASSERT_TRUE(t.connect(sw[i], cw[i], sw[(i + 1) % 4], ccw[(i + 1) % 4]).ok());
+    ASSERT_TRUE(lids.assign(h[i], 1, static_cast<Lid>(1 + i), 0).ok());
+    ASSERT_TRUE(lids.assign(sw[i], 0, static_cast<Lid>(5 + i), 0).ok());
+  }
+  r.engine = "ring";
+  r.lft.resize(t.size());
+  for (int i = 0; i < 4; ++i) {
+    Lft lft(8);
+    for (int d = 0; d < 4; ++d) {
+      lft.set(static_cast<Lid>(1 + d), d == i ? host[i] : cw[i]);
+      lft.set(static_cast<Lid>(5 + d), d == i ? 0 : cw[i]);
+    }
+    r.lft[sw[i]] = lft;
+  }
+  auto v = verify_tables(t, lids, r, false);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_FALSE(v->deadlock_free);
+  EXPECT_FALSE(v->ca_deadlock_free);
+  EXPECT_EQ(v->cdg_channels, want->cdg_channels);
+  EXPECT_EQ(v->cdg_edges, want->cdg_edges);
+  EXPECT_EQ(v->cdg_edges, 4u);  // each switch's clockwise channel waits on the next switch's
+  expect_failure(verify_tables(t, lids, r, true), "cycle", "[200]");
+  expect_failure(verify_tables(t, lids, r, true), "cycle", "[64]");
+}
+
 TEST(Verify, UncabledCaLidIsCountedNotFailed) {
   Clos c;
   const NodeIndex loose = c.t.add_node(make_node(NodeType::kCa, 1, 0x999)).value();

@@ -3,14 +3,17 @@
 // here by hand, the FRR tree holding exactly the current switches (unchanged files untouched), outputs removed when the
 // policy turns them off, addresses that do not depend on discovery order, and unchanged fabrics left alone.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/roce/frr_writer.h"
@@ -258,6 +261,29 @@ TEST_F(RoceState, WriterSkipsAnUnchangedFabricAndRewritesMissingFiles) {
   writer.submit(topo, dir_, RocePolicy{true, false});
   EXPECT_FALSE(writer.wait_idle()->unchanged);
   EXPECT_FALSE(fs::exists(dir_ + "/frr"));
+}
+
+// A caller blocked on the writer (smd --once after its sweep, a stopping daemon) must not wait on an
+// idle-priority thread: on a busy host SCHED_IDLE gets next to no CPU. The write it waits for ends at
+// SCHED_OTHER; the next write, which nobody waits for when it starts, goes back to SCHED_IDLE.
+TEST_F(RoceState, WriterRunsAtNormalPriorityWhileSomethingWaitsForIt) {
+  RoceStateWriter writer;
+  writer.submit(std::make_shared<const Topology>(two_switches(false)), dir_, RocePolicy{});
+  auto waited = writer.wait_idle();
+  ASSERT_TRUE(waited.has_value());
+  EXPECT_EQ(waited->sched_policy, SCHED_OTHER);
+  // Nobody waits for this one (the plan is removed, so it is written in full): it runs at SCHED_IDLE.
+  // Its report is read only after its files are there and it has been given time to finish.
+  fs::remove(dir_ + "/roce-plan.json");
+  writer.submit(std::make_shared<const Topology>(two_switches(false)), dir_, RocePolicy{});
+  for (int i = 0; i < 500 && !fs::exists(dir_ + "/roce-plan.json"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto idle = writer.wait_idle();
+  ASSERT_TRUE(idle.has_value());
+  EXPECT_FALSE(idle->unchanged);
+  EXPECT_EQ(idle->sched_policy, SCHED_IDLE);
 }
 
 TEST_F(RoceState, StreamedAtomicWriteLeavesNoTemporary) {
