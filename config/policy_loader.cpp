@@ -202,7 +202,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
     return diag.error();
   }
   if (scan.problem) {
-    diag.fail(scan.problem->mark, "", "YAML syntax error: " + scan.problem->message);
+    diag.fail(scan.problem->mark, "", (scan.problem->syntax ? "YAML syntax error: " : "") + scan.problem->message);
     return diag.error();
   }
 

@@ -3,6 +3,8 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace smd {
 
@@ -36,26 +38,45 @@ class Scanner : public YAML::EventHandler {
   YAML::Mark document_start;
   std::optional<YAML::Mark> root;  // first node event of the current document
 
+  std::optional<YamlProblem> too_big;  // the alias that took the expanded document past the cap
+
   void OnDocumentStart(const YAML::Mark& mark) override {
     document_start = mark;
     root.reset();
+    expanded_ = 0;
+    open_.clear();
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     node(mark);
+    count(mark, 1);
+    anchored(anchor, 1);
   }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     node(mark);
+    // An alias to a node still open (it names one of its own ancestors) has no size yet; yaml-cpp and the
+    // readers deal with that cycle themselves, so it counts as one node here.
+    count(mark, anchor < size_.size() && size_[anchor] > 0 ? size_[anchor] : 1);
   }
-  void OnMapEnd() override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    node(mark);
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    node(mark);
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
 
   // A quoted scalar has yaml-cpp's non-specific tag "!" or an explicit tag ("?" is a plain scalar); its
   // mark points at any anchor or tag in front of the opening quote.
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t, const std::string&) override {
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor, const std::string&) override {
     node(mark);
+    count(mark, 1);
+    anchored(anchor, 1);
     if (unclosed || tag == "?" || mark.pos < 0) return;
     YAML::Mark at = mark;
     std::size_t i = static_cast<std::size_t>(mark.pos);
@@ -81,7 +102,37 @@ class Scanner : public YAML::EventHandler {
   void node(const YAML::Mark& mark) {
     if (!root) root = mark;
   }
+  // Expanded node counting: `expanded_` nodes so far in this document; size_[anchor] the expanded size of
+  // each finished anchored node (anchors are numbered from 1 in document order).
+  void count(const YAML::Mark& mark, std::size_t nodes) {
+    expanded_ += nodes;
+    if (expanded_ > kMaxExpandedYamlNodes && !too_big) {
+      too_big =
+          YamlProblem{mark,
+                      "with its aliases expanded the policy has more than " + std::to_string(kMaxExpandedYamlNodes) +
+                          " nodes, more than 1 MiB of YAML written out could hold",
+                      false};
+    }
+  }
+  void anchored(YAML::anchor_t anchor, std::size_t nodes) {
+    if (anchor == YAML::NullAnchor) return;
+    if (size_.size() <= anchor) size_.resize(anchor + 1, 0);
+    size_[anchor] = nodes;
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    count(mark, 1);
+    open_.push_back({anchor, expanded_ - 1});
+  }
+  void close() {
+    if (open_.empty()) return;
+    const auto [anchor, before] = open_.back();
+    open_.pop_back();
+    anchored(anchor, expanded_ - before);
+  }
   const std::string& text_;
+  std::size_t expanded_ = 0;
+  std::vector<std::pair<YAML::anchor_t, std::size_t>> open_;  // open collections: anchor, expanded_ before it
+  std::vector<std::size_t> size_;                             // [anchor] expanded size, 0 = not finished
 };
 
 }  // namespace
@@ -92,7 +143,8 @@ YamlScan scan_yaml(const std::string& yaml) {
   YAML::Parser parser(in);
   Scanner scanner(yaml);
   std::optional<int> previous_start;
-  while (scan.documents < kMaxDocuments && !scanner.unclosed && parser.HandleNextDocument(scanner)) {
+  while (scan.documents < kMaxDocuments && !scanner.unclosed && !scanner.too_big &&
+         parser.HandleNextDocument(scanner)) {
     const YAML::Mark start = scanner.document_start;
     if (previous_start && *previous_start == start.pos) {
       // yaml-cpp handed back an empty document without consuming anything: it is stuck here for good.
@@ -106,6 +158,7 @@ YamlScan scan_yaml(const std::string& yaml) {
     if (scan.documents == 2) scan.second_root = scanner.root.value_or(start);
   }
   if (scanner.unclosed) scan.problem = scanner.unclosed;
+  if (!scan.problem && scanner.too_big) scan.problem = scanner.too_big;
   return scan;
 }
 

@@ -1,6 +1,8 @@
 // Every policy key rejected with a bad value: the exact message, line and column (1-based) of each.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/policy_loader.h"
 #include "routing/chain/registry.h"
 
@@ -393,6 +395,38 @@ const RejectCase kQosCases[] = {
      "t.yaml:4:15: qos.levels[0].pkeys[0]: 0x8000 has P_Key base 0 (no partition)"},
 };
 INSTANTIATE_TEST_SUITE_P(Qos, PolicyLoaderReject, ::testing::ValuesIn(kQosCases), case_name);
+
+// "Billion laughs": six levels of ten aliases each name 10^6 members in a few hundred bytes. Counted with
+// every alias expanded (root map, then per line a key and its sequence: l0 = 11 nodes, each level 1 + 10 x
+// the one before), lines 1-5 hold 123,461 nodes; line 6's sequence starts at 123,463 and its first alias
+// brings 111,111 more (234,574), its second 345,685: past 262,144, at line 6 column 14.
+TEST(PolicyLoaderAliases, ExpansionPastTheCapIsRefusedAtTheAliasThatCrossesIt) {
+  std::string yaml = "x0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (int level = 1; level <= 6; ++level) {
+    const std::string below = "*l" + std::to_string(level - 1);
+    yaml += "x" + std::to_string(level) + ": &l" + std::to_string(level) + " [" + below;
+    for (int i = 1; i < 10; ++i) yaml += "," + below;
+    yaml += "]\n";
+  }
+  Result<Policy> policy = load_policy_string(yaml, "t.yaml");
+  ASSERT_FALSE(policy.ok());
+  EXPECT_EQ(policy.error().message,
+            "t.yaml:6:14: with its aliases expanded the policy has more than 262144 nodes, more than 1 MiB of YAML "
+            "written out could hold");
+}
+
+// Aliases used as YAML means them, one member list shared by two partitions, stay welcome.
+TEST(PolicyLoaderAliases, ASharedMemberListLoads) {
+  const std::string yaml =
+      "partitions:\n  list:\n    - name: a\n      pkey: 0x10\n      members: &hosts [0x1, 0x2]\n"
+      "    - name: b\n      pkey: 0x11\n      members: *hosts\n";
+  Result<Policy> policy = load_policy_string(yaml, "t.yaml");
+  ASSERT_TRUE(policy.ok()) << policy.error().message;
+  const auto& parts = policy->partitions.partitions;
+  const auto b = std::find_if(parts.begin(), parts.end(), [](const PartitionSpec& p) { return p.name == "b"; });
+  ASSERT_NE(b, parts.end());
+  EXPECT_EQ(b->members.size(), 2u);
+}
 
 }  // namespace
 }  // namespace smd
