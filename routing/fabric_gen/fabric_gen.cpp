@@ -9,14 +9,28 @@
 namespace smd {
 namespace fabric_gen {
 
+void Builder::assign_guids(Node& n, std::size_t& added, std::size_t limit, const char* what) {
+  if (++added <= limit) {
+    guids_.assign(n);
+    return;
+  }
+  if (too_many_.empty()) {
+    too_many_ = "more than " + std::to_string(limit) + " " + what +
+                ": ibsim's GUID counter for them would run into the next node type's GUIDs";
+  }
+  const Guid spare = Guid{0xFFFF000000000000ull} + topo_.size() * 2;  // above every ibsim range
+  n.guid = n.system_image_guid = spare;
+  for (std::size_t p = 0; p < n.ports.size(); ++p) n.ports[p].guid = n.is_switch() || p == 0 ? spare : spare + p;
+}
+
 NodeIndex Builder::add_host(const std::string& description) {
   Node n;
   n.type = NodeType::kCa;
   n.description = description;
   n.num_ports = 1;
   n.ports.resize(2);
-  guids_.assign(n);
-  return topo_.add_node(std::move(n)).value();  // counter GUIDs are unique by construction
+  assign_guids(n, hosts_, max_hosts_, "hosts");
+  return topo_.add_node(std::move(n)).value();  // unique by construction, past the limit too
 }
 
 NodeIndex Builder::add_switch(const std::string& description, unsigned ports) {
@@ -28,7 +42,7 @@ NodeIndex Builder::add_switch(const std::string& description, unsigned ports) {
   n.lft_cap = kIbsimLinearFdbCap;
   n.ports[0].state = PortState::kActive;
   n.ports[0].phys_state = 5;
-  guids_.assign(n);
+  assign_guids(n, switches_, max_switches_, "switches");
   return topo_.add_node(std::move(n)).value();
 }
 
@@ -47,7 +61,8 @@ Status Builder::link(NodeIndex a, unsigned pa, NodeIndex b, unsigned pb) {
   return Ok{};
 }
 
-Topology Builder::finish() && {
+Result<Topology> Builder::finish() && {
+  if (!too_many_.empty()) return make_error(ErrorCode::kInvalidInput, too_many_);
   if (!topo_.cas().empty()) {
     topo_.sm_node = topo_.cas().front();
     topo_.sm_port = 1;

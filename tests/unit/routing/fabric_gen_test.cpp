@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "routing/fabric_gen/fabric_gen_builder.h"
 #include "routing/netfile/netfile.h"
 #include "routing/netfile/netfile_writer.h"
 
@@ -161,6 +162,43 @@ TEST(KaryTree, RejectsImpossibleShapes) {
   EXPECT_EQ(make_kary_ntree(1, 3).error().code, ErrorCode::kInvalidInput);
   EXPECT_EQ(make_kary_ntree(128, 1).error().code, ErrorCode::kInvalidInput);  // 256 ports
   EXPECT_EQ(make_kary_ntree(4, 0).error().code, ErrorCode::kInvalidInput);
+}
+
+// ibsim numbers CAs from 0x100000, two GUIDs each (node, port 1), and switches from 0x200000, one each,
+// routers from 0x300000: 2^19 hosts and 2^20 switches fit. Past them a generator used to abort on the
+// duplicate GUID; now the fabric is refused with a message.
+TEST(Builder, MoreNodesThanIbsimCanNumberApartAreRefused) {
+  EXPECT_EQ(fabric_gen::Builder::kMaxHosts, std::size_t{1} << 19);
+  EXPECT_EQ(fabric_gen::Builder::kMaxSwitches, std::size_t{1} << 20);
+
+  fabric_gen::Builder within(2, 1);
+  const NodeIndex h0 = within.add_host("h0");
+  const NodeIndex h1 = within.add_host("h1");
+  const NodeIndex s0 = within.add_switch("s0", 4);
+  ASSERT_TRUE(within.link(h0, 1, s0, 1).ok());
+  ASSERT_TRUE(within.link(h1, 1, s0, 2).ok());
+  auto fine = std::move(within).finish();
+  ASSERT_TRUE(fine.ok()) << fine.error().message;
+  EXPECT_EQ(fine->node(h0).guid, 0x100000u);
+  EXPECT_EQ(fine->node(h1).guid, 0x100002u);
+  EXPECT_EQ(fine->node(s0).guid, 0x200000u);
+
+  fabric_gen::Builder hosts(2, 1);
+  for (int i = 0; i < 3; ++i) hosts.add_host("h" + std::to_string(i));
+  const NodeIndex sw = hosts.add_switch("s0", 4);
+  ASSERT_TRUE(hosts.link(2, 1, sw, 1).ok());  // the generator goes on as usual past the limit
+  auto refused = std::move(hosts).finish();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(refused.error().message,
+            "more than 2 hosts: ibsim's GUID counter for them would run into the next node type's GUIDs");
+
+  fabric_gen::Builder switches(2, 1);
+  switches.add_switch("s0", 4);
+  switches.add_switch("s1", 4);
+  auto too_many = std::move(switches).finish();
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.error().message.find("more than 1 switches"), std::string::npos);
 }
 
 TEST(LeafSpine, CountsDegreesAndParallelLinks) {
