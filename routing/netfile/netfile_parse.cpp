@@ -190,6 +190,13 @@ class Parser {
   Status pending_guid(Cursor& c, NodeType type) {
     auto g = c.hex();
     if (!g) return c.fail("expected a hex GUID");
+    // ibsim reads the number with strtoull and ignores what follows; a digit past the 16th or other text
+    // there is a mistake that would otherwise give the next node a GUID nobody wrote.
+    if (std::isxdigit(static_cast<unsigned char>(c.peek()))) return c.fail("a GUID has at most 16 hex digits");
+    // ibnetdiscover repeats the GUID in parentheses: "switchguid=0x2c9030011a2b0(2c9030011a2b0)".
+    if (c.take('(') && (!c.hex() || !c.take(')'))) return c.fail("expected (GUID)");
+    c.skip_space();
+    if (!c.at_end() && c.peek() != '#') return c.fail("unexpected text after the GUID");
     guids_.restart_at(type, *g);
     return Ok{};
   }

@@ -164,6 +164,24 @@ Ca	1 "H-0002c90300e0b730"		# "node02 mlx5_0"
 [1](2c90300e0b731) 	"S-0002c9030011a2b0"[2]		# lid 6 lmc 1 "MF0;leaf01:MSB7700/U1" lid 3 4xEDR
 )";
 
+// A *guid= line is one GUID (ibnetdiscover repeats it in parentheses) and perhaps a comment: a digit past
+// the 16th or other text would leave the next node with a GUID nobody wrote (ibsim's strtoull stops early).
+TEST(NetfileReader, GuidLinesWithMoreThanAGuidAreRefusedWhereTheyGoWrong) {
+  const std::string node = "\nSwitch 2 \"s\"\n";  // "0x" is columns 12-13, 16 digits 14-29
+  auto digits = parse("switchguid=0x12345678901234567" + node);
+  ASSERT_FALSE(digits.ok());
+  EXPECT_EQ(digits.error().message, "t.net:1:30: a GUID has at most 16 hex digits");
+  auto garbage = parse("switchguid=0x10 trailing garbage" + node);
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_EQ(garbage.error().message, "t.net:1:17: unexpected text after the GUID");
+  auto paren = parse("caguid=0x10(11" + node);
+  ASSERT_FALSE(paren.ok());
+  EXPECT_EQ(paren.error().message, "t.net:1:15: expected (GUID)");
+  auto fine = parse("switchguid=0x10(10)   # the leaf" + node);
+  ASSERT_TRUE(fine.ok()) << fine.error().message;
+  EXPECT_EQ(fine->node(0).guid, 0x10u);
+}
+
 TEST(NetfileReader, IbnetdiscoverOutput) {
   auto t = parse(kDiscovered);
   ASSERT_TRUE(t.ok()) << t.error().message;
