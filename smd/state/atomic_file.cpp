@@ -134,6 +134,8 @@ Status write_temporary(const std::string& path, const std::string& content) {
   return fill_temporary(path, content, /*sync=*/false);
 }
 
+void discard_temporary(const std::string& path) { ::unlink((path + ".tmp").c_str()); }
+
 Status commit_temporary(const std::string& path) {
   const std::string tmp = path + ".tmp";
   if (::rename(tmp.c_str(), path.c_str()) != 0) {

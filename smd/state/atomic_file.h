@@ -30,4 +30,8 @@ Status write_temporary(const std::string& path, const std::string& content);
 /// is removed.
 Status commit_temporary(const std::string& path);
 
+/// Instead of the second half: remove `path`.tmp (a writer of many files giving up part-way, so that
+/// nothing it wrote is left beside the files it did not replace). A missing temporary is fine.
+void discard_temporary(const std::string& path);
+
 }  // namespace smd

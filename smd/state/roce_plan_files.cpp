@@ -89,6 +89,62 @@ void sync_file_system(const std::string& dir) {
   }
 }
 
+/// The frr.conf files of one update whose new text waits in frr.conf.tmp. Either every one is committed
+/// (one syncfs for the new texts, then the renames; the caller syncs once more after them and any
+/// removals) or, when the update fails
+/// part-way, every temporary left is removed with the directories the update made and left empty: the
+/// tree is as it was.
+class PendingConfigs {
+ public:
+  explicit PendingConfigs(std::string dir) : dir_(std::move(dir)) {}
+  ~PendingConfigs() {
+    for (std::size_t i = committed_; i < files_.size(); ++i) discard_temporary(files_[i].string());
+    std::error_code ec;
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) fs::remove(*it, ec);  // only if still empty
+  }
+  PendingConfigs(const PendingConfigs&) = delete;
+  PendingConfigs& operator=(const PendingConfigs&) = delete;
+
+  /// Make `sub` (and what is missing above it) for a config; kIo naming it when that fails.
+  Status make_directory(const fs::path& sub) {
+    std::error_code ec;
+    fs::path missing = sub;
+    std::vector<fs::path> made;
+    while (!missing.empty() && !fs::exists(missing, ec)) made.push_back(missing), missing = missing.parent_path();
+    fs::create_directories(sub, ec);
+    if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
+    made_.insert(made_.end(), made.rbegin(), made.rend());
+    return Ok{};
+  }
+
+  /// `text` into `file`.tmp (write_temporary's refusals).
+  Status write(const fs::path& file, const std::string& text) {
+    files_.push_back(file);  // before the write: a failed one leaves no temporary either, nothing to undo
+    return write_temporary(file.string(), text);
+  }
+
+  /// Commit them all; Errors: the first rename that fails (the rest are removed by the destructor).
+  Status commit() {
+    if (files_.empty()) return Ok{};
+    sync_file_system(dir_);
+    for (; committed_ < files_.size(); ++committed_) {
+      if (Status st = commit_temporary(files_[committed_].string()); !st.ok()) {
+        ++committed_;  // commit_temporary removed this one's temporary itself
+        return st;
+      }
+    }
+    made_.clear();  // the directories hold committed configs now
+    return Ok{};
+  }
+  std::size_t written() const { return files_.size(); }
+
+ private:
+  std::string dir_;
+  std::vector<fs::path> files_;
+  std::size_t committed_ = 0;
+  std::vector<fs::path> made_;  // directories this update created, outermost first
+};
+
 }  // namespace
 
 void write_plan_json(std::ostream& os, const Topology& topo, const roce::RoutePlan& plan) {
@@ -120,23 +176,14 @@ Status write_plan_file(const std::string& path, const Topology& topo, const roce
 
 Status write_frr_configs(const std::string& dir, const roce::RoutePlan& plan) {
   const auto names = roce::switch_dir_names(plan);  // unique, FRR-safe hostnames
-  std::vector<fs::path> pending;                    // frr.conf files whose new text waits in frr.conf.tmp
+  PendingConfigs pending(dir);
   for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
     const fs::path sub = fs::path(dir) / names[s];
-    std::error_code ec;
-    fs::create_directories(sub, ec);
-    if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
-    const fs::path file = sub / "frr.conf";
-    if (Status st = write_temporary(file.string(), roce::frr_config(plan, s, names[s])); !st.ok()) return st;
-    pending.push_back(file);
+    if (Status st = pending.make_directory(sub); !st.ok()) return st;
+    if (Status st = pending.write(sub / "frr.conf", roce::frr_config(plan, s, names[s])); !st.ok()) return st;
   }
-  // As update_frr_dir: one syncfs for every new text, then the renames, then one for the renames.
-  if (pending.empty()) return Ok{};
-  sync_file_system(dir);
-  for (const fs::path& file : pending) {
-    if (Status st = commit_temporary(file.string()); !st.ok()) return st;
-  }
-  sync_file_system(dir);
+  if (Status st = pending.commit(); !st.ok()) return st;
+  if (pending.written() > 0) sync_file_system(dir);
   return Ok{};
 }
 
@@ -146,7 +193,9 @@ Result<FrrUpdate> update_frr_dir(const std::string& dir, const roce::RoutePlan& 
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error(ErrorCode::kIo, dir + ": cannot create directory: " + ec.message());
-  std::vector<fs::path> pending;  // frr.conf files whose new text waits in frr.conf.tmp
+  // One syncfs for all new texts instead of an fsync per file (a first write has hundreds), then the
+  // renames, then one more for the renames and removals.
+  PendingConfigs pending(dir);
   for (SwitchIndex s = 0; s < plan.switches().size(); ++s) {
     const fs::path sub = fs::path(dir) / names[s];
     const fs::path file = sub / "frr.conf";
@@ -155,18 +204,11 @@ Result<FrrUpdate> update_frr_dir(const std::string& dir, const roce::RoutePlan& 
       ++update.unchanged;
       continue;
     }
-    fs::create_directories(sub, ec);
-    if (ec) return make_error(ErrorCode::kIo, sub.string() + ": cannot create directory: " + ec.message());
-    if (Status st = write_temporary(file.string(), text); !st.ok()) return st.error();
-    pending.push_back(file);
+    if (Status st = pending.make_directory(sub); !st.ok()) return st.error();
+    if (Status st = pending.write(file, text); !st.ok()) return st.error();
   }
-  // One syncfs for all new texts instead of an fsync per file (a first write has hundreds), then the
-  // renames, then one more for the renames and removals.
-  if (!pending.empty()) sync_file_system(dir);
-  for (const fs::path& file : pending) {
-    if (Status st = commit_temporary(file.string()); !st.ok()) return st.error();
-    ++update.written;
-  }
+  if (Status st = pending.commit(); !st.ok()) return st.error();
+  update.written = pending.written();
   const std::set<std::string> current(names.begin(), names.end());
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (current.count(entry.path().filename().string())) continue;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -213,6 +214,37 @@ TEST_F(RoceState, FrrDirRefusesAFifoAndDoesNotFollowAPlantedTemporary) {
   ASSERT_TRUE(write_frr_configs(frr, *plan).ok());
   EXPECT_EQ(read_text(victim), "untouched");
   EXPECT_EQ(read_text(frr + "/A/frr.conf"), roce::frr_config(*plan, 0, "A"));
+}
+
+// A refusal part-way through (switch B's frr.conf is a symlink) leaves the tree as it was: A's new config
+// is not left behind as frr.conf.tmp, and A's directory, made by the failed update, is gone again.
+TEST_F(RoceState, FrrUpdateThatFailsPartWayLeavesNoTemporaryOrNewDirectory) {
+  const std::string frr = dir_ + "/frr";
+  const Topology topo = two_switches(false);
+  auto plan = roce::RoutePlan::build(topo);
+  ASSERT_TRUE(plan.ok());
+  const std::string victim = dir_ + "/victim";
+  std::ofstream(victim) << "untouched";
+  auto left_behind = [&] {
+    std::set<std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(frr)) files.insert(e.path().lexically_relative(frr).string());
+    return files;
+  };
+  for (int writer = 0; writer < 2; ++writer) {
+    fs::remove_all(frr);
+    fs::create_directories(frr + "/B");
+    fs::create_symlink(victim, frr + "/B/frr.conf");
+    std::optional<Error> failed;
+    if (writer == 0) {
+      if (auto r = update_frr_dir(frr, *plan); !r.ok()) failed = r.error();
+    } else if (Status r = write_frr_configs(frr, *plan); !r.ok()) {
+      failed = r.error();
+    }
+    ASSERT_TRUE(failed.has_value()) << "writer " << writer;
+    EXPECT_NE(failed->message.find("B/frr.conf"), std::string::npos) << failed->message;
+    EXPECT_EQ(left_behind(), (std::set<std::string>{"B", "B/frr.conf"})) << "writer " << writer;
+    EXPECT_EQ(read_text(victim), "untouched");
+  }
 }
 
 TEST_F(RoceState, PolicyDecidesWhatIsWrittenAndRemovesWhatIsOff) {
