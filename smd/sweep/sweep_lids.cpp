@@ -20,7 +20,11 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
       remembered_ = std::move(loaded->entries);
       for (const auto& msg : loaded->problems) spdlog::warn("guid2lid: {} (entry ignored)", msg);
     } else {
-      spdlog::warn("guid2lid: {}", loaded.error().message);
+      guid2lid_refused_ = true;
+      spdlog::error(
+          "guid2lid: {}; LIDs are assigned without it, and the file is left as it is: this process will not "
+          "write guid2lid (move the file away and restart smd to have LIDs remembered again)",
+          loaded.error().message);
     }
     guid2lid_loaded_ = true;
   }
@@ -46,6 +50,7 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
 }
 
 void SweepRunner::save_guid2lid() {
+  if (guid2lid_refused_) return;
   const std::string path = policy_.sm.state_dir + "/guid2lid";
   std::error_code ec;
   if (guid2lid_written_ == remembered_ && std::filesystem::exists(path, ec)) return;

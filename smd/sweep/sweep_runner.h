@@ -198,6 +198,9 @@ class SweepRunner {
   bool full_reroute_ = false;
   bool route_proofs_ = true;
   bool guid2lid_loaded_ = false;
+  // The guid2lid file was there but could not be read (too large, not a regular file): it is the
+  // operator's to look at, so this process never replaces it.
+  bool guid2lid_refused_ = false;
   // What this process last wrote to guid2lid and ca-order: a sweep that changes neither (a repair) skips
   // the two fsyncs of each rewrite, unless the file has gone.
   std::optional<Guid2Lid> guid2lid_written_;

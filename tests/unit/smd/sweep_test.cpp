@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "config/text_file.h"
 #include "lft_witness.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/state/guid2lid_file.h"
@@ -246,6 +247,27 @@ TEST(Sweep, StateFilesAreRewrittenOnlyWhenTheyChangeOrVanish) {
   const auto entries = read_guid2lid(guid2lid);
   ASSERT_TRUE(entries.ok());
   EXPECT_EQ(entries->entries.size(), rig.topo.switches().size() + rig.topo.cas().size());
+}
+
+// A guid2lid file smd cannot read (here larger than kMaxGuid2LidBytes) is the operator's to look at: the
+// sweep assigns LIDs without it and never writes over it, in the first sweep or any later one.
+TEST(Sweep, AGuid2LidFileThatCannotBeReadIsNeverReplaced) {
+  auto t = make_kary_ntree(2, 2);
+  ASSERT_TRUE(t.ok());
+  SweepRig rig(std::move(t.value()));
+  const std::string guid2lid = rig.policy.sm.state_dir + "/guid2lid";
+  std::filesystem::create_directories(rig.policy.sm.state_dir);
+  std::ofstream(guid2lid) << "0x0000000000000001 0x0001 0x0001\n";
+  std::filesystem::resize_file(guid2lid, kMaxGuid2LidBytes + 1);  // sparse: no 16 MiB written
+  ASSERT_FALSE(read_guid2lid(guid2lid).ok());
+  SweepRunner& runner = rig.runner();
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  ASSERT_TRUE(runner.heavy_sweep().subnet_up);
+  EXPECT_EQ(std::filesystem::file_size(guid2lid), kMaxGuid2LidBytes + 1);
+  std::ifstream in(guid2lid);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first, "0x0000000000000001 0x0001 0x0001");
 }
 
 TEST(Sweep, RestartKeepsLidsThroughGuid2Lid) {
