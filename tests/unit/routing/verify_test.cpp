@@ -138,17 +138,25 @@ TEST(Verify, SpineToSpineDownUpRoutesCloseACycleThatHostTrafficAvoids) {
 
 /// Ring of 4 switches, one host each (port 1), ring ports 2 (+1) and 3 (-1). LIDs: host i = i+1,
 /// switch i = 5+i. Every switch forwards everything not its own clockwise: a textbook credit loop.
+/// Where each ring switch's host and ring cables sit, and how many ports it has.
+struct RingPorts {
+  unsigned ports = 3;
+  PortNum host[4] = {1, 1, 1, 1};
+  PortNum cw[4] = {2, 2, 2, 2};   ///< towards switch i + 1
+  PortNum ccw[4] = {3, 3, 3, 3};  ///< towards switch i - 1
+};
+
 struct Ring {
   Topology t;
   LidMap lids;
   RoutingTables r;
   NodeIndex sw[4], h[4];
-  Ring() {
-    for (int i = 0; i < 4; ++i) sw[i] = t.add_node(make_node(NodeType::kSwitch, 3, 0x400 + i)).value();
+  explicit Ring(const RingPorts& at = {}) {
+    for (int i = 0; i < 4; ++i) sw[i] = t.add_node(make_node(NodeType::kSwitch, at.ports, 0x400 + i)).value();
     for (int i = 0; i < 4; ++i) h[i] = t.add_node(make_node(NodeType::kCa, 1, 0x500 + i)).value();
     for (int i = 0; i < 4; ++i) {
-      EXPECT_TRUE(t.connect(sw[i], 1, h[i], 1).ok());
-      EXPECT_TRUE(t.connect(sw[i], 2, sw[(i + 1) % 4], 3).ok());
+      EXPECT_TRUE(t.connect(sw[i], at.host[i], h[i], 1).ok());
+      EXPECT_TRUE(t.connect(sw[i], at.cw[i], sw[(i + 1) % 4], at.ccw[(i + 1) % 4]).ok());
       EXPECT_TRUE(lids.assign(h[i], 1, static_cast<Lid>(1 + i), 0).ok());
       EXPECT_TRUE(lids.assign(sw[i], 0, static_cast<Lid>(5 + i), 0).ok());
     }
@@ -157,8 +165,8 @@ struct Ring {
     for (int i = 0; i < 4; ++i) {
       Lft lft(8);
       for (int d = 0; d < 4; ++d) {
-        lft.set(static_cast<Lid>(1 + d), d == i ? 1 : 2);
-        lft.set(static_cast<Lid>(5 + d), d == i ? 0 : 2);
+        lft.set(static_cast<Lid>(1 + d), d == i ? at.host[i] : at.cw[i]);
+        lft.set(static_cast<Lid>(5 + d), d == i ? 0 : at.cw[i]);
       }
       r.lft[sw[i]] = lft;
     }
@@ -200,33 +208,11 @@ TEST(Verify, CreditLoopThroughPortsAboveSixtyThreeIsFoundAndCountedTheSame) {
   Ring low;
   auto want = verify_tables(low.t, low.lids, low.r, false);
   ASSERT_TRUE(want.ok()) << want.error().message;
-  // Switch i's clockwise port and counter-clockwise port: 2/3 on switch 0, 64/63 on 1, 200/250 on 2, 65/1 on 3
-  // (its host then sits on port 4).
-  const PortNum cw[4] = {2, 64, 200, 65};
-  const PortNum ccw[4] = {3, 63, 250, 1};
-  const PortNum host[4] = {1, 1, 1, 4};
-  Topology t;
-  LidMap lids;
-  RoutingTables r;
-  NodeIndex sw[4], h[4];
-  for (int i = 0; i < 4; ++i) sw[i] = t.add_node(test::make_node(NodeType::kSwitch, 250, 0x400 + i)).value();
-  for (int i = 0; i < 4; ++i) h[i] = t.add_node(test::make_node(NodeType::kCa, 1, 0x500 + i)).value();
-  for (int i = 0; i < 4; ++i) {
-    ASSERT_TRUE(t.connect(sw[i], host[i], h[i], 1).ok());
-    ASSERT_TRUE(t.connect(sw[i], cw[i], sw[(i + 1) % 4], ccw[(i + 1) % 4]).ok());
-    ASSERT_TRUE(lids.assign(h[i], 1, static_cast<Lid>(1 + i), 0).ok());
-    ASSERT_TRUE(lids.assign(sw[i], 0, static_cast<Lid>(5 + i), 0).ok());
-  }
-  r.engine = "ring";
-  r.lft.resize(t.size());
-  for (int i = 0; i < 4; ++i) {
-    Lft lft(8);
-    for (int d = 0; d < 4; ++d) {
-      lft.set(static_cast<Lid>(1 + d), d == i ? host[i] : cw[i]);
-      lft.set(static_cast<Lid>(5 + d), d == i ? 0 : cw[i]);
-    }
-    r.lft[sw[i]] = lft;
-  }
+  // Clockwise/counter-clockwise ports 2/3 on switch 0, 64/63 on 1, 200/250 on 2, 65/1 on 3 (host on 4).
+  const Ring high(RingPorts{250, {1, 1, 1, 4}, {2, 64, 200, 65}, {3, 63, 250, 1}});
+  const Topology& t = high.t;
+  const LidMap& lids = high.lids;
+  const RoutingTables& r = high.r;
   auto v = verify_tables(t, lids, r, false);
   ASSERT_TRUE(v.ok()) << v.error().message;
   EXPECT_FALSE(v->deadlock_free);
