@@ -54,6 +54,10 @@ esac
 printf '%q ' "${cmd[@]}" >"${out}/cmd.txt"
 
 rc=0
+# Write back what earlier steps left dirty (the other SM's run, read-backs, the probe) before the clock
+# starts: an SM that makes its own files durable (smd's syncfs for the FRR configs) would otherwise pay
+# for flushing everybody else's.
+sync
 start=$(date +%s.%N)
 # timeout -> /usr/bin/time -> env LD_PRELOAD=... -> SM: time measures the SM itself (env execs it);
 # the preload applies to the SM only.
