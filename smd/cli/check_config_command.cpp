@@ -5,6 +5,7 @@
 
 #include "config/policy_loader.h"
 #include "config/policy_summary.h"
+#include "routing/base/safe_text.h"
 
 namespace smd {
 
@@ -24,14 +25,14 @@ struct CheckConfigArgs {
 int run_check_config(const std::string& path, bool check_permissions, std::ostream& out, std::ostream& err) {
   Result<Policy> policy = load_policy_file(path);
   if (!policy.ok()) {
-    err << policy.error().message << "\n";
+    err << printable_text(policy.error().message) << "\n";
     return kInvalidPolicyExit;
   }
   if (check_permissions) {
     // The daemon refuses such a file at start; saying OK here would only move the failure to the restart.
     Status permissions = check_policy_file_permissions(path);
     if (!permissions.ok()) {
-      err << permissions.error().message << "\n";
+      err << printable_text(permissions.error().message) << "\n";
       return kInvalidPolicyExit;
     }
   }

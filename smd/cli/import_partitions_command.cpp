@@ -10,6 +10,7 @@
 #include "config/partitions_conf.h"
 #include "config/partitions_yaml.h"
 #include "config/text_file.h"
+#include "routing/base/safe_text.h"
 #include "smd/state/atomic_file.h"
 
 namespace smd {
@@ -30,15 +31,15 @@ int run_import_partitions(const std::string& input, const std::string& output_pa
                           std::ostream& err) {
   Result<std::string> text = read_regular_file(input, kMaxPolicyBytes, "partitions file");
   if (!text.ok()) {
-    err << text.error().message << "\n";
+    err << printable_text(text.error().message) << "\n";
     return kBadInputExit;
   }
   Result<PartitionsImport> imported = parse_partitions_conf(*text, input);
   if (!imported.ok()) {
-    err << imported.error().message << "\n";
+    err << printable_text(imported.error().message) << "\n";
     return kBadInputExit;
   }
-  for (const std::string& warning : imported->warnings) err << "warning: " << warning << "\n";
+  for (const std::string& warning : imported->warnings) err << "warning: " << printable_text(warning) << "\n";
   const std::string yaml = "# Converted from " + input +
                            " by smd import-partitions; the policy adds the default partition 0x7fff\n"
                            "# (ALL=limited, SELF=full) when this list has none.\n" +
@@ -50,7 +51,7 @@ int run_import_partitions(const std::string& input, const std::string& output_pa
   // Nothing half-written: a reader of OUT sees the old file or the whole new one; a device, FIFO or
   // symlink at OUT (or planted at OUT.tmp) is refused, never replaced or followed.
   if (Status st = write_file_atomic(output_path, yaml); !st.ok()) {
-    err << "cannot write " << output_path << ": " << st.error().message << "\n";
+    err << "cannot write " << output_path << ": " << printable_text(st.error().message) << "\n";
     return kWriteFailExit;
   }
   return 0;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "config/policy_loader.h"
+#include "routing/base/safe_text.h"
 #include "smd/cli/check_config_command.h"
 #include "smd/cli/import_partitions_command.h"
 #include "smd/cli/logging.h"
@@ -44,19 +45,19 @@ int main(int argc, char** argv) {
   smd::Policy policy;
   if (!config_path.empty()) {
     if (auto st = smd::check_policy_file_permissions(config_path); !st.ok()) {
-      std::cerr << "smd: " << st.error().message << "\n";
+      std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
       return 2;
     }
     auto loaded = smd::load_policy_file(config_path);
     if (!loaded.ok()) {
-      std::cerr << "smd: " << loaded.error().message << "\n";
+      std::cerr << "smd: " << smd::printable_text(loaded.error().message) << "\n";
       return 2;
     }
     policy = std::move(loaded.value());
   }
   if (!log_level.empty()) policy.log.level = log_level;
   if (auto st = smd::setup_logging(policy.log); !st.ok()) {
-    std::cerr << "smd: " << st.error().message << "\n";
+    std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;
   }
   if (once) return smd::run_once(policy, std::cout);

@@ -266,7 +266,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.config.empty()) {
     auto loaded = load_policy_file(args.config);
     if (!loaded) {
-      err << "smd plan: " << loaded.error().message << "\n";
+      err << "smd plan: " << printable_text(loaded.error().message) << "\n";
       return kPlanBadInput;
     }
     policy = std::move(loaded).value();
@@ -274,7 +274,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   if (args.adaptive || !args.ar_plan.empty()) policy.routing.options.adaptive = true;
   auto topo = read_netfile_file(args.topology);
   if (!topo) {
-    err << "smd plan: " << topo.error().message << "\n";
+    err << "smd plan: " << printable_text(topo.error().message) << "\n";
     return kPlanBadInput;
   }
   // Islands cannot reach each other whatever the engine does; a report over them would describe a
@@ -302,26 +302,26 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   auto lids = assign_lids(*topo, Guid2Lid{}, lid_options);
   tm.lids = ms_since(phase);
   if (!lids) {
-    err << "smd plan: " << args.topology << ": LID assignment: " << lids.error().message << "\n";
+    err << "smd plan: " << args.topology << ": LID assignment: " << printable_text(lids.error().message) << "\n";
     return kPlanBadInput;
   }
   phase = Clock::now();
   auto routed = route_timed(policy, *topo, *lids);
   tm.route = ms_since(phase);
   if (!routed) {
-    err << "smd plan: " << args.topology << ": " << routed.error().message << "\n";
+    err << "smd plan: " << args.topology << ": " << printable_text(routed.error().message) << "\n";
     return kPlanRoutingFailed;
   }
   phase = Clock::now();
   if (!args.lft_dump.empty()) {
     if (auto st = write_lft_dump(args.lft_dump, *topo, *lids, routed->tables); !st) {
-      err << "smd plan: " << st.error().message << "\n";
+      err << "smd plan: " << printable_text(st.error().message) << "\n";
       return kPlanWriteFailed;
     }
   }
   if (!args.ar_plan.empty()) {
     if (auto st = write_ar_plan_file(args.ar_plan, *topo, routed->tables); !st) {
-      err << "smd plan: " << args.ar_plan << ": " << st.error().message << "\n";
+      err << "smd plan: " << args.ar_plan << ": " << printable_text(st.error().message) << "\n";
       return kPlanWriteFailed;
     }
   }
@@ -342,14 +342,14 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   auto quality = compute_quality(*topo, *lids, routed->tables, q_options, &routed->verified);
   tm.quality = ms_since(phase);
   if (!quality) {
-    err << "smd plan: " << args.topology << ": quality report: " << quality.error().message << "\n";
+    err << "smd plan: " << args.topology << ": quality report: " << printable_text(quality.error().message) << "\n";
     return kPlanRoutingFailed;
   }
   phase = Clock::now();
   auto diversity = compute_path_diversity(*topo, *lids, routed->tables, 0, &*quality);
   tm.diversity = ms_since(phase);
   if (!diversity) {
-    err << "smd plan: " << args.topology << ": path diversity: " << diversity.error().message << "\n";
+    err << "smd plan: " << args.topology << ": path diversity: " << printable_text(diversity.error().message) << "\n";
     return kPlanRoutingFailed;
   }
   phase = Clock::now();
@@ -361,7 +361,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     roce.seeds = args.seeds;
     auto done = run_roce_plan(*topo, *lids, routed->tables, roce, roce_text);
     if (!done) {
-      err << "smd plan: " << args.topology << ": " << done.error().message << "\n";
+      err << "smd plan: " << args.topology << ": " << printable_text(done.error().message) << "\n";
       return done.error().code == ErrorCode::kIo ? kPlanWriteFailed : kPlanBadInput;
     }
     roce_json = std::move(done).value();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/netfile_file.h"
+#include "routing/base/safe_text.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/netfile/netfile_writer.h"
 
@@ -131,19 +132,19 @@ int main(int argc, char** argv) {
 
   smd::Result<smd::Topology> topo = generate();
   if (!topo.ok()) {
-    std::cerr << "smd-fabric: " << topo.error().message << '\n';
+    std::cerr << "smd-fabric: " << smd::printable_text(topo.error().message) << '\n';
     return 2;
   }
   if (!out_path.empty()) {
     smd::Status st = smd::write_netfile_file(*topo, out_path);
     if (!st.ok()) {
-      std::cerr << "smd-fabric: " << st.error().message << '\n';
+      std::cerr << "smd-fabric: " << smd::printable_text(st.error().message) << '\n';
       return 1;
     }
   } else if (!ibsim_args) {
     smd::Status st = smd::write_netfile(*topo, std::cout);
     if (!st.ok()) {
-      std::cerr << "smd-fabric: " << st.error().message << '\n';
+      std::cerr << "smd-fabric: " << smd::printable_text(st.error().message) << '\n';
       return 1;
     }
   }

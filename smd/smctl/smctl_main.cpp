@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
 
   auto response = smd::control::call(socket, request, std::chrono::seconds(timeout_s));
   if (!response.ok()) {
-    std::cerr << "smctl: " << response.error().message << "\n";
+    std::cerr << "smctl: " << smd::printable_text(response.error().message) << "\n";
     return kExitNoConnection;
   }
   const Json& r = *response;

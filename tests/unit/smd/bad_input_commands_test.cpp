@@ -46,6 +46,19 @@ TEST_F(BadInput, CheckConfigRefusesAnUnclosedQuoteAtItsPlace) {
   EXPECT_EQ(err_.str(), path + ":2:14: YAML syntax error: double-quoted scalar is never closed\n");
 }
 
+// What an error quotes from the input reaches a terminal: a terminal escape in a key (here one that would
+// retitle the window) is shown as \xNN, never sent raw.
+TEST_F(BadInput, ErrorsQuoteControlCharactersEscaped) {
+  const std::string path = write("esc.yaml", "zz\x1b]0;pwned\x07: 1\n");
+  EXPECT_EQ(check_config(path), 2);
+  EXPECT_EQ(err_.str().find('\x1b'), std::string::npos);
+  EXPECT_EQ(err_.str().rfind(path + ":1:1: zz\\x1b]0;pwned\\x07: unknown key;", 0), 0u) << err_.str();
+  const std::string net = write("esc.net", "Switch 2 \"s\"\n[1] \"h\x1b[2J\"[1]\n");
+  EXPECT_EQ(plan(net), 2);
+  EXPECT_EQ(err_.str().find('\x1b'), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("h\\x1b[2J"), std::string::npos) << err_.str();
+}
+
 TEST_F(BadInput, CheckConfigValidatesMetricsListen) {
   const std::string bad_port = write("p.yaml", "metrics:\n  listen: 127.0.0.1:99999\n");
   EXPECT_EQ(check_config(bad_port), 2);
