@@ -479,6 +479,19 @@ Result<PartitionsImport> parse_partitions_conf(std::string_view text, const std:
     if (fresh) {
       PartitionSpec p;
       p.name = s.name;
+      // OpenSM lets two P_Keys share a name; smd's policy names one partition per name (QoS port groups
+      // and smctl refer to partitions by name), so the later one is renamed after its P_Key.
+      const auto named = [&](const std::string& n) {
+        return std::any_of(result.spec.partitions.begin(), result.spec.partitions.end(),
+                           [&](const PartitionSpec& q) { return q.name == n; });
+      };
+      if (!p.name.empty() && named(p.name)) {
+        std::string renamed = s.name + "_" + hex4(*s.pkey);
+        while (named(renamed)) renamed += "_";
+        parser.warn(s.at, "partition name '" + s.name + "' is already used by another P_Key; P_Key " + hex4(*s.pkey) +
+                              " is named '" + renamed + "'");
+        p.name = std::move(renamed);
+      }
       p.pkey = *s.pkey;
       p.default_membership = s.defmember;
       p.where = parser.where(s.at);

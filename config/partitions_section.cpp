@@ -303,7 +303,8 @@ void read_partitions(MapReader partitions, PartitionsSpec& out) {
     if (!raw->node.IsSequence()) {
       diag.fail(raw->mark, raw->path, "expected a sequence of partitions, got " + describe_kind(raw->node));
     } else {
-      std::unordered_map<PKeyBase, std::size_t> first_at;  // P_Key -> its partition's index in `list`
+      std::unordered_map<PKeyBase, std::size_t> first_at;     // P_Key -> its partition's index in `list`
+      std::unordered_map<std::string, std::size_t> named_at;  // name -> the same, for names given
       for (std::size_t i = 0; i < raw->node.size(); ++i) {
         const YAML::Node item = raw->node[i];
         const YAML::Mark mark = item_mark(item, raw->mark);
@@ -316,6 +317,15 @@ void read_partitions(MapReader partitions, PartitionsSpec& out) {
                     "P_Key " + hex4(p->pkey) + " is already partition [" + std::to_string(same->second) +
                         "]; write one entry per P_Key");
           continue;
+        }
+        // QoS port groups and smctl name partitions by name: two with one name would both match.
+        if (!p->name.empty()) {
+          if (auto [twin, unique] = named_at.try_emplace(p->name, i); !unique) {
+            diag.fail(item["name"].Mark(), path + ".name",
+                      "'" + p->name + "' is already the name of partition [" + std::to_string(twin->second) +
+                          "]; partition names are unique");
+            continue;
+          }
         }
         spec.partitions.push_back(std::move(*p));
       }

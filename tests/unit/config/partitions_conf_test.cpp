@@ -228,6 +228,20 @@ TEST(PartitionsConf, MergedStatementsKeepTheFirstNameAndJoinFlags) {
   EXPECT_EQ(got.warnings[0], "t.conf:2:1: P_Key 0x0010 is partition 'A' (t.conf:1:1); merged into it under that name");
 }
 
+// Two P_Keys under one name: OpenSM keeps both; smd's policy names one partition per name, so the later
+// one is renamed after its P_Key (and again if that name is taken too), with a warning at its statement.
+TEST(PartitionsConf, ANameOnTwoPKeysIsMadeUnique) {
+  const PartitionsImport got = import("A=0x10 : 0x1 ;\nA_0x0011=0x12 : 0x3 ;\nA=0x11 : 0x2 ;\n");
+  std::vector<PartitionSpec> want = {partition("A", 0x10), partition("A_0x0011", 0x12), partition("A_0x0011_", 0x11)};
+  want[0].members = {guid(0x1)};
+  want[1].members = {guid(0x3)};
+  want[2].members = {guid(0x2)};
+  test::expect_same_partitions(got.spec, spec_of(want));
+  ASSERT_EQ(got.warnings.size(), 1u);
+  EXPECT_EQ(got.warnings[0],
+            "t.conf:3:1: partition name 'A' is already used by another P_Key; P_Key 0x0011 is named 'A_0x0011_'");
+}
+
 TEST(PartitionsConf, FlagsWithoutIpoibWarn) {
   const PartitionsImport got = import("A=0x10,rate=6 : ALL ;\n");
   ASSERT_EQ(got.warnings.size(), 1u);
