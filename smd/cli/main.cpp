@@ -14,6 +14,7 @@
 #include "smd/cli/once_command.h"
 #include "smd/cli/plan_command.h"
 #include "smd/sm/daemon.h"
+#include "smd/state/state_dir.h"
 
 int main(int argc, char** argv) {
   // Subcommands log through the default logger before (or without) setup_logging: the same formatter.
@@ -57,6 +58,10 @@ int main(int argc, char** argv) {
   }
   if (!log_level.empty()) policy.log.level = log_level;
   if (auto st = smd::setup_logging(policy.log); !st.ok()) {
+    std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
+    return 2;
+  }
+  if (auto st = smd::prepare_state_dir(policy.sm.state_dir); !st.ok()) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;
   }
