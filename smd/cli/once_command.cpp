@@ -26,7 +26,8 @@ int run_once(const Policy& policy, std::ostream& out) {
   mad::UmadTransport transport(io, std::move(port.value()), transport_options(policy));
 
   SweepRunner runner(io, transport, policy);
-  runner.set_route_proofs(false);  // no repair follows
+  runner.set_route_proofs(false);      // no repair follows
+  runner.set_roce_during_sweep(true);  // the process ends when the sweep and the RoCE files are both done
   int rc = 1;
   const unsigned attempts = 1 + policy.sm.max_resweeps;
   SweepScope scope = SweepScope::kFull;

@@ -119,9 +119,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   if (!plan_qos_phase(fabric, problems)) return finish(true);
   forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_);
-  // The RoCE plan of these cables goes to state_dir on the writer's idle-priority thread, built while the
-  // phases below wait for SMP answers; this sweep never waits for it.
-  roce_writer_.submit(topo_ptr, policy_.sm.state_dir, policy_.roce);
+  // The RoCE plan of these cables goes to state_dir on the writer's idle-priority thread, now (built
+  // while the phases below wait for SMP answers) or once they are done (set_roce_during_sweep); this
+  // sweep never waits for it.
+  if (roce_during_sweep_) roce_writer_.submit(topo_ptr, policy_.sm.state_dir, policy_.roce);
 
   // Phases 4 to 10: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`,
   // `applied_qos_` and `applied_mft_`.
@@ -198,6 +199,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   programmed_ = desired_;
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
+  if (!roce_during_sweep_) roce_writer_.submit(topo_ptr, policy_.sm.state_dir, policy_.roce);
   prove_programmed_routes();  // bookkeeping for the next repair, after the fabric is up
   return finish(true);
 }

@@ -112,6 +112,12 @@ class SweepRunner {
   /// Whether each sweep ends by proving the programmed tables for the next local repair (default on; a
   /// one-shot run has no next repair to save the time for).
   void set_route_proofs(bool on) { route_proofs_ = on; }
+  /// When the RoCE plan of a sweep's cables is handed to its writer: right after routing, so that it is
+  /// built and written while the sweep waits on SMP answers (`smd --once`: the process ends when both are
+  /// done), or, the default, once the sweep has programmed the fabric, so that a bring-up or a repair is
+  /// not slowed by it (at idle CPU priority its file writes and their write-back still took ~100 ms from
+  /// a 1728-host bring-up on 2 cores).
+  void set_roce_during_sweep(bool on) { roce_during_sweep_ = on; }
   /// Another SM programs the fabric from now on (this SM stands by): forget what the switches were
   /// believed to hold and the last sweep's fabric, so the first sweep as master again discovers the whole
   /// fabric, writes every table and routes afresh (OpenSM: coming out of standby). LIDs remembered stay.
@@ -197,6 +203,7 @@ class SweepRunner {
   Guid2Lid remembered_;
   bool full_reroute_ = false;
   bool route_proofs_ = true;
+  bool roce_during_sweep_ = false;
   bool guid2lid_loaded_ = false;
   // The guid2lid file was there but could not be read (too large, not a regular file): it is the
   // operator's to look at, so this process never replaces it.
