@@ -9,9 +9,8 @@
 
 namespace smd {
 
-namespace {
-
-const char* kind_of(mode_t mode) {
+const char* file_kind(unsigned mode) {
+  if (S_ISREG(mode)) return "a regular file";
   if (S_ISDIR(mode)) return "a directory";
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
@@ -19,6 +18,8 @@ const char* kind_of(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   return "a special file";
 }
+
+namespace {
 
 // Closes the descriptor on every return path.
 class Fd {
@@ -47,7 +48,7 @@ Result<std::string> read_regular_file(const std::string& path, std::size_t max_b
   if (fd.get() < 0) return make_error(ErrorCode::kIo, "cannot open " + name + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return fail(std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return fail(std::string("it is ") + kind_of(st.st_mode) + ", not a regular file");
+  if (!S_ISREG(st.st_mode)) return fail(std::string("it is ") + file_kind(st.st_mode) + ", not a regular file");
   const std::string too_big = "larger than " + std::to_string(max_bytes) + " bytes";
   if (static_cast<std::uint64_t>(st.st_size) > max_bytes) return fail(too_big);
   std::string text;

@@ -23,4 +23,8 @@ inline constexpr std::size_t kMaxGuid2LidBytes = 16u << 20;  ///< 16 MiB: ~10x a
 /// while reading, so a file that grows, or a /proc file whose size reads 0, is caught too); a read error.
 Result<std::string> read_regular_file(const std::string& path, std::size_t max_bytes, const std::string& what);
 
+/// What a stat(2) st_mode is, for messages: "a regular file", "a directory", "a character device", "a block
+/// device", "a FIFO", "a socket", else "a special file".
+const char* file_kind(unsigned mode);
+
 }  // namespace smd

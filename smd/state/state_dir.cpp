@@ -7,18 +7,11 @@
 #include <cstring>
 #include <filesystem>
 
+#include "config/text_file.h"
+
 namespace smd {
 
 namespace {
-
-const char* kind_of(mode_t mode) {
-  if (S_ISREG(mode)) return "a regular file";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a special file";
-}
 
 Error io_error(const std::string& path, const std::string& what) {
   return make_error(ErrorCode::kIo, "sm.state_dir " + path + ": " + what);
@@ -31,7 +24,7 @@ Status prepare_state_dir(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) {
-      return make_error(ErrorCode::kIo, "sm.state_dir " + path + " is " + kind_of(st.st_mode) + ", not a directory");
+      return make_error(ErrorCode::kIo, "sm.state_dir " + path + " is " + file_kind(st.st_mode) + ", not a directory");
     }
   } else if (errno != ENOENT) {
     return io_error(path, std::strerror(errno));
