@@ -91,9 +91,8 @@ void sync_file_system(const std::string& dir) {
 
 /// The frr.conf files of one update whose new text waits in frr.conf.tmp. Either every one is committed
 /// (one syncfs for the new texts, then the renames; the caller syncs once more after them and any
-/// removals) or, when the update fails
-/// part-way, every temporary left is removed with the directories the update made and left empty: the
-/// tree is as it was.
+/// removals) or, when the update fails part-way, every temporary left is removed with the directories the
+/// update made and left empty: the tree is as it was.
 class PendingConfigs {
  public:
   explicit PendingConfigs(std::string dir) : dir_(std::move(dir)) {}
