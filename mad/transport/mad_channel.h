@@ -22,6 +22,10 @@ struct MadAddress {
   std::uint16_t pkey_index = 0;
 };
 
+/// Low 32 bits of the TransactionID of the NodeInfo Get a port sends itself to wake its receive thread at
+/// shutdown (MadChannel::wake_receiver). Only a stopping transport looks for it.
+inline constexpr std::uint32_t kWakeReceiverTid = 0xFFFFFFFF;
+
 /// umad status of a MAD handed back unanswered: ETIMEDOUT (unroutable under ibsim, or the kernel's
 /// send timeout on real hardware).
 inline constexpr int kUmadStatusTimeout = 110;
@@ -49,9 +53,12 @@ class MadChannel {
   /// Release the port. Idempotent; no send/receive may be running.
   virtual void close() = 0;
   /// Make a receive() that is waiting now return soon (shutdown: the transport's receive thread then sees
-  /// its stop flag instead of waiting out its poll timeout). Best effort; the default does nothing, and
-  /// receive() still returns at its timeout.
-  virtual void wake_receiver() {}
+  /// its stop flag instead of waiting out its poll timeout) by sending a MAD whose answer carries
+  /// kWakeReceiverTid. Returns true when that MAD went out, so its answer is still to come: the receive
+  /// thread then keeps receiving until it has it, and nothing answers into a closed port (ibsim's shim
+  /// dereferences a null queue when a MAD arrives for an agent already unregistered). Best effort; the
+  /// default sends nothing and returns false, and receive() still returns at its timeout.
+  virtual bool wake_receiver() { return false; }
   /// Make the port advertise IsSM (PortInfo:CapabilityMask bit 1) again, when something cleared it while
   /// this SM holds the port. Errors: kTransport when the port cannot (the default: a test channel).
   virtual Status renew_is_sm() { return make_error(ErrorCode::kTransport, describe() + ": cannot set IsSM"); }

@@ -287,14 +287,16 @@ std::string UmadPort::describe() const {
   return buf;
 }
 
-void UmadPort::wake_receiver() {
+bool UmadPort::wake_receiver() {
   std::array<std::uint8_t, kMadSize> mad{};
-  encode_smp(smp_get(DrPath{}, attr::kNodeInfo), 0, mad);
+  encode_smp(smp_get(DrPath{}, attr::kNodeInfo), kWakeReceiverTid, mad);
   MadAddress to;
   to.lid = 0xFFFF;  // directed route: the permissive DLID
   if (const int rc = send(mad, to, 0); rc < 0) {
     spdlog::debug("{}: wake-up NodeInfo not sent: {}", describe(), std::strerror(-rc));
+    return false;
   }
+  return true;
 }
 
 }  // namespace smd::mad

@@ -66,9 +66,10 @@ class UmadPort final : public MadChannel {
   /// the port was opened without issm, or the device does not open.
   Status renew_is_sm() override;
 
-  /// A NodeInfo Get over the empty directed route: this port's own SMA answers it at once, which ends a
-  /// waiting umad_recv. Nothing else can: under ibsim's shim the port is no kernel fd to poll or signal.
-  void wake_receiver() override;
+  /// A NodeInfo Get over the empty directed route, TID kWakeReceiverTid: this port's own SMA answers it at
+  /// once, which ends a waiting umad_recv. Nothing else can: under ibsim's shim the port is no kernel fd to
+  /// poll or signal. Returns whether it was sent.
+  bool wake_receiver() override;
 
   /// Unregister and close the issm device and the umad port. Idempotent; the destructor calls it.
   /// The caller must have stopped every thread that uses fd() first.

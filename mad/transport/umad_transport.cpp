@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "mad/codec/bits.h"
 
@@ -24,12 +26,20 @@ constexpr unsigned kSlotBits = 6;
 constexpr std::uint32_t kSlotMask = (1u << kSlotBits) - 1;
 constexpr std::uint32_t kSeqMask = (1u << (31 - kSlotBits)) - 1;
 constexpr int kRecvPollMs = 100;
+// How long a stopping receive thread waits for the answer to the wake-up MAD (it is lost, or the port
+// never answers) before it gives up and lets the port close.
+constexpr int kStopDrainMs = 250;
 constexpr std::size_t kRxReserve = 256;
 constexpr std::uint8_t kResponseBit = 0x80;
 constexpr std::uint32_t kPermissive = 0xFFFF;
 constexpr std::size_t kTidOffset = 8;  // TransactionID, IBA 13.4.2
 
 std::uint32_t tid_of(std::uint32_t seq, unsigned slot) { return ((seq & kSeqMask) << kSlotBits) | slot; }
+
+// Whether `mad` answers stop()'s wake-up NodeInfo (MadChannel::wake_receiver).
+bool is_wake_answer(const std::array<std::uint8_t, kMadSize>& mad) {
+  return mad[1] == kClassSmiDirect && (mad[3] & kResponseBit) != 0 && tid_low(mad_tid(mad)) == kWakeReceiverTid;
+}
 }  // namespace
 
 // One window slot: owns a MAD buffer and a timer, reused for every request it carries.
@@ -186,9 +196,20 @@ UmadTransport::Slot* UmadTransport::match(std::uint32_t tid_low_bits, bool any_a
 
 void UmadTransport::receive_loop() {
   Received r{};
-  while (!rx_stop_.load(std::memory_order_relaxed)) {
+  std::optional<std::chrono::steady_clock::time_point> drain_until;
+  while (true) {
     const int rc = port_->receive(r.mad, r.from, r.status, kRecvPollMs);
-    if (rx_stop_.load(std::memory_order_relaxed)) break;  // e.g. the answer to stop()'s wake-up NodeInfo
+    if (rx_stop_.load()) {
+      // Stopping: everything received is dropped, but the thread stays until the wake-up's answer is in.
+      // The port answers in order, so by then every answer to an earlier send has been taken off the
+      // port too, and close() cannot leave one arriving for an agent that is gone.
+      if (rc > 0 && is_wake_answer(r.mad)) break;
+      if (rx_wake_.load() == kWakeNotSent || (rc < 0 && rc != -EINTR && rc != -EAGAIN)) break;
+      const auto now = std::chrono::steady_clock::now();
+      if (!drain_until) drain_until = now + std::chrono::milliseconds(kStopDrainMs);
+      if (now >= *drain_until) break;
+      continue;
+    }
     if (rc == 0) continue;
     if (rc < 0) {
       if (rc != -EINTR && rc != -EAGAIN) {
@@ -319,7 +340,8 @@ void UmadTransport::stop() {
   }
   rx_stop_.store(true);
   // Without this the join waits out the receive poll (up to kRecvPollMs): a tenth of a second on every exit.
-  if (rx_thread_.joinable()) port_->wake_receiver();
+  // The flag is set first, so the wake-up's answer always finds the thread stopping (receive_loop).
+  if (rx_thread_.joinable()) rx_wake_.store(port_->wake_receiver() ? kWakeSent : kWakeNotSent);
   if (rx_thread_.joinable()) rx_thread_.join();
   port_->close();
 }

@@ -143,6 +143,9 @@ class UmadTransport final : public SmpTransport {
 
   // Receive side: the thread appends under rx_mutex_; one posted drain() at a time swaps the batch out.
   std::atomic<bool> rx_stop_{false};
+  // stop()'s wake-up MAD: kWakeUnknown until stop() has tried to send it, then whether it went out.
+  enum WakeState : int { kWakeUnknown, kWakeSent, kWakeNotSent };
+  std::atomic<int> rx_wake_{kWakeUnknown};
   std::mutex rx_mutex_;
   std::vector<Received> rx_incoming_;
   std::vector<Received> rx_batch_;

@@ -298,6 +298,8 @@ int serve_sminfo(boost::asio::io_context& io, smd::mad::UmadTransport& t, std::u
 }  // namespace
 
 int main(int argc, char** argv) {
+  // One line per answer, each out as soon as it is printed: the tests parse them from a pipe.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   spdlog::set_default_logger(spdlog::stderr_color_mt("smp_probe"));
   const auto args = parse(argc, argv);
   if (!args) return 2;

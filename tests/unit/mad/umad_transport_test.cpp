@@ -51,7 +51,37 @@ class FakeChannel final : public MadChannel {
     return 1;
   }
   std::string describe() const override { return "fake port"; }
-  void close() override { closed_ = true; }
+  void close() override {
+    std::lock_guard lock(mu_);
+    inbox_at_close_ = inbox_.size();
+    closed_ = true;
+  }
+  // A port that answers in order: the answers still in flight at stop(), then the wake-up's own answer
+  // (unless `answer_wake` is false: it is lost).
+  bool wake_receiver() override {
+    std::lock_guard lock(mu_);
+    if (!wake_sends_) return false;
+    for (const Mad& m : in_flight_at_stop_) inbox_.emplace_back(m, MadAddress{}, 0);
+    if (answer_wake_) {
+      Mad wake{};
+      wake[1] = 0x81;
+      wake[3] = 0x81;  // GetResp
+      mad_set_field64(wake.data(), 0, IB_MAD_TRID_F, (0xDEADBEEFull << 32) | kWakeReceiverTid);
+      inbox_.emplace_back(wake, MadAddress{}, 0);
+    }
+    cv_.notify_one();
+    return true;
+  }
+  void set_wake(bool sends, bool answered, std::vector<Mad> in_flight) {
+    std::lock_guard lock(mu_);
+    wake_sends_ = sends;
+    answer_wake_ = answered;
+    in_flight_at_stop_ = std::move(in_flight);
+  }
+  std::size_t inbox_at_close() const {
+    std::lock_guard lock(mu_);
+    return inbox_at_close_;
+  }
 
   void inject(const Mad& mad, int status = 0, MadAddress from = {}) {
     std::lock_guard lock(mu_);
@@ -79,6 +109,10 @@ class FakeChannel final : public MadChannel {
   std::deque<std::tuple<Mad, MadAddress, int>> inbox_;
   int send_rc_ = 0;
   std::atomic<bool> closed_{false};
+  bool wake_sends_ = false;
+  bool answer_wake_ = true;
+  std::vector<Mad> in_flight_at_stop_;
+  std::size_t inbox_at_close_ = 0;
 };
 
 // The GetResp an SMA would send to `request`: libibmad sets the fields. The high 32 TID bits are
@@ -300,6 +334,34 @@ TEST_F(TransportTest, StopCancelsQueuedAndOutstandingExactlyOnce) {
   EXPECT_EQ(late->outcome, SmpOutcome::kCancelled);
   run_for(milliseconds(20));
   for (int i = 0; i < 5; ++i) EXPECT_EQ(cancelled[i], 1) << "still exactly once: " << i;
+}
+
+// stop() must not close the port while answers are still coming to it: under ibsim's shim a MAD that arrives
+// for a closed agent crashes the process. The receive thread takes everything up to the wake-up's answer.
+TEST_F(TransportTest, StopTakesEveryAnswerUpToTheWakeUpBeforeClosing) {
+  make({.window = 4, .timeout_ms = 10000, .retries = 0});
+  int cancelled = 0;
+  for (int i = 0; i < 3; ++i)
+    t_->submit(node_info_get(static_cast<std::uint32_t>(i)), [&](const SmpReply&) { ++cancelled; });
+  ASSERT_TRUE(run_until([&] { return fake_->sent_count() == 3; }));
+  std::vector<Mad> late;
+  for (const auto& s : fake_->sent()) late.push_back(response_to(s.mad));
+  fake_->set_wake(true, true, late);
+  t_->stop();
+  EXPECT_EQ(cancelled, 3);
+  EXPECT_TRUE(fake_->closed());
+  EXPECT_EQ(fake_->inbox_at_close(), 0u) << "an answer was still queued on the port when it closed";
+}
+
+// A wake-up that is never answered (lost, or a port that does not answer itself) delays stop() by a bounded
+// wait, never forever; one that was not sent does not delay it at all.
+TEST_F(TransportTest, StopEndsWhenTheWakeUpIsLostOrNotSent) {
+  for (const bool sends : {true, false}) {
+    make({.window = 4, .timeout_ms = 10000, .retries = 0});
+    fake_->set_wake(sends, false, {});
+    t_->stop();
+    EXPECT_TRUE(fake_->closed()) << sends;
+  }
 }
 
 TEST_F(TransportTest, TrapsAndUnknownTidsGoToTheUnsolicitedHandler) {
