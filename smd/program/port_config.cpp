@@ -73,15 +73,59 @@ void read_back_states(SmpBatch& batch, SweepFabric& fabric, const std::vector<Un
   batch.wait();
 }
 
+// Endport Sets that also armed their port (EchoRule::kPortLidLmcArmed) and did not end kOk: the first
+// attempt may have been carried out with its answer lost, and then the retry is refused (the port is
+// Armed already). Read back, such a Set was done when the port shows its LID and LMC and has left Init.
+void read_back_endports(SmpBatch& batch, SweepFabric& fabric, const std::vector<TableWrite>& writes,
+                        const WriteReport& report, PhaseCounts& counts, std::vector<SweepProblem>& problems,
+                        std::vector<Guid>* reregistered) {
+  const Topology& topo = fabric.topo();
+  for (const auto& [i, failure] : report.failures) {
+    const TableWrite& w = writes[i];
+    if (w.echo != EchoRule::kPortLidLmcArmed) continue;
+    ++counts.read_back;
+    const std::string first = mad::describe_failure(failure);
+    const ProblemCode code = failure_code(failure);
+    batch.submit(mad::smp_get(fabric.port_path(w.node, w.port), mad::attr::kPortInfo, w.port),
+                 [&, i, first, code](const mad::SmpReply& r) {
+                   const TableWrite& tw = writes[i];
+                   const std::string path = tw.request.path.to_string();
+                   if (r.outcome != mad::SmpOutcome::kOk) {
+                     problems.push_back(
+                         {code, tw.guid, path, describe_write(tw), first + "; read-back " + mad::describe_failure(r)});
+                     return;
+                   }
+                   const auto want = mad::PortInfo::decode(tw.request.data);
+                   const auto pi = mad::PortInfo::decode(r.data);
+                   fabric.acknowledge_port(tw.node, tw.port, pi);
+                   if (pi.lid == want.lid && pi.lmc == want.lmc &&
+                       pi.port_state != static_cast<std::uint8_t>(PortState::kInit)) {
+                     ++counts.ok;  // done; only its answer was lost
+                     if (reregistered != nullptr && want.client_reregister) {
+                       reregistered->push_back(topo.node(tw.node).ports[tw.port].guid);
+                     }
+                     return;
+                   }
+                   problems.push_back({code, tw.guid, path, describe_write(tw),
+                                       first + "; read-back shows LID " + std::to_string(pi.lid)});
+                 });
+  }
+  batch.wait();
+}
+
 }  // namespace
 
 PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered) {
+                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered,
+                               const ArmCaPorts* arm) {
   PhaseCounts counts;
-  const PortPlan plan = plan_endports(fabric, lids, want);
+  const PortPlan plan = plan_endports(fabric, lids, want, arm);
   counts.skipped = plan.skipped;
+  counts.armed = plan.armed;
   PortRecorder recorder(fabric, counts.ok, reregistered);
-  counts.sets = write_plan(batch, plan.writes, recorder, problems).sent;
+  const WriteReport report = write_plan(batch, plan.writes, recorder, problems);
+  counts.sets = report.sent;
+  read_back_endports(batch, fabric, plan.writes, report, counts, problems, reregistered);
   return counts;
 }
 

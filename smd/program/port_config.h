@@ -12,6 +12,7 @@
 #include "smd/fabric/desired.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/fabric/sweep_problem.h"
+#include "smd/program/port_plan.h"
 
 namespace smd {
 
@@ -21,13 +22,16 @@ struct PhaseCounts {
   unsigned ok = 0;         ///< Sets whose response (or read-back) showed the wanted value
   unsigned skipped = 0;    ///< ports already right (no SMP)
   unsigned read_back = 0;  ///< PortInfo Gets after a Set that failed, to learn whether it was done
+  unsigned armed = 0;      ///< configure_endports with ArmCaPorts: CA ports whose Set also armed them
 };
 
 /// Set LID/LMC/MasterSMLID/GID prefix (and M_Key, and ClientReregister where `want` asks) on every
 /// endport whose PortInfo differs. Acknowledged PortInfos go into `fabric`; failures become `problems`.
 /// The port GUIDs whose believed Set carried ClientReregister are appended to `reregistered` (when given).
+/// With `arm`, CA ports in Init are armed by the same Set (plan_endports).
 PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered = nullptr);
+                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered = nullptr,
+                               const ArmCaPorts* arm = nullptr);
 
 /// Move every cabled port whose state is `from` to `to` (Init->Armed or Armed->Active), both ends of
 /// each link, NeighborMTU and OperationalVLs agreed with the peer when arming (OperationalVLs capped by

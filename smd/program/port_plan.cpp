@@ -30,7 +30,36 @@ TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, cons
   return w;
 }
 
-PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want) {
+namespace {
+
+/// What arming a port agrees with its peer: NeighborMTU and OperationalVLs the smaller of both ends'
+/// MTUCap and VLCap (IBA 7.6, 14.2.5.6), OperationalVLs capped by QoS max_vls of the port's type.
+void agree_with_peer(const Node& node, PortNum p, const mad::PortInfo& now, const mad::PortInfo& peer,
+                     const QosSpec* qos, mad::PortInfo& pi) {
+  if (now.mtu_cap && peer.mtu_cap) pi.neighbor_mtu = std::min(now.mtu_cap, peer.mtu_cap);
+  if (now.vl_cap && peer.vl_cap) pi.operational_vls = std::min(now.vl_cap, peer.vl_cap);
+  if (qos != nullptr && qos->enabled && pi.operational_vls != 0) {
+    const std::uint8_t max_vls = qos_port_spec(*qos, qos_port_type(node, p)).max_vls;
+    pi.operational_vls = std::min(pi.operational_vls, op_vls_code_for(max_vls));
+  }
+}
+
+/// The peer's PortInfo when port p of `node` can be armed by a Set now: p is in Init and cabled to a
+/// port the SM read in Init, Armed or Active (an SMA refuses Armed otherwise; ibsim answers 0x1C).
+const mad::PortInfo* armable_peer(const SweepFabric& fabric, const Node& node, PortNum p, const mad::PortInfo& now) {
+  if (now.port_state != static_cast<std::uint8_t>(PortState::kInit) || !node.ports[p].connected()) return nullptr;
+  const mad::PortInfo* peer = fabric.port_info(node.ports[p].peer, node.ports[p].peer_port);
+  if (peer == nullptr || peer->port_state < static_cast<std::uint8_t>(PortState::kInit) ||
+      peer->port_state > static_cast<std::uint8_t>(PortState::kActive)) {
+    return nullptr;
+  }
+  return peer;
+}
+
+}  // namespace
+
+PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
+                       const ArmCaPorts* arm) {
   PortPlan plan;
   for (const LidMap::Entry& e : lids.entries()) {
     const NodeIndex n = e.owner.node;
@@ -59,7 +88,17 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
       pi.m_key_protect_bits = want.m_key_protect;
       pi.m_key_lease_period = want.m_key_lease_period_s;
     }
-    plan.writes.push_back(port_info_set(fabric, n, p, pi, EchoRule::kPortLidLmc));
+    const Node& node = fabric.topo().node(n);
+    EchoRule echo = EchoRule::kPortLidLmc;
+    if (arm != nullptr && !node.is_switch()) {
+      if (const mad::PortInfo* peer = armable_peer(fabric, node, p, *now)) {
+        pi.port_state = static_cast<std::uint8_t>(PortState::kArmed);
+        agree_with_peer(node, p, *now, *peer, arm->qos, pi);
+        echo = EchoRule::kPortLidLmcArmed;
+        ++plan.armed;
+      }
+    }
+    plan.writes.push_back(port_info_set(fabric, n, p, pi, echo));
   }
   return plan;
 }
@@ -80,15 +119,8 @@ PortPlan plan_link_transitions(const SweepFabric& fabric, PortState from, PortSt
       mad::PortInfo pi = nop_base(*now);
       pi.port_state = static_cast<std::uint8_t>(to);
       const mad::PortInfo* peer = fabric.port_info(port.peer, port.peer_port);
-      if (to == PortState::kArmed && peer != nullptr) {
-        // Both ends must agree on MTU and data VLs before the link carries traffic (IBA 7.6, 14.2.5.6).
-        if (now->mtu_cap && peer->mtu_cap) pi.neighbor_mtu = std::min(now->mtu_cap, peer->mtu_cap);
-        if (now->vl_cap && peer->vl_cap) pi.operational_vls = std::min(now->vl_cap, peer->vl_cap);
-        if (qos != nullptr && qos->enabled && pi.operational_vls != 0) {
-          const std::uint8_t max_vls = qos_port_spec(*qos, qos_port_type(node, p)).max_vls;
-          pi.operational_vls = std::min(pi.operational_vls, op_vls_code_for(max_vls));
-        }
-      }
+      // Both ends must agree on MTU and data VLs before the link carries traffic (IBA 7.6, 14.2.5.6).
+      if (to == PortState::kArmed && peer != nullptr) agree_with_peer(node, p, *now, *peer, qos, pi);
       plan.writes.push_back(port_info_set(fabric, n, p, pi, EchoRule::kPortState));
     }
   }

@@ -20,6 +20,14 @@ namespace smd {
 struct PortPlan {
   std::vector<TableWrite> writes;
   unsigned skipped = 0;  ///< ports that already hold what is wanted (or are not in the `from` state)
+  unsigned armed = 0;    ///< plan_endports with ArmCaPorts: CA ports armed by their endport Set
+};
+
+/// plan_endports: arm the CA ports in the same Set that gives them their LID (`qos` as for
+/// plan_link_transitions). One SMP per CA port fewer than a separate "links armed" Set: 1,728 of the
+/// 65,665 SMPs of the 1728-host tree's bring-up.
+struct ArmCaPorts {
+  const QosSpec* qos = nullptr;
 };
 
 /// A PortInfo ready to be sent as a Set that changes nothing but what the caller then assigns: `held`
@@ -34,7 +42,14 @@ TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, cons
 /// ClientReregister (IBA 14.2.5.6, 14.4.11; OpenSM osm_lid_mgr.c) is set on the endports whose port GUID
 /// is in `want.client_reregister` and whose CapabilityMask has IsClientReregistrationSupported: such a
 /// port gets a Set even when nothing else differs. The bit reads back 0, so the echo does not ask for it.
-PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want);
+/// With `arm`, a CA port that gets a Set, is in Init and faces a port in Init or beyond is moved to
+/// Armed by that same Set, with the NeighborMTU and OperationalVLs the arming below would give it.
+/// Armed ports carry no data until Active, and "links active" follows the LFT blocks, so this does not
+/// let data in early. Such a Set is EchoRule::kPortLidLmcArmed: believed by its LID like the others (the
+/// answer tells the port's state, and a port still in Init is armed by plan_link_transitions as before),
+/// but not idempotent, so a failed one is read back (configure_endports).
+PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
+                       const ArmCaPorts* arm = nullptr);
 
 /// PortState `to` on every cabled port now in `from` (both ends of each link appear); when arming,
 /// NeighborMTU and OperationalVLs become the smaller of the two ends' MTUCap and VLCap (IBA 7.6,

@@ -16,7 +16,8 @@ bool echoed(const TableWrite& w, const mad::SmpData& reply) {
     case EchoRule::kMulticastFdbTop:
       return mad::SwitchInfo::decode(reply).multicast_fdb_top ==
              mad::SwitchInfo::decode(w.request.data).multicast_fdb_top;
-    case EchoRule::kPortLidLmc: {
+    case EchoRule::kPortLidLmc:
+    case EchoRule::kPortLidLmcArmed: {
       const auto want = mad::PortInfo::decode(w.request.data);
       const auto got = mad::PortInfo::decode(reply);
       return got.lid == want.lid && got.lmc == want.lmc;
@@ -71,6 +72,7 @@ std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
     case EchoRule::kLinearFdbTop: return "top not taken";
     case EchoRule::kMulticastFdbTop: return "MulticastFDBTop not taken";
     case EchoRule::kPortLidLmc:
+    case EchoRule::kPortLidLmcArmed:
       return "LID " + std::to_string(mad::PortInfo::decode(w.request.data).lid) + " not taken (port reports " +
              std::to_string(mad::PortInfo::decode(reply).lid) + ")";
     case EchoRule::kPortState: {

@@ -18,8 +18,11 @@ enum class EchoRule : std::uint8_t {
   kLinearFdbTop,     ///< SwitchInfo: LinearFDBTop as written
   kMulticastFdbTop,  ///< SwitchInfo: MulticastFDBTop as written
   kPortLidLmc,       ///< PortInfo: LID and LMC as written
-  kPortState,        ///< PortInfo: PortState as written. Not idempotent: a failed one is read back by the caller
-  kAnswered,         ///< any status-0 answer (SwitchInfo PortStateChange clear: the bit reads back 0 or 1)
+  /// PortInfo: LID and LMC as written, by a Set that also arms the port (plan_endports with ArmCaPorts).
+  /// Not idempotent either: a failed one is read back by the caller, as kPortState.
+  kPortLidLmcArmed,
+  kPortState,  ///< PortInfo: PortState as written. Not idempotent: a failed one is read back by the caller
+  kAnswered,   ///< any status-0 answer (SwitchInfo PortStateChange clear: the bit reads back 0 or 1)
   kPortPartitionEnforcement,  ///< PortInfo: PartitionEnforcementInbound and Outbound as written
   kSl2Vl,                     ///< SLtoVLMappingTable: the 8 table bytes as written (the rest is reserved)
   kPortVlHighLimit,           ///< PortInfo: VLHighLimit as written

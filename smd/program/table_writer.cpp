@@ -43,12 +43,15 @@ class PlanSender {
   }
 
   void answered(const TableWrite& w, std::size_t i, const mad::SmpReply& r) {
+    // A Set that moves a port's state is not idempotent: its caller reads the port back before a failure
+    // counts. An answer that does not show the LID is a problem all the same.
+    const bool read_back = w.echo == EchoRule::kPortState || w.echo == EchoRule::kPortLidLmcArmed;
     const bool reported = w.echo != EchoRule::kPortState;
     if (r.outcome != mad::SmpOutcome::kOk) {
       ++report_.failed;
       report_.failures.emplace_back(i, r);
       recorder_.unanswered(w);
-      if (reported) {
+      if (!read_back) {
         problems_.push_back(
             {failure_code(r), w.guid, w.request.path.to_string(), describe_write(w), mad::describe_failure(r)});
       }

@@ -38,7 +38,8 @@ struct WriteReport {
 /// not believed becomes a problem naming node GUID, directed path and attribute (code kNotTaken when
 /// answered but not echoed, else the transport's code, smd/program/smp_failure.h) — except writes with
 /// EchoRule::kPortState: a PortState Set is not idempotent, so its caller reads the port back first and
-/// decides (smd/program/port_config.h).
+/// decides (smd/program/port_config.h). A failed kPortLidLmcArmed write is likewise left to its caller;
+/// one answered without the LID is a problem here.
 WriteReport write_plan(SmpBatch& batch, const std::vector<TableWrite>& plan, WriteRecorder& recorder,
                        std::vector<SweepProblem>& problems);
 

@@ -129,7 +129,10 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   {
     PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, LMC, MasterSMLID)");
     std::vector<Guid> reregistered;
-    s.port_sets += configure_endports(batch, fabric, *desired_.lids, desired_.endports, problems, &reregistered).sets;
+    // The CA ports are armed by the Set that gives them their LID; the switch ports in "links armed".
+    const ArmCaPorts arm{&policy_.qos};
+    s.port_sets +=
+        configure_endports(batch, fabric, *desired_.lids, desired_.endports, problems, &reregistered, &arm).sets;
     s.client_reregisters = static_cast<unsigned>(reregistered.size());
     reregistered_.insert(reregistered.begin(), reregistered.end());
   }

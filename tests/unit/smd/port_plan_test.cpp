@@ -97,6 +97,54 @@ TEST(PortPlan, ArmingAgreesNeighborMtuAndOperationalVlsWithThePeer) {
   EXPECT_EQ(plan.writes[1].node, 1u);
 }
 
+TEST(PortPlan, ACaPortInInitIsArmedByItsEndportSetWithWhatArmingAgrees) {
+  const SweepFabric fabric(test::plan_fabric());
+  const ArmCaPorts arm;
+  const PortPlan plan = plan_endports(fabric, two_lids(), settings(), &arm);
+  ASSERT_EQ(plan.writes.size(), 2u);
+  EXPECT_EQ(plan.armed, 1u);
+  const auto sw = mad::PortInfo::decode(plan.writes[0].request.data);
+  EXPECT_EQ(sw.port_state, 0) << "switch port 0 has no link: only CA ports are armed here";
+  const TableWrite& ca = plan.writes[1];
+  EXPECT_EQ(ca.echo, EchoRule::kPortLidLmcArmed) << "believed by its LID, read back when it fails";
+  const auto pi = mad::PortInfo::decode(ca.request.data);
+  EXPECT_EQ(pi.lid, 2);
+  EXPECT_EQ(pi.port_state, 3);
+  // The same agreement a separate arming Set makes (ArmingAgreesNeighborMtuAndOperationalVlsWithThePeer).
+  EXPECT_EQ(pi.neighbor_mtu, 4);
+  EXPECT_EQ(pi.operational_vls, 2);
+  EXPECT_EQ(pi.port_physical_state, 0);
+
+  // Acknowledged Armed, the port is no longer one the Init -> Armed step moves; its switch peer still is.
+  SweepFabric after(test::plan_fabric());
+  after.acknowledge_port(1, 1, pi);
+  const PortPlan arming = plan_link_transitions(after, PortState::kInit, PortState::kArmed);
+  ASSERT_EQ(arming.writes.size(), 1u);
+  EXPECT_EQ(arming.writes[0].node, 0u);
+  EXPECT_EQ(arming.skipped, 1u);
+}
+
+TEST(PortPlan, AnEndportSetArmsNothingItCannot) {
+  // Without ArmCaPorts: as before.
+  EXPECT_EQ(mad::PortInfo::decode(
+                plan_endports(SweepFabric(test::plan_fabric()), two_lids(), settings()).writes[1].request.data)
+                .port_state,
+            0);
+  const ArmCaPorts arm;
+  // A CA port already Armed or Active, or whose peer is Down or unread, keeps PortState NoChange.
+  for (const int variant : {0, 1, 2}) {
+    ObservedFabric observed = test::plan_fabric();
+    if (variant == 0) observed.nodes[1].ports[1].port_info->port_state = 4;
+    if (variant == 1) observed.nodes[0].ports[1].port_info->port_state = 1;
+    SweepFabric fabric(std::move(observed));
+    if (variant == 2) fabric.forget_port(0, 1);
+    const PortPlan plan = plan_endports(fabric, two_lids(), settings(), &arm);
+    ASSERT_EQ(plan.writes.size(), 2u) << variant;
+    EXPECT_EQ(plan.armed, 0u) << variant;
+    EXPECT_EQ(mad::PortInfo::decode(plan.writes[1].request.data).port_state, 0) << variant;
+  }
+}
+
 TEST(PortPlan, ActivationFollowsWhatThePortsAcknowledged) {
   SweepFabric fabric(test::plan_fabric());
   // Observed Init; the switch end acknowledged Armed, the CA end did not answer yet.

@@ -192,6 +192,18 @@ TEST(TableWriter, PortStateSetsAreLeftToTheirCallersReadBack) {
   EXPECT_EQ(r.recorded.events, (std::vector<std::string>{"1 unanswered", "2 not echoed"}));
 }
 
+TEST(TableWriter, AnArmingLidSetIsReadBackWhenItFailsButNamedWhenItIsNotTaken) {
+  // The endport Set that also arms its port: a failure may be a lost answer to a Set carried out, so the
+  // caller reads the port back; an answer without the LID is a problem at once.
+  const WriteRun r = run({port_set(1, EchoRule::kPortLidLmcArmed, 7, 3), port_set(2, EchoRule::kPortLidLmcArmed, 8, 3)},
+                         {Answer::kTimeout, Answer::kOther});
+  EXPECT_EQ(r.report.failed, 1u);
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].code, ProblemCode::kNotTaken);
+  EXPECT_EQ(r.problems[0].attribute, "PortInfo Set 2");
+  EXPECT_EQ(r.problems[0].reason, "LID 8 not taken (port reports 0)");
+}
+
 TEST(TableWriter, AHugePlanIsFedToTheTransportAFewHundredAtATime) {
   // 20,000 Sets (the port transitions of a large bring-up): the transport never holds more than the
   // writer's look-ahead, and every write is still sent once and believed.
