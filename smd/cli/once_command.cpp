@@ -19,7 +19,6 @@ int run_once(const Policy& policy, std::ostream& out) {
     spdlog::error("cannot open the SM port: {}", port.error().message);
     return 2;
   }
-  spdlog::info("SM port: {}", port.value()->describe());
 
   boost::asio::io_context io;
   auto guard = boost::asio::make_work_guard(io);

@@ -1,6 +1,7 @@
 #include "smd/smctl/smctl_render.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -15,6 +16,15 @@ std::string str(const Json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return "-";
   return it->is_string() ? printable_text(it->get<std::string>()) : it->dump();
+}
+
+/// A duration in ms to 0.1 ms, as the daemon's own log prints them; "-" as str() when missing.
+std::string ms(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return str(j, key);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", it->get<double>());
+  return buf;
 }
 
 /// A string element of an array (a problem, a declined engine's reason), printed as str() prints.
@@ -53,14 +63,14 @@ void render_status(std::ostream& out, const Json& s) {
     out << "none yet\n";
   } else {
     out << str(last, "time") << ": " << (last.value("subnet_up", false) ? "subnet up" : "subnet NOT up") << ", "
-        << str(last, "problems") << " problems, " << str(last, "total_ms") << " ms\n";
+        << str(last, "problems") << " problems, " << ms(last, "total_ms") << " ms\n";
   }
   if (s.contains("smps")) {  // daemons before the SMP counters left them out
     const Json& smps = s.at("smps");
     out << std::setw(14) << "SMPs" << str(smps, "sent") << " sent, " << str(smps, "retries") << " retries, "
         << str(smps, "timeouts") << " lost after all retries\n";
   }
-  if (s.contains("last_repair_ms")) out << std::setw(14) << "Last repair" << str(s, "last_repair_ms") << " ms\n";
+  if (s.contains("last_repair_ms")) out << std::setw(14) << "Last repair" << ms(s, "last_repair_ms") << " ms\n";
   const std::string engine = str(s, "engine");
   out << std::setw(14) << "Engine" << (engine.empty() ? "-" : engine) << "\n";
   out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "
@@ -131,7 +141,7 @@ void render_route(std::ostream& out, const Json& r) {
 }
 
 void render_report(std::ostream& out, const Json& r) {
-  out << (r.value("subnet_up", false) ? "SUBNET UP" : "SUBNET NOT UP") << " in " << str(r, "total_ms") << " ms\n";
+  out << (r.value("subnet_up", false) ? "SUBNET UP" : "SUBNET NOT UP") << " in " << ms(r, "total_ms") << " ms\n";
   out << "  fabric   " << str(r, "switches") << " switches, " << str(r, "cas") << " CAs, " << str(r, "links")
       << " links, " << str(r, "lids") << " LIDs\n";
   out << "  routing  " << str(r, "engine") << "\n";
@@ -238,7 +248,7 @@ void render_counters(std::ostream& out, const Json& r) {
   }
   out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s")
       << " s; last: " << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts")
-      << " timeouts, " << str(last, "wall_ms") << " ms (" << str(last, "cpu_ms") << " ms CPU)\n";
+      << " timeouts, " << ms(last, "wall_ms") << " ms (" << ms(last, "cpu_ms") << " ms CPU)\n";
   for (const Json& p : r.at("ports")) {
     out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
         << std::setw(3) << str(p, "port") << " -> " << std::setw(24) << str(p, "peer");

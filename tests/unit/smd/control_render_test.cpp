@@ -39,7 +39,7 @@ TEST(ControlRender, Status) {
 
   Json counted = status;
   counted["smps"] = {{"sent", 900}, {"retries", 31}, {"timeouts", 2}};
-  counted["last_repair_ms"] = 7.5;
+  counted["last_repair_ms"] = 7.4831215;  // printed to 0.1 ms, as the log prints it
   EXPECT_EQ(render("status", counted), common_head +
                                            "SMPs          900 sent, 31 retries, 2 lost after all retries\n"
                                            "Last repair   7.5 ms\n" +
@@ -118,7 +118,7 @@ TEST(ControlRender, ReportAlignsPhasesOnTheLongestName) {
       {"phases", {{{"phase", "heavy sweep: fabric discovered"}, {"ms", 16.201971}}, {{"phase", "lids"}, {"ms", 0.04}}}},
       {"problems", Json::array()}};
   EXPECT_EQ(render("report", report),
-            "SUBNET UP in 30.25 ms\n"
+            "SUBNET UP in 30.2 ms\n"
             "  fabric   2 switches, 4 CAs, 5 links, 6 LIDs\n"
             "  routing  minhop\n"
             "  SMPs     40 sent, 0 retries, 0 timeouts\n"
