@@ -23,6 +23,18 @@ std::shared_ptr<const PartitionPlan> SweepRunner::plan_partitions_phase(const Sw
       plan_partitions(topo, spec, topo.sm_node, topo.sm_port, caps, desired_.partitions.get()));
 }
 
+void SweepRunner::forget_absent_reregistered(const Topology& topo) {
+  if (reregistered_.empty()) return;
+  std::unordered_set<Guid> present;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    for (const Port& port : topo.node(n).ports) {
+      if (port.guid != 0) present.insert(port.guid);
+    }
+  }
+  const std::size_t gone = std::erase_if(reregistered_, [&](Guid g) { return !present.contains(g); });
+  if (gone > 0) spdlog::debug("sweep: {} endports left the subnet; they re-register when they return", gone);
+}
+
 std::unordered_set<Guid> SweepRunner::reregister_set(const Topology& topo, Lid sm_lid) {
   if (sm_lid != reregistered_sm_lid_) {
     // Clients send traps and SA queries to MasterSMLID: when it moves, every one of them re-registers.

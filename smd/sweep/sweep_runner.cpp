@@ -108,6 +108,9 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     return finish(false);
   }
   fabric = SweepFabric(std::move(observed));
+  // A port this sweep does not find leaves its multicast groups in the SA (SaAgent drops members whose
+  // port is gone), so when it returns it is new again: ClientReregister makes it join again.
+  forget_absent_reregistered(topo);
 
   // Phases 2 and 3: what the SM wants.
   if (!assign_lids_phase(topo, s, problems)) return finish(true);

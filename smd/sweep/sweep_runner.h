@@ -196,6 +196,9 @@ class SweepRunner {
                                      std::vector<SweepProblem>& problems, unsigned& rebuilt);
   // Endports whose PortInfo Set carries ClientReregister this sweep (sweep_partitions.cpp).
   std::unordered_set<Guid> reregister_set(const Topology& topo, Lid sm_lid);
+  // Endports not in `topo` are no longer counted as re-registered: back in a later sweep, they are told
+  // to re-register again (the SA dropped their memberships while they were gone).
+  void forget_absent_reregistered(const Topology& topo);
 
   boost::asio::io_context& io_;
   mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key

@@ -131,5 +131,24 @@ TEST(PKeySweep, ClientReregisterOnTheFirstMasterSweepAndAfterStandingBy) {
   for (const HostLink& h : links) EXPECT_EQ(r->fabric.reregisters(h.ca, h.ca_port), 2u);
 }
 
+// A port one sweep does not find has left its multicast groups in the SA; when it comes back it must be
+// told to join again, although the SM told it once already.
+TEST(PKeySweep, APortThatLeftAndCameBackIsToldToReregisterAgain) {
+  auto r = rig();
+  ASSERT_TRUE(r->runner().heavy_sweep().subnet_up);
+  const auto links = host_links(r->topo);
+  const HostLink& gone = links.back();
+  ASSERT_NE(gone.ca, r->topo.sm_node);
+  r->fabric.unlink(gone.ca, gone.ca_port);
+  const SweepSummary without = r->runner().heavy_sweep();
+  EXPECT_EQ(without.client_reregisters, 0u);
+  r->fabric.relink(gone.ca, gone.ca_port);
+  const SweepSummary back = r->runner().heavy_sweep();
+  EXPECT_EQ(back.client_reregisters, 1u);
+  for (const HostLink& h : links) {
+    EXPECT_EQ(r->fabric.reregisters(h.ca, h.ca_port), h.ca == gone.ca ? 2u : 1u) << h.ca;
+  }
+}
+
 }  // namespace
 }  // namespace smd
