@@ -98,6 +98,15 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     problems.push_back({ProblemCode::kTimeout, 0, "0", "NodeInfo", "the SM's own node did not answer"});
     return finish(false);
   }
+  // An SM on a CA whose own cable is down sees a "subnet" of itself only. That is no subnet to configure,
+  // and nothing of the last one (LIDs, routes, the SA's members, the RoCE files) is replaced by it: the
+  // sweep stops here, and the next one after the link is back carries on from what was programmed.
+  if (const Node& sm = topo.node(topo.sm_node);
+      !sm.is_switch() && topo.sm_port < sm.ports.size() && !sm.ports[topo.sm_port].connected()) {
+    problems.push_back({ProblemCode::kNotActive, sm.guid, "0", "PortState " + std::to_string(topo.sm_port),
+                        "the SM's own port has no link: nothing to configure until it comes back"});
+    return finish(false);
+  }
   if (const GateVerdict verdict = gate ? gate(observed) : GateVerdict::kConfigure; verdict != GateVerdict::kConfigure) {
     s.stopped_after_discovery = true;
     topo_ = topo_ptr;

@@ -150,5 +150,29 @@ TEST(PKeySweep, APortThatLeftAndCameBackIsToldToReregisterAgain) {
   }
 }
 
+// The SM's own cable down: the SM sees only itself. That is no subnet to configure: the sweep is not up,
+// and the state of the last one (topology, LIDs) stays for when the cable is back.
+TEST(PKeySweep, TheSmsOwnCableDownIsNoSubnetAndKeepsTheLastOne) {
+  auto r = rig();
+  ASSERT_TRUE(r->runner().heavy_sweep().subnet_up);
+  const std::size_t links = r->topo.link_count();
+  const Lid sm_lid = r->runner().lids().base_lid(r->topo.sm_node, r->topo.sm_port);
+  ASSERT_NE(sm_lid, 0);
+  r->fabric.unlink(r->topo.sm_node, r->topo.sm_port);
+  const SweepSummary cut = r->runner().heavy_sweep();
+  EXPECT_FALSE(cut.subnet_up);
+  ASSERT_EQ(cut.problems.size(), 1u);
+  EXPECT_EQ(cut.problems[0].code, ProblemCode::kNotActive);
+  EXPECT_NE(cut.problems[0].reason.find("own port has no link"), std::string::npos) << cut.problems[0].reason;
+  ASSERT_NE(r->runner().topology(), nullptr);
+  EXPECT_EQ(r->runner().topology()->link_count(), links) << "the last subnet is kept";
+  EXPECT_EQ(r->runner().lids().base_lid(r->topo.sm_node, r->topo.sm_port), sm_lid);
+
+  r->fabric.relink(r->topo.sm_node, r->topo.sm_port);
+  const SweepSummary back = r->runner().heavy_sweep();
+  EXPECT_TRUE(back.subnet_up) << first_problem(back);
+  EXPECT_EQ(back.client_reregisters, 0u) << "nobody left: the hosts were never cut off from each other";
+}
+
 }  // namespace
 }  // namespace smd
