@@ -388,7 +388,8 @@ SaAnswer McastDb::find(const SaQuery& q, Guid requester, const std::vector<std::
 }
 
 std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed,
-                                              std::vector<mad::sa::Gid>* no_mlid) {
+                                              std::vector<mad::sa::Gid>* no_mlid,
+                                              std::vector<mad::sa::Gid>* values_kept) {
   bool moved = false;
   struct Want {
     Gid mgid;
@@ -456,6 +457,10 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
         g.pkey = w.pkey;
         moved = moved || old.q_key != g.q_key || old.mtu != g.mtu || old.rate != g.rate || old.sl != g.sl ||
                 old.tclass != g.tclass || old.flow_label != g.flow_label || old.pkey != g.pkey;
+      } else if (values_kept != nullptr &&
+                 (g.q_key != w.props.q_key || g.mtu != w.props.mtu || g.rate != w.props.rate || g.sl != w.props.sl ||
+                  g.tclass != w.props.tclass || g.flow_label != w.props.flow_label || g.pkey != w.pkey)) {
+        values_kept->push_back(w.mgid);
       }
       continue;
     }

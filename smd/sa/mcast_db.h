@@ -116,9 +116,13 @@ class McastDb {
   /// and are removed when no full member is left. Returns the groups created (trap 66) and deleted (trap
   /// 67); `changed` (when given) says whether any group changed at all (a re-applied equal policy: no).
   /// `no_mlid` (optional) gets the policy groups that could not be created because every MLID up to
-  /// ctx.mlid_top is in use (they are tried again the next time the policy is applied).
+  /// ctx.mlid_top is in use (they are tried again the next time the policy is applied). `values_kept`
+  /// (optional) gets the policy groups whose Q_Key, MTU, rate, SL, TClass, FlowLabel or P_Key the policy
+  /// changed while the group has members: they joined with the values it has, so it keeps them until the
+  /// last member leaves (the policy's apply when the group is next empty or created).
   std::vector<McastEvent> apply_policy(const PartitionsSpec& spec, const McastContext& ctx, bool* changed = nullptr,
-                                       std::vector<mad::sa::Gid>* no_mlid = nullptr);
+                                       std::vector<mad::sa::Gid>* no_mlid = nullptr,
+                                       std::vector<mad::sa::Gid>* values_kept = nullptr);
 
   /// Take out of every group the members whose port `present` rejects (ports gone from the subnet, as
   /// OpenSM's drop manager does; they join again after ClientReregister when they come back). Groups left

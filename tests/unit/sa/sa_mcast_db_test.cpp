@@ -369,6 +369,29 @@ TEST(McastDb, PolicyGroups) {
   EXPECT_EQ(db.groups().size(), 1u);
 }
 
+// A policy that changes a policy group's values while hosts are in it: the members joined with the values
+// the group has, so it keeps them, and apply_policy names the group so the SA can say so.
+TEST(McastDb, PolicyValuesOfAGroupWithMembersWaitUntilItIsEmpty) {
+  McastDb db;
+  Ports p;
+  db.apply_policy(default_partitions(), p.ctx());
+  const Gid bcast{0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  ASSERT_EQ(join(db, p, req(bcast, 0x104, 1), kJoin | kPKey).answer.status, status::kOk);
+  PartitionsSpec spec = default_partitions();
+  ASSERT_FALSE(spec.partitions.empty());
+  spec.partitions.front().ipoib.mtu = 5;
+  std::vector<Gid> kept;
+  db.apply_policy(spec, p.ctx(), nullptr, nullptr, &kept);
+  EXPECT_EQ(kept, std::vector<Gid>{bcast});
+  EXPECT_EQ(db.groups().at(bcast).mtu, 4) << "the member's values stay";
+  // The same policy once the group is empty: its values are taken, and nothing is named.
+  ASSERT_EQ(leave(db, p, bcast, 0x104, 1).answer.status, status::kOk);
+  kept.clear();
+  db.apply_policy(spec, p.ctx(), nullptr, nullptr, &kept);
+  EXPECT_TRUE(kept.empty());
+  EXPECT_EQ(db.groups().at(bcast).mtu, 5);
+}
+
 TEST(McastDb, GroupsFileRoundTrip) {
   McastDb db;
   Ports p;
