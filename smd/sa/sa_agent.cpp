@@ -453,18 +453,18 @@ void SaAgent::send_report(PendingReport& p) {
 }
 
 void SaAgent::retry_reports(std::chrono::steady_clock::time_point now) {
-  std::vector<std::uint32_t> gone;
+  std::vector<std::pair<std::uint32_t, Lid>> gone;  // (subscription, the LID its Reports went to)
   for (PendingReport& p : reports_) {
     if (p.attempts == 0 || p.deadline > now) continue;  // not sent yet, or still waiting for its ReportResp
     if (p.attempts <= options_.report_retries) {
       send_report(p);
       continue;
     }
-    gone.push_back(p.subscription);
+    gone.emplace_back(p.subscription, p.to.lid);
   }
-  for (std::uint32_t id : gone) {
+  for (const auto& [id, lid] : gone) {
     if (state_.informs.drop(id)) {
-      spdlog::warn("SA: subscriber {} answered no Report after {} attempts: subscription dropped", id,
+      spdlog::warn("SA: subscriber {} at LID {} answered no Report after {} attempts: subscription dropped", id, lid,
                    options_.report_retries + 1);
       ++local_.subscriptions_dropped;
     }
