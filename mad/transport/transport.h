@@ -41,6 +41,7 @@ struct TransportStats {
   std::uint64_t retries = 0;      ///< re-sends after a timeout
   std::uint64_t timeouts = 0;     ///< requests that failed after all retries
   std::uint64_t unsolicited = 0;  ///< MADs received that matched no request
+  std::uint64_t send_errors = 0;  ///< umad_send calls that failed (counted in `sent` too)
 };
 
 class SmpTransport {

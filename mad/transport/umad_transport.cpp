@@ -132,6 +132,7 @@ void UmadTransport::send_attempt(Slot& slot) {
   const int rc = port_->send(slot.mad, slot.to, timeout_ms_);
   ++stats_.sent;
   if (rc < 0) {
+    ++stats_.send_errors;
     spdlog::debug("smp tid {:#x} attr {:#06x} mod {}: umad_send failed: {}", tid, slot.attr_id, slot.attr_mod,
                   std::strerror(-rc));
     // Finish from a fresh handler so a failing submit() never runs its callback re-entrantly.
@@ -317,6 +318,7 @@ Status UmadTransport::send_raw(const MadAddress& to, std::span<const std::uint8_
   const int rc = port_->send(mad, to, 0);
   ++stats_.sent;
   if (rc < 0) {
+    ++stats_.send_errors;
     return make_error(ErrorCode::kTransport, port_->describe() + ": send of class " + std::to_string(mad[1]) +
                                                  " to lid " + std::to_string(to.lid) +
                                                  " failed: " + std::strerror(-rc));

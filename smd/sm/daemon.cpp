@@ -110,7 +110,7 @@ int Daemon::run() {
   perf_->stop();
   transport_->stop();
   spdlog::info("smd stopped");
-  return 0;
+  return exit_code_;
 }
 
 // The control socket and metrics are conveniences: the SM keeps running the fabric when they cannot start.

@@ -247,6 +247,8 @@ class Daemon final : public DaemonControl {
   std::deque<DaemonEvent> events_;
   bool applying_ = false;  ///< apply_events() is on the stack (it never nests)
   bool stopping_ = false;
+  int exit_code_ = 0;              ///< what run() returns: 1 when the SM port stopped taking SMPs
+  unsigned dead_port_sweeps_ = 0;  ///< heavy sweeps in a row whose every SMP failed to send
 
   // Heavy-sweep scheduling. Each arming of a timer gets a generation; a firing of an older one is stale.
   PendingSweep pending_;

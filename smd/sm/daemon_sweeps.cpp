@@ -87,6 +87,20 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   if (perf_) perf_->set_sweeping(false);
   sweep_running_ = 0;
   count_sweep(*s);
+  // A port that sends nothing at all (its device went away; under ibsim, the simulator did) does not come
+  // back by itself: after six heavy sweeps in a row that sent nothing (three quick re-sweeps, then one per
+  // sweep_interval: about half a minute at the default), smd stops with an error so that the service
+  // manager (Restart=on-failure) starts it again and it opens the port afresh.
+  constexpr unsigned kDeadPortSweeps = 6;
+  dead_port_sweeps_ = s->smps_sent > 0 && s->send_errors == s->smps_sent ? dead_port_sweeps_ + 1 : 0;
+  if (dead_port_sweeps_ == kDeadPortSweeps) {
+    spdlog::error(
+        "SM port: every SMP of the last {} heavy sweeps failed to send; stopping (exit status 1) so that "
+        "the service manager starts smd again and it opens the port afresh",
+        kDeadPortSweeps);
+    exit_code_ = 1;
+    stopping_ = true;
+  }
   const std::string result = s->stopped_after_discovery ? "stopped at the election gate: " + gate_why_
                              : s->subnet_up             ? "subnet up"
                                                         : std::to_string(s->problems.size()) + " problems";

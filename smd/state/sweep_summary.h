@@ -46,6 +46,7 @@ struct SweepSummary {
   std::string engine;                                      ///< routing engine that produced the tables
   std::vector<std::string> declined;                       ///< "ftree: not a fat tree" ...
   std::uint64_t smps_sent = 0, retries = 0, timeouts = 0;  ///< transport counters for this sweep
+  std::uint64_t send_errors = 0;  ///< SMPs of this sweep the port refused to send (umad_send failed)
   unsigned lft_blocks_written = 0, lft_blocks_skipped = 0, port_sets = 0;
   unsigned pkey_blocks_written = 0, pkey_blocks_skipped = 0;    ///< P_KeyTable blocks Set / already held
   unsigned sl2vl_tables_written = 0, sl2vl_tables_skipped = 0;  ///< SLtoVLMappingTable Sets / (in, out) held

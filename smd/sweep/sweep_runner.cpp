@@ -79,6 +79,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     s.smps_sent = after.sent - before.sent;
     s.retries = after.retries - before.retries;
     s.timeouts = after.timeouts - before.timeouts;
+    s.send_errors = after.send_errors - before.send_errors;
     s.problems = problems;
     s.total_ms = ms_since(t_start);
     last_ = keep ? std::move(fabric).known() : ObservedFabric{};
