@@ -72,9 +72,14 @@ void Daemon::poll_watched(const DaemonEvent& event) {
     const std::string who = format_guid(watched_.guid);
     switch (verdict) {
       case PollVerdict::kFailed:
+      case PollVerdict::kKeyMismatch:
         if (++poll_failures_ >= policy_.sm.poll_retries) {
-          post(SmEvent::kMasterLost, (state_ == mad::SmState::kMaster ? "lower master " : "master ") + who +
-                                         " silent for " + std::to_string(poll_failures_) + " polls");
+          const std::string what =
+              verdict == PollVerdict::kKeyMismatch
+                  ? " answered with another SM_Key (not one of this subnet's SMs, IBA 14.4.1) in " +
+                        std::to_string(poll_failures_) + " polls"
+                  : " silent for " + std::to_string(poll_failures_) + " polls";
+          post(SmEvent::kMasterLost, (state_ == mad::SmState::kMaster ? "lower master " : "master ") + who + what);
           return;
         }
         break;

@@ -79,9 +79,8 @@ ElectionDecision decide_election(const SmSelf& self, std::span<const mad::SmInfo
 }
 
 PollVerdict judge_poll(const SmSelf& self, Guid polled_guid, const std::optional<mad::SmInfo>& answer) {
-  if (!answer || answer->guid != polled_guid || !sm_key_matches(answer->sm_key, self.sm_key)) {
-    return PollVerdict::kFailed;
-  }
+  if (!answer || answer->guid != polled_guid) return PollVerdict::kFailed;
+  if (!sm_key_matches(answer->sm_key, self.sm_key)) return PollVerdict::kKeyMismatch;
   const bool they_win = outranks_self(*answer, self);
   if (self.state == SmState::kMaster) {
     if (answer->state != SmState::kMaster) return PollVerdict::kNotMaster;

@@ -73,7 +73,10 @@ ElectionDecision decide_election(const SmSelf& self, std::span<const mad::SmInfo
 /// What the answer to one poll of the SM this one watches says (STANDBY: its master; MASTER: the lower
 /// master it waits for). `answer` is the SMInfo of a status-0 GetResp, nullopt when none came.
 enum class PollVerdict : std::uint8_t {
-  kFailed,        ///< no answer, another SM_Key or port GUID, or a state that keeps no subnet: one failed poll
+  kFailed,  ///< no answer, another port GUID, or a state that keeps no subnet: one failed poll
+  /// It answered with another SM_Key: not an SM of this subnet's group (IBA 14.4.1), so it counts as a
+  /// failed poll too, but the log says it answered.
+  kKeyMismatch,
   kAlive,         ///< STANDBY: the master (or a standby that outranks us) is there
   kAliveBelowUs,  ///< it is MASTER and we outrank it: nudge it (trap 144) so it hands over
   kAboveUs,       ///< MASTER awaiting: it outranks us now: sweep (the gate yields to it)

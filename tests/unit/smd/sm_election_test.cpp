@@ -142,7 +142,7 @@ TEST(SmElection, StandbyPollOfItsMaster) {
   // We outrank the master we stand by under: nudge it (OpenSM's standby sends trap 144 here).
   EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 2, master, kKey)), PollVerdict::kAliveBelowUs);
   // Another key, another port answering, or an SM that keeps no subnet: a failed poll.
-  EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 9, master, 0x5)), PollVerdict::kFailed);
+  EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 9, master, 0x5)), PollVerdict::kKeyMismatch);
   EXPECT_EQ(judge_poll(self, master, peer(SmState::kMaster, 9, 0x300, kKey)), PollVerdict::kFailed);
   EXPECT_EQ(judge_poll(self, master, peer(SmState::kDiscovering, 9, master, kKey)), PollVerdict::kFailed);
   EXPECT_EQ(judge_poll(self, master, peer(SmState::kStandby, 2, master, kKey)), PollVerdict::kFailed);
