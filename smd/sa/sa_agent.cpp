@@ -318,18 +318,25 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   mad::MadAddress to = r.from;
   to.qkey = kGsiQkey;
   const int rc = sender_(resp, to);
-  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - r.arrived).count();
-  if (rc != 0) {
-    spdlog::warn("SA: {} {} answer to lid {} not sent: error {}", method_name(outcome.method),
-                 attr_name(outcome.attr_id), r.from.lid, -rc);
+  const auto now = std::chrono::steady_clock::now();
+  const double us = std::chrono::duration<double, std::micro>(now - r.arrived).count();
+  // What a requester did wrong is logged within a budget (requester_log_); the counters keep every case.
+  std::uint64_t held_back = 0;
+  const auto budget = [&] { return requester_log_.allow(now, held_back); };
+  const auto held = [&] {
+    return held_back == 0 ? std::string() : fmt::format(" ({} similar line(s) held back before this one)", held_back);
+  };
+  if (rc != 0 && budget()) {
+    spdlog::warn("SA: {} {} answer to lid {} not sent: error {}{}", method_name(outcome.method),
+                 attr_name(outcome.attr_id), r.from.lid, -rc, held());
   }
-  if (outcome.attr_id == attr::kMcMemberRecord && outcome.status != status::kOk) {
-    spdlog::warn("SA: {} MCMemberRecord from lid {}: {}{}{}", method_name(outcome.method), r.from.lid,
-                 status_name(outcome.status), state_.mcast_why.empty() ? "" : ": ", state_.mcast_why);
+  if (outcome.attr_id == attr::kMcMemberRecord && outcome.status != status::kOk && budget()) {
+    spdlog::warn("SA: {} MCMemberRecord from lid {}: {}{}{}{}", method_name(outcome.method), r.from.lid,
+                 status_name(outcome.status), state_.mcast_why.empty() ? "" : ": ", state_.mcast_why, held());
   }
-  if (outcome.truncated) {
-    spdlog::warn("SA: {} {} from lid {}: answer cut at sa.max_records ({})", method_name(outcome.method),
-                 attr_name(outcome.attr_id), r.from.lid, snap.settings.max_records);
+  if (outcome.truncated && budget()) {
+    spdlog::warn("SA: {} {} from lid {}: answer cut at sa.max_records ({}){}", method_name(outcome.method),
+                 attr_name(outcome.attr_id), r.from.lid, snap.settings.max_records, held());
   }
   count_answer(local_, local_answers_, outcome, rc, us);
 }

@@ -35,6 +35,7 @@
 
 #include "mad/codec/notice.h"
 #include "mad/transport/mad_channel.h"
+#include "smd/sa/log_budget.h"
 #include "smd/sa/sa_dispatch.h"
 #include "smd/sa/sa_snapshot.h"
 #include "smd/state/sa_stats.h"
@@ -150,6 +151,8 @@ class SaAgent {
   // SA-thread only.
   SaState state_;
   SaStats local_;  ///< counts since the last merge_local()
+  /// Warnings any requester can cause (a refused join, a cut or unsent answer): 20 lines per 10 s.
+  LogBudget requester_log_{20, std::chrono::seconds(10)};
   AnswerCounts local_answers_;
   std::shared_ptr<const SaSnapshot> seen_;                    // the last snapshot the thread looked at
   std::shared_ptr<const PartitionsSpec> applied_partitions_;  // the policy whose groups are in state_.mcast
