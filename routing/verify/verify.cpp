@@ -72,8 +72,8 @@ struct Partial {
 /// Walks blocks of LIDs (see kBlock). With `ca_paths` it also marks the switches CA traffic passes and
 /// fills Partial::ca_deps: a second pass, needed only when the dependency graph of all routes has a cycle
 /// (ca_deps is a subgraph of deps, so an acyclic deps makes it acyclic too). Leaving it out of the first
-/// pass saves the marking walk from every leaf and half the dependency writes (about a third of the
-/// walker's time on a 32,768-host fat tree).
+/// pass saves the marking walk from every leaf and half the dependency writes (about a fifth of
+/// verify_tables' time on a 32,768-host fat tree: 0.97 s to 0.79 s, median of three runs).
 class Walker {
  public:
   Walker(const Shared& sh, Partial& out, bool ca_paths)

@@ -121,7 +121,6 @@ PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMa
   PhaseCounts counts;
   const PortPlan plan = plan_endports(fabric, lids, want, arm);
   counts.skipped = plan.skipped;
-  counts.armed = plan.armed;
   PortRecorder recorder(fabric, counts.ok, reregistered);
   const WriteReport report = write_plan(batch, plan.writes, recorder, problems);
   counts.sets = report.sent;

@@ -22,7 +22,6 @@ struct PhaseCounts {
   unsigned ok = 0;         ///< Sets whose response (or read-back) showed the wanted value
   unsigned skipped = 0;    ///< ports already right (no SMP)
   unsigned read_back = 0;  ///< PortInfo Gets after a Set that failed, to learn whether it was done
-  unsigned armed = 0;      ///< configure_endports with ArmCaPorts: CA ports whose Set also armed them
 };
 
 /// Set LID/LMC/MasterSMLID/GID prefix (and M_Key, and ClientReregister where `want` asks) on every

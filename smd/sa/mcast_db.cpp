@@ -446,22 +446,22 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
       McastGroup& g = it->second;
       moved = moved || !g.well_known;
       g.well_known = true;
-      if (g.members.empty()) {  // nobody relies on the old values yet: take the policy's
-        const McastGroup old = g;
-        g.q_key = w.props.q_key;
-        g.mtu = w.props.mtu;
-        g.rate = w.props.rate;
-        g.sl = w.props.sl;
-        g.tclass = w.props.tclass;
-        g.flow_label = w.props.flow_label;
-        g.pkey = w.pkey;
-        moved = moved || old.q_key != g.q_key || old.mtu != g.mtu || old.rate != g.rate || old.sl != g.sl ||
-                old.tclass != g.tclass || old.flow_label != g.flow_label || old.pkey != g.pkey;
-      } else if (values_kept != nullptr &&
-                 (g.q_key != w.props.q_key || g.mtu != w.props.mtu || g.rate != w.props.rate || g.sl != w.props.sl ||
-                  g.tclass != w.props.tclass || g.flow_label != w.props.flow_label || g.pkey != w.pkey)) {
-        values_kept->push_back(w.mgid);
+      const bool differs = g.q_key != w.props.q_key || g.mtu != w.props.mtu || g.rate != w.props.rate ||
+                           g.sl != w.props.sl || g.tclass != w.props.tclass || g.flow_label != w.props.flow_label ||
+                           g.pkey != w.pkey;
+      if (!differs) continue;
+      if (!g.members.empty()) {  // members joined with the values it has: they stay until it is empty
+        if (values_kept != nullptr) values_kept->push_back(w.mgid);
+        continue;
       }
+      g.q_key = w.props.q_key;
+      g.mtu = w.props.mtu;
+      g.rate = w.props.rate;
+      g.sl = w.props.sl;
+      g.tclass = w.props.tclass;
+      g.flow_label = w.props.flow_label;
+      g.pkey = w.pkey;
+      moved = true;
       continue;
     }
     const std::optional<Lid> mlid = free_mlid(0, ctx.mlid_top);

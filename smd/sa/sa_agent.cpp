@@ -564,22 +564,14 @@ void SaAgent::apply_partitions(const SaSnapshot& snap) {
   std::vector<Gid> values_kept;
   std::vector<McastEvent> events =
       state_.mcast.apply_policy(spec, mcast_context(snap), &changed, &no_mlid, &values_kept);
-  const auto mgid_text = [](const Gid& gid) {
-    std::string out;
-    for (std::size_t i = 0; i < gid.size(); ++i) {
-      out += fmt::format("{:02x}", gid[i]);
-      if (i % 2 == 1 && i + 1 < gid.size()) out += ':';
-    }
-    return out;
-  };
   for (const Gid& g : values_kept) {
     spdlog::warn(
         "SA: the policy changes multicast group {} (Q_Key, MTU, rate, SL, P_Key...), but it has members "
         "that joined with its present values: it keeps them until its last member leaves",
-        mgid_text(g));
+        gid_text(g));
   }
   if (!no_mlid.empty()) {
-    const std::string first = mgid_text(no_mlid.front());
+    const std::string first = gid_text(no_mlid.front());
     spdlog::warn(
         "SA: {} multicast group(s) of the partition policy not created: every MLID up to {:#06x} is in use "
         "(first MGID {}); they are tried again when the policy is next applied",
