@@ -1,6 +1,7 @@
 #include "routing/model/hop_table.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <thread>
 
@@ -112,6 +113,24 @@ void parallel_for_chunks(std::size_t count, unsigned threads,
     pool.emplace_back([&fn, first, last] { fn(first, last); });
   }
   fn(0, std::min(count, chunk));
+  for (auto& th : pool) th.join();
+}
+
+void parallel_for_dynamic(std::size_t count, unsigned threads,
+                          const std::function<void(std::size_t first, std::size_t last)>& fn, std::size_t grain) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  grain = std::max<std::size_t>(1, grain);
+  const std::size_t ranges = (count + grain - 1) / grain;
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, ranges));
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t r; (r = next.fetch_add(1, std::memory_order_relaxed)) < ranges;) {
+      fn(r * grain, std::min(count, (r + 1) * grain));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
   for (auto& th : pool) th.join();
 }
 

@@ -121,4 +121,10 @@ class HopTable {
 void parallel_for_chunks(std::size_t count, unsigned threads,
                          const std::function<void(std::size_t first, std::size_t last)>& fn, std::size_t grain = 128);
 
+/// As parallel_for_chunks, but the threads take `grain`-sized ranges from a shared counter until none is
+/// left, so items of uneven cost still keep every thread busy (static halves left one thread routing a
+/// fat tree's top-level switch LIDs alone). fn runs once per range: its per-call set-up must be cheap.
+void parallel_for_dynamic(std::size_t count, unsigned threads,
+                          const std::function<void(std::size_t first, std::size_t last)>& fn, std::size_t grain);
+
 }  // namespace smd

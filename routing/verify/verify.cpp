@@ -145,18 +145,25 @@ class Walker {
   }
   template <bool kCaPaths>
   void record_dependencies(std::size_t b, std::size_t width) {
+    // The per-LID skips are data-dependent (whether the next switch delivers), so they are folded into
+    // the written bit instead of branched on: mispredicted continues were a third of this loop's time.
     for (SwitchIndex s = 0; s < n_; ++s) {
+      const std::uint32_t base = sh_.graph.port_base(s);
+      const std::uint8_t* st = &state_[s * kBlock];
+      const PortNum* row = &nxt_[s * kBlock];
       for (std::size_t j = 0; j < width; ++j) {
-        const LidTarget& t = sh_.targets[b + j];
-        if (t.sw == kNoSwitch || t.sw == s || (state(s, j) & ~kCaPath) != kGood) continue;
-        const PortNum p = nxt_[s * kBlock + j];
-        const std::uint32_t slot = sh_.graph.slot(s, p);
-        if (sh_.lid_kind[b + j] != 0) ++out_.ca_lids_out[slot];
+        const SwitchIndex dst = sh_.targets[b + j].sw;
+        // kGood implies a LID with a switch in this component (other entries stay kUnknown).
+        if ((st[j] & ~kCaPath) != kGood || dst == s) continue;
+        const PortNum p = row[j];
+        const std::uint32_t slot = base + p;
+        out_.ca_lids_out[slot] += sh_.lid_kind[b + j] != 0;
         const SwitchIndex next = sh_.graph.peer_switch(s, p);
-        if (next == t.sw) continue;  // the next channel delivers the packet: it waits on nothing
         const PortNum q = nxt_[next * kBlock + j];
-        out_.deps[slot][q >> 6] |= std::uint64_t{1} << (q & 63);
-        if (kCaPaths && (state(s, j) & kCaPath)) out_.ca_deps[slot][q >> 6] |= std::uint64_t{1} << (q & 63);
+        // The channel into the LID's own switch delivers the packet: it waits on nothing (bit 0).
+        const std::uint64_t bit = std::uint64_t{next != dst} << (q & 63);
+        out_.deps[slot][q >> 6] |= bit;
+        if constexpr (kCaPaths) out_.ca_deps[slot][q >> 6] |= (st[j] & kCaPath) ? bit : 0;
       }
     }
   }

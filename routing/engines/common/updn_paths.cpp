@@ -221,7 +221,7 @@ void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& or
 
 void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const std::vector<LidTarget>& targets,
                        const std::vector<std::uint32_t>& component, const std::vector<std::uint32_t>& sources,
-                       RoutingTables& tables) {
+                       RoutingTables& tables, std::span<const std::uint8_t> routed) {
   std::uint32_t comps = 0;
   for (std::uint32_t c : component) comps = std::max(comps, c + 1);
   std::vector<SwitchIndex> valley(comps, kNoSwitch);
@@ -233,12 +233,13 @@ void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const
   }
   std::vector<Lid> switch_lids;
   for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+    if (lid < routed.size() && routed[lid]) continue;
     if (targets[lid].sw != kNoSwitch && targets[lid].port == 0) switch_lids.push_back(static_cast<Lid>(lid));
   }
   // Every Lft already covers all LIDs, so blocks write disjoint entries and never resize a table.
   constexpr std::size_t kBlock = SwitchLidBlock::kWidth;
   const std::size_t blocks = (switch_lids.size() + kBlock - 1) / kBlock;
-  parallel_for_chunks(
+  parallel_for_dynamic(
       blocks, 0,
       [&](std::size_t first, std::size_t last) {
         DestPaths paths;

@@ -126,9 +126,10 @@ void route_switch_lid_via_valley(const SwitchGraph& graph, const UpDownOrder& or
 /// of a component is its first CA-attached switch (switch index order), or its lowest switch in `order`
 /// when it has no CAs. Switch LIDs are independent of each other, so they are routed in fixed blocks of
 /// 64 LIDs on all hardware threads, each block balanced on its own: the tables do not depend on the
-/// thread count. Management traffic to switches is light, so per-block balance is enough.
+/// thread count. Management traffic to switches is light, so per-block balance is enough. LIDs marked in
+/// `routed` ([LID] != 0, shorter than targets = none marked) are the caller's and left untouched.
 void route_switch_lids(const SwitchGraph& graph, const UpDownOrder& order, const std::vector<LidTarget>& targets,
                        const std::vector<std::uint32_t>& component, const std::vector<std::uint32_t>& sources,
-                       RoutingTables& tables);
+                       RoutingTables& tables, std::span<const std::uint8_t> routed = {});
 
 }  // namespace smd

@@ -333,13 +333,29 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   for (const auto& d : declined) {
     if (d) return *d;
   }
+  // A leaf switch's own LIDs follow the route of its first CA port's base LID and end at port 0: the same
+  // legal shortest up-then-down path minus the delivering cable, so the channel dependencies are a subset
+  // of that route's. This routes a third of a 3-level tree's switch LIDs for the cost of a row copy
+  // (route_switch_lids spends a BFS over every cable per LID).
+  std::vector<Lid> leaf_route(n, 0);  // [switch] base LID of its first CA port in `cas` order, 0 = none
+  for (const auto& [i, end] : groups) leaf_route[cas[i].leaf] = cas[i].base;
+  std::vector<std::uint8_t> copied(targets.size(), 0);
+  for (std::size_t lid = 1; lid < targets.size(); ++lid) {
+    const LidTarget& tgt = targets[lid];
+    if (tgt.sw == kNoSwitch || tgt.port != 0 || leaf_route[tgt.sw] == 0) continue;
+    const PortNum* from = staged.row(leaf_route[tgt.sw]);
+    PortNum* row = staged.row(static_cast<Lid>(lid));
+    std::copy(from, from + n, row);
+    row[tgt.sw] = 0;
+    copied[lid] = 1;
+  }
   staged.store(graph, tables);
 
-  // Switch LIDs: up*/down* in level order (higher level = up), spine-to-spine through one valley.
+  // Other switch LIDs: up*/down* in level order (higher level = up), spine-to-spine through one valley.
   std::vector<std::uint32_t> rank(n);
   for (SwitchIndex s = 0; s < n; ++s) rank[s] = t.top - t.level[s];
   const UpDownOrder order = make_updown_order(topo, graph, rank);
-  route_switch_lids(graph, order, targets, switch_components(graph), sources, tables);
+  route_switch_lids(graph, order, targets, switch_components(graph), sources, tables, copied);
   // routing.adaptive (issue 4): AR groups over the level order (CA LIDs follow it as LeafPaths do).
   if (adaptive_) {
     if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error();

@@ -22,7 +22,8 @@ namespace smd {
 ///     when nothing is good (irregular trees) the digit port or a rotation of the shortest ones;
 ///   - every other ancestor of the destination leaf goes down, preferring a spine-path child.
 /// LMC > 0: LID base+x adds x to every digit, so the 2^LMC LIDs of a port leave the leaf by different
-/// up-ports and use different top switches. Switch LIDs use up*/down* paths in level order (updn_paths),
+/// up-ports and use different top switches. A leaf switch's own LID takes the route of its first CA
+/// port's base LID, ending at port 0; other switch LIDs use up*/down* paths in level order (updn_paths),
 /// with one valley switch for spine-to-spine routes. deadlock_free = true.
 /// Errors: kDeclined (not a fat tree, or a switch that cannot reach a leaf going up then down),
 /// kInvalidInput (empty LidMap, unknown root GUID). Cost O(leaves * cables + LIDs * switches).

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 
 #include "routing/engines/ftree/ftree_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
@@ -96,6 +97,50 @@ TEST(FatTree, LmcLidsUseDifferentUpPorts) {
   EXPECT_EQ(ports.size(), 4u);
   // Base LIDs keep the congestion-free pattern.
   EXPECT_EQ(testing::max_shift_load(*topo, lids, *r, r->ca_order), 1u);
+}
+
+/// For every leaf switch with CAs: from every switch, the route to the leaf's own LID takes the same
+/// switches as the route to the base LID of its lowest-numbered CA port, and ends at port 0.
+void expect_leaf_lids_follow_first_ca(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
+  std::size_t leaves = 0;
+  for (NodeIndex leaf : topo.switches()) {
+    const Node& node = topo.node(leaf);
+    std::optional<Lid> first_ca;
+    for (PortNum p = 1; p <= node.num_ports && !first_ca; ++p) {
+      const Port& port = node.ports[p];
+      if (port.connected() && !topo.node(port.peer).is_switch()) first_ca = lids.base_lid(port.peer, port.peer_port);
+    }
+    if (!first_ca) continue;
+    ++leaves;
+    const Lid own = lids.base_lid(leaf, 0);
+    for (NodeIndex from : topo.switches()) {
+      SCOPED_TRACE("leaf " + std::to_string(leaf) + " from " + std::to_string(from));
+      const auto to_leaf = testing::walk(topo, lids, t, from, own);
+      const auto to_ca = testing::walk(topo, lids, t, from, *first_ca);
+      EXPECT_EQ(to_leaf.error, "");
+      EXPECT_EQ(to_leaf.switches, to_ca.switches);
+      EXPECT_EQ(t.lft[leaf].get(own), 0);
+    }
+  }
+  EXPECT_GT(leaves, 0u);
+}
+
+TEST(FatTree, LeafSwitchLidsFollowTheirFirstCaPortsRoute) {
+  // LMC 1: the copied route is the base LID's; a partly populated tree has leaves whose port 1 is empty.
+  auto kary = make_kary_ntree(4, 3);
+  ASSERT_TRUE(kary.ok());
+  const LidMap kary_lids = assign_test_lids(*kary, 1);
+  auto r = run(*kary, kary_lids);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expect_sound(*kary, kary_lids, *r);
+  expect_leaf_lids_follow_first_ca(*kary, kary_lids, *r);
+
+  auto partial = make_fat_tree3(FatTree3Spec{3, 3, 3, 2, 3, 3, 0.4, 1});
+  ASSERT_TRUE(partial.ok());
+  const LidMap partial_lids = assign_test_lids(*partial);
+  auto p = run(*partial, partial_lids);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  expect_leaf_lids_follow_first_ca(*partial, partial_lids, *p);
 }
 
 TEST(FatTree, DeclinesTorusAndRandomGraphs) {

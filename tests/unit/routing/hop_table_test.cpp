@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <deque>
 #include <random>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "hand_node.h"
 
@@ -152,6 +156,24 @@ TEST(LidTargets, SwitchLidsGoToPortZeroCaLidsToTheFacingPort) {
     EXPECT_EQ(tg[l].port, 3);
   }
   EXPECT_EQ(tg[8].sw, kNoSwitch);  // CA port not cabled
+}
+
+TEST(ParallelForDynamic, EveryItemRunsOnceInRangesOfAtMostTheGrain) {
+  for (const auto& [count, grain, threads] :
+       {std::tuple<std::size_t, std::size_t, unsigned>{1000, 7, 3}, {5, 64, 2}, {64, 1, 4}, {0, 8, 2}}) {
+    SCOPED_TRACE(std::to_string(count) + " items, grain " + std::to_string(grain));
+    std::vector<std::atomic<int>> runs(count);
+    std::atomic<bool> bad_range{false};
+    parallel_for_dynamic(
+        count, threads,
+        [&](std::size_t first, std::size_t last) {
+          if (first >= last || last > count || last - first > grain) bad_range = true;
+          for (std::size_t i = first; i < last; ++i) ++runs[i];
+        },
+        grain);
+    EXPECT_FALSE(bad_range);
+    for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(runs[i], 1) << "item " << i;
+  }
 }
 
 }  // namespace
