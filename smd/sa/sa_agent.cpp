@@ -13,6 +13,7 @@
 #include "mad/codec/bits.h"
 #include "mad/sa/sa_mad.h"
 #include "smd/sa/mcmember_records.h"
+#include "smd/sa/state_file_origin.h"
 #include "smd/state/atomic_file.h"
 
 namespace smd::sa {
@@ -377,9 +378,18 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   // LIDs may have moved: the port tables are read again when asked.
   if (!before || now->fabric != before->fabric) tables_.reset();
   const bool was_serving = before && before->serving;
+  if (!now->sms.empty()) self_guid_ = now->sms.front().guid;
   if (now->serving && !was_serving) {
-    load_services();
-    load_groups();
+    if (now->other_master_seen) {
+      // Another master ran the subnet since this SM last served: what it still holds may be gone there.
+      // Hosts join and register again after the ClientReregister every port gets from a new master.
+      state_.services = ServiceDb{};
+      state_.informs = InformDb{};
+      state_.mcast = McastDb{};
+      state_.services_changed = state_.mcast_changed = true;
+    }
+    load_services(now->other_master_seen);
+    load_groups(now->other_master_seen);
     partitions_applied_ = false;
     spdlog::info("SA: serving (SM LID {}), {} ServiceRecord(s), {} subscription(s)", now->sm_lid,
                  state_.services.size(), state_.informs.size());
@@ -527,12 +537,12 @@ void SaAgent::refresh_lists() {
 void SaAgent::persist_services() {
   state_.services_changed = false;
   if (options_.services_file.empty()) return;
-  if (Status st = write_file_atomic(options_.services_file, state_.services.to_json()); !st) {
+  if (Status st = write_file_atomic(options_.services_file, stamp_writer(state_.services.to_json(), self_guid_)); !st) {
     spdlog::error("SA: cannot write {}: {}", options_.services_file, st.error().message);
   }
 }
 
-void SaAgent::load_services() {
+void SaAgent::load_services(bool other_master_seen) {
   if (options_.services_file.empty()) return;
   std::error_code ec;
   if (!std::filesystem::exists(options_.services_file, ec)) return;  // no file yet: no services
@@ -540,6 +550,10 @@ void SaAgent::load_services() {
   const Result<std::string> text = read_regular_file(options_.services_file, 64u << 20, "services file");
   if (!text) {
     spdlog::error("SA: {} (ServiceRecords not restored)", text.error().message);
+    return;
+  }
+  if (!restore_state_file(file_writer(*text), self_guid_, other_master_seen)) {
+    spdlog::info("SA: {} not restored: this SM wrote it before another master ran the subnet", options_.services_file);
     return;
   }
   if (Status st = state_.services.load_json(*text); !st) {
@@ -598,13 +612,13 @@ void SaAgent::flush_groups() {
   if (!groups_flush_due_) return;
   groups_flush_due_.reset();
   if (!options_.groups_file.empty()) {
-    if (Status st = write_file_atomic(options_.groups_file, state_.mcast.to_json()); !st)
+    if (Status st = write_file_atomic(options_.groups_file, stamp_writer(state_.mcast.to_json(), self_guid_)); !st)
       spdlog::error("SA: cannot write {}: {}", options_.groups_file, st.error().message);
   }
   if (mcast_sink_) mcast_sink_(state_.mcast.snapshot());
 }
 
-void SaAgent::load_groups() {
+void SaAgent::load_groups(bool other_master_seen) {
   if (options_.groups_file.empty()) return;
   std::error_code ec;
   if (!std::filesystem::exists(options_.groups_file, ec)) return;  // no file yet: no groups
@@ -613,12 +627,22 @@ void SaAgent::load_groups() {
     spdlog::error("SA: {} (multicast groups not restored)", text.error().message);
     return;
   }
+  const std::optional<Guid> writer = file_writer(*text);
+  if (!restore_state_file(writer, self_guid_, other_master_seen)) {
+    // That master may have deleted a group and given its MLID to another: restoring would revive it.
+    spdlog::info(
+        "SA: {} not restored: this SM wrote it before another master ran the subnet (hosts join again "
+        "after ClientReregister)",
+        options_.groups_file);
+    return;
+  }
   if (Status st = state_.mcast.load_json(*text); !st) {
     spdlog::error("SA: {}: {} (multicast groups not restored)", options_.groups_file, st.error().message);
     return;
   }
   state_.mcast_changed = true;  // the SM learns the restored groups with the policy's (apply_partitions)
-  spdlog::info("SA: {} multicast group(s) restored from {}", state_.mcast.groups().size(), options_.groups_file);
+  spdlog::info("SA: {} multicast group(s) restored from {}{}", state_.mcast.groups().size(), options_.groups_file,
+               writer && *writer != self_guid_ ? fmt::format(" (written by SM port {:#018x})", *writer) : "");
 }
 
 }  // namespace smd::sa

@@ -123,8 +123,9 @@ class SaAgent {
   void persist_services();
   void refresh_lists();
   void merge_local();
-  void load_services();
-  void load_groups();
+  /// Restore the services / groups file when this SM starts serving (state_file_origin.h decides).
+  void load_services(bool other_master_seen);
+  void load_groups(bool other_master_seen);
   void apply_partitions(const SaSnapshot& snap);
   void groups_changed(const SaSnapshot& snap);
   /// Write the groups file and hand the groups to the SM, when a change waits for it.
@@ -154,7 +155,8 @@ class SaAgent {
   /// Warnings any requester can cause (a refused join, a cut or unsent answer): 20 lines per 10 s.
   LogBudget requester_log_{20, std::chrono::seconds(10)};
   AnswerCounts local_answers_;
-  std::shared_ptr<const SaSnapshot> seen_;                    // the last snapshot the thread looked at
+  std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
+  Guid self_guid_ = 0;  // this SM's port GUID (the snapshot's first SmEntry): the stamp on its files
   std::shared_ptr<const PartitionsSpec> applied_partitions_;  // the policy whose groups are in state_.mcast
   bool partitions_applied_ = false;
   std::vector<PendingReport> reports_;

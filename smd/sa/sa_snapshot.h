@@ -43,6 +43,9 @@ inline std::uint8_t resp_time_value_for_ms(unsigned ms) {
 struct SaSnapshot {
   /// MASTER with a complete sweep behind it (IBA C15-0.1.3: only then does the SA answer).
   bool serving = false;
+  /// Another SM was MASTER since this SM last served (or started): when serving starts, what this SM knew
+  /// of groups and services is older than that master's subnet (see state_file_origin.h).
+  bool other_master_seen = false;
   std::shared_ptr<const SaFabric> fabric;  ///< null before the first configuring sweep
   std::vector<SmEntry> sms;                ///< this SM first, then the others it knows
   SaSettings settings;

@@ -279,11 +279,12 @@ class Daemon final : public DaemonControl {
   WatchedSm watched_;               ///< STANDBY: the master; MASTER: the lower master awaited
   bool awaiting_handover_ = false;  ///< MASTER: watched_ is a lower master we poll until it hands over
   unsigned poll_failures_ = 0;
-  std::vector<WatchedSm> known_sms_;    ///< the other trusted SMs the last gate read
-  std::unordered_set<Guid> heard_sms_;  ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
-  unsigned other_masters_ = 0;          ///< other SMs in MASTER state at the last look
-  std::uint32_t trap_tid_ = 0;          ///< TIDs of the traps this SM sends
-  Guid nudged_guid_ = 0;                ///< the last master nudged (repeats are logged at debug)
+  std::vector<WatchedSm> known_sms_;        ///< the other trusted SMs the last gate read
+  std::unordered_set<Guid> heard_sms_;      ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
+  unsigned other_masters_ = 0;              ///< other SMs in MASTER state at the last look
+  bool other_master_since_served_ = false;  ///< another SM was MASTER since the SA last started serving
+  std::uint32_t trap_tid_ = 0;              ///< TIDs of the traps this SM sends
+  Guid nudged_guid_ = 0;                    ///< the last master nudged (repeats are logged at debug)
 
   // Multicast: the SA's groups as last handed over (guarded: the SA thread writes them), and the pass.
   mutable std::mutex mcast_mailbox_mutex_;

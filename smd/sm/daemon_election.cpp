@@ -79,6 +79,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
     if (sm.info.state == mad::SmState::kMaster) ++masters;
   }
   other_masters_ = masters;
+  if (masters > 0) other_master_since_served_ = true;
   if (!known_sms_.empty()) ++counters_.elections;
 
   const ElectionDecision decision = decide_election(self, infos);
@@ -174,6 +175,7 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
     });
   }
   batch.wait();
+  if (masters > 0) other_master_since_served_ = true;
   if (awaiting_handover_) ++masters;
   other_masters_ = masters;
   std::erase_if(known_sms_,

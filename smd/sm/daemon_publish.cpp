@@ -103,6 +103,9 @@ void Daemon::publish_sa() {
     sa_ready_ = true;  // later sweeps that repair something do not stop the SA
   }
   snap->serving = sa_ready_ && sa_fabric_ != nullptr;
+  // Read by the SA when serving starts; the first serving snapshot carries it, later ones start afresh.
+  snap->other_master_seen = other_master_since_served_;
+  if (snap->serving) other_master_since_served_ = false;
   snap->fabric = sa_fabric_;
   if (sa_fabric_ && sa_fabric_->tables().layering) {
     // A VL-layered engine's SL is part of its deadlock freedom: PathRecord must hand out exactly it.

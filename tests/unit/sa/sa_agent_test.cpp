@@ -1,7 +1,8 @@
 // SaAgent end to end with a recording Sender: an InformInfo Set is answered, a published fabric where a CA
 // port lost its LID sends trap 65 Reports to the subscriber, re-sent every report_timeout_ms until a
 // ReportResp with the Report's TID, and a subscriber that answers none loses its subscription after
-// report_retries + 1 sends; ServiceRecords written to the services file are served again after a restart.
+// report_retries + 1 sends; ServiceRecords written to the services file are served again after a restart,
+// unless this SM wrote them before another master ran the subnet.
 // Every wait polls with a 2 s deadline; nothing asserts timing.
 #include "smd/sa/sa_agent.h"
 
@@ -183,38 +184,104 @@ Mad service_request(std::uint8_t method, std::uint64_t mask) {
   return m;
 }
 
-TEST_F(SaAgentServicesFile, ServicesSurviveARestart) {
-  const std::string file = dir_ + "/services.json";
-  SaAgentOptions o;
-  o.services_file = file;
-  {
-    Recorder rec;
-    SaAgent agent(o, rec.sender());
-    agent.start();
-    agent.publish(snapshot({}));
-    ASSERT_TRUE(agent.submit(service_request(IB_MAD_METHOD_SET, 0b11), from_a()));
-    ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_GET_RESPONSE).empty(); }));
-    EXPECT_EQ(ib_get(rec.with_method(IB_MAD_METHOD_GET_RESPONSE)[0].mad, IB_MAD_STATUS_F), 0u);
-    ASSERT_TRUE(eventually([&] {
-      std::ifstream in(file);
-      std::stringstream text;
-      text << in.rdbuf();
-      return text.str().find("persisted") != std::string::npos;
-    }));
-    agent.stop();
-  }
+/// A serving snapshot whose SM (first SmEntry) has port GUID `self`.
+std::shared_ptr<const SaSnapshot> snapshot_of(Guid self, bool other_master_seen) {
+  SaSnapshot snap = make_rig({}).snap;
+  snap.sms.front().guid = self;
+  snap.other_master_seen = other_master_seen;
+  return std::make_shared<const SaSnapshot>(std::move(snap));
+}
+
+/// Register the "persisted" ServiceRecord through `agent`, serving `snap`.
+void register_service(SaAgent& agent, Recorder& rec) {
+  ASSERT_TRUE(agent.submit(service_request(IB_MAD_METHOD_SET, 0b11), from_a()));
+  ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_GET_RESPONSE).empty(); }));
+  EXPECT_EQ(ib_get(rec.with_method(IB_MAD_METHOD_GET_RESPONSE)[0].mad, IB_MAD_STATUS_F), 0u);
+}
+
+/// Whether `agent` answers a Get for the "persisted" ServiceRecord with it (else: no record, status != 0).
+bool serves_the_service(SaAgent& agent, Recorder& rec) {
+  const std::size_t before = rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size();
+  EXPECT_TRUE(agent.submit(service_request(IB_MAD_METHOD_GET, 0b1), from_a()));
+  EXPECT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() > before; }));
+  const auto answers = rec.with_method(IB_MAD_METHOD_GET_RESPONSE);
+  if (answers.size() <= before) return false;
+  const Sent& got = answers[before];
+  if (ib_get(got.mad, IB_MAD_STATUS_F) != 0) return false;
+  const auto r = std::span<const std::uint8_t>(got.mad).subspan(56);
+  EXPECT_EQ(get_be(r, 0, 8), 0xABCDu);
+  return std::string(reinterpret_cast<const char*>(r.data() + 48), 9) == "persisted";
+}
+
+/// The services file `file` after an SM with port GUID `writer` registered the service and stopped.
+void write_services_file(const SaAgentOptions& o, Guid writer) {
+  Recorder rec;
+  SaAgent agent(o, rec.sender());
+  agent.start();
+  agent.publish(snapshot_of(writer, false));
+  register_service(agent, rec);
+  ASSERT_TRUE(eventually([&] {
+    std::ifstream in(o.services_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str().find("persisted") != std::string::npos;
+  }));
+  agent.stop();
+}
+
+/// Whether a fresh SaAgent with `o`, serving as `self`, serves the registered service.
+bool restarted_serves(const SaAgentOptions& o, Guid self, bool other_master_seen) {
   Recorder rec;
   SaAgent again(o, rec.sender());
   again.start();
-  again.publish(snapshot({}));
-  ASSERT_TRUE(again.submit(service_request(IB_MAD_METHOD_GET, 0b1), from_a()));
-  ASSERT_TRUE(eventually([&] { return !rec.with_method(IB_MAD_METHOD_GET_RESPONSE).empty(); }));
-  const Sent got = rec.with_method(IB_MAD_METHOD_GET_RESPONSE)[0];
-  ASSERT_EQ(ib_get(got.mad, IB_MAD_STATUS_F), 0u);
-  const auto r = std::span<const std::uint8_t>(got.mad).subspan(56);
-  EXPECT_EQ(get_be(r, 0, 8), 0xABCDu);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(r.data() + 48), 9), "persisted");
+  again.publish(snapshot_of(self, other_master_seen));
+  const bool served = serves_the_service(again, rec);
   again.stop();
+  return served;
+}
+
+constexpr Guid kSmA = 0x0002c90300000a0aull;
+constexpr Guid kSmB = 0x0002c90300000b0bull;
+
+TEST_F(SaAgentServicesFile, ServicesSurviveARestart) {
+  SaAgentOptions o;
+  o.services_file = dir_ + "/services.json";
+  write_services_file(o, kSmA);
+  EXPECT_TRUE(restarted_serves(o, kSmA, /*other_master_seen=*/false));
+}
+
+TEST_F(SaAgentServicesFile, AnSmBackAfterAnotherMasterLeavesItsOwnFileAlone) {
+  // Another master ran the subnet meanwhile: what this SM wrote may have been deleted there.
+  SaAgentOptions o;
+  o.services_file = dir_ + "/services.json";
+  write_services_file(o, kSmA);
+  EXPECT_FALSE(restarted_serves(o, kSmA, /*other_master_seen=*/true));
+}
+
+TEST_F(SaAgentServicesFile, AFileAnotherSmWroteIsRestoredAfterThatMaster) {
+  // A state_dir shared with the other SM: its file is that master's latest state.
+  SaAgentOptions o;
+  o.services_file = dir_ + "/services.json";
+  write_services_file(o, kSmB);
+  EXPECT_TRUE(restarted_serves(o, kSmA, /*other_master_seen=*/true));
+}
+
+TEST(SaAgentMastership, ServingAgainAfterAnotherMasterStartsWithoutWhatItHeld) {
+  for (const bool other_master_seen : {false, true}) {
+    SCOPED_TRACE(other_master_seen ? "another master ran the subnet" : "no other master");
+    Recorder rec;
+    SaAgent agent(SaAgentOptions{}, rec.sender());
+    agent.start();
+    agent.publish(snapshot_of(kSmA, false));
+    register_service(agent, rec);
+    auto standby = std::make_shared<SaSnapshot>(*snapshot_of(kSmA, false));
+    standby->serving = false;
+    agent.publish(standby);
+    ASSERT_TRUE(eventually([&] { return !agent.stats().serving; }));  // the SA thread took the standby one
+    agent.publish(snapshot_of(kSmA, other_master_seen));
+    EXPECT_EQ(serves_the_service(agent, rec), !other_master_seen);
+    agent.stop();
+  }
 }
 
 TEST_F(SaAgentTest, ForwardedTrapCarriesTheIssuersGid) {
