@@ -11,7 +11,7 @@ void print_summary(std::ostream& out, const SweepSummary& s, unsigned attempt) {
   if (s.resumed) out << " (re-sweep of " << s.gaps << " unread attributes)";
   out << ": " << (s.subnet_up ? "SUBNET UP" : "SUBNET NOT UP") << "\n";
   out << "  fabric:   " << s.switches << " switches, " << s.cas << " CAs, " << s.links << " links, " << s.lids
-      << " LID ranges\n";
+      << " ports with LIDs\n";
   out << "  routing:  engine " << (s.engine.empty() ? "-" : s.engine);
   // Reasons and problems may name nodes by NodeDescription: printed without control characters.
   for (const auto& d : s.declined) out << "; declined " << printable_text(d);

@@ -74,7 +74,7 @@ void render_status(std::ostream& out, const Json& s) {
   const std::string engine = str(s, "engine");
   out << std::setw(14) << "Engine" << (engine.empty() ? "-" : engine) << "\n";
   out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "
-      << str(fabric, "links") << " links, " << str(fabric, "lids") << " LIDs\n";
+      << str(fabric, "links") << " links, " << str(fabric, "lids") << " ports with LIDs\n";
   if (s.contains("policy")) {  // daemons before policy generations left it out
     const Json& policy = s.at("policy");
     out << std::setw(14) << "Policy" << str(policy, "generation") << " (" << str(policy, "source") << ")\n";
@@ -143,7 +143,7 @@ void render_route(std::ostream& out, const Json& r) {
 void render_report(std::ostream& out, const Json& r) {
   out << (r.value("subnet_up", false) ? "SUBNET UP" : "SUBNET NOT UP") << " in " << ms(r, "total_ms") << " ms\n";
   out << "  fabric   " << str(r, "switches") << " switches, " << str(r, "cas") << " CAs, " << str(r, "links")
-      << " links, " << str(r, "lids") << " LIDs\n";
+      << " links, " << str(r, "lids") << " ports with LIDs\n";
   out << "  routing  " << str(r, "engine") << "\n";
   for (const Json& d : r.at("declined")) out << "    declined: " << text(d) << "\n";
   out << "  SMPs     " << str(r, "smps_sent") << " sent, " << str(r, "retries") << " retries, " << str(r, "timeouts")

@@ -34,7 +34,7 @@ TEST(ControlRender, Status) {
       "Last sweep    2026-11-30T03:45:00Z: subnet up, 0 problems, 12.5 ms\n";
   const std::string common_tail =
       "Engine        minhop\n"
-      "Fabric        6 switches, 16 CAs, 24 links, 22 LIDs\n";
+      "Fabric        6 switches, 16 CAs, 24 links, 22 ports with LIDs\n";
   EXPECT_EQ(render("status", status), common_head + common_tail);
 
   Json counted = status;
@@ -77,7 +77,7 @@ TEST(ControlRender, StatusWithTheElection) {
             "Sweeps        heavy 3, light 4, failed 0\n"
             "Last sweep    none yet\n"
             "Engine        -\n"
-            "Fabric        0 switches, 0 CAs, 0 links, 0 LIDs\n");
+            "Fabric        0 switches, 0 CAs, 0 links, 0 ports with LIDs\n");
 }
 
 TEST(ControlRender, Route) {
@@ -119,7 +119,7 @@ TEST(ControlRender, ReportAlignsPhasesOnTheLongestName) {
       {"problems", Json::array()}};
   EXPECT_EQ(render("report", report),
             "SUBNET UP in 30.2 ms\n"
-            "  fabric   2 switches, 4 CAs, 5 links, 6 LIDs\n"
+            "  fabric   2 switches, 4 CAs, 5 links, 6 ports with LIDs\n"
             "  routing  minhop\n"
             "  SMPs     40 sent, 0 retries, 0 timeouts\n"
             "  LFTs     2 blocks written, 0 unchanged; 12 PortInfo sets\n"
