@@ -221,7 +221,7 @@ std::optional<PartitionSpec> read_partition(const YAML::Node& item, const YAML::
   MapReader map(item, path, mark, diag);
   PartitionSpec p;
   p.where = where_of(diag, mark);
-  map.read_string("name", p.name);
+  map.read_string("name", p.name, /*non_empty=*/true);  // named by QoS port groups and smctl
   std::uint64_t pkey = 0;
   map.read_u64("pkey", pkey);
   const bool pkey_read = diag.failures() == before;

@@ -68,7 +68,9 @@ void emit_group(YAML::Emitter& out, const McastGroupSpec& g) {
 
 void emit_partition(YAML::Emitter& out, const PartitionSpec& p) {
   out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
+  // The loader refuses an empty name (a name is what QoS port groups and smctl match): an unnamed
+  // partition (OpenSM's "=0x10:ALL;") is written without one.
+  if (!p.name.empty()) out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
   out << YAML::Key << "pkey" << YAML::Value << hex(p.pkey, 4);
   out << YAML::Key << "default_membership" << YAML::Value << membership_name(p.default_membership);
   out << YAML::Key << "index0" << YAML::Value << p.index0;

@@ -242,6 +242,8 @@ const RejectCase kPartitionsCases[] = {
     {"partitions_pkey_16_bits", "partitions:\n  list:\n    - name: a\n      pkey: 0x8001\n",
      "t.yaml:4:13: partitions.list[0].pkey: 0x8001 is out of range 0x0001..0x7fff (a P_Key base has 15 bits; "
      "membership sets bit 15)"},
+    {"partitions_name_empty", "partitions:\n  list:\n    - name: \"\"\n      pkey: 0x10\n",
+     "t.yaml:3:13: partitions.list[0].name: must not be empty"},
     {"partitions_pkey_missing", "partitions:\n  list:\n    - name: a\n",
      "t.yaml:3:7: partitions.list[0].pkey: missing: every partition needs its 15-bit P_Key (0x0001..0x7fff)"},
     {"partitions_pkey_junk", "partitions:\n  list:\n    - pkey: 0x12g\n",
