@@ -44,6 +44,15 @@ int run_import_partitions(const std::string& input, const std::string& output_pa
                            " by smd import-partitions; the policy adds the default partition 0x7fff\n"
                            "# (ALL=limited, SELF=full) when this list has none.\n" +
                            partitions_yaml(imported->spec);
+  // Member lists grow several times when written as YAML: a section the policy loader would refuse as too
+  // large is not written at all.
+  if (yaml.size() > kMaxPolicyBytes) {
+    err << input << ": the converted partitions: section would be " << yaml.size() << " bytes, more than the "
+        << kMaxPolicyBytes
+        << " a policy file may hold; select members with ALL_CAS or node descriptions instead of port GUIDs, or "
+           "split the partitions\n";
+    return kBadInputExit;
+  }
   if (output_path.empty()) {
     out << yaml;
     return 0;

@@ -66,6 +66,20 @@ TEST_F(ImportPartitions, AFileThatCannotBeConvertedExits2AndWritesNothing) {
   EXPECT_EQ(err_.str(), "cannot open partitions file " + dir_ + "/absent.conf: No such file or directory\n");
 }
 
+TEST_F(ImportPartitions, ASectionLargerThanAPolicyMayBeExits2AndWritesNothing) {
+  // 40,000 short GUIDs: about 300 KB of partitions.conf, some 1.5 MB of YAML (one line per member).
+  std::string conf_text = "Big=0x10 : ";
+  for (unsigned g = 1; g <= 40000; ++g) conf_text += (g > 1 ? "," : "") + std::to_string(g);
+  conf_text += " ;\n";
+  const std::string conf = write("big.conf", conf_text);
+  const std::string out = dir_ + "/p.yaml";
+  EXPECT_EQ(run(conf, out), 2);
+  EXPECT_NE(err_.str().find(conf + ": the converted partitions: section would be "), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("more than the 1048576 a policy file may hold"), std::string::npos) << err_.str();
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(out_.str(), "");
+}
+
 TEST_F(ImportPartitions, AnUnwritableOutputExits4) {
   const std::string conf = write("p.conf", "A=0x10 : ALL ;\n");
   const std::string out = dir_ + "/no/such/dir/p.yaml";
