@@ -243,27 +243,26 @@ bool restarted_serves(const SaAgentOptions& o, Guid self, bool other_master_seen
 constexpr Guid kSmA = 0x0002c90300000a0aull;
 constexpr Guid kSmB = 0x0002c90300000b0bull;
 
-TEST_F(SaAgentServicesFile, ServicesSurviveARestart) {
+/// Whether SM `self` restores the services file SM `writer` wrote, when it starts serving.
+bool restores(const std::string& dir, Guid writer, Guid self, bool other_master_seen) {
   SaAgentOptions o;
-  o.services_file = dir_ + "/services.json";
-  write_services_file(o, kSmA);
-  EXPECT_TRUE(restarted_serves(o, kSmA, /*other_master_seen=*/false));
+  o.services_file = dir + "/services.json";
+  write_services_file(o, writer);
+  return restarted_serves(o, self, other_master_seen);
+}
+
+TEST_F(SaAgentServicesFile, ServicesSurviveARestart) {
+  EXPECT_TRUE(restores(dir_, kSmA, kSmA, /*other_master_seen=*/false));
 }
 
 TEST_F(SaAgentServicesFile, AnSmBackAfterAnotherMasterLeavesItsOwnFileAlone) {
   // Another master ran the subnet meanwhile: what this SM wrote may have been deleted there.
-  SaAgentOptions o;
-  o.services_file = dir_ + "/services.json";
-  write_services_file(o, kSmA);
-  EXPECT_FALSE(restarted_serves(o, kSmA, /*other_master_seen=*/true));
+  EXPECT_FALSE(restores(dir_, kSmA, kSmA, /*other_master_seen=*/true));
 }
 
 TEST_F(SaAgentServicesFile, AFileAnotherSmWroteIsRestoredAfterThatMaster) {
   // A state_dir shared with the other SM: its file is that master's latest state.
-  SaAgentOptions o;
-  o.services_file = dir_ + "/services.json";
-  write_services_file(o, kSmB);
-  EXPECT_TRUE(restarted_serves(o, kSmA, /*other_master_seen=*/true));
+  EXPECT_TRUE(restores(dir_, kSmB, kSmA, /*other_master_seen=*/true));
 }
 
 TEST(SaAgentMastership, ServingAgainAfterAnotherMasterStartsWithoutWhatItHeld) {
