@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 
 #include "config/policy_loader.h"
 #include "routing/base/safe_text.h"
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   // Subcommands log through the default logger before (or without) setup_logging: the same formatter.
   spdlog::set_formatter(smd::make_log_formatter());
   CLI::App app{"smd: InfiniBand subnet manager (heavy sweep, LIDs, routing, LFTs, link bring-up)"};
+  app.set_version_flag("--version", std::string("smd ") + SMD_VERSION);
   std::string config_path;
   bool once = false;
   std::string log_level;

@@ -102,13 +102,17 @@ void Daemon::run_mcast_pass(const DaemonEvent& event) {
   ++counters_.mcast_passes;
   counters_.mft_blocks_written += r.counts.blocks_written;
   if (!r.problems.empty()) {
-    spdlog::warn("multicast pass: {} trees rebuilt, {} MFT blocks written, {} problems; first: {}", r.rebuilt,
+    spdlog::warn("multicast pass: {} MLID(s) re-planned, {} MFT blocks written, {} problems; first: {}", r.rebuilt,
                  r.counts.blocks_written, r.problems.size(), r.problems.front().to_string());
     // What a pass could not write (an SMA that did not answer) the next heavy sweep writes again.
     schedule_heavy_sweep(Clock::now() + std::chrono::seconds(1), "multicast pass left problems");
   } else {
-    spdlog::info("multicast pass: {} trees rebuilt, {} groups, {} MFT blocks written ({} skipped), {} SMPs, {:.1f} ms",
-                 r.rebuilt, r.counts.groups, r.counts.blocks_written, r.counts.blocks_skipped, r.smps_sent, r.ms);
+    // "Groups" are the MLIDs with a tree in the switches' tables: a group without members has none, so a
+    // pass that removed one's tree reads "1 MLID re-planned, 0 groups with a tree".
+    spdlog::info(
+        "multicast pass: {} MLID(s) re-planned, {} group(s) with a tree, {} MFT blocks written ({} skipped), {} "
+        "SMPs, {:.1f} ms",
+        r.rebuilt, r.counts.groups, r.counts.blocks_written, r.counts.blocks_skipped, r.smps_sent, r.ms);
   }
   publish(nullptr);
 }

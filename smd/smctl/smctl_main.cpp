@@ -4,6 +4,7 @@
 // Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 
 #include "config/policy.h"
 #include "routing/base/safe_text.h"
@@ -21,6 +22,7 @@ constexpr int kExitNoConnection = 2;
 int main(int argc, char** argv) {
   using smd::control::Json;
   CLI::App app{"smctl: query and steer the smd InfiniBand subnet manager"};
+  app.set_version_flag("--version", std::string("smctl ") + SMD_VERSION);
   app.require_subcommand(1);
   std::string socket = smd::ControlPolicy{}.socket;
   bool json = false;
