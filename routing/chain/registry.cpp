@@ -42,10 +42,24 @@ Result<std::unique_ptr<RoutingEngine>> make_engine(std::string_view name, const 
                     "unknown routing engine \"" + std::string(name) + "\" (known: " + join_names() + ")");
 }
 
+std::optional<VerifyReport> ca_safe_report(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  auto report = verify_tables(topo, lids, tables, /*require_deadlock_free=*/false);
+  if (!report || report->deadlock_free || !report->ca_deadlock_free) return std::nullopt;
+  return std::move(report).value();
+}
+
+std::string ca_safe_warning(const std::string& engine) {
+  return "engine " + engine +
+         "'s tables are used although their channel dependency graph has a cycle: only routes that switches "
+         "without CAs send from port 0 (traps, PMA answers) close it, CA-injected traffic cannot deadlock, and "
+         "no later engine of the chain routes deadlock-free";
+}
+
 Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, const RoutingOptions& options,
                                      const Topology& topo, const LidMap& lids) {
   if (chain.empty()) return make_error(ErrorCode::kInvalidInput, "routing engine chain is empty");
   ChainResult result;
+  std::optional<RoutingTables> kept;  // the first engine's tables that ca_safe_report keeps
   for (const auto& name : chain) {
     auto engine = make_engine(name, options);
     if (!engine) {
@@ -67,9 +81,24 @@ Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, cons
     auto report = verify_tables(topo, lids, *tables, tables->deadlock_free);
     if (!report) {
       result.declined.push_back(ChainAttempt{name, report.error().with_context("verification")});
+      if (!kept && tables->deadlock_free && ca_safe_report(topo, lids, *tables)) {
+        kept = std::move(tables).value();
+        kept->deadlock_free = false;
+      }
+      continue;
+    }
+    if (kept && !report->deadlock_free) {
+      result.declined.push_back(ChainAttempt{
+          name, make_error(ErrorCode::kDeclined, "its routes are not deadlock-free either; " + kept->engine +
+                                                     "'s, safe for CA-injected traffic, are kept")});
       continue;
     }
     result.tables = std::move(tables).value();
+    return result;
+  }
+  if (kept) {
+    result.warning = ca_safe_warning(kept->engine);
+    result.tables = std::move(*kept);
     return result;
   }
   // Every engine failed: say why for each, in chain order. The code tells the caller whether any

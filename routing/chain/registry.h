@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 #include "routing/engines/engine.h"
 #include "routing/engines/engine_factory.h"
+#include "routing/verify/verify.h"
 
 namespace smd {
 
@@ -31,11 +33,25 @@ struct ChainAttempt {
 };
 
 /// Tables from the first engine of `chain` that succeeds and passes verification, plus the attempts
-/// that failed before it. Errors: kVerifyFailed/kDeclined when every engine failed (message lists each).
+/// that failed before it. One exception keeps an earlier engine's tables: an engine that promised deadlock
+/// freedom and whose channel dependency graph has a cycle that only switch-sourced routes close
+/// (ca_safe_report) is kept, with deadlock_free false and `warning` saying so, unless a later engine's
+/// tables are deadlock-free for all routes (a later engine without that promise is no better, and its
+/// CA routes may be worse). Errors: kVerifyFailed/kDeclined when every engine failed (message lists each).
 struct ChainResult {
   RoutingTables tables;
   std::vector<ChainAttempt> declined;
+  std::string warning;  ///< non-empty when `tables` are such a kept engine's: why
 };
+
+/// For tables whose deadlock-freedom promise failed verification (a cycle in the channel dependency
+/// graph): their report verified without the promise when the graph of CA-injected traffic is acyclic,
+/// so that only routes a switch sends from its own port 0 (traps, PMA answers) close the cycle; nullopt
+/// when that graph has a cycle too or the tables fail for another reason.
+std::optional<VerifyReport> ca_safe_report(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
+
+/// The warning of a ChainResult whose tables are engine `engine`'s, kept by the rule above.
+std::string ca_safe_warning(const std::string& engine);
 Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, const RoutingOptions& options,
                                      const Topology& topo, const LidMap& lids);
 

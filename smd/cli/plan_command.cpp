@@ -57,16 +57,17 @@ struct Routed {
   RoutingTables tables;
   VerifyReport verified;
   std::vector<ChainAttempt> declined;
+  std::string warning;    // ChainResult::warning
   double compute_ms = 0;  // the winning engine's compute()
   double verify_ms = 0;   // verification of the winning tables
 };
 
 /// The engine chain, run the way route_with_chain runs it (first engine whose tables compute and pass
-/// verify_tables wins; the others are recorded), but timed phase by phase and keeping the winner's
-/// VerifyReport, which the planner prints.
+/// verify_tables wins, or the engine ca_safe_report keeps; the others are recorded), but timed phase by
+/// phase and keeping the winner's VerifyReport, which the planner prints.
 Result<Routed> route_timed(const Policy& policy, const Topology& topo, const LidMap& lids) {
   Routed out;
-  std::string why;
+  std::optional<Routed> kept;
   for (const auto& name : policy.routing.engines) {
     auto engine = make_engine(name, policy.routing.options);
     if (!engine) {
@@ -88,9 +89,22 @@ Result<Routed> route_timed(const Policy& policy, const Topology& topo, const Lid
       const Sl2VlPlan sl2vl(topo, policy.qos, tables->layering.get());
       if (Status st = verify_sl2vl_layers(topo, lids, *tables, sl2vl); !st.ok()) report = st.error();
     }
-    const double verify_ms = ms_since(start);
     if (!report) {
       out.declined.push_back(ChainAttempt{name, report.error().with_context("verification")});
+      if (!kept && tables->deadlock_free) {
+        if (auto safe = ca_safe_report(topo, lids, *tables)) {
+          kept = Routed{std::move(tables).value(), *safe, {}, {}, compute_ms, ms_since(start)};
+          kept->tables.deadlock_free = false;
+          if (kept->tables.engine.empty()) kept->tables.engine = name;
+        }
+      }
+      continue;
+    }
+    const double verify_ms = ms_since(start);
+    if (kept && !report->deadlock_free) {
+      out.declined.push_back(ChainAttempt{
+          name, make_error(ErrorCode::kDeclined, "its routes are not deadlock-free either; " + kept->tables.engine +
+                                                     "'s, safe for CA-injected traffic, are kept")});
       continue;
     }
     out.tables = std::move(tables).value();
@@ -99,6 +113,11 @@ Result<Routed> route_timed(const Policy& policy, const Topology& topo, const Lid
     out.compute_ms = compute_ms;
     out.verify_ms = verify_ms;
     return out;
+  }
+  if (kept) {
+    kept->declined = std::move(out.declined);
+    kept->warning = ca_safe_warning(kept->tables.engine);
+    return std::move(*kept);
   }
   std::string message = "no routing engine of [";
   for (std::size_t i = 0; i < policy.routing.engines.size(); ++i) {
@@ -190,6 +209,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
         {{"engine", a.engine}, {"reason", std::string(to_string(a.error.code)) + ": " + a.error.message}});
   }
   j["declined"] = declined;
+  if (!r.warning.empty()) j["warning"] = r.warning;
   return j;
 }
 
@@ -201,6 +221,7 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
   for (const auto& a : r.declined) {
     out << "declined      " << a.engine << ": " << to_string(a.error.code) << ": " << a.error.message << "\n";
   }
+  if (!r.warning.empty()) out << "warning       " << r.warning << "\n";
   std::snprintf(line, sizeof line, "engine        %s (compute %.1f ms, verify %.1f ms, report %.1f ms)\n",
                 r.tables.engine.c_str(), r.compute_ms, r.verify_ms, tm.quality);
   out << line;

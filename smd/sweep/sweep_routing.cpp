@@ -49,6 +49,10 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
       s.declined.push_back(a.engine + ": " + a.error.message);
       spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
     }
+    if (!routed->warning.empty()) {
+      s.declined.push_back("warning: " + routed->warning);
+      spdlog::warn("routing: {}", routed->warning);
+    }
     RoutingTables fresh = std::move(routed->tables);
     desired_.tables =
         std::make_shared<const RoutingTables>(may_repair ? choose_tables(topo, std::move(fresh), s) : std::move(fresh));
