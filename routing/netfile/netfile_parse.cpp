@@ -42,17 +42,22 @@ class Cursor {
 
   Error fail(const std::string& what) const { return make_error(ErrorCode::kInvalidInput, here().str() + ": " + what); }
 
-  // Decimal unsigned number.
+  // Decimal unsigned number: every digit is read (leading zeros too, as ibsim's strtoul does); a value above
+  // kNumberCap reads as kNumberCap, which no field accepts. number_text() is the digits as written, for
+  // error messages.
+  static constexpr unsigned long kNumberCap = 0xFFFFFFFFul;
   std::optional<unsigned long> number() {
     std::size_t start = pos_;
     unsigned long v = 0;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])) && pos_ - start < 9) {
-      v = v * 10 + static_cast<unsigned>(text_[pos_] - '0');
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      v = std::min(kNumberCap, v * 10 + static_cast<unsigned>(text_[pos_] - '0'));
       ++pos_;
     }
+    number_text_ = text_.substr(start, pos_ - start);
     if (pos_ == start) return std::nullopt;
     return v;
   }
+  std::string number_text() const { return std::string(number_text_); }
 
   // Hex number with or without "0x"; ibnetdiscover prints port GUIDs in parentheses without it.
   std::optional<std::uint64_t> hex() {
@@ -90,6 +95,7 @@ class Cursor {
   const std::string& file_;
   int line_;
   std::size_t pos_ = 0;
+  std::string_view number_text_;  // the digits of the last number()
 };
 
 // "4xQDR" -> LinkRate with one width bit and one speed bit; nullopt if the token is not of that shape.
@@ -242,7 +248,7 @@ class Parser {
     if (!ports) return c.fail("expected the number of ports");
     if (*ports < 1 || *ports > 254) {
       return make_error(ErrorCode::kInvalidInput,
-                        ports_at.str() + ": port count " + std::to_string(*ports) + " outside 1..254");
+                        ports_at.str() + ": port count " + c.number_text() + " outside 1..254");
     }
     rec.num_ports = static_cast<unsigned>(*ports);
     c.skip_space();
@@ -277,6 +283,10 @@ class Parser {
     c.take('[');
     auto port = c.number();
     if (!port || !c.take(']')) return c.fail("expected [port]");
+    // Ports are checked against the node's port count later; only a number too long for that is refused here.
+    if (*port >= Cursor::kNumberCap) {
+      return make_error(ErrorCode::kInvalidInput, pl.at.str() + ": port " + c.number_text() + " outside 1..254");
+    }
     pl.port = static_cast<unsigned>(*port);
     if (c.take('(') && (!c.hex() || !c.take(')'))) return c.fail("expected (port GUID)");
     c.skip_space();
@@ -288,6 +298,10 @@ class Parser {
     if (!c.take('[')) return c.fail("expected [peer port]");
     auto peer_port = c.number();
     if (!peer_port || !c.take(']')) return c.fail("expected [peer port]");
+    if (*peer_port >= Cursor::kNumberCap) {
+      return make_error(ErrorCode::kInvalidInput,
+                        pl.peer_port_at.str() + ": port " + c.number_text() + " outside 1..254");
+    }
     pl.peer_port = static_cast<unsigned>(*peer_port);
     if (c.take('(') && (!c.hex() || !c.take(')'))) return c.fail("expected (peer port GUID)");
     Status tail = parse_port_tail(c, pl);

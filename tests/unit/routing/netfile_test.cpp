@@ -225,6 +225,12 @@ TEST(NetfileReader, ErrorsNameFileLineColumn) {
       {"Switch 2 \"s\"\n\nSwitch 3 \"s\"\n", "3:10: duplicate node id \"s\" (first at t.net:1:10)"},
       {"Switch 2 \"s\"\n[1] \"h\"[1]\n[1] \"h\"[1]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n", "3:1: port \"s\"[1] listed twice"},
       {"Switch 300 \"s\"\n", "1:8: port count 300 outside 1..254"},
+      // numbers of any length are read whole and quoted as written (they were cut at 9 digits)
+      {"Switch 1000000000 \"s\"\n", "1:8: port count 1000000000 outside 1..254"},
+      {"Switch 99999999999999999999 \"s\"\n", "1:8: port count 99999999999999999999 outside 1..254"},
+      {"Switch 2 \"s\"\n[4294967297] \"h\"[1]\n", "2:1: port 4294967297 outside 1..254"},
+      {"Switch 2 \"s\"\n[1] \"h\"[00000000000000000004]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n",
+       "2:8: port 4 outside 1..1 of \"h\""},
       {"Switch 2 s\n", "1:10: expected a quoted, non-empty node id"},
       {"[1] \"s\"[1]\n", "1:1: port line before any node header"},
       {"Switch 2 \"s\"\n[1] \"h\"[1] x=3\n", "2:12: unexpected text after the peer port"},
@@ -245,6 +251,14 @@ TEST(NetfileReader, ErrorsNameFileLineColumn) {
     const std::string want = std::string("t.net:") + c.where_and_what;
     EXPECT_EQ(t.error().message.substr(0, want.size()), want) << "got: " << t.error().message;
   }
+}
+
+TEST(NetfileReader, LeadingZerosAreReadAsIbsimReadsThem) {
+  // ibsim parses numbers with strtoul: "0000000000008" is 8.
+  auto t = parse("Switch 0000000000008 \"s\"\n[0000000001] \"h\"[01]\n\nHca 1 \"h\"\n[1] \"s\"[1]\n");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->node(0).num_ports, 8);
+  EXPECT_EQ(t->link_count(), 1u);
 }
 
 TEST(NetfileReader, IncludeIsRelativeToTheIncludingFile) {
