@@ -191,6 +191,16 @@ const std::vector<std::string>& log_level_names() {
 
 Result<Policy> load_policy_string(const std::string& yaml, const std::string& source_name) {
   Diagnostics diag(source_name);
+  // yaml-cpp ends a scalar at a NUL byte and reports a later, unrelated place (or nothing, in a comment).
+  if (const std::size_t nul = yaml.find('\0'); nul != std::string::npos) {
+    YAML::Mark at;
+    at.pos = static_cast<int>(nul);
+    const std::size_t line_start = yaml.rfind('\n', nul);
+    at.line = static_cast<int>(std::count(yaml.begin(), yaml.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+    at.column = static_cast<int>(line_start == std::string::npos ? nul : nul - line_start - 1);
+    diag.fail(at, "", "a NUL byte (0x00): a policy file is text");
+    return diag.error();
+  }
   // YAML::LoadAll is not used: on some texts yaml-cpp 0.7's LoadAll never returns (config/yaml_scan.h).
   YamlScan scan;
   YAML::Node document;

@@ -433,5 +433,17 @@ TEST(PolicyLoaderAliases, ASharedMemberListLoads) {
   EXPECT_EQ(b->members.size(), 2u);
 }
 
+// A NUL byte is named where it is, in a value or in a comment (yaml-cpp reported a later escape error, or
+// nothing for a comment).
+TEST(PolicyLoaderText, ANulByteIsRefusedWhereItIs) {
+  using namespace std::string_literals;
+  for (const auto& [yaml, where] : {std::pair{"sm:\n  priority:\0 3\n"s, "t.yaml:2:12: "s},
+                                    std::pair{"# a comment \0 here\nsm:\n  priority: 3\n"s, "t.yaml:1:13: "s}}) {
+    Result<Policy> policy = load_policy_string(yaml, "t.yaml");
+    ASSERT_FALSE(policy.ok());
+    EXPECT_EQ(policy.error().message, where + "a NUL byte (0x00): a policy file is text");
+  }
+}
+
 }  // namespace
 }  // namespace smd
