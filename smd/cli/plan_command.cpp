@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "smd/cli/layer_report.h"
 #include "smd/state/ar_plan_json.h"
 #include "smd/state/atomic_file.h"
+#include "smd/state/guid2lid_file.h"
 
 namespace smd {
 namespace {
@@ -320,7 +322,26 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   auto phase = Clock::now();
   LidAssignOptions lid_options;
   lid_options.lmc = policy.lid.lmc;
-  auto lids = assign_lids(*topo, Guid2Lid{}, lid_options);
+  Guid2Lid remembered;
+  if (!args.guid2lid.empty()) {
+    // Named on the command line, so unlike the daemon's own file it must exist and parse whole.
+    std::error_code ec;
+    if (!std::filesystem::exists(args.guid2lid, ec)) {
+      err << "smd plan: cannot open guid2lid file " << args.guid2lid << ": No such file or directory\n";
+      return kPlanBadInput;
+    }
+    auto load = read_guid2lid(args.guid2lid);
+    if (!load) {
+      err << "smd plan: " << printable_text(load.error().message) << "\n";
+      return kPlanBadInput;
+    }
+    if (!load->problems.empty()) {
+      for (const std::string& p : load->problems) err << "smd plan: " << printable_text(p) << "\n";
+      return kPlanBadInput;
+    }
+    remembered = std::move(load->entries);
+  }
+  auto lids = assign_lids(*topo, remembered, lid_options);
   tm.lids = ms_since(phase);
   if (!lids) {
     err << "smd plan: " << args.topology << ": LID assignment: " << printable_text(lids.error().message) << "\n";
@@ -416,6 +437,9 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::Range(0u, 49152u));
   cmd->add_option("--max-shifts", args->max_shifts, "shift patterns evaluated at most, evenly spread (0 = all)");
   cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file");
+  cmd->add_option(
+      "--guid2lid", args->guid2lid,
+      "keep the LIDs of this guid2lid file (the daemon's state_dir/guid2lid): plan the LIDs the fabric has");
   cmd->add_flag("--adaptive", args->adaptive, "compute adaptive-routing groups (forces routing.adaptive on)");
   cmd->add_option("--ar-plan", args->ar_plan,
                   "write the adaptive-routing plan as JSON to this file (implies --adaptive)");

@@ -31,6 +31,9 @@ struct PlanArgs {
   /// --vl-cap: PortInfo:VLCap (1 = VL0 .. 5 = VL0-14) of every port, which a netfile does not carry; 0 =
   /// unknown (then only the policy limits a VL-layered engine, and no SL2VL drop is foreseen).
   unsigned vl_cap = 0;
+  /// --guid2lid: a guid2lid file (the daemon's state_dir/guid2lid): its ports keep their LIDs, so the plan
+  /// routes the LIDs the fabric has ("" = LIDs assigned afresh, in netfile order).
+  std::string guid2lid;
 };
 
 /// Exit codes of `smd plan`: 0 planned; 2 bad input (netfile, policy, LIDs, a fabric in several

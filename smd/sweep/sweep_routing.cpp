@@ -65,7 +65,10 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
       spdlog::error("ar-plan: {}", st.error().message);
     }
   }
-  spdlog::info("routing: engine {} routed {} LIDs on {} switches", s.engine, lids.max_lid(), s.switches);
+  std::size_t lid_count = 0;  // each entry holds 2^LMC LIDs (max_lid() overstates it when LMC ranges align)
+  for (const auto& e : lids.entries()) lid_count += std::size_t{1} << e.lmc;
+  spdlog::info("routing: engine {} routed {} LIDs (up to {:#06x}) on {} switches", s.engine, lid_count, lids.max_lid(),
+               s.switches);
   return true;
 }
 

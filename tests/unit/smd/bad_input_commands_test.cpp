@@ -129,5 +129,29 @@ TEST_F(BadInput, PlanSaysDeclinedOnceWithoutRepeatingTheEngine) {
   EXPECT_EQ(text.find("ftree: declined: ftree:"), std::string::npos) << text;
 }
 
+TEST_F(BadInput, PlanRefusesAGuid2LidFileThatIsMissingOrHasABadLine) {
+  PlanArgs args;
+  args.topology = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/twoswitch.net";
+  args.seeds = 1;
+  args.guid2lid = dir_ + "/absent";
+  EXPECT_EQ(run_plan(args, out_, err_), kPlanBadInput);
+  EXPECT_EQ(err_.str(), "smd plan: cannot open guid2lid file " + args.guid2lid + ": No such file or directory\n");
+  err_.str("");
+  args.guid2lid = write("guid2lid", "0x0000000000100001 0x0001 0x0001\n0x0000000000100003 0x0002\n");
+  EXPECT_EQ(run_plan(args, out_, err_), kPlanBadInput);
+  EXPECT_NE(err_.str().find("smd plan: " + args.guid2lid + ":2: "), std::string::npos) << err_.str();
+}
+
+TEST_F(BadInput, PlanKeepsTheLidsOfAGuid2LidFile) {
+  // host-0's port (GUID 0x100001 in ibsim's numbering) keeps LID 0x40 instead of a fresh low one.
+  PlanArgs args;
+  args.topology = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/twoswitch.net";
+  args.seeds = 1;
+  args.format = "json";
+  args.guid2lid = write("guid2lid", "0x0000000000100001 0x0040 0x0040\n");
+  EXPECT_EQ(run_plan(args, out_, err_), 0) << err_.str();
+  EXPECT_NE(out_.str().find("\"max_lid\": 64"), std::string::npos) << out_.str().substr(0, 400);
+}
+
 }  // namespace
 }  // namespace smd
