@@ -314,9 +314,16 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
           lp.compute(t, by_level, cas[i].leaf);
           if (const auto cut = std::find(lp.dist.begin(), lp.dist.end(), kInf); cut != lp.dist.end()) {
             const auto v = static_cast<SwitchIndex>(cut - lp.dist.begin());
-            declined[g] = make_error(ErrorCode::kDeclined,
-                                     "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
-                                         name_of(topo, graph, cas[i].leaf) + " going up then down");
+            // Levels are counted up from the switches with CAs: a leaf whose hosts are all down (a rack
+            // powered off) looks like a top switch. Configured roots count down from the top instead.
+            const bool hostless = sources[v] == 0 && options_.roots.empty();
+            declined[g] =
+                make_error(ErrorCode::kDeclined,
+                           "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
+                               name_of(topo, graph, cas[i].leaf) + " going up then down" +
+                               (hostless ? " (if it is a leaf whose hosts are all down, name the top switches in "
+                                           "routing.ftree.roots: levels are then counted from them)"
+                                         : ""));
             continue;
           }
           for (unsigned x = 0; x < rounds; ++x) {

@@ -169,6 +169,54 @@ Node make(NodeType type, Guid guid, PortNum ports, const std::string& desc) {
   return n;
 }
 
+/// `t` without the CAs cabled to switch `leaf` (a rack whose hosts are all down), node order kept.
+Topology without_hosts_of(const Topology& t, NodeIndex leaf) {
+  Topology out;
+  std::vector<NodeIndex> map(t.size(), kNoNode);
+  for (NodeIndex n = 0; n < t.size(); ++n) {
+    const Node& node = t.node(n);
+    if (!node.is_switch() && node.ports[1].connected() && node.ports[1].peer == leaf) continue;
+    Node copy = node;
+    for (Port& p : copy.ports) p.peer = kNoNode, p.peer_port = 0;
+    map[n] = *out.add_node(std::move(copy));
+  }
+  for (NodeIndex n = 0; n < t.size(); ++n) {
+    for (const Port& p : t.node(n).ports) {
+      if (p.connected() && n < p.peer && map[n] != kNoNode && map[p.peer] != kNoNode)
+        EXPECT_TRUE(out.connect(map[n], p.num, map[p.peer], p.peer_port).ok());
+    }
+  }
+  return out;
+}
+
+TEST(FatTree, ALeafWithoutHostsNeedsRootsAndTheDeclineSaysSo) {
+  auto tree = make_kary_ntree(4, 3);
+  ASSERT_TRUE(tree.ok());
+  NodeIndex leaf = kNoNode;
+  for (NodeIndex s : tree->switches()) {
+    if (tree->node(s).description == "sw-L0-2") leaf = s;
+  }
+  ASSERT_NE(leaf, kNoNode);
+  const Topology topo = without_hosts_of(*tree, leaf);
+  ASSERT_EQ(topo.cas().size(), 60u);
+  const LidMap lids = assign_test_lids(topo);
+  auto r = run(topo, lids);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kDeclined);
+  EXPECT_NE(r.error().message.find("name the top switches in routing.ftree.roots"), std::string::npos)
+      << r.error().message;
+  // As the message says: with the top switches as roots the tree is recognised and routed soundly.
+  std::vector<Guid> roots;
+  for (NodeIndex s : topo.switches()) {
+    if (topo.node(s).description.rfind("sw-L2-", 0) == 0) roots.push_back(topo.node(s).guid);
+  }
+  RoutingOptions opts;
+  opts.engines.set(FtreeOptions(roots));
+  auto rooted = run(topo, lids, opts);
+  ASSERT_TRUE(rooted.ok()) << rooted.error().message;
+  expect_sound(topo, lids, *rooted);
+}
+
 TEST(FatTree, DeclinesCasAtSeveralLevels) {
   // Two leaves under one spine, and a host on the spine too.
   Topology topo;
