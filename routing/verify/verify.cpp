@@ -83,7 +83,7 @@ class Walker {
         n_(sh.graph.num_switches()),
         nxt_(n_ * kBlock),
         state_(n_ * kBlock),
-        depth_(n_) {
+        depth_(n_ * kBlock) {
     out_.deps.assign(sh.graph.num_slots(), {});
     if (ca_paths_) out_.ca_deps.assign(sh.graph.num_slots(), {});
     out_.ca_lids_out.assign(sh.graph.num_slots(), 0);
@@ -94,23 +94,33 @@ class Walker {
       const std::size_t width = std::min<std::size_t>(kBlock, last_lid - b);
       sh_.lfts.copy_block(b, width, nxt_.data());
       std::fill(state_.begin(), state_.end(), kUnknown);
-      for (std::size_t j = 0; j < width; ++j) check_lid(static_cast<Lid>(b + j), j);
+      walk_block(b, width);
+      for (std::size_t j = 0; j < width; ++j) finish_lid(static_cast<Lid>(b + j), j);
       record_dependencies(b, width);
     }
   }
 
  private:
   std::uint8_t& state(SwitchIndex s, std::size_t j) { return state_[s * kBlock + j]; }
+  std::uint16_t& depth(SwitchIndex s, std::size_t j) { return depth_[s * kBlock + j]; }
 
-  /// Walk LID `lid` (column j of the block) from every switch of its component; hop statistics.
-  void check_lid(Lid lid, std::size_t j) {
+  /// Walk every LID of the block from every switch of its component. Switch-major: the starting switch's
+  /// row of the block is read once for all its LIDs (LID-major, each start was a cache line of its own).
+  void walk_block(std::size_t b, std::size_t width) {
+    for (SwitchIndex s = 0; s < n_; ++s) {
+      const std::uint32_t c = sh_.comp[s];
+      for (std::size_t j = 0; j < width; ++j) {
+        const LidTarget& t = sh_.targets[b + j];
+        if (t.sw != kNoSwitch && state(s, j) == kUnknown && sh_.comp[t.sw] == c) walk(s, static_cast<Lid>(b + j), j, t);
+      }
+    }
+  }
+
+  /// After the walks: the CA-path marks and hop statistics of LID `lid` (column j of the block).
+  void finish_lid(Lid lid, std::size_t j) {
     const LidTarget t = sh_.targets[lid];
     if (t.sw == kNoSwitch) return;
     ++out_.lids;
-    const std::uint32_t c = sh_.comp[t.sw];
-    for (SwitchIndex s = 0; s < n_; ++s) {
-      if (sh_.comp[s] == c && state(s, j) == kUnknown) walk(s, lid, j, t);
-    }
     // Mark the switches that packets from CAs pass through on their way to this LID. Only hops the walk
     // above judged kGood are followed, so each one is a kForward of the hop rule: no rule to apply again.
     if (ca_paths_) {
@@ -126,7 +136,7 @@ class Walker {
       if ((state(s, j) & ~kCaPath) != kGood) continue;
       const std::uint64_t sources = sh_.ca_ports[s] - (s == t.sw ? 1u : 0u);
       if (sources == 0) continue;
-      const unsigned hops = depth_[s] + 2u;  // + injection cable + delivery cable
+      const unsigned hops = depth(s, j) + 2u;  // + injection cable + delivery cable
       out_.pairs += sources;
       out_.hop_sum += sources * hops;
       out_.max_hops = std::max(out_.max_hops, hops);
@@ -242,15 +252,15 @@ class Walker {
     std::size_t i = path_.size();
     unsigned d = 0;
     if (at_dst) {
-      depth_[path_.back()] = 0;
+      depth(path_.back(), j) = 0;
       state(path_.back(), j) = kGood;
       --i;
     } else {
-      d = depth_[s];
+      d = depth(s, j);
     }
     while (i > 0) {
       --i;
-      depth_[path_[i]] = static_cast<std::uint16_t>(++d);
+      depth(path_[i], j) = static_cast<std::uint16_t>(++d);
       state(path_[i], j) = kGood;
     }
     out_.routes += path_.size();
