@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ibsim's own SMP rate on one fabric, for bench/run.sh: a FRESH ibsim on NETFILE, then
-# tests/integration/smp_probe discovers the fabric with 64 SMPs in flight (the window smd uses) and Gets
+# tests/integration/smp_probe discovers the fabric with 64 SMPs in flight (BENCH_PROBE_WINDOW; mad.window's
+# maximum, smd's default is 32) and Gets
 # every node's NodeInfo REREAD more times, all queued at once, so the window never empties: the
 # steady-state rate ibsim itself can serve on this fabric, the ceiling of any SM's bring-up.
 #
@@ -15,11 +16,12 @@ outdir=$3
 reread=$4
 shift 4
 limit=${BENCH_PROBE_TIMEOUT:-300}
+window=${BENCH_PROBE_WINDOW:-64}  # SMPs in flight; 64 is mad.window's maximum
 
 . "${here}/lib.sh"
 bench_run_open "${outdir}" "${netfile}" $((limit + 60)) "$@"  # sets out (preload is not used: no counting shim)
 rc=0
-(cd "${IBSIM_WORKDIR}" && timeout -k 5 "${limit}" env LD_PRELOAD="${SIM_PRELOAD}" "${probe}" --window 64 \
+(cd "${IBSIM_WORKDIR}" && timeout -k 5 "${limit}" env LD_PRELOAD="${SIM_PRELOAD}" "${probe}" --window "${window}" \
   --reread "${reread}" >"${out}/probe.txt" 2>"${out}/probe.err") || rc=$?
 echo "probe_rc=${rc}" >>"${out}/probe.txt"
 [[ ${rc} -eq 0 ]] || echo "  probe: exit ${rc}: $(tail -n 2 "${out}/probe.err")" >&2
