@@ -1,6 +1,7 @@
 #include "routing/chain/registry.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 
 #include "routing/engines/dfsssp/dfsssp_factory.h"
@@ -11,6 +12,12 @@
 
 namespace smd {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 std::string join_names() {
   std::string out;
@@ -56,10 +63,10 @@ std::string ca_safe_warning(const std::string& engine) {
 }
 
 Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, const RoutingOptions& options,
-                                     const Topology& topo, const LidMap& lids) {
+                                     const Topology& topo, const LidMap& lids, const ChainCheck& extra_check) {
   if (chain.empty()) return make_error(ErrorCode::kInvalidInput, "routing engine chain is empty");
   ChainResult result;
-  std::optional<RoutingTables> kept;  // the first engine's tables that ca_safe_report keeps
+  std::optional<ChainResult> kept;  // the first engine's tables that ca_safe_report keeps
   for (const auto& name : chain) {
     auto engine = make_engine(name, options);
     if (!engine) {
@@ -67,39 +74,52 @@ Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, cons
       continue;
     }
     Result<RoutingTables> tables = make_error(ErrorCode::kInternal, "not computed");
+    auto start = Clock::now();
     try {
       tables = (*engine)->compute(topo, lids);
     } catch (const std::exception& e) {
       // An engine bug (or bad_alloc) must not take the SM down: the next engine gets its chance.
       tables = make_error(ErrorCode::kInternal, std::string("exception: ") + e.what());
     }
+    const double compute_ms = ms_since(start);
     if (!tables) {
       result.declined.push_back(ChainAttempt{name, tables.error()});
       continue;
     }
     if (tables->engine.empty()) tables->engine = name;
+    start = Clock::now();
     auto report = verify_tables(topo, lids, *tables, tables->deadlock_free);
+    if (report && extra_check) {
+      if (Status st = extra_check(*tables); !st.ok()) report = st.error();
+    }
     if (!report) {
       result.declined.push_back(ChainAttempt{name, report.error().with_context("verification")});
-      if (!kept && tables->deadlock_free && ca_safe_report(topo, lids, *tables)) {
-        kept = std::move(tables).value();
-        kept->deadlock_free = false;
+      if (!kept && tables->deadlock_free) {
+        auto safe = ca_safe_report(topo, lids, *tables);
+        if (safe && (!extra_check || extra_check(*tables).ok())) {
+          std::string warning = ca_safe_warning(tables->engine);
+          kept = ChainResult{std::move(tables).value(), *safe, {}, std::move(warning), compute_ms, ms_since(start)};
+          kept->tables.deadlock_free = false;
+        }
       }
       continue;
     }
+    const double verify_ms = ms_since(start);
     if (kept && !report->deadlock_free) {
       result.declined.push_back(ChainAttempt{
-          name, make_error(ErrorCode::kDeclined, "its routes are not deadlock-free either; " + kept->engine +
+          name, make_error(ErrorCode::kDeclined, "its routes are not deadlock-free either; " + kept->tables.engine +
                                                      "'s, safe for CA-injected traffic, are kept")});
       continue;
     }
     result.tables = std::move(tables).value();
+    result.verified = std::move(report).value();
+    result.compute_ms = compute_ms;
+    result.verify_ms = verify_ms;
     return result;
   }
   if (kept) {
-    result.warning = ca_safe_warning(kept->engine);
-    result.tables = std::move(*kept);
-    return result;
+    kept->declined = std::move(result.declined);
+    return std::move(*kept);
   }
   // Every engine failed: say why for each, in chain order. The code tells the caller whether any
   // engine produced tables that were wrong (kVerifyFailed) or all simply did not apply (kDeclined).

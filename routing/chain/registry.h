@@ -1,6 +1,7 @@
 // Engine registry: engines by name, and the chain that tries them in policy order.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -40,9 +41,16 @@ struct ChainAttempt {
 /// CA routes may be worse). Errors: kVerifyFailed/kDeclined when every engine failed (message lists each).
 struct ChainResult {
   RoutingTables tables;
+  VerifyReport verified;  ///< the verifier's report on `tables`
   std::vector<ChainAttempt> declined;
-  std::string warning;  ///< non-empty when `tables` are such a kept engine's: why
+  std::string warning;    ///< non-empty when `tables` are such a kept engine's: why
+  double compute_ms = 0;  ///< the chosen engine's compute()
+  double verify_ms = 0;   ///< verification of the chosen tables (the extra check included)
 };
+
+/// A check a caller adds to verification (the planner: the SL2VL plan against VL-layered tables); an error
+/// declines that engine as a verification failure does.
+using ChainCheck = std::function<Status(const RoutingTables&)>;
 
 /// For tables whose deadlock-freedom promise failed verification (a cycle in the channel dependency
 /// graph): their report verified without the promise when the graph of CA-injected traffic is acyclic,
@@ -53,6 +61,6 @@ std::optional<VerifyReport> ca_safe_report(const Topology& topo, const LidMap& l
 /// The warning of a ChainResult whose tables are engine `engine`'s, kept by the rule above.
 std::string ca_safe_warning(const std::string& engine);
 Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, const RoutingOptions& options,
-                                     const Topology& topo, const LidMap& lids);
+                                     const Topology& topo, const LidMap& lids, const ChainCheck& extra_check = {});
 
 }  // namespace smd

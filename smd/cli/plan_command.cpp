@@ -54,80 +54,19 @@ struct PlanTimings {
   double total = 0;
 };
 
-/// The chain result with the timings and the verifier's report of the winner.
-struct Routed {
-  RoutingTables tables;
-  VerifyReport verified;
-  std::vector<ChainAttempt> declined;
-  std::string warning;    // ChainResult::warning
-  double compute_ms = 0;  // the winning engine's compute()
-  double verify_ms = 0;   // verification of the winning tables
-};
+/// The chain's result: the winner's tables, its verifier report and the timings the planner prints.
+using Routed = ChainResult;
 
-/// The engine chain, run the way route_with_chain runs it (first engine whose tables compute and pass
-/// verify_tables wins, or the engine ca_safe_report keeps; the others are recorded), but timed phase by
-/// phase and keeping the winner's VerifyReport, which the planner prints.
+/// The policy's engine chain (route_with_chain), with the check the sweep makes before it writes added to
+/// verification: the SL2VL tables the policy and a VL-layered engine's layers give must keep every route on
+/// its layer's VL at every hop.
 Result<Routed> route_timed(const Policy& policy, const Topology& topo, const LidMap& lids) {
-  Routed out;
-  std::optional<Routed> kept;
-  for (const auto& name : policy.routing.engines) {
-    auto engine = make_engine(name, policy.routing.options);
-    if (!engine) {
-      out.declined.push_back(ChainAttempt{name, engine.error()});
-      continue;
-    }
-    auto start = Clock::now();
-    auto tables = (*engine)->compute(topo, lids);
-    const double compute_ms = ms_since(start);
-    if (!tables) {
-      out.declined.push_back(ChainAttempt{name, tables.error()});
-      continue;
-    }
-    start = Clock::now();
-    auto report = verify_tables(topo, lids, *tables, tables->deadlock_free);
-    if (report && tables->layering && tables->layering->layers() > 1) {
-      // As the sweep does before it writes: the SL2VL tables the policy and the layers give must keep every
-      // route on its layer's VL at every hop.
-      const Sl2VlPlan sl2vl(topo, policy.qos, tables->layering.get());
-      if (Status st = verify_sl2vl_layers(topo, lids, *tables, sl2vl); !st.ok()) report = st.error();
-    }
-    if (!report) {
-      out.declined.push_back(ChainAttempt{name, report.error().with_context("verification")});
-      if (!kept && tables->deadlock_free) {
-        if (auto safe = ca_safe_report(topo, lids, *tables)) {
-          kept = Routed{std::move(tables).value(), *safe, {}, {}, compute_ms, ms_since(start)};
-          kept->tables.deadlock_free = false;
-          if (kept->tables.engine.empty()) kept->tables.engine = name;
-        }
-      }
-      continue;
-    }
-    const double verify_ms = ms_since(start);
-    if (kept && !report->deadlock_free) {
-      out.declined.push_back(ChainAttempt{
-          name, make_error(ErrorCode::kDeclined, "its routes are not deadlock-free either; " + kept->tables.engine +
-                                                     "'s, safe for CA-injected traffic, are kept")});
-      continue;
-    }
-    out.tables = std::move(tables).value();
-    if (out.tables.engine.empty()) out.tables.engine = name;
-    out.verified = *report;
-    out.compute_ms = compute_ms;
-    out.verify_ms = verify_ms;
-    return out;
-  }
-  if (kept) {
-    kept->declined = std::move(out.declined);
-    kept->warning = ca_safe_warning(kept->tables.engine);
-    return std::move(*kept);
-  }
-  std::string message = "no routing engine of [";
-  for (std::size_t i = 0; i < policy.routing.engines.size(); ++i) {
-    message += (i ? ", " : "") + policy.routing.engines[i];
-  }
-  message += "] produced valid tables:";
-  for (const auto& a : out.declined) message += " [" + a.engine + ": " + a.error.message + "]";
-  return make_error(ErrorCode::kVerifyFailed, message);
+  const auto sl2vl_check = [&](const RoutingTables& tables) -> Status {
+    if (!tables.layering || tables.layering->layers() <= 1) return Ok{};
+    const Sl2VlPlan sl2vl(topo, policy.qos, tables.layering.get());
+    return verify_sl2vl_layers(topo, lids, tables, sl2vl);
+  };
+  return route_with_chain(policy.routing.engines, policy.routing.options, topo, lids, sl2vl_check);
 }
 
 /// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
