@@ -69,6 +69,25 @@ Result<Routed> route_timed(const Policy& policy, const Topology& topo, const Lid
   return route_with_chain(policy.routing.engines, policy.routing.options, topo, lids, sl2vl_check);
 }
 
+/// The --guid2lid file into `out`. Named on the command line, so unlike the daemon's own file it must exist
+/// and parse whole: false after writing each problem to `err`.
+bool read_plan_guid2lid(const std::string& path, Guid2Lid& out, std::ostream& err) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    err << "smd plan: cannot open guid2lid file " << path << ": No such file or directory\n";
+    return false;
+  }
+  Result<Guid2LidLoad> load = read_guid2lid(path);
+  if (!load.ok()) {
+    err << "smd plan: " << printable_text(load.error().message) << "\n";
+    return false;
+  }
+  for (const std::string& p : load->problems) err << "smd plan: " << printable_text(p) << "\n";
+  if (!load->problems.empty()) return false;
+  out = std::move(load->entries);
+  return true;
+}
+
 /// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
 Status write_lft_dump(const std::string& path, const Topology& topo, const LidMap& lids, const RoutingTables& t) {
   // Replaced whole (or left as it was); a FIFO, device or symlink at `path` is refused, not written into.
@@ -262,24 +281,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   LidAssignOptions lid_options;
   lid_options.lmc = policy.lid.lmc;
   Guid2Lid remembered;
-  if (!args.guid2lid.empty()) {
-    // Named on the command line, so unlike the daemon's own file it must exist and parse whole.
-    std::error_code ec;
-    if (!std::filesystem::exists(args.guid2lid, ec)) {
-      err << "smd plan: cannot open guid2lid file " << args.guid2lid << ": No such file or directory\n";
-      return kPlanBadInput;
-    }
-    auto load = read_guid2lid(args.guid2lid);
-    if (!load) {
-      err << "smd plan: " << printable_text(load.error().message) << "\n";
-      return kPlanBadInput;
-    }
-    if (!load->problems.empty()) {
-      for (const std::string& p : load->problems) err << "smd plan: " << printable_text(p) << "\n";
-      return kPlanBadInput;
-    }
-    remembered = std::move(load->entries);
-  }
+  if (!args.guid2lid.empty() && !read_plan_guid2lid(args.guid2lid, remembered, err)) return kPlanBadInput;
   auto lids = assign_lids(*topo, remembered, lid_options);
   tm.lids = ms_since(phase);
   if (!lids) {

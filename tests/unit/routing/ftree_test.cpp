@@ -182,8 +182,9 @@ Topology without_hosts_of(const Topology& t, NodeIndex leaf) {
   }
   for (NodeIndex n = 0; n < t.size(); ++n) {
     for (const Port& p : t.node(n).ports) {
-      if (p.connected() && n < p.peer && map[n] != kNoNode && map[p.peer] != kNoNode)
+      if (p.connected() && n < p.peer && map[n] != kNoNode && map[p.peer] != kNoNode) {
         EXPECT_TRUE(out.connect(map[n], p.num, map[p.peer], p.peer_port).ok());
+      }
     }
   }
   return out;
