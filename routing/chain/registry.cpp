@@ -6,6 +6,7 @@
 
 #include "routing/engines/dfsssp/dfsssp_factory.h"
 #include "routing/engines/ftree/ftree_factory.h"
+#include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/verify/verify.h"
@@ -53,6 +54,15 @@ std::optional<VerifyReport> ca_safe_report(const Topology& topo, const LidMap& l
   auto report = verify_tables(topo, lids, tables, /*require_deadlock_free=*/false);
   if (!report || report->deadlock_free || !report->ca_deadlock_free) return std::nullopt;
   return std::move(report).value();
+}
+
+RoutingOptions with_ftree_roots(RoutingOptions options, std::vector<Guid> roots) {
+  options.engines.set(FtreeOptions(std::move(roots)));
+  return options;
+}
+
+bool ftree_roots_configured(const RoutingOptions& options) {
+  return !options.engines.get<FtreeOptions>().roots.empty();
 }
 
 std::string ca_safe_warning(const std::string& engine) {

@@ -58,6 +58,12 @@ using ChainCheck = std::function<Status(const RoutingTables&)>;
 /// when that graph has a cycle too or the tables fail for another reason.
 std::optional<VerifyReport> ca_safe_report(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
 
+/// `options` with routing.ftree.roots replaced by `roots`, and whether `options` name any: the sweep
+/// hands ftree the roots of its last fat tree when levels counted up from the CAs fail (RoutingTables::
+/// tree_roots).
+RoutingOptions with_ftree_roots(RoutingOptions options, std::vector<Guid> roots);
+bool ftree_roots_configured(const RoutingOptions& options);
+
 /// The warning of a ChainResult whose tables are engine `engine`'s, kept by the rule above.
 std::string ca_safe_warning(const std::string& engine);
 Result<ChainResult> route_with_chain(const std::vector<std::string>& chain, const RoutingOptions& options,

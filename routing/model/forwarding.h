@@ -45,9 +45,12 @@ class Lft {
 
 /// The output of a routing engine: an LFT for every switch (indexed by NodeIndex, empty for CAs).
 struct RoutingTables {
-  std::string engine;                            ///< name of the engine that produced the tables
-  std::vector<Lft> lft;                          ///< [NodeIndex] -> table; empty Lft for non-switches
-  std::vector<NodeIndex> ca_order;               ///< CA order the engine optimised for (shift patterns), may be empty
+  std::string engine;               ///< name of the engine that produced the tables
+  std::vector<Lft> lft;             ///< [NodeIndex] -> table; empty Lft for non-switches
+  std::vector<NodeIndex> ca_order;  ///< CA order the engine optimised for (shift patterns), may be empty
+  /// ftree: the top-level switches its levels were counted down from (the roots it inferred or was
+  /// given). The sweep hands them back when inference later fails (a leaf whose hosts are all down).
+  std::vector<Guid> tree_roots;
   bool deadlock_free = false;                    ///< engine promises an acyclic channel-dependency graph on one VL
   std::shared_ptr<const AdaptivePlan> adaptive;  ///< AR groups when routing.adaptive is on, else null
   /// The layer (SL and VL) of every route when a VL-layered engine (dfsssp) produced the tables, else null:

@@ -5,6 +5,7 @@
 // against the fresh ones. The CA order and the AR plan go to state_dir.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -30,6 +31,35 @@ namespace {
 constexpr std::string_view kRepairedSuffix = "+repair";
 }  // namespace
 
+std::optional<Result<ChainResult>> SweepRunner::route_with_last_ftree_roots(const Topology& topo, const LidMap& lids,
+                                                                            const Result<ChainResult>& routed) {
+  if (ftree_roots_.empty() || ftree_roots_configured(policy_.routing.options)) return std::nullopt;
+  if (routed.ok() && routed->tables.engine == "ftree") return std::nullopt;
+  const bool ftree_declined = routed.ok()
+                                  ? std::any_of(routed->declined.begin(), routed->declined.end(),
+                                                [](const ChainAttempt& a) {
+                                                  return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
+                                                })
+                                  : std::find(policy_.routing.engines.begin(), policy_.routing.engines.end(),
+                                              "ftree") != policy_.routing.engines.end();
+  if (!ftree_declined) return std::nullopt;
+  std::vector<Guid> present;
+  for (Guid g : ftree_roots_) {
+    if (topo.find(g)) present.push_back(g);
+  }
+  if (present.empty()) return std::nullopt;
+  const std::size_t roots = present.size();
+  auto rooted = route_with_chain(policy_.routing.engines, with_ftree_roots(policy_.routing.options, std::move(present)),
+                                 topo, lids);
+  if (!rooted.ok() || rooted->tables.engine != "ftree") return std::nullopt;
+  // A leaf whose hosts are all down reads as a top switch when levels are counted up from the CAs.
+  spdlog::info(
+      "routing: ftree declined with levels counted from the CAs; routed with the {} top switches of its "
+      "last run as roots",
+      roots);
+  return rooted;
+}
+
 bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems) {
   PhaseTimer t(s, SweepPhase::kRouting, "routing computed and verified");
   const LidMap& lids = *desired_.lids;
@@ -41,6 +71,8 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   } else {
     desired_.route_proof = nullptr;  // made after programming (prove_programmed_routes)
     auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids);
+    if (auto rooted = route_with_last_ftree_roots(topo, lids, routed)) routed = std::move(*rooted);
+    if (routed.ok() && routed->tables.engine == "ftree") ftree_roots_ = routed->tables.tree_roots;
     if (!routed.ok()) {
       problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
       return false;

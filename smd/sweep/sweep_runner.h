@@ -22,6 +22,7 @@
 #include "mad/transport/m_key_transport.h"
 #include "mad/transport/smp_batch.h"
 #include "mad/transport/transport.h"
+#include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/mcast/mcast_tables.h"
 #include "routing/mcast/mcast_tree.h"
@@ -168,6 +169,10 @@ class SweepRunner {
   // local repair of the programmed tables (routing/verify/local_repair.h); else, or if it declines, the
   // engine chain, then the fresh run or the minimal repair against it (routing/verify/repair.h).
   bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
+  /// The chain run again with ftree_roots_ (those still in `topo`) when ftree declined `routed` and the
+  /// policy names no roots; nullopt when that does not apply or does not make ftree win.
+  std::optional<Result<ChainResult>> route_with_last_ftree_roots(const Topology& topo, const LidMap& lids,
+                                                                 const Result<ChainResult>& routed);
   // May this sweep keep the programmed tables' routes? Consumes a pending full re-route request.
   bool repair_allowed(const Topology& topo);
   // The topology the programmed tables were routed on (routed_topo_, else topo_); null before the first sweep.
@@ -204,6 +209,9 @@ class SweepRunner {
   mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key
   Policy policy_;
   Guid2Lid remembered_;
+  /// The roots of the last fat tree ftree routed (RoutingTables::tree_roots): the chain runs once more
+  /// with those present when ftree's own inference declines and the policy names no roots.
+  std::vector<Guid> ftree_roots_;
   bool full_reroute_ = false;
   bool route_proofs_ = true;
   bool roce_during_sweep_ = false;

@@ -282,6 +282,7 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
 
   std::vector<std::vector<SwitchIndex>> by_level(t.top + 1);
   for (SwitchIndex s = 0; s < n; ++s) by_level[t.level[s]].push_back(s);
+  for (SwitchIndex s : by_level[t.top]) tables.tree_roots.push_back(topo.node(graph.node(s)).guid);
   unsigned rounds = 1;
   for (const CaPort& c : cas) rounds = std::max(rounds, c.count);
   // Leaf groups: CA ports [first, last) of cas share a destination leaf.

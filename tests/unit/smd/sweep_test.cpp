@@ -362,4 +362,32 @@ TEST(Sweep, LmcGivesAlignedRanges) {
 }
 
 }  // namespace
+// A rack powered off: every host of one leaf gone. Counted up from the CAs, that leaf reads as a top switch
+// and ftree declines; the sweep routes with the top switches of ftree's last run instead of falling back
+// to updn for the whole fabric.
+TEST(Sweep, AFatTreeWhoseLeafLostEveryHostStaysOnFtree) {
+  auto t = make_kary_ntree(4, 3);
+  ASSERT_TRUE(t.ok());
+  SweepRig rig(std::move(t.value()));
+  rig.policy.routing.engines = {"ftree", "updn", "minhop"};
+  SweepRunner& runner = rig.runner();
+  const SweepSummary first = runner.heavy_sweep();
+  ASSERT_TRUE(first.subnet_up) << first_problem(first);
+  ASSERT_EQ(first.engine, "ftree");
+  NodeIndex leaf = kNoNode;
+  for (NodeIndex s : rig.topo.switches()) {
+    if (rig.topo.node(s).description == "sw-L0-2") leaf = s;
+  }
+  ASSERT_NE(leaf, kNoNode);
+  const Node& l = rig.topo.node(leaf);
+  for (PortNum p = 1; p <= l.num_ports; ++p) {
+    if (l.ports[p].connected() && !rig.topo.node(l.ports[p].peer).is_switch()) rig.fabric.unlink(leaf, p);
+  }
+  runner.request_full_reroute();  // a fresh engine run, as after a relink or `smctl reroute`
+  const SweepSummary second = runner.heavy_sweep();
+  ASSERT_TRUE(second.subnet_up) << first_problem(second);
+  EXPECT_EQ(second.engine, "ftree");
+  EXPECT_EQ(second.cas, 60u);
+}
+
 }  // namespace smd
