@@ -396,6 +396,16 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     std::uint16_t pkey;
     McastGroupSpec props;
   };
+  // The values a policy group takes from its spec (scope, hop limit and packet life are set once, at creation).
+  const auto set_policy_values = [](McastGroup& g, const Want& w) {
+    g.q_key = w.props.q_key;
+    g.mtu = w.props.mtu;
+    g.rate = w.props.rate;
+    g.sl = w.props.sl;
+    g.tclass = w.props.tclass;
+    g.flow_label = w.props.flow_label;
+    g.pkey = w.pkey;
+  };
   std::vector<Want> wanted;
   for (const PartitionSpec& p : spec.partitions) {
     const std::uint16_t pkey = static_cast<std::uint16_t>(p.pkey | kPKeyFullBit);
@@ -454,13 +464,7 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
         if (values_kept != nullptr) values_kept->push_back(w.mgid);
         continue;
       }
-      g.q_key = w.props.q_key;
-      g.mtu = w.props.mtu;
-      g.rate = w.props.rate;
-      g.sl = w.props.sl;
-      g.tclass = w.props.tclass;
-      g.flow_label = w.props.flow_label;
-      g.pkey = w.pkey;
+      set_policy_values(g, w);
       moved = true;
       continue;
     }
@@ -472,15 +476,9 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     McastGroup g;
     g.mgid = w.mgid;
     g.mlid = *mlid;
-    g.q_key = w.props.q_key;
-    g.mtu = w.props.mtu;
-    g.rate = w.props.rate;
-    g.sl = w.props.sl;
-    g.tclass = w.props.tclass;
-    g.flow_label = w.props.flow_label;
+    set_policy_values(g, w);
     g.scope = w.props.scope & 0xF;
     g.hop_limit = g.scope == kScopeLinkLocal ? 0 : 0xFF;
-    g.pkey = w.pkey;
     g.packet_life = ctx.packet_life;
     g.well_known = true;
     mlids_[g.mlid] = g.mgid;

@@ -35,13 +35,17 @@ std::optional<Result<ChainResult>> SweepRunner::route_with_last_ftree_roots(cons
                                                                             const Result<ChainResult>& routed) {
   if (ftree_roots_.empty() || ftree_roots_configured(policy_.routing.options)) return std::nullopt;
   if (routed.ok() && routed->tables.engine == "ftree") return std::nullopt;
-  const bool ftree_declined = routed.ok()
-                                  ? std::any_of(routed->declined.begin(), routed->declined.end(),
-                                                [](const ChainAttempt& a) {
-                                                  return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
-                                                })
-                                  : std::find(policy_.routing.engines.begin(), policy_.routing.engines.end(),
-                                              "ftree") != policy_.routing.engines.end();
+  // A failed chain's attempts are only in its error text: retry whenever ftree was in it (the retry's
+  // tables are verified like any other). A chain that succeeded says whether ftree declined.
+  const auto in_chain = [&] {
+    return std::find(policy_.routing.engines.begin(), policy_.routing.engines.end(), "ftree") !=
+           policy_.routing.engines.end();
+  };
+  const auto declined = [](const ChainAttempt& a) {
+    return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
+  };
+  const bool ftree_declined =
+      routed.ok() ? std::any_of(routed->declined.begin(), routed->declined.end(), declined) : in_chain();
   if (!ftree_declined) return std::nullopt;
   std::vector<Guid> present;
   for (Guid g : ftree_roots_) {
