@@ -51,9 +51,22 @@ bench_run_open() {
   # shellcheck disable=SC2034  # out and preload are the per-run script's
   out=$(realpath "$1")
   # shellcheck disable=SC2034
-  preload="${BENCH_COUNT_SO}:${SIM_PRELOAD}"
+  preload="${BENCH_COUNT_SO:+${BENCH_COUNT_SO}:}${SIM_PRELOAD}"
   shift
   bench_ibsim_start "$@"
+}
+
+# bench_sim_tool NAME LIMIT CMD...: CMD under the shim alone (no counting shim) in the ibsim workdir, killed
+# after LIMIT s; stdout to $out/NAME.txt, stderr to $out/NAME.err, then "NAME_rc=<exit>" appended to
+# NAME.txt. A failure is reported on stderr, never fatal: the report shows `-` for it.
+bench_sim_tool() {
+  local name=$1 limit=$2 rc=0
+  shift 2
+  (cd "${IBSIM_WORKDIR}" && timeout -k 5 "${limit}" env LD_PRELOAD="${SIM_PRELOAD}" "$@" >"${out}/${name}.txt" \
+    2>"${out}/${name}.err") || rc=$?
+  echo "${name}_rc=${rc}" >>"${out}/${name}.txt"
+  [[ ${rc} -eq 0 ]] || echo "  ${name}: exit ${rc}: $(tail -n 2 "${out}/${name}.err")" >&2
+  return 0
 }
 
 # bench_smd_policy FILE STATE SOCKET [SM_LINE...]: write FILE, a daemon policy (sm: SM_LINEs, state_dir STATE; control.socket SOCKET; metrics on 127.0.0.1:0) with mode 0644 (smd refuses a group/other-writable policy), and make STATE.

@@ -20,9 +20,5 @@ window=${BENCH_PROBE_WINDOW:-64}  # SMPs in flight; 64 is mad.window's maximum
 
 . "${here}/lib.sh"
 bench_run_open "${outdir}" "${netfile}" $((limit + 60)) "$@"  # sets out (preload is not used: no counting shim)
-rc=0
-(cd "${IBSIM_WORKDIR}" && timeout -k 5 "${limit}" env LD_PRELOAD="${SIM_PRELOAD}" "${probe}" --window "${window}" \
-  --reread "${reread}" >"${out}/probe.txt" 2>"${out}/probe.err") || rc=$?
-echo "probe_rc=${rc}" >>"${out}/probe.txt"
-[[ ${rc} -eq 0 ]] || echo "  probe: exit ${rc}: $(tail -n 2 "${out}/probe.err")" >&2
+bench_sim_tool probe "${limit}" "${probe}" --window "${window}" --reread "${reread}"
 exit 0

@@ -78,6 +78,11 @@ def osm_log_info(text, start):
     return info
 
 
+def read_kv(path):
+    """The key=value words of a probe's or replay's output file; {} when it is missing."""
+    return dict(tok.partition('=')[::2] for tok in (read(path) or '').split())
+
+
 def smd_out_info(text):
     info = {}
     if not text:
@@ -93,6 +98,14 @@ def smd_out_info(text):
     m = re.search(r'^\s+total\s+([\d.]+) ms', text, re.M)
     if m:
         info['own_total_s'] = float(m.group(1)) / 1000
+    # The summary's phases, grouped as smp_replay's segments are: reads, writes up to Armed, Active.
+    phases = {k.strip(): float(v) for k, v in re.findall(r'^    ([^\n]+?)\s{2,}([\d.]+) ms$', text, re.M)}
+    if 'heavy sweep: fabric discovered' in phases and 'links active' in phases:
+        writes = [v for k, v in phases.items() if k.split(' (')[0] in (
+            'endports configured', 'switches configured', 'partitions configured', 'multicast configured',
+            'QoS configured', 'links armed')]
+        info['phase_ms'] = dict(reads=phases['heavy sweep: fabric discovered'], writes=sum(writes),
+                                active=phases['links active'])
     return info
 
 
@@ -165,13 +178,15 @@ def main():
         fab_info[f] = json.loads(st) if st else {}
         fab_info[f]['generator'] = (read(os.path.join(args.raw, f, 'generator.txt')) or '').strip()
         fab_info[f]['ibsim_args'] = (read(os.path.join(args.raw, f, 'ibsim_args.txt')) or '').strip()
-        probe = {}
-        for tok in (read(os.path.join(args.raw, f, 'probe', 'probe.txt')) or '').split():
-            k, _, v = tok.partition('=')
-            probe[k] = v
+        probe = read_kv(os.path.join(args.raw, f, 'probe', 'probe.txt'))
         if probe.get('probe_rc') == '0' and 'reread_mad_per_s' in probe:
             fab_info[f]['probe_smps_per_s'] = float(probe['reread_mad_per_s'])
             fab_info[f]['probe_smps'] = int(probe['reread_smps'])
+        replay = read_kv(os.path.join(args.raw, f, 'replay', 'replay.txt'))
+        if replay.get('replay_rc') == '0' and 'replay_ms' in replay:
+            fab_info[f]['replay_ms'] = float(replay['replay_ms'])
+            fab_info[f]['replay_smps'] = int(replay['replay_smps'])
+            fab_info[f]['replay_seg_ms'] = [float(x) for x in replay.get('seg_ms', '').split(',') if x]
         for sm in ('opensm', 'smd'):
             rows.append(collect(args.raw, f, sm))
 
@@ -271,6 +286,26 @@ def main():
         plines.append([f, fmt(pr, '.0f'), fmt(sr, '.0f'), fmt(sr / pr if sr and pr else None, '.2f'),
                        fmt(orate, '.0f'), fmt(orate / pr if orate and pr else None, '.2f')])
 
+    # ---- the floor: smd's own SMPs sent again by smp_replay on a fresh ibsim (bench/replay_one.sh)
+    fhdr = ['fabric', 'replay ms (reads / writes / Active)', 'smd sweep ms (reads / writes / Active)',
+            'smd/replay rate', 'floor: replay/OpenSM', 'smd/OpenSM (wall)']
+    flines = []
+    for f in fabrics:
+        o = next(r for r in rows if r['fabric'] == f and r['sm'] == 'opensm')
+        s = next(r for r in rows if r['fabric'] == f and r['sm'] == 'smd')
+        fi = fab_info[f]
+        rms, seg = fi.get('replay_ms'), fi.get('replay_seg_ms') or []
+        ph = s.get('phase_ms')
+        own_ms = s['own_total_s'] * 1000 if s.get('own_total_s') else None
+        ratio = rms / own_ms if rms and own_ms else None
+        fi['smd_over_replay_rate'] = ratio
+        fi['replay_over_opensm'] = rms / 1000 / o['wall_s'] if rms and o.get('wall_s') else None
+        seg_txt = ' / '.join(fmt(x, '.0f') for x in seg[:3]) if len(seg) >= 3 else '-'
+        ph_txt = f"{ph['reads']:.0f} / {ph['writes']:.0f} / {ph['active']:.0f}" if ph else '-'
+        flines.append([f, f"{fmt(rms, '.0f')} ({seg_txt})", f"{fmt(own_ms, '.0f')} ({ph_txt})", fmt(ratio, '.2f'),
+                       fmt(fi['replay_over_opensm'], '.2f'),
+                       fmt(s['wall_s'] / o['wall_s'] if s.get('wall_s') and o.get('wall_s') else None, '.2f')])
+
     def table(h, ls):
         out = ['| ' + ' | '.join(h) + ' |', '|' + '|'.join(['---'] * len(h)) + '|']
         out += ['| ' + ' | '.join(str(c) for c in l) + ' |' for l in ls]
@@ -288,6 +323,8 @@ def main():
     print(plain(rhdr, rlines))
     print()
     print(plain(phdr, plines))
+    print()
+    print(plain(fhdr, flines))
 
     md = [f"# smd vs OpenSM on ibsim — {meta['date']}", '',
           f"- command: `{meta['command']}` (smd engines: `[{meta['smd_engines']}]`)",
@@ -302,7 +339,15 @@ def main():
           'ibsim probe: bench/probe_one.sh on a fresh ibsim (`smp_probe --window 64 --reread 20`, NodeInfo Gets '
           'over directed routes, the window kept full); smd: its SMPs over its own sweep time; OpenSM: its SMPs '
           'over the time to SUBNET UP. `-` where the probe was not built.', '',
-          table(phdr, plines), '', '## Fabrics', '']
+          table(phdr, plines), '', '## smd against ibsim\'s floor for its own SMPs', '',
+          'replay: bench/replay_one.sh on a fresh ibsim (`smp_replay --window 32`): every SMP smd sent in its run, '
+          'in its order, sent again with the window kept full; it waits only between reads and writes and before '
+          'the links go Active (discovery without its breadth-first waits, so the floor is if anything too low). '
+          'The replay\'s three parts beside smd\'s phases: discovery; LIDs, LFT/P_Key/MFT blocks and Armed; Active '
+          '(smd\'s sweep also holds its routing and LID computation, which the replay does not). smd/replay rate: '
+          'replay time over smd\'s sweep time for the same SMPs. floor: the replay\'s time over OpenSM\'s wall '
+          'time, the lowest smd/OpenSM ratio these SMPs allow on ibsim. `-` where the replay was not built.', '',
+          table(fhdr, flines), '', '## Fabrics', '']
     for f in fabrics:
         fi = fab_info[f]
         md.append(f"- **{f}**: {FABRIC_TITLES.get(f, '')}: `smd-fabric {fi.get('generator', '')}`, ibsim "

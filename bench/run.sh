@@ -68,6 +68,8 @@ fabgen="${build}/smd/smd-fabric"
 [[ -x "${smd}" && -x "${fabgen}" ]] || { echo "run.sh: ${smd} or ${fabgen} missing" >&2; exit 2; }
 probe="${build}/tests/integration/smp_probe"
 [[ -x "${probe}" ]] || echo "== ${probe} not built: no ibsim SMP rate probe (build target smp_probe for it)"
+replay="${build}/tests/integration/smp_replay"
+[[ -x "${replay}" ]] || echo "== ${replay} not built: no replay of smd's SMPs (build target smp_replay for it)"
 
 raw=$(bench_raw_dir "${raw}" smd-bench)
 echo "== raw outputs in ${raw}"
@@ -109,6 +111,11 @@ for f in "${fablist[@]}"; do
   # ibsim's own SMP rate on this fabric (bench/probe_one.sh), when the build has the probe.
   if [[ -x "${probe}" ]]; then
     "${bench}/probe_one.sh" "${probe}" "${d}/fabric.net" "${d}/probe" 20 "${simargs[@]}" || echo "  probe failed ($?)" >&2
+  fi
+  # ibsim's floor for exactly smd's SMPs (bench/replay_one.sh): the record smd's run left, sent again.
+  if [[ -x "${replay}" && -s "${d}/smd/smps.bin" ]]; then
+    "${bench}/replay_one.sh" "${replay}" "${d}/fabric.net" "${d}/replay" "${d}/smd/smps.bin" "${simargs[@]}" ||
+      echo "  replay failed ($?)" >&2
   fi
 done
 

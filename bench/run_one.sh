@@ -11,7 +11,8 @@
 #   BENCH_OSM_ROOT     optional root switch GUID for opensm -a (updn)
 #   BENCH_SM_TIMEOUT   seconds for the SM run          BENCH_RB_TIMEOUT seconds for the read-back
 # Writes into OUTDIR: sm.out (stdout+stderr), time.txt (/usr/bin/time -v), smpcount.txt, run.txt
-# (key=value: rc, start, end, wall), opensm.log (opensm), readback.json, readback.err.
+# (key=value: rc, start, end, wall), opensm.log (opensm), readback.json, readback.err, smps.bin (smd: every SMP
+# as sent, for bench/replay_one.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sm=$1
@@ -61,7 +62,11 @@ sync
 start=$(date +%s.%N)
 # timeout -> /usr/bin/time -> env LD_PRELOAD=... -> SM: time measures the SM itself (env execs it);
 # the preload applies to the SM only.
-(cd "${IBSIM_WORKDIR}" && SMPCOUNT_OUT="${out}/smpcount.txt" timeout -k 5 "${sm_timeout}" \
+# smd's SMPs are also recorded as sent (smpcount.c, $SMPCOUNT_RECORD) for bench/replay_one.sh.
+record=""
+[[ "${sm}" == smd ]] && record="${out}/smps.bin"
+rm -f "${out}/smps.bin"
+(cd "${IBSIM_WORKDIR}" && SMPCOUNT_OUT="${out}/smpcount.txt" SMPCOUNT_RECORD="${record}" timeout -k 5 "${sm_timeout}" \
   /usr/bin/time -v -o "${out}/time.txt" env LD_PRELOAD="${preload}" "${cmd[@]}" >"${out}/sm.out" 2>&1) || rc=$?
 end=$(date +%s.%N)
 {

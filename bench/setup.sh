@@ -6,13 +6,13 @@
 
 _bench_setup_src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# bench_build_dir DIR: print DIR as an absolute path; when DIR is empty, first build smd, smd-fabric and smp_probe in bench/.build.
+# bench_build_dir DIR: print DIR as an absolute path; when DIR is empty, first build smd, smd-fabric, smp_probe and smp_replay in bench/.build.
 bench_build_dir() {
   local dir=$1
   if [[ -z "${dir}" ]]; then
     dir="${_bench_setup_src}/bench/.build"
     cmake -S "${_bench_setup_src}" -B "${dir}" -DCMAKE_BUILD_TYPE=Release >/dev/null || return
-    cmake --build "${dir}" -j"$(nproc)" --target smd smd-fabric smp_probe >/dev/null || return
+    cmake --build "${dir}" -j"$(nproc)" --target smd smd-fabric smp_probe smp_replay >/dev/null || return
   fi
   (cd "${dir}" && pwd)
 }

@@ -18,6 +18,10 @@
  * list is written to that file at exit, one "ns method attr" line each (decimal, method and attr in hex):
  * bench/repair.sh uses it to find which SMPs an SM sent after a fault and when its last LFT write left.
  * PerfMgt MADs go to $SMPCOUNT_PMA_TRACE instead, in the same format (bench/perfmgr.sh: when the passes ran).
+ * With $SMPCOUNT_RECORD set, every SMP is appended to that file as sent, one 264-byte record each: the
+ * destination LID of the user-MAD address (2 bytes, network order; 0xffff for directed route), 6 zero
+ * bytes, then the 256-byte MAD. tests/integration/tools/smp_replay.cpp sends such a file again
+ * (bench/replay_one.sh: ibsim's own rate for exactly the SMPs an SM sent).
  * With $SMPCOUNT_PMA_LIVE set, the first PerfMgt MAD after 500 ms without one appends "start <ns>" to that
  * file at once: a counter pass has begun (bench/perfmgr_one.sh times its cable failure by it).
  *
@@ -58,6 +62,29 @@ static size_t trace_len, trace_cap;
 static int trace_on = -1; /* -1 unknown, 0 off, 1 on */
 static int64_t last_pma_ns;
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *record_path; /* $SMPCOUNT_RECORD, NULL when unset or empty */
+static FILE *record_file;
+static int record_failed;
+
+/* One SMP as sent, for $SMPCOUNT_RECORD (see the top of this file); stdio buffers, exit flushes. */
+static void record_smp(const uint8_t *umad, const uint8_t *mad) {
+  if (!record_path) return;
+  pthread_mutex_lock(&trace_lock);
+  if (!record_file && !record_failed) {
+    record_file = fopen(record_path, "w");
+    if (!record_file) {
+      record_failed = 1;
+      fprintf(stderr, "smpcount: cannot write %s\n", record_path);
+    }
+  }
+  if (record_file) {
+    uint8_t head[8] = {umad[28], umad[29], 0, 0, 0, 0, 0, 0}; /* struct ib_user_mad: addr.lid at byte 28 */
+    fwrite(head, 1, sizeof head, record_file);
+    fwrite(mad, 1, 256, record_file);
+  }
+  pthread_mutex_unlock(&trace_lock);
+}
 
 static void trace_mad(uint8_t mgmt_class, uint8_t method, uint16_t attr) {
   struct timespec ts;
@@ -101,6 +128,8 @@ static void pass_start_mark(void) {
 
 static void resolve(void) {
   trace_on = getenv("SMPCOUNT_TRACE") != NULL || getenv("SMPCOUNT_PMA_TRACE") != NULL;
+  record_path = getenv("SMPCOUNT_RECORD");
+  if (record_path && !*record_path) record_path = NULL;
   real_send = (umad_send_fn)dlsym(RTLD_NEXT, "umad_send");
   get_mad = (umad_get_mad_fn)dlsym(RTLD_NEXT, "umad_get_mad");
   if (!get_mad) get_mad = (umad_get_mad_fn)dlsym(RTLD_DEFAULT, "umad_get_mad");
@@ -119,6 +148,7 @@ int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int r
   if (mgmt_class == 0x01 || mgmt_class == 0x81) {
     __atomic_fetch_add(&n_smp, 1, __ATOMIC_RELAXED);
     if (trace_on == 1) trace_mad(mgmt_class, method, attr);
+    record_smp((const uint8_t *)umad, mad);
     if (method == 0x01) {
       __atomic_fetch_add(&n_get, 1, __ATOMIC_RELAXED);
       __atomic_fetch_add(&by_attr[0][attr], 1, __ATOMIC_RELAXED);
@@ -142,6 +172,7 @@ int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int r
 }
 
 __attribute__((destructor)) static void report(void) {
+  if (record_file) fclose(record_file);
   /* Child processes that never sent anything (e.g. helpers) stay silent. */
   if (n_smp == 0 && n_mad_other == 0) return;
   const char *path = getenv("SMPCOUNT_OUT");

@@ -26,6 +26,7 @@
 
 #include "mad/transport/umad_port.h"
 #include "mad/transport/umad_transport.h"
+#include "tests/integration/tools/transport_args.h"
 
 namespace {
 
@@ -147,13 +148,7 @@ int main(int argc, char** argv) {
       a.mlid = static_cast<std::uint16_t>(std::strtoul(argv[++i], nullptr, 0));
     } else if (k == "--timeout-s" && has_value) {
       a.timeout_s = static_cast<unsigned>(std::atoi(argv[++i]));
-    } else if (k == "--window" && has_value) {
-      a.transport.window = static_cast<unsigned>(std::atoi(argv[++i]));
-    } else if (k == "--ca" && has_value) {
-      a.port.ca_name = argv[++i];
-    } else if (k == "--port" && has_value) {
-      a.port.port_num = std::atoi(argv[++i]);
-    } else {
+    } else if (!smd::tools::take_transport_arg(i, argc, argv, a.transport, a.port)) {
       std::fprintf(stderr,
                    "usage: %s --switches FILE --mlid MLID [--timeout-s S] [--window N] [--ca NAME] [--port N]\n",
                    argv[0]);

@@ -40,6 +40,7 @@
 #include "mad/codec/sm_info.h"
 #include "mad/transport/umad_port.h"
 #include "mad/transport/umad_transport.h"
+#include "tests/integration/tools/transport_args.h"
 
 namespace {
 
@@ -82,12 +83,6 @@ std::optional<Args> parse(int argc, char** argv) {
     const bool has_value = i + 1 < argc;
     if (k == "--issm") {
       a.port.open_issm = true;
-    } else if (k == "--window" && has_value) {
-      a.transport.window = static_cast<unsigned>(std::atoi(argv[++i]));
-    } else if (k == "--timeout-ms" && has_value) {
-      a.transport.timeout_ms = static_cast<unsigned>(std::atoi(argv[++i]));
-    } else if (k == "--retries" && has_value) {
-      a.transport.retries = static_cast<unsigned>(std::atoi(argv[++i]));
     } else if (k == "--reread" && has_value) {
       a.reread = static_cast<unsigned>(std::atoi(argv[++i]));
     } else if (k == "--lid" && has_value) {
@@ -105,11 +100,7 @@ std::optional<Args> parse(int argc, char** argv) {
       a.port.open_issm = true;
     } else if (k == "--silent") {
       a.silent = true;
-    } else if (k == "--ca" && has_value) {
-      a.port.ca_name = argv[++i];
-    } else if (k == "--port" && has_value) {
-      a.port.port_num = std::atoi(argv[++i]);
-    } else {
+    } else if (!smd::tools::take_transport_arg(i, argc, argv, a.transport, a.port)) {
       std::fprintf(stderr,
                    "usage: %s [--window N] [--timeout-ms N] [--retries N] [--ca NAME] [--port N] [--issm] "
                    "[--reread N] [--lid LID] [--sminfo PATH [--sminfo-set MOD] [--sm-key KEY] [--m-key KEY]] "
