@@ -11,6 +11,7 @@
 
 #include "config/text_file.h"
 #include "mad/codec/bits.h"
+#include "mad/sa/path_record.h"
 #include "mad/sa/sa_mad.h"
 #include "smd/sa/mcmember_records.h"
 #include "smd/sa/state_file_origin.h"
@@ -107,6 +108,29 @@ std::set<Guid> endport_guids(const SaSnapshot* s) {
   return guids;
 }
 
+/// Whether a query is small enough to answer on the transport's receive thread, where every SMP answer
+/// of the SM's own sweep waits behind it: one Get (a GetTable or GetMulti grows with the fabric) of a
+/// read-only attribute, and for a PathRecord one between two named ports with at most
+/// kInlineLidPairs LID pairs (a Get that matches nothing walks them all, twice).
+bool bounded_for_inline(std::span<const std::uint8_t> mad, const SaSnapshot& snap) {
+  constexpr unsigned kInlineLidPairs = 16;
+  if (mad[3] != method::kGet) return false;
+  const std::uint16_t a = bits::get16(mad.data(), 16);
+  if (a == attr::kServiceRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
+      a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord ||
+      a == attr::kMcMemberRecord) {
+    return false;  // they change the SA thread's state or wait for port tables
+  }
+  if (a != attr::kPathRecord) return true;
+  const auto header = mad::sa::SaHeader::decode(mad);
+  if (!header) return false;
+  const std::uint64_t mask = header->comp_mask;
+  const bool named = (mask & (mad::sa::pr_mask::kSgid | mad::sa::pr_mask::kSlid)) != 0 &&
+                     (mask & (mad::sa::pr_mask::kDgid | mad::sa::pr_mask::kDlid)) != 0;
+  const unsigned lmc = snap.fabric ? snap.fabric->max_lmc() : 0;
+  return named && (1u << (2 * lmc)) <= kInlineLidPairs;
+}
+
 }  // namespace
 
 SaAgent::SaAgent(SaAgentOptions options, Sender sender)
@@ -181,16 +205,9 @@ void SaAgent::forward(const mad::Notice& notice, Lid issuer_lid) {
 // A read-only query answered on the receive thread (see submit). False: not one of those; queue it.
 bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAddress& from) {
   if (mad.size() < kHeaderSize || mad[1] != mad::kClassSubnAdm) return false;
-  const std::uint8_t m = mad[3];
-  if (m != method::kGet && m != method::kGetTable && m != method::kGetMulti) return false;
-  const std::uint16_t a = bits::get16(mad.data(), 16);
-  if (a == attr::kServiceRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
-      a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord ||
-      a == attr::kMcMemberRecord) {
-    return false;
-  }
-  const auto arrived = std::chrono::steady_clock::now();
   const std::shared_ptr<const SaSnapshot> snap = snapshot_.load();
+  if (!bounded_for_inline(mad, *snap)) return false;
+  const auto arrived = std::chrono::steady_clock::now();
   SaOutcome outcome;
   const std::vector<std::uint8_t> resp = answer_mad(*snap, inline_state_, mad, from, unix_now(), outcome);
   int rc = 0;
@@ -235,7 +252,7 @@ void SaAgent::run() {
       for (const PendingReport& p : reports_) {
         if (p.attempts > 0) deadline = std::min(deadline, p.deadline);  // an unsent Report has no deadline yet
       }
-      for (const auto& w : waiting_) deadline = std::min(deadline, w.second);
+      for (const auto& w : waiting_) deadline = std::min(deadline, w.deadline);
       if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
       if (groups_flush_due_) deadline = std::min(deadline, *groups_flush_due_);
       wake_.wait_until(lock, deadline, [&] { return stop_ || !queue_.empty() || !notices_.empty() || published_; });
@@ -309,7 +326,9 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   }
   if (outcome.kind == SaOutcome::Kind::kWaiting) {
     for (const TableKey& k : state_.missing) tables_.want(k);
-    waiting_.emplace_back(r, std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.table_wait_ms));
+    waiting_.push_back(Waiting{r, std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.table_wait_ms),
+                               std::move(state_.missing), 0});
+    state_.missing.clear();
     return;
   }
   if (outcome.kind == SaOutcome::Kind::kDropped) {
@@ -346,27 +365,34 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
 // their deadline with what is in.
 void SaAgent::retry_waiting(const SaSnapshot& snap, bool deadline_only) {
   const auto now = std::chrono::steady_clock::now();
-  std::vector<std::pair<Request, std::chrono::steady_clock::time_point>> still;
-  for (auto& [r, deadline] : waiting_) {
-    const bool late = deadline <= now;
-    if (deadline_only && !late) {
-      still.emplace_back(r, deadline);
+  std::vector<Waiting> still;
+  for (Waiting& w : waiting_) {
+    const bool late = w.deadline <= now;
+    if (!late) {
+      while (w.resolved < w.needs.size() && !tables_.pending(w.needs[w.resolved])) ++w.resolved;
+    }
+    if (!late && (deadline_only || w.resolved < w.needs.size())) {
+      still.push_back(std::move(w));
       continue;
     }
     state_.answer_partial = late;
     SaOutcome probe;
-    std::vector<std::uint8_t> resp = answer_mad(snap, state_, r.mad, r.from, unix_now(), probe);
+    std::vector<std::uint8_t> resp = answer_mad(snap, state_, w.request.mad, w.request.from, unix_now(), probe);
     state_.answer_partial = false;
     if (probe.kind == SaOutcome::Kind::kWaiting) {
       for (const TableKey& k : state_.missing) tables_.want(k);
-      still.emplace_back(r, deadline);
+      w.needs = std::move(state_.missing);
+      w.resolved = 0;
+      state_.missing.clear();
+      still.push_back(std::move(w));
       continue;
     }
     if (probe.kind == SaOutcome::Kind::kAnswered) {
-      mad::MadAddress to = r.from;
+      mad::MadAddress to = w.request.from;
       to.qkey = kGsiQkey;
       const int rc = sender_(resp, to);
-      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - r.arrived).count();
+      const double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - w.request.arrived).count();
       count_answer(local_, local_answers_, probe, rc, us);
     }
   }
@@ -376,7 +402,13 @@ void SaAgent::retry_waiting(const SaSnapshot& snap, bool deadline_only) {
 void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
                            const std::shared_ptr<const SaSnapshot>& before) {
   // LIDs may have moved: the port tables are read again when asked.
-  if (!before || now->fabric != before->fabric) tables_.reset();
+  if (!before || now->fabric != before->fabric) {
+    tables_.reset();
+    // Queries already waiting ask again for what they still miss (or are answered at their deadline).
+    for (const Waiting& w : waiting_) {
+      for (std::size_t i = w.resolved; i < w.needs.size(); ++i) tables_.want(w.needs[i]);
+    }
+  }
   const bool was_serving = before && before->serving;
   if (!now->sms.empty()) self_guid_ = now->sms.front().guid;
   if (now->serving && !was_serving) {

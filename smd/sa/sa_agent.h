@@ -164,7 +164,15 @@ class SaAgent {
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;
   /// Groups changed and not yet written or handed over: when they will be (kGroupsFlush after the first).
   std::optional<std::chrono::steady_clock::time_point> groups_flush_due_;
-  std::vector<std::pair<Request, std::chrono::steady_clock::time_point>> waiting_;  ///< queries waiting for tables
+  /// A query waiting for port tables: answered again only once every block it waited for is in (or given
+  /// up), or at its deadline, so the blocks of a big query are looked at once each, not once per answer.
+  struct Waiting {
+    Request request;
+    std::chrono::steady_clock::time_point deadline;
+    std::vector<TableKey> needs;  ///< the blocks its last pass missed
+    std::size_t resolved = 0;     ///< needs[0, resolved) are in or given up
+  };
+  std::vector<Waiting> waiting_;
   std::uint32_t next_tid_ = 1;
   std::chrono::steady_clock::time_point next_list_refresh_{};
 };

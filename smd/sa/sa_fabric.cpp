@@ -45,6 +45,7 @@ std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shar
     if (e.owner.port >= node.ports.size()) continue;
     const auto idx = static_cast<std::uint32_t>(f->endports_.size());
     f->endports_.push_back({e.owner.node, e.owner.port, node.ports[e.owner.port].guid, e.base, e.lmc});
+    f->max_lmc_ = std::max(f->max_lmc_, e.lmc);
     f->by_guid_.emplace(node.ports[e.owner.port].guid, idx);
     const std::size_t span = std::size_t{1} << e.lmc;
     for (std::size_t l = e.base; l < e.base + span && l < f->by_lid_.size(); ++l) f->by_lid_[l] = idx;

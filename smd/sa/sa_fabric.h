@@ -46,6 +46,8 @@ class SaFabric {
 
   /// Every endport with a LID, by base LID.
   const std::vector<Endport>& endports() const { return endports_; }
+  /// The largest LMC of any endport: a PathRecord between two ports walks up to 4^max_lmc() LID pairs.
+  std::uint8_t max_lmc() const { return max_lmc_; }
   /// The P_Keys the endport with `port_guid` is a member of (partition order; IBA 10.9), as the sweep's
   /// plan gave them; empty for a port in no partition.
   const std::vector<PKey>& pkeys(Guid port_guid) const;
@@ -98,6 +100,7 @@ class SaFabric {
   std::shared_ptr<const PartitionPlan> partitions_;
   Lid mlid_top_ = 0xC3FF;
   std::vector<Endport> endports_;
+  std::uint8_t max_lmc_ = 0;
   std::unordered_map<Guid, std::uint32_t> by_guid_;  // -> endports_ index
   std::vector<std::uint32_t> by_lid_;                // LID -> endports_ index, or kNone
   SwitchGraph graph_;

@@ -15,10 +15,7 @@ const mad::SmpData* TableCache::find(const TableKey& key) const {
 
 void TableCache::want(const TableKey& key) {
   if (done_.count(key) || failed_.count(key) || in_flight_.count(key)) return;
-  for (const TableKey& w : waiting_) {
-    if (w == key) return;
-  }
-  waiting_.push_back(key);
+  if (waiting_keys_.insert(key).second) waiting_.push_back(key);
 }
 
 void TableCache::send(const TableKey& key, InFlight& f, Clock::time_point now) {
@@ -57,6 +54,7 @@ std::optional<TableCache::Clock::time_point> TableCache::pump(Clock::time_point 
   while (in_flight_.size() < kWindow && !waiting_.empty()) {
     const TableKey key = waiting_.front();
     waiting_.pop_front();
+    waiting_keys_.erase(key);
     send(key, in_flight_[key], now);
   }
   std::optional<Clock::time_point> earliest;
@@ -86,6 +84,7 @@ void TableCache::reset() {
   failed_.clear();
   in_flight_.clear();
   waiting_.clear();
+  waiting_keys_.clear();
   by_tid_.clear();
 }
 

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 
 #include "mad/codec/smp.h"
@@ -41,8 +42,11 @@ class TableCache {
   /// The block as read: its 64 bytes, nullopt while unknown (not asked, in flight) or given up (see gave_up).
   const mad::SmpData* find(const TableKey& key) const;
   bool gave_up(const TableKey& key) const { return failed_.count(key) != 0; }
-  /// Ask for `key` unless it is known, in flight or given up.
+  /// Ask for `key` unless it is known, in flight, waiting or given up. O(log keys): a query can name
+  /// tens of thousands of blocks (SL2VLTableRecord with ComponentMask 0), each asked for again while it waits.
   void want(const TableKey& key);
+  /// Neither in nor given up yet: a waiting query still needs it.
+  bool pending(const TableKey& key) const { return !done_.count(key) && !failed_.count(key); }
   /// Send what waits, up to the window; re-send or give up what timed out. Returns the earliest deadline
   /// of what is in flight (nullopt: nothing is).
   std::optional<Clock::time_point> pump(Clock::time_point now);
@@ -68,7 +72,8 @@ class TableCache {
   std::map<TableKey, mad::SmpData> done_;
   std::map<TableKey, bool> failed_;
   std::map<TableKey, InFlight> in_flight_;
-  std::deque<TableKey> waiting_;
+  std::deque<TableKey> waiting_;     // asked for, not sent yet, in the order asked
+  std::set<TableKey> waiting_keys_;  // the same keys, to find them
   std::map<std::uint32_t, TableKey> by_tid_;
   std::uint32_t next_tid_ = 1;
 };

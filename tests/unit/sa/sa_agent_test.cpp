@@ -330,6 +330,37 @@ TEST(SaAgentInline, ReadOnlyQueriesAnswerOnTheCallingThread) {
   agent.stop();
 }
 
+// What could take long never runs on the receive thread, where the SM's own SMP answers wait behind it:
+// a GetTable (it grows with the fabric) and a PathRecord Get that does not name both ports go to the SA
+// thread even with answer_here; a PathRecord Get between two named ports is answered inline.
+TEST(SaAgentInline, OnlyBoundedQueriesAnswerOnTheCallingThread) {
+  Recorder rec;
+  SaAgent agent(SaAgentOptions{}, rec.sender());
+  agent.start();
+  const Rig rig = make_rig({});
+  agent.publish(std::make_shared<const SaSnapshot>(rig.snap));
+  ASSERT_TRUE(eventually([&] { return agent.stats().serving; }));
+  constexpr std::uint64_t kDlid = 1u << 4, kSlid = 1u << 5;  // PathRecord ComponentMask (IBA 15.2.5.16)
+  const auto path_query = [&](std::uint8_t method, std::uint64_t mask, std::uint64_t tid) {
+    Mad m = request(method, IB_SA_ATTR_PATHRECORD, mask, 0, tid);
+    put16(rec_of(m), 40, rig.lid_d);  // DLID
+    put16(rec_of(m), 42, rig.lid_a);  // SLID
+    return m;
+  };
+  ASSERT_TRUE(agent.submit(path_query(IB_MAD_METHOD_GET, kSlid | kDlid, 0x61), from_a(), /*answer_here=*/true));
+  ASSERT_EQ(rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size(), 1u) << "A to D, both named: answered inside submit()";
+  EXPECT_EQ(agent.stats().answered_inline, 1u);
+
+  ASSERT_TRUE(agent.submit(path_query(IB_MAD_METHOD_GET, kSlid, 0x62), from_a(), /*answer_here=*/true));
+  ASSERT_TRUE(agent.submit(path_query(IB_MAD_METHOD_GET_TABLE, kSlid | kDlid, 0x63), from_a(), /*answer_here=*/true));
+  Mad nodes = request(IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_NODERECORD, 0, 0, 0x64);
+  ASSERT_TRUE(agent.submit(nodes, from_a(), /*answer_here=*/true));
+  ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() == 1u + 1u; }));
+  ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_TABLE_RESPONSE).size() == 2u; }));
+  EXPECT_EQ(agent.stats().answered_inline, 1u) << "the other three went through the SA thread";
+  agent.stop();
+}
+
 // One trap that matches many subscriptions does not become a burst: at most 16 Reports wait for their
 // ReportResp at once, and each ReportResp lets the next one go.
 TEST(SaAgentReports, AtMostSixteenInFlight) {
