@@ -27,13 +27,14 @@ SaAnswer InformDb::set(const SaQuery& q, const Gid& subscriber_gid) {
       // The same subscription again (a client that restarted): it now wants its Reports where it says.
       it->qpn = info.qpn;
       it->info = info;
+      it->trusted = q.trusted;
     } else {
       const auto from_port =
           std::count_if(subs_.begin(), subs_.end(), [&](const Subscription& s) { return s.lid == lid; });
       if (subs_.size() >= kMaxSubscriptions || static_cast<std::size_t>(from_port) >= kMaxSubscriptionsPerPort) {
         return SaAnswer::error(status::kNoResources);
       }
-      subs_.push_back({next_id_++, subscriber_gid, lid, info.qpn, info});
+      subs_.push_back({next_id_++, subscriber_gid, lid, info.qpn, info, q.trusted});
     }
   } else {
     std::erase_if(subs_, [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); });
@@ -64,6 +65,9 @@ std::vector<Subscription> InformDb::subscribers(const mad::Notice& notice, Lid i
   for (const Subscription& s : subs_) {
     const InformInfo& i = s.info;
     if (i.is_generic != notice.is_generic) continue;
+    // Security notices (bad M_Key, P_Key, Q_Key: IBA 14.2.5.1) tell an attacker what was noticed; a wildcard
+    // Type from an untrusted requester does not reach them, as Type 2 itself is refused to it in set().
+    if (notice.type == mad::notice_type::kSecurity && !s.trusted) continue;
     if (i.trap_number != kAllTraps && i.trap_number != notice.trap_number) continue;
     if (i.type != kAllTypes && i.type != notice.type) continue;
     if (i.producer_type != kAllProducers && i.producer_type != notice.producer_type) continue;

@@ -19,6 +19,7 @@ struct Subscription {
   Lid lid = 0;  ///< where Reports go
   std::uint32_t qpn = 1;
   mad::sa::InformInfo info;
+  bool trusted = false;  ///< made with the SA's SM_Key: only such a subscription hears security notices
 };
 
 /// Bounds on what requesters can make the SA hold: a subscription is a Report for every matching trap.

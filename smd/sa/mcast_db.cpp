@@ -230,10 +230,20 @@ McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const
     g.mgid = req.mgid;
     if (req.mgid[0] != 0xff) return refuse(status::kReqInvalid, "MGID does not start with 0xff");
     const std::uint16_t sig = signature(req.mgid);
-    if (sig != 0x401B && sig != 0x601B) {  // IPoIB MGIDs (RFC 4391) are taken as they are
+    // Scopes 0 and 15 are reserved (IBA 4.1.1, as in IPv6 multicast, RFC 4291 2.7).
+    if ((req.mgid[1] & 0xF) == 0 || (req.mgid[1] & 0xF) == 0xF)
+      return refuse(status::kReqInvalid, "MGID scope 0 and 15 are reserved");
+    if (sig != 0x401B && sig != 0x601B) {
       if (req.mgid[1] & 0xE0) return refuse(status::kReqInvalid, "MGID flag bits 7:5 are not zero");
       if (sig == 0xA01B && (req.mgid[1] & 0xF) == kScopeLinkLocal)
         return refuse(status::kReqInvalid, "MGID with the SA signature 0xa01b given with link-local scope");
+    } else {
+      // An IPoIB MGID carries its partition's P_Key (RFC 4391 4): a group whose record says another would
+      // let a port outside the partition take that partition's broadcast group before its members come.
+      // Bits 0 name no partition (the policy's placeholder, filled in there): nothing to take.
+      const auto bits = static_cast<std::uint16_t>(req.mgid[4] << 8 | req.mgid[5]);
+      if (bits != 0 && (bits & 0x7fff) != (req.pkey & 0x7fff))
+        return refuse(status::kReqInvalid, "IPoIB MGID P_Key bits differ from the record's P_Key");
     }
   }
   g.scope = g.mgid[1] & 0xF;

@@ -190,6 +190,9 @@ Result<FrrUpdate> update_frr_dir(const std::string& dir, const roce::RoutePlan& 
   FrrUpdate update;
   const auto names = roce::switch_dir_names(plan);
   std::error_code ec;
+  // smd removes what it did not write in this directory: through a symlink that would be someone else's.
+  if (fs::is_symlink(fs::symlink_status(dir, ec)))
+    return make_error(ErrorCode::kIo, dir + ": is a symbolic link; smd writes (and cleans) only a real directory");
   fs::create_directories(dir, ec);
   if (ec) return make_error(ErrorCode::kIo, dir + ": cannot create directory: " + ec.message());
   // One syncfs for all new texts instead of an fsync per file (a first write has hundreds), then the

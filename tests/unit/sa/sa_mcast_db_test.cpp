@@ -151,6 +151,10 @@ TEST(McastDb, JoinErrors) {
       {"create, MGID not 0xff", req(Gid{0xfe, 0x12}, 0x104, 1), kCreate, 0, status::kReqInvalid},
       {"create, MGID flag bits", req(Gid{0xff, 0x32, 0x12, 0x34}, 0x104, 1), kCreate, 0, status::kReqInvalid},
       {"create, a01b link-local", req(Gid{0xff, 0x12, 0xa0, 0x1b}, 0x104, 1), kCreate, 0, status::kReqInvalid},
+      {"create, scope 0", req(Gid{0xff, 0x10, 0x12, 0x34}, 0x104, 1), kCreate, 0, status::kReqInvalid},
+      {"create, scope 15", req(Gid{0xff, 0x1f, 0x12, 0x34}, 0x104, 1), kCreate, 0, status::kReqInvalid},
+      {"create, IPoIB MGID of partition 0x8001 with P_Key 0xffff",
+       req(Gid{0xff, 0x12, 0x40, 0x1b, 0x80, 0x01}, 0x104, 1), kCreate, 0, status::kReqInvalid},
   };
   for (const Case& c : cases) {
     const McastResult r = join(db, p, c.r, c.mask, c.requester);
@@ -160,6 +164,21 @@ TEST(McastDb, JoinErrors) {
     }
   }
   EXPECT_EQ(db.groups().size(), 1u);  // no failed create left anything behind
+}
+
+// An IPoIB MGID (RFC 4391) names its partition: only a record with that P_Key, from a port that holds it,
+// creates the group; the membership bit does not count.
+TEST(McastDb, IpoibMgidCreatedOnlyWithItsOwnPKey) {
+  McastDb db;
+  Ports p;
+  const Gid broadcast{0xff, 0x12, 0x40, 0x1b, 0x80, 0x01, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  EXPECT_EQ(join(db, p, req(broadcast, 0x104, join_state::kFull, 0xFFFF)).answer.status, status::kReqInvalid)
+      << "a port outside 0x8001 squatting its broadcast group";
+  EXPECT_EQ(join(db, p, req(broadcast, 0x101, join_state::kFull, 0xFFFF)).answer.status, status::kReqInvalid)
+      << "a member of 0x8001, but the record says 0xffff";
+  const McastResult r = join(db, p, req(broadcast, 0x101, join_state::kFull, 0x0001));
+  ASSERT_EQ(r.answer.status, status::kOk) << r.why;
+  EXPECT_EQ(db.groups().at(broadcast).pkey, 0x8001);
 }
 
 TEST(McastDb, CreateMtuAndRateSelectors) {

@@ -359,6 +359,18 @@ TEST(SaInform, SecurityTrapsNeedTrust) {
   EXPECT_TRUE(db.subscribers(trap(257, 1, 4), 5).empty()) << "type must match";
 }
 
+// A wildcard Type (0xFFFF) is allowed to anyone, but a security notice reaches only a trusted subscription.
+TEST(SaInform, AWildcardTypeFromAnUntrustedPortMissesSecurityNotices) {
+  InformDb db;
+  Inform any;  // every type, every trap
+  ASSERT_EQ(db.set(inform_query(any, 3, false), kSubscriber).status, 0);
+  ASSERT_EQ(db.set(inform_query(any, 4, true), mad::sa::make_gid(kPrefix, kB + 1)).status, 0);
+  const auto subs = db.subscribers(trap(256, 1, 2), 5);  // bad M_Key, a security notice
+  ASSERT_EQ(subs.size(), 1u);
+  EXPECT_EQ(subs[0].lid, 4) << "only the trusted subscriber";
+  EXPECT_EQ(db.subscribers(trap(128, 2, 1), 5).size(), 2u) << "other notices reach both";
+}
+
 TEST(SaInform, DropAndRecords) {
   InformDb db;
   Inform a;

@@ -216,6 +216,22 @@ TEST_F(RoceState, FrrDirRefusesAFifoAndDoesNotFollowAPlantedTemporary) {
   EXPECT_EQ(read_text(frr + "/A/frr.conf"), roce::frr_config(*plan, 0, "A"));
 }
 
+// smd cleans frr/ of what it did not write; a frr/ that is a symlink to another directory is refused, so
+// nothing there is removed or written (state_dir/frr -> /etc/frr would lose the operator's files).
+TEST_F(RoceState, FrrDirThatIsASymlinkIsRefusedAndItsTargetLeftAlone) {
+  const std::string elsewhere = dir_ + "/elsewhere";
+  fs::create_directories(elsewhere + "/keep-dir");
+  std::ofstream(elsewhere + "/daemons") << "bgpd=yes\n";
+  const std::string frr = dir_ + "/frr";
+  fs::create_directory_symlink(elsewhere, frr);
+  auto plan = roce::RoutePlan::build(two_switches(false));
+  ASSERT_TRUE(plan.ok());
+  auto refused = update_frr_dir(frr, *plan);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("symbolic link"), std::string::npos) << refused.error().message;
+  EXPECT_EQ(subdirs(elsewhere), (std::set<std::string>{"daemons", "keep-dir"}));
+}
+
 // A refusal part-way through (switch B's frr.conf is a symlink) leaves the tree as it was: A's new config
 // is not left behind as frr.conf.tmp, and A's directory, made by the failed update, is gone again.
 TEST_F(RoceState, FrrUpdateThatFailsPartWayLeavesNoTemporaryOrNewDirectory) {
