@@ -1,8 +1,22 @@
 // The frozen FabricSnapshot the control socket and metrics read without a lock (smd/state/fabric_snapshot.h),
 // and the counters a heavy sweep adds to. Both run between sweeps only.
+#include <algorithm>
+
 #include "smd/sm/daemon.h"
 
 namespace smd {
+namespace {
+
+/// Whether the only problems of a sweep are P_Key tables too small for the policy's partitions. The fabric
+/// is then programmed with what fits (the index-0 key first) and the SA answers from those same tables:
+/// holding PathRecords and joins back from every host would not give the left-out ports their partitions.
+bool only_pkey_table_capacity(const std::vector<SweepProblem>& problems) {
+  return !problems.empty() && std::all_of(problems.begin(), problems.end(), [](const SweepProblem& p) {
+    return p.code == ProblemCode::kCapacity && p.attribute.starts_with("P_KeyTable");
+  });
+}
+
+}  // namespace
 
 std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
   // Only a running PerfMgr's counters: a standby's (or a disabled one's) last view would be stale.
@@ -99,7 +113,7 @@ void Daemon::publish_sa() {
   // IBA C15-0.1.3: only a master answers, and only once a sweep has programmed the fabric it describes.
   if (!master) {
     sa_ready_ = false;
-  } else if (last_summary_.subnet_up) {
+  } else if (last_summary_.subnet_up || only_pkey_table_capacity(last_summary_.problems)) {
     sa_ready_ = true;  // later sweeps that repair something do not stop the SA
   }
   snap->serving = sa_ready_ && sa_fabric_ != nullptr;
