@@ -321,7 +321,7 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   SaOutcome outcome;
   const std::vector<std::uint8_t> resp = answer_mad(snap, state_, r.mad, r.from, unix_now(), outcome);
   if (outcome.kind == SaOutcome::Kind::kReportResp) {
-    report_acknowledged(static_cast<std::uint32_t>(bits::get64(r.mad.data(), 8) & 0xFFFFFFFFu));
+    report_acknowledged(static_cast<std::uint32_t>(bits::get64(r.mad.data(), 8) & 0xFFFFFFFFu), r.from.lid);
     return;
   }
   if (outcome.kind == SaOutcome::Kind::kWaiting) {
@@ -522,9 +522,10 @@ void SaAgent::retry_reports(std::chrono::steady_clock::time_point now) {
   pump_reports();
 }
 
-void SaAgent::report_acknowledged(std::uint32_t tid) {
+void SaAgent::report_acknowledged(std::uint32_t tid, Lid from) {
   const auto before = reports_.size();
-  std::erase_if(reports_, [&](const PendingReport& p) { return p.tid == tid; });
+  // Only the port the Report went to acknowledges it: TIDs are small counters any host could guess.
+  std::erase_if(reports_, [&](const PendingReport& p) { return p.tid == tid && p.to.lid == from; });
   if (reports_.size() != before) {
     ++local_.reports_acknowledged;
     pump_reports();

@@ -119,7 +119,7 @@ class SaAgent {
   void send_report(PendingReport& p);
   void pump_reports();
   void retry_reports(std::chrono::steady_clock::time_point now);
-  void report_acknowledged(std::uint32_t tid);
+  void report_acknowledged(std::uint32_t tid, Lid from);
   void persist_services();
   void refresh_lists();
   void merge_local();

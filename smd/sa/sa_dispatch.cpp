@@ -228,6 +228,7 @@ std::vector<std::uint8_t> encode_response(const SaHeader& req, std::uint8_t resp
 std::vector<std::uint8_t> answer_mad(const SaSnapshot& snap, SaState& state, std::span<const std::uint8_t> mad,
                                      const mad::MadAddress& from, std::int64_t now_s, SaOutcome& outcome) {
   outcome = SaOutcome{};
+  state.mcast_why.clear();  // the reason of this request only: an early refusal must not log the last one's
   const std::optional<SaHeader> header = SaHeader::decode(mad);
   if (!header) {
     outcome.why = "short";

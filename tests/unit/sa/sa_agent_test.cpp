@@ -141,6 +141,11 @@ TEST_F(SaAgentTest, PortLeavingSendsTrap65UntilAcknowledged) {
   for (const Sent& s : reports) EXPECT_EQ(ib_get(s.mad, IB_MAD_TRID_F, true), tid) << "a re-send keeps its TID";
 
   Mad ack = request(IB_MAD_METHOD_REPORT_RESPONSE, IB_SA_ATTR_NOTICE, 0, 0, tid);
+  mad::MadAddress spoofer = from_a();
+  spoofer.lid = 9;  // the right TID from another port acknowledges nothing
+  ASSERT_TRUE(agent->submit(ack, spoofer));
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(agent->stats().reports_acknowledged, 0u);
   ASSERT_TRUE(agent->submit(ack, from_a()));
   ASSERT_TRUE(eventually([&] { return agent->stats().reports_acknowledged == 1; }));
   // No more re-sends once acknowledged: the count stays put across several report timeouts.
