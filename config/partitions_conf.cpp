@@ -291,7 +291,7 @@ class Parser {
       const char* name;
       std::uint64_t lo, hi;
     };
-    const Range ranges[] = {{"rate", 2, 63},
+    const Range ranges[] = {{"rate", 2, 24},
                             {"mtu", 1, 5},
                             {"sl", 0, 15},
                             {"scope", 1, 15},

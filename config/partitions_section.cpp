@@ -158,7 +158,7 @@ void read_ipoib(MapReader& partition, IpoibSpec& out) {
   MapReader map(raw->node, raw->path, raw->mark, diag);
   out.enabled = true;
   read_narrow(map, "mtu", 1, 5, out.mtu);
-  read_narrow(map, "rate", 2, 63, out.rate);
+  read_narrow(map, "rate", 2, 24, out.rate);  // IBA rate codes 2..24 (2.5 to 1200 Gb/s)
   read_narrow(map, "sl", 0, 15, out.sl);
   read_scopes(map, out.scopes);
   read_narrow(map, "q_key", 0, 0xffffffffULL, out.q_key);
@@ -182,7 +182,7 @@ void read_groups(MapReader& partition, PKeyBase pkey, std::vector<McastGroupSpec
                   std::string mgid_text;
                   map.read_string("mgid", mgid_text);
                   read_narrow(map, "mtu", 1, 5, group.mtu);
-                  read_narrow(map, "rate", 2, 63, group.rate);
+                  read_narrow(map, "rate", 2, 24, group.rate);
                   read_narrow(map, "sl", 0, 15, group.sl);
                   std::optional<std::uint32_t> q_key;
                   std::uint32_t q_key_value = 0;

@@ -308,12 +308,29 @@ McastResult McastDb::join(const SaQuery& q, Guid requester, const McastContext& 
   McastGroup* g = nullptr;
   const auto it = is_zero(req.mgid) ? groups_.end() : groups_.find(req.mgid);
   if (it == groups_.end()) {
+    // One untrusted port may not take the MLID space from every other: at most an eighth of it (64 at
+    // least) in groups it created that still exist. IPoIB needs a handful per port.
+    if (!q.trusted && requester != 0) {
+      const std::size_t space = ctx.mlid_top >= kMlidFirst ? ctx.mlid_top - kMlidFirst + 1u : 0u;
+      const std::size_t cap = std::max<std::size_t>(64, space / 8);
+      const auto created = static_cast<std::size_t>(std::count_if(
+          groups_.begin(), groups_.end(), [&](const auto& kv) { return kv.second.created_by == requester; }));
+      if (created >= cap)
+        return fail(status::kNoResources, "the requester already created " + std::to_string(created) +
+                                              " groups (at most " + std::to_string(cap) + " per port)");
+    }
     g = create(req, mask, *port, ctx, out);
     if (!g) return out;
+    g->created_by = requester;
   } else {
     g = &it->second;
     if (!holds_pkey(port->pkeys, g->pkey)) return fail(status::kReqInvalid, "the port does not hold the group's P_Key");
     if (std::string why = mismatch(*g, req, mask); !why.empty()) return fail(status::kReqInvalid, why);
+    // A member the group's packets cannot reach at its MTU or rate would get none of them (OpenSM's
+    // validate_port_caps refuses such a join too).
+    if (g->mtu > port->mtu) return fail(status::kReqInvalid, "the group's MTU is beyond the port's MTUCap");
+    if (rate_half_gbps(g->rate) > rate_half_gbps(port->rate))
+      return fail(status::kReqInvalid, "the group's rate is beyond the port's");
   }
   const auto before = g->members.find(guid);
   const std::uint8_t had = before == g->members.end() ? 0 : before->second;

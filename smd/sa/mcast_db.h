@@ -91,6 +91,7 @@ struct McastGroup {
   std::uint16_t pkey = 0;
   std::uint8_t packet_life = 0;
   bool well_known = false;                   ///< pre-created from the partition policy
+  Guid created_by = 0;                       ///< the port whose join created it (0: the policy, or a restored file)
   std::map<Guid, std::uint8_t> members;      ///< port GUID -> JoinState
   std::array<std::uint32_t, 4> bit_count{};  ///< members holding JoinState bit i
 

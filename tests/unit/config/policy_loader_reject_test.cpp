@@ -301,6 +301,8 @@ const RejectCase kPartitionsCases[] = {
      "t.yaml:4:14: partitions.list[0].ipoib: expected true, false or a map of the broadcast group, got 'yes'"},
     {"partitions_ipoib_mtu", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {mtu: 6}\n",
      "t.yaml:4:20: partitions.list[0].ipoib.mtu: 6 is out of range 1..5"},
+    {"partitions_ipoib_rate_undefined", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {rate: 40}\n",
+     "t.yaml:4:21: partitions.list[0].ipoib.rate: 40 is out of range 2..24"},
     {"partitions_ipoib_sl", "partitions:\n  list:\n    - pkey: 1\n      ipoib:\n        sl: 16\n",
      "t.yaml:5:13: partitions.list[0].ipoib.sl: 16 is out of range 0..15"},
     {"partitions_ipoib_scope_zero", "partitions:\n  list:\n    - pkey: 1\n      ipoib: {scopes: [2, 0]}\n",

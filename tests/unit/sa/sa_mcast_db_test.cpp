@@ -203,6 +203,46 @@ TEST(McastDb, CreateMtuAndRateSelectors) {
   EXPECT_EQ(answered(c).mtu, 3);
 }
 
+// Joining a group whose MTU or rate the port cannot carry is refused (OpenSM: validate_port_caps); a
+// port that can, joins.
+TEST(McastDb, JoinNeedsAPortThatCarriesTheGroupsMtuAndRate) {
+  McastDb db;
+  Ports p;
+  p.ports[0x106].mtu = 2;                                                                     // 512
+  p.ports[0x107].rate = 2;                                                                    // 2.5 Gb/s
+  ASSERT_EQ(join(db, p, req(mgid(5), 0x104, join_state::kFull)).answer.status, status::kOk);  // MTU 4, rate 3
+  const McastResult small_mtu = join(db, p, req(mgid(5), 0x106, join_state::kFull), kJoin);
+  EXPECT_EQ(small_mtu.answer.status, status::kReqInvalid);
+  EXPECT_NE(small_mtu.why.find("MTU"), std::string::npos) << small_mtu.why;
+  const McastResult slow = join(db, p, req(mgid(5), 0x107, join_state::kNon), kJoin);
+  EXPECT_EQ(slow.answer.status, status::kReqInvalid);
+  EXPECT_NE(slow.why.find("rate"), std::string::npos) << slow.why;
+  EXPECT_EQ(join(db, p, req(mgid(5), 0x105, join_state::kFull), kJoin).answer.status, status::kOk);
+  EXPECT_EQ(db.groups().at(mgid(5)).members.size(), 2u);
+}
+
+// One untrusted port cannot take every MLID: with 1024 MLIDs it creates at most 128 groups; others still
+// can, and so can a trusted requester (SM_Key) for that port.
+TEST(McastDb, OnePortCreatesAtMostAnEighthOfTheMlids) {
+  McastDb db;
+  Ports p;
+  for (unsigned i = 0; i < 128; ++i) {
+    McMemberRecord r = req(mgid(0), 0x104, join_state::kFull);
+    r.mgid[14] = static_cast<std::uint8_t>(i >> 8);
+    r.mgid[15] = static_cast<std::uint8_t>(i);
+    ASSERT_EQ(join(db, p, r).answer.status, status::kOk) << i;
+  }
+  McMemberRecord one_more = req(mgid(0), 0x104, join_state::kFull);
+  one_more.mgid[14] = 0x7f;
+  const McastResult refused = join(db, p, one_more);
+  EXPECT_EQ(refused.answer.status, status::kNoResources);
+  EXPECT_NE(refused.why.find("at most 128 per port"), std::string::npos) << refused.why;
+  EXPECT_EQ(join(db, p, req(one_more.mgid, 0x105, join_state::kFull)).answer.status, status::kOk) << "another port";
+  one_more.mgid[14] = 0x7e;
+  EXPECT_EQ(db.join(query(0x02, kCreate, one_more, /*trusted=*/true), 0x104, p.ctx()).answer.status, status::kOk);
+  EXPECT_EQ(db.groups().size(), 130u);
+}
+
 TEST(McastDb, GeneratedMgid) {
   McastDb db;
   Ports p;
@@ -378,7 +418,8 @@ TEST(McastDb, PolicyGroups) {
   EXPECT_EQ(db.groups().at(b1).mtu, 5);
   EXPECT_EQ(db.groups().at(b5).hop_limit, 0xFF);
   EXPECT_EQ(db.groups().at(b1).pkey, 0x8001);
-  // A member keeps a group the policy dropped until it leaves.
+  // A member keeps a group the policy dropped until it leaves (a port that carries the group's 4096 MTU).
+  p.ports[0x101].mtu = 5;
   ASSERT_EQ(join(db, p, req(b1, 0x101, 1, 0x8001), kJoin).answer.status, status::kOk);
   ev = db.apply_policy(default_partitions(), p.ctx());
   EXPECT_EQ(ev.size(), 2u);  // b5 and e1
