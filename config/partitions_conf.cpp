@@ -523,6 +523,16 @@ Result<PartitionsImport> parse_partitions_conf(std::string_view text, const std:
         return make_error(ErrorCode::kInvalidInput,
                           g.where + ": mgid " + format_mgid(g.mgid) + ": " + done.error().message);
       }
+      // The policy refuses a second declaration of a group (a group belongs to one partition): the first
+      // one in the file is kept, as a reader of the file would expect, and the later one named.
+      const auto owner = std::find_if(result.spec.partitions.begin(), result.spec.partitions.end(), [&](const auto& q) {
+        return std::any_of(q.groups.begin(), q.groups.end(), [&](const auto& h) { return h.mgid == g.mgid; });
+      });
+      if (owner != result.spec.partitions.end()) {
+        parser.warnings.push_back(g.where + ": mgid " + format_mgid(g.mgid) + " is already a group of partition '" +
+                                  owner->name + "'; this declaration is left out");
+        continue;
+      }
       p.groups.push_back(std::move(g));
     }
   }

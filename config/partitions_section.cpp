@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -305,6 +306,7 @@ void read_partitions(MapReader partitions, PartitionsSpec& out) {
     } else {
       std::unordered_map<PKeyBase, std::size_t> first_at;     // P_Key -> its partition's index in `list`
       std::unordered_map<std::string, std::size_t> named_at;  // name -> the same, for names given
+      std::map<Mgid, std::size_t> group_at;                   // a group's MGID -> the same
       for (std::size_t i = 0; i < raw->node.size(); ++i) {
         const YAML::Node item = raw->node[i];
         const YAML::Mark mark = item_mark(item, raw->mark);
@@ -327,6 +329,18 @@ void read_partitions(MapReader partitions, PartitionsSpec& out) {
             continue;
           }
         }
+        // A group belongs to one partition (its P_Key, Q_Key, members): a second declaration would win
+        // silently over the first.
+        bool clash = false;
+        for (std::size_t j = 0; j < p->groups.size(); ++j) {
+          if (auto [other, unique] = group_at.try_emplace(p->groups[j].mgid, i); !unique) {
+            diag.fail(item["groups"][j]["mgid"].Mark(), path + ".groups[" + std::to_string(j) + "].mgid",
+                      "MGID " + format_mgid(p->groups[j].mgid) + " is already a group of partition [" +
+                          std::to_string(other->second) + "]; a group belongs to one partition");
+            clash = true;
+          }
+        }
+        if (clash) continue;
         spec.partitions.push_back(std::move(*p));
       }
     }

@@ -242,6 +242,19 @@ TEST(PartitionsConf, ANameOnTwoPKeysIsMadeUnique) {
             "t.conf:3:1: partition name 'A' is already used by another P_Key; P_Key 0x0011 is named 'A_0x0011_'");
 }
 
+// A group belongs to one partition: a second declaration of an MGID (in the same statement or another
+// partition's) is left out with a warning at it, so the policy written loads (it refuses such twins).
+TEST(PartitionsConf, AGroupDeclaredTwiceKeepsTheFirst) {
+  const PartitionsImport got = import("d=0x13 : mgid=ff12::1 ;\ne=0x14 : mgid=ff12::1, mgid=ff12::2 ;\n");
+  ASSERT_EQ(got.spec.partitions.size(), 2u);
+  ASSERT_EQ(got.spec.partitions[0].groups.size(), 1u);
+  ASSERT_EQ(got.spec.partitions[1].groups.size(), 1u);
+  EXPECT_EQ(got.spec.partitions[1].groups[0].mgid[15], 2);
+  ASSERT_EQ(got.warnings.size(), 1u);
+  EXPECT_EQ(got.warnings[0],
+            "t.conf:2:10: mgid ff12::1 is already a group of partition 'd'; this declaration is left out");
+}
+
 TEST(PartitionsConf, FlagsWithoutIpoibWarn) {
   const PartitionsImport got = import("A=0x10,rate=6 : ALL ;\n");
   ASSERT_EQ(got.warnings.size(), 1u);

@@ -253,6 +253,12 @@ const RejectCase kPartitionsCases[] = {
     {"partitions_name_duplicate",
      "partitions:\n  list:\n    - name: gpu\n      pkey: 0x10\n    - name: gpu\n      pkey: 0x11\n",
      "t.yaml:5:13: partitions.list[1].name: 'gpu' is already the name of partition [0]; partition names are unique"},
+    {"partitions_group_twice",
+     "partitions:\n  list:\n    - pkey: 0x10\n      groups: [{mgid: \"ff15:1234::1\"}]\n    - pkey: 0x11\n      "
+     "groups: "
+     "[{mgid: \"ff15:1234::1\"}]\n",
+     "t.yaml:6:23: partitions.list[1].groups[0].mgid: MGID ff15:1234::1 is already a group of partition [0]; a group "
+     "belongs to one partition"},
     {"partitions_unknown_key", "partitions:\n  list:\n    - pkey: 0x10\n      memebrs: [ALL]\n",
      "t.yaml:4:7: partitions.list[0].memebrs: unknown key (did you mean 'members'?)"},
     {"partitions_unknown_section_key", "partitions:\n  enforce: both\n",
