@@ -223,6 +223,10 @@ std::optional<PartitionSpec> read_partition(const YAML::Node& item, const YAML::
   PartitionSpec p;
   p.where = where_of(diag, mark);
   map.read_string("name", p.name, /*non_empty=*/true);  // named by QoS port groups and smctl
+  if (std::any_of(p.name.begin(), p.name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    diag.fail(*map.value_mark_of("name"), path + ".name",
+              "a partition name holds no control characters (logs and smctl print it)");
   std::uint64_t pkey = 0;
   map.read_u64("pkey", pkey);
   const bool pkey_read = diag.failures() == before;

@@ -320,6 +320,10 @@ const ConfReject kRejects[] = {
     {"empty_flag", "A=0x10,,ipoib : ALL;", "t.conf:1:8: empty flag (two commas in a row?)"},
     {"name_not_utf8", "ok=0x1 : ALL ;\n caf\xe9=0x10 : ALL;", "t.conf:2:2: the partition name is not valid UTF-8"},
     {"name_cut_utf8", "caf\xc3=0x10 : ALL;", "t.conf:1:1: the partition name is not valid UTF-8"},
+    {"name_with_control",
+     "a\x01"
+     "b=0x10 : ALL;",
+     "t.conf:1:1: the partition name holds a control character"},
     {"equals_without_port", "A=0x10 : =full ;", "t.conf:1:10: '=' with nothing before it"},
 };
 INSTANTIATE_TEST_SUITE_P(All, PartitionsConfReject, ::testing::ValuesIn(kRejects),

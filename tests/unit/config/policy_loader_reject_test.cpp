@@ -253,6 +253,8 @@ const RejectCase kPartitionsCases[] = {
     {"partitions_name_duplicate",
      "partitions:\n  list:\n    - name: gpu\n      pkey: 0x10\n    - name: gpu\n      pkey: 0x11\n",
      "t.yaml:5:13: partitions.list[1].name: 'gpu' is already the name of partition [0]; partition names are unique"},
+    {"partitions_name_control", "partitions:\n  list:\n    - name: \"a\\x00b\"\n      pkey: 0x10\n",
+     "t.yaml:3:13: partitions.list[0].name: a partition name holds no control characters (logs and smctl print it)"},
     {"partitions_group_twice",
      "partitions:\n  list:\n    - pkey: 0x10\n      groups: [{mgid: \"ff15:1234::1\"}]\n    - pkey: 0x11\n      "
      "groups: "
