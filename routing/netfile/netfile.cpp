@@ -119,18 +119,32 @@ class Builder {
     return Ok{};
   }
 
-  // A PortGUID names one port of the subnet (guid2lid and PathRecords key on it). CA ports take the node GUID
-  // plus the port number (make_node), so a caguid= line can land on another node's ports, or wrap past 2^64.
+  // A CA port's PortGUID: in ibnetdiscover output the one printed for it ("[1](guid)": on ConnectX-4 and
+  // later it is the node GUID), else the node GUID plus the port number, as ibsim numbers them (ibsim
+  // ignores a printed one). A switch has one, port 0's.
+  static Guid port_guid_of(const NodeRecord& r, unsigned p) {
+    if (r.type == NodeType::kSwitch) return r.guid;
+    if (p == 0) return 0;
+    for (const PortLine& pl : r.lines) {
+      if (r.discovered && pl.port == p && pl.port_guid) return *pl.port_guid;
+    }
+    return r.guid + p;
+  }
+
+  // A PortGUID names one port of the subnet (guid2lid and PathRecords key on it): a caguid= line can land on
+  // another node's ports, or wrap past 2^64.
   Status claim_port_guids(const NodeRecord& r, NodeIndex i) {
     const bool is_switch = r.type == NodeType::kSwitch;
     const unsigned first = is_switch ? 0 : 1;
     const unsigned last = is_switch ? 0 : r.num_ports;
     for (unsigned p = first; p <= last; ++p) {
-      const Guid guid = is_switch ? r.guid : r.guid + p;
-      if (guid < r.guid || guid == 0) {
-        return input_error(r.at, "node \"" + r.id + "\": GUID " + hex(r.guid) +
-                                     " leaves no room for the PortGUID of port " + std::to_string(p) +
-                                     " (it would wrap past 0xffffffffffffffff)");
+      const Guid guid = port_guid_of(r, p);
+      const bool counted = !is_switch && guid == r.guid + p;  // not printed: node GUID + port
+      if (guid == 0 || (counted && guid < r.guid)) {
+        return input_error(r.at, "node \"" + r.id + "\": " +
+                                     (counted ? "GUID " + hex(r.guid) + " leaves no room for the PortGUID of port " +
+                                                    std::to_string(p) + " (it would wrap past 0xffffffffffffffff)"
+                                              : "port " + std::to_string(p) + " has PortGUID 0"));
       }
       auto [it, fresh] = by_port_guid_.try_emplace(guid, i, static_cast<PortNum>(p));
       if (!fresh) {
@@ -151,10 +165,7 @@ class Builder {
     n.ports.resize(r.num_ports + 1);
     n.guid = r.guid;
     n.system_image_guid = r.guid;
-    for (std::size_t p = 0; p < n.ports.size(); ++p) {
-      // Same rule as IbsimGuidCounter::assign, which gave r.guid.
-      n.ports[p].guid = n.is_switch() ? r.guid : (p == 0 ? 0 : r.guid + p);
-    }
+    for (std::size_t p = 0; p < n.ports.size(); ++p) n.ports[p].guid = port_guid_of(r, static_cast<unsigned>(p));
     if (n.is_switch()) {
       n.lft_cap = kIbsimLinearFdbCap;
       n.ports[0].state = PortState::kActive;  // switch port 0 is always up

@@ -184,7 +184,12 @@ class Parser {
     if (c.take_word("caguid=")) return pending_guid(c, NodeType::kCa);
     if (c.take_word("rtguid=")) return pending_guid(c, NodeType::kRouter);
     // Vendor/device ids and the system image GUID do not shape the graph (ibsim ignores them too).
-    if (c.take_word("vendid=") || c.take_word("devid=") || c.take_word("sysimgguid=")) return Ok{};
+    // They also mark ibnetdiscover output (ibsim's own netfiles carry none; ibnetdiscover writes them before
+    // its first node): the printed port GUIDs of the nodes from there on are their real ones.
+    if (c.take_word("vendid=") || c.take_word("devid=") || c.take_word("sysimgguid=")) {
+      discovered_ = true;
+      return Ok{};
+    }
     if (c.take_word("include")) return parse_include(c, name, depth);
     if (c.take_word("do ") || c.take_word("do\t")) return Ok{};  // console command run at start-up
     if (c.take_word("Switch")) return parse_header(c, NodeType::kSwitch);
@@ -242,6 +247,7 @@ class Parser {
   Status parse_header(Cursor& c, NodeType type) {
     NodeRecord rec;
     rec.type = type;
+    rec.discovered = discovered_;
     c.skip_space();
     const Location ports_at = c.here();
     auto ports = c.number();
@@ -288,7 +294,11 @@ class Parser {
       return make_error(ErrorCode::kInvalidInput, pl.at.str() + ": port " + c.number_text() + " outside 1..254");
     }
     pl.port = static_cast<unsigned>(*port);
-    if (c.take('(') && (!c.hex() || !c.take(')'))) return c.fail("expected (port GUID)");
+    if (c.take('(')) {
+      const auto guid = c.hex();
+      if (!guid || !c.take(')')) return c.fail("expected (port GUID)");
+      pl.port_guid = *guid;
+    }
     c.skip_space();
     pl.peer_at = c.here();
     auto peer = c.quoted();
@@ -352,6 +362,7 @@ class Parser {
   const NetfileIncludeReader& read_include_;
   std::vector<NodeRecord>& out_;
   IbsimGuidCounter guids_;
+  bool discovered_ = false;        // a vendid=/devid=/sysimgguid= line came: ibnetdiscover output
   std::vector<std::string> open_;  // files being read, outermost first (cycle check)
   int included_ = 0;
 };

@@ -2,6 +2,7 @@
 // output into plain node records with source locations. Links are checked and built in netfile.cpp.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,8 @@ struct PortLine {
   std::string peer_id;
   unsigned peer_port = 0;
   LinkRate rate;
-  Lid own_lid = 0;  ///< CA port line comment "lid N lmc M" (ibnetdiscover), 0 if absent
+  std::optional<std::uint64_t> port_guid;  ///< "[1](e41d2d0300a1b2c3)": a CA port's own GUID as printed
+  Lid own_lid = 0;                         ///< CA port line comment "lid N lmc M" (ibnetdiscover), 0 if absent
   std::uint8_t own_lmc = 0;
   Location at;       ///< the '[' of the local port
   Location peer_at;  ///< the opening quote of the peer id
@@ -51,6 +53,7 @@ struct NodeRecord {
   Guid guid = 0;
   Lid port0_lid = 0;  ///< switch "port 0 lid N lmc M" (ibnetdiscover), 0 if absent
   std::uint8_t port0_lmc = 0;
+  bool discovered = false;  ///< written by ibnetdiscover (a vendid=/devid=/sysimgguid= line came before it)
   Location at;
   std::vector<PortLine> lines;
 };

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <unordered_set>
 
 #include "config/netfile_file.h"
 #include "config/policy.h"
@@ -86,6 +87,28 @@ bool read_plan_guid2lid(const std::string& path, Guid2Lid& out, std::ostream& er
   if (!load->problems.empty()) return false;
   out = std::move(load->entries);
   return true;
+}
+
+/// A guid2lid file whose port GUIDs the topology does not have (another fabric, or a netfile that numbers
+/// ports otherwise) keeps none of those LIDs: say so, or the plan's LIDs silently differ from the fabric's.
+void warn_unmatched_guid2lid(const Topology& topo, const Guid2Lid& remembered, const std::string& path,
+                             std::ostream& err) {
+  if (remembered.empty()) return;
+  std::unordered_set<Guid> ports;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    for (const Port& p : topo.node(n).ports) {
+      if (p.guid != 0) ports.insert(p.guid);
+    }
+  }
+  std::size_t unmatched = 0;
+  Guid first = 0;
+  for (const auto& [guid, range] : remembered) {
+    if (ports.contains(guid)) continue;
+    if (unmatched++ == 0 || guid < first) first = guid;
+  }
+  if (unmatched == 0) return;
+  err << "smd plan: warning: " << unmatched << " of " << remembered.size() << " entries of " << path
+      << " name no port of the topology (lowest " << hex(first, 16) << "); their LIDs are not kept\n";
 }
 
 /// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
@@ -282,6 +305,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   lid_options.lmc = policy.lid.lmc;
   Guid2Lid remembered;
   if (!args.guid2lid.empty() && !read_plan_guid2lid(args.guid2lid, remembered, err)) return kPlanBadInput;
+  warn_unmatched_guid2lid(*topo, remembered, args.guid2lid, err);
   auto lids = assign_lids(*topo, remembered, lid_options);
   tm.lids = ms_since(phase);
   if (!lids) {

@@ -206,6 +206,25 @@ TEST(NetfileReader, IbnetdiscoverOutput) {
   EXPECT_EQ(t->sm_port, 1u);
 }
 
+// ConnectX-4 and later: a CA port's GUID is its node GUID, not node GUID + port. The port GUID that
+// ibnetdiscover prints is the one guid2lid and PathRecords name, so it is the one the topology keeps.
+TEST(NetfileReader, IbnetdiscoverPortGuidsAreTakenAsPrinted) {
+  std::string text = kDiscovered;
+  for (const auto& [from, to] :
+       {std::pair{"[1](2c90300e0b721)", "[1](2c90300e0b720)"}, std::pair{"[1](2c90300e0b731)", "[1](2c90300e0b730)"}}) {
+    const auto at = text.rfind(from);  // the CA's own line; the switch's names it as its peer first
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, std::string(from).size(), to);
+  }
+  auto t = parse(text);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->node(1).ports[1].guid, 0x2c90300e0b720u) << "as printed, equal to the node GUID";
+  EXPECT_EQ(t->node(2).ports[1].guid, 0x2c90300e0b730u);
+  auto plain = parse(kDiscovered);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->node(1).ports[1].guid, 0x2c90300e0b721u);
+}
+
 struct BadCase {
   const char* text;
   const char* where_and_what;  // expected prefix of the message after "t.net:"

@@ -153,5 +153,19 @@ TEST_F(BadInput, PlanKeepsTheLidsOfAGuid2LidFile) {
   EXPECT_NE(out_.str().find("\"max_lid\": 64"), std::string::npos) << out_.str().substr(0, 400);
 }
 
+// Entries for ports the topology does not have (another fabric, other port numbering) keep no LID: the plan
+// says how many instead of planning other LIDs than the fabric's without a word.
+TEST_F(BadInput, PlanWarnsOfGuid2LidEntriesThatNameNoPort) {
+  PlanArgs args;
+  args.topology = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/twoswitch.net";
+  args.seeds = 1;
+  args.guid2lid = write("guid2lid",
+                        "0x0000000000100001 0x0040 0x0040\n0x0000000000999998 0x0041 0x0041\n"
+                        "0x0000000000999999 0x0042 0x0042\n");
+  EXPECT_EQ(run_plan(args, out_, err_), 0) << err_.str();
+  EXPECT_EQ(err_.str(), "smd plan: warning: 2 of 3 entries of " + args.guid2lid +
+                            " name no port of the topology (lowest 0x0000000000999998); their LIDs are not kept\n");
+}
+
 }  // namespace
 }  // namespace smd
