@@ -99,12 +99,24 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
     return h(snap, q);
   }
   if (a == attr::kServiceRecord) {
-    if (m == method::kGet || m == method::kGetTable) return state.services.find(q, now_s, snap.settings.max_records);
+    // A service registered under a partition is that partition's: an untrusted requester sees it and
+    // registers under it only when it holds that P_Key (OpenSM: osm_physp_has_pkey). P_Key 0 names none.
+    const std::vector<PKey>& held = snap.fabric->requester_pkeys(q.requester_lid);
+    const auto holds = [&](std::uint16_t pkey) {
+      return (pkey & 0x7fff) == 0 ||
+             std::any_of(held.begin(), held.end(), [&](PKey k) { return (k & 0x7fff) == (pkey & 0x7fff); });
+    };
+    if (m == method::kGet || m == method::kGetTable) {
+      return q.trusted ? state.services.find(q, now_s, snap.settings.max_records)
+                       : state.services.find(q, now_s, snap.settings.max_records, holds);
+    }
     // A port registers and removes its own services; another port's need the SM_Key (IBA 15.2.5.14 leaves
     // it to the SA; without it any port could delete or hijack every service on the subnet).
     const Gid own = requester_gid(*snap.fabric, q.requester_lid);
     if (m == method::kSet) {
       if (!q.trusted && ServiceRecord::decode(q.rec()).service_gid() != own) return SaAnswer::error(status::kDenied);
+      if (!q.trusted && !holds(ServiceRecord::decode(q.rec()).service_pkey()))
+        return SaAnswer::error(status::kReqInvalid);
       SaAnswer ans = state.services.set(q, now_s, [&](const Gid& gid) {
         return gid_prefix(gid) == snap.fabric->subnet_prefix() && snap.fabric->by_guid(gid_guid(gid)) != nullptr;
       });

@@ -73,13 +73,15 @@ SaAnswer ServiceDb::store(const ServiceRecord& rec, bool lease_given, std::int64
   return a;
 }
 
-SaAnswer ServiceDb::find(const SaQuery& q, std::int64_t now_s, std::uint32_t max_records) const {
+SaAnswer ServiceDb::find(const SaQuery& q, std::int64_t now_s, std::uint32_t max_records,
+                         const std::function<bool(std::uint16_t)>& visible_pkey) const {
   // The lease left differs from the one a client may pass: ServiceLease never takes part in matching.
   SaQuery plain = q;
   plain.header.comp_mask &= ~sr_mask::kServiceLease;
   RecordCollector match(kServiceRecordLayout, plain, max_records);
   for (const Stored& s : records_) {
     if (s.expires_s != 0 && s.expires_s <= now_s) continue;
+    if (visible_pkey && !visible_pkey(s.rec.service_pkey())) continue;
     shown(s, now_s).encode(match.slot());
     if (match.offer() && match.done()) break;
   }

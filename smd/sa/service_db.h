@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,10 @@ class ServiceDb {
     if (!gid_known(rec.service_gid())) return SaAnswer::error(mad::sa::status::kInvalidGid);
     return store(rec, (q.mask() & mad::sa::sr_mask::kServiceLease) != 0, now_s);
   }
-  /// Get / GetTable: the live records matching the request's ComponentMask.
-  SaAnswer find(const SaQuery& q, std::int64_t now_s, std::uint32_t max_records) const;
+  /// Get / GetTable: the live records matching the request's ComponentMask, and `visible_pkey` of their
+  /// ServiceP_Key when given (an untrusted requester sees the services of its partitions only).
+  SaAnswer find(const SaQuery& q, std::int64_t now_s, std::uint32_t max_records,
+                const std::function<bool(std::uint16_t)>& visible_pkey = nullptr) const;
   /// Delete the live records matching the request; answers them (NO_RECORDS when none).
   SaAnswer erase(const SaQuery& q, std::int64_t now_s);
   /// Drop the records whose lease ended at or before `now_s`; true when any was dropped.

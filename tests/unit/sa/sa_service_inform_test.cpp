@@ -23,12 +23,12 @@ class SaService : public ::testing::Test {
   /// A ServiceRecord request from host A (LID 3), trusted (SM_Key = sa.key) unless `sm_key` says otherwise:
   /// a trusted requester may register services of any port.
   Answer service(std::uint8_t method, std::uint64_t mask, std::uint64_t id, std::uint64_t guid, std::uint32_t lease,
-                 const char* name, std::int64_t now, std::uint64_t sm_key = kTrustedKey) {
+                 const char* name, std::int64_t now, std::uint64_t sm_key = kTrustedKey, std::uint16_t pkey = 0xFFFF) {
     Mad m = request(method, kServiceRecord, mask, sm_key);
     auto r = rec_of(m);
     put64(r, 0, id);
     put_gid(r, 8, kPrefix, guid);
-    put16(r, 24, 0xFFFF);
+    put16(r, 24, pkey);
     put16(r, 28, static_cast<std::uint16_t>(lease >> 16));
     put16(r, 30, static_cast<std::uint16_t>(lease));
     std::memcpy(r.data() + 48, name, std::strlen(name));
@@ -121,6 +121,20 @@ TEST_F(SaService, UntrustedPortsTouchOnlyTheirOwnServices) {
   EXPECT_EQ(gone.count(), 1u) << "only host A's own record goes";
   EXPECT_EQ(state.services.size(), 1u) << "host B's service stays";
   EXPECT_EQ(service(IB_MAD_METHOD_GET, kId, 0x72, 0, 0, "", 1000, 0).status(), 0) << "and anyone can still find it";
+}
+
+// A service under a partition's P_Key is that partition's: host A, in the default partition only, neither
+// sees B's service under 0x8010 nor registers one of its own under it; a trusted requester sees it.
+TEST_F(SaService, UntrustedPortsSeeAndRegisterOnlyInTheirPartitions) {
+  set_partitions(rig, {{kA + 1, {0xFFFF}}, {kB + 1, {0xFFFF, 0x8010}}});
+  ASSERT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x80, kB + 1, 0, "red", 1000, kTrustedKey, 0x8010).status(), 0);
+  ASSERT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x81, kB + 1, 0, "open", 1000, kTrustedKey, 0xFFFF).status(), 0);
+  const Answer seen = service(IB_MAD_METHOD_GET_TABLE, 0, 0, 0, 0, "", 1000, 0);
+  ASSERT_EQ(seen.status(), 0);
+  EXPECT_EQ(seen.count(), 1u) << "only the default partition's service";
+  EXPECT_EQ(service(IB_MAD_METHOD_GET_TABLE, 0, 0, 0, 0, "", 1000).count(), 2u) << "trusted: both";
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x82, kA + 1, 0, "sneak", 1000, 0, 0x8010).status(), 0x0200);
+  EXPECT_EQ(service(IB_MAD_METHOD_SET, kId | kGid, 0x83, kA + 1, 0, "ok", 1000, 0, 0xFFFF).status(), 0);
 }
 
 TEST_F(SaService, BoundedPerGid) {
