@@ -631,6 +631,11 @@ Status McastDb::load_json(const std::string& text) {
     g.scope = static_cast<std::uint8_t>(v[8]);
     g.pkey = static_cast<std::uint16_t>(v[9]);
     g.packet_life = static_cast<std::uint8_t>(v[10]);
+    // What a join answers must be IBA's own codes: a file edited by hand (or damaged) is refused as a whole.
+    if (g.mtu < 1 || g.mtu > 5)
+      return make_error(ErrorCode::kInvalidInput, where + ": \"mtu\" is not an MTU code 1..5");
+    if (rate_half_gbps(g.rate) == 0)
+      return make_error(ErrorCode::kInvalidInput, where + ": \"rate\" is not an IBA rate code (2..24)");
     if (!e.contains("well_known") || !e["well_known"].is_boolean())
       return make_error(ErrorCode::kInvalidInput, where + ": \"well_known\" is not true or false");
     g.well_known = e["well_known"].get<bool>();

@@ -151,6 +151,19 @@ Status ServiceDb::load_json(const std::string& text) {
     }
     s.expires_s = e["expires"].get<std::int64_t>();
     if (s.expires_s < 0) return make_error(ErrorCode::kInvalidInput, where + ": \"expires\" is negative");
+    // ServiceLease is 32 bits of seconds (IBA 15.2.5.14): a lease the file holds must be one Set could give.
+    if (s.expires_s > std::int64_t{1} << 33)
+      return make_error(ErrorCode::kInvalidInput, where + ": \"expires\" is beyond any 32-bit lease");
+    for (const Stored& o : loaded) {
+      if (same_key(o.rec, s.rec)) return make_error(ErrorCode::kInvalidInput, where + ": the same service twice");
+    }
+    const auto per_gid = std::count_if(loaded.begin(), loaded.end(),
+                                       [&](const Stored& o) { return o.rec.service_gid() == s.rec.service_gid(); });
+    // The bounds Set keeps (kMaxServices, kMaxServicesPerGid) hold for a restored file too.
+    if (loaded.size() >= kMaxServices || static_cast<std::size_t>(per_gid) >= kMaxServicesPerGid)
+      return make_error(ErrorCode::kInvalidInput, where + ": more services than the SA holds (" +
+                                                      std::to_string(kMaxServices) + ", " +
+                                                      std::to_string(kMaxServicesPerGid) + " per port)");
     loaded.push_back(s);
   }
   records_ = std::move(loaded);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 
@@ -487,6 +488,17 @@ TEST(McastDb, GroupsFileRoundTrip) {
                           "{\"version\":1,\"next_mgid\":1,\"groups\":[{\"mgid\":\"ff12601bffff00000000000000000001\","
                           "\"mlid\":12}]}"}) {
     EXPECT_FALSE(keep.load_json(bad).ok()) << bad;
+  }
+  // A group of the file whose MTU or rate is no IBA code (mtu 63, rate 63) is refused, the file kept out.
+  nlohmann::json edited = nlohmann::json::parse(db.to_json());
+  for (const char* key : {"mtu", "rate"}) {
+    nlohmann::json bad = edited;
+    bad["groups"][0][key] = 63;
+    const Status st = keep.load_json(bad.dump());
+    EXPECT_FALSE(st.ok()) << key;
+    if (!st.ok()) {
+      EXPECT_NE(st.error().message.find(key), std::string::npos) << st.error().message;
+    }
   }
   EXPECT_EQ(keep.to_json(), db.to_json());
 }

@@ -219,6 +219,24 @@ TEST_F(SaService, LoadJsonRejectsBadInputAndKeepsTheRecords) {
   EXPECT_NE(st.error().message.find("services[1]"), std::string::npos) << st.error().message;
   EXPECT_EQ(db.to_json(), before);
   EXPECT_EQ(db.size(), 1u);
+  // What Set could never have stored: a lease beyond 32 bits of seconds, one service twice, more services
+  // for one port than kMaxServicesPerGid.
+  const std::string far = R"({"version":1,"services":[{"record":")" + good_hex + R"(","expires":99999999999}]})";
+  EXPECT_FALSE(db.load_json(far).ok());
+  const std::string twice = R"({"version":1,"services":[{"record":")" + good_hex + R"(","expires":0},{"record":")" +
+                            good_hex + R"(","expires":0}]})";
+  EXPECT_FALSE(db.load_json(twice).ok());
+  std::string many = R"({"version":1,"services":[)";
+  for (std::size_t i = 0; i <= kMaxServicesPerGid; ++i) {
+    char id[17];
+    std::snprintf(id, sizeof id, "%016zx", i);
+    many += std::string(i ? "," : "") + R"({"record":")" + id + std::string(352 - 16, '0') + R"(","expires":0})";
+  }
+  many += "]}";
+  const Status over = db.load_json(many);
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.error().message.find("services[256]"), std::string::npos) << over.error().message;
+  EXPECT_EQ(db.to_json(), before);
 }
 
 // ---- InformDb ----
