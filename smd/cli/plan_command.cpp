@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -109,6 +110,35 @@ void warn_unmatched_guid2lid(const Topology& topo, const Guid2Lid& remembered, c
   if (unmatched == 0) return;
   err << "smd plan: warning: " << unmatched << " of " << remembered.size() << " entries of " << path
       << " name no port of the topology (lowest " << hex(first, 16) << "); their LIDs are not kept\n";
+}
+
+/// Directed-route SMPs carry at most 63 hops (IBA 14.2.2): a node farther from the SM than that is routed
+/// by the plan but never reached, so never brought up, by the daemon. Counted by cables from the SM's node.
+void warn_beyond_directed_routes(const Topology& topo, std::ostream& err) {
+  constexpr std::size_t kMaxDrHops = 63;
+  if (topo.sm_node == kNoNode) return;
+  std::vector<std::size_t> hops(topo.size(), SIZE_MAX);
+  std::vector<NodeIndex> queue{topo.sm_node};
+  hops[topo.sm_node] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    for (const Port& p : topo.node(queue[head]).ports) {
+      if (p.connected() && hops[p.peer] == SIZE_MAX) {
+        hops[p.peer] = hops[queue[head]] + 1;
+        queue.push_back(p.peer);
+      }
+    }
+  }
+  std::size_t beyond = 0;
+  NodeIndex farthest = topo.sm_node;
+  for (NodeIndex n : queue) {
+    if (hops[n] > kMaxDrHops) ++beyond;
+    if (hops[n] > hops[farthest]) farthest = n;
+  }
+  if (beyond == 0) return;
+  err << "smd plan: warning: " << beyond << " node(s) more than " << kMaxDrHops
+      << " cables from the SM, which directed-route SMPs cannot reach (the farthest, "
+      << printable_text(describe_node(topo.node(farthest))) << ", at " << hops[farthest]
+      << "): the daemon does not bring them up\n";
 }
 
 /// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
@@ -306,6 +336,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   Guid2Lid remembered;
   if (!args.guid2lid.empty() && !read_plan_guid2lid(args.guid2lid, remembered, err)) return kPlanBadInput;
   warn_unmatched_guid2lid(*topo, remembered, args.guid2lid, err);
+  warn_beyond_directed_routes(*topo, err);
   auto lids = assign_lids(*topo, remembered, lid_options);
   tm.lids = ms_since(phase);
   if (!lids) {

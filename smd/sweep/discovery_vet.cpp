@@ -67,8 +67,10 @@ void vet_discovered(ObservedFabric& d) {
       if (!port.connected() || cut[n][p]) continue;
       if (port.peer == n) {
         // A loopback cable is real but carries nothing routable; it is left out without failing the sweep.
-        spdlog::warn("discovery: node {} ports {} and {} are cabled to each other (loopback); cable left out",
-                     format_guid(node.guid), p, port.peer_port);
+        spdlog::warn(
+            "discovery: node {} at DR path {} ports {} and {} are cabled to each other (loopback); cable "
+            "left out",
+            format_guid(node.guid), format_dr_path(node.dr_path), p, port.peer_port);
         cut[n][p] = cut[n][port.peer_port] = true;
         continue;
       }

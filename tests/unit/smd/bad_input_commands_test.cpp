@@ -153,6 +153,28 @@ TEST_F(BadInput, PlanKeepsTheLidsOfAGuid2LidFile) {
   EXPECT_NE(out_.str().find("\"max_lid\": 64"), std::string::npos) << out_.str().substr(0, 400);
 }
 
+// A chain of 65 switches: the far end is 65 cables from the SM, beyond directed routes' 63 hops. The plan
+// routes it but says that the daemon will not reach what lies past hop 63 (switches 63 and 64 and host h1).
+TEST_F(BadInput, PlanWarnsOfNodesBeyondDirectedRouteReach) {
+  std::string net = "Hca 1 \"h0\"\n[1] \"s0\"[3]\n\n";
+  for (int i = 0; i < 65; ++i) {
+    net += "Switch 3 \"s" + std::to_string(i) + "\"\n";
+    if (i > 0) net += "[1] \"s" + std::to_string(i - 1) + "\"[2]\n";
+    if (i < 64) net += "[2] \"s" + std::to_string(i + 1) + "\"[1]\n";
+    if (i == 0) net += "[3] \"h0\"[1]\n";
+    if (i == 64) net += "[3] \"h1\"[1]\n";
+    net += "\n";
+  }
+  net += "Hca 1 \"h1\"\n[1] \"s64\"[3]\n";
+  PlanArgs args;
+  args.topology = write("chain.net", net);
+  args.seeds = 1;
+  EXPECT_EQ(run_plan(args, out_, err_), 0) << err_.str();
+  EXPECT_NE(err_.str().find("smd plan: warning: 3 node(s) more than 63 cables from the SM"), std::string::npos)
+      << err_.str();
+  EXPECT_NE(err_.str().find("(h1), at 66)"), std::string::npos) << err_.str();
+}
+
 // Entries for ports the topology does not have (another fabric, other port numbering) keep no LID: the plan
 // says how many instead of planning other LIDs than the fabric's without a word.
 TEST_F(BadInput, PlanWarnsOfGuid2LidEntriesThatNameNoPort) {
