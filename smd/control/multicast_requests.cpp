@@ -75,7 +75,12 @@ Result<Json> partitions_json(const FabricSnapshot& snap, const std::string& pkey
   const PartitionsSpec effective = with_default_partition(spec);
   const PartitionSpec* picked = nullptr;
   if (!pkey.empty()) {
-    const unsigned long want = pkey.rfind("0x", 0) == 0 ? std::strtoul(pkey.c_str(), nullptr, 16) : 0x10000;
+    // "0x" and hex digits only: "0x7fffzz" names no P_Key (strtoul alone would read 0x7fff).
+    unsigned long want = 0x10000;
+    if (pkey.rfind("0x", 0) == 0 && pkey.size() > 2 && pkey.size() <= 6 &&
+        pkey.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos) {
+      want = std::strtoul(pkey.c_str(), nullptr, 16);
+    }
     for (const PartitionSpec& p : effective.partitions) {
       if (p.name == pkey || (want <= 0xFFFF && (want & kBase) == p.pkey)) picked = &p;
     }

@@ -488,7 +488,9 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
         return error_response("port_clear: node must be a name, GUID or LID as a string");
       }
       const Json& port = request.at("port");
-      if (!port.is_number_integer()) return error_response("port_clear: port must be an integer");
+      // Ports are 1..254: a larger number would wrap when read as int64 (2^64-1 became -1 in the answer).
+      if (!port.is_number_integer() || (port.is_number_unsigned() && port.get<std::uint64_t>() > 255))
+        return error_response("port_clear: port must be an integer 1..254");
       return from_result(port_clear(control, *snap, name_field(request, "node"), port.get<std::int64_t>(), requester));
     }
     if (cmd == "export") return from_result(export_json(request, *snap));

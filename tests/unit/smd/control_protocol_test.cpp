@@ -242,6 +242,11 @@ TEST(ControlProtocol, HandleRequestCommands) {
   EXPECT_EQ(parse_request("not json").error().message, "request is not valid JSON");
   EXPECT_EQ(parse_request("[1]").error().message, "request must be a JSON object");
   EXPECT_EQ(parse_request("{\"cmd\":3}").error().message, "request has no string \"cmd\"");
+  EXPECT_EQ(parse_request("{\"cmd\":\"status\",\"cmd\":\"sweep\"}").error().message, "request gives \"cmd\" twice");
+  EXPECT_TRUE(parse_request("{\"cmd\":\"route\",\"src\":{\"a\":1},\"dst\":{\"a\":2}}").ok()) << "one key per object";
+  EXPECT_EQ(
+      handle_request({{"cmd", "port_clear"}, {"node", "host-0"}, {"port", 18446744073709551615ull}}, control)["error"],
+      "port_clear: port must be an integer 1..254");
   EXPECT_EQ(to_line(error_response("x")), "{\"error\":\"x\",\"ok\":false}\n");
 }
 

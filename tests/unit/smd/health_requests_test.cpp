@@ -191,7 +191,7 @@ TEST(HealthRequests, HandleRequestRoutesTheNewCommands) {
   EXPECT_FALSE(no_port.at("ok").get<bool>());
   const Json text_port = handle_request({{"cmd", "port_clear"}, {"node", "x"}, {"port", "1"}}, control);
   EXPECT_FALSE(text_port.at("ok").get<bool>());
-  EXPECT_EQ(text_port.at("error"), "port_clear: port must be an integer");
+  EXPECT_EQ(text_port.at("error"), "port_clear: port must be an integer 1..254");
   const Json object_node = handle_request({{"cmd", "port_clear"}, {"node", {{"a", 1}}}, {"port", 1}}, control);
   EXPECT_EQ(object_node.at("error"), "port_clear: node must be a name, GUID or LID as a string");
   EXPECT_EQ(handle_request({{"cmd", "counters"}, {"errors", "yes"}}, control).at("error"),
