@@ -7,6 +7,7 @@
 #include <set>
 
 #include "config/mgid_text.h"
+#include "config/partitions_section.h"
 #include "config/yaml_fields.h"
 
 namespace smd {
@@ -199,9 +200,7 @@ class Parser {
       Item it = item(",:;");
       if (first) {
         if (!valid_utf8(it.key)) return Failure{it.at, "the partition name is not valid UTF-8"};
-        if (std::any_of(it.key.begin(), it.key.end(),
-                        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-          return Failure{it.at, "the partition name holds a control character"};
+        if (!partition_name_printable(it.key)) return Failure{it.at, "the partition name holds a control character"};
         s.name = it.key;
         if (it.has_value) {
           if (it.value.empty()) return Failure{it.value_at, "'=' with no P_Key after it"};

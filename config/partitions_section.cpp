@@ -223,8 +223,7 @@ std::optional<PartitionSpec> read_partition(const YAML::Node& item, const YAML::
   PartitionSpec p;
   p.where = where_of(diag, mark);
   map.read_string("name", p.name, /*non_empty=*/true);  // named by QoS port groups and smctl
-  if (std::any_of(p.name.begin(), p.name.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+  if (!partition_name_printable(p.name))
     diag.fail(*map.value_mark_of("name"), path + ".name",
               "a partition name holds no control characters (logs and smctl print it)");
   std::uint64_t pkey = 0;
@@ -293,6 +292,11 @@ std::string member_keyword_name(MemberSelector selector) {
     case MemberSelector::kNodeDescription: return "";
   }
   return "";
+}
+
+bool partition_name_printable(std::string_view name) {
+  return std::none_of(name.begin(), name.end(),
+                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 void read_partitions(MapReader partitions, PartitionsSpec& out) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/yaml_fields.h"
@@ -19,6 +20,10 @@ namespace smd {
 /// plan), an unknown key or value, a member that is neither a keyword, a GUID nor a map of one selector, an
 /// MGID that is not a multicast GID or (IPoIB groups) carries another partition's P_Key, values out of range.
 void read_partitions(MapReader partitions, PartitionsSpec& out);
+
+/// Whether a partition name is printable as it is: no C0 control character and no DEL. Names go into
+/// logs and smctl output, so the policy and import-partitions refuse the others.
+bool partition_name_printable(std::string_view name);
 
 /// The YAML spellings: partitions.enforcement (both, in, out, off) and memberships (limited, full, both).
 const std::vector<std::string>& enforcement_names();

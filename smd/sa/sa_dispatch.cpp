@@ -102,10 +102,7 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
     // A service registered under a partition is that partition's: an untrusted requester sees it and
     // registers under it only when it holds that P_Key (OpenSM: osm_physp_has_pkey). P_Key 0 names none.
     const std::vector<PKey>& held = snap.fabric->requester_pkeys(q.requester_lid);
-    const auto holds = [&](std::uint16_t pkey) {
-      return (pkey & 0x7fff) == 0 ||
-             std::any_of(held.begin(), held.end(), [&](PKey k) { return (k & 0x7fff) == (pkey & 0x7fff); });
-    };
+    const auto holds = [&](std::uint16_t pkey) { return (pkey & 0x7fff) == 0 || holds_pkey(held, pkey); };
     if (m == method::kGet || m == method::kGetTable) {
       return q.trusted ? state.services.find(q, now_s, snap.settings.max_records)
                        : state.services.find(q, now_s, snap.settings.max_records, holds);
