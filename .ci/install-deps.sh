@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install everything smd needs to build, test and benchmark on Debian 12 (run as root).
-# dpkg-dev (dpkg-shlibdeps), adduser and systemd (systemd-analyze): the package.deb test builds, installs
-# and verifies the Debian package.
+# Install everything smd needs to build, test and benchmark on Debian 12 or 13 (run as root; the package
+# names are the same in both releases).
+# dpkg-dev (dpkg-shlibdeps), file (CPack's DEB generator; a minimal Debian 13 lacks it), adduser and systemd
+# (systemd-analyze): the package.deb test builds, installs and verifies the Debian package.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
@@ -13,5 +14,5 @@ ${SUDO} apt-get install -y -qq --no-install-recommends \
   libcli11-dev nlohmann-json3-dev libsystemd-dev \
   ibsim-utils libumad2sim0 infiniband-diags opensm \
   frr frr-pythontools \
-  dpkg-dev adduser systemd >/dev/null
+  dpkg-dev file adduser systemd >/dev/null
 echo "install-deps: done"

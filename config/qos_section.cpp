@@ -374,7 +374,9 @@ void read_rules(MapReader& qos, const QosSpec& spec, std::vector<QosMatchRule>& 
     }
     const std::pair<const char*, std::vector<std::string>*> sides[] = {{"source", &rule.source},
                                                                        {"destination", &rule.destination}};
-    for (const auto& [key, groups] : sides) {
+    for (const auto& side : sides) {
+      const char* key = side.first;  // not a binding: the lambda captures `groups` (clang < 16 cannot)
+      std::vector<std::string>* groups = side.second;
       read_scalars(map, key, "port group names",
                    [&](const std::string& text, const YAML::Mark& at, const std::string& where) {
                      if (std::none_of(spec.port_groups.begin(), spec.port_groups.end(),

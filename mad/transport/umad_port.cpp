@@ -4,6 +4,7 @@
 #include <endian.h>
 #include <fcntl.h>
 #include <infiniband/umad.h>
+#include <poll.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -131,6 +132,45 @@ Result<Candidate> choose(const UmadPortOptions& o) {
   return make_error(ErrorCode::kTransport, where(o) + ": no such port, or no usable port");
 }
 
+// The SMI and GSI devices of the chosen port: as libibumad pairs them where it can (rdma-core 53+), else the
+// port itself for both. A pairing that fails (an older kernel's sysfs) is the port itself too, so the SM
+// opens as it always did.
+SmiGsiPair smi_gsi_of(const Candidate& c) {
+  SmiGsiPair same{c.ca, c.port, c.ca, c.port};
+#ifdef SMD_HAVE_UMAD_SMI_GSI
+  umad_ca_pair pair{};
+  if (umad_get_smi_gsi_pair_by_ca_name(c.ca.c_str(), static_cast<std::uint8_t>(c.port), &pair, 0) != 0) {
+    spdlog::debug("{} port {}: no SMI/GSI pairing from libibumad; opening the port itself", c.ca, c.port);
+    return same;
+  }
+  SmiGsiPair out{pair.smi_name, pair.smi_preferred_port, pair.gsi_name, pair.gsi_preferred_port};
+  // A switch's SM port is its port 0, which the pairing reports as it does a CA's port 1: keep the
+  // chosen number where the device is the chosen one.
+  if (out.smi_ca == c.ca) out.smi_port = c.port;
+  if (out.gsi_ca == c.ca) out.gsi_port = c.port;
+  if (out.smi_ca.empty() || out.gsi_ca.empty()) return same;
+  return out;
+#else
+  return same;
+#endif
+}
+
+// The SMI device opened for SMPs; the call libibumad has for it where it has one.
+int open_smi(const SmiGsiPair& d) {
+#ifdef SMD_HAVE_UMAD_SMI_GSI
+  return umad_open_smi_port(d.smi_ca.c_str(), static_cast<int>(d.smi_port));
+#else
+  return umad_open_port(d.smi_ca.c_str(), static_cast<int>(d.smi_port));
+#endif
+}
+
+constexpr const char* kOpenCall =
+#ifdef SMD_HAVE_UMAD_SMI_GSI
+    "umad_open_smi_port";
+#else
+    "umad_open_port";
+#endif
+
 void set_method_bit(long (&mask)[16 / sizeof(long)], std::uint8_t method) {
   constexpr unsigned kBitsPerLong = 8 * sizeof(long);
   mask[method / kBitsPerLong] |= 1L << (method % kBitsPerLong);
@@ -152,14 +192,27 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
   port->sm_lid_ = c.sm_lid;
   const std::string name = port->describe();
 
-  port->fd_ = umad_open_port(c.ca.c_str(), static_cast<int>(c.port));
+  port->devices_ = smi_gsi_of(c);
+  const SmiGsiPair& dev = port->devices_;
+  port->fd_ = open_smi(dev);
   if (port->fd_ < 0) {
-    return make_error(ErrorCode::kTransport, name + ": umad_open_port failed: " + std::strerror(-port->fd_));
+    return make_error(ErrorCode::kTransport, name + ": " + kOpenCall + " " + dev.smi_ca + " port " +
+                                                 std::to_string(dev.smi_port) + " failed: " + std::strerror(-port->fd_));
+  }
+  if (dev.separate()) {
+    port->gsi_fd_ = umad_open_port(dev.gsi_ca.c_str(), static_cast<int>(dev.gsi_port));
+    if (port->gsi_fd_ < 0) {
+      const int err = -port->gsi_fd_;
+      port->gsi_fd_ = -1;
+      return make_error(ErrorCode::kTransport, name + ": umad_open_port of the GSI device " + dev.gsi_ca + " port " +
+                                                   std::to_string(dev.gsi_port) + " failed: " + std::strerror(err));
+    }
   }
   for (const auto& reg : classes_to_register()) {
     long mask[16 / sizeof(long)] = {};
     for (auto m : reg.request_methods) set_method_bit(mask, m);
-    const int agent = umad_register(port->fd_, reg.mgmt_class, reg.version, reg.rmpp_version, mask);
+    const int agent =
+        umad_register(port->fd_of(reg.mgmt_class), reg.mgmt_class, reg.version, reg.rmpp_version, mask);
     if (agent < 0) {
       char cls[8];
       std::snprintf(cls, sizeof cls, "0x%02x", reg.mgmt_class);
@@ -173,7 +226,8 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
     // The kernel sets IsSM on the port while issmN is open (and clears it on close); the ibsim shim
     // intercepts the same open() and marks this client as the node's SM so it receives traps.
     char path[256] = {};
-    if (umad_get_issm_path(c.ca.c_str(), static_cast<int>(c.port), path, sizeof path) < 0) {
+    // IsSM is a bit of the port the SMPs leave from: the SMI device's.
+    if (umad_get_issm_path(dev.smi_ca.c_str(), static_cast<int>(dev.smi_port), path, sizeof path) < 0) {
       return make_error(ErrorCode::kTransport, name + ": no issm device (umad_get_issm_path)");
     }
     port->issm_fd_ = ::open(path, O_RDWR | O_CLOEXEC);
@@ -183,7 +237,12 @@ Result<std::unique_ptr<UmadPort>> UmadPort::open(const UmadPortOptions& options)
     }
     port->issm_path_ = path;
   }
-  spdlog::info("SM port {} opened", name);
+  if (dev.separate()) {
+    spdlog::info("SM port {} opened: SMPs through the SMI device {} port {} ({}), SA and PerfMgt through {} port {}",
+                 name, dev.smi_ca, dev.smi_port, kOpenCall, dev.gsi_ca, dev.gsi_port);
+  } else {
+    spdlog::info("SM port {} opened ({}; SMI and GSI on one device)", name, kOpenCall);
+  }
   return port;
 }
 
@@ -205,7 +264,7 @@ int UmadPort::send(std::span<const std::uint8_t, kMadSize> mad, const MadAddress
   umad_set_addr(tx_umad_.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
   umad_set_pkey(tx_umad_.data(), to.pkey_index);
   // Retries are the transport's own, so the kernel's are 0; ibsim's shim ignores both numbers.
-  return umad_send(fd_, agent, tx_umad_.data(), static_cast<int>(kMadSize), static_cast<int>(timeout_ms), 0);
+  return umad_send(fd_of(mad[1]), agent, tx_umad_.data(), static_cast<int>(kMadSize), static_cast<int>(timeout_ms), 0);
 }
 
 int UmadPort::send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) {
@@ -218,12 +277,12 @@ int UmadPort::send_gmp(std::span<const std::uint8_t> mad, const MadAddress& to) 
   umad_set_addr(umad.data(), to.lid, static_cast<int>(to.qpn), to.sl, static_cast<int>(to.qkey));
   umad_set_pkey(umad.data(), to.pkey_index);
   const std::lock_guard lock(send_mutex_);
-  return umad_send(fd_, agent, umad.data(), static_cast<int>(mad.size()), 0, 0);
+  return umad_send(fd_of(mad[1]), agent, umad.data(), static_cast<int>(mad.size()), 0, 0);
 }
 
 int UmadPort::receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, int& status, int timeout_ms) {
   int len = static_cast<int>(kMadSize);
-  const int agent = umad_recv(fd_, rx_umad_.data(), &len, timeout_ms);
+  const int agent = gsi_fd_ < 0 ? umad_recv(fd_, rx_umad_.data(), &len, timeout_ms) : receive_either(len, timeout_ms);
   if (agent == -ETIMEDOUT) return 0;
   if (agent < 0) return agent;
   // A shorter MAD leaves the tail zero; RMPP is not registered, so none is longer.
@@ -239,6 +298,19 @@ int UmadPort::receive(std::span<std::uint8_t, kMadSize> mad, MadAddress& from, i
   from.pkey_index = addr->pkey_index;
   status = umad_status(rx_umad_.data());
   return 1;
+}
+
+// Two devices are real kernel descriptors (the ibsim shim has one device per port, so it never gets here):
+// poll both, then read the one that is ready without waiting, taking turns when both are.
+int UmadPort::receive_either(int& len, int timeout_ms) {
+  std::array<pollfd, 2> fds{{{umad_get_fd(fd_), POLLIN, 0}, {umad_get_fd(gsi_fd_), POLLIN, 0}}};
+  const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
+  if (ready == 0) return -ETIMEDOUT;
+  if (ready < 0) return errno == EINTR ? -ETIMEDOUT : -errno;
+  const bool smi_ready = (fds[0].revents & POLLIN) != 0, gsi_ready = (fds[1].revents & POLLIN) != 0;
+  const bool take_gsi = gsi_ready && (!smi_ready || gsi_turn_);
+  gsi_turn_ = !take_gsi;
+  return umad_recv(take_gsi ? gsi_fd_ : fd_, rx_umad_.data(), &len, 0);
 }
 
 Status UmadPort::renew_is_sm() {
@@ -267,12 +339,16 @@ Status UmadPort::renew_is_sm() {
 
 void UmadPort::close() {
   if (fd_ >= 0) {
-    for (int& agent : agents_) {
-      if (agent >= 0) umad_unregister(fd_, agent);
-      agent = -1;
+    for (std::size_t cls = 0; cls < agents_.size(); ++cls) {
+      if (agents_[cls] >= 0) umad_unregister(fd_of(static_cast<std::uint8_t>(cls)), agents_[cls]);
+      agents_[cls] = -1;
     }
     umad_close_port(fd_);
     fd_ = -1;
+  }
+  if (gsi_fd_ >= 0) {
+    umad_close_port(gsi_fd_);
+    gsi_fd_ = -1;
   }
   if (issm_fd_ >= 0) {
     ::close(issm_fd_);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mad/transport/mad_channel.h"
+#include "mad/transport/smi_gsi.h"
 #include "routing/base/status.h"
 
 namespace smd::mad {
@@ -30,16 +31,21 @@ struct UmadPortOptions {
 
 class UmadPort final : public MadChannel {
  public:
-  /// Open and register. Errors (kTransport) name the CA and port: umad_init failed, no usable port,
-  /// umad_open_port failed, a class registration failed, the issm device could not be opened.
+  /// Open and register. Where libibumad can name the port's SMI and GSI devices (rdma-core 53+), SMPs go
+  /// through the SMI device (umad_open_smi_port) and the other classes through the GSI device when it is
+  /// another one; elsewhere one umad_open_port serves all. Errors (kTransport) name the CA and port:
+  /// umad_init failed, no usable port, the open failed, a class registration failed, the issm device
+  /// could not be opened.
   static Result<std::unique_ptr<UmadPort>> open(const UmadPortOptions& options);
 
   ~UmadPort() override;
   UmadPort(const UmadPort&) = delete;
   UmadPort& operator=(const UmadPort&) = delete;
 
-  /// libibumad port id for umad_send/umad_recv (not a kernel fd under ibsim).
+  /// libibumad port id for umad_send/umad_recv of SMPs (not a kernel fd under ibsim).
   int fd() const { return fd_; }
+  /// The SMI and GSI devices the port was opened through (one and the same on most hosts, always on ibsim).
+  const SmiGsiPair& devices() const { return devices_; }
   /// umad agent id registered for a management class, -1 if none.
   int agent(std::uint8_t mgmt_class) const { return agents_[mgmt_class]; }
   const std::string& ca_name() const { return ca_name_; }
@@ -78,7 +84,15 @@ class UmadPort final : public MadChannel {
  private:
   UmadPort();
 
-  int fd_ = -1;
+  /// The umad device of a class: the GSI's for SA/PerfMgt when the port's SMI and GSI are apart, else fd_.
+  int fd_of(std::uint8_t mgmt_class) const { return gsi_fd_ >= 0 && !travels_on_smi(mgmt_class) ? gsi_fd_ : fd_; }
+  /// umad_recv from whichever of the SMI and GSI devices has a MAD first (two devices only).
+  int receive_either(int& len, int timeout_ms);
+
+  int fd_ = -1;      ///< the SMI device (the only one when SMI and GSI are one device)
+  int gsi_fd_ = -1;  ///< the GSI device when it is not the SMI's, else -1
+  bool gsi_turn_ = false;  ///< which device receive_either reads first when both have a MAD waiting
+  SmiGsiPair devices_;
   int issm_fd_ = -1;
   std::string issm_path_;  ///< the issm device, "" when the port was opened without it
   std::array<int, 256> agents_{};

@@ -87,7 +87,11 @@ class TreeCheck {
         senders_.push_back({*n, m.port, port.peer, port.peer_port});
       }
     }
-    for (const auto& [n, mask] : masks_) {
+    for (const auto& entry : masks_) {
+      // Named copies, not a structured binding: the lambda below uses them, and clang before 16 cannot
+      // capture a binding.
+      const NodeIndex n = entry.first;
+      const auto& mask = entry.second;
       const Node& sw = topo_.node(n);
       std::string e;
       mask->for_each([&](PortNum p) {
@@ -128,7 +132,8 @@ class TreeCheck {
     const std::string who = "from member " + at(topo_, from.node, from.port);
     std::vector<std::pair<NodeIndex, PortNum>> stack{{from.sw, kFromInside}};
     while (!stack.empty()) {
-      const auto [n, in] = stack.back();
+      const NodeIndex n = stack.back().first;  // not a binding: the lambda below captures both
+      const PortNum in = stack.back().second;
       stack.pop_back();
       if (stamp_[n] == gen_) return who + ": revisits " + at(topo_, n, in) + " (a loop, or two paths into it)";
       stamp_[n] = gen_;

@@ -80,7 +80,9 @@ void read_back_endports(SmpBatch& batch, SweepFabric& fabric, const std::vector<
                         const WriteReport& report, PhaseCounts& counts, std::vector<SweepProblem>& problems,
                         std::vector<Guid>* reregistered) {
   const Topology& topo = fabric.topo();
-  for (const auto& [i, failure] : report.failures) {
+  for (const auto& entry : report.failures) {
+    const auto i = entry.first;  // not a binding: the answer's lambda captures it (clang < 16 cannot)
+    const auto& failure = entry.second;
     const TableWrite& w = writes[i];
     if (w.echo != EchoRule::kPortLidLmcArmed) continue;
     ++counts.read_back;

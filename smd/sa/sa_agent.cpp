@@ -511,7 +511,9 @@ void SaAgent::retry_reports(std::chrono::steady_clock::time_point now) {
     }
     gone.emplace_back(p.subscription, p.to.lid);
   }
-  for (const auto& [id, lid] : gone) {
+  for (const auto& entry : gone) {
+    const auto id = entry.first;  // not a binding: erase_if's lambda captures it (clang < 16 cannot)
+    const auto lid = entry.second;
     if (state_.informs.drop(id)) {
       spdlog::warn("SA: subscriber {} at LID {} answered no Report after {} attempts: subscription dropped", id, lid,
                    options_.report_retries + 1);

@@ -25,6 +25,9 @@ import time
 
 FRR_BIN = "/usr/lib/frr"
 RELOAD = "/usr/lib/frr/frr-reload.py"
+# FRR 9 and later keep zebra's interface configuration (the addresses of frr.conf) in mgmtd, which vtysh
+# talks to; without it the addresses never reach the kernel. Debian 12's FRR 8.4 has no mgmtd.
+DAEMONS = (("mgmtd",) if os.path.exists(f"{FRR_BIN}/mgmtd") else ()) + ("zebra", "bgpd")
 
 
 def run(cmd, check=True, timeout=30):
@@ -32,6 +35,16 @@ def run(cmd, check=True, timeout=30):
     if check and p.returncode != 0:
         raise SystemExit(f"frr_lab: {' '.join(cmd)} failed ({p.returncode}): {(p.stderr or p.stdout).strip()[-600:]}")
     return p
+
+
+def start_daemon(cmd, stderr_path, timeout=30):
+    """Start an FRR daemon with -d. Its output goes to a file, not a pipe: FRR 10's daemons keep the
+    descriptors they were started with, so a pipe would never reach EOF (FRR 8 closed them)."""
+    with open(stderr_path, "w") as err:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=subprocess.STDOUT, timeout=timeout)
+    if p.returncode != 0:
+        with open(stderr_path, errors="replace") as err:
+            raise SystemExit(f"frr_lab: {' '.join(cmd)} failed ({p.returncode}): {err.read().strip()[-600:]}")
 
 
 class Lab:
@@ -88,9 +101,10 @@ class Lab:
             rd = self.run_dir[i]
             os.makedirs(rd, exist_ok=True)
             os.chown(rd, frr.pw_uid, frr.pw_gid)
-            for daemon in ("zebra", "bgpd"):
-                run(["ip", "netns", "exec", ns, f"{FRR_BIN}/{daemon}", "-d", "--vty_socket", rd, "-z",
-                     f"{rd}/zserv.api", "-i", f"{rd}/{daemon}.pid", "--log", f"file:{rd}/{daemon}.log"])
+            for daemon in DAEMONS:
+                start_daemon(["ip", "netns", "exec", ns, f"{FRR_BIN}/{daemon}", "-d", "--vty_socket", rd, "-z",
+                              f"{rd}/zserv.api", "-i", f"{rd}/{daemon}.pid", "--log", f"file:{rd}/{daemon}.log"],
+                             f"{rd}/{daemon}.stderr")
                 with open(f"{rd}/{daemon}.pid") as f:
                     self.note(f"pid {int(f.read().strip())} {daemon}")
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/mcast/mcast_tree.h"
 
