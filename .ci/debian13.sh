@@ -71,10 +71,10 @@ job=$(
 set -euo pipefail
 export HOME=/root LANG=C.UTF-8 CI=true
 cd /src
-echo "== README main command on Debian \$(cat /etc/debian_version), \$(g++ --version | head -n1)"
+echo "== README main command on Debian \$(cat /etc/debian_version)"
 t0=\${SECONDS}
 ( ${main_command} ) 2>&1 | tee /src/main-command.log
-echo "[debian13] main command: \$((SECONDS - t0)) s"
+echo "[debian13] main command: \$((SECONDS - t0)) s (\$(g++ --version | head -n1))"
 t0=\${SECONDS}
 cmake --build build -j"\$(nproc)" 2>&1 | tee /src/build-all.log
 echo "[debian13] every target: \$((SECONDS - t0)) s"
