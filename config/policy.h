@@ -81,6 +81,28 @@ struct SecurityPolicy {
   unsigned m_key_lease_period_s = 60;  ///< security.m_key_lease_period: seconds, 0 = never expires
 };
 
+/// ports: the PortInfo (IBA 14.2.5.6) and SwitchInfo (14.2.5.4) fields the SM owns beyond addressing,
+/// with OpenSM 3.3.23's option names and defaults. Times are codes: 4.096 us * 2^code. "Leaf" values go to
+/// switch ports facing a CA or router; the others to switch-to-switch ports. Reloadable on SIGHUP.
+struct PortsPolicy {
+  unsigned subnet_timeout = 18;                 ///< SubnetTimeOut of every endport, 0..31
+  unsigned head_of_queue_lifetime = 0x12;       ///< HOQLife, switch-to-switch ports, 0..20 (20: infinite)
+  unsigned leaf_head_of_queue_lifetime = 0x10;  ///< HOQLife, switch ports facing a CA or router, 0..20
+  unsigned vl_stall_count = 7;                  ///< VLStallCount, switch-to-switch ports, 1..7
+  unsigned leaf_vl_stall_count = 7;             ///< VLStallCount, switch ports facing a CA or router, 1..7
+  unsigned local_phy_errors_threshold = 8;      ///< LocalPhyErrors (trap 129 threshold), 0..15
+  unsigned overrun_errors_threshold = 8;        ///< OverrunErrors (trap 130 threshold), 0..15
+  unsigned sm_sl = 0;                           ///< MasterSMSL of every endport, 0..15
+  unsigned packet_life_time = 0x12;             ///< SwitchInfo LifeTimeValue, 0..20 (20: infinite)
+  /// LinkWidthEnabled: 0 leave as is, 1..31 a width mask (1x 1, 4x 2, 8x 4, 12x 8, 2x 16), 255 supported.
+  unsigned force_link_width = 255;
+  /// LinkSpeedEnabled: 0 leave as is, 1..7 a speed mask (SDR 1, DDR 2, QDR 4), 15 supported.
+  unsigned force_link_speed = 15;
+  /// LinkSpeedExtEnabled: 0 leave as is, 1..29 a mask (FDR 1, EDR 2, HDR 4, NDR 8, XDR 16), 30 extended
+  /// speeds off, 31 supported; written only where both ends of the link support extended speeds.
+  unsigned force_link_speed_ext = 31;
+};
+
 /// The RoCEv2 route plan (docs/roce.md) the daemon derives from every routed topology. Written off the
 /// sweep's critical path (on a background thread at idle CPU priority, queued once the sweep has routed),
 /// so both default on.
@@ -149,6 +171,7 @@ struct Policy {
   ControlPolicy control;
   MetricsPolicy metrics;
   SecurityPolicy security;
+  PortsPolicy ports;
   RocePolicy roce;
   SaPolicy sa;
   PerfMgrPolicy perfmgr;

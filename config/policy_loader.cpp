@@ -11,6 +11,7 @@
 #include "config/listen_address.h"
 #include "config/partitions_section.h"
 #include "config/perfmgr_section.h"
+#include "config/ports_section.h"
 #include "config/qos_section.h"
 #include "config/text_file.h"
 #include "config/yaml_fields.h"
@@ -235,6 +236,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   read_control(top.section("control"), policy.control, diag);
   read_metrics(top.section("metrics"), policy.metrics, diag);
   read_security(top.section("security"), policy.security, diag);
+  read_ports(top.section("ports"), policy.ports);
   read_roce(top.section("roce"), policy.roce);
   read_sa(top.section("sa"), policy.sa);
   read_perfmgr(top.section("perfmgr"), policy.perfmgr);

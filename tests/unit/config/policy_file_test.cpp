@@ -82,6 +82,18 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.security.m_key, d.security.m_key);
   EXPECT_EQ(p.security.m_key_protect, d.security.m_key_protect);
   EXPECT_EQ(p.security.m_key_lease_period_s, d.security.m_key_lease_period_s);
+  EXPECT_EQ(p.ports.subnet_timeout, d.ports.subnet_timeout);
+  EXPECT_EQ(p.ports.head_of_queue_lifetime, d.ports.head_of_queue_lifetime);
+  EXPECT_EQ(p.ports.leaf_head_of_queue_lifetime, d.ports.leaf_head_of_queue_lifetime);
+  EXPECT_EQ(p.ports.vl_stall_count, d.ports.vl_stall_count);
+  EXPECT_EQ(p.ports.leaf_vl_stall_count, d.ports.leaf_vl_stall_count);
+  EXPECT_EQ(p.ports.local_phy_errors_threshold, d.ports.local_phy_errors_threshold);
+  EXPECT_EQ(p.ports.overrun_errors_threshold, d.ports.overrun_errors_threshold);
+  EXPECT_EQ(p.ports.sm_sl, d.ports.sm_sl);
+  EXPECT_EQ(p.ports.packet_life_time, d.ports.packet_life_time);
+  EXPECT_EQ(p.ports.force_link_width, d.ports.force_link_width);
+  EXPECT_EQ(p.ports.force_link_speed, d.ports.force_link_speed);
+  EXPECT_EQ(p.ports.force_link_speed_ext, d.ports.force_link_speed_ext);
   EXPECT_EQ(p.roce.export_plan, d.roce.export_plan);
   EXPECT_EQ(p.roce.frr, d.roce.frr);
   EXPECT_EQ(p.sa.enabled, d.sa.enabled);
@@ -121,7 +133,10 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "routing.dfsssp.max_vls",
       "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
-      "security.m_key_lease_period", "roce.export", "roce.frr",
+      "security.m_key_lease_period", "ports.subnet_timeout", "ports.head_of_queue_lifetime",
+      "ports.leaf_head_of_queue_lifetime", "ports.vl_stall_count", "ports.leaf_vl_stall_count",
+      "ports.local_phy_errors_threshold", "ports.overrun_errors_threshold", "ports.sm_sl", "ports.packet_life_time",
+      "ports.force_link_width", "ports.force_link_speed", "ports.force_link_speed_ext", "roce.export", "roce.frr",
       // sa.services_file is documented commented out: its default
       // follows sm.state_dir, which no literal value can say.
       "sa.enabled", "sa.key", "sa.packet_lifetime", "sa.queue_depth", "sa.report_retries", "sa.report_timeout_ms",

@@ -151,8 +151,8 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:3: control.mode: '7777' is not an octal permission mode from \"0000\" to \"0777\" such as \"0660\""},
     {"control_mode_empty", "control:\n  mode: \"\"\n", "t.yaml:2:9: control.mode: must not be empty"},
     {"unknown_section_far", "policy: {}\n",
-     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, roce, "
-     "sa, perfmgr, health, partitions, qos"},
+     "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, ports, "
+     "roce, sa, perfmgr, health, partitions, qos"},
     {"roce_export_yes", "roce:\n  export: yes\n", "t.yaml:2:11: roce.export: expected true or false, got 'yes'"},
     {"sa_queue_depth_below", "sa:\n  queue_depth: 15\n", "t.yaml:2:16: sa.queue_depth: 15 is out of range 16..1000000"},
     {"sa_packet_lifetime_above", "sa:\n  packet_lifetime: 64\n",
@@ -203,6 +203,43 @@ const RejectCase kSecurityCases[] = {
      "t.yaml:2:23: security.m_key_lease_period: 65536 is out of range 0..65535"},
 };
 INSTANTIATE_TEST_SUITE_P(Security, PolicyLoaderReject, ::testing::ValuesIn(kSecurityCases), case_name);
+
+// ports: each PortInfo/SwitchInfo field's width (IBA 14.2.5.6, 14.2.5.4), and the link codes' reserved values.
+const RejectCase kPortsCases[] = {
+    {"ports_hoq_life_above_infinite", "ports:\n  head_of_queue_lifetime: 21\n",
+     "t.yaml:2:27: ports.head_of_queue_lifetime: 21 is out of range 0..20"},
+    {"ports_leaf_hoq_life_hex_above", "ports:\n  leaf_head_of_queue_lifetime: 0x1f\n",
+     "t.yaml:2:32: ports.leaf_head_of_queue_lifetime: 0x1f is out of range 0..20"},
+    {"ports_vl_stall_count_zero", "ports:\n  vl_stall_count: 0\n",
+     "t.yaml:2:19: ports.vl_stall_count: 0 is out of range 1..7"},
+    {"ports_leaf_vl_stall_count_above", "ports:\n  leaf_vl_stall_count: 8\n",
+     "t.yaml:2:24: ports.leaf_vl_stall_count: 8 is out of range 1..7"},
+    {"ports_subnet_timeout_above", "ports:\n  subnet_timeout: 32\n",
+     "t.yaml:2:19: ports.subnet_timeout: 32 is out of range 0..31"},
+    {"ports_phy_threshold_above", "ports:\n  local_phy_errors_threshold: 16\n",
+     "t.yaml:2:31: ports.local_phy_errors_threshold: 16 is out of range 0..15"},
+    {"ports_overrun_threshold_above", "ports:\n  overrun_errors_threshold: 16\n",
+     "t.yaml:2:29: ports.overrun_errors_threshold: 16 is out of range 0..15"},
+    {"ports_sm_sl_above", "ports:\n  sm_sl: 16\n", "t.yaml:2:10: ports.sm_sl: 16 is out of range 0..15"},
+    {"ports_packet_life_time_above", "ports:\n  packet_life_time: 21\n",
+     "t.yaml:2:21: ports.packet_life_time: 21 is out of range 0..20"},
+    {"ports_link_width_reserved", "ports:\n  force_link_width: 32\n",
+     "t.yaml:2:21: ports.force_link_width: 32 is reserved: expected 0 (leave as is), 1..31 (a mask) or 255 (what the "
+     "port supports)"},
+    {"ports_link_width_above", "ports:\n  force_link_width: 256\n",
+     "t.yaml:2:21: ports.force_link_width: 256 is out of range 0..255"},
+    {"ports_link_speed_reserved", "ports:\n  force_link_speed: 8\n",
+     "t.yaml:2:21: ports.force_link_speed: 8 is reserved: expected 0 (leave as is), 1..7 (a mask) or 15 (what the "
+     "port supports)"},
+    {"ports_link_speed_ext_above", "ports:\n  force_link_speed_ext: 32\n",
+     "t.yaml:2:25: ports.force_link_speed_ext: 32 is out of range 0..31"},
+    {"ports_unknown_key", "ports:\n  hoq_life: 5\n",
+     "t.yaml:2:3: ports.hoq_life: unknown key; expected one of subnet_timeout, head_of_queue_lifetime, "
+     "leaf_head_of_queue_lifetime, vl_stall_count, leaf_vl_stall_count, local_phy_errors_threshold, "
+     "overrun_errors_threshold, sm_sl, packet_life_time, force_link_width, force_link_speed, force_link_speed_ext"},
+    {"ports_not_a_number", "ports:\n  sm_sl: low\n", "t.yaml:2:10: ports.sm_sl: 'low' is not an integer"},
+};
+INSTANTIATE_TEST_SUITE_P(Ports, PolicyLoaderReject, ::testing::ValuesIn(kPortsCases), case_name);
 
 const RejectCase kPerfMgrHealthCases[] = {
     {"perfmgr_interval_zero", "perfmgr:\n  interval: 0\n", "t.yaml:2:13: perfmgr.interval: 0 is out of range 1..86400"},
