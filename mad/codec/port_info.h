@@ -18,6 +18,8 @@ inline constexpr std::uint32_t kIsSm = 1u << 1;
 inline constexpr std::uint32_t kIsNoticeSupported = 1u << 2;
 inline constexpr std::uint32_t kIsTrapSupported = 1u << 3;
 inline constexpr std::uint32_t kIsSmDisabled = 1u << 10;
+/// LinkSpeedExtActive/Supported/Enabled are valid (IBA 14.2.5.6).
+inline constexpr std::uint32_t kIsExtendedSpeedsSupported = 1u << 14;
 inline constexpr std::uint32_t kIsClientReregistrationSupported = 1u << 25;
 /// Set on a switch's port 0: SwitchInfo:MulticastFDBTop is honoured (IBA 14.2.5.4).
 inline constexpr std::uint32_t kIsMulticastFdbTopSupported = 1u << 30;

@@ -18,6 +18,25 @@
 
 namespace smd {
 
+/// The values of the SM-owned PortInfo fields (smd/fabric/port_fields.h) and of SwitchInfo LifeTimeValue, as
+/// the policy's `ports:` section gives them (OpenSM's defaults). Codes, not times: 4.096 us * 2^code. "Leaf"
+/// values are for switch ports facing a CA or router. The link codes 0 mean "leave as is"; 255 (width), 15
+/// (speed) and 31 (extended speed) mean "what the port supports", 30 "extended speeds off".
+struct PortFieldSettings {
+  std::uint8_t subnet_timeout = 18;
+  std::uint8_t master_sm_sl = 0;
+  std::uint8_t hoq_life = 0x12;
+  std::uint8_t leaf_hoq_life = 0x10;
+  std::uint8_t vl_stall_count = 7;
+  std::uint8_t leaf_vl_stall_count = 7;
+  std::uint8_t local_phy_errors = 8;
+  std::uint8_t overrun_errors = 8;
+  std::uint8_t link_width_enabled = 255;
+  std::uint8_t link_speed_enabled = 15;
+  std::uint8_t link_speed_ext_enabled = 31;
+  std::uint8_t life_time_value = 0x12;  ///< SwitchInfo LifeTimeValue (IBA 14.2.5.4)
+};
+
 /// The PortInfo fields the SM sets on every endport (switch port 0, CA ports) besides LID and LMC
 /// (IBA 14.2.5.6; M_Key: 14.2.4).
 struct EndportSettings {
@@ -30,6 +49,7 @@ struct EndportSettings {
   /// Endports (by port GUID) whose next PortInfo Set carries ClientReregister: every endport in the first
   /// sweep as master, ports new to the SM, all of them when MasterSMLID changes (IBA 14.4.11).
   std::unordered_set<Guid> client_reregister;
+  PortFieldSettings fields;  ///< the SM-owned fields of every port, endports and switch ports alike
 };
 
 struct DesiredFabric {

@@ -5,7 +5,8 @@
 
 namespace smd {
 
-LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const AppliedTables& applied) {
+LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const AppliedTables& applied,
+                 std::optional<std::uint8_t> life_time_value) {
   LftPlan plan;
   const Topology& topo = fabric.topo();
   for (NodeIndex s : topo.switches()) {
@@ -39,9 +40,11 @@ LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const App
       w.request.attr_mod = mod;
       return w;
     };
-    if (current_top != lft.top()) {
+    const std::uint8_t life = life_time_value.value_or(held->life_time_value);
+    if (current_top != lft.top() || held->life_time_value != life) {
       mad::SwitchInfo si = *held;
       si.linear_fdb_top = lft.top();
+      si.life_time_value = life;
       si.encode(write(mad::attr::kSwitchInfo, 0, EchoRule::kLinearFdbTop).request.data);
       ++plan.top_updates;
     } else if (!top_known) {

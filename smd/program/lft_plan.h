@@ -7,6 +7,8 @@
 // table_writer.h sends.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -30,14 +32,17 @@ struct LftPlan {
   std::vector<Guid> stale;
   unsigned switches = 0;        ///< switches with a table to hold
   unsigned blocks_skipped = 0;  ///< blocks known to hold their wanted content already
-  unsigned top_updates = 0;     ///< LinearFDBTop Sets in `writes`
+  unsigned top_updates = 0;     ///< SwitchInfo Sets (LinearFDBTop, LifeTimeValue) in `writes`
   /// Switches whose table would reach above LinearFDBCap (or that report no LinearFDBCap): nothing is
   /// written to them (code kCapacity).
   std::vector<SweepProblem> problems;
 };
 
-/// Plan the LFT writes for `want` (RoutingTables::lft indexed by the fabric's NodeIndex). Cost: one pass
+/// Plan the LFT writes for `want` (RoutingTables::lft indexed by the fabric's NodeIndex). The same SwitchInfo
+/// Set carries LifeTimeValue (IBA 14.2.5.4) `life_time_value`, and a switch that holds its top but another
+/// LifeTimeValue gets that Set too; nullopt leaves LifeTimeValue as the switch holds it. Cost: one pass
 /// over every wanted block; no allocation beyond the plan itself.
-LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const AppliedTables& applied);
+LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const AppliedTables& applied,
+                 std::optional<std::uint8_t> life_time_value = std::nullopt);
 
 }  // namespace smd

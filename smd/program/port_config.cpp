@@ -4,6 +4,7 @@
 #include <string>
 
 #include "mad/codec/port_info.h"
+#include "smd/program/port_fields_plan.h"
 #include "smd/program/port_plan.h"
 #include "smd/program/smp_failure.h"
 #include "smd/program/table_writer.h"
@@ -15,12 +16,19 @@ namespace {
 // A PortInfo answer into the sweep's view: always for a state transition (the answer is the state the
 // port is in, whatever it is), only when echoed for the LID Set (a port that did not take its LID keeps
 // what discovery read, and the problem says so).
+// With `fields`, the Sets carry the SM-owned fields (endports, switch port fields) and what each believed
+// one carried and got back is remembered for the next sweeps' diff (applied_port_fields.h); the state
+// transitions carry back what the port reported and are not remembered.
 class PortRecorder final : public WriteRecorder {
  public:
-  PortRecorder(SweepFabric& fabric, unsigned& ok, std::vector<Guid>* reregistered = nullptr)
-      : fabric_(fabric), ok_(ok), reregistered_(reregistered) {}
+  PortRecorder(SweepFabric& fabric, unsigned& ok, std::vector<Guid>* reregistered = nullptr,
+               AppliedPortFields* fields = nullptr)
+      : fabric_(fabric), ok_(ok), reregistered_(reregistered), fields_(fields) {}
   void answered(const TableWrite& w, const mad::SmpData& reply, bool believed) override {
     if (believed) ++ok_;
+    if (believed && fields_ != nullptr) {
+      fields_->record(w.guid, w.port, mad::PortInfo::decode(w.request.data), mad::PortInfo::decode(reply));
+    }
     if (believed && reregistered_ != nullptr && mad::PortInfo::decode(w.request.data).client_reregister) {
       reregistered_->push_back(fabric_.topo().node(w.node).ports[w.port].guid);
     }
@@ -33,6 +41,7 @@ class PortRecorder final : public WriteRecorder {
   SweepFabric& fabric_;
   unsigned& ok_;
   std::vector<Guid>* reregistered_;
+  AppliedPortFields* fields_;
 };
 
 // A transition Set that did not end kOk: read the port to learn what it did.
@@ -118,15 +127,25 @@ void read_back_endports(SmpBatch& batch, SweepFabric& fabric, const std::vector<
 }  // namespace
 
 PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered,
-                               const ArmCaPorts* arm) {
+                               AppliedPortFields& fields, std::vector<SweepProblem>& problems,
+                               std::vector<Guid>* reregistered, const ArmCaPorts* arm) {
   PhaseCounts counts;
-  const PortPlan plan = plan_endports(fabric, lids, want, arm);
+  const PortPlan plan = plan_endports(fabric, lids, want, arm, &fields);
   counts.skipped = plan.skipped;
-  PortRecorder recorder(fabric, counts.ok, reregistered);
+  PortRecorder recorder(fabric, counts.ok, reregistered, &fields);
   const WriteReport report = write_plan(batch, plan.writes, recorder, problems);
   counts.sets = report.sent;
   read_back_endports(batch, fabric, plan.writes, report, counts, problems, reregistered);
+  return counts;
+}
+
+PhaseCounts configure_switch_port_fields(SmpBatch& batch, SweepFabric& fabric, const PortFieldSettings& settings,
+                                         AppliedPortFields& fields, std::vector<SweepProblem>& problems) {
+  PhaseCounts counts;
+  const PortPlan plan = plan_switch_port_fields(fabric, settings, fields);
+  counts.skipped = plan.skipped;
+  PortRecorder recorder(fabric, counts.ok, nullptr, &fields);
+  counts.sets = write_plan(batch, plan.writes, recorder, problems).sent;
   return counts;
 }
 

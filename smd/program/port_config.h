@@ -9,6 +9,7 @@
 #include "mad/transport/smp_batch.h"
 #include "routing/model/lid_map.h"
 #include "routing/qos/qos_spec.h"
+#include "smd/fabric/applied_port_fields.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/fabric/sweep_problem.h"
@@ -27,10 +28,17 @@ struct PhaseCounts {
 /// Set LID/LMC/MasterSMLID/GID prefix (and M_Key, and ClientReregister where `want` asks) on every
 /// endport whose PortInfo differs. Acknowledged PortInfos go into `fabric`; failures become `problems`.
 /// The port GUIDs whose believed Set carried ClientReregister are appended to `reregistered` (when given).
-/// With `arm`, CA ports in Init are armed by the same Set (plan_endports).
+/// With `arm`, CA ports in Init are armed by the same Set (plan_endports). The SM-owned fields of
+/// `want.fields` ride on the same Sets; what each believed Set carried and got back goes into `fields`.
 PhaseCounts configure_endports(SmpBatch& batch, SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                               std::vector<SweepProblem>& problems, std::vector<Guid>* reregistered = nullptr,
-                               const ArmCaPorts* arm = nullptr);
+                               AppliedPortFields& fields, std::vector<SweepProblem>& problems,
+                               std::vector<Guid>* reregistered = nullptr, const ArmCaPorts* arm = nullptr);
+
+/// HOQLife, VLStallCount, the error thresholds and the link enables on every cabled switch port 1..N that
+/// does not hold them (port_fields_plan.h): one Set per such port, PortState NoChange, believed when it
+/// echoes HOQLife; what each believed Set carried and got back goes into `fields`.
+PhaseCounts configure_switch_port_fields(SmpBatch& batch, SweepFabric& fabric, const PortFieldSettings& settings,
+                                         AppliedPortFields& fields, std::vector<SweepProblem>& problems);
 
 /// Move every cabled port whose state is `from` to `to` (Init->Armed or Armed->Active), both ends of
 /// each link, NeighborMTU and OperationalVLs agreed with the peer when arming (OperationalVLs capped by

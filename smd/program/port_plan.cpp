@@ -4,6 +4,7 @@
 
 #include "mad/codec/port_info.h"
 #include "routing/qos/sl2vl_plan.h"
+#include "smd/program/port_fields_plan.h"
 
 namespace smd {
 
@@ -59,7 +60,7 @@ const mad::PortInfo* armable_peer(const SweepFabric& fabric, const Node& node, P
 }  // namespace
 
 PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                       const ArmCaPorts* arm) {
+                       const ArmCaPorts* arm, const AppliedPortFields* acks) {
   PortPlan plan;
   for (const LidMap::Entry& e : lids.entries()) {
     const NodeIndex n = e.owner.node;
@@ -72,8 +73,11 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
     const bool m_key_right =
         want.m_key == 0 || (now->m_key == want.m_key && now->m_key_protect_bits == want.m_key_protect &&
                             now->m_key_lease_period == want.m_key_lease_period_s);
+    const PortFieldWants fields = wanted_port_fields(fabric, n, p, *now, want.fields);
+    const bool fields_held =
+        holds_port_fields(*now, fields, acks != nullptr ? acks->port(fabric.topo().node(n).guid, p) : nullptr);
     if (now->lid == e.base && now->lmc == e.lmc && now->master_sm_lid == want.sm_lid &&
-        now->gid_prefix == want.subnet_prefix && m_key_right && !rereg) {
+        now->gid_prefix == want.subnet_prefix && m_key_right && !rereg && fields_held) {
       ++plan.skipped;
       continue;
     }
@@ -83,6 +87,7 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
     pi.master_sm_lid = want.sm_lid;
     pi.gid_prefix = want.subnet_prefix;
     pi.client_reregister = rereg;
+    put_port_fields(pi, fields);
     if (want.m_key != 0) {
       pi.m_key = want.m_key;
       pi.m_key_protect_bits = want.m_key_protect;

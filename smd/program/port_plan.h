@@ -11,6 +11,7 @@
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
 #include "routing/qos/qos_spec.h"
+#include "smd/fabric/applied_port_fields.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/program/table_write.h"
@@ -48,8 +49,11 @@ TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, cons
 /// let data in early. Such a Set is EchoRule::kPortLidLmcArmed: believed by its LID like the others (the
 /// answer tells the port's state, and a port still in Init is armed by plan_link_transitions as before),
 /// but not idempotent, so a failed one is read back (configure_endports).
+/// The SM-owned fields of `want.fields` that the endport does not hold (port_fields_plan.h, judged with
+/// what it answered to this SM's earlier Sets, `acks`; null: none remembered) ride on the same Set, and a
+/// port that needs only them gets one Set all the same; they are not part of the echo rule (table_write.h).
 PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const EndportSettings& want,
-                       const ArmCaPorts* arm = nullptr);
+                       const ArmCaPorts* arm = nullptr, const AppliedPortFields* acks = nullptr);
 
 /// PortState `to` on every cabled port now in `from` (both ends of each link appear); when arming,
 /// NeighborMTU and OperationalVLs become the smaller of the two ends' MTUCap and VLCap (IBA 7.6,

@@ -50,8 +50,8 @@ class SwitchRecorder final : public WriteRecorder {
 }  // namespace
 
 ProgramCounts program_switches(SmpBatch& batch, SweepFabric& fabric, const RoutingTables& want, AppliedTables& applied,
-                               std::vector<SweepProblem>& problems) {
-  LftPlan plan = plan_lft(fabric, want, applied);
+                               std::vector<SweepProblem>& problems, std::optional<std::uint8_t> life_time_value) {
+  LftPlan plan = plan_lft(fabric, want, applied, life_time_value);
   ProgramCounts counts;
   counts.switches = plan.switches;
   counts.blocks_skipped = plan.blocks_skipped;

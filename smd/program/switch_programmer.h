@@ -4,6 +4,8 @@
 // that reads it next).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "mad/transport/smp_batch.h"
@@ -19,12 +21,14 @@ struct ProgramCounts {
   unsigned blocks_written = 0;  ///< LFT block Sets sent
   unsigned blocks_skipped = 0;  ///< blocks already known to hold their content
   unsigned blocks_failed = 0;   ///< block Sets not acknowledged with the same content
-  unsigned top_updates = 0;     ///< SwitchInfo Sets of LinearFDBTop
+  unsigned top_updates = 0;     ///< SwitchInfo Sets of LinearFDBTop and LifeTimeValue
 };
 
 /// Make every switch hold `want`, writing only what differs from `applied`; never above a switch's
 /// LinearFDBCap (such a table is a problem and nothing of it is written). Failures become `problems`.
+/// `life_time_value` as plan_lft (SwitchInfo LifeTimeValue, nullopt: left as the switch holds it).
 ProgramCounts program_switches(SmpBatch& batch, SweepFabric& fabric, const RoutingTables& want, AppliedTables& applied,
-                               std::vector<SweepProblem>& problems);
+                               std::vector<SweepProblem>& problems,
+                               std::optional<std::uint8_t> life_time_value = std::nullopt);
 
 }  // namespace smd

@@ -11,8 +11,11 @@ namespace smd {
 bool echoed(const TableWrite& w, const mad::SmpData& reply) {
   switch (w.echo) {
     case EchoRule::kPayload: return std::equal(w.request.data.begin(), w.request.data.end(), reply.begin());
-    case EchoRule::kLinearFdbTop:
-      return mad::SwitchInfo::decode(reply).linear_fdb_top == mad::SwitchInfo::decode(w.request.data).linear_fdb_top;
+    case EchoRule::kLinearFdbTop: {
+      const auto want = mad::SwitchInfo::decode(w.request.data);
+      const auto got = mad::SwitchInfo::decode(reply);
+      return got.linear_fdb_top == want.linear_fdb_top && got.life_time_value == want.life_time_value;
+    }
     case EchoRule::kMulticastFdbTop:
       return mad::SwitchInfo::decode(reply).multicast_fdb_top ==
              mad::SwitchInfo::decode(w.request.data).multicast_fdb_top;
@@ -34,6 +37,8 @@ bool echoed(const TableWrite& w, const mad::SmpData& reply) {
     case EchoRule::kSl2Vl: return std::equal(w.request.data.begin(), w.request.data.begin() + 8, reply.begin());
     case EchoRule::kPortVlHighLimit:
       return mad::PortInfo::decode(reply).vl_high_limit == mad::PortInfo::decode(w.request.data).vl_high_limit;
+    case EchoRule::kPortHoqLife:
+      return mad::PortInfo::decode(reply).hoq_life == mad::PortInfo::decode(w.request.data).hoq_life;
   }
   return false;
 }
@@ -44,6 +49,7 @@ std::string describe_write(const TableWrite& w) {
     case mad::attr::kLinearForwardingTable: return "LinearForwardingTable Set block " + mod;
     case mad::attr::kPortInfo:
       if (w.echo == EchoRule::kPortVlHighLimit) return "PortInfo Set " + mod + " VLHighLimit";
+      if (w.echo == EchoRule::kPortHoqLife) return "PortInfo Set " + mod + " HOQLife and link fields";
       return w.echo == EchoRule::kPortPartitionEnforcement ? "PortInfo Set " + mod + " partition enforcement"
                                                            : "PortInfo Set " + mod;
     case mad::attr::kSlToVlTable:
@@ -69,7 +75,13 @@ std::string describe_write(const TableWrite& w) {
 std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
   switch (w.echo) {
     case EchoRule::kPayload: return "block not echoed";
-    case EchoRule::kLinearFdbTop: return "top not taken";
+    case EchoRule::kLinearFdbTop: {
+      const auto want = mad::SwitchInfo::decode(w.request.data);
+      const auto got = mad::SwitchInfo::decode(reply);
+      if (got.linear_fdb_top != want.linear_fdb_top) return "top not taken";
+      return "LifeTimeValue " + std::to_string(want.life_time_value) + " not taken (switch reports " +
+             std::to_string(got.life_time_value) + ")";
+    }
     case EchoRule::kMulticastFdbTop: return "MulticastFDBTop not taken";
     case EchoRule::kPortLidLmc:
     case EchoRule::kPortLidLmcArmed:
@@ -82,6 +94,9 @@ std::string not_echoed_reason(const TableWrite& w, const mad::SmpData& reply) {
     case EchoRule::kPortPartitionEnforcement: return "partition enforcement bits not taken";
     case EchoRule::kSl2Vl: return "table not echoed";
     case EchoRule::kPortVlHighLimit: return "VLHighLimit not taken";
+    case EchoRule::kPortHoqLife:
+      return "HOQLife " + std::to_string(mad::PortInfo::decode(w.request.data).hoq_life) + " not taken (port reports " +
+             std::to_string(mad::PortInfo::decode(reply).hoq_life) + ")";
     case EchoRule::kAnswered: break;
   }
   return "not echoed";

@@ -15,7 +15,7 @@ namespace smd {
 /// What the GetResp of a Set must show for the SM to believe the SMA holds what was written.
 enum class EchoRule : std::uint8_t {
   kPayload,          ///< all 64 payload bytes (LFT block; P_Key, VLArb and MFT blocks have the same shape)
-  kLinearFdbTop,     ///< SwitchInfo: LinearFDBTop as written
+  kLinearFdbTop,     ///< SwitchInfo: LinearFDBTop and LifeTimeValue as written (ibsim and switches store both)
   kMulticastFdbTop,  ///< SwitchInfo: MulticastFDBTop as written
   kPortLidLmc,       ///< PortInfo: LID and LMC as written
   /// PortInfo: LID and LMC as written, by a Set that also arms the port (plan_endports with ArmCaPorts).
@@ -26,6 +26,11 @@ enum class EchoRule : std::uint8_t {
   kPortPartitionEnforcement,  ///< PortInfo: PartitionEnforcementInbound and Outbound as written
   kSl2Vl,                     ///< SLtoVLMappingTable: the 8 table bytes as written (the rest is reserved)
   kPortVlHighLimit,           ///< PortInfo: VLHighLimit as written
+  /// PortInfo Set of a switch port's SM-owned fields (port_fields_plan.h): HOQLife as written. The other
+  /// fields are not asked for: ibsim stores none of VLStallCount, SubnetTimeOut, MasterSMSL and the error
+  /// thresholds, and an SMA reads back LinkWidthSupported, not the 255 it was sent. What each answered is
+  /// remembered instead (AppliedPortFields), so such a port is not written again on every sweep.
+  kPortHoqLife,
 };
 
 /// One Set of a plan. `node` and `port` say whose record the answer updates; `guid` names the node in

@@ -16,7 +16,7 @@ enum class SweepPhase : std::uint8_t {
   kDiscovery,        ///< heavy sweep, re-sweep of what was unread, or incremental re-read
   kLids,             ///< LIDs assigned (guid2lid)
   kRouting,          ///< routing computed and verified (engine chain, minimal repair)
-  kEndports,         ///< endports configured (LID, LMC, MasterSMLID)
+  kEndports,         ///< endports configured (LID, LMC, MasterSMLID; the SM-owned port fields)
   kSwitches,         ///< switches configured (LinearFDBTop, LFT blocks)
   kPartitions,       ///< partitions configured (P_Key tables, partition enforcement)
   kQos,              ///< QoS configured (SL2VL, VLArb, VLHighLimit); only with qos.enabled

@@ -208,6 +208,20 @@ EndportSettings SweepRunner::endport_settings(const Topology& topo) const {
   e.m_key = policy_.security.m_key;
   e.m_key_protect = static_cast<std::uint8_t>(policy_.security.m_key_protect);
   e.m_key_lease_period_s = static_cast<std::uint16_t>(policy_.security.m_key_lease_period_s);
+  const PortsPolicy& p = policy_.ports;
+  auto code = [](unsigned v) { return static_cast<std::uint8_t>(v); };  // ranges checked by the loader
+  e.fields = {code(p.subnet_timeout),
+              code(p.sm_sl),
+              code(p.head_of_queue_lifetime),
+              code(p.leaf_head_of_queue_lifetime),
+              code(p.vl_stall_count),
+              code(p.leaf_vl_stall_count),
+              code(p.local_phy_errors_threshold),
+              code(p.overrun_errors_threshold),
+              code(p.force_link_width),
+              code(p.force_link_speed),
+              code(p.force_link_speed_ext),
+              code(p.packet_life_time)};
   return e;
 }
 

@@ -19,12 +19,12 @@ namespace {
 const LidMap kNoLids;
 const RoutingTables kNoTables;
 
-// P_Key tables, SL2VL and VLArb tables and MFTs the SM can no longer believe: a node that left the fabric may come back
-// reset, and a switch whose LinearFDBTop is not the one it acknowledged was reset (lft_plan.h) and lost its P_Key
-// tables and MFT with its LFT (ibsim's switches, like many, do not support MulticastFDBTop, so the LFT's
-// top is the only sign). Their tables are written again in full.
+// P_Key tables, SL2VL and VLArb tables, MFTs and the PortInfo fields' answers the SM can no longer believe: a node that
+// left the fabric may come back reset, and a switch whose LinearFDBTop is not the one it acknowledged was reset
+// (lft_plan.h) and lost its P_Key tables and MFT with its LFT (ibsim's switches, like many, do not support
+// MulticastFDBTop, so the LFT's top is the only sign). Their tables are written again in full.
 void forget_reset_tables(const Topology* before, const SweepFabric& fabric, const AppliedTables& lfts,
-                         AppliedPKeys& pkeys, AppliedQos& qos, AppliedMft& mft) {
+                         AppliedPKeys& pkeys, AppliedQos& qos, AppliedMft& mft, AppliedPortFields& fields) {
   const Topology& topo = fabric.topo();
   if (before != nullptr) {
     for (const Node& n : before->nodes()) {
@@ -32,6 +32,7 @@ void forget_reset_tables(const Topology* before, const SweepFabric& fabric, cons
       pkeys.forget(n.guid);
       qos.forget(n.guid);
       mft.forget(n.guid);
+      fields.forget(n.guid);
     }
   }
   for (NodeIndex s : topo.switches()) {
@@ -42,6 +43,7 @@ void forget_reset_tables(const Topology* before, const SweepFabric& fabric, cons
       pkeys.forget(guid);
       qos.forget(guid);
       mft.forget(guid);
+      fields.forget(guid);
     }
   }
 }
@@ -131,7 +133,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   if (!plan_qos_phase(fabric, problems)) return finish(true);
-  forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_);
+  forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_, applied_port_fields_);
   // The RoCE plan of these cables goes to state_dir on the writer's idle-priority thread, now (built
   // while the phases below wait for SMP answers) or once they are done (set_roce_during_sweep); this
   // sweep never waits for it.
@@ -140,18 +142,24 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   // Phases 4 to 10: write what differs; the SMAs' answers go into `fabric`, `applied_`, `applied_pkeys_`,
   // `applied_qos_` and `applied_mft_`.
   {
-    PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, LMC, MasterSMLID)");
+    PhaseTimer t(s, SweepPhase::kEndports, "endports configured (LID, port fields)");
     std::vector<Guid> reregistered;
     // The CA ports are armed by the Set that gives them their LID; the switch ports in "links armed".
     const ArmCaPorts arm{&policy_.qos};
-    s.port_sets +=
-        configure_endports(batch, fabric, *desired_.lids, desired_.endports, problems, &reregistered, &arm).sets;
+    s.port_sets += configure_endports(batch, fabric, *desired_.lids, desired_.endports, applied_port_fields_, problems,
+                                      &reregistered, &arm)
+                       .sets;
     s.client_reregisters = static_cast<unsigned>(reregistered.size());
     reregistered_.insert(reregistered.begin(), reregistered.end());
+    // HOQLife and the other fields of the switch ports, before any link is armed (OpenSM's link manager
+    // pass with PortState NoChange): a link carries data only once both ends hold them.
+    s.port_sets +=
+        configure_switch_port_fields(batch, fabric, desired_.endports.fields, applied_port_fields_, problems).sets;
   }
   {
     PhaseTimer t(s, SweepPhase::kSwitches, "switches configured (LFT blocks)");
-    const ProgramCounts pc = program_switches(batch, fabric, *desired_.tables, applied_, problems);
+    const ProgramCounts pc =
+        program_switches(batch, fabric, *desired_.tables, applied_, problems, desired_.endports.fields.life_time_value);
     s.lft_blocks_written = pc.blocks_written;
     s.lft_blocks_skipped = pc.blocks_skipped;
   }
@@ -228,6 +236,7 @@ void SweepRunner::forget_programming() {
   routed_topo_.reset();
   applied_pkeys_.forget_all();
   applied_qos_.forget_all();
+  applied_port_fields_.forget_all();
   reregistered_.clear();  // the first sweep as master again tells every client to re-register
   last_ = ObservedFabric{};
   full_reroute_ = true;

@@ -28,6 +28,7 @@
 #include "routing/mcast/mcast_tree.h"
 #include "smd/fabric/applied_mft.h"
 #include "smd/fabric/applied_pkeys.h"
+#include "smd/fabric/applied_port_fields.h"
 #include "smd/fabric/applied_qos.h"
 #include "smd/fabric/applied_tables.h"
 #include "smd/fabric/desired.h"
@@ -226,6 +227,8 @@ class SweepRunner {
   AppliedTables applied_;       ///< what each switch acknowledged holding, by GUID
   AppliedPKeys applied_pkeys_;  ///< what each port acknowledged of its P_Key table, by (node GUID, port)
   AppliedQos applied_qos_;      ///< what each port acknowledged of its SL2VL and VLArb tables
+  /// What the SM-owned PortInfo fields of each port were last set to and answered (port_fields.h)
+  AppliedPortFields applied_port_fields_;
   /// Endports (port GUID) that took a ClientReregister since this SM became master, and the MasterSMLID
   /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
   std::unordered_set<Guid> reregistered_;

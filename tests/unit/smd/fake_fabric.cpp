@@ -10,6 +10,12 @@
 
 namespace smd::test {
 
+namespace {
+// What every port of the fake fabric supports: LinkWidthSupported 1x|4x, LinkSpeedSupported SDR.
+constexpr std::uint8_t kWidthSupported = 3;
+constexpr std::uint8_t kSpeedSupported = 1;
+}  // namespace
+
 FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsigned retries)
     : io_(io), topo_(topo), retries_(retries) {
   ports_.resize(topo.size());
@@ -20,6 +26,7 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
   mft_top_.assign(topo.size(), 0);
   mft_top_supported_.assign(topo.size(), false);
   psc_.assign(topo.size(), false);
+  life_time_.assign(topo.size(), 0);
   lft_sets_per_node_.assign(topo.size(), 0);
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
@@ -118,6 +125,21 @@ void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
   boost::asio::post(io_, [done = std::move(done), reply] { done(reply); });
 }
 
+void FakeFabric::store_port_fields(PortSim& s, const mad::PortInfo& in, bool hoq_stuck) const {
+  if (!hoq_stuck) s.hoq_life = in.hoq_life;
+  // IBA 14.2.5.6: 0 is "no change"; 255 and 15 are "set to supported". ibsim takes only masks.
+  if (in.link_width_enabled == 255 && !ibsim_fields_) s.link_width_enabled = kWidthSupported;
+  if (in.link_width_enabled != 0 && in.link_width_enabled <= 31) s.link_width_enabled = in.link_width_enabled;
+  if (in.link_speed_enabled == 15 && !ibsim_fields_) s.link_speed_enabled = kSpeedSupported;
+  if (in.link_speed_enabled != 0 && in.link_speed_enabled <= 7) s.link_speed_enabled = in.link_speed_enabled;
+  if (ibsim_fields_) return;
+  s.vl_stall_count = in.vl_stall_count;
+  s.subnet_timeout = in.subnet_timeout;
+  s.master_sm_sl = in.master_sm_sl;
+  s.local_phy_errors = in.local_phy_errors;
+  s.overrun_errors = in.overrun_errors;
+}
+
 bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
   const Target t = resolve(req.path);
   if (t.node == kNoNode || is_silent(t.node)) return false;
@@ -173,7 +195,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       if (!node.is_switch()) break;
       if (set) {
         const auto in = mad::SwitchInfo::decode(req.data);
+        ++switch_info_sets_;
         lft_top_[t.node] = in.linear_fdb_top;
+        life_time_[t.node] = in.life_time_value;
         if (in.port_state_change) psc_[t.node] = false;  // writing 1 clears it (IBA 14.2.5.4)
         if (mft_top_supported_[t.node]) mft_top_[t.node] = in.multicast_fdb_top;
       }
@@ -181,6 +205,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       si.port_state_change = psc_[t.node];
       si.linear_fdb_cap = node.lft_cap;
       si.linear_fdb_top = lft_top_[t.node];
+      si.life_time_value = life_time_[t.node];
       si.partition_enforcement_cap = enf_cap_;
       si.inbound_enforcement_cap = si.outbound_enforcement_cap = enf_cap_ != 0;
       si.multicast_fdb_cap = mft_cap_[t.node];
@@ -208,6 +233,8 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
         s.enforce_out = in.partition_enforcement_outbound;
         if (in.client_reregister) ++s.reregisters;
         s.vl_high_limit = in.vl_high_limit;
+        ++port_info_sets_;
+        store_port_fields(s, in, listed(stuck_hoq_, t.node, p));
         if (in.neighbor_mtu) s.neighbor_mtu = in.neighbor_mtu;
         if (in.operational_vls) s.operational_vls = in.operational_vls;
         if (in.port_state != 0) {
@@ -244,6 +271,16 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       auto cap = vl_cap_.find({t.node, p});
       pi.vl_cap = cap == vl_cap_.end() ? 4 : cap->second;
       pi.vl_high_limit = s.vl_high_limit;
+      pi.hoq_life = s.hoq_life;
+      pi.vl_stall_count = ibsim_fields_ ? 7 : s.vl_stall_count;
+      pi.subnet_timeout = ibsim_fields_ ? 31 : s.subnet_timeout;
+      pi.master_sm_sl = ibsim_fields_ ? 0 : s.master_sm_sl;
+      pi.local_phy_errors = ibsim_fields_ ? 0 : s.local_phy_errors;
+      pi.overrun_errors = ibsim_fields_ ? 0 : s.overrun_errors;
+      pi.link_width_enabled = s.link_width_enabled;
+      pi.link_width_supported = kWidthSupported;
+      pi.link_speed_enabled = s.link_speed_enabled;
+      pi.link_speed_supported = kSpeedSupported;
       pi.vl_arbitration_high_cap = vlarb_high_cap_;
       pi.vl_arbitration_low_cap = vlarb_low_cap_;
       if (vlarb_high_cap_ != 0 && !node.is_switch()) pi.capability_mask |= 1u << 6;  // IsSLMappingSupported

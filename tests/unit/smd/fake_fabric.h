@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mad/codec/port_info.h"
 #include "mad/transport/transport.h"
 #include "routing/model/topology.h"
 
@@ -84,6 +85,8 @@ class FakeFabric : public mad::SmpTransport {
     ports_[n][0].lid = 0;
     mft_[n].clear();
     mft_top_[n] = 0;
+    life_time_[n] = 0;
+    for (PortSim& port : ports_[n]) port.hoq_life = 0;
   }
 
   /// Give every node a P_Key table: NodeInfo PartitionCap `ca_cap` on CAs and `sw_cap` on switches,
@@ -137,6 +140,32 @@ class FakeFabric : public mad::SmpTransport {
   /// MFT (block, position) Sets that reached any switch.
   unsigned mft_block_sets() const { return mft_block_sets_; }
 
+  // The PortInfo fields the SM owns besides addressing (smd/fabric/port_fields.h) and SwitchInfo
+  // LifeTimeValue. By default every port stores them as a real SMA does: LinkWidthEnabled 255 and
+  // LinkSpeedEnabled 15 become what the port supports (1x|4x = 3, SDR = 1); ports start with HOQLife,
+  // VLStallCount, SubnetTimeOut, MasterSMSL and the thresholds 0, LinkWidthEnabled 4x (2).
+  /// Ports answer as ibsim's do: SubnetTimeOut (31), MasterSMSL (0), VLStallCount (7) and the error
+  /// thresholds (0) read as fixed values whatever is written, and a width or speed code that is no mask
+  /// (255, 15) is ignored. HOQLife and LifeTimeValue are stored.
+  void answer_port_fields_like_ibsim() { ibsim_fields_ = true; }
+  /// Port `p` of node `n` ignores HOQLife in Sets (reads what it held): a port that does not take it.
+  void stick_hoq_life(NodeIndex n, PortNum p) { stuck_hoq_.push_back({n, p}); }
+  /// Set a port's fields behind the SM's back (another tool, a reset).
+  void set_hoq_life(NodeIndex n, PortNum p, std::uint8_t v) { ports_[n][p].hoq_life = v; }
+  void set_subnet_timeout(NodeIndex n, PortNum p, std::uint8_t v) { ports_[n][p].subnet_timeout = v; }
+  std::uint8_t hoq_life(NodeIndex n, PortNum p) const { return ports_[n][p].hoq_life; }
+  std::uint8_t vl_stall_count(NodeIndex n, PortNum p) const { return ports_[n][p].vl_stall_count; }
+  std::uint8_t subnet_timeout(NodeIndex n, PortNum p) const { return ports_[n][p].subnet_timeout; }
+  std::uint8_t master_sm_sl(NodeIndex n, PortNum p) const { return ports_[n][p].master_sm_sl; }
+  std::uint8_t local_phy_errors(NodeIndex n, PortNum p) const { return ports_[n][p].local_phy_errors; }
+  std::uint8_t overrun_errors(NodeIndex n, PortNum p) const { return ports_[n][p].overrun_errors; }
+  std::uint8_t link_width_enabled(NodeIndex n, PortNum p) const { return ports_[n][p].link_width_enabled; }
+  std::uint8_t link_speed_enabled(NodeIndex n, PortNum p) const { return ports_[n][p].link_speed_enabled; }
+  std::uint8_t life_time_value(NodeIndex n) const { return life_time_[n]; }
+  /// PortInfo Sets that reached any port, and SwitchInfo Sets that reached any switch.
+  unsigned port_info_sets() const { return port_info_sets_; }
+  unsigned switch_info_sets() const { return switch_info_sets_; }
+
   // What the fabric now holds, for assertions.
   std::uint16_t lid(NodeIndex n, PortNum p) const { return ports_[n][p].lid; }
   std::uint8_t lmc(NodeIndex n, PortNum p) const { return ports_[n][p].lmc; }
@@ -168,6 +197,9 @@ class FakeFabric : public mad::SmpTransport {
     bool enforce_in = false, enforce_out = false;
     unsigned reregisters = 0;
     std::uint8_t vl_high_limit = 0;
+    std::uint8_t hoq_life = 0, vl_stall_count = 0, subnet_timeout = 0, master_sm_sl = 0;
+    std::uint8_t local_phy_errors = 0, overrun_errors = 0;
+    std::uint8_t link_width_enabled = 2, link_speed_enabled = 1;
     std::vector<std::uint16_t> pkeys;  // P_Key table, grown as blocks are written
   };
   struct Target {
@@ -175,6 +207,8 @@ class FakeFabric : public mad::SmpTransport {
     PortNum port = 0;  // port the SMP arrived on (0 at a switch reached as the SM's node)
   };
   Target resolve(const mad::DrPath& path) const;
+  // A PortInfo Set's SM-owned fields into the port, as a real SMA (or, answer_port_fields_like_ibsim, ibsim).
+  void store_port_fields(PortSim& s, const mad::PortInfo& in, bool hoq_stuck) const;
   bool answer(const mad::SmpRequest& req, mad::SmpReply& reply);
   bool is_silent(NodeIndex n) const;
   static bool listed(const std::vector<std::pair<NodeIndex, PortNum>>& list, NodeIndex n, PortNum p);
@@ -192,7 +226,11 @@ class FakeFabric : public mad::SmpTransport {
   std::vector<std::uint16_t> mft_top_;
   std::vector<bool> mft_top_supported_;
   unsigned mft_block_sets_ = 0;
-  std::vector<bool> psc_;  // SwitchInfo:PortStateChange per node
+  std::vector<bool> psc_;                // SwitchInfo:PortStateChange per node
+  std::vector<std::uint8_t> life_time_;  // SwitchInfo:LifeTimeValue per node
+  bool ibsim_fields_ = false;
+  std::vector<std::pair<NodeIndex, PortNum>> stuck_hoq_;
+  unsigned port_info_sets_ = 0, switch_info_sets_ = 0;
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::unordered_map<NodeIndex, Guid> port_guid_override_;
   std::vector<NodeIndex> silent_;

@@ -143,6 +143,9 @@ TEST(PKeyPlan, ClientReregisterIsSetWhereAskedAndNotRequiredInTheEcho) {
   mad::PortInfo& ca = *observed.nodes[1].ports[1].port_info;
   ca.lid = 2;
   ca.master_sm_lid = 1;
+  ca.subnet_timeout = 18;  // the SM-owned fields at OpenSM's defaults (EndportSettings::fields)
+  ca.local_phy_errors = 8;
+  ca.overrun_errors = 8;
   ca.capability_mask = mad::capmask::kIsClientReregistrationSupported;
   const SweepFabric fabric(std::move(observed));
   LidMap lids;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "plan_fixture.h"
+#include "smd/program/port_fields_plan.h"
 
 namespace smd {
 namespace {
@@ -46,11 +47,86 @@ TEST(PortPlan, EndportsGetLidLmcAndMasterSmLidAsANoChangeSet) {
   EXPECT_EQ(ca.request.data[63], 0x5a) << "the bits the port reported are carried through";
 }
 
+TEST(PortPlan, AnEndportThatLacksOnlyItsPortFieldsGetsOneSetCarryingThem) {
+  ObservedFabric observed = test::plan_fabric();
+  mad::PortInfo& ca = *observed.nodes[1].ports[1].port_info;
+  ca.lid = 2;
+  ca.master_sm_lid = 1;
+  ca.local_phy_errors = 8;
+  ca.overrun_errors = 8;
+  ca.link_width_supported = 3;  // 1x|4x
+  ca.link_width_enabled = 2;    // 4x: not what 255 asks for
+  const SweepFabric fabric(std::move(observed));
+  EndportSettings want = settings();
+  want.fields.subnet_timeout = 16;
+  want.fields.master_sm_sl = 5;
+  const PortPlan plan = plan_endports(fabric, two_lids(), want);
+  ASSERT_EQ(plan.writes.size(), 2u);
+  const auto pi = mad::PortInfo::decode(plan.writes[1].request.data);
+  EXPECT_EQ(plan.writes[1].echo, EchoRule::kPortLidLmc) << "the fields are not part of the echo";
+  EXPECT_EQ(pi.lid, 2);
+  EXPECT_EQ(pi.subnet_timeout, 16);
+  EXPECT_EQ(pi.master_sm_sl, 5);
+  EXPECT_EQ(pi.link_width_enabled, 255) << "the code is written; the SMA makes it LinkWidthSupported";
+  EXPECT_EQ(pi.hoq_life, 0) << "a CA port gets no HOQLife";
+  // The port answered with SubnetTimeOut 31 and its old width (as ibsim): it still reads so, and is skipped.
+  mad::PortInfo echoed = pi;
+  echoed.subnet_timeout = 31;
+  echoed.link_width_enabled = 2;
+  AppliedPortFields acks;
+  acks.record(test::kPlanCaGuid, 1, pi, echoed);
+  ObservedFabric again = test::plan_fabric();
+  mad::PortInfo& read = *again.nodes[1].ports[1].port_info;
+  read = echoed;
+  const SweepFabric next(std::move(again));
+  const PortPlan second = plan_endports(next, two_lids(), want, nullptr, &acks);
+  ASSERT_EQ(second.writes.size(), 1u) << "only the switch; the CA port holds what it answered";
+  EXPECT_EQ(second.writes[0].node, 0u);
+  // Another value read later (a reset, another SM) is written again.
+  read.subnet_timeout = 0;
+  ObservedFabric third = test::plan_fabric();
+  *third.nodes[1].ports[1].port_info = read;
+  const SweepFabric changed(std::move(third));
+  EXPECT_EQ(plan_endports(changed, two_lids(), want, nullptr, &acks).writes.size(), 2u);
+}
+
+TEST(PortPlan, SwitchPortsGetLeafOrSwitchToSwitchHoqLife) {
+  // plan_fabric cables switch port 1 to the CA: a leaf port. The SM-owned fields of a switch port are
+  // HOQLife, VLStallCount, the thresholds and the link enables, in one Set believed by HOQLife.
+  const SweepFabric fabric(test::plan_fabric());
+  PortFieldSettings s;
+  s.leaf_hoq_life = 0x0d;
+  s.hoq_life = 0x13;
+  s.leaf_vl_stall_count = 3;
+  s.vl_stall_count = 6;
+  const PortPlan plan = plan_switch_port_fields(fabric, s, AppliedPortFields{});
+  ASSERT_EQ(plan.writes.size(), 1u) << "one cabled switch port";
+  const TableWrite& w = plan.writes[0];
+  EXPECT_EQ(w.port, 1);
+  EXPECT_EQ(w.echo, EchoRule::kPortHoqLife);
+  const auto pi = mad::PortInfo::decode(w.request.data);
+  EXPECT_EQ(pi.hoq_life, 0x0d);
+  EXPECT_EQ(pi.vl_stall_count, 3);
+  EXPECT_EQ(pi.local_phy_errors, 8);
+  EXPECT_EQ(pi.subnet_timeout, 0) << "not a switch port's field";
+  EXPECT_EQ(pi.port_state, 0);
+  mad::SmpData reply = w.request.data;
+  reply[42] = static_cast<std::uint8_t>(reply[42] & 0xe0);  // HOQLife 0: not taken
+  EXPECT_FALSE(echoed(w, reply));
+  EXPECT_EQ(not_echoed_reason(w, reply), "HOQLife 13 not taken (port reports 0)");
+  reply = w.request.data;
+  reply[53] = 0;  // thresholds not stored (ibsim): still believed
+  EXPECT_TRUE(echoed(w, reply));
+}
+
 TEST(PortPlan, AnEndportThatHoldsItsSettingsIsSkipped) {
   ObservedFabric observed = test::plan_fabric();
   mad::PortInfo& ca = *observed.nodes[1].ports[1].port_info;
   ca.lid = 2;
   ca.master_sm_lid = 1;
+  ca.subnet_timeout = 18;  // the SM-owned fields at OpenSM's defaults (EndportSettings::fields)
+  ca.local_phy_errors = 8;
+  ca.overrun_errors = 8;
   const SweepFabric fabric(std::move(observed));
   const PortPlan plan = plan_endports(fabric, two_lids(), settings());
   ASSERT_EQ(plan.writes.size(), 1u);  // only the switch
