@@ -13,6 +13,7 @@
 #include "routing/model/lft_walk.h"
 #include "smd/control/health_requests.h"
 #include "smd/control/multicast_requests.h"
+#include "smd/fabric/port_fields.h"
 
 namespace smd::control {
 
@@ -255,6 +256,18 @@ Json status_json(const FabricSnapshot& snap) {
   return status;
 }
 
+// The SM-owned PortInfo fields of port p of node n by IBA name (smd/fabric/port_fields.h); null when unknown.
+Json port_fields_json(const FabricSnapshot& snap, NodeIndex n, PortNum p) {
+  if (!snap.port_fields || n >= snap.port_fields->ports.size() || p >= snap.port_fields->ports[n].size() ||
+      !snap.port_fields->ports[n][p]) {
+    return nullptr;
+  }
+  Json out = Json::object();
+  const PortFieldsView::Values& v = *snap.port_fields->ports[n][p];
+  for (std::size_t f = 0; f < kPortFieldCount; ++f) out[std::string(port_field_name(static_cast<PortField>(f)))] = v[f];
+  return out;
+}
+
 Json nodes_json(const FabricSnapshot& snap) {
   Json nodes = Json::array();
   if (!snap.topo) return nodes;
@@ -270,18 +283,24 @@ Json nodes_json(const FabricSnapshot& snap) {
       const Port& port = node.ports[p];
       Json pj = {{"port", p}, {"state", to_string(port.state)}, {"peer", nullptr}};
       if (!node.is_switch()) pj["lid"] = lid;
+      if (Json fields = port_fields_json(snap, n, p); !fields.is_null()) pj["fields"] = std::move(fields);
       if (port.connected()) {
         const Node& peer = topo.node(port.peer);
         pj["peer"] = {{"guid", format_guid(peer.guid)}, {"description", peer.description}, {"port", port.peer_port}};
       }
       ports.push_back(std::move(pj));
     }
-    nodes.push_back({{"guid", format_guid(node.guid)},
-                     {"type", type_name(node.type)},
-                     {"description", node.description},
-                     {"lids", std::move(lids)},
-                     {"dr_path", format_dr_path(node.dr_path)},
-                     {"ports", std::move(ports)}});
+    Json nj = {{"guid", format_guid(node.guid)},          {"type", type_name(node.type)},
+               {"description", node.description},         {"lids", std::move(lids)},
+               {"dr_path", format_dr_path(node.dr_path)}, {"ports", std::move(ports)}};
+    // A switch's own port carries SubnetTimeOut and MasterSMSL; LifeTimeValue is its SwitchInfo's.
+    if (node.is_switch()) {
+      if (Json fields = port_fields_json(snap, n, 0); !fields.is_null()) nj["port0_fields"] = std::move(fields);
+      if (snap.port_fields && n < snap.port_fields->life_time_value.size() && snap.port_fields->life_time_value[n]) {
+        nj["life_time_value"] = *snap.port_fields->life_time_value[n];
+      }
+    }
+    nodes.push_back(std::move(nj));
   }
   return nodes;
 }

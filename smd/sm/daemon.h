@@ -219,7 +219,9 @@ class Daemon final : public DaemonControl {
   void publish_sa();
   std::shared_ptr<const sa::SaFabric> sa_fabric_;  ///< the SA's index of runner_'s last fabric
   const Topology* sa_fabric_of_ = nullptr;         ///< the topology sa_fabric_ was built from
-  bool sa_ready_ = false;                          ///< MASTER with a sweep that brought the subnet up
+  /// The SM-owned port fields of runner_'s last fabric (smctl nodes), rebuilt after each sweep.
+  std::shared_ptr<const PortFieldsView> port_fields_;
+  bool sa_ready_ = false;  ///< MASTER with a sweep that brought the subnet up
   /// The SA's QoS levels (null: qos off), rebuilt when the topology, the partition plan or the policy
   /// they were resolved from changes.
   std::shared_ptr<const QosLevelMatcher> sa_qos_;

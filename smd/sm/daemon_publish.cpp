@@ -69,6 +69,14 @@ void Daemon::publish(const SweepSummary* summary) {
     snap->lids = runner_->lids_snapshot();
     snap->tables = runner_->tables_snapshot();
     snap->partitions = runner_->partitions_snapshot();
+    // Only a fabric of the same discovery: its node indexes are the snapshot topology's.
+    const ObservedFabric& known = runner_->known_fabric();
+    if (summary != nullptr || !port_fields_) {
+      port_fields_ = known.topo == runner_->topology()
+                         ? std::make_shared<const PortFieldsView>(make_port_fields_view(known))
+                         : nullptr;
+    }
+    snap->port_fields = port_fields_;
   }
   snap->partition_policy = sa_partitions_;
   snap->groups = mcast_groups_view();

@@ -88,6 +88,16 @@ void render_status(std::ostream& out, const Json& s) {
   }
 }
 
+// The SM-owned PortInfo fields of one port on one line, "HOQLife 16, VLStallCount 7, ...", in the order
+// the daemon sent them (nlohmann's objects sort by name; that order is fine to read).
+std::string port_fields_text(const Json& fields) {
+  std::string text;
+  for (const auto& [name, value] : fields.items()) {
+    text += (text.empty() ? "" : ", ") + name + " " + value.dump();
+  }
+  return text;
+}
+
 void render_nodes(std::ostream& out, const Json& nodes) {
   out << std::left << std::setw(7) << "TYPE" << std::setw(20) << "GUID" << std::setw(12) << "LIDS" << std::setw(14)
       << "DR PATH"
@@ -97,6 +107,12 @@ void render_nodes(std::ostream& out, const Json& nodes) {
     for (const Json& l : n.at("lids")) lids += (lids.empty() ? "" : ",") + l.dump();
     out << std::setw(7) << str(n, "type") << std::setw(20) << str(n, "guid") << std::setw(12)
         << (lids.empty() ? "-" : lids) << std::setw(14) << str(n, "dr_path") << str(n, "description") << "\n";
+    if (n.contains("port0_fields") || n.contains("life_time_value")) {
+      out << "    port 0   ";
+      if (n.contains("life_time_value")) out << "LifeTimeValue " << str(n, "life_time_value") << " ";
+      if (n.contains("port0_fields")) out << port_fields_text(n.at("port0_fields"));
+      out << "\n";
+    }
     for (const Json& p : n.at("ports")) {
       out << "    port " << std::setw(4) << str(p, "port") << std::setw(8) << str(p, "state");
       const Json& peer = p.at("peer");
@@ -105,6 +121,7 @@ void render_nodes(std::ostream& out, const Json& nodes) {
       } else {
         out << "-> " << str(peer, "description") << " port " << str(peer, "port") << " (" << str(peer, "guid") << ")\n";
       }
+      if (p.contains("fields")) out << "             " << port_fields_text(p.at("fields")) << "\n";
     }
   }
 }

@@ -16,6 +16,7 @@
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
 #include "smd/state/port_counters_view.h"
+#include "smd/state/port_fields_view.h"
 #include "smd/state/sa_stats.h"
 #include "smd/state/sweep_summary.h"
 
@@ -99,6 +100,8 @@ struct FabricSnapshot {
   std::shared_ptr<const Topology> topo;
   std::shared_ptr<const LidMap> lids;
   std::shared_ptr<const RoutingTables> tables;
+  /// The SM-owned PortInfo fields and LifeTimeValue as the last configuring sweep knows them (null before it).
+  std::shared_ptr<const PortFieldsView> port_fields;
 
   SweepSummary last_sweep;  ///< the last heavy sweep's summary
   std::chrono::system_clock::time_point last_sweep_time{};
