@@ -22,6 +22,11 @@ class AppliedPortFields {
   void forget(Guid node_guid);
   void forget_all() { ports_.clear(); }
   std::size_t size() const { return ports_.size(); }
+  /// Every port's record, in (node GUID, port) order: what the state file keeps (port_fields_file.h).
+  const std::map<PortKey, PortFieldAcks>& ports() const { return ports_; }
+  /// Put one port's record back as a state file kept it.
+  void restore(PortKey key, const PortFieldAcks& acks) { ports_[key] = acks; }
+  bool operator==(const AppliedPortFields&) const = default;
 
  private:
   std::map<PortKey, PortFieldAcks> ports_;

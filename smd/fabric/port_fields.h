@@ -48,6 +48,7 @@ using PortFieldWants = std::array<std::optional<FieldWant>, kPortFieldCount>;
 struct FieldAck {
   std::uint8_t code = 0;
   std::uint8_t echoed = 0;
+  bool operator==(const FieldAck&) const = default;
 };
 using PortFieldAcks = std::array<std::optional<FieldAck>, kPortFieldCount>;
 

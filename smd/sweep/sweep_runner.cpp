@@ -61,6 +61,7 @@ void SweepRunner::set_policy(const Policy& policy) {
   policy_ = policy;
   full_reroute_ = true;       // routing options may have changed: the next sweep programs a fresh run
   guid2lid_written_.reset();  // state_dir may have moved: the next sweep writes its files there
+  port_fields_written_.reset();
   ca_order_written_.clear();
   // A changed key reaches the ports in the next sweep's PortInfo Sets; ports still protected by the old
   // key refuse them until their M_KeyLeasePeriod runs out (IBA 14.2.4.2), and the sweep says so.
@@ -133,6 +134,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   desired_.endports = endport_settings(topo);
   desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   if (!plan_qos_phase(fabric, problems)) return finish(true);
+  load_port_fields();
   forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_, applied_port_fields_);
   // The RoCE plan of these cables goes to state_dir on the writer's idle-priority thread, now (built
   // while the phases below wait for SMP answers) or once they are done (set_roce_during_sweep); this
@@ -208,6 +210,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     PhaseTimer t(s, SweepPhase::kPortStateChange, "PortStateChange cleared");
     clear_port_state_change(batch, fabric, problems);
   }
+  save_port_fields();
 
   // Subnet up only when every link is Active and every switch holds its tables.
   for (SweepProblem& p : ports_not_active(fabric)) problems.push_back(std::move(p));

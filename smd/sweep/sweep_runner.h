@@ -166,6 +166,10 @@ class SweepRunner {
   void remember_port_lids(const Topology& topo);
   // Write remembered_ to state_dir/guid2lid unless that is what this process last wrote there.
   void save_guid2lid();
+  // state_dir/port-fields (sweep_port_fields.cpp): read once per process before the first write, written
+  // after each configuring sweep whose answers changed it.
+  void load_port_fields();
+  void save_port_fields();
   // Phase 3 (sweep_routing.cpp): when the fabric only lost links or nodes (routing.repair: minimal), the
   // local repair of the programmed tables (routing/verify/local_repair.h); else, or if it declines, the
   // engine chain, then the fresh run or the minimal repair against it (routing/verify/repair.h).
@@ -229,6 +233,9 @@ class SweepRunner {
   AppliedQos applied_qos_;      ///< what each port acknowledged of its SL2VL and VLArb tables
   /// What the SM-owned PortInfo fields of each port were last set to and answered (port_fields.h)
   AppliedPortFields applied_port_fields_;
+  bool port_fields_loaded_ = false;
+  bool port_fields_refused_ = false;  ///< the file was there but unreadable: never replaced by this process
+  std::optional<AppliedPortFields> port_fields_written_;  ///< what this process last wrote to port-fields
   /// Endports (port GUID) that took a ClientReregister since this SM became master, and the MasterSMLID
   /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
   std::unordered_set<Guid> reregistered_;

@@ -4,7 +4,11 @@
 // per port here from the topology (leaf = a switch port whose peer is a CA), not by the code under test.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "routing/fabric_gen/fabric_gen.h"
+#include "smd/state/port_fields_file.h"
 #include "smd/sweep/sweep_runner.h"
 #include "sweep_rig.h"
 
@@ -183,6 +187,72 @@ TEST(PortFieldsSweep, PortsThatDoNotReportFieldsAsWrittenAreNotWrittenOnEverySwe
   r->runner().forget_programming();
   ASSERT_TRUE(r->runner().heavy_sweep().subnet_up);
   EXPECT_GT(r->fabric.port_info_sets(), before);
+}
+
+TEST(PortFieldsSweep, ANewProcessKnowsWhatThePortsAnsweredFromStateDir) {
+  // ibsim-like ports: without state_dir/port-fields a restarted SM would write every port once more.
+  auto r = rig();
+  r->fabric.answer_port_fields_like_ibsim();
+  {
+    SweepRunner first(r->io, r->fabric, r->policy);
+    const SweepSummary s = first.heavy_sweep();
+    ASSERT_TRUE(s.subnet_up) << first_problem(s);
+  }
+  const unsigned before = r->fabric.port_info_sets();
+  {
+    SweepRunner second(r->io, r->fabric, r->policy);
+    const SweepSummary s = second.heavy_sweep();
+    ASSERT_TRUE(s.subnet_up) << first_problem(s);
+    EXPECT_EQ(s.port_sets, 0u);
+  }
+  EXPECT_EQ(r->fabric.port_info_sets(), before);
+  // A damaged line is skipped (that port is written again), the others kept.
+  const std::string path = r->policy.sm.state_dir + "/port-fields";
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t second_line = text.find('\n', text.find('\n') + 1);
+  ASSERT_NE(second_line, std::string::npos);
+  text.insert(second_line + 1, "0xzz 1 - - - - - - - - -\n");
+  const std::size_t first_entry = text.find('\n') + 1;
+  text.replace(first_entry, 2, "#");  // one port's record gone (commented out)
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+  }
+  SweepRunner third(r->io, r->fabric, r->policy);
+  const SweepSummary s = third.heavy_sweep();
+  ASSERT_TRUE(s.subnet_up) << first_problem(s);
+  EXPECT_EQ(r->fabric.port_info_sets() - before, 1u) << "only the port whose record was lost";
+}
+
+TEST(PortFieldsFile, RoundTripAndBadLines) {
+  AppliedPortFields f;
+  mad::PortInfo sent, echoed;
+  sent.subnet_timeout = 18;
+  echoed.subnet_timeout = 31;
+  sent.hoq_life = echoed.hoq_life = 16;
+  f.record(0x2c90300a1b2c3ULL, 7, sent, echoed);
+  f.record(0x100000ULL, 1, sent, sent);
+  const std::string text = format_port_fields(f);
+  const PortFieldsFile back = parse_port_fields(text);
+  EXPECT_TRUE(back.problems.empty());
+  EXPECT_EQ(back.fields, f);
+  const PortFieldAcks* acks = back.fields.port(0x2c90300a1b2c3ULL, 7);
+  ASSERT_NE(acks, nullptr);
+  EXPECT_EQ((*acks)[static_cast<std::size_t>(PortField::kSubnetTimeOut)], (FieldAck{18, 31}));
+  const PortFieldsFile bad = parse_port_fields(
+      "0x1 1 1/1 2/2 3/3 4/4 5/5 6/6 7/7 8/8 9/9\n"    // kept
+      "0x2 1 1/1\n"                                    // too few pairs
+      "0x3 300 - - - - - - - - -\n"                    // no such port
+      "0x4 1 1/1 2/2 3/3 4/4 5/5 6/6 7/7 8/8 256/1\n"  // a code above 255
+      "4 1 - - - - - - - - -\n");                      // GUID without 0x
+  EXPECT_EQ(bad.fields.size(), 1u);
+  ASSERT_EQ(bad.problems.size(), 4u);
+  EXPECT_EQ(bad.problems[0].rfind("line 2: ", 0), 0u) << bad.problems[0];
+  EXPECT_EQ(bad.problems[3].rfind("line 5: ", 0), 0u) << bad.problems[3];
 }
 
 TEST(PortFieldsSweep, APortThatDoesNotTakeHoqLifeIsAProblem) {
