@@ -36,11 +36,8 @@ fi
 root=${keep:-$(mktemp -d /var/tmp/smd-debian13.XXXXXX)}
 cleanup() {
   local rc=$?
-  if [[ -z ${keep} ]]; then
-    # The namespace is gone once its last process ended, so nothing is mounted here any more; never
-    # follow a mount into the host's /dev or /sys all the same.
-    if ! grep -q " ${root}/" /proc/self/mounts; then rm -rf --one-file-system "${root}"; fi
-  fi
+  # The mounts live in the job's namespace and go with it; rm never follows one into /dev or /sys all the same.
+  if [[ -z ${keep} ]] && ! grep -q " ${root}[/ ]" /proc/self/mounts; then rm -rf --one-file-system "${root}"; fi
   exit "${rc}"
 }
 trap cleanup EXIT
@@ -62,7 +59,7 @@ main_command=$(grep -m1 -xE 'bash \.ci/install-deps\.sh && cmake -S \. -B build 
   exit 1
 }
 # The ibsim tests that stand for the rest on Debian 13 (each named in the README's CI section).
-ibsim_tests='ibsim\.(once_kary4_3_test|once_leafspine_test|sa_paths_test|sa_records_test|sa_link_rates_test|mcast_join_test|daemon_opensm_master_test|daemon_opensm_takes_over_test|roce_frr_leafspine_test)$|^package\.deb$'
+ibsim_tests='ibsim\.(once_kary4_3_test|once_leafspine_test|port_fields_test|sa_paths_test|sa_records_test|sa_link_rates_test|mcast_join_test|daemon_opensm_master_test|daemon_opensm_takes_over_test|roce_frr_leafspine_test)$|^package\.deb$'
 
 # The job inside the chroot: /tmp, /proc, /sys, /dev as a running system has them; /run/netns for the FRR
 # tests' namespaces (ip netns binds them there).
@@ -94,7 +91,8 @@ JOB
 stamp "running the job in the chroot"
 unshare --mount --propagation private --pid --fork bash -euo pipefail -c '
   root=$1 job=$2
-  # The chroot's / a mount point of its own: `ip netns exec` makes / a slave mount, which fails on a folder.
+  # The root of the chroot a mount point of its own: ip netns exec makes / a slave mount, which fails on a
+  # plain folder. (No quote characters in this block: it is one single-quoted argument.)
   mount --bind "${root}" "${root}"
   mount -t proc proc "${root}/proc"
   mount -t sysfs sysfs "${root}/sys"
@@ -103,4 +101,10 @@ unshare --mount --propagation private --pid --fork bash -euo pipefail -c '
   mount -t tmpfs tmpfs "${root}/run"
   exec chroot "${root}" bash -euo pipefail -c "${job}"
 ' debian13 "${root}" "${job}"
+# Everything the job mounted was in its namespace: none of it may be left in the machine's own.
+if grep -q " ${root}[/ ]" /proc/1/mounts; then
+  echo "debian13: mounts of the chroot were made outside the job's namespace:" >&2
+  grep " ${root}[/ ]" /proc/1/mounts >&2
+  exit 1
+fi
 stamp "Debian 13 job passed"
