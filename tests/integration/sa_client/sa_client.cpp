@@ -161,7 +161,7 @@ int mode_paths(const Common& c, const std::string& file, bool by_lid, int window
   while (next < pairs.size() || tx.outstanding() > 0) {
     while (next < pairs.size() && tx.outstanding() < static_cast<std::size_t>(window)) {
       const std::size_t i = next++;
-      const auto [a, b] = pairs[i];
+      const auto a = pairs[i].first, b = pairs[i].second;  // not a binding: captured below (clang < 16)
       tx.submit(path_query(port.info(), a, b, by_lid, c), [&, i, a, b](const Outcome& o) {
         json j = {{by_lid ? "slid_q" : "sgid", name(a)}, {by_lid ? "dlid_q" : "dgid", name(b)}};
         if (!o.answer) {

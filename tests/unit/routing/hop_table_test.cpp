@@ -159,8 +159,10 @@ TEST(LidTargets, SwitchLidsGoToPortZeroCaLidsToTheFacingPort) {
 }
 
 TEST(ParallelForDynamic, EveryItemRunsOnceInRangesOfAtMostTheGrain) {
-  for (const auto& [count, grain, threads] :
-       {std::tuple<std::size_t, std::size_t, unsigned>{1000, 7, 3}, {5, 64, 2}, {64, 1, 4}, {0, 8, 2}}) {
+  for (const auto& c : {std::tuple<std::size_t, std::size_t, unsigned>{1000, 7, 3}, {5, 64, 2}, {64, 1, 4}, {0, 8, 2}}) {
+    // Named copies, not a structured binding: the lambda below captures them (clang before 16 cannot).
+    const std::size_t count = std::get<0>(c), grain = std::get<1>(c);
+    const unsigned threads = std::get<2>(c);
     SCOPED_TRACE(std::to_string(count) + " items, grain " + std::to_string(grain));
     std::vector<std::atomic<int>> runs(count);
     std::atomic<bool> bad_range{false};

@@ -31,8 +31,9 @@ void expect_a_tree(const Topology& topo, const McastTree& tree, const std::strin
   std::map<NodeIndex, McastPortMask> masks;
   for (const auto& [guid, m] : tree.switches) masks[*topo.find(guid)] = m;
   std::size_t edge_ends = 0;
-  for (const auto& [n, m] : masks) {
-    m.for_each([&](PortNum p) {
+  for (const auto& entry : masks) {
+    const NodeIndex n = entry.first;  // not a binding: the lambda captures it (clang < 16 cannot)
+    entry.second.for_each([&](PortNum p) {
       if (p == 0) return;
       const Port& port = topo.node(n).ports[p];
       ASSERT_TRUE(port.connected()) << what;

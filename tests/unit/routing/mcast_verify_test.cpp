@@ -132,7 +132,9 @@ TEST(McastVerify, ABuiltTreeWithOnePortRemovedAnywhereIsAlwaysRefused) {
   const McastTables good = McastTreeBuilder(t).build(groups).value();
   ASSERT_TRUE(verify_mcast(t, good).ok());
   unsigned tried = 0;
-  for (const auto& [mlid, tree] : good.trees) {
+  for (const auto& entry : good.trees) {
+    const auto mlid = entry.first;  // not a binding: the lambda captures it (clang < 16 cannot)
+    const auto& tree = entry.second;
     for (std::size_t s = 0; s < tree.switches.size(); ++s) {
       tree.switches[s].second.for_each([&](PortNum p) {
         McastTables bad = good;
