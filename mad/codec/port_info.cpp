@@ -62,7 +62,11 @@ constexpr BitField kRespTimeValue{52, 3, 5};  // bits 7..5 of byte 52 are reserv
 constexpr BitField kLocalPhyErrors{53, 0, 4};
 constexpr BitField kOverrunErrors{53, 4, 4};
 constexpr std::size_t kMaxCreditHint = 54;
-constexpr std::size_t kLinkRoundTripLatency = 57;  // 24 bits; byte 56 is reserved
+// Byte 56: bit 7 reserved, then the XDR fields of IBA 1.7 (libibmad names them LinkSpeedExtActive2 etc.).
+constexpr BitField kLinkSpeedExt2Active{56, 1, 2};
+constexpr BitField kLinkSpeedExt2Supported{56, 3, 2};
+constexpr BitField kLinkSpeedExt2Enabled{56, 5, 3};
+constexpr std::size_t kLinkRoundTripLatency = 57;  // 24 bits
 constexpr std::size_t kCapabilityMask2 = 60;
 constexpr BitField kLinkSpeedExtActive{62, 0, 4};
 constexpr BitField kLinkSpeedExtSupported{62, 4, 4};
@@ -123,6 +127,9 @@ PortInfo PortInfo::decode(const SmpData& data) {
   i.local_phy_errors = get(p, off::kLocalPhyErrors);
   i.overrun_errors = get(p, off::kOverrunErrors);
   i.max_credit_hint = bits::get16(p, off::kMaxCreditHint);
+  i.link_speed_ext2_active = get(p, off::kLinkSpeedExt2Active);
+  i.link_speed_ext2_supported = get(p, off::kLinkSpeedExt2Supported);
+  i.link_speed_ext2_enabled = get(p, off::kLinkSpeedExt2Enabled);
   i.link_round_trip_latency = bits::get24(p, off::kLinkRoundTripLatency);
   i.capability_mask2 = bits::get16(p, off::kCapabilityMask2);
   i.link_speed_ext_active = get(p, off::kLinkSpeedExtActive);
@@ -181,6 +188,9 @@ void PortInfo::encode(SmpData& data) const {
   put(p, off::kLocalPhyErrors, local_phy_errors);
   put(p, off::kOverrunErrors, overrun_errors);
   bits::put16(p, off::kMaxCreditHint, max_credit_hint);
+  put(p, off::kLinkSpeedExt2Active, link_speed_ext2_active);
+  put(p, off::kLinkSpeedExt2Supported, link_speed_ext2_supported);
+  put(p, off::kLinkSpeedExt2Enabled, link_speed_ext2_enabled);
   bits::put24(p, off::kLinkRoundTripLatency, link_round_trip_latency);
   bits::put16(p, off::kCapabilityMask2, capability_mask2);
   put(p, off::kLinkSpeedExtActive, link_speed_ext_active);

@@ -20,10 +20,35 @@ inline constexpr std::uint32_t kIsTrapSupported = 1u << 3;
 inline constexpr std::uint32_t kIsSmDisabled = 1u << 10;
 /// LinkSpeedExtActive/Supported/Enabled are valid (IBA 14.2.5.6).
 inline constexpr std::uint32_t kIsExtendedSpeedsSupported = 1u << 14;
+/// CapabilityMask2 is valid.
+inline constexpr std::uint32_t kIsCapabilityMask2Supported = 1u << 15;
 inline constexpr std::uint32_t kIsClientReregistrationSupported = 1u << 25;
 /// Set on a switch's port 0: SwitchInfo:MulticastFDBTop is honoured (IBA 14.2.5.4).
 inline constexpr std::uint32_t kIsMulticastFdbTopSupported = 1u << 30;
 }  // namespace capmask
+
+/// PortInfo:CapabilityMask2 bits that name link widths and speeds (IBA 1.4-1.7 table 150 additions).
+namespace capmask2 {
+inline constexpr std::uint16_t kIsLinkWidth2xSupported = 1u << 4;
+inline constexpr std::uint16_t kIsLinkSpeedHdrSupported = 1u << 5;
+inline constexpr std::uint16_t kIsLinkSpeedNdrSupported = 1u << 10;
+/// LinkSpeedExt2Active/Supported/Enabled (XDR) are valid.
+inline constexpr std::uint16_t kIsExtendedSpeeds2Supported = 1u << 11;
+inline constexpr std::uint16_t kIsLinkSpeedXdrSupported = 1u << 12;
+}  // namespace capmask2
+
+/// PortInfo attribute modifier bit 31, SMSupportsExtendedSpeeds (IBA 1.3+ 14.2.5.6): an SMA whose port has
+/// IsExtendedSpeedsSupported reports LinkSpeedExt* (and XDR's LinkSpeedExt2*) and takes LinkSpeedExtEnabled
+/// only when the SMP carries it. An older SMA may take the whole modifier as the port number, so the bit is
+/// sent only where the CapabilityMask advertises extended speeds.
+inline constexpr std::uint32_t kSmSupportsExtendedSpeeds = 1u << 31;
+
+/// The PortInfo attribute modifier for `port` (bits 0-7), with bit 31 when `extended_speeds`.
+constexpr std::uint32_t port_info_mod(std::uint8_t port, bool extended_speeds) {
+  return port | (extended_speeds ? kSmSupportsExtendedSpeeds : 0u);
+}
+/// The port a PortInfo attribute modifier names (bits 8-30 are reserved, bit 31 is not a port bit).
+constexpr std::uint8_t port_of_port_info_mod(std::uint32_t mod) { return static_cast<std::uint8_t>(mod & 0xffu); }
 
 struct PortInfo {
   std::uint64_t m_key = 0;
@@ -74,9 +99,12 @@ struct PortInfo {
   std::uint16_t max_credit_hint = 0;
   std::uint32_t link_round_trip_latency = 0;  ///< 24 bits
   std::uint16_t capability_mask2 = 0;
-  std::uint8_t link_speed_ext_active = 0;     ///< 4 bits: 1=FDR 2=EDR
-  std::uint8_t link_speed_ext_supported = 0;  ///< 4 bits
-  std::uint8_t link_speed_ext_enabled = 0;    ///< 5 bits
+  std::uint8_t link_speed_ext_active = 0;     ///< 4 bits: 1=FDR 2=EDR 4=HDR 8=NDR, 0 = base speed
+  std::uint8_t link_speed_ext_supported = 0;  ///< 4 bits, a mask of the same
+  std::uint8_t link_speed_ext_enabled = 0;    ///< 5 bits: a mask as Supported, 30 = off, 31 = all supported
+  std::uint8_t link_speed_ext2_active = 0;     ///< 2 bits: 1=XDR (valid with capmask2 IsExtendedSpeeds2Supported)
+  std::uint8_t link_speed_ext2_supported = 0;  ///< 2 bits
+  std::uint8_t link_speed_ext2_enabled = 0;    ///< 3 bits
   SmpData raw{};                              ///< payload as received: reserved bits survive encode()
 
   /// Decode the 64-byte payload. Never fails: every bit pattern is a PortInfo.

@@ -24,6 +24,9 @@ namespace smd {
 struct PortRecord {
   mad::DrPath path;                        ///< directed route to the SMA that answers for this port
   std::optional<mad::PortInfo> port_info;  ///< nullopt: not read (lost, or not asked yet)
+  /// port_info came from a Get with SMSupportsExtendedSpeeds (mad::port_info_mod): its LinkSpeedExt* hold
+  /// what the port really runs. Without it a real SMA may report them as 0.
+  bool extended_read = false;
 };
 
 /// One node as discovery read it; index i is node i of ObservedFabric::topo.
@@ -47,6 +50,17 @@ struct ObservedFabric {
     const auto& pi = nodes[n].ports[p].port_info;
     return pi ? &*pi : nullptr;
   }
+  /// Whether PortInfo SMPs to port `p` of node `n` carry SMSupportsExtendedSpeeds: the port's own
+  /// CapabilityMask, or on a switch port 0's (the one IBA 14.2.5.6 makes valid there), as read, advertises
+  /// IsExtendedSpeedsSupported. False while neither was read.
+  bool extended_speeds(NodeIndex n, PortNum p) const {
+    auto advertises = [](const mad::PortInfo* pi) {
+      return pi != nullptr && (pi->capability_mask & mad::capmask::kIsExtendedSpeedsSupported) != 0;
+    };
+    return advertises(port_info(n, p)) || (topo->node(n).is_switch() && advertises(port_info(n, 0)));
+  }
+  /// The PortInfo attribute modifier for port `p` of node `n`: the port, and bit 31 where extended_speeds().
+  std::uint32_t port_info_mod(NodeIndex n, PortNum p) const { return mad::port_info_mod(p, extended_speeds(n, p)); }
   /// Directed route to the SMA of port `p` of node `n` (a switch's ports all answer at the switch).
   const mad::DrPath& port_path(NodeIndex n, PortNum p) const { return nodes[n].ports[p].path; }
 };

@@ -22,6 +22,9 @@ class SweepFabric {
   const Topology& topo() const { return *observed_.topo; }
   /// The directed route to port `p`'s SMA, as discovery found it.
   const mad::DrPath& port_path(NodeIndex n, PortNum p) const { return observed_.port_path(n, p); }
+  /// PortInfo attribute modifier for port `p` of node `n`, bit 31 included where the port takes it
+  /// (ObservedFabric::port_info_mod).
+  std::uint32_t port_info_mod(NodeIndex n, PortNum p) const { return observed_.port_info_mod(n, p); }
 
   /// The PortInfo port `p` of node `n` holds as far as the SM knows: the last acknowledged one, else the
   /// observed one; null when it was never read or its state became unknown (forget_port()).

@@ -58,7 +58,7 @@ void read_back_states(SmpBatch& batch, SweepFabric& fabric, const std::vector<Un
   for (const Unsure& u : unsure) {
     ++counts.read_back;
     batch.submit(
-        mad::smp_get(fabric.port_path(u.node, u.port), mad::attr::kPortInfo, u.port), [&, u](const mad::SmpReply& r) {
+        mad::smp_get(fabric.port_path(u.node, u.port), mad::attr::kPortInfo, fabric.port_info_mod(u.node, u.port)), [&, u](const mad::SmpReply& r) {
           const Guid guid = topo.node(u.node).guid;
           const std::string path = fabric.port_path(u.node, u.port).to_string();
           const std::string attribute = "PortInfo Set " + std::to_string(u.port) + " " + wanted;
@@ -97,7 +97,7 @@ void read_back_endports(SmpBatch& batch, SweepFabric& fabric, const std::vector<
     ++counts.read_back;
     const std::string first = mad::describe_failure(failure);
     const ProblemCode code = failure_code(failure);
-    batch.submit(mad::smp_get(fabric.port_path(w.node, w.port), mad::attr::kPortInfo, w.port),
+    batch.submit(mad::smp_get(fabric.port_path(w.node, w.port), mad::attr::kPortInfo, w.request.attr_mod),
                  [&, i, first, code](const mad::SmpReply& r) {
                    const TableWrite& tw = writes[i];
                    const std::string path = tw.request.path.to_string();

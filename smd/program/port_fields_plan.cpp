@@ -13,10 +13,16 @@ std::uint32_t capability_of(const SweepFabric& fabric, NodeIndex n, PortNum p) {
 }
 
 // A link code: 0 leaves the field alone; `supported_code` asks the SMA for what the port supports, which
-// is what a port holding it reads back.
+// is what a port holding it reads back. A mask is cut to what the port supports: a real SMA refuses a Set
+// whose enable names an unsupported width or speed (status 0x1C), and with it every other field of the
+// Set; where nothing of the mask is supported the field is left alone. (OpenSM sends the policy's mask.)
 std::optional<FieldWant> link_want(std::uint8_t code, std::uint8_t supported_code, std::uint8_t supported) {
   if (code == 0) return std::nullopt;
-  return FieldWant{code, code == supported_code ? supported : code};
+  if (code == supported_code) return FieldWant{code, supported};
+  if (supported == 0) return FieldWant{code, code};  // the port did not say: as the policy asks
+  const auto usable = static_cast<std::uint8_t>(code & supported);
+  if (usable == 0) return std::nullopt;
+  return FieldWant{usable, usable};
 }
 
 void want(PortFieldWants& w, PortField f, std::uint8_t code) { w[static_cast<std::size_t>(f)] = FieldWant{code, code}; }

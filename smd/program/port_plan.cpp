@@ -26,7 +26,7 @@ TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, cons
   w.request.path = fabric.port_path(n, p);
   w.request.method = mad::Method::kSet;
   w.request.attr_id = mad::attr::kPortInfo;
-  w.request.attr_mod = p;
+  w.request.attr_mod = fabric.port_info_mod(n, p);  // bit 31: LinkSpeedExtEnabled is taken, not ignored
   pi.encode(w.request.data);
   return w;
 }

@@ -47,11 +47,13 @@ std::string describe_write(const TableWrite& w) {
   const std::string mod = std::to_string(w.request.attr_mod);
   switch (w.request.attr_id) {
     case mad::attr::kLinearForwardingTable: return "LinearForwardingTable Set block " + mod;
-    case mad::attr::kPortInfo:
-      if (w.echo == EchoRule::kPortVlHighLimit) return "PortInfo Set " + mod + " VLHighLimit";
-      if (w.echo == EchoRule::kPortHoqLife) return "PortInfo Set " + mod + " HOQLife and link fields";
-      return w.echo == EchoRule::kPortPartitionEnforcement ? "PortInfo Set " + mod + " partition enforcement"
-                                                           : "PortInfo Set " + mod;
+    case mad::attr::kPortInfo: {
+      const std::string port = std::to_string(mad::port_of_port_info_mod(w.request.attr_mod));  // not bit 31
+      if (w.echo == EchoRule::kPortVlHighLimit) return "PortInfo Set " + port + " VLHighLimit";
+      if (w.echo == EchoRule::kPortHoqLife) return "PortInfo Set " + port + " HOQLife and link fields";
+      return w.echo == EchoRule::kPortPartitionEnforcement ? "PortInfo Set " + port + " partition enforcement"
+                                                           : "PortInfo Set " + port;
+    }
     case mad::attr::kSlToVlTable:
       if (w.request.attr_mod >> 16) return "SLtoVLMappingTable Set all ports (modifier " + mod + ")";
       return "SLtoVLMappingTable Set in " + std::to_string((w.request.attr_mod >> 8) & 0xffu) + " out " +

@@ -1,4 +1,5 @@
-// Rate codes and the rates they stand for (IBA vol. 1, table 224; 1.3 added FDR/EDR, 1.4 HDR, 1.5 NDR).
+// Rate codes and the rates they stand for (IBA vol. 1, table 224; 1.3 added FDR/EDR, 1.4 HDR, 1.5 NDR,
+// 1.7 XDR lanes but no code above 1200 Gb/s).
 #include "smd/sa/rate.h"
 
 #include <array>
@@ -49,7 +50,8 @@ std::uint8_t next_slower_rate(std::uint8_t code) {
   return best;
 }
 
-std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active, std::uint8_t speed_ext_active) {
+std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active, std::uint8_t speed_ext_active,
+                            std::uint8_t speed_ext2_active) {
   unsigned lanes = 0;
   switch (width_active) {
     case 1: lanes = 1; break;
@@ -60,6 +62,7 @@ std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active
     default: lanes = 1; break;
   }
   unsigned lane = 5;  // SDR, 2.5 Gb/s
+  if (speed_ext2_active == 1) return rate_code_at_most(lanes * 400);  // XDR, 200 Gb/s
   switch (speed_ext_active) {
     case 1: lane = 28; break;   // FDR, 14 Gb/s
     case 2: lane = 50; break;   // EDR, 25 Gb/s

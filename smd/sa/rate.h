@@ -17,8 +17,10 @@ std::uint8_t slower_rate(std::uint8_t a, std::uint8_t b);
 std::uint8_t next_slower_rate(std::uint8_t code);
 
 /// A port's data rate code from PortInfo LinkWidthActive (1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x),
-/// LinkSpeedActive (1 SDR, 2 DDR, 4 QDR) and LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 = not in
-/// use, the base speed counts).
-std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active, std::uint8_t speed_ext_active);
+/// LinkSpeedActive (1 SDR, 2 DDR, 4 QDR), LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 = not in
+/// use, the base speed counts) and LinkSpeedExt2Active (1 XDR, 200 Gb/s a lane; it wins when set).
+/// XDR 8x and 12x (1600, 2400 Gb/s) have no code in IBA 1.7 nor in verbs: they answer 1200 Gb/s (24).
+std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active, std::uint8_t speed_ext_active,
+                            std::uint8_t speed_ext2_active = 0);
 
 }  // namespace smd::sa

@@ -59,7 +59,8 @@ std::shared_ptr<const SaFabric> SaFabric::build(ObservedFabric fabric, std::shar
       PortProps props;
       if (pi) {
         props.mtu = pi->mtu_cap;
-        props.rate = port_rate_code(pi->link_width_active, pi->link_speed_active, pi->link_speed_ext_active);
+        props.rate = port_rate_code(pi->link_width_active, pi->link_speed_active, pi->link_speed_ext_active,
+                                    pi->link_speed_ext2_active);
       }
       f->port_props_.push_back(props);
     }

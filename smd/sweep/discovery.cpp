@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "mad/codec/node_description.h"
 #include "mad/codec/node_info.h"
@@ -67,9 +68,26 @@ std::vector<Gap> find_gaps(const ObservedFabric& d) {
   return gaps;
 }
 
+// Nodes whose ports take SMSupportsExtendedSpeeds, by what a finished sweep read (switch port 0 or CA ports).
+std::unordered_set<Guid> extended_speed_nodes(const ObservedFabric* last) {
+  std::unordered_set<Guid> out;
+  if (last == nullptr || !last->topo) return out;
+  for (NodeIndex n = 0; n < last->topo->size(); ++n) {
+    const Node& node = last->topo->node(n);
+    for (PortNum p = 0; p <= node.num_ports; ++p) {
+      if (node.is_switch() && p != 0) break;
+      if (last->extended_speeds(n, p)) {
+        out.insert(node.guid);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 class Sweep {
  public:
-  explicit Sweep(SmpBatch& batch) : batch_(batch) {}
+  Sweep(SmpBatch& batch, std::unordered_set<Guid> ext_nodes) : batch_(batch), ext_nodes_(std::move(ext_nodes)) {}
 
   ObservedFabric run() {
     probe(mad::DrPath{}, kNoNode, 0);
@@ -212,7 +230,13 @@ class Sweep {
     read_description(index);
     if (is_switch) {
       read_switch_info(index);
-      for (PortNum p = 0; p <= ni.num_ports; ++p) read_port_info(index, p, path);
+      if (ext_nodes_.contains(ni.node_guid)) {
+        for (PortNum p = 0; p <= ni.num_ports; ++p) read_port_info(index, p, path);
+      } else {
+        // Not known whether its ports take bit 31: port 0's CapabilityMask says, so it goes first. One
+        // round trip more for a switch met for the first time, instead of a second read of every port.
+        read_port_info(index, 0, path, true);
+      }
     } else {
       read_port_info(index, local, path);
     }
@@ -343,16 +367,58 @@ class Sweep {
     nodes_[n].probed[p] = true;
   }
 
-  void read_port_info(NodeIndex index, PortNum port, const mad::DrPath& path) {
-    batch_.submit(mad::smp_get(path, mad::attr::kPortInfo, port), [this, index, port](const mad::SmpReply& r) {
-      WorkNode& n = nodes_[index];
-      if (r.outcome != mad::SmpOutcome::kOk) {
-        lost({Gap::Kind::kPortInfo, index, port}, r, n.node.guid, n.rec.ports[port].path,
-             "PortInfo " + std::to_string(port), mad::describe_failure(r));
-        return;
+  // PortInfo Get of one port, with SMSupportsExtendedSpeeds where the port is known to take it. A reply read
+  // without the bit that shows the capability is used at once (its state and LID are valid) and the port is
+  // read again with the bit for its LinkSpeedExt* (OpenSM's re-query, IBA 14.2.5.6). `then_ports`: port 0 of
+  // a switch read first, its external ports follow its answer.
+  void read_port_info(NodeIndex index, PortNum port, const mad::DrPath& path, bool then_ports = false) {
+    const bool ext = extended_known(index, port);
+    batch_.submit(mad::smp_get(path, mad::attr::kPortInfo, mad::port_info_mod(port, ext)),
+                  [this, index, port, path, ext, then_ports](const mad::SmpReply& r) {
+                    WorkNode& n = nodes_[index];
+                    if (r.outcome != mad::SmpOutcome::kOk) {
+                      lost({Gap::Kind::kPortInfo, index, port}, r, n.node.guid, n.rec.ports[port].path,
+                           "PortInfo " + std::to_string(port), mad::describe_failure(r));
+                    } else {
+                      const mad::PortInfo pi = mad::PortInfo::decode(r.data);
+                      n.rec.ports[port].extended_read = ext;
+                      on_port_info(index, port, pi);
+                      if (!ext) read_again_extended(index, port, path, pi);
+                    }
+                    if (then_ports) {
+                      for (PortNum q = 1; q <= nodes_[index].node.num_ports; ++q) read_port_info(index, q, path);
+                    }
+                  });
+  }
+
+  // Whether a PortInfo Get of this port carries bit 31 now: a CapabilityMask that speaks for it (its own, or
+  // port 0's on a switch) was read with IsExtendedSpeedsSupported, in this pass or the sweep before.
+  bool extended_known(NodeIndex index, PortNum port) const {
+    const WorkNode& n = nodes_[index];
+    if (ext_nodes_.contains(n.node.guid)) return true;
+    return advertises_extended(n.rec.ports[port].port_info) ||
+           (n.node.is_switch() && advertises_extended(n.rec.ports[0].port_info));
+  }
+
+  static bool advertises_extended(const std::optional<mad::PortInfo>& pi) {
+    return pi && (pi->capability_mask & mad::capmask::kIsExtendedSpeedsSupported) != 0;
+  }
+
+  // After a Get without bit 31: if the answer (or a switch's port 0) shows extended speeds, read the port
+  // again with the bit, and when port 0 of a switch shows them, its ports already read without it too.
+  // A switch's port 0 has no link of its own, so its extended speed fields are not worth a second read.
+  void read_again_extended(NodeIndex index, PortNum port, const mad::DrPath& path, const mad::PortInfo& pi) {
+    WorkNode& n = nodes_[index];
+    const bool shows = (pi.capability_mask & mad::capmask::kIsExtendedSpeedsSupported) != 0;
+    if (!shows && !(n.node.is_switch() && ext_nodes_.contains(n.node.guid))) return;
+    ext_nodes_.insert(n.node.guid);
+    if (n.node.is_switch() && port == 0) {
+      for (PortNum q = 1; q <= n.node.num_ports; ++q) {
+        if (n.rec.ports[q].port_info && !n.rec.ports[q].extended_read) read_port_info(index, q, path);
       }
-      on_port_info(index, port, mad::PortInfo::decode(r.data));
-    });
+      return;
+    }
+    read_port_info(index, port, path);
   }
 
   void on_port_info(NodeIndex index, PortNum port, const mad::PortInfo& pi) {
@@ -457,13 +523,14 @@ class Sweep {
   std::vector<SweepProblem> problems_;
   std::vector<std::pair<Gap, SweepProblem>> lost_;
   PortNum sm_port_ = 0;
+  std::unordered_set<Guid> ext_nodes_;  // nodes known to take bit 31 (extended_known())
 };
 
 }  // namespace
 
-ObservedFabric discover_fabric(SmpBatch& batch) {
+ObservedFabric discover_fabric(SmpBatch& batch, const ObservedFabric* last) {
   const auto before = batch.transport().stats().received;
-  Sweep sweep(batch);
+  Sweep sweep(batch, extended_speed_nodes(last));
   ObservedFabric d = sweep.run();
   vet_discovered(d);
   d.smps = batch.transport().stats().received - before;
@@ -472,7 +539,7 @@ ObservedFabric discover_fabric(SmpBatch& batch) {
 
 ObservedFabric resume_discovery(SmpBatch& batch, const ObservedFabric& previous) {
   const auto before = batch.transport().stats().received;
-  Sweep sweep(batch);
+  Sweep sweep(batch, extended_speed_nodes(&previous));
   ObservedFabric d = sweep.resume(previous);
   // What the first pass left out is a live port with an unknown far end, so it is asked again: vet the
   // result again, or a re-probed cable or switch would slip back in unchecked.

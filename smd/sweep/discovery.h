@@ -20,7 +20,10 @@ namespace smd {
 /// PortGUID differs from the first one with that GUID), a port claimed by two cables (duplicate GUID or
 /// wrong LocalPortNum: both cables left out), paths beyond 63 hops, and whatever discovery_vet.h
 /// removes afterwards (cables whose ends disagree, switches with LinearFDBCap 0, nodes cut off).
-ObservedFabric discover_fabric(SmpBatch& batch);
+/// `last`, the sweep before (or null), says which nodes take PortInfo's SMSupportsExtendedSpeeds, so their
+/// ports are read with it at once; a node met for the first time is asked as OpenSM does (without, then
+/// again with it where the CapabilityMask shows extended speeds).
+ObservedFabric discover_fabric(SmpBatch& batch, const ObservedFabric* last = nullptr);
 
 /// Re-sweep only what `previous` could not read: NodeInfo out of every live port whose far end is
 /// unknown, and every unread PortInfo, SwitchInfo and NodeDescription. What `previous` holds (including

@@ -132,7 +132,7 @@ class Rediscovery {
       read[i].resize(node.ports.size());
       const mad::DrPath path(node.dr_path);
       for (PortNum p = 0; p <= node.num_ports; ++p) {
-        batch_.submit(mad::smp_get(path, mad::attr::kPortInfo, p), [this, &read, i, n, p](const mad::SmpReply& r) {
+        batch_.submit(mad::smp_get(path, mad::attr::kPortInfo, d_.port_info_mod(n, p)), [this, &read, i, n, p](const mad::SmpReply& r) {
           if (r.outcome == mad::SmpOutcome::kOk) {
             read[i][p] = r.data;
           } else {
@@ -185,7 +185,7 @@ class Rediscovery {
       for (const auto& [hop_node, hop_port] : hops) {
         const NodeIndex at = hop_node;  // named copies: clang 14 cannot capture structured bindings
         const PortNum hop = hop_port;
-        batch_.submit(mad::smp_get(mad::DrPath(topo().node(at).dr_path), mad::attr::kPortInfo, hop),
+        batch_.submit(mad::smp_get(mad::DrPath(topo().node(at).dr_path), mad::attr::kPortInfo, d_.port_info_mod(at, hop)),
                       [this, &down, &silent_hop, at, hop](const mad::SmpReply& r) {
                         if (r.outcome != mad::SmpOutcome::kOk) {
                           if (silent_hop.empty()) {
@@ -223,7 +223,9 @@ class Rediscovery {
     const auto pi = mad::PortInfo::decode(data);
     const mad::PortInfo* before = d_.port_info(n, p);
     const std::uint8_t was = before ? before->port_state : 0;
+    const bool extended = d_.extended_speeds(n, p);  // what the Get carried: decided from these records
     d_.nodes[n].ports[p].port_info = pi;
+    d_.nodes[n].ports[p].extended_read = extended;
     Port& port = topo().mutable_node(n).ports[p];
     port.state = pi.port_state >= 1 && pi.port_state <= 4 ? static_cast<PortState>(pi.port_state) : PortState::kDown;
     port.phys_state = pi.port_physical_state;
@@ -286,7 +288,7 @@ class Rediscovery {
     }
     mad::SmpData data{};
     bool read = false;
-    batch_.submit(mad::smp_get(d_.port_path(far, far_port), mad::attr::kPortInfo, far_port),
+    batch_.submit(mad::smp_get(d_.port_path(far, far_port), mad::attr::kPortInfo, d_.port_info_mod(far, far_port)),
                   [&](const mad::SmpReply& r) {
                     if (r.outcome == mad::SmpOutcome::kOk) {
                       data = r.data;

@@ -23,7 +23,7 @@ ObservedFabric SweepRunner::discover(SmpBatch& batch, SweepScope scope, const st
   } else if (scope == SweepScope::kChanged) {
     d = rediscover(batch, changed_lids, s);
   } else {
-    d = discover_fabric(batch);
+    d = discover_fabric(batch, &last_);  // the last sweep says which ports take extended speeds' bit 31
   }
   // Lost SMPs leave holes; fill them before anything is configured, so that a lost answer does not
   // become a node or a cable the routes leave out (and the next sweep puts back).
@@ -72,7 +72,7 @@ ObservedFabric SweepRunner::rediscover(SmpBatch& batch, const std::vector<Lid>& 
   }
   s.full_discovery_because = inc.full_sweep_because;
   spdlog::info("sweep: full discovery instead of an incremental one: {}", inc.full_sweep_because);
-  return discover_fabric(batch);
+  return discover_fabric(batch, &last_);
 }
 
 }  // namespace smd

@@ -107,5 +107,34 @@ TEST(PortInfo, KnownBytesOfAnActive4xQdrPort) {
   EXPECT_EQ(pi.lmc, 1);
 }
 
+TEST(PortInfo, XdrFieldsSitInByte56AsLibibmadPlacesThem) {
+  // rdma-core 48+ (libibmad fields.c) puts LinkSpeedExtActive2 at bit 449 (2 bits), Supported2 at 451 (2)
+  // and Enabled2 at 453 (3), bits counted from the payload's first MSB: byte 56, below its reserved bit 7.
+  // Debian 12's libibmad 44 predates them, so the bytes are written out here by hand.
+  SmpData d{};
+  d[56] = 0x20 | 0x18 | 0x05;  // Active2 = 1, Supported2 = 3, Enabled2 = 5
+  d[57] = 0xAB;                // LinkRoundTripLatency's first byte must not leak into the XDR fields
+  PortInfo pi = PortInfo::decode(d);
+  EXPECT_EQ(pi.link_speed_ext2_active, 1);
+  EXPECT_EQ(pi.link_speed_ext2_supported, 3);
+  EXPECT_EQ(pi.link_speed_ext2_enabled, 5);
+  EXPECT_EQ(pi.link_round_trip_latency >> 16, 0xABu);
+  pi.link_speed_ext2_enabled = 1;
+  SmpData out{};
+  pi.encode(out);
+  EXPECT_EQ(out[56], 0x20 | 0x18 | 0x01);
+  EXPECT_EQ(out[57], 0xAB);
+  d[56] = 0x80;  // the reserved bit survives a read-modify-write
+  PortInfo::decode(d).encode(out);
+  EXPECT_EQ(out[56], 0x80);
+}
+
+TEST(PortInfo, AttributeModifierCarriesSmSupportsExtendedSpeedsInBit31) {
+  static_assert(port_info_mod(7, false) == 7u);
+  static_assert(port_info_mod(7, true) == 0x80000007u);
+  static_assert(port_of_port_info_mod(0x80000024u) == 36);
+  EXPECT_EQ(port_info_mod(254, true) & 0x7fffff00u, 0u);  // bits 8-30 stay reserved
+}
+
 }  // namespace
 }  // namespace smd::mad

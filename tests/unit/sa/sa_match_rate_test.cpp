@@ -138,5 +138,21 @@ TEST(SaRate, PortRateCode) {
   EXPECT_EQ(port_rate_code(1, 4, 1), 11) << "1x FDR";
 }
 
+TEST(SaRate, PortRateCodeNdrXdrAnd2x8xWidths) {
+  // Codes from verbs' ibv_rate (rdma-core libibverbs/verbs.h), which follows IBA table 224.
+  EXPECT_EQ(port_rate_code(2, 4, 8), 21) << "4x NDR: 400 Gb/s";
+  EXPECT_EQ(port_rate_code(16, 4, 8), 17) << "2x NDR: 200 Gb/s";
+  EXPECT_EQ(port_rate_code(1, 4, 8), 16) << "1x NDR: 100 Gb/s";
+  EXPECT_EQ(port_rate_code(4, 4, 8), 23) << "8x NDR: 800 Gb/s";
+  EXPECT_EQ(port_rate_code(8, 4, 8), 24) << "12x NDR: 1200 Gb/s";
+  EXPECT_EQ(port_rate_code(4, 4, 4), 21) << "8x HDR: 400 Gb/s";
+  EXPECT_EQ(port_rate_code(16, 4, 4), 16) << "2x HDR: 100 Gb/s";
+  EXPECT_EQ(port_rate_code(2, 4, 8, 1), 23) << "4x XDR: 800 Gb/s, Ext2 wins over Ext";
+  EXPECT_EQ(port_rate_code(1, 4, 0, 1), 17) << "1x XDR: 200 Gb/s";
+  EXPECT_EQ(port_rate_code(16, 4, 0, 1), 21) << "2x XDR: 400 Gb/s";
+  EXPECT_EQ(port_rate_code(4, 4, 0, 1), 24) << "8x XDR: 1600 Gb/s has no code; the fastest there is, 1200";
+  EXPECT_EQ(port_rate_code(2, 4, 4, 2), 17) << "an Ext2 value other than XDR is not a speed: HDR counts";
+}
+
 }  // namespace
 }  // namespace smd::sa

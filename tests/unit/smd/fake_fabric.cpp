@@ -41,6 +41,28 @@ FakeFabric::FakeFabric(boost::asio::io_context& io, const Topology& topo, unsign
   }
 }
 
+void FakeFabric::model_real_devices(RealPortCaps caps) {
+  real_ = caps;
+  for (auto& node : ports_) {
+    for (PortSim& s : node) {
+      s.link_width_enabled = caps.width_supported;
+      s.link_speed_enabled = caps.speed_supported;
+      s.link_speed_ext_enabled = caps.ext_supported;
+    }
+  }
+  for (NodeIndex n = 0; n < topo_.size(); ++n) mft_cap_[n] = kRealMulticastFdbCap;
+}
+
+void FakeFabric::refuse(mad::SmpReply& reply, const std::string& why) {
+  reply.outcome = mad::SmpOutcome::kBadStatus;
+  reply.status = 0x1C;
+  if (refused_sets_++ == 0) first_refusal_ = why;
+}
+
+std::uint16_t FakeFabric::linear_fdb_cap(NodeIndex n) const {
+  return real_ ? kRealLinearFdbCap : static_cast<std::uint16_t>(topo_.node(n).lft_cap);
+}
+
 void FakeFabric::unlink(NodeIndex n, PortNum p) {
   const Port& port = topo_.node(n).ports[p];
   for (auto [node, num] : {std::pair{n, p}, std::pair{port.peer, port.peer_port}}) {
@@ -128,9 +150,11 @@ void FakeFabric::submit(mad::SmpRequest req, mad::SmpCallback done) {
 void FakeFabric::store_port_fields(PortSim& s, const mad::PortInfo& in, bool hoq_stuck) const {
   if (!hoq_stuck) s.hoq_life = in.hoq_life;
   // IBA 14.2.5.6: 0 is "no change"; 255 and 15 are "set to supported". ibsim takes only masks.
-  if (in.link_width_enabled == 255 && !ibsim_fields_) s.link_width_enabled = kWidthSupported;
+  const std::uint8_t width_supported = real_ ? real_->width_supported : kWidthSupported;
+  const std::uint8_t speed_supported = real_ ? real_->speed_supported : kSpeedSupported;
+  if (in.link_width_enabled == 255 && !ibsim_fields_) s.link_width_enabled = width_supported;
   if (in.link_width_enabled != 0 && in.link_width_enabled <= 31) s.link_width_enabled = in.link_width_enabled;
-  if (in.link_speed_enabled == 15 && !ibsim_fields_) s.link_speed_enabled = kSpeedSupported;
+  if (in.link_speed_enabled == 15 && !ibsim_fields_) s.link_speed_enabled = speed_supported;
   if (in.link_speed_enabled != 0 && in.link_speed_enabled <= 7) s.link_speed_enabled = in.link_speed_enabled;
   if (ibsim_fields_) return;
   s.vl_stall_count = in.vl_stall_count;
@@ -193,7 +217,9 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
     }
     case mad::attr::kSwitchInfo: {
       if (!node.is_switch()) break;
-      if (set) {
+      const auto refusal = set && real_ ? switch_info_set_refusal(mad::SwitchInfo::decode(req.data)) : std::nullopt;
+      if (refusal) refuse(reply, *refusal);
+      if (set && !refusal) {
         const auto in = mad::SwitchInfo::decode(req.data);
         ++switch_info_sets_;
         lft_top_[t.node] = in.linear_fdb_top;
@@ -203,7 +229,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       }
       mad::SwitchInfo si;
       si.port_state_change = psc_[t.node];
-      si.linear_fdb_cap = node.lft_cap;
+      si.linear_fdb_cap = linear_fdb_cap(t.node);
       si.linear_fdb_top = lft_top_[t.node];
       si.life_time_value = life_time_[t.node];
       si.partition_enforcement_cap = enf_cap_;
@@ -215,11 +241,35 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       return true;
     }
     case mad::attr::kPortInfo: {
-      const PortNum p = node.is_switch() ? static_cast<PortNum>(req.attr_mod) : t.port;
+      // ibsim, like many SMAs, takes the low bits as the port and ignores bit 31.
+      const PortNum p = node.is_switch() ? mad::port_of_port_info_mod(req.attr_mod) : t.port;
       if (p > node.num_ports) break;
       PortSim& s = ports_[t.node][p];
-      if (set) {
+      const bool endport = p == 0 || !node.is_switch();
+      const bool bit31 = (req.attr_mod & mad::kSmSupportsExtendedSpeeds) != 0;
+      const bool ext_capable = real_.has_value();  // every modelled device has extended speeds
+      if (!set) {
+        ++port_info_gets_;
+        if (bit31) ++port_info_gets_extended_;
+      }
+      std::optional<std::string> refusal;
+      if (set && real_) {
         const auto in = mad::PortInfo::decode(req.data);
+        refusal = port_info_set_refusal(in, req.attr_mod, *real_, endport, ext_capable);
+        const Port& port = node.ports[p];
+        const std::uint8_t peer_state = port.connected() ? ports_[port.peer][port.peer_port].state : std::uint8_t{0};
+        const bool state_ok = in.port_state == 0 || (in.port_state == 3 && s.state == 2) ||
+                              (in.port_state == 4 && s.state == 3 && peer_state >= 3) || in.port_state == 1;
+        // A real SMA checks the transition with the rest: a refused one changes no field either.
+        if (!refusal && !state_ok) refusal = "PortState " + std::to_string(in.port_state) + " from " + std::to_string(s.state);
+      }
+      if (refusal) refuse(reply, *refusal + " (port " + std::to_string(p) + ")");
+      if (set && !refusal) {
+        const auto in = mad::PortInfo::decode(req.data);
+        if (real_ && bit31) {
+          s.link_speed_ext_enabled = stored_enable(in.link_speed_ext_enabled, s.link_speed_ext_enabled, 31,
+                                                   real_->ext_supported);
+        }
         if ((p == 0 || !node.is_switch()) && !listed(stuck_lid_, t.node, p)) {
           s.lid = in.lid;
           s.lmc = in.lmc;
@@ -289,6 +339,29 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.partition_enforcement_inbound = s.enforce_in;
       pi.partition_enforcement_outbound = s.enforce_out;
       if (ca_pkey_cap_ != 0) pi.capability_mask |= mad::capmask::kIsClientReregistrationSupported;
+      if (real_) {
+        pi.link_width_supported = real_->width_supported;
+        pi.link_speed_supported = real_->speed_supported;
+        pi.link_speed_active = 4;
+        pi.mtu_cap = real_->mtu_cap;
+        if (cap == vl_cap_.end()) pi.vl_cap = real_->vl_cap;
+        if (endport) pi.capability_mask |= mad::capmask::kIsExtendedSpeedsSupported;
+        if (endport && real_->xdr) {
+          pi.capability_mask |= mad::capmask::kIsCapabilityMask2Supported;
+          pi.capability_mask2 |= mad::capmask2::kIsExtendedSpeeds2Supported;
+        }
+        if (bit31) {  // without it a real port answers as if it had no extended speeds
+          pi.link_speed_ext_supported = real_->ext_supported;
+          pi.link_speed_ext_enabled = s.link_speed_ext_enabled;
+          const bool trained = p != 0 && node.ports[p].connected() && s.state >= 2;
+          pi.link_speed_ext_active = trained ? real_->ext_active : 0;
+          if (real_->xdr) {
+            pi.link_speed_ext2_supported = 1;
+            pi.link_speed_ext2_enabled = 1;
+            pi.link_speed_ext2_active = trained ? 1 : 0;
+          }
+        }
+      }
       if (p == 0 && node.is_switch() && mft_top_supported_[t.node]) {
         pi.capability_mask |= mad::capmask::kIsMulticastFdbTopSupported;
       }
@@ -298,7 +371,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
     case mad::attr::kLinearForwardingTable: {
       if (!node.is_switch()) break;
       const std::size_t base = static_cast<std::size_t>(req.attr_mod) * 64;
-      if (base >= node.lft_cap) break;
+      if (base >= linear_fdb_cap(t.node)) break;
       auto& table = lft_[t.node];
       if (table.size() < base + 64) table.resize(base + 64, 0xFF);
       if (set) {
@@ -373,7 +446,10 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       if (!node.is_switch()) break;
       const unsigned block = req.attr_mod & 0x1FF;
       const unsigned position = req.attr_mod >> 28;
-      if (block * 32 >= mft_cap_[t.node] || position > node.num_ports / 16u) return true;  // zeros
+      if (block * 32 >= mft_cap_[t.node] || position > node.num_ports / 16u) {
+        if (real_) break;  // a real switch refuses the modifier
+        return true;       // ibsim: zeros
+      }
       auto& stored = mft_[t.node][req.attr_mod & 0xF00001FF];
       if (set) {
         ++mft_block_sets_;
@@ -385,7 +461,12 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
     default: break;
   }
   reply.outcome = mad::SmpOutcome::kBadStatus;
-  reply.status = 0x0C;  // unsupported method/attribute combination
+  // A real SMA knows these attributes and names the modifier (or the node type) as what is wrong.
+  const bool known = req.attr_id == mad::attr::kLinearForwardingTable || req.attr_id == mad::attr::kPKeyTable ||
+                     req.attr_id == mad::attr::kPortInfo || req.attr_id == mad::attr::kVlArbTable ||
+                     req.attr_id == mad::attr::kSlToVlTable || req.attr_id == mad::attr::kMulticastForwardingTable;
+  reply.status = real_ && known ? 0x1C : 0x0C;  // else: unsupported method/attribute combination
+  if (real_ && known && set) ++refused_sets_;
   return true;
 }
 

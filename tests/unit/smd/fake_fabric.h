@@ -5,6 +5,8 @@
 #pragma once
 
 #include <map>
+#include <optional>
+#include <string>
 #include <random>
 #include <tuple>
 #include <unordered_map>
@@ -12,6 +14,7 @@
 
 #include "mad/codec/port_info.h"
 #include "mad/transport/transport.h"
+#include "real_sma.h"
 #include "routing/model/topology.h"
 
 // Held by reference; fake_fabric.cpp posts the answers and includes Asio itself.
@@ -162,6 +165,22 @@ class FakeFabric : public mad::SmpTransport {
   std::uint8_t link_width_enabled(NodeIndex n, PortNum p) const { return ports_[n][p].link_width_enabled; }
   std::uint8_t link_speed_enabled(NodeIndex n, PortNum p) const { return ports_[n][p].link_speed_enabled; }
   std::uint8_t life_time_value(NodeIndex n) const { return life_time_[n]; }
+  // Real devices (real_sma.h) where ibsim is lenient.
+  /// From now on every node answers as a real device does: CA ports and switch port 0 advertise
+  /// IsExtendedSpeedsSupported (switch external ports report CapabilityMask 0, as IBA and ibsim have it);
+  /// LinkSpeedExt* (and with `caps.xdr` CapabilityMask2 IsExtendedSpeeds2Supported and LinkSpeedExt2*)
+  /// read as 0 and LinkSpeedExtEnabled is ignored unless the SMP carries modifier bit 31; ports support
+  /// `caps` (LinkSpeedEnabled and the width enable start as supported); switches report LinearFDBCap
+  /// 49152 and MulticastFDBCap 4096; a Set out of range (real_sma.h) or an LFT/MFT/P_Key block beyond the
+  /// caps is refused with status 0x1C and changes nothing.
+  void model_real_devices(RealPortCaps caps = {});
+  /// PortInfo Gets that reached any port, and those of them with modifier bit 31.
+  unsigned port_info_gets() const { return port_info_gets_; }
+  unsigned port_info_gets_extended() const { return port_info_gets_extended_; }
+  /// Sets refused with status 0x1C by the real-device model, and the reason of the first.
+  unsigned refused_sets() const { return refused_sets_; }
+  const std::string& first_refusal() const { return first_refusal_; }
+  std::uint8_t link_speed_ext_enabled(NodeIndex n, PortNum p) const { return ports_[n][p].link_speed_ext_enabled; }
   /// PortInfo Sets that reached any port, and SwitchInfo Sets that reached any switch.
   unsigned port_info_sets() const { return port_info_sets_; }
   unsigned switch_info_sets() const { return switch_info_sets_; }
@@ -200,6 +219,7 @@ class FakeFabric : public mad::SmpTransport {
     std::uint8_t hoq_life = 0, vl_stall_count = 0, subnet_timeout = 0, master_sm_sl = 0;
     std::uint8_t local_phy_errors = 0, overrun_errors = 0;
     std::uint8_t link_width_enabled = 2, link_speed_enabled = 1;
+    std::uint8_t link_speed_ext_enabled = 0;  // real devices: what LinkSpeedExtEnabled holds
     std::vector<std::uint16_t> pkeys;  // P_Key table, grown as blocks are written
   };
   struct Target {
@@ -231,6 +251,12 @@ class FakeFabric : public mad::SmpTransport {
   bool ibsim_fields_ = false;
   std::vector<std::pair<NodeIndex, PortNum>> stuck_hoq_;
   unsigned port_info_sets_ = 0, switch_info_sets_ = 0;
+  std::optional<RealPortCaps> real_;  // model_real_devices()
+  unsigned port_info_gets_ = 0, port_info_gets_extended_ = 0, refused_sets_ = 0;
+  std::string first_refusal_;
+  // A Set the real-device model refuses: status 0x1C, counted, the first reason kept.
+  void refuse(mad::SmpReply& reply, const std::string& why);
+  std::uint16_t linear_fdb_cap(NodeIndex n) const;
   std::unordered_map<NodeIndex, Guid> guid_override_;
   std::unordered_map<NodeIndex, Guid> port_guid_override_;
   std::vector<NodeIndex> silent_;
