@@ -98,8 +98,9 @@ struct PortsPolicy {
   unsigned force_link_width = 255;
   /// LinkSpeedEnabled: 0 leave as is, 1..7 a speed mask (SDR 1, DDR 2, QDR 4), 15 supported.
   unsigned force_link_speed = 15;
-  /// LinkSpeedExtEnabled: 0 leave as is, 1..29 a mask (FDR 1, EDR 2, HDR 4, NDR 8, XDR 16), 30 extended
-  /// speeds off, 31 supported; written only where both ends of the link support extended speeds.
+  /// LinkSpeedExtEnabled: 0 leave as is, 1..15 a mask (FDR 1, EDR 2, HDR 4, NDR 8), 30 extended speeds
+  /// off, 31 supported; written only where both ends of the link support extended speeds. XDR's own
+  /// enable (LinkSpeedExtEnabled2) is left as the port has it.
   unsigned force_link_speed_ext = 31;
 };
 

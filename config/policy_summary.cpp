@@ -70,6 +70,15 @@ std::string summarize_policy(const Policy& p) {
   } else {
     s += " qos=off";
   }
+  // The SM-owned port fields in OpenSM's units (docs/portinfo-fields.md): switch-to-switch/leaf pairs.
+  const PortsPolicy& pp = p.ports;
+  s += " ports=subnet_timeout:" + std::to_string(pp.subnet_timeout) + ",hoq:" +
+       std::to_string(pp.head_of_queue_lifetime) + "/" + std::to_string(pp.leaf_head_of_queue_lifetime) +
+       ",vl_stall:" + std::to_string(pp.vl_stall_count) + "/" + std::to_string(pp.leaf_vl_stall_count) +
+       ",errors:" + std::to_string(pp.local_phy_errors_threshold) + "/" + std::to_string(pp.overrun_errors_threshold) +
+       ",sm_sl:" + std::to_string(pp.sm_sl) + ",life:" + std::to_string(pp.packet_life_time) +
+       ",link:" + std::to_string(pp.force_link_width) + "/" + std::to_string(pp.force_link_speed) + "/" +
+       std::to_string(pp.force_link_speed_ext);
   s += " state_dir=" + p.sm.state_dir;
   return s;
 }

@@ -41,7 +41,23 @@ void read_ports(MapReader ports, PortsPolicy& out) {
   ports.read_unsigned("packet_life_time", 0, 20, out.packet_life_time);
   read_mask_or_code(ports, "force_link_width", 31, 255, out.force_link_width);
   read_mask_or_code(ports, "force_link_speed", 7, 15, out.force_link_speed);
-  ports.read_unsigned("force_link_speed_ext", 0, 31, out.force_link_speed_ext);
+  // LinkSpeedExtEnabled: bit 4 is undefined (XDR has its own field, LinkSpeedExtEnabled2), so 16..29 are
+  // reserved; 30 turns extended speeds off and 31 asks for what the port supports.
+  unsigned ext = out.force_link_speed_ext;
+  const std::size_t before = ports.diagnostics().failures();
+  ports.read_unsigned("force_link_speed_ext", 0, 31, ext);
+  if (ports.diagnostics().failures() == before) {
+    if (ext > 15 && ext < 30) {
+      if (std::optional<YAML::Mark> mark = ports.value_mark_of("force_link_speed_ext")) {
+        ports.diagnostics().fail(*mark, "ports.force_link_speed_ext",
+                                 std::to_string(ext) +
+                                     " is reserved: expected 0 (leave as is), 1..15 (a mask: FDR 1, EDR 2, HDR 4, NDR "
+                                     "8), 30 (extended speeds off) or 31 (what the port supports)");
+      }
+    } else {
+      out.force_link_speed_ext = ext;
+    }
+  }
   ports.finish();
 }
 

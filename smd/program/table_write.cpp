@@ -69,7 +69,8 @@ std::string describe_write(const TableWrite& w) {
              " position " + std::to_string(mad::MftBlock::position_of_mod(w.request.attr_mod));
     case mad::attr::kSwitchInfo:
       if (w.echo == EchoRule::kMulticastFdbTop) return "SwitchInfo Set MulticastFDBTop";
-      return w.echo == EchoRule::kLinearFdbTop ? "SwitchInfo Set LinearFDBTop" : "SwitchInfo Set PortStateChange";
+      return w.echo == EchoRule::kLinearFdbTop ? "SwitchInfo Set LinearFDBTop and LifeTimeValue"
+                                               : "SwitchInfo Set PortStateChange";
     default: return "attribute " + std::to_string(w.request.attr_id) + " Set " + mod;
   }
 }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "config/text_file.h"
@@ -48,6 +49,7 @@ PortFieldsFile parse_port_fields(const std::string& text) {
   PortFieldsFile file;
   std::istringstream in(text);
   std::string line;
+  std::map<PortKey, unsigned> first_line;  // a port listed twice: the first line wins, as in guid2lid
   for (unsigned n = 1; std::getline(in, line); ++n) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream words(line);
@@ -75,6 +77,11 @@ PortFieldsFile parse_port_fields(const std::string& text) {
     }
     if (!ok) {
       file.problems.push_back(where + "a field is not <code>/<echo> with both 0..255, nor -");
+      continue;
+    }
+    if (auto [at, fresh] = first_line.try_emplace(key, n); !fresh) {
+      file.problems.push_back(where + "port " + w[1] + " of " + w[0] + " is already listed at line " +
+                              std::to_string(at->second) + "; this line is ignored");
       continue;
     }
     file.fields.restore(key, acks);

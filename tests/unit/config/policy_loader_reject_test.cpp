@@ -233,6 +233,9 @@ const RejectCase kPortsCases[] = {
      "port supports)"},
     {"ports_link_speed_ext_above", "ports:\n  force_link_speed_ext: 32\n",
      "t.yaml:2:25: ports.force_link_speed_ext: 32 is out of range 0..31"},
+    {"ports_link_speed_ext_reserved", "ports:\n  force_link_speed_ext: 16\n",
+     "t.yaml:2:25: ports.force_link_speed_ext: 16 is reserved: expected 0 (leave as is), 1..15 (a mask: FDR 1, EDR "
+     "2, HDR 4, NDR 8), 30 (extended speeds off) or 31 (what the port supports)"},
     {"ports_unknown_key", "ports:\n  hoq_life: 5\n",
      "t.yaml:2:3: ports.hoq_life: unknown key; expected one of subnet_timeout, head_of_queue_lifetime, "
      "leaf_head_of_queue_lifetime, vl_stall_count, leaf_vl_stall_count, local_phy_errors_threshold, "

@@ -20,7 +20,8 @@ TEST(PolicySummary, Defaults) {
       "mad.window=32 "
       "mad.timeout=100ms mad.retries=3 log=info@stderr roce.export=on roce.frr=on sa=on perfmgr=off health=isolate "
       "partitions=1 enforcement=both "
-      "qos=off state_dir=/var/lib/smd");
+      "qos=off ports=subnet_timeout:18,hoq:18/16,vl_stall:7/7,errors:8/8,sm_sl:0,life:18,link:255/15/31 "
+      "state_dir=/var/lib/smd");
 }
 
 TEST(PolicySummary, EverySettingAndNoSecret) {
@@ -65,6 +66,7 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.qos.levels[1].name = "storage";
   p.qos.rules.resize(1);
   p.qos.rules[0].level = "storage";
+  p.ports = PortsPolicy{14, 0x13, 0x0c, 5, 2, 4, 6, 3, 0x0f, 1, 0, 30};
   std::string s = summarize_policy(p);
   EXPECT_EQ(s,
             "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
@@ -74,7 +76,9 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
             "mad.timeout=250ms mad.retries=1 "
             "log=debug@/var/log/smd.log roce.export=off roce.frr=off sa=off perfmgr=15s health=mark "
             "partitions=2 enforcement=out "
-            "qos=on vls=8 levels=2 rules=1 state_dir=/srv/smd");
+            "qos=on vls=8 levels=2 rules=1 "
+            "ports=subnet_timeout:14,hoq:19/12,vl_stall:5/2,errors:4/6,sm_sl:3,life:15,link:1/0/30 "
+            "state_dir=/srv/smd");
   EXPECT_EQ(s.find("1234"), std::string::npos);  // the SM_Key never reaches a log
   EXPECT_EQ(s.find("5678"), std::string::npos);  // nor the M_Key
 }

@@ -51,6 +51,9 @@ void FakeFabric::model_real_devices(RealPortCaps caps) {
     }
   }
   for (NodeIndex n = 0; n < topo_.size(); ++n) mft_cap_[n] = kRealMulticastFdbCap;
+  // P_Key tables of the order real devices have: 128 entries on an HCA port, 8 on a switch's port 0 and 32
+  // for enforcement on its external ports; IsClientReregistrationSupported on every port.
+  if (ca_pkey_cap_ == 0) enable_partitions(128, 8, 32);
 }
 
 void FakeFabric::refuse(mad::SmpReply& reply, const std::string& why) {

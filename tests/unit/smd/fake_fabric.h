@@ -171,7 +171,7 @@ class FakeFabric : public mad::SmpTransport {
   /// LinkSpeedExt* (and with `caps.xdr` CapabilityMask2 IsExtendedSpeeds2Supported and LinkSpeedExt2*)
   /// read as 0 and LinkSpeedExtEnabled is ignored unless the SMP carries modifier bit 31; ports support
   /// `caps` (LinkSpeedEnabled and the width enable start as supported); switches report LinearFDBCap
-  /// 49152 and MulticastFDBCap 4096; a Set out of range (real_sma.h) or an LFT/MFT/P_Key block beyond the
+  /// 49152 and MulticastFDBCap 4096; P_Key tables as enable_partitions(128, 8, 32) unless set before; a Set out of range (real_sma.h) or an LFT/MFT/P_Key block beyond the
   /// caps is refused with status 0x1C and changes nothing.
   void model_real_devices(RealPortCaps caps = {});
   /// PortInfo Gets that reached any port, and those of them with modifier bit 31.

@@ -248,11 +248,16 @@ TEST(PortFieldsFile, RoundTripAndBadLines) {
       "0x2 1 1/1\n"                                    // too few pairs
       "0x3 300 - - - - - - - - -\n"                    // no such port
       "0x4 1 1/1 2/2 3/3 4/4 5/5 6/6 7/7 8/8 256/1\n"  // a code above 255
-      "4 1 - - - - - - - - -\n");                      // GUID without 0x
+      "4 1 - - - - - - - - -\n"                       // GUID without 0x
+      "0x1 1 9/9 - - - - - - - -\n");                  // port 1 of 0x1 again: the first line wins
   EXPECT_EQ(bad.fields.size(), 1u);
-  ASSERT_EQ(bad.problems.size(), 4u);
+  ASSERT_EQ(bad.problems.size(), 5u);
   EXPECT_EQ(bad.problems[0].rfind("line 2: ", 0), 0u) << bad.problems[0];
   EXPECT_EQ(bad.problems[3].rfind("line 5: ", 0), 0u) << bad.problems[3];
+  EXPECT_EQ(bad.problems[4], "line 6: port 1 of 0x1 is already listed at line 1; this line is ignored");
+  const PortFieldAcks* kept = bad.fields.port(0x1, 1);
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ((*kept)[0], (FieldAck{1, 1}));
 }
 
 TEST(PortFieldsSweep, APortThatDoesNotTakeHoqLifeIsAProblem) {
