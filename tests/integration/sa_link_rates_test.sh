@@ -10,6 +10,8 @@
 #                    host-3's cable is annotated EDR at the host and FDR at the leaf (the link runs FDR).
 #   leaf-spine:      the top speed, but leaf-3 to spine-1 at EDR (paths through it are capped there).
 # The records must use every rate the cables give (top, HDR, EDR, FDR): else the check proved less.
+# Then MCMemberRecords: groups made by an FDR host and a top-speed host carry their creators' rates, and the
+# FDR host may not join the faster group (the rates are the codes the PathRecords above were judged by).
 . "$(dirname "$0")/sa_common.sh"
 
 ibsim_version=$(dpkg-query -W -f '${Version}' ibsim-utils)
@@ -68,4 +70,41 @@ for s in "${speeds[@]}"; do
   echo "PathRecords at 4x ${s} (rate ${code[${s}]}): ${n}"
   [[ ${n} -gt 0 ]] || { echo "FAIL: no PathRecord at 4x ${s}" >&2; exit 1; }
 done
-echo "PASS: PathRecord rates match the cables (top speed ${top})"
+
+# MCMemberRecord rates (IBA 15.2.5.17, OpenSM's rule): a group created without a rate takes its creator's
+# port rate; a port slower than a group's rate may not join it (REQ_INVALID), a port as fast or faster may.
+# host-3 runs FDR, host-0 and host-4 the top speed (iblinkinfo above said so).
+client_at() { # client_at HOST ARGS...: sa_client at HOST, JSON lines on stdout
+  local host=$1
+  shift
+  sim env SIM_HOST="${host}" timeout 60 "${SA_CLIENT}" --timeout-ms 2000 --retries 3 "$@"
+}
+rate_of() { python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    if "record" in j: print(int(j["record"]["rate"], 16) & 0x3f); break  # below RateSelector' "$1"; }
+status_of() { python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    if "status" in j: print(j["status"]); break' "$1"; }
+w="${IBSIM_WORKDIR}"
+client_at host-3 join --create --mgid ff12:401b:ffff::f3 --qkey 0x33 --join-state 1 >"${w}/mcm-slow.jsonl" ||
+  { cat "${w}/mcm-slow.jsonl" >&2; echo "FAIL: host-3 (FDR) could not create a group" >&2; exit 1; }
+client_at host-0 join --create --mgid ff12:401b:ffff::f0 --qkey 0x30 --join-state 1 >"${w}/mcm-fast.jsonl" ||
+  { cat "${w}/mcm-fast.jsonl" >&2; echo "FAIL: host-0 (${top}) could not create a group" >&2; exit 1; }
+slow=$(rate_of "${w}/mcm-slow.jsonl")
+fast=$(rate_of "${w}/mcm-fast.jsonl")
+echo "MCMemberRecord rates: group made by host-3 ${slow} (want ${code[FDR]}), by host-0 ${fast} (want ${code[${top}]})"
+[[ ${slow} == "${code[FDR]}" && ${fast} == "${code[${top}]}" ]] || { echo "FAIL: group rates" >&2; exit 1; }
+client_at host-0 join --mgid ff12:401b:ffff::f3 --join-state 1 >"${w}/mcm-fast-joins-slow.jsonl" ||
+  { cat "${w}/mcm-fast-joins-slow.jsonl" >&2; echo "FAIL: host-0 could not join the FDR group" >&2; exit 1; }
+client_at host-4 join --mgid ff12:401b:ffff::f0 --join-state 1 >"${w}/mcm-fast-joins-fast.jsonl" ||
+  { cat "${w}/mcm-fast-joins-fast.jsonl" >&2; echo "FAIL: host-4 could not join the ${top} group" >&2; exit 1; }
+if client_at host-3 join --mgid ff12:401b:ffff::f0 --join-state 1 >"${w}/mcm-slow-joins-fast.jsonl"; then
+  echo "FAIL: host-3 (FDR) joined a group of rate ${fast}" >&2
+  exit 1
+fi
+refused=$(status_of "${w}/mcm-slow-joins-fast.jsonl")
+echo "host-3 joining the ${top} group: status ${refused}"
+[[ ${refused} == 0x200 ]] || { echo "FAIL: want REQ_INVALID (0x200), got ${refused}" >&2; exit 1; }
+echo "PASS: PathRecord and MCMemberRecord rates match the cables (top speed ${top})"
