@@ -21,7 +21,7 @@ Error fail(const std::string& message) { return make_error(ErrorCode::kIo, messa
 // Turn a connect() failure into advice that names the path.
 Error connect_error(const std::string& path, const boost::system::error_code& ec) {
   if (ec == asio::error::not_found || ec.value() == ENOENT) {
-    return fail("control socket " + path + " does not exist: is smd running? (--socket PATH)");
+    return fail("control socket " + path + " does not exist: is smd running? (--socket PATH or SMCTL_SOCKET)");
   }
   if (ec == asio::error::access_denied || ec.value() == EACCES || ec.value() == EPERM) {
     return fail("permission denied on control socket " + path + ": run as root or as a member of group smd");

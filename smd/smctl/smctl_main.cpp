@@ -1,6 +1,8 @@
 // smctl: ask a running smd over its control socket.
-//   smctl [--socket PATH] [--json] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
+//   smctl [--socket PATH] [--json] [--timeout S] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
 //         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce
+// The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
+// when --socket is not given.
 // Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -27,7 +29,10 @@ int main(int argc, char** argv) {
   std::string socket = smd::ControlPolicy{}.socket;
   bool json = false;
   unsigned timeout_s = 30;
-  app.add_option("--socket", socket, "control socket of smd")->capture_default_str();
+  // Commands hand options they do not know back to smctl, so `smctl status --json` works as OpenSM
+  // users type it. Set before any command is added: each command takes it over when it is made.
+  app.fallthrough();
+  app.add_option("--socket", socket, "control socket of smd")->capture_default_str()->envname("SMCTL_SOCKET");
   app.add_flag("--json", json, "print the daemon's raw JSON response");
   app.add_option("--timeout", timeout_s, "seconds to wait for the answer")->capture_default_str();
 

@@ -17,7 +17,8 @@ check_with_diags --expect-switches 48 --expect-cas 64
 grep -q "MASTER" "${IBSIM_WORKDIR}/status"
 # The RoCE plan is written after the sweep, off its path; smctl export roce serves the same file.
 wait_log smd "roce: plan of 64 hosts, 48 switches" 30
-"${SMD_BUILD_DIR}/smd/smctl" --socket "${IBSIM_WORKDIR}/state.control.socket" --json export roce \
+# (The socket from SMCTL_SOCKET, --json after the command: both as an operator types them.)
+SMCTL_SOCKET="${IBSIM_WORKDIR}/state.control.socket" "${SMD_BUILD_DIR}/smd/smctl" export roce --json \
   >"${IBSIM_WORKDIR}/export.json"
 python3 - "${IBSIM_WORKDIR}/export.json" "${IBSIM_WORKDIR}/state/roce-plan.json" <<'PY'
 import json, sys

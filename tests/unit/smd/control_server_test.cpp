@@ -252,7 +252,7 @@ TEST_F(ControlServerTest, ClientNamesMissingSocket) {
   auto r = control::call(dir + "/absent.socket", {{"cmd", "status"}}, 1s);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
-            "control socket " + dir + "/absent.socket does not exist: is smd running? (--socket PATH)");
+            "control socket " + dir + "/absent.socket does not exist: is smd running? (--socket PATH or SMCTL_SOCKET)");
 }
 
 TEST(PeerAllowed, RootAlwaysOthersOnlyByGroup) {
