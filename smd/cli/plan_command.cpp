@@ -141,8 +141,34 @@ void warn_beyond_directed_routes(const Topology& topo, std::ostream& err) {
       << "): the daemon does not bring them up\n";
 }
 
+/// Directed paths from the SM's node to every node, breadth first over ports in increasing order: the ones a
+/// discovery from that node finds when answers come back in order (a netfile carries none). Empty for nodes
+/// out of reach; only switches forward (and the SM's own node, out of its SM port when it is a CA).
+std::vector<std::vector<std::uint8_t>> planned_dr_paths(const Topology& topo) {
+  std::vector<std::vector<std::uint8_t>> path(topo.size());
+  std::vector<bool> seen(topo.size(), false);
+  if (topo.sm_node >= topo.size()) return path;
+  std::vector<NodeIndex> queue{topo.sm_node};
+  seen[topo.sm_node] = true;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const NodeIndex at = queue[head];
+    const Node& node = topo.node(at);
+    if (!node.is_switch() && at != topo.sm_node) continue;
+    for (const Port& p : node.ports) {
+      if (p.num == 0 || !p.connected() || seen[p.peer]) continue;
+      if (!node.is_switch() && p.num != topo.sm_port) continue;
+      seen[p.peer] = true;
+      path[p.peer] = path[at];
+      path[p.peer].push_back(static_cast<std::uint8_t>(p.num));
+      queue.push_back(p.peer);
+    }
+  }
+  return path;
+}
+
 /// Every switch's LFT as text: a "switch" header line, then "LID port" for every routed LID.
 Status write_lft_dump(const std::string& path, const Topology& topo, const LidMap& lids, const RoutingTables& t) {
+  const std::vector<std::vector<std::uint8_t>> dr = planned_dr_paths(topo);
   // Replaced whole (or left as it was); a FIFO, device or symlink at `path` is refused, not written into.
   return write_file_atomic_stream(path, [&](std::ostream& f) {
     f << "# smd LFT dump: engine " << t.engine << ", max LID " << hex(lids.max_lid(), 4) << "\n"
@@ -152,8 +178,10 @@ Status write_lft_dump(const std::string& path, const Topology& topo, const LidMa
       const Node& node = topo.node(n);
       static const Lft kNone;
       const Lft& lft = n < t.lft.size() ? t.lft[n] : kNone;
+      // Discovered topologies carry their paths; a netfile's are planned here.
+      const std::vector<std::uint8_t>& route = node.dr_path.empty() ? dr[n] : node.dr_path;
       f << "switch " << hex(node.guid, 16) << " \"" << printable_text(node.description, true) << "\" DR "
-        << format_dr_path(node.dr_path) << " top " << hex(lft.top(), 4) << "\n";
+        << format_dr_path(route) << " top " << hex(lft.top(), 4) << "\n";
       const auto& e = lft.entries();
       for (std::size_t lid = 1; lid < e.size(); ++lid) {
         if (e[lid] != kNoPort) f << hex(lid, 4) << ' ' << static_cast<unsigned>(e[lid]) << "\n";

@@ -142,7 +142,7 @@ void render_route(std::ostream& out, const Json& r) {
   const Json& src = r.at("src");
   const Json& dst = r.at("dst");
   out << str(src, "description") << " (LID " << str(src, "lid") << ") -> " << str(dst, "description") << " (LID "
-      << str(dst, "lid") << "): " << str(r, "hop_count") << " switch hops\n";
+      << str(dst, "lid") << "): " << str(r, "hop_count") << (str(r, "hop_count") == "1" ? " switch hop\n" : " switch hops\n");
   out << "  " << std::left << std::setw(20) << "SWITCH" << std::setw(5) << "IN" << std::setw(5) << "OUT"
       << "NEXT\n";
   for (const Json& h : r.at("hops")) {
@@ -286,9 +286,10 @@ void render_ports(std::ostream& out, const Json& r) {
   out << str(r, "unhealthy") << " unhealthy, " << str(r, "isolated") << " isolated\n";
   for (const Json& p : r.at("ports")) {
     out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
-        << std::setw(3) << str(p, "port") << " DR " << std::setw(12) << str(p, "dr_path") << " -> " << std::setw(24)
-        << str(p, "peer");
-    if (p.value("unhealthy", false)) {
+        << std::setw(3) << str(p, "port") << " DR " << std::setw(12) << str(p, "dr_path") << " -> ";
+    const bool unhealthy = p.value("unhealthy", false);
+    out << std::setw(unhealthy ? 24 : 0) << str(p, "peer");  // the last column of a healthy port: no padding
+    if (unhealthy) {
       out << " UNHEALTHY: " << str(p, "reason") << "; "
           << (p.value("isolated", false) ? "isolated (routes go around it)" : "not isolated: " + str(p, "kept_reason"))
           << "; since " << str(p, "since");

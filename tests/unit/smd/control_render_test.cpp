@@ -97,6 +97,25 @@ TEST(ControlRender, Route) {
             "  SWITCH              IN   OUT  NEXT\n"
             "  leaf-0              1    5    spine-0 port 1\n"
             "  spine-0             1    0    (this switch)\n");
+  Json one = route;
+  one["hop_count"] = 1;
+  one["hops"] = Json::array({route["hops"][1]});
+  EXPECT_EQ(render("route", one).substr(0, 51), "host-0 (LID 1) -> host-5 (LID 6): 1 switch hop\n  SW");
+}
+
+TEST(ControlRender, AHealthyPortLineEndsWithItsPeer) {
+  const Json ports = {{"unhealthy", 0},
+                      {"isolated", 0},
+                      {"ports",
+                       {{{"node_guid", "0x0000000000000010"},
+                         {"node_desc", "leaf-0"},
+                         {"port", 5},
+                         {"dr_path", "0,1"},
+                         {"peer", "spine-0 port 1"},
+                         {"unhealthy", false}}}}};
+  EXPECT_EQ(render("ports", ports),
+            "0 unhealthy, 0 isolated\n"
+            "0x0000000000000010   leaf-0                   port 5   DR 0,1          -> spine-0 port 1\n");
 }
 
 TEST(ControlRender, ReportAlignsPhasesOnTheLongestName) {
