@@ -205,6 +205,15 @@ Status MetricsServer::stop() {
   return Ok{};
 }
 
+std::string MetricsServer::address() const {
+  if (!acceptor_) return "";
+  boost::system::error_code ec;
+  const auto ep = acceptor_->local_endpoint(ec);
+  if (ec) return "";
+  const std::string host = ep.address().to_string();
+  return (ep.address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(ep.port());
+}
+
 unsigned short MetricsServer::port() const {
   if (!acceptor_) return 0;
   boost::system::error_code ec;

@@ -43,6 +43,8 @@ class MetricsServer {
   Status stop();
   /// The bound port (after start(); resolves port 0), 0 when not listening.
   unsigned short port() const;
+  /// The bound address as "host:port" ("[v6]:port" for IPv6), "" when not listening.
+  std::string address() const;
 
  private:
   struct Shared;

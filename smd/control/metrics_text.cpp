@@ -199,6 +199,12 @@ void render_health(const FabricSnapshot& snap, Writer& w) {
 std::string render_metrics(const FabricSnapshot& snap) {
   const DaemonCounters& c = snap.counters;
   Writer w;
+  w.family("smd_policy_reloads_refused_total", "counter",
+           "SIGHUPs whose policy file was refused (the running policy was kept).");
+  w.sample("smd_policy_reloads_refused_total", "", as_double(snap.reloads_refused_total));
+  w.family("smd_policy_reload_refused", "gauge",
+           "1 while the policy file on disk was refused at the last SIGHUP and no reload was accepted since.");
+  w.sample("smd_policy_reload_refused", "", snap.reload_refused.empty() ? 0 : 1);
   w.family("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.");
   w.sample("smd_sweeps_total", label("kind", "heavy"), as_double(c.heavy_sweeps));
   w.sample("smd_sweeps_total", label("kind", "light"), as_double(c.light_sweeps));

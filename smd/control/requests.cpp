@@ -232,6 +232,12 @@ Json status_json(const FabricSnapshot& snap) {
   }
   if (snap.lids) status["fabric"]["lids"] = snap.lids->entries().size();
   status["policy"] = {{"generation", snap.policy_generation}, {"source", snap.policy_source}};
+  status["policy"]["reloads_refused"] = snap.reloads_refused_total;
+  if (!snap.reload_refused.empty()) {
+    status["policy"]["reload_refused"] = {{"error", snap.reload_refused},
+                                          {"since", iso_time(snap.reload_refused_since)}};
+  }
+  status["metrics"] = snap.metrics_address.empty() ? Json(nullptr) : Json(snap.metrics_address);
   Json restart = Json::array();
   for (const RestartNeeded& k : snap.needs_restart) {
     restart.push_back({{"key", k.key}, {"running", k.running}, {"file", k.file}});

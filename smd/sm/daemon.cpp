@@ -90,6 +90,7 @@ int Daemon::run() {
 
   arm_signals();
   start_management();
+  publish(nullptr);  // the bound metrics address, for `smctl status`
   arm_watchdog();
   schedule_heavy_sweep(Clock::now(), "start-up");
   // Every handler only queues events; they are applied here, between handlers, never inside one. A sweep

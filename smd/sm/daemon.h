@@ -268,6 +268,9 @@ class Daemon final : public DaemonControl {
   std::uint64_t last_generation_ = 1;  ///< the newest generation read (staged or in effect)
   std::vector<RestartNeeded> needs_restart_;
   std::shared_ptr<const ReloadedPolicy> staged_;
+  std::string reload_refused_;  ///< the refused file's error while no later reload was accepted
+  std::chrono::system_clock::time_point reload_refused_since_{};
+  std::uint64_t reloads_refused_total_ = 0;
 
   mad::SmState state_ = mad::SmState::kDiscovering;
   std::uint32_t act_count_ = 0;

@@ -28,17 +28,23 @@ void Daemon::on_signal(int signo) {
     return;
   }
   notify::reloading();
+  const std::uint64_t refused_before = reloads_refused_total_;
   if (auto reloaded = read_reloaded_policy()) {
     DaemonEvent event;
     event.kind = SmEvent::kPolicyReloaded;
     event.why = "SIGHUP";
     event.policy = std::move(reloaded);
     post(std::move(event));
+    notify::ready("policy reloaded");
+  } else if (reloads_refused_total_ != refused_before) {
+    // A refused file changes nothing, so there is nothing to sweep for; status and metrics say so.
+    notify::ready("policy reload refused, running policy kept");
+    publish(nullptr);
   } else {
-    // Nothing to reload, or the file was refused: SIGHUP still asks for a heavy sweep.
+    // No policy file (started without --config): SIGHUP asks for a heavy sweep, as OpenSM's does.
     post(SmEvent::kSweepRequested, "SIGHUP");
+    notify::ready("heavy sweep requested");
   }
-  notify::ready("policy reloaded");
   arm_signals();
 }
 
@@ -48,8 +54,12 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   auto loaded = perms.ok() ? load_policy_file(config_path_) : Result<Policy>(perms.error());
   if (!loaded.ok()) {
     spdlog::error("reload refused, running policy kept: {}", loaded.error().message);
+    if (reload_refused_.empty()) reload_refused_since_ = std::chrono::system_clock::now();
+    reload_refused_ = loaded.error().message;
+    ++reloads_refused_total_;
     return nullptr;
   }
+  reload_refused_.clear();
   auto reloaded = std::make_shared<ReloadedPolicy>();
   // The restart-only keys of the running policy never change, so comparing with policy_ is right even
   // while an older reload is still staged.

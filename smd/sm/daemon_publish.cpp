@@ -87,6 +87,10 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->policy_generation = policy_generation_;
   snap->policy_source = policy_.source;
   snap->needs_restart = needs_restart_;
+  snap->reload_refused = reload_refused_;
+  snap->reload_refused_since = reload_refused_since_;
+  snap->reloads_refused_total = reloads_refused_total_;
+  if (metrics_ && metrics_->port() != 0) snap->metrics_address = metrics_->address();
   snap->unhealthy = unhealthy_view();
   snap->unhealthy_marks_total = unhealthy_marks_total_;
   if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;

@@ -78,7 +78,14 @@ void render_status(std::ostream& out, const Json& s) {
   if (s.contains("policy")) {  // daemons before policy generations left it out
     const Json& policy = s.at("policy");
     out << std::setw(14) << "Policy" << str(policy, "generation") << " (" << str(policy, "source") << ")\n";
+    // A refused SIGHUP: the file on disk is not what runs.
+    if (policy.contains("reload_refused")) {
+      const Json& r = policy.at("reload_refused");
+      out << std::setw(14) << "Reload" << "REFUSED since " << str(r, "since") << " (" << str(policy, "reloads_refused")
+          << " refused in all), running policy kept: " << str(r, "error") << "\n";
+    }
   }
+  if (s.contains("metrics") && !s.at("metrics").is_null()) out << std::setw(14) << "Metrics" << str(s, "metrics") << "\n";
   // Keys of the reloaded policy file that are not in effect: the running value stays until a restart.
   if (s.contains("needs_restart")) {
     for (const Json& k : s.at("needs_restart")) {

@@ -112,6 +112,13 @@ struct FabricSnapshot {
   std::string policy_source;
   /// Keys of the last accepted policy file that only a restart applies (empty: the file is in effect whole).
   std::vector<RestartNeeded> needs_restart;
+  /// The policy file as the last SIGHUP found it, when it was refused and no reload was accepted since: the
+  /// loader's message (file:line:column) and when the refusals began ("" when the file is in effect).
+  std::string reload_refused;
+  std::chrono::system_clock::time_point reload_refused_since{};
+  std::uint64_t reloads_refused_total = 0;  ///< SIGHUPs whose file was refused, since the daemon started
+  /// host:port the Prometheus endpoint is bound to (metrics.listen with port 0 resolved); "" when not serving.
+  std::string metrics_address;
   /// Where the daemon writes the RoCE plan (state_dir/roce-plan.json, `smctl export roce`); "" when the
   /// policy turns the export off (roce.export: false).
   std::string roce_plan_path;

@@ -79,11 +79,21 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   auto plan = std::make_shared<PartitionPlan>();
   plan->problems.push_back({0x20, 3, "the set does not fit"});
   snap->partitions = plan;
+  snap->reloads_refused_total = 2;
+  snap->reload_refused = "/etc/smd/smd.yaml:3:5: perfmgr.max_outstanding: 100 is out of range 1..64";
   return snap;
 }
 
 TEST(MetricsText, ExactExposition) {
   EXPECT_EQ(render_metrics(*make_snapshot()),
+            "# HELP smd_policy_reloads_refused_total SIGHUPs whose policy file was refused (the running policy was "
+            "kept).\n"
+            "# TYPE smd_policy_reloads_refused_total counter\n"
+            "smd_policy_reloads_refused_total 2\n"
+            "# HELP smd_policy_reload_refused 1 while the policy file on disk was refused at the last SIGHUP and no "
+            "reload was accepted since.\n"
+            "# TYPE smd_policy_reload_refused gauge\n"
+            "smd_policy_reload_refused 1\n"
             "# HELP smd_sweeps_total Sweeps run since the daemon started, by kind.\n"
             "# TYPE smd_sweeps_total counter\n"
             "smd_sweeps_total{kind=\"heavy\"} 4\n"

@@ -22,7 +22,8 @@ FabricSnapshot reloaded_snapshot() {
 
 TEST(StatusPolicy, JsonNamesThePolicyAndTheKeysThatNeedARestart) {
   const Json s = status_json(reloaded_snapshot());
-  EXPECT_EQ(s["policy"], Json({{"generation", 5}, {"source", "/etc/smd/smd.yaml"}}));
+  EXPECT_EQ(s["policy"], Json({{"generation", 5}, {"source", "/etc/smd/smd.yaml"}, {"reloads_refused", 0}}));
+  EXPECT_TRUE(s["metrics"].is_null()) << "not serving metrics";
   ASSERT_EQ(s["needs_restart"].size(), 2u);
   EXPECT_EQ(s["needs_restart"][0],
             Json({{"key", "control.socket"}, {"running", "/run/smd/a.socket"}, {"file", "/run/smd/b.socket"}}));
@@ -43,6 +44,30 @@ TEST(StatusPolicy, TextShowsEachKeyThatNeedsARestart) {
   std::ostringstream fresh;
   render_text(fresh, "status", status_json(FabricSnapshot{}));
   EXPECT_EQ(fresh.str().find("Needs restart"), std::string::npos);
+}
+
+TEST(StatusPolicy, ARefusedReloadIsShownWithItsErrorAndSinceWhenUntilOneIsAccepted) {
+  FabricSnapshot snap = reloaded_snapshot();
+  snap.reloads_refused_total = 3;
+  snap.reload_refused = "/etc/smd/smd.yaml:12:20: perfmgr.max_outstanding: 100 is out of range 1..64";
+  snap.reload_refused_since = std::chrono::system_clock::time_point(std::chrono::seconds(1796558400));
+  snap.metrics_address = "127.0.0.1:41234";
+  const Json s = status_json(snap);
+  EXPECT_EQ(s["policy"]["reloads_refused"], 3);
+  EXPECT_EQ(s["policy"]["reload_refused"]["error"], snap.reload_refused);
+  EXPECT_EQ(s["policy"]["reload_refused"]["since"], "2026-12-06T12:00:00Z");
+  EXPECT_EQ(s["metrics"], "127.0.0.1:41234");
+  std::ostringstream out;
+  render_text(out, "status", s);
+  EXPECT_NE(out.str().find("Reload        REFUSED since 2026-12-06T12:00:00Z (3 refused in all), running policy "
+                           "kept: /etc/smd/smd.yaml:12:20: perfmgr.max_outstanding: 100 is out of range 1..64\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("Metrics       127.0.0.1:41234\n"), std::string::npos) << out.str();
+  snap.reload_refused.clear();  // a later reload was accepted
+  std::ostringstream after;
+  render_text(after, "status", status_json(snap));
+  EXPECT_EQ(after.str().find("REFUSED"), std::string::npos) << after.str();
 }
 
 }  // namespace
