@@ -9,11 +9,14 @@
 #include <string_view>
 
 #include "routing/base/safe_text.h"
+#include "smd/cli/repeat_collapsing_sink.h"
 
 namespace smd {
 namespace {
 
 constexpr const char* kPattern = "%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v";
+// Identical warnings within a minute are written once, then counted (smd/cli/repeat_collapsing_sink.h).
+constexpr std::chrono::seconds kRepeatWindow{60};
 
 /// spdlog's pattern formatter, fed a copy of each message with its payload made printable.
 class PrintableFormatter final : public spdlog::formatter {
@@ -53,12 +56,13 @@ Status setup_logging(const LogPolicy& log) {
   }
   std::shared_ptr<spdlog::logger> logger;
   try {
+    std::shared_ptr<spdlog::sinks::sink> out;
     if (log.file.empty()) {
-      logger = std::make_shared<spdlog::logger>("smd", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+      out = std::make_shared<spdlog::sinks::stderr_sink_mt>();
     } else {
-      logger = std::make_shared<spdlog::logger>(
-          "smd", std::make_shared<spdlog::sinks::basic_file_sink_mt>(log.file, /*truncate=*/false));
+      out = std::make_shared<spdlog::sinks::basic_file_sink_mt>(log.file, /*truncate=*/false);
     }
+    logger = std::make_shared<spdlog::logger>("smd", std::make_shared<RepeatCollapsingSink>(out, kRepeatWindow));
   } catch (const spdlog::spdlog_ex& e) {
     return make_error(ErrorCode::kIo, std::string("log.file: ") + e.what());
   }

@@ -16,7 +16,8 @@ namespace smd {
 /// terminal escape (the fabric chooses them) cannot forge a log line or drive the reader's terminal.
 std::unique_ptr<spdlog::formatter> make_log_formatter();
 
-/// Install the default spdlog logger. Errors: kInvalidInput for an unknown level, kIo when the file cannot
+/// Install the default spdlog logger; identical warnings within 60 s are written once and counted
+/// (repeat_collapsing_sink.h). Errors: kInvalidInput for an unknown level, kIo when the file cannot
 /// be opened.
 Status setup_logging(const LogPolicy& log);
 

@@ -111,6 +111,7 @@ int Daemon::run() {
   perf_->stop();
   transport_->stop();
   spdlog::info("smd stopped");
+  spdlog::default_logger()->flush();  // warnings still being counted get their "[N more in T s]" line
   return exit_code_;
 }
 
