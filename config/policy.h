@@ -184,6 +184,9 @@ struct Policy {
   /// Reloadable on SIGHUP.
   QosSpec qos;
   std::string source = "<defaults>";  ///< file the policy came from
+  /// What the loader accepted but an operator should hear of, "file:line:column: warning: ..." each (an
+  /// empty file: every value is the default). check-config prints them, the daemon logs them.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace smd

@@ -190,6 +190,43 @@ const std::vector<std::string>& log_level_names() {
   return names;
 }
 
+namespace {
+
+// Whether line `line` (0-based) of `text` is indented with a tab.
+bool tab_indented(const std::string& text, int line) {
+  std::size_t at = 0;
+  for (int l = 0; l < line && at != std::string::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string::npos) ++at;
+  }
+  if (at == std::string::npos) return false;
+  const std::size_t first = text.find_first_not_of(" \t", at);
+  return text.substr(at, (first == std::string::npos ? text.size() : first) - at).find('\t') != std::string::npos;
+}
+
+// What usually causes yaml-cpp's terser syntax errors in a hand-edited policy, said in the operator's terms.
+std::string syntax_hint(const std::string& message, const std::string& text, int line) {
+  if (tab_indented(text, line)) return message + " (likely a tab in the indentation: YAML indents with spaces)";
+  static const std::pair<const char*, const char*> kHints[] = {
+      {YAML::ErrorMsg::MAP_VALUE,
+       "a ': ' inside a value, or a key indented under a value: quote the value (\"a: b\") or fix the indentation"},
+      {YAML::ErrorMsg::END_OF_MAP, "a line indented out of step with its neighbours: the keys of one map share a column"},
+      {YAML::ErrorMsg::END_OF_MAP_FLOW, "a '{' without its '}'"},
+      {YAML::ErrorMsg::END_OF_SEQ, "a '- ' item out of line with the other items of its list"},
+      {YAML::ErrorMsg::END_OF_SEQ_FLOW, "a '[' without its ']'"},
+      {YAML::ErrorMsg::BLOCK_ENTRY, "a '- ' list item where a key: value was expected"},
+      {YAML::ErrorMsg::MAP_KEY, "a key where a value was expected"},
+      {YAML::ErrorMsg::EOF_IN_SCALAR, "a quote opened and never closed"},
+      {YAML::ErrorMsg::UNKNOWN_TOKEN, "a character YAML does not take here ('@' or '`' starting a value: quote it)"},
+  };
+  for (const auto& [msg, hint] : kHints) {
+    if (message == msg) return message + " (likely " + hint + ")";
+  }
+  return message;
+}
+
+}  // namespace
+
 Result<Policy> load_policy_string(const std::string& yaml, const std::string& source_name) {
   Diagnostics diag(source_name);
   // yaml-cpp ends a scalar at a NUL byte and reports a later, unrelated place (or nothing, in a comment).
@@ -209,7 +246,7 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
     scan = scan_yaml(yaml);
     if (!scan.problem && scan.documents == 1) document = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
-    diag.fail(e.mark, "", "YAML syntax error: " + e.msg);
+    diag.fail(e.mark, "", "YAML syntax error: " + syntax_hint(e.msg, yaml, e.mark.line));
     return diag.error();
   }
   if (scan.problem) {
@@ -219,7 +256,11 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
 
   Policy policy;
   policy.source = source_name;
-  if (scan.documents == 0) return policy;  // empty, or only comments: every default
+  if (scan.documents == 0 || (scan.documents == 1 && (document.IsNull() || (document.IsMap() && document.size() == 0)))) {
+    // Empty, or only comments: every default. Valid, but rarely what someone who wrote a file meant.
+    policy.warnings.push_back(source_name + ":1:1: warning: the file sets no key: every value is smd's default");
+    if (scan.documents == 0 || !document.IsMap()) return policy;
+  }
   if (scan.documents > 1) {
     // A second document would be ignored silently by anything reading only the first; say so instead.
     diag.fail(scan.second_root.value_or(YAML::Mark()), "",

@@ -104,17 +104,34 @@ std::string describe_kind(const YAML::Node& node) {
 void Diagnostics::fail(const YAML::Mark& mark, const std::string& path, const std::string& message) {
   // yaml-cpp marks are 0-based; editors and compilers count from 1.
   ++failures_;
-  int line = mark.line + 1;
-  int column = mark.column + 1;
-  if (first_ && std::tie(first_->line, first_->column) <= std::tie(line, column)) return;
+  const int line = mark.line + 1;
+  const int column = mark.column + 1;
   std::string text = source_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
   if (!path.empty()) text += path + ": ";
-  first_ = Located{line, column, text + message};
+  located_.push_back(Located{line, column, text + message});
 }
 
 Error Diagnostics::error() const {
-  if (!first_) return make_error(ErrorCode::kInternal, source_ + ": error() called with no error recorded");
-  return invalid(first_->text);
+  if (located_.empty()) return make_error(ErrorCode::kInternal, source_ + ": error() called with no error recorded");
+  std::vector<const Located*> order;
+  for (const Located& l : located_) order.push_back(&l);
+  std::stable_sort(order.begin(), order.end(), [](const Located* a, const Located* b) {
+    return std::tie(a->line, a->column) < std::tie(b->line, b->column);
+  });
+  std::string text;
+  std::size_t listed = 0, more = 0;
+  const std::string* previous = nullptr;
+  for (const Located* l : order) {
+    if (previous != nullptr && *previous == l->text) continue;  // one place found twice (a key read twice)
+    previous = &l->text;
+    if (listed == kMaxReported) {
+      ++more;
+      continue;
+    }
+    text += (listed++ == 0 ? "" : "\n") + l->text;
+  }
+  if (more != 0) text += "\n" + source_ + ": and " + std::to_string(more) + " more errors";
+  return invalid(text);
 }
 
 MapReader::MapReader(const YAML::Node& node, std::string path, const YAML::Mark& where, Diagnostics& diag)

@@ -31,8 +31,8 @@ std::optional<std::string> closest_within_two(std::string_view word, std::span<c
 /// "a scalar", "a sequence", "a map", "null": how a node's kind reads in an error message.
 std::string describe_kind(const YAML::Node& node);
 
-/// Collects errors of one load and keeps the one earliest in the file, so the operator sees problems in
-/// reading order no matter which order the loader checked the keys in.
+/// Collects every error of one load and reports them in file order, whichever order the loader checked
+/// the keys in: the operator fixes a file in one pass, not one error per try.
 class Diagnostics {
  public:
   explicit Diagnostics(std::string source) : source_(std::move(source)) {}
@@ -41,12 +41,15 @@ class Diagnostics {
   /// An empty `path` drops the "path: " part (syntax errors, top-level shape).
   void fail(const YAML::Mark& mark, const std::string& path, const std::string& message);
 
-  bool ok() const { return !first_.has_value(); }
-  /// How many problems fail() was told of, earliest or not: a reader compares it before and after a read
-  /// to learn whether that read found a problem.
+  bool ok() const { return located_.empty(); }
+  /// How many problems fail() was told of: a reader compares it before and after a read to learn
+  /// whether that read found a problem.
   std::size_t failures() const { return failures_; }
-  /// The earliest recorded error (kInvalidInput). Call only when !ok().
+  /// Every recorded error (kInvalidInput), one a line in file order (line, then column), the same text
+  /// once; beyond kMaxReported a last line says how many more. Call only when !ok().
   Error error() const;
+  /// Errors error() lists in full.
+  static constexpr std::size_t kMaxReported = 20;
 
   const std::string& source() const { return source_; }
 
@@ -57,7 +60,7 @@ class Diagnostics {
     std::string text;
   };
   std::string source_;
-  std::optional<Located> first_;
+  std::vector<Located> located_;
   std::size_t failures_ = 0;
 };
 

@@ -131,4 +131,16 @@ std::string prometheus_label_value(std::string_view text) {
   return out;
 }
 
+std::string printable_lines(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    out += printable_text(text.substr(0, end));
+    if (end == std::string_view::npos || end + 1 == text.size()) break;
+    out += '\n';
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
 }  // namespace smd

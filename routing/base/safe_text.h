@@ -22,6 +22,10 @@ std::string valid_utf8(std::string_view text);
 /// reads back unambiguously. The result holds no control character and no newline.
 std::string printable_text(std::string_view text, bool escape_quote = false);
 
+/// Several lines of text (a policy file's errors, one a line) for a terminal: each line as printable_text
+/// makes it, the newlines between them kept; a trailing newline is dropped.
+std::string printable_lines(std::string_view text);
+
 /// For configuration files read by a line- and word-oriented parser (frr.conf): printable ASCII only.
 /// Every other byte becomes `\xNN` and a backslash `\\`; runs of spaces become one space, leading and
 /// trailing spaces go (FRR joins the words of a LINE argument with single spaces, so the running

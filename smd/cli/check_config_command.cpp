@@ -25,7 +25,7 @@ struct CheckConfigArgs {
 int run_check_config(const std::string& path, bool check_permissions, std::ostream& out, std::ostream& err) {
   Result<Policy> policy = load_policy_file(path);
   if (!policy.ok()) {
-    err << printable_text(policy.error().message) << "\n";
+    err << printable_lines(policy.error().message) << "\n";
     return kInvalidPolicyExit;
   }
   if (check_permissions) {
@@ -36,6 +36,7 @@ int run_check_config(const std::string& path, bool check_permissions, std::ostre
       return kInvalidPolicyExit;
     }
   }
+  for (const std::string& w : policy->warnings) err << printable_text(w) << "\n";
   out << path << ": OK\n" << summarize_policy(*policy) << "\n";
   return 0;
 }

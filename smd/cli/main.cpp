@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     }
     auto loaded = smd::load_policy_file(config_path);
     if (!loaded.ok()) {
-      std::cerr << "smd: " << smd::printable_text(loaded.error().message) << "\n";
+      std::cerr << "smd: " << smd::printable_lines(loaded.error().message) << "\n";
       return 2;
     }
     policy = std::move(loaded.value());
@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;
   }
+  for (const std::string& w : policy.warnings) spdlog::warn("policy: {}", w);
   if (auto st = smd::prepare_state_dir(policy.sm.state_dir); !st.ok()) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;

@@ -328,7 +328,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   if (!args.config.empty()) {
     auto loaded = load_policy_file(args.config);
     if (!loaded) {
-      err << "smd plan: " << printable_text(loaded.error().message) << "\n";
+      err << "smd plan: " << printable_lines(loaded.error().message) << "\n";
       return kPlanBadInput;
     }
     policy = std::move(loaded).value();

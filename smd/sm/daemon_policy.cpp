@@ -4,7 +4,9 @@
 // values (smd/sm/policy_reload.h). SIGTERM and SIGINT queue a stop.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <csignal>
+#include <string_view>
 #include <utility>
 
 #include "config/policy_loader.h"
@@ -53,13 +55,20 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   auto perms = check_policy_file_permissions(config_path_);
   auto loaded = perms.ok() ? load_policy_file(config_path_) : Result<Policy>(perms.error());
   if (!loaded.ok()) {
-    spdlog::error("reload refused, running policy kept: {}", loaded.error().message);
+    // One log line per error of the file (the loader lists them all, one a line).
+    const std::string_view all = loaded.error().message;
+    for (std::size_t begin = 0; begin <= all.size();) {
+      const std::size_t end = std::min(all.find('\n', begin), all.size());
+      spdlog::error("reload refused, running policy kept: {}", all.substr(begin, end - begin));
+      begin = end + 1;
+    }
     if (reload_refused_.empty()) reload_refused_since_ = std::chrono::system_clock::now();
     reload_refused_ = loaded.error().message;
     ++reloads_refused_total_;
     return nullptr;
   }
   reload_refused_.clear();
+  for (const std::string& w : loaded.value().warnings) spdlog::warn("SIGHUP: policy: {}", w);
   auto reloaded = std::make_shared<ReloadedPolicy>();
   // The restart-only keys of the running policy never change, so comparing with policy_ is right even
   // while an older reload is still staged.

@@ -29,6 +29,18 @@ std::string flow_list(const std::vector<std::string>& names) {
   return "[" + out + "]";
 }
 
+TEST(PolicyLoaderAccept, AnEmptyFileLoadsWithAWarning) {
+  for (const char* yaml : {"", "# only a comment\n", "---\n", "{}\n"}) {
+    Result<Policy> p = load_policy_string(yaml, "t.yaml");
+    ASSERT_TRUE(p.ok()) << yaml;
+    ASSERT_EQ(p->warnings.size(), 1u) << yaml;
+    EXPECT_EQ(p->warnings[0], "t.yaml:1:1: warning: the file sets no key: every value is smd's default");
+  }
+  Result<Policy> some = load_policy_string("sm:\n  priority: 3\n", "t.yaml");
+  ASSERT_TRUE(some.ok());
+  EXPECT_TRUE(some->warnings.empty());
+}
+
 TEST(PolicyLoaderAccept, EveryKeyWithANonDefaultValue) {
   std::string yaml = R"(
 sm:

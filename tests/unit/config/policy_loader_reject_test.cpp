@@ -170,9 +170,16 @@ const RejectCase kShapeCases[] = {
     {"top_sequence", "- sm\n", "t.yaml:1:1: expected a map, got a sequence"},
     {"key_not_scalar", "? [a]\n: 1\n", "t.yaml:1:3: expected a key name, got a sequence"},
     {"two_documents", "mad: {}\n---\nlog: {}\n", "t.yaml:3:1: a policy is one YAML document; found 2"},
-    {"syntax_unclosed_flow", "mad:\n  window: [1\n", "t.yaml:3:1: YAML syntax error: end of sequence flow not found"},
-    {"syntax_bad_indent", "mad:\n  window: 1\n timeout_ms: 2\n", "t.yaml:3:2: YAML syntax error: end of map not found"},
-    {"syntax_tab", "mad:\n\twindow: 1\n", "t.yaml:2:8: YAML syntax error: illegal map value"},
+    {"syntax_unclosed_flow", "mad:\n  window: [1\n",
+     "t.yaml:3:1: YAML syntax error: end of sequence flow not found (likely a '[' without its ']')"},
+    {"syntax_bad_indent", "mad:\n  window: 1\n timeout_ms: 2\n",
+     "t.yaml:3:2: YAML syntax error: end of map not found (likely a line indented out of step with its neighbours: "
+     "the keys of one map share a column)"},
+    {"syntax_tab", "mad:\n\twindow: 1\n",
+     "t.yaml:2:8: YAML syntax error: illegal map value (likely a tab in the indentation: YAML indents with spaces)"},
+    {"syntax_colon_in_value", "log:\n  file: a: b\n",
+     "t.yaml:2:10: YAML syntax error: illegal map value (likely a ': ' inside a value, or a key indented under a "
+     "value: quote the value (\"a: b\") or fix the indentation)"},
     // yaml-cpp 0.7 reads a double-quoted scalar that never closes as running to the end of the text
     // (with the rest folded into it) and raises no error; the loader refuses it at the opening quote.
     {"syntax_unclosed_double_quote", "sm:\n  state_dir: \"/var/lib/smd\nmad:\n  window: 8\n",
@@ -189,8 +196,8 @@ const RejectCase kShapeCases[] = {
      "t.yaml:2:1: YAML syntax error: unexpected ','"},
     {"three_documents", "mad: {}\n---\nlog: {}\n---\nsm: {}\n", "t.yaml:3:1: a policy is one YAML document; found 3"},
     // Checked in schema order (sm before mad), reported in reading order.
-    {"earliest_error_wins", "mad:\n  window: 99\nsm:\n  port: 999\n",
-     "t.yaml:2:11: mad.window: 99 is out of range 1..64"},
+    {"every_error_in_file_order", "sm:\n  port: 999\nmad:\n  window: 99\n",
+     "t.yaml:2:9: sm.port: 999 is out of range 0..254\nt.yaml:4:11: mad.window: 99 is out of range 1..64"},
 };
 INSTANTIATE_TEST_SUITE_P(Shape, PolicyLoaderReject, ::testing::ValuesIn(kShapeCases), case_name);
 
@@ -493,6 +500,20 @@ TEST(PolicyLoaderText, ANulByteIsRefusedWhereItIs) {
     ASSERT_FALSE(policy.ok());
     EXPECT_EQ(policy.error().message, where + "a NUL byte (0x00): a policy file is text");
   }
+}
+
+// Every error of a file, in file order, at most Diagnostics::kMaxReported of them and then a count.
+TEST(PolicyLoaderText, EveryErrorIsListedInFileOrderUpToACap) {
+  std::string yaml = "sm:\n";
+  for (int i = 0; i < 25; ++i) yaml += "  bad_key_" + std::to_string(i) + ": 1\n";
+  Result<Policy> policy = load_policy_string(yaml, "t.yaml");
+  ASSERT_FALSE(policy.ok());
+  const std::string& m = policy.error().message;
+  EXPECT_EQ(std::count(m.begin(), m.end(), '\n'), 20) << m;  // 20 errors and the count line
+  EXPECT_EQ(m.rfind("t.yaml:2:3: sm.bad_key_0: unknown key", 0), 0u) << m;
+  EXPECT_NE(m.find("\nt.yaml:21:3: sm.bad_key_19: unknown key"), std::string::npos) << m;
+  EXPECT_EQ(m.find("bad_key_20:"), std::string::npos) << m;
+  EXPECT_EQ(m.substr(m.rfind('\n') + 1), "t.yaml: and 5 more errors");
 }
 
 }  // namespace
