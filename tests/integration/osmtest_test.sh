@@ -31,6 +31,12 @@ run_flow() {
   echo "${rc} $(grep -c ' 0x02 -> ' "${log}" 2>/dev/null || echo 0)"
 }
 
+# stop_reason SM FLOW: the last error osmtest logged before giving up (its "osmtest_run: ERR" aside).
+stop_reason() {
+  grep ' 0x01 -> ' "${IBSIM_WORKDIR}/osmtest-$1-$2.log" | grep -v 'osmtest_run: ERR' | tail -n 1 |
+    sed -E 's/.* 0x01 -> //' || true
+}
+
 # passed SM FLOW: osmtest's verdict line says PASS.
 passed() { grep -q 'OSMTEST: TEST ".*" PASS' "${IBSIM_WORKDIR}/osmtest-$1-$2.out"; }
 
@@ -99,7 +105,8 @@ for flow in m s; do
     echo "osmtest -f ${flow}: smd PASS (${s} steps); OpenSM exit ${RC["opensm-${flow}"]} after ${o} steps"
   elif ((s >= o)); then
     echo "osmtest -f ${flow}: smd exit ${RC["smd-${flow}"]} after ${s} steps, OpenSM exit ${RC["opensm-${flow}"]} after ${o}: no earlier"
-    show_failure smd "${flow}"
+    echo "  smd stopped on:    $(stop_reason smd "${flow}")"
+    echo "  OpenSM stopped on: $(stop_reason opensm "${flow}")"
   else
     echo "FAIL: osmtest -f ${flow}: smd stopped after ${s} steps, earlier than OpenSM (${o})" >&2
     show_failure smd "${flow}"
