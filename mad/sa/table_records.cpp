@@ -1,5 +1,5 @@
 // Layout tables of the table records (IBA vol. 1, 15.2.5.4 SwitchInfoRecord, .6 LinearForwardingTableRecord,
-// .9 SMInfoRecord, .11 PKeyTableRecord, .12 SLtoVLMappingTableRecord, .14 VLArbitrationTableRecord,
+// .8 MulticastForwardingTableRecord, .9 SMInfoRecord, .11 PKeyTableRecord, .12 SLtoVLMappingTableRecord, .14 VLArbitrationTableRecord,
 // .18 GuidInfoRecord).
 #include "mad/sa/table_records.h"
 
@@ -13,6 +13,8 @@ namespace {
 constexpr FieldSpan kSl2VlFields[] = {bytes_at(0, 2), bytes_at(2, 1), bytes_at(3, 1), bytes_at(4, 4), bytes_at(8, 8)};
 constexpr FieldSpan kSwitchInfoFields[] = {bytes_at(0, 2), bytes_at(2, 2)};
 constexpr FieldSpan kLftFields[] = {bytes_at(0, 2), bytes_at(2, 2), bytes_at(4, 4), bytes_at(8, 64)};
+constexpr FieldSpan kMftFields[] = {bytes_at(0, 2), at(2, 0, 4), at(2, 4, 3), at(2, 7, 9), bytes_at(4, 4),
+                                   bytes_at(8, 64)};
 constexpr FieldSpan kSmInfoFields[] = {bytes_at(0, 2),  bytes_at(2, 2), bytes_at(4, 8), bytes_at(12, 8),
                                        bytes_at(20, 4), at(24, 0, 4),   at(24, 4, 4)};
 constexpr FieldSpan kGuidInfoFields[] = {bytes_at(0, 2),  bytes_at(2, 1),  bytes_at(3, 1),  bytes_at(4, 4),
@@ -25,6 +27,7 @@ constexpr FieldSpan kVlArbFields[] = {bytes_at(0, 2), bytes_at(2, 1), bytes_at(3
 const TableRecordKind kSl2VlTableRecord{{"SL2VLTableRecord", 0x0013, 16, kSl2VlFields}, {1, 2}, bytes_at(8, 8)};
 const TableRecordKind kSwitchInfoRecord{{"SwitchInfoRecord", 0x0014, 24, kSwitchInfoFields}, {-1, -1}, bytes_at(4, 20)};
 const TableRecordKind kLftRecord{{"LFTRecord", 0x0015, 72, kLftFields}, {1, -1}, bytes_at(8, 64)};
+const TableRecordKind kMftRecord{{"MFTRecord", 0x0017, 72, kMftFields}, {1, 3}, bytes_at(8, 64)};
 const TableRecordKind kSmInfoRecord{{"SMInfoRecord", 0x0018, 32, kSmInfoFields}, {-1, -1}, bytes_at(4, 21)};
 const TableRecordKind kGuidInfoRecord{{"GUIDInfoRecord", 0x0030, 72, kGuidInfoFields}, {1, -1}, bytes_at(8, 64)};
 const TableRecordKind kPKeyTableRecord{{"PKeyTableRecord", 0x0033, 72, kPKeyFields}, {1, 2}, bytes_at(8, 64)};

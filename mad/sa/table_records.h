@@ -5,6 +5,8 @@
 //   SL2VLTableRecord       0x0013    16  InputPortNum (1), OutputPortNum (2) SLtoVLMappingTable, 8 B at 8
 //   SwitchInfoRecord       0x0014    24  -                                  SwitchInfo, 20 B at 4
 //   LinearFTRecord         0x0015    72  BlockNum (1)                       LinearForwardingTable, 64 B at 8
+//   MulticastFTRecord      0x0017    72  Position (1, bits 15:12 of byte 2), MulticastForwardingTable, 64 B at 8
+//                                        BlockNum (3, bits 8:0 of bytes 2-3)
 //   SMInfoRecord           0x0018    32  -                                  SMInfo, 21 B at 4 (GUID 2, SM_Key 3,
 //                                                                           ActCount 4, Priority 5, SMState 6)
 //   GUIDInfoRecord         0x0030    72  BlockNum (1)                       GUIDInfo, 64 B at 8 (GUID0..7: 4..11)
@@ -32,6 +34,7 @@ struct TableRecordKind {
 extern const TableRecordKind kSl2VlTableRecord;
 extern const TableRecordKind kSwitchInfoRecord;
 extern const TableRecordKind kLftRecord;
+extern const TableRecordKind kMftRecord;
 extern const TableRecordKind kSmInfoRecord;
 extern const TableRecordKind kGuidInfoRecord;
 extern const TableRecordKind kPKeyTableRecord;

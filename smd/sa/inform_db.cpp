@@ -37,7 +37,9 @@ SaAnswer InformDb::set(const SaQuery& q, const Gid& subscriber_gid) {
       subs_.push_back({next_id_++, subscriber_gid, lid, info.qpn, info, q.trusted});
     }
   } else {
-    std::erase_if(subs_, [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); });
+    // Unsubscribing from nothing is an error (OpenSM ERR 4307, REQ_INVALID; osmtest -f v expects it).
+    if (std::erase_if(subs_, [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); }) == 0)
+      return SaAnswer::error(status::kReqInvalid);
   }
   SaAnswer a;
   a.record_size = InformInfo::kSize;

@@ -30,7 +30,7 @@ class InformDb {
  public:
   /// InformInfo Set from `q` (subscriber = `subscriber_gid` at q.requester_lid). Subscribe=1 adds (an
   /// identical subscription is not added twice: it takes the new QPN), Subscribe=0 removes the subscriber's
-  /// matching ones (IBA answers the InformInfo either way). Security traps (Type 2) need a trusted
+  /// matching ones, REQ_INVALID when it has none (OpenSM's rule, which osmtest checks). Security traps (Type 2) need a trusted
   /// requester, else REQ_INVALID; beyond kMaxSubscriptionsPerPort from one LID or kMaxSubscriptions in
   /// all, NO_RESOURCES. Answers the InformInfo as stored.
   SaAnswer set(const SaQuery& q, const mad::sa::Gid& subscriber_gid);

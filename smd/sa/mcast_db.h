@@ -8,13 +8,17 @@
 //                 means the subnet prefix; unknown port, JoinState 0, proxy join without a P_Key shared with
 //                 the requester, port not holding the group's P_Key, a masked field that the group does not
 //                 satisfy -> REQ_INVALID. A repeated join ORs the bits.
-//   create        unknown MGID: needs Full or SendOnlyFull, and Q_Key|TClass|P_Key|FlowLabel|SL (else
+//   create        unknown MGID: needs Full or SendOnlyFull (else REQ_INVALID, OpenSM o15.0.1.9: a join of
+//                 a group that does not exist), and Q_Key|TClass|P_Key|FlowLabel|SL (else
 //                 INSUFFICIENT_COMPONENTS); MGID 0 gets ff1<scope>:a01b:<prefix>:<counter>; a given MGID
-//                 starts 0xff with flag bits 7:5 zero, IPoIB signatures 0x401b/0x601b aside (else
-//                 REQ_INVALID, as OpenSM); MTU and rate default to the joiner's port, a > / < selector
-//                 moves one step, stored "exactly";
+//                 starts 0xff with flag bits 7:5 zero, IPoIB signatures 0x401b/0x601b aside, any scope
+//                 (else REQ_INVALID, as OpenSM); MTU and rate are the joiner's port's unless the request's
+//                 selector excludes them: then "<" takes one step below the requested value, "exactly" the
+//                 value itself, ">" fails (OpenSM's rule); nothing the port carries -> REQ_INVALID; stored
+//                 "exactly";
 //                 MLID lowest free in [0xC000, mlid_top] (else NO_RESOURCES).
-//   leave (Delete) MGID|PortGID|JoinState; clears the given bits; a port at 0 is removed; a group left with
+//   leave (Delete) MGID|PortGID|JoinState; clears the given bits, which the port must all hold (else
+//                 REQ_INVALID, as OpenSM); a port at 0 is removed; a group left with
 //                 no full member and not well_known is deleted (its MLID free again).
 // Pure: no I/O, no clock; the caller persists to_json() and reports traps 66/67 from the returned events.
 #pragma once

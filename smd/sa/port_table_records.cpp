@@ -54,6 +54,12 @@ const mad::SmpData* lookup(const TableCache& cache, const TableKey& key, std::ve
 
 }  // namespace
 
+bool vlarb_block_has_entries(const mad::PortInfo& pi, unsigned block) {
+  const unsigned cap = block <= 2 ? pi.vl_arbitration_low_cap : pi.vl_arbitration_high_cap;
+  const unsigned first_entry = (block == 2 || block == 4) ? 32 : 0;
+  return block >= 1 && block <= 4 && cap > first_entry;
+}
+
 SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
                                    std::vector<TableKey>& missing) {
   if (!q.trusted) return SaAnswer::error(status::kReqInvalid);
@@ -106,8 +112,9 @@ SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, co
     };
     std::vector<Pair> pairs;
     if (node.is_switch()) {
+      // Out-port 0 too: the table of the switch's own port (OpenSM lists it; osmtest asks for (0, 0)).
       const Lid lid = f.record_lid(n, 0);
-      for (PortNum o = 1; o <= node.num_ports; ++o) {
+      for (PortNum o = 0; o <= node.num_ports; ++o) {
         for (PortNum i = 0; i <= node.num_ports; ++i) pairs.push_back({lid, i, o});
       }
     } else {
@@ -138,25 +145,30 @@ SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, co
   const TableRecordKind& kind = kVlArbTableRecord;
   const auto want_port = wanted(q, kind, kind.key_field[0]);
   const auto want_block = wanted(q, kind, kind.key_field[1]);
-  RecordCollector out(kind.layout, q, snap.settings.max_records);
+  // A LID that names a CA port names that port: OutputPortNum is the SA's to fill in (IBA 15.2.5.14;
+  // OpenSM does, and osmtest asks with port 0), so it is not matched.
+  const Endport* named = (q.mask() & 1u) ? f.by_lid(static_cast<Lid>(bits::get16(q.record.data(), 0))) : nullptr;
+  const bool ca_named = named && !f.topo().node(named->node).is_switch();
+  SaQuery matched = q;
+  if (ca_named) matched.header.comp_mask &= ~(1ull << kind.key_field[0]);
+  RecordCollector out(kind.layout, matched, snap.settings.max_records);
   for (NodeIndex n : nodes_for(f, q)) {
     for (PortNum p : ports_of(f, n)) {
-      if (want_port && *want_port != p) continue;
+      if (ca_named ? p != named->port : (want_port && *want_port != p)) continue;
       const mad::PortInfo* pi = f.port_info(n, p);
       const Lid lid = f.record_lid(n, p);
       if (!pi || lid == 0) continue;
       for (unsigned b = 1; b <= 4 && !out.done(); ++b) {
-        const unsigned cap = b <= 2 ? pi->vl_arbitration_low_cap : pi->vl_arbitration_high_cap;
-        const unsigned first_entry = (b == 2 || b == 4) ? 32 : 0;
-        if (cap <= first_entry) continue;  // the port has no entries in this block
         if (want_block && *want_block != b) continue;
-        const mad::SmpData* d = lookup(cache, {lid, kAttrVlArb, b << 16 | p}, missing);
-        if (!d) continue;
         TableRecord r;
         r.lid = lid;
         r.key[0] = p;
         r.key[1] = b;
-        std::copy(d->begin(), d->end(), r.payload.begin());
+        if (vlarb_block_has_entries(*pi, b)) {
+          const mad::SmpData* d = lookup(cache, {lid, kAttrVlArb, b << 16 | p}, missing);
+          if (!d) continue;
+          std::copy(d->begin(), d->end(), r.payload.begin());
+        }  // else: the port holds no entries in this block (a switch's port 0, a small cap): an empty table
         r.encode(kind, out.slot());
         out.offer();
       }

@@ -6,9 +6,12 @@
 //
 //   PKeyTableRecord   CA port: blocks 0..PartitionCap/32 (NodeInfo); switch port 0 the same, external
 //                     ports up to SwitchInfo PartitionEnforcementCap. SMP AttrMod = block | port << 16.
-//   SL2VLTableRecord  CA port: (in 0, out 0); switch: every (in 0..N, out 1..N). AttrMod = in << 8 | out.
-//   VLArbTableRecord  every port with VLArbitration caps: blocks 1-2 (low, up to VLArbLowCap entries) and
-//                     3-4 (high, up to VLArbHighCap). AttrMod = block << 16 | port.
+//   SL2VLTableRecord  CA port: (in 0, out 0); switch: every (in 0..N, out 0..N). AttrMod = in << 8 | out.
+//   VLArbTableRecord  every port, blocks 1-4 (1-2 low, 3-4 high). A block holding some of the port's
+//                     VLArbLowCap / VLArbHighCap entries is read (AttrMod = block << 16 | port); a block
+//                     beyond the caps (switch port 0 without VLs, a cap of 32 or less) is answered with an
+//                     empty table without a read, as OpenSM answers every block. A LID that names a CA port
+//                     names its port: OutputPortNum is then filled in, not matched (OpenSM, osmtest -f q).
 #pragma once
 
 #include <vector>
@@ -18,6 +21,10 @@
 #include "smd/sa/table_cache.h"
 
 namespace smd::sa {
+
+/// Whether VLArbitrationTable block `block` (1..4; 1-2 low, 3-4 high priority, 32 entries each) holds any
+/// of the entries PortInfo `pi` advertises (VLArbLowCap, VLArbHighCap). IBA 14.2.5.9.
+bool vlarb_block_has_entries(const mad::PortInfo& pi, unsigned block);
 
 SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
                                    std::vector<TableKey>& missing);

@@ -9,8 +9,10 @@
 #include "mad/sa/service_record.h"
 #include "smd/sa/fabric_records.h"
 #include "smd/sa/mcmember_records.h"
+#include "smd/sa/mft_records.h"
 #include "smd/sa/multi_path_records.h"
 #include "smd/sa/path_records.h"
+#include "smd/sa/port_gid.h"
 #include "smd/sa/port_table_records.h"
 
 namespace smd::sa {
@@ -43,6 +45,7 @@ ReadHandler read_handler(std::uint16_t attr_id) {
     case attr::kLinkRecord: return answer_link_records;
     case attr::kSwitchInfoRecord: return answer_switch_info_records;
     case attr::kLftRecord: return answer_lft_records;
+    case attr::kMftRecord: return answer_mft_records;
     case attr::kGuidInfoRecord: return answer_guid_info_records;
     case attr::kSmInfoRecord: return answer_sm_info_records;
     case attr::kPathRecord: return answer_path_records;
@@ -78,6 +81,40 @@ Gid requester_gid(const SaFabric& f, Lid lid) {
   return e ? make_gid(f.subnet_prefix(), e->guid) : Gid{};
 }
 
+/// ServiceRecord Delete. Untrusted: only the requester's own records can match, whatever the template
+/// says: a template naming its own GID (either prefix) is kept, any other is replaced by its own GID under
+/// each prefix in turn. Answers the records removed, NO_RECORDS when none.
+SaAnswer delete_services(SaState& state, const SaQuery& q, std::uint64_t prefix, Guid own_guid, std::int64_t now_s) {
+  const Gid asked = ServiceRecord::decode(q.rec()).service_gid();
+  std::vector<Gid> forms;
+  if (q.trusted || ((q.mask() & sr_mask::kServiceGid) && names_port(asked, prefix, own_guid))) {
+    forms.push_back(asked);
+  } else {
+    for (std::uint64_t p : {prefix, kDefaultGidPrefix, kDefaultGidPrefixByteSwapped}) {
+      if (p == prefix && !forms.empty()) continue;  // the subnet prefix is the default one
+      forms.push_back(make_gid(p, own_guid));
+    }
+  }
+  SaAnswer all = SaAnswer::error(status::kNoRecords);
+  for (const Gid& gid : forms) {
+    SaQuery one = q;
+    if (!q.trusted) {
+      std::copy(gid.begin(), gid.end(), one.record.begin() + 8);
+      one.header.comp_mask |= sr_mask::kServiceGid;
+    }
+    SaAnswer a = state.services.erase(one, now_s);
+    if (a.status != status::kOk) continue;
+    state.services_changed = true;
+    if (all.status != status::kOk) {
+      all = std::move(a);
+    } else {
+      all.records.insert(all.records.end(), a.records.begin(), a.records.end());
+      all.count += a.count;
+    }
+  }
+  return all;
+}
+
 SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t now_s) {
   const std::uint16_t a = q.header.attr_id;
   const std::uint8_t m = q.method();
@@ -108,29 +145,23 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
                        : state.services.find(q, now_s, snap.settings.max_records, holds);
     }
     // A port registers and removes its own services; another port's need the SM_Key (IBA 15.2.5.14 leaves
-    // it to the SA; without it any port could delete or hijack every service on the subnet).
-    const Gid own = requester_gid(*snap.fabric, q.requester_lid);
+    // it to the SA; without it any port could delete or hijack every service on the subnet). Its own GID
+    // is its GUID under the subnet prefix or the default fe80:: (port_gid.h); the record keeps the GID given.
+    const SaFabric& f = *snap.fabric;
+    const std::uint64_t prefix = f.subnet_prefix();
+    const Endport* from = f.by_lid(q.requester_lid);
+    const Guid own_guid = from ? from->guid : 0;
     if (m == method::kSet) {
-      if (!q.trusted && ServiceRecord::decode(q.rec()).service_gid() != own) return SaAnswer::error(status::kDenied);
-      if (!q.trusted && !holds(ServiceRecord::decode(q.rec()).service_pkey()))
-        return SaAnswer::error(status::kReqInvalid);
+      const ServiceRecord rec = ServiceRecord::decode(q.rec());
+      if (!q.trusted && !names_port(rec.service_gid(), prefix, own_guid)) return SaAnswer::error(status::kDenied);
+      if (!q.trusted && !holds(rec.service_pkey())) return SaAnswer::error(status::kReqInvalid);
       SaAnswer ans = state.services.set(q, now_s, [&](const Gid& gid) {
-        return gid_prefix(gid) == snap.fabric->subnet_prefix() && snap.fabric->by_guid(gid_guid(gid)) != nullptr;
+        return subnet_gid_prefix(gid_prefix(gid), prefix) && f.by_guid(gid_guid(gid)) != nullptr;
       });
       if (ans.status == status::kOk) state.services_changed = true;
       return ans;
     }
-    if (m == method::kDelete) {
-      SaQuery own_only = q;
-      if (!q.trusted) {
-        // Untrusted: only the requester's own records can match, whatever the template says.
-        std::copy(own.begin(), own.end(), own_only.record.begin() + 8);
-        own_only.header.comp_mask |= sr_mask::kServiceGid;
-      }
-      SaAnswer ans = state.services.erase(own_only, now_s);
-      if (ans.status == status::kOk) state.services_changed = true;
-      return ans;
-    }
+    if (m == method::kDelete) return delete_services(state, q, prefix, own_guid, now_s);
     return SaAnswer::error(status::kMethodAttrUnsupported);
   }
   if (a == attr::kMcMemberRecord) {

@@ -11,6 +11,7 @@
 #include "routing/partitions/partition_spec.h"
 #include "routing/qos/qos_levels.h"
 #include "smd/sa/sa_fabric.h"
+#include "smd/sa/sa_mfts.h"
 
 namespace smd::sa {
 
@@ -60,6 +61,8 @@ struct SaSnapshot {
   /// what a PathRecord between two ports gets (SL, MTU and rate caps, PacketLifeTime, allowed P_Keys).
   /// Null: QoS off (qos.enabled false), no level, as OpenSM without -Q.
   std::shared_ptr<const QosLevelMatcher> qos;
+  /// The MFTs the SM programmed (MulticastForwardingTableRecord); null: none yet, no records.
+  std::shared_ptr<const SaMfts> mfts;
 };
 
 /// The P_Keys `port_guid` is a member of, as the fabric's partition plan gave them (SaFabric::pkeys);

@@ -219,6 +219,8 @@ class Daemon final : public DaemonControl {
   void publish_sa();
   std::shared_ptr<const sa::SaFabric> sa_fabric_;  ///< the SA's index of runner_'s last fabric
   const Topology* sa_fabric_of_ = nullptr;         ///< the topology sa_fabric_ was built from
+  std::shared_ptr<const sa::SaMfts> sa_mfts_;      ///< the SA's view of runner_'s MFTs ...
+  std::uint64_t sa_mfts_generation_ = 0;           ///< ... as of this McastTables generation
   /// The SM-owned port fields of runner_'s last fabric (smctl nodes), rebuilt after each sweep.
   std::shared_ptr<const PortFieldsView> port_fields_;
   bool sa_ready_ = false;  ///< MASTER with a sweep that brought the subnet up

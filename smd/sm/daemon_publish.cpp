@@ -139,6 +139,15 @@ void Daemon::publish_sa() {
   }
   snap->partitions = sa_partitions_;
   snap->qos = sa_qos_;
+  // MulticastForwardingTableRecord: rebuilt only when the programmed trees changed.
+  if (!sa_mfts_ || runner_->mcast_tables_generation() != sa_mfts_generation_) {
+    auto mfts = std::make_shared<sa::SaMfts>();
+    mfts->highest_mlid = runner_->mcast_tables().highest_mlid;
+    mfts->by_switch = mft_by_switch(runner_->mcast_tables());
+    sa_mfts_ = std::move(mfts);
+    sa_mfts_generation_ = runner_->mcast_tables_generation();
+  }
+  snap->mfts = sa_mfts_;
   snap->sm_lid = own_lid_;
   snap->settings.key = policy_.sa.key;
   snap->settings.packet_lifetime = static_cast<std::uint8_t>(policy_.sa.packet_lifetime);

@@ -104,6 +104,7 @@ McastProgramCounts SweepRunner::multicast_phase(SmpBatch& batch, SweepFabric& fa
       program_multicast(batch, fabric, want, applied_mft_, problems, same_fabric ? &mcast_tables_ : nullptr);
   if (c.verified) {
     mcast_tables_ = std::move(want);
+    ++mcast_generation_;
     mcast_tables_topo_ = topo;
     mcast_changed_.clear();
   }

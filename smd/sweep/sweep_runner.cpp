@@ -235,6 +235,7 @@ void SweepRunner::forget_programming() {
   applied_.forget_all();
   applied_mft_.forget_all();
   mcast_tables_ = {};  // the next master sweep builds every tree afresh
+  ++mcast_generation_;
   mcast_tables_topo_.reset();
   routed_topo_.reset();
   applied_pkeys_.forget_all();

@@ -135,6 +135,8 @@ class SweepRunner {
   McastPassSummary multicast_pass();
   /// The trees the switches were last programmed with (empty before the first multicast phase).
   const McastTables& mcast_tables() const { return mcast_tables_; }
+  /// Changes whenever mcast_tables() does (a verified multicast pass, a reset): readers rebuild views then.
+  std::uint64_t mcast_tables_generation() const { return mcast_generation_; }
   /// Some group changed since the last multicast phase (its tree is not programmed yet).
   bool mcast_rebuild_pending() const { return !mcast_changed_.empty(); }
 
@@ -244,6 +246,7 @@ class SweepRunner {
   std::set<Lid> mcast_changed_;                        ///< MLIDs to rebuild at the next multicast phase
   McastTables mcast_tables_;                           ///< the trees as last verified and programmed
   std::shared_ptr<const Topology> mcast_tables_topo_;  ///< the fabric they were verified on
+  std::uint64_t mcast_generation_ = 0;                 ///< bumped on every change of mcast_tables_
   AppliedMft applied_mft_;                             ///< what each switch acknowledged of its MFT, by GUID
   std::unique_ptr<McastTreeBuilder> mcast_builder_;    ///< indexes mcast_builder_topo_ (kept while it lives)
   std::shared_ptr<const Topology> mcast_builder_topo_;

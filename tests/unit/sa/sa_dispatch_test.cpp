@@ -201,7 +201,7 @@ TEST_F(SaDispatch, UnknownMethodAttributeAndVersion) {
   EXPECT_EQ(send.method(), IB_MAD_METHOD_GET_RESPONSE);
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_REPORT, kNodeRecord, 0)).status(), 0x0008);
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GET, 0x0099, 0)).status(), 0x000C);
-  EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GET, 0x0017, 0)).status(), 0x000C);  // MFTRecord
+  EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_SET, 0x0017, 0)).status(), 0x000C);  // MFTRecord Set
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_SET, kNodeRecord, 0)).status(), 0x000C);
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_DELETE, kNodeRecord, 0)).method(),
             IB_MAD_METHOD_DELETE_RESPONSE);

@@ -147,13 +147,11 @@ TEST(McastDb, JoinErrors) {
       {"proxy, shared P_Key", req(mgid(1), 0x104, 1), kJoin, 0x102, status::kOk},
       {"create without Q_Key", req(mgid(2), 0x104, 1), kCreate & ~kQKey, 0, status::kInsufficientComponents},
       {"create without SL", req(mgid(2), 0x104, 1), kCreate & ~kSl, 0, status::kInsufficientComponents},
-      {"create as NonMember", req(mgid(2), 0x104, 2), kCreate, 0, status::kInsufficientComponents},
+      {"create as NonMember (no such group)", req(mgid(2), 0x104, 2), kCreate, 0, status::kReqInvalid},
       {"create, P_Key not held", req(mgid(2), 0x104, 1, 0x8001), kCreate, 0, status::kReqInvalid},
       {"create, MGID not 0xff", req(Gid{0xfe, 0x12}, 0x104, 1), kCreate, 0, status::kReqInvalid},
       {"create, MGID flag bits", req(Gid{0xff, 0x32, 0x12, 0x34}, 0x104, 1), kCreate, 0, status::kReqInvalid},
       {"create, a01b link-local", req(Gid{0xff, 0x12, 0xa0, 0x1b}, 0x104, 1), kCreate, 0, status::kReqInvalid},
-      {"create, scope 0", req(Gid{0xff, 0x10, 0x12, 0x34}, 0x104, 1), kCreate, 0, status::kReqInvalid},
-      {"create, scope 15", req(Gid{0xff, 0x1f, 0x12, 0x34}, 0x104, 1), kCreate, 0, status::kReqInvalid},
       {"create, IPoIB MGID of partition 0x8001 with P_Key 0xffff",
        req(Gid{0xff, 0x12, 0x40, 0x1b, 0x80, 0x01}, 0x104, 1), kCreate, 0, status::kReqInvalid},
   };
@@ -192,8 +190,8 @@ TEST(McastDb, CreateMtuAndRateSelectors) {
   r.rate_selector = selector::kGreaterThan;
   McastResult c = join(db, p, r, kCreate | kMtu | kMtuSelector | kRate | kRateSelector);
   ASSERT_EQ(c.answer.status, status::kOk) << c.why;
-  EXPECT_EQ(answered(c).mtu, 3);   // one step above 512
-  EXPECT_EQ(answered(c).rate, 5);  // 5 Gb/s: the next rate above 2.5 (code 5, although 5 > 3)
+  EXPECT_EQ(answered(c).mtu, 4);   // the port's 2048 is above 512: the port's
+  EXPECT_EQ(answered(c).rate, 3);  // the port's 10 Gb/s is above 2.5: the port's
   r.mgid = mgid(4);
   r.mtu = 4;
   r.mtu_selector = selector::kGreaterThan;  // 4096 is beyond the port's 2048
@@ -202,6 +200,106 @@ TEST(McastDb, CreateMtuAndRateSelectors) {
   r.mtu_selector = selector::kLessThan;
   c = join(db, p, r, kCreate | kMtu | kMtuSelector);
   EXPECT_EQ(answered(c).mtu, 3);
+}
+
+// The scope nibble is not policed, as OpenSM: osmtest -f m creates ff1f:a01c:... (o15.0.1.6); the
+// reserved scope 0 is accepted the same way.
+TEST(McastDb, ReservedScopesAreCreatedAsOpenSmDoes) {
+  McastDb db;
+  Ports p;
+  for (const Gid& m : {Gid{0xff, 0x1f, 0xa0, 0x1c, 0xfe, 0x80}, Gid{0xff, 0x10, 0x12, 0x34}}) {
+    const McastResult r = join(db, p, req(m, 0x104, join_state::kFull));
+    ASSERT_EQ(r.answer.status, status::kOk) << r.why;
+    EXPECT_EQ(answered(r).scope, m[1] & 0xF);
+  }
+  EXPECT_EQ(db.groups().size(), 2u);
+}
+
+// osmtest -f m's creates with MGID 0 (osmt_multicast.c, "o15.0.1.4"), on a 4x SDR port (10 Gb/s, code 3)
+// with MTUCap 2048 (code 4). The expected codes are the IBA's (table 222), written here by hand, not
+// taken from rate.h: 2 = 2.5 Gb/s, 3 = 10, 5 = 5, 8 = 60; MTU 1 = 256 .. 5 = 4096.
+TEST(McastDb, CreateWithMgidZeroPicksWhatThePortCarriesAndTheSelectorAllows) {
+  McastDb db;
+  Ports p;
+  const Gid zero{};
+  struct Case {
+    const char* what;
+    std::uint64_t mask;
+    std::uint8_t mtu_sel, mtu, rate_sel, rate;
+    std::uint16_t status;
+    std::uint8_t want_mtu, want_rate;
+  };
+  const Case cases[] = {
+      {"no MTU, no rate: the port's", 0, 0, 0, 0, 0, status::kOk, 4, 3},
+      {"rate < 60 Gb/s: the port's 10 Gb/s", kRate | kRateSelector, 0, 0, selector::kLessThan, 8, status::kOk, 4, 3},
+      {"rate < 10 Gb/s: the next slower, 5 Gb/s (code 5)", kRate | kRateSelector, 0, 0, selector::kLessThan, 3,
+       status::kOk, 4, 5},
+      {"rate < 2.5 Gb/s: nothing", kRate | kRateSelector, 0, 0, selector::kLessThan, 2, status::kReqInvalid, 0, 0},
+      {"rate > 2.5 Gb/s: the port's", kRate | kRateSelector, 0, 0, selector::kGreaterThan, 2, status::kOk, 4, 3},
+      {"rate > 10 Gb/s: beyond the port", kRate | kRateSelector, 0, 0, selector::kGreaterThan, 3, status::kReqInvalid,
+       0, 0},
+      {"rate exactly 2.5 Gb/s", kRate | kRateSelector, 0, 0, selector::kExactly, 2, status::kOk, 4, 2},
+      {"rate exactly 60 Gb/s: beyond the port", kRate, 0, 0, 0, 8, status::kReqInvalid, 0, 0},
+      {"MTU < 4096: the port's 2048", kMtu | kMtuSelector, selector::kLessThan, 5, 0, 0, status::kOk, 4, 3},
+      {"MTU < 2048: 1024", kMtu | kMtuSelector, selector::kLessThan, 4, 0, 0, status::kOk, 3, 3},
+      {"MTU > 256: the port's 2048", kMtu | kMtuSelector, selector::kGreaterThan, 1, 0, 0, status::kOk, 4, 3},
+      {"MTU exactly 4096: beyond the port", kMtu | kMtuSelector, selector::kExactly, 5, 0, 0, status::kReqInvalid, 0,
+       0},
+      {"MTU < 256: nothing", kMtu | kMtuSelector, selector::kLessThan, 1, 0, 0, status::kReqInvalid, 0, 0},
+  };
+  std::set<Lid> mlids;
+  for (const Case& c : cases) {
+    McMemberRecord r = req(zero, 0x104, join_state::kFull);
+    r.mtu_selector = c.mtu_sel;
+    r.mtu = c.mtu;
+    r.rate_selector = c.rate_sel;
+    r.rate = c.rate;
+    const McastResult res = join(db, p, r, kCreate | c.mask);
+    ASSERT_EQ(res.answer.status, c.status) << c.what << ": " << res.why;
+    if (c.status != status::kOk) continue;
+    const McMemberRecord a = answered(res);
+    EXPECT_EQ(a.mtu, c.want_mtu) << c.what;
+    EXPECT_EQ(a.rate, c.want_rate) << c.what;
+    EXPECT_EQ(a.rate_selector, selector::kExactly) << c.what;
+    EXPECT_EQ(a.mgid[0], 0xff) << c.what << ": the SA picked an MGID";
+    EXPECT_TRUE(mlids.insert(a.mlid).second) << c.what << ": a new group each time";
+  }
+}
+
+// On a subnet whose prefix is not fe80::, a port joins with its own GUID under the default prefix (OpenSM
+// 0a8d9392); fe80:: with the GUID of a port that shares no P_Key with the requester is still a refused proxy
+// join, exactly as with the subnet prefix.
+TEST(McastDb, DefaultPrefixNamesTheRequestersOwnPortOnly) {
+  constexpr std::uint64_t kSite = 0xFEC0000000000001ull;
+  McastDb db;
+  Ports p;
+  McastContext ctx = p.ctx();
+  ctx.subnet_prefix = kSite;
+  const auto send = [&](std::uint64_t prefix, Guid port, Guid requester, std::uint8_t js) {
+    McMemberRecord r = req(mgid(9), port, js);
+    r.port_gid = make_gid(prefix, port);
+    return db.join(query(0x02, kCreate, r), requester, ctx);
+  };
+  const McastResult own = send(kPrefix, 0x104, 0x104, join_state::kFull);
+  ASSERT_EQ(own.answer.status, status::kOk) << own.why;
+  EXPECT_EQ(gid_prefix(answered(own).port_gid), kSite) << "answered under the subnet prefix";
+  // 0x103 holds only 0x8002, 0x105 only 0x7fff: they share none.
+  const McastResult spoof = send(kPrefix, 0x105, 0x103, join_state::kFull);
+  EXPECT_EQ(spoof.answer.status, status::kReqInvalid) << "fe80:: + another port's GUID";
+  EXPECT_EQ(send(kSite, 0x105, 0x103, join_state::kFull).answer.status, status::kReqInvalid) << "same with the subnet's";
+  EXPECT_EQ(send(0xFEC0000000000002ull, 0x104, 0x104, join_state::kFull).answer.status, status::kReqInvalid)
+      << "a third prefix";
+  EXPECT_EQ(db.groups().at(mgid(9)).members.size(), 1u) << "only 0x104 joined";
+  EXPECT_EQ(db.leave(query(0x15, kJoin, [&] {
+                       McMemberRecord r = req(mgid(9), 0x104, join_state::kFull);
+                       r.port_gid = make_gid(kPrefix, 0x104);
+                       return r;
+                     }()),
+                     0x103, ctx)
+                .answer.status,
+            status::kReqInvalid)
+      << "0x103 may not take 0x104 out through fe80:: either";
+  EXPECT_EQ(db.groups().at(mgid(9)).members.size(), 1u);
 }
 
 // Joining a group whose MTU or rate the port cannot carry is refused (OpenSM: validate_port_caps); a
@@ -328,6 +426,7 @@ TEST(McastDb, LeaveErrors) {
   EXPECT_EQ(leave(db, p, mgid(7), 0x104, 1).answer.status, status::kReqInvalid);         // no such group
   EXPECT_EQ(leave(db, p, mgid(1), 0x105, 1).answer.status, status::kReqInvalid);         // not a member
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 2).answer.status, status::kReqInvalid);         // bit not held
+  EXPECT_EQ(leave(db, p, mgid(1), 0x104, 3).answer.status, status::kReqInvalid);         // one of two not held
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1, 0x103).answer.status, status::kReqInvalid);  // proxy, no P_Key
   const McastResult insuf = db.leave(query(0x15, kMgid | kPortGid, req(mgid(1), 0x104, 1)), 0x104, p.ctx());
   EXPECT_EQ(insuf.answer.status, status::kInsufficientComponents);
@@ -522,14 +621,14 @@ TEST(McastDb, ChurnLeavesNothingBehind) {
       const McastResult r = join(db, p, req(m, port, bits));
       const bool exists = model.count(m) != 0;
       if (!exists && !(bits & 0x9)) {
-        ASSERT_EQ(r.answer.status, status::kInsufficientComponents);
+        ASSERT_EQ(r.answer.status, status::kReqInvalid);
         continue;
       }
       ASSERT_EQ(r.answer.status, status::kOk) << step << ": " << r.why;
       model[m][port] |= bits;
     } else {
       const McastResult r = leave(db, p, m, port, bits);
-      const bool held = model.count(m) && model[m].count(port) && (model[m][port] & bits);
+      const bool held = model.count(m) && model[m].count(port) && (model[m][port] & bits) == bits;
       ASSERT_EQ(r.answer.status, held ? status::kOk : status::kReqInvalid) << step;
       if (!held) continue;
       std::uint8_t& js = model[m][port];
@@ -553,7 +652,7 @@ TEST(McastDb, ChurnLeavesNothingBehind) {
     }
   }
   for (const auto& [m, members] : std::map(model)) {
-    for (const auto& [port, js] : members) (void)leave(db, p, m, port, 0xF);
+    for (const auto& [port, js] : members) (void)leave(db, p, m, port, js);
   }
   ASSERT_EQ(db.groups().size(), before.size());
   for (const auto& [m, g] : before) {

@@ -123,6 +123,53 @@ TEST_F(SaService, UntrustedPortsTouchOnlyTheirOwnServices) {
   EXPECT_EQ(service(IB_MAD_METHOD_GET, kId, 0x72, 0, 0, "", 1000, 0).status(), 0) << "and anyone can still find it";
 }
 
+// A client that builds its ServiceGID from the default prefix fe80:: (osmtest under ibsim's shim, a host
+// that has not re-read its GID table) registers and deletes its own services on a subnet whose prefix is
+// another; the same prefix with another port's GUID is still refused, and its services stay.
+TEST_F(SaService, OwnGidWithTheDefaultPrefixButNoOtherPorts) {
+  constexpr std::uint64_t kSite = 0xFEC0000000000001ull;  // the subnet prefix the SM set
+  constexpr std::uint64_t kDefault = 0xFE80000000000000ull;
+  rig.fabric = SaFabric::build(rig.fabric->observed(), rig.lids, rig.tables, kSite, nullptr);
+  rig.snap.fabric = rig.fabric;
+  const auto send = [&](std::uint8_t method, std::uint64_t mask, std::uint64_t id, std::uint64_t prefix,
+                        std::uint64_t guid, std::uint64_t sm_key, Lid from) {
+    Mad m = request(method, kServiceRecord, mask, sm_key);
+    auto r = rec_of(m);
+    put64(r, 0, id);
+    put_gid(r, 8, prefix, guid);
+    put16(r, 24, 0xFFFF);
+    return ask(rig.snap, state, m, from, 1000);
+  };
+  // Host A is LID 3, host B LID 4.
+  const Answer own = send(IB_MAD_METHOD_SET, kId | kGid, 0x90, kDefault, kA + 1, 0, 3);
+  ASSERT_EQ(own.status(), 0) << "A's own GUID under fe80::";
+  EXPECT_EQ(get_be(own.record(0), 8, 8), kDefault) << "the record keeps the GID it was given";
+  EXPECT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x91, kSite, kA + 1, 0, 3).status(), 0) << "and the subnet's";
+  EXPECT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x92, kDefault, kB + 1, 0, 3).status(), 0x0700)
+      << "fe80:: with host B's GUID from host A: a spoof";
+  EXPECT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x93, 0xFEC0000000000002ull, kA + 1, 0, 3).status(), 0x0700)
+      << "A's GUID under a third prefix";
+  EXPECT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x94, 0xFEC0000000000002ull, kA + 1, kTrustedKey, 3).status(), 0x0500)
+      << "trusted, but no port of this subnet has that GID";
+  // osmtest 3.3.23 under ibsim writes fe80:: in host byte order: 0000:0000:0000:80fe. Its own GUID only.
+  constexpr std::uint64_t kSwapped = 0x00000000000080FEull;
+  EXPECT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x96, kSwapped, kA + 1, 0, 3).status(), 0) << "osmtest's form";
+  EXPECT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x97, kSwapped, kB + 1, 0, 3).status(), 0x0700)
+      << "osmtest's form with host B's GUID from host A: a spoof";
+  ASSERT_EQ(send(IB_MAD_METHOD_SET, kId | kGid, 0x95, kDefault, kB + 1, 0, 4).status(), 0) << "B's own";
+  EXPECT_EQ(state.services.size(), 4u);
+  // Host A deletes "everything": its three records (one per prefix) go, B's stays.
+  const Answer gone = send(IB_MAD_METHOD_DELETE, 0, 0, 0, 0, 0, 3);
+  ASSERT_EQ(gone.status(), 0);
+  EXPECT_EQ(gone.outcome.records, 3u);
+  EXPECT_EQ(state.services.size(), 1u);
+  // Host A names B's fe80:: GID in a Delete template: nothing of B's goes.
+  EXPECT_EQ(send(IB_MAD_METHOD_DELETE, kGid, 0, kDefault, kB + 1, 0, 3).status(), 0x0300);
+  EXPECT_EQ(state.services.size(), 1u);
+  EXPECT_EQ(send(IB_MAD_METHOD_DELETE, kGid, 0, kDefault, kB + 1, 0, 4).status(), 0) << "B deletes its own";
+  EXPECT_EQ(state.services.size(), 0u);
+}
+
 // A service under a partition's P_Key is that partition's: host A, in the default partition only, neither
 // sees B's service under 0x8010 nor registers one of its own under it; a trusted requester sees it.
 TEST_F(SaService, UntrustedPortsSeeAndRegisterOnlyInTheirPartitions) {
@@ -301,6 +348,7 @@ TEST(SaInform, SubscribeMatchUnsubscribe) {
   off.subscribe = false;
   EXPECT_EQ(db.set(inform_query(off, 3), kSubscriber).status, 0);
   EXPECT_EQ(db.size(), 0u);
+  EXPECT_EQ(db.set(inform_query(off, 3), kSubscriber).status, 0x0200) << "nothing left to unsubscribe from";
 }
 
 TEST(SaInform, ResubscribingTakesTheNewQpn) {
