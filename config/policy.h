@@ -163,6 +163,14 @@ struct HealthPolicy {
       3600;  ///< health.quiet_period: clean seconds after which a mark clears itself (0 = operator only)
 };
 
+/// What `smd --instance NAME` and `--metrics-listen` set (smd/sm/instance_policy.h): never read from YAML,
+/// kept in the policy so a SIGHUP reload applies them again and the metrics can name the instance.
+struct InstancePolicy {
+  std::string name;              ///< "" = the single, unnamed SM (smd.service)
+  std::string metrics_listen;    ///< --metrics-listen HOST:PORT ("" = the policy's metrics.listen)
+  bool own_policy_file = false;  ///< the policy is the instance's smd-NAME.yaml, not the shared file
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -184,6 +192,7 @@ struct Policy {
   /// Reloadable on SIGHUP.
   QosSpec qos;
   std::string source = "<defaults>";  ///< file the policy came from
+  InstancePolicy instance;            ///< command-line instance options (not YAML)
 };
 
 }  // namespace smd

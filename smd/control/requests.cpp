@@ -232,6 +232,8 @@ Json status_json(const FabricSnapshot& snap) {
   }
   if (snap.lids) status["fabric"]["lids"] = snap.lids->entries().size();
   status["policy"] = {{"generation", snap.policy_generation}, {"source", snap.policy_source}};
+  // smd --instance NAME: which of this host's SMs answered (null for the single SM).
+  status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);
   Json restart = Json::array();
   for (const RestartNeeded& k : snap.needs_restart) {
     restart.push_back({{"key", k.key}, {"running", k.running}, {"file", k.file}});

@@ -10,6 +10,7 @@
 #include "config/policy_loader.h"
 #include "config/policy_summary.h"
 #include "smd/sm/daemon.h"
+#include "smd/sm/instance_policy.h"
 #include "smd/sm/notify.h"
 #include "smd/sm/policy_reload.h"
 
@@ -50,6 +51,9 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
     spdlog::error("reload refused, running policy kept: {}", loaded.error().message);
     return nullptr;
   }
+  // The file says nothing of --instance or --metrics-listen: apply them again, or the instance's paths
+  // would read as changed restart keys.
+  apply_instance(loaded.value(), policy_.instance);
   auto reloaded = std::make_shared<ReloadedPolicy>();
   // The restart-only keys of the running policy never change, so comparing with policy_ is right even
   // while an older reload is still staged.
