@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   if (!app.get_subcommands().empty()) return 0;  // the subcommand ran in its callback
 
   // Bad names stop here, before any file or folder is made from them.
-  if (!instance.name.empty() || app.count("--instance") != 0) {
+  if (app.count("--instance") != 0) {
     if (auto st = smd::check_instance_name(instance.name); !st.ok()) {
       std::cerr << "smd: --instance: " << st.error().message << "\n";
       return 2;

@@ -109,6 +109,11 @@ grep -qx 'smd_nodes{type="switch"} 6' "${W}/metrics.a" || fail "rail0 metrics: n
 grep -qx 'smd_nodes{type="switch"} 2' "${W}/metrics.b" || fail "rail1 metrics: not 2 switches"
 echo "metrics: rail0 on ${pa}, rail1 on ${pb}"
 
+# A SIGHUP re-reads the instance's file and applies --instance again: nothing reads as changed.
+kill -HUP "${DAEMON_PID_rail1}"
+wait_log rail1 "policy 2 takes effect" 30
+if grep -q "needs restart" "${W}/rail1.log"; then fail "rail1's reload: $(grep 'needs restart' "${W}/rail1.log")"; fi
+
 # --- kill -9 of rail0: rail1 keeps serving ------------------------------------------------------------------
 kill -9 "${DAEMON_PID_rail0}"
 wait "${DAEMON_PID_rail0}" 2>/dev/null || true
