@@ -45,7 +45,7 @@ TEST(InstanceName, BadNamesAreRefusedByName) {
     EXPECT_EQ(st.error().message.rfind("instance name '", 0), 0u) << st.error().message;
   }
   // The name is quoted printable: a newline does not break the operator's terminal line.
-  EXPECT_NE(check_instance_name("x\n").error().message.find("'x\\n'"), std::string::npos)
+  EXPECT_NE(check_instance_name("x\n").error().message.find("'x\\x0a'"), std::string::npos)
       << check_instance_name("x\n").error().message;
 }
 
