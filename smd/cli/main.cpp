@@ -1,12 +1,13 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
 // offline; `smd check-config` validates a policy file; `smd import-partitions` converts OpenSM's
-// partitions.conf.
+// partitions.conf. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per port).
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
 
+#include "config/listen_address.h"
 #include "config/policy_loader.h"
 #include "routing/base/safe_text.h"
 #include "smd/cli/check_config_command.h"
@@ -14,7 +15,6 @@
 #include "smd/cli/logging.h"
 #include "smd/cli/once_command.h"
 #include "smd/cli/plan_command.h"
-#include "config/listen_address.h"
 #include "smd/protocol/instance_name.h"
 #include "smd/sm/daemon.h"
 #include "smd/sm/instance_policy.h"

@@ -37,8 +37,9 @@ void apply_instance(Policy& policy, const InstancePolicy& instance) {
 std::string describe_instance(const Policy& policy) {
   const InstancePolicy& in = policy.instance;
   if (in.name.empty()) return "";
-  std::string text = "instance " + in.name + " (policy " + policy.source + (in.own_policy_file ? ", its own" : ", shared") +
-                     "): state_dir " + policy.sm.state_dir + ", socket " + policy.control.socket + ", metrics ";
+  std::string text = "instance " + in.name + " (policy " + policy.source +
+                     (in.own_policy_file ? ", its own" : ", shared") + "): state_dir " + policy.sm.state_dir +
+                     ", socket " + policy.control.socket + ", metrics ";
   if (!policy.metrics.enabled) {
     text += in.own_policy_file || !in.metrics_listen.empty()
                 ? "off"

@@ -1,5 +1,6 @@
 // smctl: ask a running smd over its control socket.
-//   smctl [--socket PATH] [--instance NAME] [--json] [--timeout S] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
+//   smctl [--socket PATH] [--instance NAME] [--json] [--timeout S]
+//         status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
 //         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce
 // The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
 // when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
