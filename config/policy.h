@@ -163,6 +163,14 @@ struct HealthPolicy {
       3600;  ///< health.quiet_period: clean seconds after which a mark clears itself (0 = operator only)
 };
 
+/// What `smd --instance NAME` and `--metrics-listen` set (smd/sm/instance_policy.h): never read from YAML,
+/// kept in the policy so a SIGHUP reload applies them again and the metrics can name the instance.
+struct InstancePolicy {
+  std::string name;              ///< "" = the single, unnamed SM (smd.service)
+  std::string metrics_listen;    ///< --metrics-listen HOST:PORT ("" = the policy's metrics.listen)
+  bool own_policy_file = false;  ///< the policy is the instance's smd-NAME.yaml, not the shared file
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -187,6 +195,7 @@ struct Policy {
   /// What the loader accepted but an operator should hear of, "file:line:column: warning: ..." each (an
   /// empty file: every value is the default). check-config prints them, the daemon logs them.
   std::vector<std::string> warnings;
+  InstancePolicy instance;            ///< command-line instance options (not YAML)
 };
 
 }  // namespace smd

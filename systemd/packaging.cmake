@@ -1,6 +1,7 @@
 # The Debian package of smd (`cmake --build build --target package`, or `cd build && cpack -G DEB`):
-# smd, smctl and smd-fabric in /usr/bin, /etc/smd/smd.yaml as a conffile, the unit in
-# /usr/lib/systemd/system, man pages smd(8) and smctl(8), README and license in /usr/share/doc/smd.
+# smd, smctl and smd-fabric in /usr/bin, /etc/smd/smd.yaml and /etc/default/smd as conffiles, the units
+# smd.service, smd@.service and smd-all.service in /usr/lib/systemd/system, their helper
+# /usr/lib/smd/smd-instances, man pages smd(8) and smctl(8), README and license in /usr/share/doc/smd.
 # Included from the top-level CMakeLists.txt (CPack writes CPackConfig.cmake into the top build folder).
 # The maintainer scripts are systemd/debian/: postinst creates the system group smd (members may use
 # smctl) and reloads systemd; nothing enables or starts the service.
@@ -37,7 +38,8 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS adduser)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS rdma-core)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "infiniband-diags, ibsim-utils")
 
-# conffiles: dpkg keeps an operator's edits of /etc/smd/smd.yaml across upgrades and removes it only on purge.
+# conffiles: dpkg keeps an operator's edits of /etc/smd/smd.yaml and /etc/default/smd (PORTS) across upgrades
+# and removes them only on purge.
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     ${CMAKE_CURRENT_LIST_DIR}/debian/conffiles ${CMAKE_CURRENT_LIST_DIR}/debian/postinst
     ${CMAKE_CURRENT_LIST_DIR}/debian/prerm ${CMAKE_CURRENT_LIST_DIR}/debian/postrm)

@@ -1,12 +1,13 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
 // offline; `smd check-config` validates a policy file; `smd import-partitions` converts OpenSM's
-// partitions.conf.
+// partitions.conf. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per port).
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
 
+#include "config/listen_address.h"
 #include "config/policy_loader.h"
 #include "routing/base/safe_text.h"
 #include "smd/cli/check_config_command.h"
@@ -14,7 +15,9 @@
 #include "smd/cli/logging.h"
 #include "smd/cli/once_command.h"
 #include "smd/cli/plan_command.h"
+#include "smd/protocol/instance_name.h"
 #include "smd/sm/daemon.h"
+#include "smd/sm/instance_policy.h"
 #include "smd/state/state_dir.h"
 
 int main(int argc, char** argv) {
@@ -25,12 +28,18 @@ int main(int argc, char** argv) {
   std::string config_path;
   bool once = false;
   std::string log_level;
+  smd::InstancePolicy instance;
   app.add_option("-c,--config", config_path, "YAML policy file (see config/smd.yaml)");
   app.add_flag(
       "--once", once,
       "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
   app.add_option("--log-level", log_level, "override log.level (trace, debug, info, warn, error, critical, off)")
       ->check(CLI::IsMember(smd::log_level_names()));
+  app.add_option("--instance", instance.name,
+                 "run as instance NAME of several SMs on this host: a port GUID (0x...) selects the SM port; "
+                 "smd-NAME.yaml beside --config replaces it when present; NAME is added as a folder to "
+                 "sm.state_dir and control.socket");
+  app.add_option("--metrics-listen", instance.metrics_listen, "override metrics.listen (HOST:PORT)");
   smd::add_plan_command(app);
   smd::add_check_config_command(app);
   smd::add_import_partitions_command(app);
@@ -45,6 +54,24 @@ int main(int argc, char** argv) {
   }
   if (!app.get_subcommands().empty()) return 0;  // the subcommand ran in its callback
 
+  // Bad names stop here, before any file or folder is made from them.
+  if (app.count("--instance") != 0) {
+    if (auto st = smd::check_instance_name(instance.name); !st.ok()) {
+      std::cerr << "smd: --instance: " << st.error().message << "\n";
+      return 2;
+    }
+    const std::string shared = config_path;
+    config_path = smd::instance_policy_path(config_path, instance.name);
+    instance.own_policy_file = config_path != shared;
+  }
+  if (!instance.metrics_listen.empty()) {
+    if (auto parsed = smd::parse_listen_address(instance.metrics_listen); !parsed.ok()) {
+      std::cerr << "smd: --metrics-listen '" << smd::printable_text(instance.metrics_listen)
+                << "': " << parsed.error().message << "\n";
+      return 2;
+    }
+  }
+
   smd::Policy policy;
   if (!config_path.empty()) {
     if (auto st = smd::check_policy_file_permissions(config_path); !st.ok()) {
@@ -58,12 +85,14 @@ int main(int argc, char** argv) {
     }
     policy = std::move(loaded.value());
   }
+  smd::apply_instance(policy, instance);
   if (!log_level.empty()) policy.log.level = log_level;
   if (auto st = smd::setup_logging(policy.log); !st.ok()) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;
   }
   for (const std::string& w : policy.warnings) spdlog::warn("policy: {}", w);
+  if (const std::string line = smd::describe_instance(policy); !line.empty()) spdlog::info("{}", line);
   if (auto st = smd::prepare_state_dir(policy.sm.state_dir); !st.ok()) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;

@@ -278,6 +278,15 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.family("smd_is_sm_restored_total", "counter", "Times this SM's port had lost IsSM and got it back.");
   w.sample("smd_is_sm_restored_total", "", as_double(c.is_sm_restored));
 
+  // Two daemons on one host (smd --instance, one subnet per rail) differ in their metrics only here:
+  // one info sample, joined on the scrape target, as Prometheus' *_info convention has it.
+  w.family("smd_subnet_info", "gauge",
+           "The subnet this daemon manages, always 1: smd_instance (smd --instance, \"\" for the single SM), "
+           "sm_port_guid (the SM's port, all zeros before it is open) and subnet_prefix.");
+  w.sample("smd_subnet_info",
+           label("smd_instance", snap.instance) + "," + label("sm_port_guid", format_guid(snap.sm_port_guid)) + "," +
+               label("subnet_prefix", format_guid(snap.subnet_prefix)),
+           1);
   w.family("smd_sm_state", "gauge", "SM state (IBA SMInfo): 1 for the current state, 0 for the others.");
   static constexpr const char* kStates[] = {"NOTACTIVE", "DISCOVERING", "STANDBY", "MASTER"};
   bool known = false;

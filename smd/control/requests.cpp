@@ -238,6 +238,8 @@ Json status_json(const FabricSnapshot& snap) {
                                           {"since", iso_time(snap.reload_refused_since)}};
   }
   status["metrics"] = snap.metrics_address.empty() ? Json(nullptr) : Json(snap.metrics_address);
+  // smd --instance NAME: which of this host's SMs answered (null for the single SM).
+  status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);
   Json restart = Json::array();
   for (const RestartNeeded& k : snap.needs_restart) {
     restart.push_back({{"key", k.key}, {"running", k.running}, {"file", k.file}});

@@ -12,6 +12,7 @@
 #include "config/policy_loader.h"
 #include "config/policy_summary.h"
 #include "smd/sm/daemon.h"
+#include "smd/sm/instance_policy.h"
 #include "smd/sm/notify.h"
 #include "smd/sm/policy_reload.h"
 
@@ -69,6 +70,9 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   }
   reload_refused_.clear();
   for (const std::string& w : loaded.value().warnings) spdlog::warn("SIGHUP: policy: {}", w);
+  // The file says nothing of --instance or --metrics-listen: apply them again, or the instance's paths
+  // would read as changed restart keys.
+  apply_instance(loaded.value(), policy_.instance);
   auto reloaded = std::make_shared<ReloadedPolicy>();
   // The restart-only keys of the running policy never change, so comparing with policy_ is right even
   // while an older reload is still staged.

@@ -55,6 +55,8 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->sm_state = mad::to_string(state_);
   snap->priority = policy_.sm.priority;
   snap->sm_port_guid = own_guid_;
+  snap->instance = policy_.instance.name;
+  snap->subnet_prefix = policy_.sm.subnet_prefix;
   snap->sm_lid = own_lid_;
   const bool master = state_ == mad::SmState::kMaster;
   snap->master_port_guid = master ? own_guid_ : watched_.guid;

@@ -1,8 +1,10 @@
 // smctl: ask a running smd over its control socket.
-//   smctl [--socket PATH] [--json] [--timeout S] status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
+//   smctl [--socket PATH] [--instance NAME] [--json] [--timeout S]
+//         status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
 //         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce
 // The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
-// when --socket is not given.
+// when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
+// the socket path with the folder NAME put before the file name, the rule `smd --instance NAME` follows.
 // Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -10,6 +12,7 @@
 
 #include "config/policy.h"
 #include "routing/base/safe_text.h"
+#include "smd/protocol/instance_name.h"
 #include "smd/smctl/smctl_client.h"
 #include "smd/smctl/smctl_render.h"
 
@@ -27,12 +30,16 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("smctl ") + SMD_VERSION);
   app.require_subcommand(1);
   std::string socket = smd::ControlPolicy{}.socket;
+  std::string instance;
   bool json = false;
   unsigned timeout_s = 30;
   // Commands hand options they do not know back to smctl, so `smctl status --json` works as OpenSM
   // users type it. Set before any command is added: each command takes it over when it is made.
   app.fallthrough();
   app.add_option("--socket", socket, "control socket of smd")->capture_default_str()->envname("SMCTL_SOCKET");
+  app.add_option("--instance", instance,
+                 "talk to smd --instance NAME: its socket is NAME/control.socket in the folder of --socket")
+      ->envname("SMCTL_INSTANCE");
   app.add_flag("--json", json, "print the daemon's raw JSON response");
   app.add_option("--timeout", timeout_s, "seconds to wait for the answer")->capture_default_str();
 
@@ -106,6 +113,13 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitNoConnection;
   }
 
+  if (app.count("--instance") != 0 || !instance.empty()) {
+    if (auto st = smd::check_instance_name(instance); !st.ok()) {
+      std::cerr << "smctl: --instance: " << st.error().message << "\n";
+      return kExitNoConnection;
+    }
+    socket = smd::instance_socket_path(socket, instance);
+  }
   auto response = smd::control::call(socket, request, std::chrono::seconds(timeout_s));
   if (!response.ok()) {
     std::cerr << "smctl: " << smd::printable_text(response.error().message) << "\n";

@@ -35,6 +35,9 @@ void render_status(std::ostream& out, const Json& s) {
   const Json& last = s.at("last_sweep");
   const Json& fabric = s.at("fabric");
   out << std::left;
+  if (s.contains("instance") && s.at("instance").is_string()) {  // smd --instance NAME
+    out << std::setw(14) << "Instance" << str(s, "instance") << "\n";
+  }
   out << std::setw(14) << "SM state" << str(s, "state") << " (priority " << str(s, "priority") << ")\n";
   out << std::setw(14) << "SM port" << str(s, "sm_guid") << " LID " << str(s, "sm_lid") << "\n";
   out << std::setw(14) << "Master" << str(s, "master_guid") << " LID " << str(s, "master_lid") << "\n";

@@ -88,6 +88,8 @@ struct FabricSnapshot {
   unsigned priority = 0;
   Guid sm_port_guid = 0;
   Lid sm_lid = 0;
+  std::string instance;                          ///< `smd --instance NAME` ("" = the single SM)
+  std::uint64_t subnet_prefix = 0xfe80000000000000ULL;  ///< sm.subnet_prefix this SM assigns
   Guid master_port_guid = 0;  ///< the master's port GUID (ours when MASTER)
   Lid master_lid = 0;
   /// SMs in MASTER state at this SM's last look (its election gate or light sweep), itself included: 1 is

@@ -5,6 +5,8 @@
 #   sim CMD ARGS...                       # runs CMD under the umad2sim shim against this fabric
 #   ibsim_console 'Unlink "sw1"[3]'       # fault injection through the console FIFO
 #   ibsim_stop                            # end it (to start another fabric)
+#   ibsim_start_other TAG NETFILE [args]  # a second, separate fabric at once (its own IBSIM_SOCKNAME)
+#   sim_on TAG CMD ARGS...                # runs CMD under the shim against fabric TAG
 #
 # Everything started here is killed by PID in the EXIT trap, on success and on failure.
 
@@ -82,6 +84,39 @@ ibsim_stop() {
 }
 
 sim_probe() { (cd "${IBSIM_WORKDIR}" && LD_PRELOAD="${SIM_PRELOAD}" timeout 5 ibstat >/dev/null 2>&1); }
+
+# ibsim_start_other TAG NETFILE [args]: another simulator beside the first, for tests of two subnets from
+# one host (one ibsim serves one subnet; a client reaches the one its IBSIM_SOCKNAME names). TAG is a
+# word ([a-z0-9]); its socket name is ${IBSIM_SOCKNAME}-TAG, its log ibsim-TAG.log and console FIFO
+# console-TAG in IBSIM_WORKDIR. Both of its PIDs (ibsim, the FIFO's writer) are killed by the EXIT trap.
+ibsim_start_other() {
+  local tag=$1 netfile=$2
+  shift 2
+  [[ ${tag} =~ ^[a-z0-9]+$ ]] || { echo "ibsim_start_other: bad tag '${tag}'" >&2; return 1; }
+  local sock="${IBSIM_SOCKNAME}-${tag}" log="${IBSIM_WORKDIR}/ibsim-${tag}.log" fifo="${IBSIM_WORKDIR}/console-${tag}"
+  mkfifo "${fifo}"
+  sleep infinity >"${fifo}" &
+  ibsim_track $!
+  IBSIM_SOCKNAME="${sock}" ibsim -s "$@" "${netfile}" <"${fifo}" >"${log}" 2>&1 &
+  local pid=$!
+  ibsim_track "${pid}"
+  printf -v "IBSIM_PID_${tag}" '%s' "${pid}"
+  local i
+  for i in $(seq 1 200); do
+    if grep -q "listen" "${log}" 2>/dev/null || sim_on "${tag}" timeout 5 ibstat >/dev/null 2>&1; then return 0; fi
+    kill -0 "${pid}" 2>/dev/null || { echo "ibsim ${tag} exited early" >&2; cat "${log}" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "ibsim ${tag} did not come up" >&2
+  return 1
+}
+
+# sim_on TAG CMD ARGS: like sim, against the fabric ibsim_start_other TAG started.
+sim_on() {
+  local tag=$1
+  shift
+  (cd "${IBSIM_WORKDIR}" && IBSIM_SOCKNAME="${IBSIM_SOCKNAME}-${tag}" LD_PRELOAD="${SIM_PRELOAD}" "$@")
+}
 
 # sim CMD ARGS: run under the shim, cwd = workdir (the shim writes ./sys-<pid> there).
 sim() { (cd "${IBSIM_WORKDIR}" && LD_PRELOAD="${SIM_PRELOAD}" "$@"); }

@@ -54,6 +54,10 @@ expect_file -rwxr-xr-x /usr/bin/smctl
 expect_file -rwxr-xr-x /usr/bin/smd-fabric
 expect_file -rw-r--r-- /etc/smd/smd.yaml
 expect_file -rw-r--r-- /usr/lib/systemd/system/smd.service
+expect_file -rw-r--r-- /usr/lib/systemd/system/smd@.service
+expect_file -rw-r--r-- /usr/lib/systemd/system/smd-all.service
+expect_file -rwxr-xr-x /usr/lib/smd/smd-instances
+expect_file -rw-r--r-- /etc/default/smd
 expect_file -rw-r--r-- /usr/share/man/man8/smd.8.gz
 expect_file -rw-r--r-- /usr/share/man/man8/smctl.8.gz
 expect_file -rw-r--r-- /usr/share/doc/smd/README.md
@@ -62,8 +66,8 @@ expect_file -rw-r--r-- /usr/share/doc/smd/copyright
 if grep -E '\./usr/(local|etc)/' "${work}/contents"; then fail "files outside the package layout"; fi
 
 dpkg-deb -e "${deb}" "${work}/control"
-[[ "$(cat "${work}/control/conffiles")" == "/etc/smd/smd.yaml" ]] ||
-  fail "conffiles is not exactly /etc/smd/smd.yaml: $(cat "${work}/control/conffiles")"
+[[ "$(cat "${work}/control/conffiles")" == $'/etc/smd/smd.yaml\n/etc/default/smd' ]] ||
+  fail "conffiles is not exactly /etc/smd/smd.yaml and /etc/default/smd: $(cat "${work}/control/conffiles")"
 for script in postinst prerm postrm; do
   [[ -x ${work}/control/${script} ]] || fail "no executable ${script}"
   sh -n "${work}/control/${script}" || fail "${script} is not valid sh"
@@ -88,6 +92,16 @@ grep -qx 'ExecStartPre=/usr/bin/smd check-config /etc/smd/smd.yaml' "${unit}" ||
   fail "ExecStartPre: $(grep ExecStartPre= "${unit}")"
 grep -qx 'Documentation=file:///usr/share/doc/smd/README.md' "${unit}" || fail "Documentation: $(grep Documentation= "${unit}")"
 grep -qx 'SupplementaryGroups=smd' "${unit}" || fail "the unit does not run smd in group smd"
+# The per-port template: the instance name goes to smd, which derives the rest (smd/sm/instance_policy.h).
+template=${work}/root/usr/lib/systemd/system/smd@.service
+grep -qx 'ExecStart=/usr/bin/smd --config /etc/smd/smd.yaml --instance %i $SMD_OPTIONS' "${template}" ||
+  fail "smd@.service ExecStart: $(grep ExecStart= "${template}")"
+grep -qx 'StateDirectory=smd/%i' "${template}" || fail "smd@.service has no StateDirectory=smd/%i"
+grep -qx 'RuntimeDirectory=smd/%i' "${template}" || fail "smd@.service has no RuntimeDirectory=smd/%i"
+grep -qx 'ExecStart=/usr/lib/smd/smd-instances start' "${work}/root/usr/lib/systemd/system/smd-all.service" ||
+  fail "smd-all.service ExecStart: $(grep ExecStart= "${work}/root/usr/lib/systemd/system/smd-all.service")"
+grep -qx 'EnvironmentFile=-/etc/default/smd' "${work}/root/usr/lib/systemd/system/smd-all.service" ||
+  fail "smd-all.service does not read /etc/default/smd"
 cmp -s "${work}/root/etc/smd/smd.yaml" "${SMD_SOURCE_DIR}/config/smd.yaml" || fail "etc/smd/smd.yaml is not config/smd.yaml"
 for page in smd smctl; do
   gzip -t "${work}/root/usr/share/man/man8/${page}.8.gz" || fail "${page}.8.gz is not gzip"
@@ -122,11 +136,21 @@ getent group smd >/dev/null || fail "postinst did not create the group smd"
   { cat "${work}/check-config.log" >&2; fail "smd check-config /etc/smd/smd.yaml"; }
 installed_unit=/usr/lib/systemd/system/smd.service
 [[ -f ${installed_unit} ]] || fail "no ${installed_unit}"
+# The umbrella's helper reads PORTS: the shipped default is ALL; a GUID list is echoed back, a bad word refused.
+[[ "$(PORTS="0x0002c90300a1b2c3 0x1" /usr/lib/smd/smd-instances list)" == $'0x0002c90300a1b2c3\n0x1' ]] ||
+  fail "smd-instances list does not echo PORTS"
+if PORTS="../x" /usr/lib/smd/smd-instances list >/dev/null 2>&1; then fail "smd-instances accepted PORTS=../x"; fi
+grep -qx 'PORTS=ALL' /etc/default/smd || fail "/etc/default/smd does not default to PORTS=ALL"
 if command -v systemd-analyze >/dev/null; then
-  # It checks the unit's syntax and that ExecStart's binaries exist, without a running systemd.
-  systemd-analyze verify "${installed_unit}" >"${work}/verify.log" 2>&1 ||
-    { cat "${work}/verify.log" >&2; fail "systemd-analyze verify ${installed_unit}"; }
-  echo "package.deb: systemd-analyze verify passed"
+  # It checks the units' syntax and that ExecStart's binaries exist, without a running systemd. The
+  # template is verified as one instance of it.
+  mkdir -p "${work}/units"
+  cp /usr/lib/systemd/system/smd@.service "${work}/units/smd@0x0002c90300a1b2c3.service"
+  for u in "${installed_unit}" /usr/lib/systemd/system/smd-all.service "${work}/units/smd@0x0002c90300a1b2c3.service"; do
+    systemd-analyze verify "${u}" >"${work}/verify.log" 2>&1 ||
+      { cat "${work}/verify.log" >&2; fail "systemd-analyze verify ${u}"; }
+  done
+  echo "package.deb: systemd-analyze verify passed (smd, smd-all, smd@)"
 else
   echo "package.deb: no systemd-analyze (package systemd): unit not verified"
 fi
@@ -152,7 +176,8 @@ grep -qx '# edited by package.deb' /etc/smd/smd.yaml || fail "reinstall replaced
 
 dpkg --purge smd >"${work}/purge.log" 2>&1 || { cat "${work}/purge.log" >&2; fail "dpkg --purge smd"; }
 installed_by_us=0
-for gone in /usr/bin/smd /usr/bin/smctl /usr/bin/smd-fabric /etc/smd/smd.yaml "${installed_unit}"; do
+for gone in /usr/bin/smd /usr/bin/smctl /usr/bin/smd-fabric /etc/smd/smd.yaml /etc/default/smd "${installed_unit}" \
+  /usr/lib/systemd/system/smd@.service /usr/lib/systemd/system/smd-all.service /usr/lib/smd/smd-instances; do
   [[ ! -e ${gone} ]] || fail "${gone} is still there after the purge"
 done
 echo "package.deb: installed, checked and purged"

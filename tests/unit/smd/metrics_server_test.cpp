@@ -28,6 +28,8 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   auto snap = std::make_shared<FabricSnapshot>();
   snap->topo = std::make_shared<const Topology>(std::move(topo.value()));
   snap->sm_state = "MASTER";
+  snap->instance = "rail1";
+  snap->sm_port_guid = 0x0002c90300a1b2c4;
   snap->masters_seen = 2;
   snap->last_sweep.total_ms = 1250;
   snap->last_repair_ms = 35;
@@ -192,6 +194,10 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_is_sm_restored_total Times this SM's port had lost IsSM and got it back.\n"
             "# TYPE smd_is_sm_restored_total counter\n"
             "smd_is_sm_restored_total 5\n"
+            "# HELP smd_subnet_info The subnet this daemon manages, always 1: smd_instance (smd --instance, \"\" for "
+            "the single SM), sm_port_guid (the SM's port, all zeros before it is open) and subnet_prefix.\n"
+            "# TYPE smd_subnet_info gauge\n"
+            "smd_subnet_info{smd_instance=\"rail1\",sm_port_guid=\"0x0002c90300a1b2c4\",subnet_prefix=\"0xfe80000000000000\"} 1\n"
             "# HELP smd_sm_state SM state (IBA SMInfo): 1 for the current state, 0 for the others.\n"
             "# TYPE smd_sm_state gauge\n"
             "smd_sm_state{state=\"NOTACTIVE\"} 0\n"
@@ -300,6 +306,10 @@ TEST(MetricsText, EmptySnapshotHasZeroGauges) {
   EXPECT_NE(text.find("\nsmd_nodes{type=\"switch\"} 0\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_links 0\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_sm_state{state=\"DISCOVERING\"} 1\n"), std::string::npos);
+  // The single SM (no --instance) still names its subnet, with an empty instance label.
+  EXPECT_NE(text.find("\nsmd_subnet_info{smd_instance=\"\",sm_port_guid=\"0x0000000000000000\","
+                      "subnet_prefix=\"0xfe80000000000000\"} 1\n"),
+            std::string::npos);
 }
 
 TEST(MetricsListen, ParsesHostPort) {
