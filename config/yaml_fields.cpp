@@ -1,10 +1,13 @@
 #include "config/yaml_fields.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <charconv>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
+
+#include "routing/base/safe_text.h"
 
 namespace smd {
 
@@ -101,6 +104,8 @@ std::string describe_kind(const YAML::Node& node) {
   return "an unknown node";
 }
 
+Diagnostics::Diagnostics(std::string source) : source_(printable_text(source)) {}
+
 void Diagnostics::fail(const YAML::Mark& mark, const std::string& path, const std::string& message) {
   // yaml-cpp marks are 0-based; editors and compilers count from 1.
   ++failures_;
@@ -108,7 +113,14 @@ void Diagnostics::fail(const YAML::Mark& mark, const std::string& path, const st
   const int column = mark.column + 1;
   std::string text = source_ + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
   if (!path.empty()) text += path + ": ";
-  located_.push_back(Located{line, column, text + message});
+  // A message quotes the value it refuses: a value of a megabyte must not make a megabyte of log.
+  constexpr std::size_t kMaxMessage = 400;
+  if (message.size() > kMaxMessage) {
+    text += message.substr(0, kMaxMessage) + "... (" + std::to_string(message.size() - kMaxMessage) + " bytes more)";
+  } else {
+    text += message;
+  }
+  located_.push_back(Located{line, column, std::move(text)});
 }
 
 Error Diagnostics::error() const {
@@ -195,6 +207,18 @@ void MapReader::read_string(std::string_view key, std::string& out, bool non_emp
   if (!text) return;
   if (non_empty && text->empty()) {
     diag_.fail(value_mark(*entry), child_path(key), "must not be empty");
+    return;
+  }
+  // Names and paths never hold control characters; one here would reach logs and terminals raw, or make
+  // a path with a newline in it.
+  if (const auto bad = std::find_if(text->begin(), text->end(),
+                                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+      bad != text->end()) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(*bad)));
+    diag_.fail(value_mark(*entry), child_path(key),
+               std::string("holds a control character (") + hex + " at byte " +
+                   std::to_string(bad - text->begin()) + "): a name or path never does");
     return;
   }
   out = *text;

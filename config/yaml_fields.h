@@ -35,7 +35,8 @@ std::string describe_kind(const YAML::Node& node);
 /// the keys in: the operator fixes a file in one pass, not one error per try.
 class Diagnostics {
  public:
-  explicit Diagnostics(std::string source) : source_(std::move(source)) {}
+  /// `source` names the file in every message, made printable (a file name may hold a newline).
+  explicit Diagnostics(std::string source);
 
   /// Record "source:line:col: path: message" at the 0-based yaml-cpp `mark` (printed 1-based).
   /// An empty `path` drops the "path: " part (syntax errors, top-level shape).

@@ -259,4 +259,25 @@ bool pkeys_share(const std::vector<PKey>& a, const std::vector<PKey>& b) {
   return false;
 }
 
+PartitionMembership membership_of(const PartitionPlan& plan, PKeyBase base) {
+  PartitionMembership m;
+  for (const auto& [guid, pkeys] : plan.members) {
+    for (PKey k : pkeys) {
+      if ((k & 0x7fff) != base) continue;
+      ++((k & 0x8000) != 0 ? m.full : m.limited);
+      break;
+    }
+  }
+  return m;
+}
+
+std::optional<std::string> default_membership_change(const PartitionPlan* before, const PartitionPlan& after) {
+  if (before == nullptr) return std::nullopt;
+  const PartitionMembership was = membership_of(*before, kDefaultPKeyBase);
+  const PartitionMembership now = membership_of(after, kDefaultPKeyBase);
+  if (was == now) return std::nullopt;
+  return "Default partition (0x7fff): full members " + std::to_string(was.full) + " -> " + std::to_string(now.full) +
+         ", limited " + std::to_string(was.limited) + " -> " + std::to_string(now.limited);
+}
+
 }  // namespace smd

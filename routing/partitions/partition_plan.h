@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -76,6 +77,21 @@ struct PartitionPlan {
 /// `previous` is the last sweep's plan (indexes stay where it put them), or null.
 PartitionPlan plan_partitions(const Topology& topo, const PartitionsSpec& spec, NodeIndex self_node, PortNum self_port,
                               const PartitionCaps& caps, const PartitionPlan* previous);
+
+/// Full and limited members of the partition with base `base` in `plan` (IBA 10.9.1: the top bit of a
+/// P_Key entry is the membership type), counted over endports.
+struct PartitionMembership {
+  std::size_t full = 0;
+  std::size_t limited = 0;
+  bool operator==(const PartitionMembership&) const = default;
+};
+PartitionMembership membership_of(const PartitionPlan& plan, PKeyBase base);
+
+/// "Default partition (0x7fff): full members 112 -> 1, limited 0 -> 111" when the default partition's
+/// membership differs between two sweeps' plans (`before` null: the first plan, nothing said). Adding a
+/// partition to the policy makes every other port a limited member of the default partition (OpenSM's
+/// rule); this says so where it happens.
+std::optional<std::string> default_membership_change(const PartitionPlan* before, const PartitionPlan& after);
 
 /// IBA 10.9.3 P_Key matching: two ports may talk when they hold entries with the same base of which at
 /// least one is full (limited with limited does not match). Empty slots (0) and 0x8000 never match.

@@ -37,7 +37,7 @@ int run_check_config(const std::string& path, bool check_permissions, std::ostre
     }
   }
   for (const std::string& w : policy->warnings) err << printable_text(w) << "\n";
-  out << path << ": OK\n" << summarize_policy(*policy) << "\n";
+  out << printable_text(path) << ": OK\n" << printable_text(summarize_policy(*policy)) << "\n";
   return 0;
 }
 

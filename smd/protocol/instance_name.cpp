@@ -1,5 +1,6 @@
 #include "smd/protocol/instance_name.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "routing/base/safe_text.h"
@@ -24,6 +25,14 @@ Status check_instance_name(std::string_view name) {
                     "longer than " + std::to_string(kMaxInstanceNameLength) + " characters");
   }
   if (!is_alnum(name.front())) return bad_name(name, "must start with a letter or digit");
+  // "0x" and hex digits only: meant as a port GUID, so a typo must not pass as a plain name.
+  if (name.size() > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X') &&
+      std::all_of(name.begin() + 2, name.end(), is_hex)) {
+    if (name.size() > 18) return bad_name(name, "a port GUID has at most 16 hex digits");
+    if (std::all_of(name.begin() + 2, name.end(), [](char c) { return c == '0'; })) {
+      return bad_name(name, "port GUID 0 names no port");
+    }
+  }
   for (char c : name) {
     if (!is_alnum(c) && c != '_' && c != '.' && c != ':' && c != '-') {
       return bad_name(name, "only letters, digits and _ . : - are allowed (it names a folder)");

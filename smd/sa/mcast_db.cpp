@@ -207,7 +207,10 @@ bool McastDb::remove_bits(std::map<Gid, McastGroup>::iterator it, Guid port, std
     const std::uint8_t gone = static_cast<std::uint8_t>(m->second & bits);
     for (unsigned i = 0; i < 4; ++i) g.bit_count[i] -= (gone >> i) & 1u;
     m->second = static_cast<std::uint8_t>(m->second & ~gone);
-    if (m->second == 0) g.members.erase(m);
+    if (m->second == 0) {
+      g.members.erase(m);
+      g.self_joined.erase(port);
+    }
   }
   // IBA 15.2.5.17: a group lives while it has a full (or send-only full) member.
   if (g.well_known || g.bit_count[0] != 0 || g.bit_count[3] != 0) return false;
@@ -334,6 +337,8 @@ McastResult McastDb::join(const SaQuery& q, Guid requester, const McastContext& 
     g->created_by = requester;
   } else {
     g = &it->second;
+    if (guid != requester && !q.trusted && g->self_joined.contains(guid))
+      return fail(status::kReqInvalid, "the port joined for itself: no other port may change its membership");
     if (!holds_pkey(port->pkeys, g->pkey)) return fail(status::kReqInvalid, "the port does not hold the group's P_Key");
     if (std::string why = mismatch(*g, req, mask); !why.empty()) return fail(status::kReqInvalid, why);
     // A member the group's packets cannot reach at its MTU or rate would get none of them (OpenSM's
@@ -345,6 +350,7 @@ McastResult McastDb::join(const SaQuery& q, Guid requester, const McastContext& 
   const auto before = g->members.find(guid);
   const std::uint8_t had = before == g->members.end() ? 0 : before->second;
   add_bits(*g, guid, req.join_state);
+  if (guid == requester) g->self_joined.insert(guid);
   out.changed = !out.events.empty() || g->members[guid] != had;
   out.answer = one_record(g->record(req.port_gid, g->members[guid]));
   return out;
@@ -356,9 +362,13 @@ McastResult McastDb::leave(const SaQuery& q, Guid requester, const McastContext&
     return fail(status::kInsufficientComponents, "a leave needs MGID, PortGID and JoinState");
   McMemberRecord req = McMemberRecord::decode(q.rec());
   if (gid_prefix(req.port_gid) == kLinkLocalPrefix) req.port_gid = make_gid(ctx.subnet_prefix, gid_guid(req.port_gid));
+  if (gid_prefix(req.port_gid) != ctx.subnet_prefix) return fail(status::kReqInvalid, "PortGID of another subnet");
   const Guid guid = gid_guid(req.port_gid);
   const auto it = groups_.find(req.mgid);
   if (it == groups_.end()) return fail(status::kReqInvalid, "no such group");
+  // A membership the port made for itself is the port's to end (OpenSM refuses it too: ERR 1B25).
+  if (guid != requester && !q.trusted && it->second.self_joined.contains(guid))
+    return fail(status::kReqInvalid, "the port joined for itself: no other port may end its membership");
   if (guid != requester) {
     const std::optional<McastPort> from = requester ? ctx.port(requester) : std::nullopt;
     const std::optional<McastPort> port = ctx.port(guid);
@@ -577,7 +587,9 @@ std::string McastDb::to_json() const {
     char b[24];
     for (const auto& [guid, js] : g.members) {
       std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(guid));
-      members.push_back({{"guid", b}, {"join_state", js}});
+      nlohmann::json member = {{"guid", b}, {"join_state", js}};
+      if (g.self_joined.contains(guid)) member["self"] = true;  // absent: a proxy join (files before it)
+      members.push_back(std::move(member));
     }
     groups.push_back({{"mgid", gid_hex(mgid)},
                       {"mlid", g.mlid},
@@ -670,6 +682,10 @@ Status McastDb::load_json(const std::string& text) {
       if (g.members.count(guid)) return make_error(ErrorCode::kInvalidInput, where + ": a member is listed twice");
       const auto js = static_cast<std::uint8_t>(m["join_state"].get<unsigned>());
       g.members[guid] = js;
+      if (m.contains("self")) {
+        if (!m["self"].is_boolean()) return make_error(ErrorCode::kInvalidInput, where + ": a member's \"self\" is not true or false");
+        if (m["self"].get<bool>()) g.self_joined.insert(guid);
+      }
       for (unsigned b = 0; b < 4; ++b) g.bit_count[b] += (js >> b) & 1u;
     }
     if (groups.count(g.mgid)) return make_error(ErrorCode::kInvalidInput, where + ": MGID listed twice");

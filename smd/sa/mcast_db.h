@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <utility>
@@ -97,6 +98,9 @@ struct McastGroup {
   bool well_known = false;                   ///< pre-created from the partition policy
   Guid created_by = 0;                       ///< the port whose join created it (0: the policy, or a restored file)
   std::map<Guid, std::uint8_t> members;      ///< port GUID -> JoinState
+  /// Members that joined for themselves (no ProxyJoin): only they, or a trusted requester, may change or
+  /// end their membership (IBA o15-0.1.2; OpenSM's validate_modify). Kept in the state file.
+  std::set<Guid> self_joined;
   std::array<std::uint32_t, 4> bit_count{};  ///< members holding JoinState bit i
 
   /// The group's record for member `port_gid` with `join_state` (selectors "exactly").

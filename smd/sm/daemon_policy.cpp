@@ -39,6 +39,7 @@ void Daemon::on_signal(int signo) {
     event.policy = std::move(reloaded);
     post(std::move(event));
     notify::ready("policy reloaded");
+    publish(nullptr);  // a refusal shown until now is over
   } else if (reloads_refused_total_ != refused_before) {
     // A refused file changes nothing, so there is nothing to sweep for; status and metrics say so.
     notify::ready("policy reload refused, running policy kept");

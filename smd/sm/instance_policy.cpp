@@ -12,8 +12,10 @@ std::string instance_policy_path(const std::string& config, std::string_view nam
   const std::filesystem::path own =
       std::filesystem::path(config).parent_path() / ("smd-" + std::string(name) + ".yaml");
   std::error_code ec;
-  // Only a regular file counts: a folder or a dangling link of that name is no policy.
-  return std::filesystem::is_regular_file(own, ec) ? own.string() : config;
+  // Anything of that name is the instance's: a folder, a FIFO or a dangling link is then refused by the
+  // loader with its path, not passed over for the shared file (which would run with the wrong policy).
+  return std::filesystem::symlink_status(own, ec).type() != std::filesystem::file_type::not_found ? own.string()
+                                                                                                    : config;
 }
 
 void apply_instance(Policy& policy, const InstancePolicy& instance) {

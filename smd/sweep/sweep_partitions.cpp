@@ -19,8 +19,12 @@ std::shared_ptr<const PartitionPlan> SweepRunner::plan_partitions_phase(const Sw
   }
   // The default partition always exists and the SM port is always a full member of it (IBA 10.9.1.2).
   const PartitionsSpec spec = with_default_partition(policy_.partitions);
-  return std::make_shared<const PartitionPlan>(
+  auto plan = std::make_shared<const PartitionPlan>(
       plan_partitions(topo, spec, topo.sm_node, topo.sm_port, caps, desired_.partitions.get()));
+  // A partition added to the policy turns every other port into a limited member of the default one:
+  // right by the rules, and worth a line where it happens.
+  if (auto change = default_membership_change(desired_.partitions.get(), *plan)) spdlog::info("partitions: {}", *change);
+  return plan;
 }
 
 void SweepRunner::forget_absent_reregistered(const Topology& topo) {

@@ -23,8 +23,9 @@ grep -q "priority 10 state 3 SMINFO_MASTER" <(sm_line host-3 "${SMD}")
 kill -9 "${DAEMON_PID_a}"
 start=${SECONDS}
 # OpenSM notices the silence after its SMInfo polls time out (a few seconds) and then sweeps: 20 s was once
-# not enough on a machine running three sanitized builds at once (Debian 13 trial), so the bound is loose.
-wait_log osm "Entering MASTER state" 45
+# not enough on a machine running three sanitized builds at once (Debian 13 trial), and 45 s once in CI on a
+# loaded machine (2026-12-06: no OpenSM log line between DISCOVERING and the deadline), so the bound is loose.
+wait_log osm "Entering MASTER state" 90
 wait_log osm "SUBNET UP" 30
 echo "OpenSM MASTER and SUBNET UP $((SECONDS - start)) s after smd was killed"
 [[ $(sm_state host-3 "${OSM}") == MASTER ]]

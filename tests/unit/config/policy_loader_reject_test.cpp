@@ -301,7 +301,7 @@ const RejectCase kPartitionsCases[] = {
      "partitions:\n  list:\n    - name: gpu\n      pkey: 0x10\n    - name: gpu\n      pkey: 0x11\n",
      "t.yaml:5:13: partitions.list[1].name: 'gpu' is already the name of partition [0]; partition names are unique"},
     {"partitions_name_control", "partitions:\n  list:\n    - name: \"a\\x00b\"\n      pkey: 0x10\n",
-     "t.yaml:3:13: partitions.list[0].name: a partition name holds no control characters (logs and smctl print it)"},
+     "t.yaml:3:13: partitions.list[0].name: holds a control character (0x00 at byte 1): a name or path never does"},
     {"partitions_group_twice",
      "partitions:\n  list:\n    - pkey: 0x10\n      groups: [{mgid: \"ff15:1234::1\"}]\n    - pkey: 0x11\n      "
      "groups: "
@@ -514,6 +514,19 @@ TEST(PolicyLoaderText, EveryErrorIsListedInFileOrderUpToACap) {
   EXPECT_NE(m.find("\nt.yaml:21:3: sm.bad_key_19: unknown key"), std::string::npos) << m;
   EXPECT_EQ(m.find("bad_key_20:"), std::string::npos) << m;
   EXPECT_EQ(m.substr(m.rfind('\n') + 1), "t.yaml: and 5 more errors");
+}
+
+TEST(PolicyLoaderText, AHugeValueIsQuotedShortAndControlCharactersAreRefused) {
+  Result<Policy> huge = load_policy_string("log:\n  level: " + std::string(100000, 'k') + "\nsm:\n  priority: 99\n", "t.yaml");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_LT(huge.error().message.size(), 1000u) << "a 100 kB value makes no 100 kB error";
+  Result<Policy> ctl = load_policy_string("sm:\n  ca: \"mlx5\\e[2J\"\n", "t.yaml");
+  ASSERT_FALSE(ctl.ok());
+  EXPECT_EQ(ctl.error().message,
+            "t.yaml:2:7: sm.ca: holds a control character (0x1b at byte 4): a name or path never does");
+  Result<Policy> name = load_policy_string("sm:\n  priority: 99\n", "a\nb.yaml");
+  ASSERT_FALSE(name.ok());
+  EXPECT_EQ(name.error().message.rfind("a\\x0ab.yaml:2:13: ", 0), 0u) << name.error().message;
 }
 
 }  // namespace

@@ -82,6 +82,22 @@ TEST(PartitionPlan, TheDefaultPolicyPutsFullDefaultAtIndexZeroEverywhere) {
   EXPECT_TRUE(p.problems.empty());
 }
 
+TEST(PartitionPlan, AnAddedPartitionMakesTheOthersLimitedInTheDefaultAndSaysSo) {
+  const Fabric f = fabric();
+  const PartitionPlan before = plan(f, default_partitions());
+  // Endports: CA A (the SM), CA B, switch S's port 0, switch T's port 0: all full members by default.
+  EXPECT_EQ(membership_of(before, kDefaultPKeyBase), (PartitionMembership{4, 0}));
+  PartitionsSpec spec;
+  spec.partitions.push_back(partition(0x0a, {member(MemberSelector::kAll, Membership::kFull)}));
+  const PartitionPlan after = plan(f, with_default_partition(spec), &before);
+  // OpenSM's rule for a policy without a Default line: ALL=limited, SELF=full.
+  EXPECT_EQ(membership_of(after, kDefaultPKeyBase), (PartitionMembership{1, 3}));
+  EXPECT_EQ(default_membership_change(&before, after),
+            "Default partition (0x7fff): full members 4 -> 1, limited 0 -> 3");
+  EXPECT_EQ(default_membership_change(&after, after), std::nullopt) << "unchanged: nothing to say";
+  EXPECT_EQ(default_membership_change(nullptr, after), std::nullopt) << "the first plan: nothing to compare";
+}
+
 TEST(PartitionPlan, EverySelectorPicksItsPorts) {
   const Fabric f = fabric();
   PartitionsSpec spec;

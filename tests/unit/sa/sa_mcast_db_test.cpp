@@ -144,7 +144,8 @@ TEST(McastDb, JoinErrors) {
       {"MTU selector <", mtu_lt, kJoin | kMtu | kMtuSelector, 0, status::kOk},
       {"proxy, no shared P_Key", req(mgid(1), 0x104, 1), kJoin, 0x103, status::kReqInvalid},
       {"proxy, unknown requester", req(mgid(1), 0x104, 1), kJoin, 0x998, status::kReqInvalid},
-      {"proxy, shared P_Key", req(mgid(1), 0x104, 1), kJoin, 0x102, status::kOk},
+      {"proxy for a port that joined itself", req(mgid(1), 0x104, 2), kJoin, 0x102, status::kReqInvalid},
+      {"proxy, shared P_Key", req(mgid(1), 0x105, 1), kJoin, 0x102, status::kOk},
       {"create without Q_Key", req(mgid(2), 0x104, 1), kCreate & ~kQKey, 0, status::kInsufficientComponents},
       {"create without SL", req(mgid(2), 0x104, 1), kCreate & ~kSl, 0, status::kInsufficientComponents},
       {"create as NonMember (no such group)", req(mgid(2), 0x104, 2), kCreate, 0, status::kReqInvalid},
@@ -430,7 +431,36 @@ TEST(McastDb, LeaveErrors) {
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1, 0x103).answer.status, status::kReqInvalid);  // proxy, no P_Key
   const McastResult insuf = db.leave(query(0x15, kMgid | kPortGid, req(mgid(1), 0x104, 1)), 0x104, p.ctx());
   EXPECT_EQ(insuf.answer.status, status::kInsufficientComponents);
-  EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1, 0x105).answer.status, status::kOk);  // proxy leave
+  // 0x104 joined for itself: another port of its partition may not end that (OpenSM: ERR 1B25).
+  EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1, 0x105).answer.status, status::kReqInvalid);
+  EXPECT_EQ(db.groups().at(mgid(1)).members.at(0x104), 1);
+  // A PortGID under a foreign prefix names no port of this subnet, for a leave as for a join.
+  McMemberRecord foreign = req(mgid(1), 0x104, 1);
+  foreign.port_gid = make_gid(0xdeadbeef00000000ull, 0x104);
+  EXPECT_EQ(db.leave(query(0x15, kJoin, foreign), 0x104, p.ctx()).answer.status, status::kReqInvalid);
+  EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1).answer.status, status::kOk);  // the port itself
+}
+
+TEST(McastDb, OnlyAProxyMembershipMayBeEndedOrChangedByAnotherPort) {
+  McastDb db;
+  Ports p;
+  // 0x105 joins 0x104 by proxy (they share the default partition): a proxy membership.
+  ASSERT_EQ(join(db, p, req(mgid(1), 0x104, 0x1), kCreate, 0x105).answer.status, status::kOk);
+  EXPECT_EQ(join(db, p, req(mgid(1), 0x104, 0x2), kJoin, 0x105).answer.status, status::kOk) << "proxy adds a bit";
+  EXPECT_EQ(leave(db, p, mgid(1), 0x104, 0x2, 0x105).answer.status, status::kOk) << "proxy leave";
+  // Once 0x104 joins for itself the membership is its own.
+  ASSERT_EQ(join(db, p, req(mgid(1), 0x104, 0x1), kJoin).answer.status, status::kOk);
+  EXPECT_EQ(join(db, p, req(mgid(1), 0x104, 0x2), kJoin, 0x105).answer.status, status::kReqInvalid);
+  EXPECT_EQ(leave(db, p, mgid(1), 0x104, 0x1, 0x105).answer.status, status::kReqInvalid);
+  // A trusted requester (the SA's SM_Key) may still end it, as an administrator.
+  SaQuery trusted = query(0x15, kJoin, req(mgid(1), 0x104, 0x1));
+  trusted.trusted = true;
+  EXPECT_EQ(db.leave(trusted, 0x105, p.ctx()).answer.status, status::kOk);
+  // The flag is kept in the state file, and a file without it (older) reads as proxy memberships.
+  ASSERT_EQ(join(db, p, req(mgid(2), 0x104, 0x1)).answer.status, status::kOk);
+  McastDb back;
+  ASSERT_TRUE(back.load_json(db.to_json()).ok());
+  EXPECT_TRUE(back.groups().at(mgid(2)).self_joined.contains(0x104));
 }
 
 TEST(McastDb, FindMatchesAndHidesOthersJoinState) {

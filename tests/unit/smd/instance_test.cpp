@@ -36,6 +36,9 @@ TEST(InstanceName, BadNamesAreRefusedByName) {
       {"rail 0", "only letters, digits"},
       {"x\n", "only letters, digits"},
       {std::string(kMaxInstanceNameLength + 1, 'a'), "longer than 64 characters"},
+      {"0x10000000000000000", "a port GUID has at most 16 hex digits"},  // a typo, not a plain name
+      {"0x0", "port GUID 0 names no port"},
+      {"0x0000000000000000", "port GUID 0 names no port"},
   };
   for (const Case& c : cases) {
     Status st = check_instance_name(c.name);
@@ -119,8 +122,12 @@ TEST_F(InstanceFile, AnOwnPolicyFileBesideTheSharedOneWins) {
   const std::string shared = dir_ + "/smd.yaml";
   std::ofstream(shared) << "sm: {}\n";
   EXPECT_EQ(instance_policy_path(shared, "rail0"), shared);
-  std::filesystem::create_directory(dir_ + "/smd-rail1.yaml");  // a folder is no policy file
-  EXPECT_EQ(instance_policy_path(shared, "rail1"), shared);
+  // A folder or a dangling link of the instance's name is its policy all the same: loading it then fails
+  // with its path, instead of the instance running silently on the shared policy.
+  std::filesystem::create_directory(dir_ + "/smd-rail1.yaml");
+  EXPECT_EQ(instance_policy_path(shared, "rail1"), dir_ + "/smd-rail1.yaml");
+  std::filesystem::create_symlink(dir_ + "/nowhere", dir_ + "/smd-rail2.yaml");
+  EXPECT_EQ(instance_policy_path(shared, "rail2"), dir_ + "/smd-rail2.yaml");
   std::ofstream(dir_ + "/smd-rail0.yaml") << "sm: {}\n";
   EXPECT_EQ(instance_policy_path(shared, "rail0"), dir_ + "/smd-rail0.yaml");
   EXPECT_EQ(instance_policy_path("", "rail0"), "");
