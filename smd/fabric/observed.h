@@ -37,6 +37,18 @@ struct NodeRecord {
   std::vector<PortRecord> ports;               ///< [port number], NumPorts + 1 records
 };
 
+/// Whether PortInfo SMPs to port `p` of a node with records `rec` carry SMSupportsExtendedSpeeds: the
+/// port's own CapabilityMask, or on a switch port 0's (the one IBA 14.2.5.6 makes valid there), as read,
+/// advertises IsExtendedSpeedsSupported. False while neither was read. The one rule for discovery (while
+/// its records fill in) and for everything after it (ObservedFabric::extended_speeds).
+inline bool takes_extended_speeds(const NodeRecord& rec, bool is_switch, PortNum p) {
+  auto advertises = [](const std::optional<mad::PortInfo>& pi) {
+    return pi && (pi->capability_mask & mad::capmask::kIsExtendedSpeedsSupported) != 0;
+  };
+  return (p < rec.ports.size() && advertises(rec.ports[p].port_info)) ||
+         (is_switch && !rec.ports.empty() && advertises(rec.ports[0].port_info));
+}
+
 /// What one discovery observed: the cabling as a Topology (for routing), one decoded record per node, and
 /// what could not be read or believed.
 struct ObservedFabric {
@@ -50,14 +62,9 @@ struct ObservedFabric {
     const auto& pi = nodes[n].ports[p].port_info;
     return pi ? &*pi : nullptr;
   }
-  /// Whether PortInfo SMPs to port `p` of node `n` carry SMSupportsExtendedSpeeds: the port's own
-  /// CapabilityMask, or on a switch port 0's (the one IBA 14.2.5.6 makes valid there), as read, advertises
-  /// IsExtendedSpeedsSupported. False while neither was read.
+  /// Whether PortInfo SMPs to port `p` of node `n` carry SMSupportsExtendedSpeeds (takes_extended_speeds).
   bool extended_speeds(NodeIndex n, PortNum p) const {
-    auto advertises = [](const mad::PortInfo* pi) {
-      return pi != nullptr && (pi->capability_mask & mad::capmask::kIsExtendedSpeedsSupported) != 0;
-    };
-    return advertises(port_info(n, p)) || (topo->node(n).is_switch() && advertises(port_info(n, 0)));
+    return takes_extended_speeds(nodes[n], topo->node(n).is_switch(), p);
   }
   /// The PortInfo attribute modifier for port `p` of node `n`: the port, and bit 31 where extended_speeds().
   std::uint32_t port_info_mod(NodeIndex n, PortNum p) const { return mad::port_info_mod(p, extended_speeds(n, p)); }

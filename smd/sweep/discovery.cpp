@@ -395,13 +395,7 @@ class Sweep {
   // port 0's on a switch) was read with IsExtendedSpeedsSupported, in this pass or the sweep before.
   bool extended_known(NodeIndex index, PortNum port) const {
     const WorkNode& n = nodes_[index];
-    if (ext_nodes_.contains(n.node.guid)) return true;
-    return advertises_extended(n.rec.ports[port].port_info) ||
-           (n.node.is_switch() && advertises_extended(n.rec.ports[0].port_info));
-  }
-
-  static bool advertises_extended(const std::optional<mad::PortInfo>& pi) {
-    return pi && (pi->capability_mask & mad::capmask::kIsExtendedSpeedsSupported) != 0;
+    return ext_nodes_.contains(n.node.guid) || takes_extended_speeds(n.rec, n.node.is_switch(), port);
   }
 
   // After a Get without bit 31: if the answer (or a switch's port 0) shows extended speeds, read the port
