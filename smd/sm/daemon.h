@@ -159,6 +159,9 @@ class Daemon final : public DaemonControl {
   /// Light sweep: read the SMInfo of every SM known from the last gate; true (with a reason) when one of
   /// them needs a heavy sweep: another MASTER, or a STANDBY that outranks us.
   bool other_sms_need_sweep(std::string& reason);
+  /// A poll of the watched SM answered: its entry among the known SMs (what `smctl status` lists) and the
+  /// count of masters follow it, so a standby's view does not stay at its last election's.
+  void note_polled_peer(const mad::SmInfo& answer);
 
   // --- daemon_poll.cpp: the SM this one polls ---
   /// Poll the watched SM after `delay` (sm.poll_interval when nullopt).

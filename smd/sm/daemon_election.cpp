@@ -21,7 +21,43 @@ std::string describe_sm(const WatchedSm& sm) {
          mad::to_string(sm.info.state) + ", LID " + std::to_string(sm.lid) + ") at DR path " + sm.path.to_string();
 }
 
+// Says what changed about a peer since the last look: a new SM by name (an operator sees OpenSM join in
+// the log, not only its effect), then its state moves (DISCOVERING -> STANDBY, MASTER -> gone...).
+void log_peer_change(const WatchedSm* before, const WatchedSm& now) {
+  if (before == nullptr) {
+    spdlog::info("{} joined the subnet", describe_sm(now));
+  } else if (before->info.state != now.info.state || before->info.priority != now.info.priority) {
+    spdlog::info("{} was {} (priority {})", describe_sm(now), mad::to_string(before->info.state),
+                 before->info.priority);
+  }
+}
+
+const WatchedSm* find_sm(const std::vector<WatchedSm>& sms, Guid guid) {
+  const auto it = std::find_if(sms.begin(), sms.end(), [guid](const WatchedSm& sm) { return sm.guid == guid; });
+  return it == sms.end() ? nullptr : &*it;
+}
+
 }  // namespace
+
+void Daemon::note_polled_peer(const mad::SmInfo& answer) {
+  const std::vector<WatchedSm> before = known_sms_;
+  WatchedSm* known = nullptr;
+  for (WatchedSm& sm : known_sms_) {
+    if (sm.guid == watched_.guid) known = &sm;
+  }
+  if (known == nullptr) {
+    known_sms_.push_back(watched_);
+    known = &known_sms_.back();
+  }
+  known->info = answer;
+  const WatchedSm* was = find_sm(before, watched_.guid);
+  log_peer_change(was, *known);
+  unsigned masters = 0;
+  for (const WatchedSm& sm : known_sms_) masters += sm.info.state == mad::SmState::kMaster ? 1 : 0;
+  const bool changed = was == nullptr || was->info.state != answer.state || masters != other_masters_;
+  other_masters_ = masters;
+  if (changed) publish(nullptr);
+}
 
 SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
   using Verdict = SweepRunner::GateVerdict;
@@ -66,7 +102,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
 
   const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
   std::vector<mad::SmInfo> infos;
-  known_sms_.clear();
+  const std::vector<WatchedSm> before = std::exchange(known_sms_, {});
   unsigned masters = 0;
   for (const WatchedSm& sm : answered) {
     if (judge_peer(self, sm.info) == PeerVerdict::kDistrust) {
@@ -74,6 +110,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
                     sm.info.sm_key);
       continue;
     }
+    log_peer_change(find_sm(before, sm.guid), sm);
     known_sms_.push_back(sm);
     infos.push_back(sm.info);
     if (sm.info.state == mad::SmState::kMaster) ++masters;
@@ -165,7 +202,9 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
       }
       const mad::SmInfo info = mad::SmInfo::decode(r.data);
       if (info.guid != sm_ptr->guid || !sm_key_matches(info.sm_key, self.sm_key)) return;
+      const WatchedSm before = *sm_ptr;
       sm_ptr->info = info;
+      log_peer_change(&before, *sm_ptr);
       if (info.state == mad::SmState::kMaster) ++masters;
       const PeerVerdict v = judge_peer(self, info);
       if (reason.empty() &&
@@ -175,6 +214,9 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
     });
   }
   batch.wait();
+  for (const Guid g : gone) {
+    if (const WatchedSm* sm = find_sm(known_sms_, g)) spdlog::info("{} no longer answers: left the subnet", describe_sm(*sm));
+  }
   if (masters > 0) other_master_since_served_ = true;
   if (awaiting_handover_) ++masters;
   other_masters_ = masters;

@@ -69,6 +69,7 @@ void Daemon::poll_watched(const DaemonEvent& event) {
     const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
     const PollVerdict verdict = judge_poll(self, watched_.guid, answer);
     if (answer && verdict != PollVerdict::kFailed) watched_.info = *answer;
+    if (answer && verdict != PollVerdict::kFailed && verdict != PollVerdict::kKeyMismatch) note_polled_peer(*answer);
     const std::string who = format_guid(watched_.guid);
     switch (verdict) {
       case PollVerdict::kFailed:

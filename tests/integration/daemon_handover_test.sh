@@ -4,7 +4,9 @@
 #  - the SM_Key is withheld only under M_Key protection (IBA 14.2.4.1, as OpenSM does): with
 #    MKeyProtectBits 1 a Get without the port's M_Key reads SM_Key 0, a Get with it reads the key;
 #  - a higher-priority smd that appears later goes STANDBY, is handed the subnet (SMInfo Set HANDOVER),
-#    and becomes MASTER while the old master becomes its STANDBY; no LID changes.
+#    and becomes MASTER while the old master becomes its STANDBY; no LID changes;
+#  - the old master's log names the new SM when it joins, and its `smctl status` follows its polls of the
+#    new master (Other SM ... MASTER, masters seen 1), not the list of its last election.
 . "$(dirname "$0")/daemon_common.sh"
 PROBE="${SMD_BUILD_DIR}/tests/integration/smp_probe"
 ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
@@ -41,3 +43,30 @@ sim timeout 60 ibnetdiscover 2>/dev/null | grep -Eo '"[a-z0-9-]+"[^"]*lid [0-9]+
 diff "${IBSIM_WORKDIR}/lids.before" "${IBSIM_WORKDIR}/lids.after"
 [[ -s "${IBSIM_WORKDIR}/lids.after" ]]
 check_with_diags --expect-switches 6 --expect-cas 16
+
+grep -Eq "SM 0x[0-9a-f]+ \(priority 10, [A-Z]+, LID [0-9]+\) at DR path [0-9,]+ joined the subnet" "${IBSIM_WORKDIR}/a.log"
+# a polls b every second (poll_interval 1): within a few polls its status shows b as the master.
+B_GUID=$(grep -Eo "sm guid 0x[0-9a-f]+" "${IBSIM_WORKDIR}/sminfo" | awk '{print $3}')
+for _ in $(seq 50); do
+  timeout 10 "${SMD_BUILD_DIR}/smd/smctl" --socket "${IBSIM_WORKDIR}/state-a.control.socket" status --json \
+    >"${IBSIM_WORKDIR}/a-status.json"
+  if python3 - "${IBSIM_WORKDIR}/a-status.json" "${B_GUID}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["result"]
+e = r["election"]
+others = {int(sm["guid"], 16): sm["state"] for sm in e["other_sms"]}
+sys.exit(0 if r["state"] == "STANDBY" and others.get(int(sys.argv[2], 16)) == "MASTER" and e["masters_seen"] == 1 else 1)
+PY
+  then break; fi
+  sleep 0.1
+done
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["election"])' "${IBSIM_WORKDIR}/a-status.json"
+python3 - "${IBSIM_WORKDIR}/a-status.json" "${B_GUID}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["result"]
+e = r["election"]
+others = {int(sm["guid"], 16): sm["state"] for sm in e["other_sms"]}
+assert r["state"] == "STANDBY", r["state"]
+assert others.get(int(sys.argv[2], 16)) == "MASTER", others
+assert e["masters_seen"] == 1, e["masters_seen"]
+PY
