@@ -1,6 +1,6 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
 // offline; `smd check-config` validates a policy file; `smd import-partitions` converts OpenSM's
-// partitions.conf. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per port).
+// partitions.conf, `smd import-opensm-conf` its opensm.conf. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per port).
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +11,7 @@
 #include "config/policy_loader.h"
 #include "routing/base/safe_text.h"
 #include "smd/cli/check_config_command.h"
+#include "smd/cli/import_opensm_command.h"
 #include "smd/cli/import_partitions_command.h"
 #include "smd/cli/logging.h"
 #include "smd/cli/once_command.h"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   smd::add_plan_command(app);
   smd::add_check_config_command(app);
   smd::add_import_partitions_command(app);
+  smd::add_import_opensm_command(app);
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

@@ -215,7 +215,8 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
   }
   batch.wait();
   for (const Guid g : gone) {
-    if (const WatchedSm* sm = find_sm(known_sms_, g)) spdlog::info("{} no longer answers: left the subnet", describe_sm(*sm));
+    if (const WatchedSm* sm = find_sm(known_sms_, g))
+      spdlog::info("{} no longer answers: left the subnet", describe_sm(*sm));
   }
   if (masters > 0) other_master_since_served_ = true;
   if (awaiting_handover_) ++masters;

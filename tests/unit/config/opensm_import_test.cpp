@@ -1,0 +1,252 @@
+// opensm.conf -> smd policy (config/opensm_conf.h, config/opensm_import.h). The expected policy values are
+// OpenSM's meanings written out by hand (opensm(8), `opensm -c` comments), and every converted text is
+// loaded by the policy loader, so what the importer writes is what the daemon would run.
+#include "config/opensm_import.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "config/opensm_conf.h"
+#include "config/policy_loader.h"
+
+namespace smd {
+namespace {
+
+// Runs the importer on `text` with a fake file system.
+struct Conversion {
+  std::map<std::string, std::string> files;
+  std::string partitions_file;
+
+  Result<OpenSmImport> run(const std::string& text) {
+    auto settings = parse_opensm_conf(text, "opensm.conf");
+    EXPECT_TRUE(settings.ok()) << settings.error().message;
+    OpenSmImportInputs in;
+    in.read_file = [this](const std::string& path, const std::string& what) -> Result<std::string> {
+      auto it = files.find(path);
+      if (it == files.end()) return make_error(ErrorCode::kIo, "cannot open " + what + " " + path + ": No such file");
+      return it->second;
+    };
+    in.partitions_file = partitions_file;
+    return import_opensm_conf(*settings, "opensm.conf", in);
+  }
+
+  Policy policy(const std::string& text) {
+    auto imported = run(text);
+    EXPECT_TRUE(imported.ok()) << imported.error().message;
+    if (!imported.ok()) return {};
+    auto loaded = load_policy_string(imported->yaml, "converted");
+    EXPECT_TRUE(loaded.ok()) << loaded.error().message << "\n" << imported->yaml;
+    return loaded.ok() ? *loaded : Policy{};
+  }
+};
+
+bool mentions(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& l : lines) {
+    if (l.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(OpenSmConf, SettingsWithLineColumnAndSpacedValues) {
+  auto s = parse_opensm_conf("# comment\n\n  sm_priority   5  \ncc_ca_cong_setting_ccti_timer 0 0\nlog_prefix\n", "f");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->size(), 3u);
+  EXPECT_EQ((*s)[0].name, "sm_priority");
+  EXPECT_EQ((*s)[0].value, "5");
+  EXPECT_EQ((*s)[0].line, 3);
+  EXPECT_EQ((*s)[0].column, 17);
+  EXPECT_EQ((*s)[1].value, "0 0");
+  EXPECT_EQ((*s)[2].value, "");
+}
+
+TEST(OpenSmConf, BadNamesAndControlCharactersNameThePlace) {
+  auto bad_name = parse_opensm_conf("sm_priority 1\n  Sm-Priority 2\n", "f");
+  ASSERT_FALSE(bad_name.ok());
+  EXPECT_EQ(bad_name.error().message.rfind("f:2:3: 'Sm-Priority' is not an option name", 0), 0u)
+      << bad_name.error().message;
+  auto control = parse_opensm_conf("log_file /var/\x01log\n", "f");
+  ASSERT_FALSE(control.ok());
+  EXPECT_EQ(control.error().message.rfind("f:1:15:", 0), 0u) << control.error().message;
+}
+
+TEST(OpenSmConf, TableHasEveryOptionOnce) {
+  std::set<std::string_view> names;
+  for (const OpenSmOption& o : opensm_options()) {
+    EXPECT_TRUE(names.insert(o.name).second) << o.name << " twice";
+    // A key is named exactly where something is converted or partly covered.
+    if (o.conversion != OpenSmConversion::kNone) {
+      EXPECT_FALSE(o.smd_key.empty()) << o.name;
+    }
+    if (o.fate == OpenSmFate::kMissing || o.fate == OpenSmFate::kNotApplicable) {
+      EXPECT_EQ(o.conversion, OpenSmConversion::kNone) << o.name;
+      EXPECT_FALSE(o.note.empty()) << o.name << ": say why";
+    }
+  }
+  EXPECT_EQ(names.size(), 160u);  // opensm -c of OpenSM 3.3.23
+  EXPECT_NE(find_opensm_option("sm_priority"), nullptr);
+  EXPECT_EQ(find_opensm_option("sm_prio"), nullptr);
+}
+
+TEST(OpenSmImport, ValuesCarriedWithTheirMeaning) {
+  Conversion c;
+  const Policy p = c.policy(
+      "sm_priority 7\nsminfo_polling_timeout 1500\npolling_retry_number 6\nsweep_interval 0x1e\n"
+      "lmc 2\nguid 0x0002c90300001234\nsm_key 0xABCD\nsubnet_prefix 0xfec0000000000000\n"
+      "transaction_timeout 250\nmax_wire_smps 16\nperfmgr TRUE\nperfmgr_sweep_time_s 30\n"
+      "head_of_queue_lifetime 0x13\nsubnet_timeout 20\nlog_flags 0x01\nlog_file /var/log/sm.log\n"
+      "qos TRUE\nqos_max_vls 4\nqos_swe_sl2vl 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,7\nqos_ca_high_limit 10\n");
+  EXPECT_EQ(p.sm.priority, 7u);
+  EXPECT_EQ(p.sm.poll_interval_s, 2u);  // 1500 ms, rounded up to whole seconds
+  EXPECT_EQ(p.sm.poll_retries, 6u);
+  EXPECT_EQ(p.sm.sweep_interval_s, 30u);
+  EXPECT_EQ(p.lid.lmc, 2u);
+  EXPECT_EQ(p.sm.port_guid, 0x0002c90300001234ULL);
+  EXPECT_EQ(p.sm.sm_key, 0xabcdULL);
+  EXPECT_EQ(p.sm.subnet_prefix, 0xfec0000000000000ULL);
+  EXPECT_EQ(p.mad.timeout_ms, 250u);
+  EXPECT_EQ(p.mad.window, 16u);
+  EXPECT_TRUE(p.perfmgr.enabled);
+  EXPECT_EQ(p.perfmgr.interval_s, 30u);
+  EXPECT_EQ(p.ports.head_of_queue_lifetime, 0x13u);
+  EXPECT_EQ(p.ports.subnet_timeout, 20u);
+  EXPECT_EQ(p.log.level, "error");  // ERROR only
+  EXPECT_EQ(p.log.file, "/var/log/sm.log");
+  EXPECT_TRUE(p.qos.enabled);
+}
+
+TEST(OpenSmImport, LogFlagsBecomeTheLevelThatShowsAsMuch) {
+  const std::map<std::string, std::string> want = {{"0x01", "error"}, {"0x02", "info"},  {"0x07", "debug"},
+                                                   {"0x0f", "debug"}, {"0x23", "trace"}, {"0x00", "off"}};
+  for (const auto& [flags, level] : want) {
+    Conversion c;
+    EXPECT_EQ(c.policy("log_flags " + flags + "\n").log.level, level) << flags;
+  }
+}
+
+TEST(OpenSmImport, EnginesSmdLacksAreDroppedAndMinhopEndsTheChain) {
+  Conversion c;
+  auto r = c.run("routing_engine ftree,lash, updn\n");
+  ASSERT_TRUE(r.ok());
+  auto p = load_policy_string(r->yaml, "x");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->routing.engines, (std::vector<std::string>{"ftree", "updn", "minhop"}));
+  EXPECT_TRUE(mentions(r->not_carried, "engine lash is not in smd")) << r->yaml;
+  // Only engines smd lacks: smd's default chain stays.
+  Conversion d;
+  EXPECT_EQ(d.policy("routing_engine torus-2QoS\n").routing.engines, Policy{}.routing.engines);
+}
+
+TEST(OpenSmImport, DefaultsAreLeftOutAndCounted) {
+  Conversion c;
+  auto r = c.run("sm_priority 0\nvl_stall_count 0x07\nlog_flags 0x3\nqos_high_limit -1\nperfmgr FALSE\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->at_default, 5u);
+  EXPECT_TRUE(r->carried.empty());
+  EXPECT_EQ(r->yaml.find("priority"), std::string::npos) << r->yaml;
+}
+
+TEST(OpenSmImport, WhatSmdCannotCarryIsListedWithTheReason) {
+  Conversion c;
+  auto r = c.run("congestion_control TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: congestion_control TRUE: missing: no congestion-control"));
+  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:4: max_op_vls 2: partial:"));
+  // smd behaves as these values: nothing to report.
+  EXPECT_FALSE(mentions(r->not_carried, "m_key_lookup"));
+  EXPECT_FALSE(mentions(r->not_carried, "honor_guid2lid_file"));
+  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: congestion_control"),
+            std::string::npos)
+      << r->yaml;
+}
+
+TEST(OpenSmImport, AValueSmdRefusesIsMovedOutWithTheLoadersWords) {
+  Conversion c;
+  auto r = c.run("sm_priority 9\nperfmgr_max_outstanding_queries 100\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(mentions(r->not_carried,
+                       "opensm.conf:2: perfmgr_max_outstanding_queries 100: refused by smd: "
+                       "perfmgr.max_outstanding"))
+      << r->yaml;
+  auto p = load_policy_string(r->yaml, "x");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->sm.priority, 9u);
+  EXPECT_EQ(p->perfmgr.max_outstanding, PerfMgrPolicy{}.max_outstanding);
+}
+
+TEST(OpenSmImport, PartitionsFileEnforcementAndBothPkeys) {
+  Conversion c;
+  c.files["/etc/site/partitions.conf"] =
+      "Default=0x7fff,ipoib : ALL=full ;\nstorage=0x0a01 : 0x0002c90300001234=full ;\n";
+  const Policy p =
+      c.policy("partition_config_file /etc/site/partitions.conf\npart_enforce in\nallow_both_pkeys TRUE\n");
+  ASSERT_EQ(p.partitions.partitions.size(), 2u);
+  EXPECT_EQ(p.partitions.partitions[1].pkey, 0x0a01);
+  EXPECT_EQ(p.partitions.enforcement, PartitionEnforcement::kIn);
+  EXPECT_TRUE(p.partitions.allow_both_pkeys);
+  // no_partition_enforcement wins over part_enforce, as in OpenSM.
+  Conversion d;
+  EXPECT_EQ(d.policy("part_enforce in\nno_partition_enforcement TRUE\n").partitions.enforcement,
+            PartitionEnforcement::kOff);
+  // Without a partitions file the default partition stays OpenSM's: ALL full.
+  EXPECT_EQ(d.policy("part_enforce out\n").partitions.partitions.size(), default_partitions().partitions.size());
+}
+
+TEST(OpenSmImport, MissingPartitionsFiles) {
+  Conversion c;  // OpenSM's default path, absent: as OpenSM, the default partition, no warning
+  auto r = c.run("sm_priority 1\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->warnings.empty());
+  auto named = c.run("partition_config_file /nowhere/p.conf\n");
+  ASSERT_TRUE(named.ok());
+  EXPECT_TRUE(
+      mentions(named->warnings, "opensm.conf:1: partition_config_file: cannot open partitions file /nowhere/p.conf"));
+  c.partitions_file = "/nowhere/q.conf";  // named on the command line: it must exist
+  EXPECT_FALSE(c.run("sm_priority 1\n").ok());
+  Conversion bad;
+  bad.files["/etc/opensm/partitions.conf"] = "Default=0x7fff : ALL=full\n";  // no ';'
+  auto refused = bad.run("sm_priority 1\n");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("/etc/opensm/partitions.conf:"), std::string::npos) << refused.error().message;
+}
+
+TEST(OpenSmImport, RootGuidFileFeedsUpdnAndFtree) {
+  Conversion c;
+  c.files["/etc/opensm/roots"] = "# spines\n0x0000000000000011\n  0x22\n";
+  auto r = c.run("root_guid_file /etc/opensm/roots\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->yaml.find("  updn:\n    roots: [0x0000000000000011, 0x0000000000000022]"), std::string::npos) << r->yaml;
+  EXPECT_NE(r->yaml.find("  ftree:\n    roots: [0x0000000000000011, 0x0000000000000022]"), std::string::npos)
+      << r->yaml;
+  ASSERT_TRUE(load_policy_string(r->yaml, "x").ok());
+  c.files["/etc/opensm/roots"] = "0x11\nspine-1\n";
+  auto bad = c.run("root_guid_file /etc/opensm/roots\n");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_TRUE(mentions(bad->not_carried, "/etc/opensm/roots:2: 'spine-1' is not a GUID"));
+  EXPECT_EQ(bad->yaml.find("updn:"), std::string::npos) << bad->yaml;
+}
+
+TEST(OpenSmImport, UnknownAndRepeatedOptionsWarn) {
+  Conversion c;
+  auto r = c.run("sm_priority 3\nmystery_knob 1\nsm_priority 4\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(mentions(r->warnings, "opensm.conf:2: mystery_knob is not an OpenSM 3.3.23 option"));
+  EXPECT_TRUE(mentions(r->warnings, "opensm.conf:3: sm_priority given again (line 1)"));
+  auto p = load_policy_string(r->yaml, "x");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->sm.priority, 4u);
+}
+
+TEST(OpenSmImport, MalformedValuesAreNotCarried) {
+  Conversion c;
+  auto r = c.run("sm_priority high\nperfmgr maybe\nsm_key -1\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(mentions(r->not_carried, "sm_priority high: not converted: not a number"));
+  EXPECT_TRUE(mentions(r->not_carried, "perfmgr maybe: not converted: not TRUE or FALSE"));
+  EXPECT_TRUE(mentions(r->not_carried, "sm_key -1: not converted"));
+  EXPECT_TRUE(load_policy_string(r->yaml, "x").ok());
+}
+
+}  // namespace
+}  // namespace smd
