@@ -7,7 +7,7 @@
 #      with -Werror and the sanitizers, this one without: one sanitizer run is enough);
 #   3. the unit tests and a representative set of ibsim tests: SA, OpenSM interop, FRR 10.3 loading the
 #      RoCE configs, the Debian package, and link rates with NDR cables (ibsim 0.12 has them, 0.10 does not).
-# Cost on the 2-core CI machine: README.md, "Two commands" (the CI paragraph).
+# Cost on the 2-core CI machine: docs/building.md, "CI".
 #
 # Everything runs in a private mount and PID namespace: when this script ends, on success or failure, the
 # kernel kills every process started in the chroot (ibsim, smd, OpenSM, FRR) and drops its mounts; the
@@ -60,7 +60,7 @@ main_command=$(grep -m1 -xE 'bash \.ci/install-deps\.sh && cmake -S \. -B build 
   echo "debian13: README.md has no main command line to run" >&2
   exit 1
 }
-# The ibsim tests that stand for the rest on Debian 13 (the README's CI paragraph names them by topic).
+# The ibsim tests that stand for the rest on Debian 13 (docs/building.md's CI paragraph names them by topic).
 ibsim_tests='ibsim\.(once_kary4_3_test|once_leafspine_test|port_fields_test|sa_paths_test|sa_records_test|sa_link_rates_test|mcast_join_test|daemon_opensm_master_test|daemon_opensm_takes_over_test|roce_frr_leafspine_test)$|^package\.deb$'
 
 # The job inside the chroot: /tmp, /proc, /sys, /dev as a running system has them; /run/netns for the FRR

@@ -60,7 +60,10 @@ expect_file -rwxr-xr-x /usr/lib/smd/smd-instances
 expect_file -rw-r--r-- /etc/default/smd
 expect_file -rw-r--r-- /usr/share/man/man8/smd.8.gz
 expect_file -rw-r--r-- /usr/share/man/man8/smctl.8.gz
+expect_file -rw-r--r-- /usr/share/man/man5/smd.yaml.5.gz
 expect_file -rw-r--r-- /usr/share/doc/smd/README.md
+expect_file -rw-r--r-- /usr/share/doc/smd/docs/operations.md
+expect_file -rw-r--r-- /usr/share/doc/smd/docs/features.md
 expect_file -rw-r--r-- /usr/share/doc/smd/copyright
 # Nothing under /usr/local or /usr/etc: the staging prefix is /usr whatever this build was configured with.
 if grep -E '\./usr/(local|etc)/' "${work}/contents"; then fail "files outside the package layout"; fi
@@ -103,10 +106,10 @@ grep -qx 'ExecStart=/usr/lib/smd/smd-instances start' "${work}/root/usr/lib/syst
 grep -qx 'EnvironmentFile=-/etc/default/smd' "${work}/root/usr/lib/systemd/system/smd-all.service" ||
   fail "smd-all.service does not read /etc/default/smd"
 cmp -s "${work}/root/etc/smd/smd.yaml" "${SMD_SOURCE_DIR}/config/smd.yaml" || fail "etc/smd/smd.yaml is not config/smd.yaml"
-for page in smd smctl; do
-  gzip -t "${work}/root/usr/share/man/man8/${page}.8.gz" || fail "${page}.8.gz is not gzip"
-  zcat "${work}/root/usr/share/man/man8/${page}.8.gz" | cmp -s - "${SMD_SOURCE_DIR}/docs/man/${page}.8" ||
-    fail "${page}.8.gz is not docs/man/${page}.8"
+for page in man8/smd.8 man8/smctl.8 man5/smd.yaml.5; do
+  gzip -t "${work}/root/usr/share/man/${page}.gz" || fail "${page}.gz is not gzip"
+  zcat "${work}/root/usr/share/man/${page}.gz" | cmp -s - "${SMD_SOURCE_DIR}/docs/man/${page#*/}" ||
+    fail "${page}.gz is not docs/man/${page#*/}"
 done
 echo "package.deb: contents, conffiles, maintainer scripts and unit paths are right"
 
