@@ -2,7 +2,7 @@
 # smd, smctl and smd-fabric in /usr/bin, /etc/smd/smd.yaml and /etc/default/smd as conffiles, the units
 # smd.service, smd@.service and smd-all.service in /usr/lib/systemd/system, their helper
 # /usr/lib/smd/smd-instances, man pages smd(8), smctl(8) and smd.yaml(5), README, license and the
-# operator's guides (docs/operations.md, docs/features.md) in /usr/share/doc/smd.
+# operator's guides (docs/operations.md, docs/features.md, docs/opensm-options.md) in /usr/share/doc/smd.
 # Included from the top-level CMakeLists.txt (CPack writes CPackConfig.cmake into the top build folder).
 # The maintainer scripts are systemd/debian/: postinst creates the system group smd (members may use
 # smctl) and reloads systemd; nothing enables or starts the service.
