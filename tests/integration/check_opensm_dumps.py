@@ -3,6 +3,7 @@
 same fabric to the same parser (tests/integration/opensm_dump_parser.py).
 
   check_opensm_dumps.py --opensm DIR --smd DIR [--live --sm-node DESC] [--mlid-members MLID=GUID,GUID...]
+                        [--plan-lfts FILE]
 
 DIR holds opensm-lfts.dump, opensm-subnet.lst, opensm.mcfdbs and opensm-sl2vl.dump. Both sets must parse.
 With --live (run under the umad2sim shim), smd's set is compared with what the switches and ports hold:
@@ -14,7 +15,8 @@ With --live (run under the umad2sim shim), smd's set is compared with what the s
   subnet  one line per cabled port, both ends as ibnetdiscover cables them, LIDs as it reads them; -SM only
           on --sm-node; for two switches and two CAs every NodeInfo field against smpquery nodeinfo, and
           PHY/LOG/SPD against smpquery portinfo
-Exit 0 when everything agrees; otherwise every disagreement is printed.
+--plan-lfts (an opensm-lfts.dump that `smd plan --opensm-lfts` wrote) must parse and hold the same tables as
+smd's lfts. Exit 0 when everything agrees; otherwise every disagreement is printed.
 """
 import argparse
 import os
@@ -222,6 +224,7 @@ def main():
     ap.add_argument('--live', action='store_true', help='compare smd\'s files with the fabric (under the shim)')
     ap.add_argument('--sm-node', default='', help='description of the node the SM runs on (the only -SM)')
     ap.add_argument('--mlid-members', action='append', default=[], help='MLID=PORTGUID,PORTGUID...')
+    ap.add_argument('--plan-lfts', help="smd plan's opensm-lfts.dump: must equal smd's lfts")
     args = ap.parse_args()
     osm = load(args.opensm)
     smd = load(args.smd)
@@ -242,6 +245,14 @@ def main():
     if shape(osm['opensm-sl2vl.dump']) != shape(smd['opensm-sl2vl.dump']):
         raise SystemExit("check_opensm_dumps: opensm-sl2vl.dump: not the same ports and (in, out) rows in order")
     print("same nodes, ports, links and order as OpenSM's (subnet.lst equal but for LIDs)")
+    if args.plan_lfts:
+        try:
+            plan = parse_file(args.plan_lfts)
+        except (DumpError, OSError) as e:
+            raise SystemExit(f"check_opensm_dumps: {e}")
+        if plan != smd['opensm-lfts.dump']:
+            raise SystemExit("check_opensm_dumps: smd plan's opensm-lfts.dump differs from smctl dump lfts")
+        print(f"smd plan --opensm-lfts equals smctl dump lfts ({len(plan)} switches)")
     if not args.live:
         return
     members = {}

@@ -6,7 +6,8 @@
 # tests/integration/check_opensm_dumps.py parses OpenSM's files and smd's with one strict parser (every
 # line, field widths, order, trailers), then judges smd's against infiniband-diags only: every switch's LFT
 # against ibroute (and smpdump for the LinearFDBTop entry), every MFT against ibroute -M, SL2VL rows against
-# smpquery sl2vl, subnet.lst against ibnetdiscover and smpquery nodeinfo/portinfo.
+# smpquery sl2vl, subnet.lst against ibnetdiscover and smpquery nodeinfo/portinfo. `smd plan --opensm-lfts`
+# with the daemon's guid2lid must write the same opensm-lfts.dump as `smctl dump lfts`.
 . "$(dirname "$0")/opensm_common.sh"
 w=${IBSIM_WORKDIR}
 NET="${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
@@ -58,7 +59,10 @@ ibsim_stop
 
 # --- smd's ---
 ibsim_start "${NET}"
-write_policy "${w}/a.yaml" "${w}/state-a" "qos:" "  enabled: true"
+# SL2VL tables unlike ibsim's defaults, so that smpquery's read-back proves smd wrote them.
+write_policy "${w}/a.yaml" "${w}/state-a" "qos:" "  enabled: true" "  ca:" \
+  "    sl2vl: [3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0]" "  switch_external:" \
+  "    sl2vl: [1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0]"
 start_daemon a "${w}/a.yaml" SIM_HOST=host-0
 wait_log a "SUBNET UP" 60
 sock="${w}/state-a.control.socket"
@@ -80,6 +84,12 @@ rc=0
 "${SMCTL}" --socket "${sock}" dump lft >/dev/null 2>&1 || rc=$?
 [[ ${rc} -eq 2 ]] || fail "smctl dump lft: exit ${rc}, expected 2"
 
+# smd plan on the same netfile, policy and LIDs writes the same opensm-lfts.dump offline.
+mkdir -p "${w}/plan"
+"${SMD_BIN}" plan --topology "${NET}" --config "${w}/a.yaml" --guid2lid "${w}/state-a/guid2lid" \
+  --opensm-lfts "${w}/plan/opensm-lfts.dump" >"${w}/plan.out" || { cat "${w}/plan.out" >&2; fail "smd plan"; }
+
 sim timeout 240 python3 "${CHECK}" --opensm "${w}/osm-dump" --smd "${w}/smd-dump" --live --sm-node host-0 \
-  --mlid-members "0xc000=0x100003,0x100009,0x100011" || fail "check_opensm_dumps"
+  --mlid-members "0xc000=0x100003,0x100009,0x100011" --plan-lfts "${w}/plan/opensm-lfts.dump" ||
+  fail "check_opensm_dumps"
 echo "PASS: opensm_dumps"
