@@ -34,11 +34,13 @@ Result<Json> dump_json(const Json& request, const FabricSnapshot& snap) {
   }
   if (what == "mcfdbs") {
     static const McastTables kNone;
-    return answer(what, "opensm.mcfdbs", dump::opensm_mcfdbs(*snap.topo, snap.mcast_tables ? *snap.mcast_tables : kNone));
+    return answer(what, "opensm.mcfdbs",
+                  dump::opensm_mcfdbs(*snap.topo, snap.mcast_tables ? *snap.mcast_tables : kNone));
   }
   if (!snap.sl2vl) {
-    return bad_input("dump sl2vl: the last sweep wrote no SL2VL tables (qos.enabled is false and the routing engine "
-                     "has no VL layers; OpenSM writes no opensm-sl2vl.dump then either)");
+    return bad_input(
+        "dump sl2vl: the last sweep wrote no SL2VL tables (qos.enabled is false and the routing engine "
+        "has no VL layers; OpenSM writes no opensm-sl2vl.dump then either)");
   }
   return answer(what, "opensm-sl2vl.dump", dump::opensm_sl2vl(*snap.topo, *snap.lids, *snap.sl2vl));
 }

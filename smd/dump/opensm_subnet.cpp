@@ -69,9 +69,8 @@ std::string side_text(const FabricSnapshot& snap, Side s, bool peer) {
                 "Rev:%08X {%s} LID:%04X PN:%02X } ",
                 type_tag(node.type), sm ? "-SM" : "", static_cast<unsigned>(node.num_ports),
                 static_cast<unsigned long long>(node.system_image_guid), static_cast<unsigned long long>(node.guid),
-                static_cast<unsigned long long>(node.ports[s.port].guid), peer ? 8 : 6, id.vendor_id, dev,
-                id.revision, opensm_print_desc(node.description).c_str(), static_cast<unsigned>(lid),
-                static_cast<unsigned>(s.port));
+                static_cast<unsigned long long>(node.ports[s.port].guid), peer ? 8 : 6, id.vendor_id, dev, id.revision,
+                opensm_print_desc(node.description).c_str(), static_cast<unsigned>(lid), static_cast<unsigned>(s.port));
   return buf;
 }
 

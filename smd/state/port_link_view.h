@@ -21,12 +21,12 @@ struct PortLinkView {
   };
   /// One port's link as PortInfo reports it.
   struct Link {
-    std::uint8_t port_state = 0;            ///< 1 Down, 2 Init, 3 Armed, 4 Active
-    std::uint8_t link_width_active = 0;     ///< 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
-    std::uint8_t link_speed_active = 0;     ///< 1 = SDR, 2 = DDR, 4 = QDR
-    std::uint8_t link_speed_ext_active = 0; ///< 1 = FDR, 2 = EDR, 4 = HDR, 8 = NDR; 0 = base speed
-    bool extended_speeds = false;           ///< CapabilityMask has IsExtendedSpeedsSupported
-    Lid master_sm_lid = 0;                  ///< MasterSMLID
+    std::uint8_t port_state = 0;             ///< 1 Down, 2 Init, 3 Armed, 4 Active
+    std::uint8_t link_width_active = 0;      ///< 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x
+    std::uint8_t link_speed_active = 0;      ///< 1 = SDR, 2 = DDR, 4 = QDR
+    std::uint8_t link_speed_ext_active = 0;  ///< 1 = FDR, 2 = EDR, 4 = HDR, 8 = NDR; 0 = base speed
+    bool extended_speeds = false;            ///< CapabilityMask has IsExtendedSpeedsSupported
+    Lid master_sm_lid = 0;                   ///< MasterSMLID
   };
   std::vector<NodeIdent> nodes;                         ///< [NodeIndex]
   std::vector<std::vector<std::optional<Link>>> ports;  ///< [NodeIndex][port]; nullopt: never read

@@ -143,14 +143,13 @@ TEST(OpensmSl2vl, SwitchRowsPerCabledOutPortThenEachCaPort) {
   const std::string sep = "#--------------------------------------------------------\n";
   const std::string mod8 = ": 0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 \n";
   EXPECT_EQ(opensm_sl2vl(*f.topo, *f.lids, FakeSl2Vl(f)),
-            "Switch 0x0000000000000100, base LID 1, \"sw-a\"\n" + head + sep +
-                "0   1   " + mod8 + "1   1   " + mod8 + "2   1   " + mod8 + "3   1   " + mod8 +
+            "Switch 0x0000000000000100, base LID 1, \"sw-a\"\n" + head + sep + "0   1   " + mod8 + "1   1   " + mod8 +
+                "2   1   " + mod8 + "3   1   " + mod8 +
                 "0   2   : 0  0  0  0  0  0  0  0  0  0  0  0  0  0  0  0 \n"
                 "1   2   : 1  1  1  1  1  1  1  1  1  1  1  1  1  1  1  1 \n"
                 "2   2   : 2  2  2  2  2  2  2  2  2  2  2  2  2  2  2  2 \n"
                 "3   2   : 3  3  3  3  3  3  3  3  3  3  3  3  3  3  3  3 \n" +
-                sep + "\n" +
-                "Channel Adapter 0x0000000000000301, base LID 3, \"ca-2 \"\n" + head + sep +
+                sep + "\n" + "Channel Adapter 0x0000000000000301, base LID 3, \"ca-2 \"\n" + head + sep +
                 "0   0   : 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10\n" + sep + "\n" +
                 "Channel Adapter 0x0000000000000202, base LID 2, \"ca-1\"\n" + head + sep +
                 "0   0   : 15 14 13 12 11 10 9  8  7  6  5  4  3  2  1  0 \n" + sep + "\n");
@@ -191,8 +190,10 @@ TEST(OpensmSubnet, BothEndsOfEveryCabledPortInOpensmOrder) {
   Fabric f = make_fabric();
   auto snap = make_snapshot(f);
   const std::string sw = "SW Ports:03 SystemGUID:0000000000000100 NodeGUID:0000000000000100 PortGUID:0000000000000100 ";
-  const std::string ca1 = "CA-SM Ports:01 SystemGUID:0000000000000200 NodeGUID:0000000000000201 PortGUID:0000000000000202 ";
-  const std::string ca2 = "CA Ports:01 SystemGUID:0000000000000300 NodeGUID:0000000000000300 PortGUID:0000000000000301 ";
+  const std::string ca1 =
+      "CA-SM Ports:01 SystemGUID:0000000000000200 NodeGUID:0000000000000201 PortGUID:0000000000000202 ";
+  const std::string ca2 =
+      "CA Ports:01 SystemGUID:0000000000000300 NodeGUID:0000000000000300 PortGUID:0000000000000301 ";
   // The peer's VenID has 8 digits and its DevID comes out of OpenSM's 32-bit swap (0x1003 -> 10030000); SPD
   // follows the peer's LID port's CapabilityMask: sw port 2 -> ca-2 shows EDR ("25"), ca-2 -> sw (port 0
   // without extended speeds) shows the base speed.
@@ -201,11 +202,14 @@ TEST(OpensmSubnet, BothEndsOfEveryCabledPortInOpensmOrder) {
   EXPECT_EQ(text.value(),
             "{ " + sw + "VenID:0002C9 DevID:C738 Rev:000000A1 {sw-a} LID:0001 PN:01 } { " + ca1 +
                 "VenID:000002C9 DevID:10030000 Rev:00000000 {ca-1} LID:0002 PN:01 } PHY=4x LOG=ACT SPD=10\n"
-                "{ " + sw + "VenID:0002C9 DevID:C738 Rev:000000A1 {sw-a} LID:0001 PN:02 } { " + ca2 +
+                "{ " +
+                sw + "VenID:0002C9 DevID:C738 Rev:000000A1 {sw-a} LID:0001 PN:02 } { " + ca2 +
                 "VenID:000002C9 DevID:101B0000 Rev:00000001 {ca-2 } LID:0003 PN:01 } PHY=12x LOG=ACT SPD=25\n"
-                "{ " + ca2 + "VenID:0002C9 DevID:101B Rev:00000001 {ca-2 } LID:0003 PN:01 } { " + sw +
+                "{ " +
+                ca2 + "VenID:0002C9 DevID:101B Rev:00000001 {ca-2 } LID:0003 PN:01 } { " + sw +
                 "VenID:000002C9 DevID:C7380000 Rev:000000A1 {sw-a} LID:0001 PN:02 } PHY=12x LOG=ACT SPD=2.5\n"
-                "{ " + ca1 + "VenID:0002C9 DevID:1003 Rev:00000000 {ca-1} LID:0002 PN:01 } { " + sw +
+                "{ " +
+                ca1 + "VenID:0002C9 DevID:1003 Rev:00000000 {ca-1} LID:0002 PN:01 } { " + sw +
                 "VenID:000002C9 DevID:C7380000 Rev:000000A1 {sw-a} LID:0001 PN:01 } PHY=1x LOG=ARM SPD=5\n");
 }
 
