@@ -81,6 +81,13 @@ Result<std::string> opensm_subnet_list(const FabricSnapshot& snap) {
     return make_error(ErrorCode::kInvalidInput, "no swept fabric yet: opensm-subnet.lst needs a completed heavy sweep");
   }
   const Topology& topo = *snap.topo;
+  // The view is made from the same sweep's fabric as the topology (daemon_publish.cpp); a mismatch is a bug
+  // upstream, said rather than read out of bounds.
+  bool fits = snap.port_links->nodes.size() == topo.size() && snap.port_links->ports.size() == topo.size();
+  for (NodeIndex n = 0; fits && n < topo.size(); ++n)
+    fits = snap.port_links->ports[n].size() == topo.node(n).ports.size();
+  if (!fits)
+    return make_error(ErrorCode::kInternal, "opensm-subnet.lst: the port view is not of the snapshot's fabric");
   std::vector<NodeIndex> nodes;
   for (NodeIndex n = 0; n < topo.size(); ++n) nodes.push_back(n);
   sort_as_opensm(nodes, [&](NodeIndex n) { return topo.node(n).guid; });

@@ -218,6 +218,16 @@ TEST(OpensmSubnet, NoSweptFabricIsAnError) {
   const Result<std::string> text = opensm_subnet_list(empty);
   ASSERT_FALSE(text.ok());
   EXPECT_EQ(text.error().code, ErrorCode::kInvalidInput);
+  // A port view of another fabric (one node short) is refused, not read past its end.
+  Fabric f = make_fabric();
+  auto snap = make_snapshot(f);
+  auto short_view = std::make_shared<PortLinkView>(*snap->port_links);
+  short_view->nodes.pop_back();
+  short_view->ports.pop_back();
+  snap->port_links = short_view;
+  const Result<std::string> bad = opensm_subnet_list(*snap);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ErrorCode::kInternal);
 }
 
 }  // namespace
