@@ -6,7 +6,7 @@
 // The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
 // when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
 // the socket path with the folder NAME put before the file name, the rule `smd --instance NAME` follows.
-// Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
+// Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error, no connection, or `dump -o FILE` unwritable.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
