@@ -26,6 +26,7 @@
 #include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
 #include "smd/cli/layer_report.h"
+#include "smd/dump/opensm_lfts.h"
 #include "smd/state/ar_plan_json.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/guid2lid_file.h"
@@ -385,6 +386,13 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
       return kPlanWriteFailed;
     }
   }
+  if (!args.opensm_lfts.empty()) {
+    const std::string text = dump::opensm_lfts(*topo, *lids, routed->tables);
+    if (auto st = write_file_atomic_stream(args.opensm_lfts, [&](std::ostream& f) { f << text; }); !st) {
+      err << "smd plan: " << printable_text(st.error().message) << "\n";
+      return kPlanWriteFailed;
+    }
+  }
   if (!args.ar_plan.empty()) {
     if (auto st = write_ar_plan_file(args.ar_plan, *topo, routed->tables); !st) {
       err << "smd plan: " << args.ar_plan << ": " << printable_text(st.error().message) << "\n";
@@ -461,6 +469,8 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::Range(0u, 49152u));
   cmd->add_option("--max-shifts", args->max_shifts, "shift patterns evaluated at most, evenly spread (0 = all)");
   cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file");
+  cmd->add_option("--opensm-lfts", args->opensm_lfts,
+                  "write every switch's LFT to this file in OpenSM's opensm-lfts.dump format");
   cmd->add_option(
       "--guid2lid", args->guid2lid,
       "keep the LIDs of this guid2lid file (the daemon's state_dir/guid2lid): plan the LIDs the fabric has");

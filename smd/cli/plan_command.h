@@ -25,6 +25,7 @@ struct PlanArgs {
   unsigned max_shifts = 2048;   ///< --max-shifts: shift patterns evaluated at most (0 = all N-1)
   unsigned linear_fdb_cap = 0;  ///< --linear-fdb-cap: LFT entries per switch (0 = as the netfile reader assumes)
   std::string lft_dump;         ///< --lft-dump: write every switch's LFT to this file ("" = don't)
+  std::string opensm_lfts;      ///< --opensm-lfts: the same LFTs in OpenSM's opensm-lfts.dump format ("" = don't)
   RocePlanOptions roce;         ///< --roce-plan, --frr-dir, --compare, --svg, --pairs, --qps (format/seeds shared)
   bool adaptive = false;        ///< --adaptive: compute AR groups whatever the policy says (routing.adaptive)
   std::string ar_plan;          ///< --ar-plan: write the AR plan JSON here (implies --adaptive; "" = don't)

@@ -11,6 +11,7 @@
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
+#include "smd/control/dump_requests.h"
 #include "smd/control/health_requests.h"
 #include "smd/control/multicast_requests.h"
 #include "smd/fabric/port_fields.h"
@@ -520,6 +521,7 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
         return error_response("port_clear: port must be an integer 1..254");
       return from_result(port_clear(control, *snap, name_field(request, "node"), port.get<std::int64_t>(), requester));
     }
+    if (cmd == "dump") return from_result(dump_json(request, *snap));
     if (cmd == "export") return from_result(export_json(request, *snap));
     if (cmd == "status") return ok_response(status_json(*snap));
     if (cmd == "nodes") return ok_response(nodes_json(*snap));
@@ -534,7 +536,7 @@ Json handle_request(const Json& request, DaemonControl& control, const std::stri
     }
     return error_response(
         "unknown command '" + cmd +
-        "' (known: counters, export, groups, lfts, nodes, partitions, port_clear, ports, report, reroute, "
+        "' (known: counters, dump, export, groups, lfts, nodes, partitions, port_clear, ports, report, reroute, "
         "route, sa, status, sweep)");
   } catch (const std::exception& e) {
     // A field of the wrong type (value() throws type_error): the client's fault, said in-band.

@@ -15,8 +15,9 @@
 namespace smd::control {
 
 /// Run one parsed request. Never throws; every failure is an error response naming the cause.
-/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, export what=roce (the
-/// plan file FabricSnapshot::roce_plan_path names, inline up to kMaxExportBytes). `requester` names who asked
+/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, dump what=lfts|subnet|...
+/// (OpenSM's dump formats, dump_requests.h), export what=roce (the plan file FabricSnapshot::roce_plan_path
+/// names, inline up to kMaxExportBytes). `requester` names who asked
 /// ("uid 0 pid 4242" from SO_PEERCRED); it goes into the reason of the sweeps and reroutes it requests, so the
 /// daemon's log says who started them.
 Json handle_request(const Json& request, DaemonControl& control, const std::string& requester = "");

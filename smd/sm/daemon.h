@@ -226,6 +226,9 @@ class Daemon final : public DaemonControl {
   std::uint64_t sa_mfts_generation_ = 0;           ///< ... as of this McastTables generation
   /// The SM-owned port fields of runner_'s last fabric (smctl nodes), rebuilt after each sweep.
   std::shared_ptr<const PortFieldsView> port_fields_;
+  std::shared_ptr<const PortLinkView> port_links_;          ///< made as port_fields_ is
+  std::shared_ptr<const McastTables> mcast_tables_copy_;     ///< the snapshot's copy of the programmed trees
+  std::uint64_t mcast_tables_copy_generation_ = 0;           ///< ... as of this McastTables generation
   bool sa_ready_ = false;  ///< MASTER with a sweep that brought the subnet up
   /// The SA's QoS levels (null: qos off), rebuilt when the topology, the partition plan or the policy
   /// they were resolved from changes.

@@ -79,6 +79,19 @@ void Daemon::publish(const SweepSummary* summary) {
                          : nullptr;
     }
     snap->port_fields = port_fields_;
+    if (summary != nullptr || !port_links_) {
+      port_links_ = known.topo == runner_->topology()
+                        ? std::make_shared<const PortLinkView>(make_port_link_view(known))
+                        : nullptr;
+    }
+    snap->port_links = port_links_;
+    snap->sl2vl = runner_->sl2vl_snapshot();
+    // Copied only when the programmed trees changed: a publish between passes shares the last copy.
+    if (!mcast_tables_copy_ || runner_->mcast_tables_generation() != mcast_tables_copy_generation_) {
+      mcast_tables_copy_ = std::make_shared<const McastTables>(runner_->mcast_tables());
+      mcast_tables_copy_generation_ = runner_->mcast_tables_generation();
+    }
+    snap->mcast_tables = mcast_tables_copy_;
   }
   snap->partition_policy = sa_partitions_;
   snap->groups = mcast_groups_view();

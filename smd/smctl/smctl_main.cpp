@@ -1,12 +1,17 @@
 // smctl: ask a running smd over its control socket.
 //   smctl [--socket PATH] [--instance NAME] [--json] [--timeout S]
 //         status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
-//         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce
+//         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce|
+//         dump lfts|subnet|mcfdbs|sl2vl [-o FILE]
 // The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
 // when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
 // the socket path with the folder NAME put before the file name, the rule `smd --instance NAME` follows.
-// Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error or no connection.
+// Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error, no connection, or `dump -o FILE` unwritable.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -21,6 +26,27 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitDaemonError = 1;
 constexpr int kExitNoConnection = 2;
+
+// `text` into `path` whole or not at all: written beside it under a temporary name, then renamed over it.
+// Returns "" or what went wrong, naming the file.
+std::string write_whole_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return "cannot create " + tmp;
+    f << text;
+    f.flush();
+    if (!f) {
+      std::remove(tmp.c_str());
+      return "cannot write " + tmp;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return "cannot rename " + tmp + " to " + path;
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -106,6 +132,15 @@ int main(int argc, char** argv) {
   exp->add_option("what", what, "what to export")->required()->check(CLI::IsMember({"roce"}));
   exp->callback([&] { request = {{"cmd", "export"}, {"what", what}}; });
 
+  std::string dump_what, dump_file;
+  auto* dump = app.add_subcommand("dump", "what smd programmed, in OpenSM's dump file format");
+  dump->add_option("what", dump_what, "lfts (opensm-lfts.dump), subnet (opensm-subnet.lst), mcfdbs (opensm.mcfdbs), "
+                                      "sl2vl (opensm-sl2vl.dump)")
+      ->required()
+      ->check(CLI::IsMember({"lfts", "subnet", "mcfdbs", "sl2vl"}));
+  dump->add_option("-o,--output", dump_file, "write the text to this file (replaced whole) instead of stdout");
+  dump->callback([&] { request = {{"cmd", "dump"}, {"what", dump_what}}; });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -135,6 +170,19 @@ int main(int argc, char** argv) {
     // The daemon's message may name nodes by NodeDescription: no control characters on the terminal.
     std::cerr << "smctl: smd: " << smd::printable_text(r.value("error", std::string("unknown error"))) << "\n";
     return kExitDaemonError;
+  }
+  if (request.value("cmd", "") == "dump") {
+    // The file's own text, byte for byte: what OpenSM's parsers expect, not a rendering of it.
+    const std::string text = r.contains("result") ? r.at("result").value("text", std::string()) : std::string();
+    if (dump_file.empty()) {
+      std::cout << text;
+      return kExitOk;
+    }
+    if (const std::string error = write_whole_file(dump_file, text); !error.empty()) {
+      std::cerr << "smctl: dump: " << smd::printable_text(error) << "\n";
+      return kExitNoConnection;
+    }
+    return kExitOk;
   }
   smd::control::render_text(std::cout, request.value("cmd", ""), r.contains("result") ? r.at("result") : Json());
   return kExitOk;

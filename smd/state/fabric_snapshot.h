@@ -13,10 +13,13 @@
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "routing/mcast/mcast_tables.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
+#include "routing/qos/sl2vl_plan.h"
 #include "smd/state/port_counters_view.h"
 #include "smd/state/port_fields_view.h"
+#include "smd/state/port_link_view.h"
 #include "smd/state/sa_stats.h"
 #include "smd/state/sweep_summary.h"
 
@@ -104,6 +107,14 @@ struct FabricSnapshot {
   std::shared_ptr<const RoutingTables> tables;
   /// The SM-owned PortInfo fields and LifeTimeValue as the last configuring sweep knows them (null before it).
   std::shared_ptr<const PortFieldsView> port_fields;
+  /// NodeInfo identities and every port's link (state, width, speed, MasterSMLID) as the same sweep knows
+  /// them, for `smctl dump subnet` (null before it).
+  std::shared_ptr<const PortLinkView> port_links;
+  /// The SL2VL tables the last programming sweep wrote; null when it wrote none (qos.enabled false and no
+  /// VL-layered engine), as OpenSM then writes no opensm-sl2vl.dump.
+  std::shared_ptr<const Sl2VlPlan> sl2vl;
+  /// The multicast trees the switches were programmed with (by GUID), for `smctl dump mcfdbs`.
+  std::shared_ptr<const McastTables> mcast_tables;
 
   SweepSummary last_sweep;  ///< the last heavy sweep's summary
   std::chrono::system_clock::time_point last_sweep_time{};

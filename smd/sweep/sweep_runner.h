@@ -102,6 +102,8 @@ class SweepRunner {
   /// The partition plan (P_Key tables, enforcement, membership) of the last sweep that reached
   /// programming, frozen (null before the first): what the SA's partition checks and smctl read.
   std::shared_ptr<const PartitionPlan> partitions_snapshot() const { return programmed_.partitions; }
+  /// The SL2VL tables the last programming sweep wrote (null: it wrote none).
+  std::shared_ptr<const Sl2VlPlan> sl2vl_snapshot() const { return programmed_.sl2vl; }
   /// The SL2VL plan of the current (or last) sweep, built before its QoS writes (null when QoS is off):
   /// what an SL2VL verifier checks the routes' layers against.
   std::shared_ptr<const Sl2VlPlan> sl2vl_plan() const { return desired_.sl2vl; }

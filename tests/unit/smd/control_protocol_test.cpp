@@ -231,8 +231,8 @@ TEST(ControlProtocol, HandleRequestCommands) {
   EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control, "uid 0 pid 4242"), ok_response({{"requested", "heavy sweep"}}));
   EXPECT_EQ(control.heavy.back(), "smctl sweep by uid 0 pid 4242");
   EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control)["error"],
-            "unknown command 'bogus' (known: counters, export, groups, lfts, nodes, partitions, port_clear, ports, "
-            "report, reroute, route, sa, status, sweep)");
+            "unknown command 'bogus' (known: counters, dump, export, groups, lfts, nodes, partitions, port_clear, "
+            "ports, report, reroute, route, sa, status, sweep)");
   EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control)["error"], "route needs src and dst");
   const Json by_number = handle_request({{"cmd", "route"}, {"src", "host-0"}, {"dst", 1}}, control);
   EXPECT_EQ(by_number["ok"], true) << by_number.dump();

@@ -148,9 +148,9 @@ TEST_F(ControlServerTest, SeveralRequestsOnOneConnection) {
   EXPECT_EQ(Json::parse(out.substr(0, first_nl))["result"]["state"], "STANDBY");
   EXPECT_EQ(
       out.substr(first_nl + 1),
-      "{\"error\":\"unknown command 'nope' (known: counters, export, groups, lfts, nodes, partitions, port_clear, "
-      "ports, report, reroute, route, sa, status, sweep)\",\"ok\":false}\n{\"error\":\"request is not valid "
-      "JSON\",\"ok\":false}\n");
+      "{\"error\":\"unknown command 'nope' (known: counters, dump, export, groups, lfts, nodes, "
+      "partitions, port_clear, ports, report, reroute, route, sa, status, sweep)\",\"ok\":false}\n"
+      "{\"error\":\"request is not valid JSON\",\"ok\":false}\n");
   ASSERT_TRUE(server.stop().ok());
 }
 
