@@ -15,6 +15,7 @@
 #include "routing/model/topology.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
+#include "smd/state/node_names.h"
 #include "smd/state/port_counters_view.h"
 #include "smd/state/port_fields_view.h"
 #include "smd/state/sa_stats.h"
@@ -104,6 +105,8 @@ struct FabricSnapshot {
   std::shared_ptr<const RoutingTables> tables;
   /// The SM-owned PortInfo fields and LifeTimeValue as the last configuring sweep knows them (null before it).
   std::shared_ptr<const PortFieldsView> port_fields;
+  /// What operators see as each node's name (the policy's node-name map, else NodeDescription).
+  NodeNames names;
 
   SweepSummary last_sweep;  ///< the last heavy sweep's summary
   std::chrono::system_clock::time_point last_sweep_time{};
