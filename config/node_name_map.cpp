@@ -133,7 +133,8 @@ Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string
     begin = end + 1;
 
     if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
-      if (++error_count <= kMaxErrorsListed) errors.push_back(where(source, line_no, nul) + "a NUL byte: a map is text");
+      if (++error_count <= kMaxErrorsListed)
+        errors.push_back(where(source, line_no, nul) + "a NUL byte: a map is text");
       continue;
     }
     LineResult r = parse_line(line);
@@ -155,8 +156,8 @@ Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string
     std::string message;
     for (const std::string& e : errors) message += (message.empty() ? "" : "\n") + e;
     if (error_count > kMaxErrorsListed) {
-      message += "\n" + printable_text(source) + ": and " + std::to_string(error_count - kMaxErrorsListed) +
-                 " more errors";
+      message +=
+          "\n" + printable_text(source) + ": and " + std::to_string(error_count - kMaxErrorsListed) + " more errors";
     }
     return make_error(ErrorCode::kInvalidInput, message);
   }

@@ -80,8 +80,7 @@ TEST(NodeNameMap, ErrorsNameLineAndColumn) {
   EXPECT_EQ(error_of("0x10\n"), "names.map:1:5: GUID 0x0000000000000010 has no name");
   EXPECT_EQ(error_of("0x10   # only a comment\n"), "names.map:1:8: GUID 0x0000000000000010 has no name");
   EXPECT_EQ(error_of("0x10 \"open\n"), "names.map:1:6: a quote opened and never closed");
-  EXPECT_EQ(error_of("0x10 \"\"\n"),
-            "names.map:1:6: an empty name \"\" (delete the line to use the NodeDescription)");
+  EXPECT_EQ(error_of("0x10 \"\"\n"), "names.map:1:6: an empty name \"\" (delete the line to use the NodeDescription)");
   EXPECT_EQ(error_of("0x10 \"a\" b\n"), "names.map:1:10: text after the closing quote (a comment starts with '#')");
   EXPECT_EQ(error_of("0x10 ab\"c\"\n"), "names.map:1:8: a quote inside an unquoted name: quote the whole name");
   EXPECT_EQ(error_of("0x0 \"zero\"\n"), "names.map:1:1: GUID 0 names no node");
@@ -125,7 +124,8 @@ TEST_F(NodeNameMapFile, AMissingOrSpecialFileIsAnError) {
   EXPECT_EQ(missing.error().message, "cannot open node name map " + dir_ + "/nope.map: No such file or directory");
   Result<NodeNameMap> folder = read_node_name_map_file(dir_);
   ASSERT_FALSE(folder.ok());
-  EXPECT_NE(folder.error().message.find("a directory, not a regular file"), std::string::npos) << folder.error().message;
+  EXPECT_NE(folder.error().message.find("a directory, not a regular file"), std::string::npos)
+      << folder.error().message;
 }
 
 TEST_F(NodeNameMapFile, ThePolicyReadsTheMapItNames) {
