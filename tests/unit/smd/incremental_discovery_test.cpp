@@ -286,7 +286,6 @@ TEST(IncrementalDiscovery, TrapFromAnUnknownNodeNeedsAFullDiscovery) {
   EXPECT_NE(r.full_sweep_because.find("0x0000000000001234"), std::string::npos) << r.full_sweep_because;
 }
 
-
 // The cable lines of the log name both ends as NodeNames says: the node-name map's name where it has one.
 TEST(IncrementalDiscovery, CableLogLinesUseTheMappedNames) {
   const auto owned = kary_rig();
