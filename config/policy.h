@@ -3,10 +3,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "config/node_name_map.h"
 #include "routing/base/ids.h"
 #include "routing/engines/engine_options.h"
 #include "routing/partitions/partition_spec.h"
@@ -31,6 +33,9 @@ struct SmPolicy {
   unsigned max_resweeps = 3;                            ///< sm.max_resweeps: bring-up re-sweeps after lost SMPs
   unsigned poll_interval_s = 2;  ///< sm.poll_interval: a standby polls the master's SMInfo (seconds)
   unsigned poll_retries = 3;     ///< sm.poll_retries: failed polls before a standby takes over
+  /// sm.node_name_map: the node-name map file ("" = none), as written in the policy; read at every load
+  /// into Policy::node_names (config/node_name_map.h).
+  std::string node_name_map;
 };
 
 /// routing.repair: what a heavy sweep programs when the fabric only lost links or nodes.
@@ -191,6 +196,9 @@ struct Policy {
   /// qos: absent = disabled (nothing programmed, no QoS levels; routing.options.data_vls stays 1).
   /// Reloadable on SIGHUP.
   QosSpec qos;
+  /// The map sm.node_name_map named, as read when this policy was loaded (null: no map). A reload reads
+  /// the file again; the snapshot's NodeNames (smd/state/node_names.h) renders names with it.
+  std::shared_ptr<const NodeNameMap> node_names;
   std::string source = "<defaults>";  ///< file the policy came from
   /// What the loader accepted but an operator should hear of, "file:line:column: warning: ..." each (an
   /// empty file: every value is the default). check-config prints them, the daemon logs them.

@@ -9,6 +9,7 @@
 
 #include "config/engine_option_reader.h"
 #include "config/listen_address.h"
+#include "config/node_name_map.h"
 #include "config/partitions_section.h"
 #include "config/perfmgr_section.h"
 #include "config/ports_section.h"
@@ -38,6 +39,7 @@ void read_sm(MapReader sm, SmPolicy& out, Diagnostics& diag) {
   sm.read_unsigned("max_resweeps", 0, 20, out.max_resweeps);
   sm.read_unsigned("poll_interval", 1, 3600, out.poll_interval_s);
   sm.read_unsigned("poll_retries", 1, 100, out.poll_retries);
+  sm.read_string("node_name_map", out.node_name_map);
   sm.finish();
   // A port GUID names one port on one CA by itself; a port number as well would leave the daemon to guess
   // which of the two the operator meant.
@@ -47,6 +49,33 @@ void read_sm(MapReader sm, SmPolicy& out, Diagnostics& diag) {
                 "selects the SM port by itself; set sm.port to 0 (it is " + std::to_string(out.port) + ")");
     }
   }
+}
+
+// The file sm.node_name_map names, read now: a map that cannot be read refuses the policy (at start and on
+// SIGHUP alike) instead of leaving names half-mapped. A relative path is taken from the policy file's
+// folder, as netfile includes are from the including file's, so the daemon's working folder never matters.
+void read_node_names(const MapReader& sm, const SmPolicy& in, const std::string& policy_source, Policy& out,
+                     Diagnostics& diag) {
+  if (in.node_name_map.empty()) return;
+  std::string path = in.node_name_map;
+  if (path.front() != '/') {
+    const std::size_t slash = policy_source.rfind('/');
+    if (slash != std::string::npos) path = policy_source.substr(0, slash + 1) + path;
+  }
+  std::vector<std::string> warnings;
+  auto map = read_node_name_map_file(path, &warnings);
+  if (!map.ok()) {
+    const std::optional<YAML::Mark> mark = sm.value_mark_of("node_name_map");
+    const std::string& all = map.error().message;
+    for (std::size_t begin = 0; begin <= all.size();) {
+      const std::size_t end = std::min(all.find('\n', begin), all.size());
+      diag.fail(mark.value_or(YAML::Mark()), "sm.node_name_map", all.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    return;
+  }
+  for (std::string& w : warnings) out.warnings.push_back(std::move(w));
+  out.node_names = std::make_shared<const NodeNameMap>(std::move(map.value()));
 }
 
 void read_routing(MapReader routing, RoutingPolicy& out, Diagnostics& diag) {
@@ -269,7 +298,9 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
   }
 
   MapReader top(document, "", YAML::Mark(), diag);
-  read_sm(top.section("sm"), policy.sm, diag);
+  MapReader sm = top.section("sm");
+  read_sm(sm, policy.sm, diag);
+  read_node_names(sm, policy.sm, source_name, policy, diag);
   read_routing(top.section("routing"), policy.routing, diag);
   read_lid(top.section("lid"), policy.lid);
   read_mad(top.section("mad"), policy.mad);

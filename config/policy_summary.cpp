@@ -79,6 +79,10 @@ std::string summarize_policy(const Policy& p) {
        ",sm_sl:" + std::to_string(pp.sm_sl) + ",life:" + std::to_string(pp.packet_life_time) +
        ",link:" + std::to_string(pp.force_link_width) + "/" + std::to_string(pp.force_link_speed) + "/" +
        std::to_string(pp.force_link_speed_ext);
+  // Only with a map, so a policy without one reads as before; the count shows a reload re-read it.
+  if (p.node_names) {
+    s += " node_name_map=" + p.node_names->source() + "(" + std::to_string(p.node_names->size()) + " names)";
+  }
   s += " state_dir=" + p.sm.state_dir;
   return s;
 }

@@ -112,10 +112,10 @@ Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {
         const Port& port = n.ports[p];
         if (!port.connected()) continue;
         Json row = {{"node_guid", format_guid(n.guid)},
-                    {"node_desc", n.description},
+                    {"node_desc", snap.names.of(n)},
                     {"port", p},
                     {"dr_path", format_dr_path(n.dr_path)},
-                    {"peer", topo.node(port.peer).description + " port " + std::to_string(port.peer_port)},
+                    {"peer", snap.names.port(topo.node(port.peer), port.peer_port)},
                     {"unhealthy", false}};
         if (const UnhealthyPortView* u = unhealthy_of({n.guid, p})) add_mark(row, *u);
         ports.push_back(std::move(row));
@@ -147,7 +147,7 @@ Result<Json> port_clear(DaemonControl& control, const FabricSnapshot& snap, cons
   }
   const Node& found = snap.topo->node(*n);
   if (port < 1 || port > found.num_ports) {
-    return make_error(ErrorCode::kInvalidInput, describe_node(found) + " has ports 1.." +
+    return make_error(ErrorCode::kInvalidInput, snap.names.describe(found) + " has ports 1.." +
                                                     std::to_string(found.num_ports) + ", not " + std::to_string(port));
   }
   const PortKey key{found.guid, static_cast<PortNum>(port)};

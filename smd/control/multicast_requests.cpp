@@ -28,16 +28,16 @@ std::string hex16(unsigned v) {
   return buf;
 }
 
-/// Port GUID -> "description" (CA: node description and port; switch: its description).
-std::unordered_map<Guid, std::string> port_names(const Topology& topo) {
+/// Port GUID -> "name" (CA: the node's display name and port; switch: its display name).
+std::unordered_map<Guid, std::string> port_names(const Topology& topo, const NodeNames& display) {
   std::unordered_map<Guid, std::string> names;
   for (const Node& node : topo.nodes()) {
     if (node.is_switch()) {
-      names.emplace(node.ports[0].guid, node.description);
+      names.emplace(node.ports[0].guid, display.of(node));
       continue;
     }
     for (PortNum p = 1; p <= node.num_ports; ++p) {
-      names.emplace(node.ports[p].guid, node.description + " port " + std::to_string(p));
+      names.emplace(node.ports[p].guid, display.port(node, p));
     }
   }
   return names;
@@ -87,7 +87,7 @@ Result<Json> partitions_json(const FabricSnapshot& snap, const std::string& pkey
     if (!picked) return Error{ErrorCode::kInvalidInput, "no partition '" + pkey + "' in the policy"};
   }
   const std::unordered_map<Guid, std::string> names =
-      snap.topo ? port_names(*snap.topo) : std::unordered_map<Guid, std::string>{};
+      snap.topo ? port_names(*snap.topo, snap.names) : std::unordered_map<Guid, std::string>{};
   Json list = Json::array();
   for (const PartitionSpec& p : effective.partitions) {
     if (picked && picked != &p) continue;

@@ -106,7 +106,7 @@ Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view n
   }
   std::vector<NodeIndex> matches;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
-    if (topo.node(n).description == name) matches.push_back(n);
+    if (snap.names.answers_to(topo.node(n), name)) matches.push_back(n);
   }
   if (matches.empty()) return bad_input("no node named '" + std::string(name) + "'");
   if (matches.size() > 1) {
@@ -130,12 +130,14 @@ std::string dest_name(const FabricSnapshot& snap, Lid lid) {
   const auto owner = snap.lids->owner(lid);
   if (!owner) return "";
   const Node& node = snap.topo->node(owner->node);
-  return node.is_switch() ? node.description : node.description + "/" + std::to_string(owner->port);
+  const std::string& name = snap.names.of(node);
+  return node.is_switch() ? name : name + "/" + std::to_string(owner->port);
 }
 
 Json lft_json(const FabricSnapshot& snap, NodeIndex n) {
   const Node& node = snap.topo->node(n);
   Json table = {{"guid", format_guid(node.guid)},
+                {"name", snap.names.of(node)},
                 {"description", node.description},
                 {"lid", port_lid(snap, n, 0)},
                 {"top", 0},
@@ -154,7 +156,11 @@ Json lft_json(const FabricSnapshot& snap, NodeIndex n) {
 
 Json endpoint_json(const FabricSnapshot& snap, const Endpoint& ep) {
   const Node& node = snap.topo->node(ep.node);
-  return {{"guid", format_guid(node.guid)}, {"description", node.description}, {"port", ep.port}, {"lid", ep.lid}};
+  return {{"guid", format_guid(node.guid)},
+          {"name", snap.names.of(node)},
+          {"description", node.description},
+          {"port", ep.port},
+          {"lid", ep.lid}};
 }
 
 Result<Json> export_json(const Json& request, const FabricSnapshot& snap) {
@@ -295,13 +301,17 @@ Json nodes_json(const FabricSnapshot& snap) {
       if (Json fields = port_fields_json(snap, n, p); !fields.is_null()) pj["fields"] = std::move(fields);
       if (port.connected()) {
         const Node& peer = topo.node(port.peer);
-        pj["peer"] = {{"guid", format_guid(peer.guid)}, {"description", peer.description}, {"port", port.peer_port}};
+        pj["peer"] = {{"guid", format_guid(peer.guid)},
+                      {"name", snap.names.of(peer)},
+                      {"description", peer.description},
+                      {"port", port.peer_port}};
       }
       ports.push_back(std::move(pj));
     }
     Json nj = {{"guid", format_guid(node.guid)},          {"type", type_name(node.type)},
-               {"description", node.description},         {"lids", std::move(lids)},
-               {"dr_path", format_dr_path(node.dr_path)}, {"ports", std::move(ports)}};
+               {"name", snap.names.of(node)},             {"description", node.description},
+               {"lids", std::move(lids)},                 {"dr_path", format_dr_path(node.dr_path)},
+               {"ports", std::move(ports)}};
     // A switch's own port carries SubnetTimeOut and MasterSMSL; LifeTimeValue is its SwitchInfo's.
     if (node.is_switch()) {
       if (Json fields = port_fields_json(snap, n, 0); !fields.is_null()) nj["port0_fields"] = std::move(fields);
@@ -358,7 +368,7 @@ Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, cons
     in_port = port.peer_port;
     here = port.peer;
     if (!topo.node(here).is_switch()) {  // two CAs cabled back to back: no switch, no LFT
-      if (here != to->node) return fail("delivered to " + topo.node(here).description + " instead");
+      if (here != to->node) return fail("delivered to " + snap.names.of(topo.node(here)) + " instead");
       return route(Json::array());
     }
   }
@@ -374,19 +384,21 @@ Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, cons
       [&](SwitchIndex s, PortNum out) {
         const Node& node = topo.node(graph.node(s));
         Json hop = {{"switch", format_guid(node.guid)},
+                    {"name", snap.names.of(node)},
                     {"description", node.description},
                     {"in_port", in_port},
                     {"out_port", out}};
         if (out != 0 && graph.peer_node(s, out) != kNoNode) {
           const Node& peer = topo.node(graph.peer_node(s, out));
           hop["peer"] = format_guid(peer.guid);
+          hop["peer_name"] = snap.names.of(peer);
           hop["peer_description"] = peer.description;
           hop["peer_port"] = graph.peer_port(s, out);
           in_port = graph.peer_port(s, out);
         }
         hops.push_back(std::move(hop));
       });
-  const std::string at = end.at == kNoSwitch ? std::string() : topo.node(graph.node(end.at)).description;
+  const std::string at = end.at == kNoSwitch ? std::string() : snap.names.of(topo.node(graph.node(end.at)));
   switch (end.how) {
     case LftHop::kDelivered: return route(std::move(hops));
     case LftHop::kPortZero: return fail(at + " claims LID " + std::to_string(dlid));
@@ -394,7 +406,7 @@ Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, cons
     case LftHop::kBadPort: return fail(at + " has no route to LID " + std::to_string(dlid));
     case LftHop::kUncabled: return fail(at + " port " + std::to_string(end.port) + " has no cable");
     case LftHop::kWrongPort:
-      return fail("delivered to " + topo.node(graph.peer_node(end.at, end.port)).description + " instead");
+      return fail("delivered to " + snap.names.of(topo.node(graph.peer_node(end.at, end.port))) + " instead");
     case LftHop::kForward:
     case LftHop::kLoop: break;
   }

@@ -2,7 +2,7 @@
 
 namespace smd {
 
-std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids) {
+std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names) {
   std::vector<PerfTarget> out;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
@@ -15,8 +15,8 @@ std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids) {
       t.key = {node.guid, p};
       t.port_guid = node.is_switch() ? node.ports[0].guid : port.guid;
       t.lid = lid;
-      t.node_desc = node.description;
-      t.peer = topo.node(port.peer).description + " port " + std::to_string(port.peer_port);
+      t.node_desc = names.of(node);
+      t.peer = names.port(topo.node(port.peer), port.peer_port);
       out.push_back(std::move(t));
     }
   }

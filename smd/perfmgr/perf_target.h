@@ -9,6 +9,7 @@
 #include "routing/base/ids.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "smd/state/node_names.h"
 #include "smd/state/port_counters_view.h"
 
 namespace smd {
@@ -17,12 +18,12 @@ struct PerfTarget {
   PortKey key;  ///< (node GUID, port number)
   Guid port_guid = 0;
   Lid lid = 0;  ///< the PMA's LID (a switch's port-0 LID)
-  std::string node_desc;
-  std::string peer;  ///< "<peer description> port <n>"
+  std::string node_desc;  ///< the node's display name (NodeNames)
+  std::string peer;       ///< "<peer's display name> port <n>"
 };
 
 /// Every cabled port with a LID to reach it by (ports 1..N; a switch's port 0 carries no cable), in node
-/// order. `lids` is the LID assignment the sweep just programmed.
-std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids);
+/// order. `lids` is the LID assignment the sweep just programmed; `names` names the nodes.
+std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names);
 
 }  // namespace smd

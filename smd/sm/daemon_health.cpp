@@ -63,11 +63,12 @@ std::string Daemon::describe_port(const PortKey& key) const {
   const std::optional<NodeIndex> n = topo ? topo->find(key.node_guid) : std::nullopt;
   if (!n) return out + " port " + std::to_string(key.port);
   const Node& node = topo->node(*n);
-  if (!node.description.empty()) out += " (" + node.description + ")";
+  const NodeNames names(policy_.node_names);
+  if (const std::string& name = names.of(node); !name.empty()) out += " (" + name + ")";
   out += " port " + std::to_string(key.port) + " via DR " + format_dr_path(node.dr_path);
   if (key.port <= node.num_ports && node.ports[key.port].connected()) {
     const Port& p = node.ports[key.port];
-    out += "; cable to " + describe_node(topo->node(p.peer)) + " port " + std::to_string(p.peer_port);
+    out += "; cable to " + names.describe(topo->node(p.peer)) + " port " + std::to_string(p.peer_port);
   }
   return out;
 }
@@ -182,7 +183,7 @@ void Daemon::health_after_sweep(const SweepSummary& s) {
     it->second = o.reason;
     spdlog::warn("health: unhealthy port {} stays routed: {}", describe_port(o.port), o.reason);
   }
-  perf_->set_targets(perf_targets(*topo, runner_->lids()));
+  perf_->set_targets(perf_targets(*topo, runner_->lids(), NodeNames(policy_.node_names)));
   update_perfmgr();
   if (!why.empty()) health_changed(why);
 }
@@ -221,6 +222,7 @@ std::vector<UnhealthyPortView> Daemon::unhealthy_view() const {
   const std::shared_ptr<const Topology> topo = runner_->topology();
   const auto now = Clock::now();
   const auto wall = std::chrono::system_clock::now();
+  const NodeNames names(policy_.node_names);
   for (const auto& [key, mark] : health_.marked()) {
     UnhealthyPortView v;
     v.key = key;
@@ -229,11 +231,11 @@ std::vector<UnhealthyPortView> Daemon::unhealthy_view() const {
     v.since = wall - std::chrono::duration_cast<std::chrono::system_clock::duration>(now - mark.since);
     if (const std::optional<NodeIndex> n = topo ? topo->find(key.node_guid) : std::nullopt) {
       const Node& node = topo->node(*n);
-      v.node_desc = node.description;
+      v.node_desc = names.of(node);
       v.dr_path = format_dr_path(node.dr_path);
       if (key.port <= node.num_ports && node.ports[key.port].connected()) {
         const Port& p = node.ports[key.port];
-        v.peer = topo->node(p.peer).description + " port " + std::to_string(p.peer_port);
+        v.peer = names.port(topo->node(p.peer), p.peer_port);
       }
     }
     if (!policy_.health.isolate) {

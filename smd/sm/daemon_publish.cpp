@@ -101,6 +101,7 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->counters = counters_;
   snap->policy_generation = policy_generation_;
   snap->policy_source = policy_.source;
+  snap->names = NodeNames(policy_.node_names);
   snap->needs_restart = needs_restart_;
   snap->reload_refused = reload_refused_;
   snap->reload_refused_since = reload_refused_since_;

@@ -78,15 +78,15 @@ int main(int argc, char** argv) {
   });
   std::string sw;
   auto* lfts = app.add_subcommand("lfts", "linear forwarding tables (all switches, or one)");
-  lfts->add_option("switch", sw, "switch description, GUID or LID");
+  lfts->add_option("switch", sw, "switch: name (node-name map), description, GUID or LID");
   lfts->callback([&] {
     request = {{"cmd", "lfts"}};
     if (!sw.empty()) request["switch"] = sw;
   });
   std::string src, dst;
   auto* route = app.add_subcommand("route", "hop-by-hop path through the LFTs");
-  route->add_option("src", src, "source: description, GUID or LID")->required();
-  route->add_option("dst", dst, "destination: description, GUID or LID")->required();
+  route->add_option("src", src, "source: name (node-name map), description, GUID or LID")->required();
+  route->add_option("dst", dst, "destination: name (node-name map), description, GUID or LID")->required();
   route->callback([&] { request = {{"cmd", "route"}, {"src", src}, {"dst", dst}}; });
   app.add_subcommand("sweep", "request a heavy sweep")->callback([&] { request = {{"cmd", "sweep"}}; });
   app.add_subcommand("reroute", "recompute routes and program the difference")->callback([&] {
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   std::string counters_node;
   bool errors_only = false;
   auto* counters = app.add_subcommand("counters", "per-port PMA counters the PerfMgr read (perfmgr.enabled)");
-  counters->add_option("node", counters_node, "one node: description, GUID or LID");
+  counters->add_option("node", counters_node, "one node: name (node-name map), description, GUID or LID");
   counters->add_flag("--errors", errors_only, "only ports whose error counters moved in the last interval");
   counters->callback([&] {
     request = {{"cmd", "counters"}, {"errors", errors_only}};
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   std::string clear_node;
   unsigned clear_port = 0;
   auto* clear = port->add_subcommand("clear", "drop a port's unhealthy mark: its cable is routed again");
-  clear->add_option("node", clear_node, "node: description, GUID or LID")->required();
+  clear->add_option("node", clear_node, "node: name (node-name map), description, GUID or LID")->required();
   clear->add_option("port", clear_port, "port number")->required()->check(CLI::Range(1, 254));
   clear->callback([&] { request = {{"cmd", "port_clear"}, {"node", clear_node}, {"port", clear_port}}; });
   std::string what;

@@ -111,12 +111,12 @@ std::string port_fields_text(const Json& fields) {
 void render_nodes(std::ostream& out, const Json& nodes) {
   out << std::left << std::setw(7) << "TYPE" << std::setw(20) << "GUID" << std::setw(12) << "LIDS" << std::setw(14)
       << "DR PATH"
-      << "DESCRIPTION\n";
+      << "NAME\n";
   for (const Json& n : nodes) {
     std::string lids;
     for (const Json& l : n.at("lids")) lids += (lids.empty() ? "" : ",") + l.dump();
     out << std::setw(7) << str(n, "type") << std::setw(20) << str(n, "guid") << std::setw(12)
-        << (lids.empty() ? "-" : lids) << std::setw(14) << str(n, "dr_path") << str(n, "description") << "\n";
+        << (lids.empty() ? "-" : lids) << std::setw(14) << str(n, "dr_path") << str(n, "name") << "\n";
     if (n.contains("port0_fields") || n.contains("life_time_value")) {
       out << "    port 0   ";
       if (n.contains("life_time_value")) out << "LifeTimeValue " << str(n, "life_time_value") << " ";
@@ -129,7 +129,7 @@ void render_nodes(std::ostream& out, const Json& nodes) {
       if (peer.is_null()) {
         out << "(no cable)\n";
       } else {
-        out << "-> " << str(peer, "description") << " port " << str(peer, "port") << " (" << str(peer, "guid") << ")\n";
+        out << "-> " << str(peer, "name") << " port " << str(peer, "port") << " (" << str(peer, "guid") << ")\n";
       }
       if (p.contains("fields")) out << "             " << port_fields_text(p.at("fields")) << "\n";
     }
@@ -138,7 +138,7 @@ void render_nodes(std::ostream& out, const Json& nodes) {
 
 void render_lfts(std::ostream& out, const Json& tables) {
   for (const Json& t : tables) {
-    out << "switch " << str(t, "description") << " " << str(t, "guid") << " LID " << str(t, "lid") << " LinearFDBTop "
+    out << "switch " << str(t, "name") << " " << str(t, "guid") << " LID " << str(t, "lid") << " LinearFDBTop "
         << str(t, "top") << "\n";
     out << "  " << std::left << std::setw(8) << "LID" << std::setw(6) << "PORT"
         << "DESTINATION\n";
@@ -151,15 +151,15 @@ void render_lfts(std::ostream& out, const Json& tables) {
 void render_route(std::ostream& out, const Json& r) {
   const Json& src = r.at("src");
   const Json& dst = r.at("dst");
-  out << str(src, "description") << " (LID " << str(src, "lid") << ") -> " << str(dst, "description") << " (LID "
+  out << str(src, "name") << " (LID " << str(src, "lid") << ") -> " << str(dst, "name") << " (LID "
       << str(dst, "lid") << "): " << str(r, "hop_count") << (str(r, "hop_count") == "1" ? " switch hop\n" : " switch hops\n");
   out << "  " << std::left << std::setw(20) << "SWITCH" << std::setw(5) << "IN" << std::setw(5) << "OUT"
       << "NEXT\n";
   for (const Json& h : r.at("hops")) {
-    out << "  " << std::setw(20) << str(h, "description") << std::setw(5) << str(h, "in_port") << std::setw(5)
+    out << "  " << std::setw(20) << str(h, "name") << std::setw(5) << str(h, "in_port") << std::setw(5)
         << str(h, "out_port");
     if (h.contains("peer")) {
-      out << str(h, "peer_description") << " port " << str(h, "peer_port");
+      out << str(h, "peer_name") << " port " << str(h, "peer_port");
     } else {
       out << "(this switch)";
     }

@@ -17,6 +17,7 @@
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
 #include "routing/qos/sl2vl_plan.h"
+#include "smd/state/node_names.h"
 #include "smd/state/port_counters_view.h"
 #include "smd/state/port_fields_view.h"
 #include "smd/state/port_link_view.h"
@@ -115,6 +116,8 @@ struct FabricSnapshot {
   std::shared_ptr<const Sl2VlPlan> sl2vl;
   /// The multicast trees the switches were programmed with (by GUID), for `smctl dump mcfdbs`.
   std::shared_ptr<const McastTables> mcast_tables;
+  /// What operators see as each node's name (the policy's node-name map, else NodeDescription).
+  NodeNames names;
 
   SweepSummary last_sweep;  ///< the last heavy sweep's summary
   std::chrono::system_clock::time_point last_sweep_time{};

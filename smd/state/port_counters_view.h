@@ -74,8 +74,8 @@ struct PortCounterRow {
   PortKey key;
   Guid port_guid = 0;
   Lid lid = 0;                  ///< where its PMA was asked (a switch's port-0 LID)
-  std::string node_desc;        ///< NodeDescription
-  std::string peer;             ///< "<peer description> port <n>" ("" when uncabled)
+  std::string node_desc;        ///< the node's display name (NodeNames: mapped name, else NodeDescription)
+  std::string peer;             ///< "<peer's display name> port <n>" ("" when uncabled)
   bool extended = false;        ///< data counters came from PortCountersExtended
   CounterArray raw{};           ///< values as last read
   CounterArray total{};         ///< sum of the deltas since smd first read the port (resets and wraps folded in)
@@ -121,9 +121,9 @@ struct PerfView {
 /// A port the health rules marked unhealthy (smctl ports --unhealthy).
 struct UnhealthyPortView {
   PortKey key;
-  std::string node_desc;
+  std::string node_desc;    ///< the node's display name (NodeNames)
   std::string dr_path;      ///< "0,1,3" to the node
-  std::string peer;         ///< "<peer description> port <n>"
+  std::string peer;         ///< "<peer's display name> port <n>"
   std::string reason;       ///< "SymbolErrorCounter +57 in 10 s (threshold 10)" or "5 link flaps in 600 s"
   bool isolated = false;    ///< routes go around its cable
   std::string kept_reason;  ///< why it is not isolated ("would cut off ..."), "" when isolated or isolation is off

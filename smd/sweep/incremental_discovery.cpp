@@ -46,7 +46,8 @@ struct Retrained {
 
 class Rediscovery {
  public:
-  Rediscovery(SmpBatch& batch, const ObservedFabric& previous) : batch_(batch), d_(previous) {
+  Rediscovery(SmpBatch& batch, const ObservedFabric& previous, const NodeNames& names)
+      : batch_(batch), names_(names), d_(previous) {
     d_.topo = std::make_shared<Topology>(*previous.topo);
     d_.problems.clear();
   }
@@ -349,8 +350,8 @@ class Rediscovery {
       return;
     }
     ++out_.cables_gained;
-    spdlog::info("incremental sweep: cable up: {} port {} <-> {} port {}", format_guid(node.guid), p,
-                 format_guid(far.guid), q);
+    spdlog::info("incremental sweep: cable up: {} port {} <-> {} port {}", names_.describe(node), p,
+                 names_.describe(far), q);
     // A CA is reached again through the new cable; its PortInfo says what state the link trained to.
     if (!far.is_switch()) d_.nodes[*m].ports[q].path = mad::DrPath(node.dr_path).extended(p);
     reread_far_end(*m, q);
@@ -364,8 +365,8 @@ class Rediscovery {
     for (auto [n, p] : lost) {
       const Port& port = topo().node(n).ports[p];
       if (!port.connected() || cut[n][p]) continue;  // both ends may report the same cable
-      spdlog::info("incremental sweep: cable down: {} port {} <-> {} port {}", format_guid(topo().node(n).guid), p,
-                   format_guid(topo().node(port.peer).guid), port.peer_port);
+      spdlog::info("incremental sweep: cable down: {} port {} <-> {} port {}", names_.describe(topo().node(n)), p,
+                   names_.describe(topo().node(port.peer)), port.peer_port);
       ++out_.cables_lost;
       cut[n][p] = cut[port.peer][port.peer_port] = true;
       suspect(topo().node(port.peer).guid);  // a switch at the far end changed too (a CA may be cut off)
@@ -462,6 +463,7 @@ class Rediscovery {
   }
 
   SmpBatch& batch_;
+  const NodeNames& names_;
   ObservedFabric d_;
   IncrementalDiscovery out_;
   std::set<Guid> suspects_;  // by GUID: node indices change when nodes leave
@@ -471,7 +473,7 @@ class Rediscovery {
 }  // namespace
 
 IncrementalDiscovery rediscover_changed(SmpBatch& batch, const ObservedFabric& previous,
-                                        const std::vector<Guid>& changed) {
+                                        const std::vector<Guid>& changed, const NodeNames& names) {
   IncrementalDiscovery out;
   if (!previous.topo || previous.topo->size() == 0 || previous.topo->sm_node == kNoNode) {
     out.full_sweep_because = "no previous sweep to start from";
@@ -482,7 +484,7 @@ IncrementalDiscovery rediscover_changed(SmpBatch& batch, const ObservedFabric& p
                              " attributes unread, the first " + describe_first_gap(previous);
     return out;
   }
-  return Rediscovery(batch, previous).run(changed);
+  return Rediscovery(batch, previous, names).run(changed);
 }
 
 }  // namespace smd

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mad/transport/smp_batch.h"
+#include "smd/state/node_names.h"
 #include "smd/sweep/discovery.h"
 
 namespace smd {
@@ -29,8 +30,8 @@ struct IncrementalDiscovery {
 /// changes of the switches with GUID in `changed` (trap issuers; more are found by PortStateChange).
 /// Nodes cut off by lost cables leave the fabric; directed paths that crossed a lost cable are replaced
 /// by shortest paths over what remains. The result is vetted like a full discovery (discovery_vet.h).
-/// Never touches `previous`.
+/// Never touches `previous`. `names` names nodes in the cable up/down log lines.
 IncrementalDiscovery rediscover_changed(SmpBatch& batch, const ObservedFabric& previous,
-                                        const std::vector<Guid>& changed);
+                                        const std::vector<Guid>& changed, const NodeNames& names = NodeNames());
 
 }  // namespace smd

@@ -62,7 +62,7 @@ ObservedFabric SweepRunner::rediscover(SmpBatch& batch, const std::vector<Lid>& 
   } else if (!unknown.empty()) {
     inc.full_sweep_because = unknown;
   } else {
-    inc = rediscover_changed(batch, last_, changed);
+    inc = rediscover_changed(batch, last_, changed, NodeNames(policy_.node_names));
   }
   if (inc.ok) {
     s.incremental = true;

@@ -64,6 +64,8 @@ TEST_F(PolicyFile, ShippedPolicyLoadsAsExactlyTheDefaults) {
   EXPECT_EQ(p.sm.max_resweeps, d.sm.max_resweeps);
   EXPECT_EQ(p.sm.poll_interval_s, d.sm.poll_interval_s);
   EXPECT_EQ(p.sm.poll_retries, d.sm.poll_retries);
+  EXPECT_EQ(p.sm.node_name_map, d.sm.node_name_map);
+  EXPECT_EQ(p.node_names, nullptr);
   EXPECT_EQ(p.routing.engines, d.routing.engines);
   EXPECT_EQ(p.routing.options.engines.get<UpdnOptions>().roots, d.routing.options.engines.get<UpdnOptions>().roots);
   EXPECT_EQ(p.routing.options.engines.get<FtreeOptions>().roots, d.routing.options.engines.get<FtreeOptions>().roots);
@@ -129,7 +131,8 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
   collect_keys(YAML::LoadFile(kShippedPolicy), "", keys);
   const std::set<std::string> expected = {
       "sm.state_dir", "sm.ca", "sm.port", "sm.port_guid", "sm.priority", "sm.sm_key", "sm.subnet_prefix",
-      "sm.sweep_interval", "sm.max_resweeps", "sm.poll_interval", "sm.poll_retries", "routing.engines",
+      "sm.sweep_interval", "sm.max_resweeps", "sm.poll_interval", "sm.poll_retries", "sm.node_name_map",
+      "routing.engines",
       "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "routing.dfsssp.max_vls",
       "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",

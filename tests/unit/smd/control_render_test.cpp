@@ -81,17 +81,20 @@ TEST(ControlRender, StatusWithTheElection) {
 }
 
 TEST(ControlRender, Route) {
-  const Json route = {{"src", {{"description", "host-0"}, {"lid", 1}}},
-                      {"dst", {{"description", "host-5"}, {"lid", 6}}},
+  // smctl shows the display name ("name"); "description" is the node's own NodeDescription.
+  const Json route = {{"src", {{"name", "host-0"}, {"description", "hca0"}, {"lid", 1}}},
+                      {"dst", {{"name", "host-5"}, {"description", "hca5"}, {"lid", 6}}},
                       {"hop_count", 2},
                       {"hops",
-                       {{{"description", "leaf-0"},
+                       {{{"name", "leaf-0"},
+                         {"description", "MF0;sw0"},
                          {"in_port", 1},
                          {"out_port", 5},
                          {"peer", "0x2"},
-                         {"peer_description", "spine-0"},
+                         {"peer_name", "spine-0"},
+                         {"peer_description", "MF0;sw1"},
                          {"peer_port", 1}},
-                        {{"description", "spine-0"}, {"in_port", 1}, {"out_port", 0}}}}};
+                        {{"name", "spine-0"}, {"description", "MF0;sw1"}, {"in_port", 1}, {"out_port", 0}}}}};
   EXPECT_EQ(render("route", route),
             "host-0 (LID 1) -> host-5 (LID 6): 2 switch hops\n"
             "  SWITCH              IN   OUT  NEXT\n"

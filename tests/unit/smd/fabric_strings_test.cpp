@@ -143,9 +143,12 @@ TEST(FabricStrings, OnceSummaryAndSmctlTablesHoldNoControlCharacters) {
          {"guid", "0x1"},
          {"lids", {1}},
          {"dr_path", "0"},
+         {"name", h},
          {"description", h},
          {"ports",
-          {{{"port", 1}, {"state", "Active"}, {"peer", {{"description", h}, {"port", 2}, {"guid", "0x2"}}}}}}});
+          {{{"port", 1},
+            {"state", "Active"},
+            {"peer", {{"name", h}, {"description", h}, {"port", 2}, {"guid", "0x2"}}}}}}});
   }
   std::ostringstream table;
   control::render_text(table, "nodes", nodes);

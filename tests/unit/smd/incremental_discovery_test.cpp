@@ -4,11 +4,14 @@
 #include "smd/sweep/incremental_discovery.h"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "fabric_witness.h"
@@ -281,6 +284,39 @@ TEST(IncrementalDiscovery, TrapFromAnUnknownNodeNeedsAFullDiscovery) {
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {0x1234});
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.full_sweep_because.find("0x0000000000001234"), std::string::npos) << r.full_sweep_because;
+}
+
+// The cable lines of the log name both ends as NodeNames says: the node-name map's name where it has one.
+TEST(IncrementalDiscovery, CableLogLinesUseTheMappedNames) {
+  const auto owned = kary_rig();
+  SweepRig& rig = *owned;
+  const ObservedFabric before = discover_fabric(rig.batch);
+  const auto [leaf, port, up] = sm_leaf_uplink(rig.topo);
+  auto map = parse_node_name_map(format_guid(rig.guid(leaf)) + " \"rack-7 leaf\"\n", "test.map");
+  ASSERT_TRUE(map.ok()) << map.error().message;
+  const NodeNames names(std::make_shared<const NodeNameMap>(std::move(map.value())));
+
+  std::ostringstream log;
+  struct Restore {
+    std::shared_ptr<spdlog::logger> previous = spdlog::default_logger();
+    ~Restore() { spdlog::set_default_logger(previous); }
+  } restore;
+  spdlog::set_default_logger(
+      std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
+  rig.fabric.unlink(leaf, port);
+  IncrementalDiscovery lost = rediscover_changed(rig.batch, before, {rig.guid(leaf), rig.guid(up)}, names);
+  ASSERT_TRUE(lost.ok) << lost.full_sweep_because;
+  rig.fabric.relink(leaf, port);
+  IncrementalDiscovery back = rediscover_changed(rig.batch, lost.fabric, {rig.guid(up)}, names);
+  ASSERT_TRUE(back.ok) << back.full_sweep_because;
+
+  const std::string mapped = format_guid(rig.guid(leaf)) + " (rack-7 leaf) port " + std::to_string(port);
+  const std::string plain = describe_node(rig.topo.node(up));  // no map entry: its NodeDescription
+  const std::string text = log.str();
+  EXPECT_NE(text.find("cable down: "), std::string::npos) << text;
+  EXPECT_NE(text.find(mapped), std::string::npos) << text;
+  EXPECT_NE(text.find(plain), std::string::npos) << text;
+  EXPECT_EQ(text.find(rig.topo.node(leaf).description), std::string::npos) << text;
 }
 
 }  // namespace
