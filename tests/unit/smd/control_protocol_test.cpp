@@ -11,6 +11,7 @@
 #include "routing/chain/registry.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/lids/lid_assign.h"
+#include "smd/control/command_table.h"
 #include "smd/control/requests.h"
 
 namespace smd::control {
@@ -230,9 +231,15 @@ TEST(ControlProtocol, HandleRequestCommands) {
   // Who asked goes into the reason, so the daemon's sweep log names the requester.
   EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control, "uid 0 pid 4242"), ok_response({{"requested", "heavy sweep"}}));
   EXPECT_EQ(control.heavy.back(), "smctl sweep by uid 0 pid 4242");
-  EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control)["error"],
-            "unknown command 'bogus' (known: counters, export, groups, lfts, nodes, partitions, port_clear, ports, "
-            "report, reroute, route, sa, status, sweep)");
+  // The error lists the table's names: every command, in order, so a new row shows up without an edit here.
+  const std::string unknown = handle_request({{"cmd", "bogus"}}, control)["error"];
+  EXPECT_EQ(unknown.rfind("unknown command 'bogus' (known: counters, export, groups, lfts, nodes, ", 0), 0u) << unknown;
+  std::size_t at = 0;
+  for (const ControlCommand& c : control_commands()) {
+    const std::size_t found = unknown.find(std::string(c.name), at);
+    EXPECT_NE(found, std::string::npos) << c.name << " missing or out of order in: " << unknown;
+    if (found != std::string::npos) at = found + c.name.size();
+  }
   EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control)["error"], "route needs src and dst");
   const Json by_number = handle_request({{"cmd", "route"}, {"src", "host-0"}, {"dst", 1}}, control);
   EXPECT_EQ(by_number["ok"], true) << by_number.dump();
@@ -248,6 +255,26 @@ TEST(ControlProtocol, HandleRequestCommands) {
       handle_request({{"cmd", "port_clear"}, {"node", "host-0"}, {"port", 18446744073709551615ull}}, control)["error"],
       "port_clear: port must be an integer 1..254");
   EXPECT_EQ(to_line(error_response("x")), "{\"error\":\"x\",\"ok\":false}\n");
+}
+
+// The table's shape: sorted, unique names (find_control_command finds each), every row described and handled.
+TEST(ControlProtocol, CommandTableIsSortedAndComplete) {
+  const auto commands = control_commands();
+  ASSERT_FALSE(commands.empty());
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    EXPECT_FALSE(commands[i].summary.empty()) << commands[i].name;
+    EXPECT_NE(commands[i].handle, nullptr) << commands[i].name;
+    EXPECT_EQ(find_control_command(commands[i].name), &commands[i]);
+    if (i > 0) {
+      EXPECT_LT(commands[i - 1].name, commands[i].name);
+    }
+  }
+  EXPECT_EQ(find_control_command("bogus"), nullptr);
+  EXPECT_EQ(find_control_command(""), nullptr);
+  // A request that needs no snapshot runs before the daemon has published one.
+  FakeControl control;
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control), ok_response({{"requested", "heavy sweep"}}));
+  EXPECT_EQ(handle_request({{"cmd", "status"}}, control), error_response("the daemon has published no state yet"));
 }
 
 // `smctl --json report` carries the P_KeyTable block counts (what partitions_named_test.sh reads).
