@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 
+#include "config/policy_loader.h"
 #include "smd/control/health_requests.h"
 #include "smd/control/multicast_requests.h"
 #include "smd/control/requests.h"
@@ -29,8 +30,61 @@ std::optional<bool> flag(const Json& request, const char* key) {
 }
 
 Json do_sweep(const CommandContext& c) {
+  const std::optional<bool> light = flag(c.request, "light");
+  if (!light) return error_response("sweep: light must be true or false");
+  if (*light) {
+    c.control.request_light_sweep("smctl sweep --light" + c.by());
+    return ok_response({{"requested", "light sweep"}});
+  }
   c.control.request_heavy_sweep("smctl sweep" + c.by());
   return ok_response({{"requested", "heavy sweep"}});
+}
+
+// The longest --reason kept: status shows it on one line.
+constexpr std::size_t kMaxReasonBytes = 200;
+
+Json do_sweeps(const CommandContext& c) {
+  const auto on = c.request.find("on");
+  if (on == c.request.end() || !on->is_boolean()) return error_response("sweeps: on must be true or false");
+  std::string reason = "smctl sweeps on";
+  if (!on->get<bool>()) {
+    const auto r = c.request.find("reason");
+    if (r == c.request.end() || !r->is_string() || r->get<std::string>().empty()) {
+      return error_response("sweeps off needs a reason (smctl sweeps off --reason TEXT): status shows it");
+    }
+    reason = r->get<std::string>();
+    if (reason.size() > kMaxReasonBytes) {
+      return error_response("sweeps off: reason is " + std::to_string(reason.size()) + " bytes (limit " +
+                            std::to_string(kMaxReasonBytes) + ")");
+    }
+  }
+  c.control.request_sweeping(on->get<bool>(), reason, c.requester);
+  return ok_response({{"requested", on->get<bool>() ? "sweeps on" : "sweeps off"}});
+}
+
+Json do_log_level(const CommandContext& c) {
+  const std::string level = c.request.value("level", std::string());
+  const auto& names = log_level_names();
+  if (std::find(names.begin(), names.end(), level) == names.end()) {
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    return error_response("log_level: unknown level '" + level + "' (known: " + known + ")");
+  }
+  c.control.set_log_level(level, c.requester);
+  return ok_response({{"log_level", level}});
+}
+
+Json do_perfmgr(const CommandContext& c) {
+  const std::string action = c.request.value("action", std::string());
+  PerfMgrRequest what = PerfMgrRequest::kPass;
+  if (action == "clear") {
+    what = PerfMgrRequest::kClear;
+  } else if (action != "pass") {
+    return error_response("perfmgr: unknown action '" + action + "' (known: clear, pass)");
+  }
+  const Status st = c.control.request_perfmgr(what, c.requester);
+  if (!st.ok()) return error_response("perfmgr " + action + ": " + st.error().message);
+  return ok_response({{"requested", "perfmgr " + action}});
 }
 
 Json do_reroute(const CommandContext& c) {
@@ -89,8 +143,11 @@ constexpr std::array kCommands = {
     ControlCommand{"export", "a plan file the daemon wrote (what=roce)", true, do_export},
     ControlCommand{"groups", "multicast groups with members and trees", true, do_groups},
     ControlCommand{"lfts", "linear forwarding tables [switch]", true, do_lfts},
+    ControlCommand{"log_level", "set the running log level (level)", false, do_log_level},
     ControlCommand{"nodes", "every node with LIDs, DR path and ports", true, do_nodes},
     ControlCommand{"partitions", "partitions and their members [pkey]", true, do_partitions},
+    ControlCommand{"perfmgr", "run one PerfMgr pass now, or clear its stored counters (action: pass, clear)", false,
+                   do_perfmgr},
     ControlCommand{"port_clear", "drop a port's unhealthy mark (node, port)", true, do_port_clear},
     ControlCommand{"ports", "cabled ports with their health [unhealthy]", true, do_ports},
     ControlCommand{"report", "the last heavy sweep's summary", true, do_report},
@@ -98,7 +155,9 @@ constexpr std::array kCommands = {
     ControlCommand{"route", "hop-by-hop path through the LFTs (src, dst)", true, do_route},
     ControlCommand{"sa", "the Subnet Administrator's counters", true, do_sa},
     ControlCommand{"status", "SM state, sweeps, engine, fabric counts, policy", true, do_status},
-    ControlCommand{"sweep", "request a heavy sweep", false, do_sweep},
+    ControlCommand{"sweep", "request a heavy sweep, or a light one [light]", false, do_sweep},
+    ControlCommand{"sweeps", "maintenance: light and trap-driven sweeps off (on=false, reason) or on", false,
+                   do_sweeps},
 };
 
 }  // namespace

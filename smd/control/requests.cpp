@@ -227,6 +227,17 @@ Json status_json(const FabricSnapshot& snap) {
                                           {"since", iso_time(snap.reload_refused_since)}};
   }
   status["metrics"] = snap.metrics_address.empty() ? Json(nullptr) : Json(snap.metrics_address);
+  status["log_level"] = snap.log_level;
+  // `smctl sweeps off`: null while sweeps run as usual.
+  status["sweeps_off"] = nullptr;
+  if (snap.sweeps_off) {
+    const SweepsOffView& off = *snap.sweeps_off;
+    status["sweeps_off"] = {{"since", iso_time(off.since)},
+                            {"by", off.by},
+                            {"reason", off.reason},
+                            {"held_back", off.deferred},
+                            {"first_held_back", off.first_deferred}};
+  }
   // smd --instance NAME: which of this host's SMs answered (null for the single SM).
   status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);
   Json restart = Json::array();

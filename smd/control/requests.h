@@ -32,7 +32,8 @@ std::string iso_time(std::chrono::system_clock::time_point tp);
 
 /// SM state, sweep counters, last sweep time and result, engine, fabric counts, the policy in effect
 /// ({generation, source}) and `needs_restart`: [{key, running, file}] for the keys of the last reloaded
-/// file that only a restart applies (smd/sm/policy_reload.h).
+/// file that only a restart applies (smd/sm/policy_reload.h); `log_level`; `sweeps_off`: null, or {since,
+/// by, reason, held_back, first_held_back} while `smctl sweeps off` holds.
 Json status_json(const FabricSnapshot& snap);
 /// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
 Json nodes_json(const FabricSnapshot& snap);

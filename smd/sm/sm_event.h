@@ -35,6 +35,8 @@ enum class SmEvent : std::uint8_t {
   kPolicyReloaded,    ///< SIGHUP: the policy file was read and validated (it carries the new policy)
   kSweepRequested,    ///< `smctl sweep`, or a SIGHUP whose file was refused
   kRerouteRequested,  ///< `smctl reroute`: the next sweep programs a fresh engine run
+  kLightSweepRequested,  ///< `smctl sweep --light`: one light sweep now (MASTER)
+  kSweepingChanged,      ///< `smctl sweeps off|on`: maintenance (it carries which, the reason, who asked)
   // Timers the daemon armed.
   kHeavySweepDue,  ///< the sweep timer expired: the pending heavy sweep may run now
   kLightSweepDue,  ///< sm.sweep_interval passed since the last sweep
