@@ -108,7 +108,8 @@ Json do_ports(const CommandContext& c) {
 }
 
 Json do_port_clear(const CommandContext& c) {
-  if (!c.request.contains("node") || !c.request.contains("port")) return error_response("port_clear needs node and port");
+  if (!c.request.contains("node") || !c.request.contains("port"))
+    return error_response("port_clear needs node and port");
   if (!c.request.at("node").is_string()) {
     return error_response("port_clear: node must be a name, GUID or LID as a string");
   }
@@ -165,7 +166,8 @@ constexpr std::array kCommands = {
 std::span<const ControlCommand> control_commands() { return kCommands; }
 
 const ControlCommand* find_control_command(std::string_view name) {
-  const auto it = std::find_if(kCommands.begin(), kCommands.end(), [&](const ControlCommand& c) { return c.name == name; });
+  const auto it =
+      std::find_if(kCommands.begin(), kCommands.end(), [&](const ControlCommand& c) { return c.name == name; });
   return it == kCommands.end() ? nullptr : &*it;
 }
 

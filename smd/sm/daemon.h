@@ -337,8 +337,8 @@ class Daemon final : public DaemonControl {
   // Runtime controls. Sweeps off is not kept across a restart (OpenSM's `sweep off` is not either): a
   // restarted daemon sweeps, so it never comes up unable to repair a fabric nobody remembers freezing.
   std::optional<SweepsOffView> sweeps_off_;
-  std::string log_level_;                 ///< the running level's name
-  std::function<Status()> reopen_log_;    ///< SIGUSR1
+  std::string log_level_;               ///< the running level's name
+  std::function<Status()> reopen_log_;  ///< SIGUSR1
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

@@ -42,13 +42,13 @@ void Daemon::set_sweeping(const DaemonEvent& event) {
     } else {
       const SweepsOffView was = std::move(*sweeps_off_);
       sweeps_off_.reset();
-      spdlog::warn("sweeps ON by {} (off since this daemon's {} request: {}); {} heavy sweep(s) were held back", by,
-                   was.by, was.reason, was.deferred);
+      spdlog::warn("sweeps ON by {} (turned OFF by {}: {}); {} heavy sweep(s) were held back", by, was.by, was.reason,
+                   was.deferred);
       if (was.deferred > 0) {
         // What changed while sweeps were off is repaired now; the repair clock starts here.
         if (change_seen_ == Clock::time_point{}) change_seen_ = event.at;
-        schedule_heavy_sweep(event.at, "sweeps on: " + std::to_string(was.deferred) +
-                                           " held back, the first: " + was.first_deferred);
+        schedule_heavy_sweep(
+            event.at, "sweeps on: " + std::to_string(was.deferred) + " held back, the first: " + was.first_deferred);
       }
     }
     arm_light_sweep();
@@ -85,10 +85,9 @@ void Daemon::apply_log_level(const std::string& level, const std::string& why) {
 
 Status Daemon::request_perfmgr(PerfMgrRequest what, const std::string& requester) {
   if (!perf_ || !perf_->running()) {
-    return make_error(ErrorCode::kInvalidInput, std::string("the PerfMgr is not running (") +
-                                                    (policy_.perfmgr.enabled ? "this SM is not MASTER"
-                                                                             : "perfmgr.enabled is false") +
-                                                    ")");
+    return make_error(ErrorCode::kInvalidInput,
+                      std::string("the PerfMgr is not running (") +
+                          (policy_.perfmgr.enabled ? "this SM is not MASTER" : "perfmgr.enabled is false") + ")");
   }
   const std::string by = requester.empty() ? "" : " by " + requester;
   if (what == PerfMgrRequest::kPass) {

@@ -163,7 +163,8 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
     const SweepDecision next =
         decide_after_failed_sweep(s.problems, failed_in_row_, policy_.sm.max_resweeps, policy_.sm.sweep_interval_s);
     if (next.next == NextSweep::kWaitForOperator) spdlog::warn("no re-sweep can fix this: {}", next.reason);
-    if (!hold_back_sweep("re-sweep: " + next.reason)) schedule_heavy_sweep(Clock::now() + next.delay, next.reason, next.scope);
+    if (!hold_back_sweep("re-sweep: " + next.reason))
+      schedule_heavy_sweep(Clock::now() + next.delay, next.reason, next.scope);
   }
   arm_light_sweep();
 }

@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
   route->callback([&] { request = {{"cmd", "route"}, {"src", src}, {"dst", dst}}; });
   bool light = false;
   auto* sweep = app.add_subcommand("sweep", "request a heavy sweep (runs even while sweeps are off)");
-  sweep->add_flag("--light", light, "a light sweep instead (SwitchInfo of every switch; a change asks for a heavy one)");
+  sweep->add_flag("--light", light,
+                  "a light sweep instead (SwitchInfo of every switch; a change asks for a heavy one)");
   sweep->callback([&] {
     request = {{"cmd", "sweep"}};
     if (light) request["light"] = true;
@@ -80,7 +81,8 @@ int main(int argc, char** argv) {
     request = {{"cmd", "sweeps"}, {"on", true}};
   });
   std::string level;
-  auto* log_level = app.add_subcommand("log-level", "set the running log level (the next policy reload sets log.level)");
+  auto* log_level =
+      app.add_subcommand("log-level", "set the running log level (the next policy reload sets log.level)");
   // The daemon checks the name (smctl links no policy code) and lists the known ones when it is wrong.
   log_level->add_option("level", level, "trace, debug, info, warn, error, critical, off")->required();
   log_level->callback([&] { request = {{"cmd", "log_level"}, {"level", level}}; });
@@ -89,9 +91,10 @@ int main(int argc, char** argv) {
   perfmgr->add_subcommand("pass", "run one counter pass now")->callback([&] {
     request = {{"cmd", "perfmgr"}, {"action", "pass"}};
   });
-  perfmgr->add_subcommand("clear", "zero the stored counter totals and rates (the ports' counters stay)")->callback([&] {
-    request = {{"cmd", "perfmgr"}, {"action", "clear"}};
-  });
+  perfmgr->add_subcommand("clear", "zero the stored counter totals and rates (the ports' counters stay)")
+      ->callback([&] {
+        request = {{"cmd", "perfmgr"}, {"action", "clear"}};
+      });
   app.add_subcommand("reroute", "recompute routes and program the difference")->callback([&] {
     request = {{"cmd", "reroute"}};
   });

@@ -151,12 +151,11 @@ TEST_F(ControlServerTest, SeveralRequestsOnOneConnection) {
   const auto first_nl = out.find('\n');
   ASSERT_NE(first_nl, std::string::npos);
   EXPECT_EQ(Json::parse(out.substr(0, first_nl))["result"]["state"], "STANDBY");
-  EXPECT_EQ(
-      out.substr(first_nl + 1),
-      // The list is the command table's (control_protocol_test checks it); this test is about the framing.
-      "{\"error\":\"unknown command 'nope' (known: " + control::control_command_names() +
-          ")\",\"ok\":false}\n{\"error\":\"request is not valid "
-      "JSON\",\"ok\":false}\n");
+  EXPECT_EQ(out.substr(first_nl + 1),
+            // The list is the command table's (control_protocol_test checks it); this test is about the framing.
+            "{\"error\":\"unknown command 'nope' (known: " + control::control_command_names() +
+                ")\",\"ok\":false}\n{\"error\":\"request is not valid "
+                "JSON\",\"ok\":false}\n");
   ASSERT_TRUE(server.stop().ok());
 }
 
