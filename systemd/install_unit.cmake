@@ -4,7 +4,8 @@
 #
 # Input (set by the install(CODE) of systemd/CMakeLists.txt): SMD_UNIT_TEMPLATE (smd.service.in),
 # SMD_POLICY_FILE (config/smd.yaml), SMD_UNIT_WORK_DIR (a build-tree folder for the configured unit),
-# SMD_UNIT_SOURCE_DIR (systemd/: smd@.service.in, smd-all.service.in, smd-instances, default/smd).
+# SMD_UNIT_SOURCE_DIR (systemd/: smd@.service.in, smd-all.service.in, smd-instances, default/smd,
+# logrotate/smd).
 
 # The absolute directories of GNUInstallDirs for `prefix`, computed the way GNUInstallDirs computes its
 # CMAKE_INSTALL_FULL_* (only SYSCONFDIR is special: /etc for the prefixes / and /usr, /etc/opt/... for
@@ -44,6 +45,9 @@ function(smd_install_unit)
   file(INSTALL "${SMD_UNIT_SOURCE_DIR}/smd-instances" DESTINATION "${smd_helperdir}"
        PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   file(INSTALL "${SMD_UNIT_SOURCE_DIR}/default/smd" DESTINATION "${smd_sysconfdir}/default"
+       PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+  # logrotate's rule for log.file in /var/log/smd (it sends SIGUSR1: smd reopens the file).
+  file(INSTALL "${SMD_UNIT_SOURCE_DIR}/logrotate/smd" DESTINATION "${smd_sysconfdir}/logrotate.d"
        PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
   # The daemon refuses a policy writable by group or others: 0644, whatever the checkout's umask was.
   file(INSTALL "${SMD_POLICY_FILE}" DESTINATION "${smd_sysconfdir}/smd"

@@ -1,5 +1,6 @@
 # The Debian package of smd (`cmake --build build --target package`, or `cd build && cpack -G DEB`):
-# smd, smctl and smd-fabric in /usr/bin, /etc/smd/smd.yaml and /etc/default/smd as conffiles, the units
+# smd, smctl and smd-fabric in /usr/bin, /etc/smd/smd.yaml, /etc/default/smd and /etc/logrotate.d/smd as
+# conffiles, the units
 # smd.service, smd@.service and smd-all.service in /usr/lib/systemd/system, their helper
 # /usr/lib/smd/smd-instances, man pages smd(8), smctl(8) and smd.yaml(5), README, license and the
 # operator's guides (docs/operations.md, docs/features.md, docs/opensm-options.md) in /usr/share/doc/smd.

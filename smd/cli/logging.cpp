@@ -1,14 +1,15 @@
 #include "smd/cli/logging.h"
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <mutex>
 #include <string_view>
 
 #include "routing/base/safe_text.h"
+#include "smd/cli/reopenable_file_sink.h"
 #include "smd/cli/repeat_collapsing_sink.h"
 
 namespace smd {
@@ -17,6 +18,10 @@ namespace {
 constexpr const char* kPattern = "%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v";
 // Identical warnings within a minute are written once, then counted (smd/cli/repeat_collapsing_sink.h).
 constexpr std::chrono::seconds kRepeatWindow{60};
+
+// The log file sink setup_logging made last (null: logging to stderr); SIGUSR1 reopens it.
+std::mutex file_sink_mutex;
+std::shared_ptr<ReopenableFileSink> file_sink;
 
 /// spdlog's pattern formatter, fed a copy of each message with its payload made printable.
 class PrintableFormatter final : public spdlog::formatter {
@@ -57,11 +62,15 @@ Status setup_logging(const LogPolicy& log) {
   std::shared_ptr<spdlog::logger> logger;
   try {
     std::shared_ptr<spdlog::sinks::sink> out;
+    std::shared_ptr<ReopenableFileSink> file;
     if (log.file.empty()) {
       out = std::make_shared<spdlog::sinks::stderr_sink_mt>();
     } else {
-      out = std::make_shared<spdlog::sinks::basic_file_sink_mt>(log.file, /*truncate=*/false);
+      file = std::make_shared<ReopenableFileSink>(log.file);
+      out = file;
     }
+    const std::lock_guard lock(file_sink_mutex);
+    file_sink = std::move(file);
     logger = std::make_shared<spdlog::logger>("smd", std::make_shared<RepeatCollapsingSink>(out, kRepeatWindow));
   } catch (const spdlog::spdlog_ex& e) {
     return make_error(ErrorCode::kIo, std::string("log.file: ") + e.what());
@@ -70,6 +79,16 @@ Status setup_logging(const LogPolicy& log) {
   logger->set_formatter(make_log_formatter());
   spdlog::set_default_logger(logger);
   return Ok{};
+}
+
+Status reopen_log_file() {
+  std::shared_ptr<ReopenableFileSink> file;
+  {
+    const std::lock_guard lock(file_sink_mutex);
+    file = file_sink;
+  }
+  if (!file) return Ok{};  // stderr: the journal rotates itself
+  return file->reopen();
 }
 
 }  // namespace smd

@@ -21,4 +21,9 @@ std::unique_ptr<spdlog::formatter> make_log_formatter();
 /// be opened.
 Status setup_logging(const LogPolicy& log);
 
+/// Close the log file setup_logging opened and open its path again (SIGUSR1, after logrotate moved the
+/// file): later lines go to a new file. Ok and nothing done when logging goes to stderr. Errors: kIo naming
+/// the file (the daemon logs to nowhere until a later reopen succeeds).
+Status reopen_log_file();
+
 }  // namespace smd

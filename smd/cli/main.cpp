@@ -101,5 +101,6 @@ int main(int argc, char** argv) {
   }
   if (once) return smd::run_once(policy, std::cout);
   smd::Daemon daemon(std::move(policy), config_path);
+  daemon.set_log_reopen(smd::reopen_log_file);
   return daemon.run();
 }

@@ -5,9 +5,16 @@
 #include <memory>
 #include <string>
 
+#include "routing/base/status.h"
 #include "smd/state/fabric_snapshot.h"
 
 namespace smd {
+
+/// What `smctl perfmgr` asks of the Performance Manager.
+enum class PerfMgrRequest : std::uint8_t {
+  kPass,   ///< run one counter pass now
+  kClear,  ///< zero the stored totals and rates (OpenSM's console `perfmgr clear_counters`)
+};
 
 /// What the control socket may ask of the daemon. Implemented by the daemon; every call is made on the
 /// daemon's io_context thread.
@@ -23,6 +30,18 @@ class DaemonControl {
   /// Drop the unhealthy mark of `port` (`smctl port clear`), applied between sweeps; `reason` names who
   /// asked. Queued even when the port is not marked (the answer reads the snapshot).
   virtual void request_port_clear(PortKey port, const std::string& reason) = 0;
+  /// `smctl sweep --light`: one light sweep between sweeps (MASTER only; other states sweep nothing).
+  virtual void request_light_sweep(const std::string& reason) = 0;
+  /// `smctl sweeps off|on`: `on` false holds back periodic light sweeps and trap-driven heavy sweeps (the
+  /// events are counted and logged) until `on` true, which runs one heavy sweep if any was held back.
+  /// Applied between sweeps; `reason` and `requester` are shown by status.
+  virtual void request_sweeping(bool on, const std::string& reason, const std::string& requester) = 0;
+  /// `smctl log-level`: the running log level, at once (`level` is one of config's log_level_names(): the
+  /// caller checks it). It lasts until the next accepted policy reload, which sets log.level again.
+  virtual void set_log_level(const std::string& level, const std::string& requester) = 0;
+  /// `smctl perfmgr pass|clear`, handed to the PerfMgr's thread at once. Errors: kInvalidInput when no
+  /// PerfMgr runs (perfmgr.enabled false, or this SM is not MASTER).
+  virtual Status request_perfmgr(PerfMgrRequest what, const std::string& requester) = 0;
 };
 
 }  // namespace smd

@@ -73,8 +73,11 @@ Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, 
                {"cpu_ms", std::round(p.cpu_ms * 10) / 10},
                {"paused_ms", std::round(p.paused_ms * 10) / 10}};
   if (v.passes > 0) last["end"] = iso_time(v.last_pass_end);
-  return Json{
-      {"enabled", true}, {"passes", v.passes}, {"interval_s", v.interval_s}, {"last_pass", last}, {"ports", ports}};
+  // `smctl perfmgr clear`: how often, and the last time (null: never), so totals read from then on.
+  const Json cleared_at = v.clears > 0 ? Json(iso_time(v.cleared_at)) : Json(nullptr);
+  return Json{{"enabled", true},   {"passes", v.passes}, {"interval_s", v.interval_s},
+              {"last_pass", last}, {"clears", v.clears}, {"cleared_at", cleared_at},
+              {"ports", ports}};
 }
 
 Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {

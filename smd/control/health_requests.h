@@ -14,11 +14,11 @@
 namespace smd::control {
 
 /// {enabled, passes, interval_s, last_pass: {mads, timeouts, errors, resets, ports, wall_ms, cpu_ms, paused_ms,
-/// end}, ports: [{node_guid, node_desc, port, lid, peer, extended, counters: {IBA name: value}, delta: {...},
-/// total: {...}, data: {xmit_bytes, rcv_bytes, xmit_pkts, rcv_pkts}, rate: {... per second}, saturated: [names],
-/// errors: bool}]}. `node` ("" = all) keeps one node's ports (a description, GUID or LID as resolve_node reads
-/// it); `errors_only` keeps the ports whose error counters moved in the last interval.
-/// Errors: kInvalidInput for an unknown node, or when the PerfMgr is not running (not MASTER, or
+/// end}, clears (`smctl perfmgr clear`s), cleared_at (the last, null: never), ports: [{node_guid, node_desc, port, lid,
+/// peer, extended, counters: {IBA name: value}, delta: {...}, total: {...}, data: {xmit_bytes, rcv_bytes, xmit_pkts,
+/// rcv_pkts}, rate: {... per second}, saturated: [names], errors: bool}]}. `node` ("" = all) keeps one node's ports (a
+/// description, GUID or LID as resolve_node reads it); `errors_only` keeps the ports whose error counters moved in the
+/// last interval. Errors: kInvalidInput for an unknown node, or when the PerfMgr is not running (not MASTER, or
 /// perfmgr.enabled false).
 Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, bool errors_only);
 

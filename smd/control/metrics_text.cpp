@@ -205,6 +205,11 @@ std::string render_metrics(const FabricSnapshot& snap) {
   w.family("smd_policy_reload_refused", "gauge",
            "1 while the policy file on disk was refused at the last SIGHUP and no reload was accepted since.");
   w.sample("smd_policy_reload_refused", "", snap.reload_refused.empty() ? 0 : 1);
+  w.family("smd_sweeps_disabled", "gauge",
+           "1 while sweeps are off (smctl sweeps off): no light sweeps, trap-driven heavy sweeps held back.");
+  w.sample("smd_sweeps_disabled", "", snap.sweeps_off ? 1 : 0);
+  w.family("smd_sweeps_held_back", "gauge", "Heavy sweeps held back since sweeps were turned off (0 while on).");
+  w.sample("smd_sweeps_held_back", "", snap.sweeps_off ? as_double(snap.sweeps_off->deferred) : 0);
   w.family("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.");
   w.sample("smd_sweeps_total", label("kind", "heavy"), as_double(c.heavy_sweeps));
   w.sample("smd_sweeps_total", label("kind", "light"), as_double(c.light_sweeps));

@@ -11,9 +11,6 @@
 
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
-#include "smd/control/dump_requests.h"
-#include "smd/control/health_requests.h"
-#include "smd/control/multicast_requests.h"
 #include "smd/fabric/port_fields.h"
 
 namespace smd::control {
@@ -163,6 +160,8 @@ Json endpoint_json(const FabricSnapshot& snap, const Endpoint& ep) {
           {"lid", ep.lid}};
 }
 
+}  // namespace
+
 Result<Json> export_json(const Json& request, const FabricSnapshot& snap) {
   const std::string what = request.value("what", "");
   if (what != "roce") return bad_input("unknown export '" + what + "' (known: roce)");
@@ -186,17 +185,6 @@ Result<Json> export_json(const Json& request, const FabricSnapshot& snap) {
   if (plan.is_discarded()) plan = text.str();  // not JSON: hand the text over as it is
   return Json{{"what", "roce"}, {"path", path}, {"plan", std::move(plan)}};
 }
-
-// A node name may come as a string or, for a LID, as a bare JSON number.
-std::string name_field(const Json& request, const char* key) {
-  const auto it = request.find(key);
-  if (it == request.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-Json from_result(const Result<Json>& r) { return r.ok() ? ok_response(r.value()) : error_response(r.error().message); }
-
-}  // namespace
 
 Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name) {
   auto ep = resolve_endpoint(snap, name);
@@ -245,6 +233,17 @@ Json status_json(const FabricSnapshot& snap) {
                                           {"since", iso_time(snap.reload_refused_since)}};
   }
   status["metrics"] = snap.metrics_address.empty() ? Json(nullptr) : Json(snap.metrics_address);
+  status["log_level"] = snap.log_level;
+  // `smctl sweeps off`: null while sweeps run as usual.
+  status["sweeps_off"] = nullptr;
+  if (snap.sweeps_off) {
+    const SweepsOffView& off = *snap.sweeps_off;
+    status["sweeps_off"] = {{"since", iso_time(off.since)},
+                            {"by", off.by},
+                            {"reason", off.reason},
+                            {"held_back", off.deferred},
+                            {"first_held_back", off.first_deferred}};
+  }
   // smd --instance NAME: which of this host's SMs answered (null for the single SM).
   status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);
   Json restart = Json::array();
@@ -485,75 +484,6 @@ Json sa_json(const SaStats* sa) {
   out["latency_mean_us"] =
       sa->latency_count ? std::round(sa->latency_sum_us / static_cast<double>(sa->latency_count)) : 0.0;
   return out;
-}
-
-Json handle_request(const Json& request, DaemonControl& control, const std::string& requester) {
-  try {
-    const std::string cmd = request.value("cmd", "");
-    const std::string by = requester.empty() ? "" : " by " + requester;
-    if (cmd == "sweep") {
-      control.request_heavy_sweep("smctl sweep" + by);
-      return ok_response({{"requested", "heavy sweep"}});
-    }
-    if (cmd == "reroute") {
-      control.request_reroute("smctl reroute" + by);
-      return ok_response({{"requested", "reroute"}});
-    }
-    const std::shared_ptr<const FabricSnapshot> snap = control.snapshot();
-    if (!snap) return error_response("the daemon has published no state yet");
-    // The flags are booleans and a node is a name: say which field is wrong rather than the JSON library's text.
-    auto flag = [&](const char* key, bool& out) {
-      if (!request.contains(key)) return true;
-      if (!request.at(key).is_boolean()) return false;
-      out = request.at(key).get<bool>();
-      return true;
-    };
-    if (cmd == "counters") {
-      bool errors = false;
-      if (!flag("errors", errors)) return error_response("counters: errors must be true or false");
-      if (request.contains("node") && !request.at("node").is_string()) {
-        return error_response("counters: node must be a name, GUID or LID as a string");
-      }
-      return from_result(counters_json(*snap, request.value("node", std::string()), errors));
-    }
-    if (cmd == "ports") {
-      bool unhealthy = false;
-      if (!flag("unhealthy", unhealthy)) return error_response("ports: unhealthy must be true or false");
-      return ok_response(ports_json(*snap, unhealthy));
-    }
-    if (cmd == "port_clear") {
-      if (!request.contains("node") || !request.contains("port"))
-        return error_response("port_clear needs node and port");
-      if (!request.at("node").is_string()) {
-        return error_response("port_clear: node must be a name, GUID or LID as a string");
-      }
-      const Json& port = request.at("port");
-      // Ports are 1..254: a larger number would wrap when read as int64 (2^64-1 became -1 in the answer).
-      if (!port.is_number_integer() || (port.is_number_unsigned() && port.get<std::uint64_t>() > 255))
-        return error_response("port_clear: port must be an integer 1..254");
-      return from_result(port_clear(control, *snap, name_field(request, "node"), port.get<std::int64_t>(), requester));
-    }
-    if (cmd == "dump") return from_result(dump_json(request, *snap));
-    if (cmd == "export") return from_result(export_json(request, *snap));
-    if (cmd == "status") return ok_response(status_json(*snap));
-    if (cmd == "nodes") return ok_response(nodes_json(*snap));
-    if (cmd == "report") return ok_response(report_json(snap->last_sweep));
-    if (cmd == "sa") return ok_response(sa_json(snap->sa.get()));
-    if (cmd == "partitions") return from_result(partitions_json(*snap, request.value("pkey", std::string())));
-    if (cmd == "groups") return ok_response(groups_json(*snap));
-    if (cmd == "lfts") return from_result(lfts_json(*snap, name_field(request, "switch")));
-    if (cmd == "route") {
-      if (!request.contains("src") || !request.contains("dst")) return error_response("route needs src and dst");
-      return from_result(route_json(*snap, name_field(request, "src"), name_field(request, "dst")));
-    }
-    return error_response(
-        "unknown command '" + cmd +
-        "' (known: counters, dump, export, groups, lfts, nodes, partitions, port_clear, ports, report, reroute, "
-        "route, sa, status, sweep)");
-  } catch (const std::exception& e) {
-    // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
-    return error_response(std::string("bad request: ") + e.what());
-  }
 }
 
 }  // namespace smd::control

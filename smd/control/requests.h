@@ -14,10 +14,8 @@
 
 namespace smd::control {
 
-/// Run one parsed request. Never throws; every failure is an error response naming the cause.
-/// Commands: status, nodes, lfts [switch], route src dst, sweep, reroute, report, dump what=lfts|subnet|...
-/// (OpenSM's dump formats, dump_requests.h), export what=roce (the plan file FabricSnapshot::roce_plan_path
-/// names, inline up to kMaxExportBytes). `requester` names who asked
+/// Run one parsed request: the row of control_commands() (command_table.h) its "cmd" names. Never throws;
+/// every failure is an error response naming the cause. `requester` names who asked
 /// ("uid 0 pid 4242" from SO_PEERCRED); it goes into the reason of the sweeps and reroutes it requests, so the
 /// daemon's log says who started them.
 Json handle_request(const Json& request, DaemonControl& control, const std::string& requester = "");
@@ -34,7 +32,8 @@ std::string iso_time(std::chrono::system_clock::time_point tp);
 
 /// SM state, sweep counters, last sweep time and result, engine, fabric counts, the policy in effect
 /// ({generation, source}) and `needs_restart`: [{key, running, file}] for the keys of the last reloaded
-/// file that only a restart applies (smd/sm/policy_reload.h).
+/// file that only a restart applies (smd/sm/policy_reload.h); `log_level`; `sweeps_off`: null, or {since,
+/// by, reason, held_back, first_held_back} while `smctl sweeps off` holds.
 Json status_json(const FabricSnapshot& snap);
 /// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
 Json nodes_json(const FabricSnapshot& snap);
@@ -46,6 +45,10 @@ Result<Json> lfts_json(const FabricSnapshot& snap, const std::string& switch_nam
 /// description, in_port, out_port, peer, peer_description, peer_port}], hop_count = switches crossed}.
 /// Errors: kInvalidInput for bad names; kVerifyFailed when the tables drop (no route) or loop.
 Result<Json> route_json(const FabricSnapshot& snap, const std::string& src, const std::string& dst);
+/// `export what=roce`: the plan file FabricSnapshot::roce_plan_path names, parsed (or as text when it is not
+/// JSON): {what, path, plan}. Errors: kInvalidInput for another `what`, export off, no plan yet, or a file over
+/// kMaxExportBytes (the answer points at the file); kIo when it cannot be read.
+Result<Json> export_json(const Json& request, const FabricSnapshot& snap);
 /// Every field of a SweepSummary.
 Json report_json(const SweepSummary& summary);
 /// `sa`: the Subnet Administrator's counters (answers by attribute/method/status, drops, subscriptions,

@@ -116,6 +116,15 @@ void CounterStore::retain(const std::vector<PortKey>& present) {
   std::erase_if(ports_, [&](const auto& kv) { return !std::binary_search(keep.begin(), keep.end(), kv.first); });
 }
 
+void CounterStore::clear_totals() {
+  for (auto& [key, st] : ports_) {
+    st.row.total.fill(0);
+    st.row.last_delta.fill(0);
+    st.row.data_total.fill(0);
+    st.row.data_rate.fill(0);
+  }
+}
+
 std::vector<PortCounterRow> CounterStore::rows() const {
   std::vector<PortCounterRow> out;
   out.reserve(ports_.size());

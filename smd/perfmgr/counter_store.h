@@ -70,6 +70,10 @@ class CounterStore {
   /// becomes 0 (the next reading's value is the whole increase), and PortCounterRow::resets counts it.
   /// Unknown ports are ignored.
   void cleared(const PortKey& key, std::uint16_t select, std::uint8_t select2);
+  /// `smctl perfmgr clear` (OpenSM's console `perfmgr clear_counters`): every port's totals, last deltas, data
+  /// totals and rates become 0. The baselines stay, so the next reading's delta is what moved since the last
+  /// read; nothing is sent to the fabric (the ports' own counters are untouched, as with OpenSM).
+  void clear_totals();
   /// Forget every port not in `present` (ports that left the fabric): a port that comes back starts with a
   /// new baseline. `present` may be unsorted. O((ports + present) log present).
   void retain(const std::vector<PortKey>& present);

@@ -103,19 +103,58 @@ void PerfAgent::stop() {
   outstanding_.clear();
 }
 
+void PerfAgent::request_pass() {
+  {
+    const std::lock_guard lock(mutex_);
+    pass_requested_ = true;
+  }
+  wake_.notify_all();
+}
+
+void PerfAgent::request_clear() {
+  {
+    const std::lock_guard lock(mutex_);
+    clear_requested_ = true;
+  }
+  wake_.notify_all();
+}
+
 void PerfAgent::loop() {
   while (!stopping()) {
     const auto started = SteadyClock::now();
     run_pass();
     // The next pass is due an interval after this one began; a reload that shortens the interval (configure
-    // wakes this wait) takes effect at once rather than after the old interval.
+    // wakes this wait) takes effect at once rather than after the old interval. A requested clear is applied
+    // here, between passes, where the store is not being written; a requested pass starts at once.
     std::unique_lock lock(mutex_);
     while (!stopping()) {
+      if (clear_requested_) {
+        clear_requested_ = false;
+        lock.unlock();
+        clear_store();
+        lock.lock();
+        continue;
+      }
+      if (pass_requested_) {
+        pass_requested_ = false;
+        break;
+      }
       const auto due = started + std::chrono::seconds(policy_.interval_s);
       if (SteadyClock::now() >= due) break;
       wake_.wait_until(lock, due);
     }
   }
+}
+
+void PerfAgent::clear_store() {
+  store_.clear_totals();
+  auto view = std::make_shared<PerfView>(*view_.load());
+  view->ports = store_.rows();
+  ++view->clears;
+  view->cleared_at = std::chrono::system_clock::now();
+  if (render_) view->metrics_text = std::make_shared<const std::string>(render_(*view));
+  view_.store(std::move(view));
+  spdlog::info("perfmgr: stored counters of {} ports cleared (totals, last deltas, rates)", store_.size());
 }
 
 bool PerfAgent::send(Request& r) {
@@ -340,6 +379,9 @@ void PerfAgent::run_pass() {
   view->last_pass = pass_;
   view->last_pass_end = std::chrono::system_clock::now();
   view->interval_s = policy.interval_s;
+  const std::shared_ptr<const PerfView> before = view_.load();
+  view->clears = before->clears;
+  view->cleared_at = before->cleared_at;
   // Rendered here, once per pass, so a scrape only copies it (its CPU is not in cpu_ms: that is the reading).
   if (render_) view->metrics_text = std::make_shared<const std::string>(render_(*view));
   view_.store(std::move(view));

@@ -75,6 +75,12 @@ class PerfAgent {
   /// Stop and join the thread (idempotent). The last view stays readable.
   void stop();
   bool running() const { return thread_.joinable(); }
+  /// `smctl perfmgr pass`: start the next pass now instead of at the end of the interval (any thread). A
+  /// pass in progress finishes first; requests made meanwhile fold into one. The interval restarts from it.
+  void request_pass();
+  /// `smctl perfmgr clear`: zero the stored totals and rates (CounterStore::clear_totals) between passes and
+  /// publish the cleared view (any thread); applied after a pass in progress.
+  void request_clear();
 
   /// The last completed pass (never null; empty before the first).
   std::shared_ptr<const PerfView> view() const { return view_.load(); }
@@ -101,6 +107,8 @@ class PerfAgent {
 
   void loop();
   void run_pass();
+  /// Apply a requested clear: zero the store and publish a view of it (the PerfMgr thread).
+  void clear_store();
   /// Send, receive and time out until every request of `work` is answered or given up; answers go to `on_answer`.
   void drain(
       std::deque<Request>& work,
@@ -119,6 +127,8 @@ class PerfAgent {
   std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};
+  bool pass_requested_ = false;   // guarded by mutex_
+  bool clear_requested_ = false;  // guarded by mutex_
   std::thread thread_;
 
   // The PerfMgr thread's own state.

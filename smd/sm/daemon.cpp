@@ -27,7 +27,9 @@ Daemon::Daemon(Policy policy, std::string config_path)
       poll_timer_(io_, SmEvent::kPollDue, [this](DaemonEvent e) { post(std::move(e)); }),
       mcast_timer_(io_, SmEvent::kMcastDue, [this](DaemonEvent e) { post(std::move(e)); }),
       watchdog_timer_(io_),
-      signals_(io_, SIGTERM, SIGINT, SIGHUP) {
+      signals_(io_, SIGTERM, SIGINT, SIGHUP),
+      log_level_(policy_.log.level) {
+  signals_.add(SIGUSR1);
   publish(nullptr);
 }
 

@@ -21,6 +21,8 @@
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
 //   daemon_publish.cpp  the frozen FabricSnapshot and the counters
 //   daemon_health.cpp   the PerfMgr thread's life, link flaps, unhealthy marks and the cables routed around
+//   daemon_runtime.cpp  the operator's runtime controls: sweeps off/on, a light sweep on request, the log
+//                       level, PerfMgr pass and clear, reopening the log file (SIGUSR1)
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -28,6 +30,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -84,6 +87,16 @@ class Daemon final : public DaemonControl {
   void request_reroute(const std::string& reason) override;
   /// Queue kPortClearRequested for `port`.
   void request_port_clear(PortKey port, const std::string& reason) override;
+  /// Queue kLightSweepRequested.
+  void request_light_sweep(const std::string& reason) override;
+  /// Queue kSweepingChanged.
+  void request_sweeping(bool on, const std::string& reason, const std::string& requester) override;
+  /// Set spdlog's level now (it changes no SM state, so it need not wait for a sweep to end).
+  void set_log_level(const std::string& level, const std::string& requester) override;
+  /// Hand the request to the PerfMgr thread now (PerfAgent is thread-safe and holds off while a sweep runs).
+  Status request_perfmgr(PerfMgrRequest what, const std::string& requester) override;
+  /// What SIGUSR1 runs to reopen the log file (logrotate); set by main() before run(). Its error is logged.
+  void set_log_reopen(std::function<Status()> reopen) { reopen_log_ = std::move(reopen); }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -217,6 +230,16 @@ class Daemon final : public DaemonControl {
   /// "0x... (desc) port 3 via DR 0,1,3, cable to <peer>": a port named for the log.
   std::string describe_port(const PortKey& key) const;
 
+  // --- daemon_runtime.cpp: the operator's runtime controls ---
+  /// kSetSweeping: sweeps off (record who and why, stop light sweeps) or on (one heavy sweep if any was held).
+  void set_sweeping(const DaemonEvent& event);
+  /// While sweeps are off: true, and the heavy sweep `why` would have asked for is counted as held back.
+  bool hold_back_sweep(const std::string& why);
+  /// The running level becomes `level` (logged with `why`).
+  void apply_log_level(const std::string& level, const std::string& why);
+  /// SIGUSR1: reopen the log file through reopen_log_.
+  void reopen_log();
+
   // --- daemon_publish.cpp ---
   void publish(const SweepSummary* summary);
   void publish_sa();
@@ -316,6 +339,12 @@ class Daemon final : public DaemonControl {
   std::map<PortKey, PortKey> last_cables_;      ///< every cabled port -> its peer, as of the last configuring sweep
   std::map<PortKey, std::string> kept_warned_;  ///< ports whose cable stays in, with the reason last logged
   std::uint64_t unhealthy_marks_total_ = 0;
+
+  // Runtime controls. Sweeps off is not kept across a restart (OpenSM's `sweep off` is not either): a
+  // restarted daemon sweeps, so it never comes up unable to repair a fabric nobody remembers freezing.
+  std::optional<SweepsOffView> sweeps_off_;
+  std::string log_level_;               ///< the running level's name
+  std::function<Status()> reopen_log_;  ///< SIGUSR1
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

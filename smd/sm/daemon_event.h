@@ -34,6 +34,8 @@ struct DaemonEvent {
   std::shared_ptr<const ReloadedPolicy> policy;  ///< kPolicyReloaded
   std::shared_ptr<const SweepSummary> summary;   ///< a sweep's outcome (kSweepUp, kSweepNotUp, kSweepFoundMaster)
   PortKey port{};                                ///< kPortClearRequested: the port to clear
+  bool sweeping_on = false;                      ///< kSweepingChanged: sweeps on (true) or off
+  std::string requester;                         ///< kSweepingChanged: who asked ("uid 0 pid 42")
 };
 
 }  // namespace smd

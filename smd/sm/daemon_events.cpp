@@ -99,6 +99,7 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
     case SmAction::kRunMcastPass: run_mcast_pass(event); return;
     case SmAction::kApplyHealth: apply_health(event); return;
     case SmAction::kClearPort: clear_port(event); return;
+    case SmAction::kSetSweeping: set_sweeping(event); return;
     case SmAction::kFollowSender:
       if (auto sm = reach_sm(event.peer_guid, event.peer_lid)) {
         watched_ = *sm;

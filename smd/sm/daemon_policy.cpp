@@ -1,7 +1,7 @@
 // Signals. SIGHUP reads and validates the policy file in the handler (a refused file changes nothing)
 // and queues it; the state machine stages it, and it takes effect whole at the start of the next heavy
 // sweep (at once in STANDBY and NOTACTIVE, which run no sweeps). Restart-only keys keep their running
-// values (smd/sm/policy_reload.h). SIGTERM and SIGINT queue a stop.
+// values (smd/sm/policy_reload.h). SIGTERM and SIGINT queue a stop; SIGUSR1 reopens the log file.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -25,6 +25,11 @@ void Daemon::arm_signals() {
 }
 
 void Daemon::on_signal(int signo) {
+  if (signo == SIGUSR1) {  // logrotate moved the file: write to a new one at the configured path
+    reopen_log();
+    arm_signals();
+    return;
+  }
   if (signo != SIGHUP) {
     spdlog::info("signal {}: stopping", signo);
     post(SmEvent::kStop, "signal " + std::to_string(signo));
@@ -102,6 +107,8 @@ void Daemon::adopt_staged_policy() {
   needs_restart_ = staged_->needs_restart;
   staged_.reset();
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
+  // The file's log.level wins over an earlier `smctl log-level` or --log-level: each accepted reload sets it.
+  apply_log_level(policy_.log.level, "policy " + std::to_string(policy_generation_));
   health_policy_changed();
 }
 

@@ -21,8 +21,11 @@ bool only_pkey_table_capacity(const std::vector<SweepProblem>& problems) {
 std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
   // Only a running PerfMgr's counters: a standby's (or a disabled one's) last view would be stale.
   const bool perf = perf_ && perf_->running();
-  if ((!sa_ && !perf) || !snapshot_) return snapshot_;
+  // `smctl log-level` applies at once, even while a sweep runs and nothing is published.
+  const bool level = snapshot_ && snapshot_->log_level != log_level_;
+  if ((!sa_ && !perf && !level) || !snapshot_) return snapshot_;
   auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
+  snap->log_level = log_level_;
   if (sa_) snap->sa = std::make_shared<const SaStats>(sa_->stats());
   if (perf) snap->perf = perf_->view();  // counter passes end between sweeps: the newest one
   return snap;
@@ -56,6 +59,8 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->priority = policy_.sm.priority;
   snap->sm_port_guid = own_guid_;
   snap->instance = policy_.instance.name;
+  snap->log_level = log_level_;
+  snap->sweeps_off = sweeps_off_;
   snap->subnet_prefix = policy_.sm.subnet_prefix;
   snap->sm_lid = own_lid_;
   const bool master = state_ == mad::SmState::kMaster;

@@ -45,6 +45,11 @@ void Daemon::cancel_heavy_sweeps() {
 }
 
 void Daemon::request_sweep_for(const DaemonEvent& event) {
+  // Maintenance: what the fabric reports waits for `smctl sweeps on`; the operator's own requests and the
+  // SM protocol's (handovers, a lost master) do not.
+  const bool fabric_event = event.kind == SmEvent::kTrapLinkChange || event.kind == SmEvent::kTrapOther ||
+                            event.kind == SmEvent::kLightSweepChange;
+  if (fabric_event && hold_back_sweep(event.why)) return;
   switch (event.kind) {
     case SmEvent::kTrapLinkChange:
     case SmEvent::kTrapOther:
@@ -158,21 +163,24 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
     const SweepDecision next =
         decide_after_failed_sweep(s.problems, failed_in_row_, policy_.sm.max_resweeps, policy_.sm.sweep_interval_s);
     if (next.next == NextSweep::kWaitForOperator) spdlog::warn("no re-sweep can fix this: {}", next.reason);
-    schedule_heavy_sweep(Clock::now() + next.delay, next.reason, next.scope);
+    if (!hold_back_sweep("re-sweep: " + next.reason))
+      schedule_heavy_sweep(Clock::now() + next.delay, next.reason, next.scope);
   }
   arm_light_sweep();
 }
 
 void Daemon::arm_light_sweep() {
-  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster) return;
+  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster || sweeps_off_) return;
   light_timer_.arm_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
 }
 
 void Daemon::cancel_light_sweep() { light_timer_.cancel(); }
 
 void Daemon::run_light_sweep(const DaemonEvent& event) {
-  // A heavy sweep that ran since the timer fired re-armed it: the light sweep is due later.
-  if (!light_timer_.is_current(event.timer_gen)) return;
+  // A heavy sweep that ran since the timer fired re-armed it: the light sweep is due later. One the operator
+  // asked for runs whatever the timer says.
+  if (event.kind == SmEvent::kLightSweepDue && !light_timer_.is_current(event.timer_gen)) return;
+  if (event.kind == SmEvent::kLightSweepRequested) spdlog::info("light sweep: {}", event.why);
   std::string reason;
   // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
   if (ensure_is_sm("light sweep")) post(SmEvent::kIsSmRestored, "IsSM restored on our port");

@@ -40,7 +40,7 @@ RestartKey restart_key(const char* name, Section Policy::*section, Field Section
           [=](const Policy& running, Policy& file) { file.*section.*field = running.*section.*field; }};
 }
 
-const std::array<RestartKey, 16> kRestartKeys = {
+const std::array<RestartKey, 15> kRestartKeys = {
     restart_key("sm.ca", &Policy::sm, &SmPolicy::ca, text),
     restart_key("sm.port", &Policy::sm, &SmPolicy::port, number),
     restart_key("sm.port_guid", &Policy::sm, &SmPolicy::port_guid, hex64),
@@ -48,7 +48,6 @@ const std::array<RestartKey, 16> kRestartKeys = {
     restart_key("mad.window", &Policy::mad, &MadPolicy::window, number),
     restart_key("mad.timeout_ms", &Policy::mad, &MadPolicy::timeout_ms, number),
     restart_key("mad.retries", &Policy::mad, &MadPolicy::retries, number),
-    restart_key("log.level", &Policy::log, &LogPolicy::level, text),
     restart_key("log.file", &Policy::log, &LogPolicy::file, text),
     restart_key("control.socket", &Policy::control, &ControlPolicy::socket, text),
     restart_key("control.mode", &Policy::control, &ControlPolicy::mode, octal),

@@ -7,7 +7,10 @@
 //   sm.state_dir                      guid2lid is read from it once per process; later writes go there
 //   mad.window, mad.timeout_ms,       the transport is built with them once (UmadTransportOptions)
 //   mad.retries
-//   log.level, log.file               logging is set up once by main() (and --log-level overrides the level)
+//   log.file                          the log file is opened once by main() (SIGUSR1 reopens the same path)
+//
+// log.level is not among them: each accepted reload sets the running level from the file (over an earlier
+// `smctl log-level` or --log-level).
 //   control.socket, control.mode      the control socket is bound once
 //   metrics.listen, metrics.enabled   the Prometheus endpoint is started once
 #pragma once

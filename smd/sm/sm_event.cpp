@@ -24,6 +24,8 @@ const char* to_string(SmEvent event) {
     case SmEvent::kPolicyReloaded: return "policy-reloaded";
     case SmEvent::kSweepRequested: return "sweep-requested";
     case SmEvent::kRerouteRequested: return "reroute-requested";
+    case SmEvent::kLightSweepRequested: return "light-sweep-requested";
+    case SmEvent::kSweepingChanged: return "sweeping-changed";
     case SmEvent::kHeavySweepDue: return "heavy-sweep-due";
     case SmEvent::kLightSweepDue: return "light-sweep-due";
     case SmEvent::kPollDue: return "poll-due";

@@ -32,9 +32,11 @@ enum class SmEvent : std::uint8_t {
   kLightSweepChange,  ///< a light sweep found PortStateChange, a switch gone, or another master: a full sweep
   kIsSmRestored,      ///< our port had lost IsSM and has it again: other SMs may have missed us
   // The operator.
-  kPolicyReloaded,    ///< SIGHUP: the policy file was read and validated (it carries the new policy)
-  kSweepRequested,    ///< `smctl sweep`, or a SIGHUP whose file was refused
-  kRerouteRequested,  ///< `smctl reroute`: the next sweep programs a fresh engine run
+  kPolicyReloaded,       ///< SIGHUP: the policy file was read and validated (it carries the new policy)
+  kSweepRequested,       ///< `smctl sweep`, or a SIGHUP whose file was refused
+  kRerouteRequested,     ///< `smctl reroute`: the next sweep programs a fresh engine run
+  kLightSweepRequested,  ///< `smctl sweep --light`: one light sweep now (MASTER)
+  kSweepingChanged,      ///< `smctl sweeps off|on`: maintenance (it carries which, the reason, who asked)
   // Timers the daemon armed.
   kHeavySweepDue,  ///< the sweep timer expired: the pending heavy sweep may run now
   kLightSweepDue,  ///< sm.sweep_interval passed since the last sweep

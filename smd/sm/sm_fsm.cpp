@@ -47,6 +47,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kAdoptPolicy, kNa},     // PolicyReloaded
         {A::kNone, kNa},            // SweepRequested
         {A::kNone, kNa},            // RerouteRequested
+        {A::kNone, kNa},            // LightSweepRequested
+        {A::kSetSweeping, kNa},     // SweepingChanged
         {A::kNone, kNa},            // HeavySweepDue
         {A::kNone, kNa},            // LightSweepDue
         {A::kNone, kNa},            // PollDue
@@ -78,6 +80,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kStagePolicy, kDi},     // PolicyReloaded
         {A::kRequestSweep, kDi},    // SweepRequested
         {A::kRequestReroute, kDi},  // RerouteRequested
+        {A::kNone, kDi},            // LightSweepRequested
+        {A::kSetSweeping, kDi},     // SweepingChanged
         {A::kRunHeavySweep, kDi},   // HeavySweepDue
         {A::kNone, kDi},            // LightSweepDue
         {A::kNone, kDi},            // PollDue
@@ -109,6 +113,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kAdoptPolicy, kSb},     // PolicyReloaded
         {A::kNone, kSb},            // SweepRequested
         {A::kNone, kSb},            // RerouteRequested
+        {A::kNone, kSb},            // LightSweepRequested
+        {A::kSetSweeping, kSb},     // SweepingChanged
         {A::kNone, kSb},            // HeavySweepDue
         {A::kNone, kSb},            // LightSweepDue
         {A::kPollMaster, kSb},      // PollDue
@@ -141,6 +147,8 @@ constexpr std::array<Row, kStateCount> kTransitions = {{
         {A::kStagePolicy, kMa},     // PolicyReloaded
         {A::kRequestSweep, kMa},    // SweepRequested
         {A::kRequestReroute, kMa},  // RerouteRequested
+        {A::kRunLightSweep, kMa},   // LightSweepRequested
+        {A::kSetSweeping, kMa},     // SweepingChanged
         {A::kRunHeavySweep, kMa},   // HeavySweepDue
         {A::kRunLightSweep, kMa},   // LightSweepDue
         {A::kPollMaster, kMa},      // PollDue
@@ -200,6 +208,7 @@ const char* to_string(SmAction action) {
     case SmAction::kRunMcastPass: return "run-mcast-pass";
     case SmAction::kApplyHealth: return "apply-health";
     case SmAction::kClearPort: return "clear-port";
+    case SmAction::kSetSweeping: return "set-sweeping";
     case SmAction::kStop: return "stop";
   }
   return "?";

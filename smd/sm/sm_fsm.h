@@ -40,6 +40,7 @@ enum class SmAction : std::uint8_t {
   kRunMcastPass,    ///< rebuild the trees of the groups that changed, verify, program their MFT blocks
   kApplyHealth,     ///< fold a counter pass into the health rules; a changed unhealthy set asks for a sweep
   kClearPort,       ///< drop a port's unhealthy mark; a cable isolated until now asks for a sweep
+  kSetSweeping,     ///< maintenance off/on: hold back (or release) light sweeps and trap-driven heavy sweeps
   kStop,            ///< leave the loop
 };
 

@@ -1,8 +1,9 @@
 // smctl: ask a running smd over its control socket.
 //   smctl [--socket PATH] [--instance NAME] [--json] [--timeout S]
-//         status|nodes|lfts [SWITCH]|route SRC DST|sweep|reroute|report|sa|partitions [PKEY]|
+//         status|nodes|lfts [SWITCH]|route SRC DST|reroute|report|sa|partitions [PKEY]|
 //         groups|counters [NODE] [--errors]|ports [--unhealthy]|port clear NODE PORT|export roce|
-//         dump lfts|subnet|mcfdbs|sl2vl [-o FILE]
+//         dump lfts|subnet|mcfdbs|sl2vl [-o FILE]|
+//         sweep [--light]|sweeps off --reason TEXT|sweeps on|log-level LEVEL|perfmgr pass|perfmgr clear
 // The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
 // when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
 // the socket path with the folder NAME put before the file name, the rule `smd --instance NAME` follows.
@@ -88,7 +89,38 @@ int main(int argc, char** argv) {
   route->add_option("src", src, "source: name (node-name map), description, GUID or LID")->required();
   route->add_option("dst", dst, "destination: name (node-name map), description, GUID or LID")->required();
   route->callback([&] { request = {{"cmd", "route"}, {"src", src}, {"dst", dst}}; });
-  app.add_subcommand("sweep", "request a heavy sweep")->callback([&] { request = {{"cmd", "sweep"}}; });
+  bool light = false;
+  auto* sweep = app.add_subcommand("sweep", "request a heavy sweep (runs even while sweeps are off)");
+  sweep->add_flag("--light", light,
+                  "a light sweep instead (SwitchInfo of every switch; a change asks for a heavy one)");
+  sweep->callback([&] {
+    request = {{"cmd", "sweep"}};
+    if (light) request["light"] = true;
+  });
+  auto* sweeps = app.add_subcommand("sweeps", "maintenance: turn light and trap-driven heavy sweeps off or on");
+  sweeps->require_subcommand(1);
+  std::string off_reason;
+  auto* off = sweeps->add_subcommand("off", "no light sweeps; traps are logged and their heavy sweeps held back");
+  off->add_option("--reason", off_reason, "why (status shows it)")->required();
+  off->callback([&] { request = {{"cmd", "sweeps"}, {"on", false}, {"reason", off_reason}}; });
+  sweeps->add_subcommand("on", "sweep again; one heavy sweep if any was held back")->callback([&] {
+    request = {{"cmd", "sweeps"}, {"on", true}};
+  });
+  std::string level;
+  auto* log_level =
+      app.add_subcommand("log-level", "set the running log level (the next policy reload sets log.level)");
+  // The daemon checks the name (smctl links no policy code) and lists the known ones when it is wrong.
+  log_level->add_option("level", level, "trace, debug, info, warn, error, critical, off")->required();
+  log_level->callback([&] { request = {{"cmd", "log_level"}, {"level", level}}; });
+  auto* perfmgr = app.add_subcommand("perfmgr", "steer the Performance Manager (perfmgr.enabled)");
+  perfmgr->require_subcommand(1);
+  perfmgr->add_subcommand("pass", "run one counter pass now")->callback([&] {
+    request = {{"cmd", "perfmgr"}, {"action", "pass"}};
+  });
+  perfmgr->add_subcommand("clear", "zero the stored counter totals and rates (the ports' counters stay)")
+      ->callback([&] {
+        request = {{"cmd", "perfmgr"}, {"action", "clear"}};
+      });
   app.add_subcommand("reroute", "recompute routes and program the difference")->callback([&] {
     request = {{"cmd", "reroute"}};
   });

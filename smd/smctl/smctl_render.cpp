@@ -61,6 +61,11 @@ void render_status(std::ostream& out, const Json& s) {
   out << std::setw(14) << "Sweeps"
       << "heavy " << str(sweeps, "heavy") << ", light " << str(sweeps, "light") << ", failed " << str(sweeps, "failed")
       << "\n";
+  if (s.contains("sweeps_off") && s.at("sweeps_off").is_object()) {
+    const Json& off = s.at("sweeps_off");
+    out << "Sweeps OFF since " << str(off, "since") << " by " << str(off, "by") << ": "
+        << str(off, "reason") << " (" << str(off, "held_back") << " heavy sweeps held back)\n";
+  }
   out << std::setw(14) << "Last sweep";
   if (last.at("time").is_null()) {
     out << "none yet\n";
@@ -89,6 +94,7 @@ void render_status(std::ostream& out, const Json& s) {
     }
   }
   if (s.contains("metrics") && !s.at("metrics").is_null()) out << std::setw(14) << "Metrics" << str(s, "metrics") << "\n";
+  if (s.contains("log_level")) out << std::setw(14) << "Log level" << str(s, "log_level") << "\n";
   // Keys of the reloaded policy file that are not in effect: the running value stays until a restart.
   if (s.contains("needs_restart")) {
     for (const Json& k : s.at("needs_restart")) {
@@ -325,7 +331,11 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
           << str(result, "node_guid") << " port " << str(result, "port") << "\n";
       return;
     }
-    if (cmd == "sweep" || cmd == "reroute") {
+    if (cmd == "log_level") {
+      out << "log level " << str(result, "log_level") << "\n";
+      return;
+    }
+    if (cmd == "sweep" || cmd == "reroute" || cmd == "sweeps" || cmd == "perfmgr") {
       out << "requested " << str(result, "requested") << "\n";
       return;
     }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,15 @@ struct SmPeer {
   Lid lid = 0;
 };
 
+/// Maintenance (`smctl sweeps off`): since when, who asked, why, and what was held back meanwhile.
+struct SweepsOffView {
+  std::chrono::system_clock::time_point since{};
+  std::string by;      ///< the requester ("uid 0 pid 4242")
+  std::string reason;  ///< the operator's --reason
+  std::uint64_t deferred = 0;  ///< heavy sweeps held back (traps, light-sweep changes, re-sweeps)
+  std::string first_deferred;  ///< the first of them, as its sweep reason would have read
+};
+
 struct FabricSnapshot {
   // SM identity and state (IBA 14.4.1 SMInfo).
   std::string sm_state = "DISCOVERING";  ///< DISCOVERING, STANDBY, MASTER, NOTACTIVE
@@ -93,6 +103,8 @@ struct FabricSnapshot {
   Guid sm_port_guid = 0;
   Lid sm_lid = 0;
   std::string instance;                          ///< `smd --instance NAME` ("" = the single SM)
+  std::string log_level;                         ///< the running log level (log.level, `smctl log-level`)
+  std::optional<SweepsOffView> sweeps_off;       ///< set while sweeps are off (`smctl sweeps off`)
   std::uint64_t subnet_prefix = 0xfe80000000000000ULL;  ///< sm.subnet_prefix this SM assigns
   Guid master_port_guid = 0;  ///< the master's port GUID (ours when MASTER)
   Lid master_lid = 0;

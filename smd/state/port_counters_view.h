@@ -111,7 +111,9 @@ struct PerfView {
   std::uint64_t passes = 0;           ///< completed passes
   PerfPassStats last_pass;
   std::chrono::system_clock::time_point last_pass_end{};
-  double interval_s = 0;  ///< perfmgr.interval
+  double interval_s = 0;                               ///< perfmgr.interval
+  std::uint64_t clears = 0;                            ///< `smctl perfmgr clear`s applied since the PerfMgr started
+  std::chrono::system_clock::time_point cleared_at{};  ///< the last of them (epoch: none)
   /// The per-port Prometheus families of this view, rendered once on the PerfMgr's thread (null: render
   /// them per scrape). On the 1728-host tree they are 26 MB: rendering them on the SM's thread at every
   /// scrape would hold up a repair for hundreds of milliseconds.

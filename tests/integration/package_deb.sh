@@ -58,6 +58,7 @@ expect_file -rw-r--r-- /usr/lib/systemd/system/smd@.service
 expect_file -rw-r--r-- /usr/lib/systemd/system/smd-all.service
 expect_file -rwxr-xr-x /usr/lib/smd/smd-instances
 expect_file -rw-r--r-- /etc/default/smd
+expect_file -rw-r--r-- /etc/logrotate.d/smd
 expect_file -rw-r--r-- /usr/share/man/man8/smd.8.gz
 expect_file -rw-r--r-- /usr/share/man/man8/smctl.8.gz
 expect_file -rw-r--r-- /usr/share/man/man5/smd.yaml.5.gz
@@ -70,8 +71,12 @@ expect_file -rw-r--r-- /usr/share/doc/smd/copyright
 if grep -E '\./usr/(local|etc)/' "${work}/contents"; then fail "files outside the package layout"; fi
 
 dpkg-deb -e "${deb}" "${work}/control"
-[[ "$(cat "${work}/control/conffiles")" == $'/etc/smd/smd.yaml\n/etc/default/smd' ]] ||
-  fail "conffiles is not exactly /etc/smd/smd.yaml and /etc/default/smd: $(cat "${work}/control/conffiles")"
+[[ "$(cat "${work}/control/conffiles")" == $'/etc/smd/smd.yaml\n/etc/default/smd\n/etc/logrotate.d/smd' ]] ||
+  fail "conffiles is not exactly /etc/smd/smd.yaml, /etc/default/smd and /etc/logrotate.d/smd: $(cat "${work}/control/conffiles")"
+# The logrotate rule reopens smd's log through SIGUSR1, and logrotate itself reads it.
+grep -q "systemctl kill -s USR1 smd.service" "${work}/root/etc/logrotate.d/smd" 2>/dev/null ||
+  dpkg-deb --fsys-tarfile "${deb}" | tar -xOf - ./etc/logrotate.d/smd | grep -q "systemctl kill -s USR1 smd.service" ||
+  fail "etc/logrotate.d/smd does not send SIGUSR1"
 for script in postinst prerm postrm; do
   [[ -x ${work}/control/${script} ]] || fail "no executable ${script}"
   sh -n "${work}/control/${script}" || fail "${script} is not valid sh"

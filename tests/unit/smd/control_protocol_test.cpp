@@ -11,6 +11,7 @@
 #include "routing/chain/registry.h"
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/lids/lid_assign.h"
+#include "smd/control/command_table.h"
 #include "smd/control/requests.h"
 
 namespace smd::control {
@@ -76,6 +77,18 @@ struct FakeControl : DaemonControl {
   void request_port_clear(PortKey port, const std::string& reason) override {
     cleared.push_back(port);
     clears.push_back(reason);
+  }
+  std::vector<std::string> light, levels, sweeping;
+  std::vector<PerfMgrRequest> perf;
+  Status perf_answer = Ok{};
+  void request_light_sweep(const std::string& reason) override { light.push_back(reason); }
+  void request_sweeping(bool on, const std::string& reason, const std::string& requester) override {
+    sweeping.push_back(std::string(on ? "on" : "off") + "|" + reason + "|" + requester);
+  }
+  void set_log_level(const std::string& level, const std::string&) override { levels.push_back(level); }
+  Status request_perfmgr(PerfMgrRequest what, const std::string&) override {
+    perf.push_back(what);
+    return perf_answer;
   }
 };
 
@@ -230,9 +243,15 @@ TEST(ControlProtocol, HandleRequestCommands) {
   // Who asked goes into the reason, so the daemon's sweep log names the requester.
   EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control, "uid 0 pid 4242"), ok_response({{"requested", "heavy sweep"}}));
   EXPECT_EQ(control.heavy.back(), "smctl sweep by uid 0 pid 4242");
-  EXPECT_EQ(handle_request({{"cmd", "bogus"}}, control)["error"],
-            "unknown command 'bogus' (known: counters, dump, export, groups, lfts, nodes, partitions, port_clear, "
-            "ports, report, reroute, route, sa, status, sweep)");
+  // The error lists the table's names: every command, in order, so a new row shows up without an edit here.
+  const std::string unknown = handle_request({{"cmd", "bogus"}}, control)["error"];
+  EXPECT_EQ(unknown.rfind("unknown command 'bogus' (known: counters, dump, export, groups, lfts, ", 0), 0u) << unknown;
+  std::size_t at = 0;
+  for (const ControlCommand& c : control_commands()) {
+    const std::size_t found = unknown.find(std::string(c.name), at);
+    EXPECT_NE(found, std::string::npos) << c.name << " missing or out of order in: " << unknown;
+    if (found != std::string::npos) at = found + c.name.size();
+  }
   EXPECT_EQ(handle_request({{"cmd", "route"}, {"src", "host-0"}}, control)["error"], "route needs src and dst");
   const Json by_number = handle_request({{"cmd", "route"}, {"src", "host-0"}, {"dst", 1}}, control);
   EXPECT_EQ(by_number["ok"], true) << by_number.dump();
@@ -248,6 +267,82 @@ TEST(ControlProtocol, HandleRequestCommands) {
       handle_request({{"cmd", "port_clear"}, {"node", "host-0"}, {"port", 18446744073709551615ull}}, control)["error"],
       "port_clear: port must be an integer 1..254");
   EXPECT_EQ(to_line(error_response("x")), "{\"error\":\"x\",\"ok\":false}\n");
+}
+
+TEST(ControlProtocol, RuntimeControls) {
+  FakeControl control;
+  control.snap = make_snapshot();
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}, {"light", true}}, control, "uid 0 pid 7"),
+            ok_response({{"requested", "light sweep"}}));
+  EXPECT_EQ(control.light, std::vector<std::string>{"smctl sweep --light by uid 0 pid 7"});
+  EXPECT_TRUE(control.heavy.empty());
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}, {"light", "yes"}}, control),
+            error_response("sweep: light must be true or false"));
+
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}}, control)["error"],
+            "sweeps off needs a reason (smctl sweeps off --reason TEXT): status shows it");
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", std::string(201, 'x')}}, control)["error"],
+            "sweeps off: reason is 201 bytes (limit 200)");
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}}, control)["error"], "sweeps: on must be true or false");
+  EXPECT_TRUE(control.sweeping.empty());
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", "recabling rack 4"}}, control, "uid 0 pid 8"),
+            ok_response({{"requested", "sweeps off"}}));
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", true}}, control, "uid 0 pid 9"),
+            ok_response({{"requested", "sweeps on"}}));
+  EXPECT_EQ(control.sweeping,
+            (std::vector<std::string>{"off|recabling rack 4|uid 0 pid 8", "on|smctl sweeps on|uid 0 pid 9"}));
+
+  EXPECT_EQ(handle_request({{"cmd", "log_level"}, {"level", "debug"}}, control), ok_response({{"log_level", "debug"}}));
+  EXPECT_EQ(handle_request({{"cmd", "log_level"}, {"level", "verbose"}}, control)["error"],
+            "log_level: unknown level 'verbose' (known: trace, debug, info, warn, error, critical, off)");
+  EXPECT_EQ(control.levels, std::vector<std::string>{"debug"});
+
+  EXPECT_EQ(handle_request({{"cmd", "perfmgr"}, {"action", "pass"}}, control),
+            ok_response({{"requested", "perfmgr pass"}}));
+  EXPECT_EQ(handle_request({{"cmd", "perfmgr"}, {"action", "clear"}}, control),
+            ok_response({{"requested", "perfmgr clear"}}));
+  EXPECT_EQ(handle_request({{"cmd", "perfmgr"}, {"action", "reset"}}, control)["error"],
+            "perfmgr: unknown action 'reset' (known: clear, pass)");
+  EXPECT_EQ(control.perf, (std::vector<PerfMgrRequest>{PerfMgrRequest::kPass, PerfMgrRequest::kClear}));
+  control.perf_answer = make_error(ErrorCode::kInvalidInput, "the PerfMgr is not running (perfmgr.enabled is false)");
+  EXPECT_EQ(handle_request({{"cmd", "perfmgr"}, {"action", "pass"}}, control)["error"],
+            "perfmgr pass: the PerfMgr is not running (perfmgr.enabled is false)");
+}
+
+TEST(ControlProtocol, StatusShowsSweepsOffAndTheLogLevel) {
+  auto snap = make_snapshot();
+  snap->log_level = "debug";
+  Json s = status_json(*snap);
+  EXPECT_EQ(s["log_level"], "debug");
+  EXPECT_TRUE(s["sweeps_off"].is_null());
+  snap->sweeps_off = SweepsOffView{std::chrono::system_clock::time_point(std::chrono::seconds(1798602300)),
+                                   "uid 0 pid 8", "recabling rack 4", 2, "trap 128 from LID 3"};
+  s = status_json(*snap);
+  EXPECT_EQ(s["sweeps_off"], Json({{"since", "2026-12-30T03:45:00Z"},
+                                   {"by", "uid 0 pid 8"},
+                                   {"reason", "recabling rack 4"},
+                                   {"held_back", 2},
+                                   {"first_held_back", "trap 128 from LID 3"}}));
+}
+
+// The table's shape: sorted, unique names (find_control_command finds each), every row described and handled.
+TEST(ControlProtocol, CommandTableIsSortedAndComplete) {
+  const auto commands = control_commands();
+  ASSERT_FALSE(commands.empty());
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    EXPECT_FALSE(commands[i].summary.empty()) << commands[i].name;
+    EXPECT_NE(commands[i].handle, nullptr) << commands[i].name;
+    EXPECT_EQ(find_control_command(commands[i].name), &commands[i]);
+    if (i > 0) {
+      EXPECT_LT(commands[i - 1].name, commands[i].name);
+    }
+  }
+  EXPECT_EQ(find_control_command("bogus"), nullptr);
+  EXPECT_EQ(find_control_command(""), nullptr);
+  // A request that needs no snapshot runs before the daemon has published one.
+  FakeControl control;
+  EXPECT_EQ(handle_request({{"cmd", "sweep"}}, control), ok_response({{"requested", "heavy sweep"}}));
+  EXPECT_EQ(handle_request({{"cmd", "status"}}, control), error_response("the daemon has published no state yet"));
 }
 
 // `smctl --json report` carries the P_KeyTable block counts (what partitions_named_test.sh reads).

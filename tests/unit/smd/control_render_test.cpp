@@ -80,6 +80,32 @@ TEST(ControlRender, StatusWithTheElection) {
             "Fabric        0 switches, 0 CAs, 0 links, 0 ports with LIDs\n");
 }
 
+TEST(ControlRender, StatusSaysSweepsAreOffAndTheLogLevel) {
+  const Json status = {
+      {"state", "MASTER"},
+      {"priority", 5},
+      {"sm_guid", "0x0000000000000001"},
+      {"sm_lid", 1},
+      {"master_guid", "0x0000000000000001"},
+      {"master_lid", 1},
+      {"sweeps", {{"heavy", 2}, {"light", 9}, {"failed", 0}}},
+      {"sweeps_off",
+       {{"since", "2026-12-07T00:10:00Z"}, {"by", "uid 0 pid 8"}, {"reason", "recabling rack 4"}, {"held_back", 2}}},
+      {"last_sweep", {{"time", nullptr}}},
+      {"engine", "minhop"},
+      {"log_level", "debug"},
+      {"fabric", {{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 22}}}};
+  const std::string text = render("status", status);
+  EXPECT_NE(text.find("\nSweeps OFF since 2026-12-07T00:10:00Z by uid 0 pid 8: recabling rack 4 (2 heavy sweeps "
+                      "held back)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nLog level     debug\n"), std::string::npos) << text;
+  EXPECT_EQ(render("sweeps", {{"requested", "sweeps off"}}), "requested sweeps off\n");
+  EXPECT_EQ(render("perfmgr", {{"requested", "perfmgr pass"}}), "requested perfmgr pass\n");
+  EXPECT_EQ(render("log_level", {{"log_level", "warn"}}), "log level warn\n");
+}
+
 TEST(ControlRender, Route) {
   // smctl shows the display name ("name"); "description" is the node's own NodeDescription.
   const Json route = {{"src", {{"name", "host-0"}, {"description", "hca0"}, {"lid", 1}}},

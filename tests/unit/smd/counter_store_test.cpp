@@ -59,6 +59,37 @@ TEST(CounterStore, FirstReadingIsTheBaseline) {
   EXPECT_EQ(row.data_rate, DataArray{});
 }
 
+// `smctl perfmgr clear`: totals and rates start again from 0; the baseline stays, so the next reading's delta
+// is only what moved since the last read (45 -> 52: 7), not the raw value.
+TEST(CounterStore, ClearTotalsKeepsTheBaseline) {
+  CounterStore s;
+  PortReading r = reading(kKey, 1);
+  r.counters[idx(PortCounter::kSymbolError)] = 40;
+  r.data[idx(DataCounter::kXmitData)] = 4000;
+  s.apply(r);
+  r.counters[idx(PortCounter::kSymbolError)] = 45;
+  r.data[idx(DataCounter::kXmitData)] = 6000;
+  r.t_s = 2;
+  s.apply(r);
+  ASSERT_EQ(s.rows().front().total[idx(PortCounter::kSymbolError)], 5u);
+  s.clear_totals();
+  PortCounterRow row = s.rows().front();
+  EXPECT_EQ(row.total, CounterArray{});
+  EXPECT_EQ(row.last_delta, CounterArray{});
+  EXPECT_EQ(row.data_total, DataArray{});
+  EXPECT_EQ(row.data_rate, DataArray{});
+  EXPECT_EQ(row.raw[idx(PortCounter::kSymbolError)], 45u);  // what the port holds is not touched
+  r.counters[idx(PortCounter::kSymbolError)] = 52;
+  r.data[idx(DataCounter::kXmitData)] = 7000;
+  r.t_s = 3;
+  const ReadingResult res = s.apply(r);
+  EXPECT_FALSE(res.first);
+  EXPECT_EQ(res.delta[idx(PortCounter::kSymbolError)], 7u);
+  row = s.rows().front();
+  EXPECT_EQ(row.total[idx(PortCounter::kSymbolError)], 7u);
+  EXPECT_EQ(row.data_total[idx(DataCounter::kXmitData)], 1000u);
+}
+
 TEST(CounterStore, PlainDeltasAddUpInTotals) {
   CounterStore s;
   PortReading r = reading(kKey, 1);

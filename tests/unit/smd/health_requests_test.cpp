@@ -22,6 +22,10 @@ struct FakeControl : DaemonControl {
     cleared.push_back(port);
     reasons.push_back(reason);
   }
+  void request_light_sweep(const std::string&) override {}
+  void request_sweeping(bool, const std::string&, const std::string&) override {}
+  void set_log_level(const std::string&, const std::string&) override {}
+  Status request_perfmgr(PerfMgrRequest, const std::string&) override { return Ok{}; }
 };
 
 NodeIndex by_name(const Topology& t, const std::string& name) {

@@ -47,5 +47,59 @@ TEST_F(Logging, ARegularFileIsAppendedTo) {
   EXPECT_NE(text.str().find("a line for the test"), std::string::npos);
 }
 
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// logrotate renames the file and sends SIGUSR1: lines before stay in the renamed file, lines after land in
+// a new file at log.file. Each line is on disk when the call returns (no flush needed to read it).
+TEST_F(Logging, ReopenWritesLaterLinesToANewFileAtThePath) {
+  const std::string file = dir_ + "/smd.log";
+  const std::string rotated = dir_ + "/smd.log.1";
+  LogPolicy log;
+  log.level = "info";
+  log.file = file;
+  const auto before = spdlog::default_logger();
+  ASSERT_TRUE(setup_logging(log).ok());
+  spdlog::info("before the rotation");
+  ASSERT_EQ(::rename(file.c_str(), rotated.c_str()), 0);
+  spdlog::info("after the rename, before the reopen");
+  const Status st = reopen_log_file();
+  spdlog::info("after the reopen");
+  spdlog::set_default_logger(before);
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  const std::string old_text = read_all(rotated);
+  const std::string new_text = read_all(file);
+  EXPECT_NE(old_text.find("before the rotation"), std::string::npos);
+  EXPECT_NE(old_text.find("after the rename, before the reopen"), std::string::npos);
+  EXPECT_EQ(old_text.find("after the reopen"), std::string::npos);
+  EXPECT_NE(new_text.find("after the reopen"), std::string::npos) << new_text;
+  EXPECT_EQ(new_text.find("before the rotation"), std::string::npos);
+}
+
+// A path that can no longer be opened (its folder is gone) is an error naming it; logging to stderr
+// has nothing to reopen.
+TEST_F(Logging, ReopenOfAPathThatCannotBeOpenedSaysWhich) {
+  const std::string sub = dir_ + "/logs";
+  ASSERT_EQ(::mkdir(sub.c_str(), 0700), 0);
+  LogPolicy log;
+  log.file = sub + "/smd.log";
+  const auto before = spdlog::default_logger();
+  ASSERT_TRUE(setup_logging(log).ok());
+  ASSERT_EQ(::unlink(log.file.c_str()), 0);
+  ASSERT_EQ(::rmdir(sub.c_str()), 0);
+  std::ofstream(sub) << "a file where the folder was\n";  // the folder cannot be made again, even by root
+  const Status st = reopen_log_file();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ErrorCode::kIo);
+  EXPECT_EQ(st.error().message.rfind("log.file " + log.file + ": ", 0), 0u) << st.error().message;
+  ASSERT_TRUE(setup_logging(LogPolicy{}).ok());
+  EXPECT_TRUE(reopen_log_file().ok());
+  spdlog::set_default_logger(before);
+}
+
 }  // namespace
 }  // namespace smd

@@ -83,6 +83,8 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   snap->partitions = plan;
   snap->reloads_refused_total = 2;
   snap->reload_refused = "/etc/smd/smd.yaml:3:5: perfmgr.max_outstanding: 100 is out of range 1..64";
+  snap->sweeps_off = SweepsOffView{};
+  snap->sweeps_off->deferred = 3;
   return snap;
 }
 
@@ -96,6 +98,13 @@ TEST(MetricsText, ExactExposition) {
             "reload was accepted since.\n"
             "# TYPE smd_policy_reload_refused gauge\n"
             "smd_policy_reload_refused 1\n"
+            "# HELP smd_sweeps_disabled 1 while sweeps are off (smctl sweeps off): no light sweeps, trap-driven heavy "
+            "sweeps held back.\n"
+            "# TYPE smd_sweeps_disabled gauge\n"
+            "smd_sweeps_disabled 1\n"
+            "# HELP smd_sweeps_held_back Heavy sweeps held back since sweeps were turned off (0 while on).\n"
+            "# TYPE smd_sweeps_held_back gauge\n"
+            "smd_sweeps_held_back 3\n"
             "# HELP smd_sweeps_total Sweeps run since the daemon started, by kind.\n"
             "# TYPE smd_sweeps_total counter\n"
             "smd_sweeps_total{kind=\"heavy\"} 4\n"

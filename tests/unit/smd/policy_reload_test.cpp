@@ -58,7 +58,6 @@ TEST(PolicyReload, EveryRestartKeyIsNamedWithBothValues) {
       {"mad.window", "32", "16"},
       {"mad.timeout_ms", "100", "250"},
       {"mad.retries", "3", "5"},
-      {"log.level", "info", "debug"},
       {"log.file", "\"\"", "/var/log/smd.log"},
       {"control.socket", "/run/smd/a.socket", "/run/smd/b.socket"},
       {"control.mode", "0660", "0600"},
@@ -88,6 +87,13 @@ TEST(PolicyReload, AReloadKeepsRestartKeysAndAppliesTheRest) {
   EXPECT_EQ(applied.lid.lmc, 2u);
   EXPECT_EQ(applied.sm.priority, 11u);
   EXPECT_EQ(applied.source, "/etc/smd/smd.yaml");
+  // log.level is applied by a reload (the daemon sets the running level from it); log.file is not.
+  Policy levels = running;
+  levels.log.level = "debug";
+  levels.log.file = "/var/log/smd.log";
+  const Policy kept = keep_restart_keys(running, levels);
+  EXPECT_EQ(kept.log.level, "debug");
+  EXPECT_EQ(kept.log.file, "");
   EXPECT_TRUE(keys_needing_restart(running, applied).empty());
 }
 

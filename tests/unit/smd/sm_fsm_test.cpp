@@ -129,6 +129,20 @@ TEST(SmFsm, AReloadedPolicyWaitsForTheNextSweepOnlyWhereSweepsRun) {
             cell(SmAction::kAdoptPolicy, SmState::kNotActive));
 }
 
+// `smctl sweep --light` runs a light sweep only where light sweeps run; `smctl sweeps off|on` is recorded in
+// every state (a STANDBY that becomes MASTER keeps the operator's maintenance) and never changes the state.
+TEST(SmFsm, RuntimeControlsOfTheOperator) {
+  for (SmState s : kStates) {
+    EXPECT_EQ(sm_transition(s, SmEvent::kLightSweepRequested),
+              cell(s == SmState::kMaster ? SmAction::kRunLightSweep : SmAction::kNone, s))
+        << to_string(s);
+    EXPECT_EQ(sm_transition(s, SmEvent::kSweepingChanged), cell(SmAction::kSetSweeping, s)) << to_string(s);
+  }
+  EXPECT_STREQ(to_string(SmEvent::kLightSweepRequested), "light-sweep-requested");
+  EXPECT_STREQ(to_string(SmEvent::kSweepingChanged), "sweeping-changed");
+  EXPECT_STREQ(to_string(SmAction::kSetSweeping), "set-sweeping");
+}
+
 TEST(SmFsm, StopIsHonouredInEveryState) {
   for (SmState s : kStates) EXPECT_EQ(sm_transition(s, SmEvent::kStop), cell(SmAction::kStop, s));
 }

@@ -1,0 +1,204 @@
+#include "smd/control/command_table.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "config/policy_loader.h"
+#include "smd/control/dump_requests.h"
+#include "smd/control/health_requests.h"
+#include "smd/control/multicast_requests.h"
+#include "smd/control/requests.h"
+
+namespace smd::control {
+namespace {
+
+Json from_result(const Result<Json>& r) { return r.ok() ? ok_response(r.value()) : error_response(r.error().message); }
+
+// A node name may come as a string or, for a LID, as a bare JSON number.
+std::string name_field(const Json& request, const char* key) {
+  const auto it = request.find(key);
+  if (it == request.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// A boolean flag of the request (absent = false); nullopt when it is there but not a boolean, so the
+// answer names the field rather than quoting the JSON library.
+std::optional<bool> flag(const Json& request, const char* key) {
+  if (!request.contains(key)) return false;
+  if (!request.at(key).is_boolean()) return std::nullopt;
+  return request.at(key).get<bool>();
+}
+
+Json do_sweep(const CommandContext& c) {
+  const std::optional<bool> light = flag(c.request, "light");
+  if (!light) return error_response("sweep: light must be true or false");
+  if (*light) {
+    c.control.request_light_sweep("smctl sweep --light" + c.by());
+    return ok_response({{"requested", "light sweep"}});
+  }
+  c.control.request_heavy_sweep("smctl sweep" + c.by());
+  return ok_response({{"requested", "heavy sweep"}});
+}
+
+// The longest --reason kept: status shows it on one line.
+constexpr std::size_t kMaxReasonBytes = 200;
+
+Json do_sweeps(const CommandContext& c) {
+  const auto on = c.request.find("on");
+  if (on == c.request.end() || !on->is_boolean()) return error_response("sweeps: on must be true or false");
+  std::string reason = "smctl sweeps on";
+  if (!on->get<bool>()) {
+    const auto r = c.request.find("reason");
+    if (r == c.request.end() || !r->is_string() || r->get<std::string>().empty()) {
+      return error_response("sweeps off needs a reason (smctl sweeps off --reason TEXT): status shows it");
+    }
+    reason = r->get<std::string>();
+    if (reason.size() > kMaxReasonBytes) {
+      return error_response("sweeps off: reason is " + std::to_string(reason.size()) + " bytes (limit " +
+                            std::to_string(kMaxReasonBytes) + ")");
+    }
+  }
+  c.control.request_sweeping(on->get<bool>(), reason, c.requester);
+  return ok_response({{"requested", on->get<bool>() ? "sweeps on" : "sweeps off"}});
+}
+
+Json do_log_level(const CommandContext& c) {
+  const std::string level = c.request.value("level", std::string());
+  const auto& names = log_level_names();
+  if (std::find(names.begin(), names.end(), level) == names.end()) {
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    return error_response("log_level: unknown level '" + level + "' (known: " + known + ")");
+  }
+  c.control.set_log_level(level, c.requester);
+  return ok_response({{"log_level", level}});
+}
+
+Json do_perfmgr(const CommandContext& c) {
+  const std::string action = c.request.value("action", std::string());
+  PerfMgrRequest what = PerfMgrRequest::kPass;
+  if (action == "clear") {
+    what = PerfMgrRequest::kClear;
+  } else if (action != "pass") {
+    return error_response("perfmgr: unknown action '" + action + "' (known: clear, pass)");
+  }
+  const Status st = c.control.request_perfmgr(what, c.requester);
+  if (!st.ok()) return error_response("perfmgr " + action + ": " + st.error().message);
+  return ok_response({{"requested", "perfmgr " + action}});
+}
+
+Json do_reroute(const CommandContext& c) {
+  c.control.request_reroute("smctl reroute" + c.by());
+  return ok_response({{"requested", "reroute"}});
+}
+
+Json do_counters(const CommandContext& c) {
+  const std::optional<bool> errors = flag(c.request, "errors");
+  if (!errors) return error_response("counters: errors must be true or false");
+  if (c.request.contains("node") && !c.request.at("node").is_string()) {
+    return error_response("counters: node must be a name, GUID or LID as a string");
+  }
+  return from_result(counters_json(*c.snap, c.request.value("node", std::string()), *errors));
+}
+
+Json do_ports(const CommandContext& c) {
+  const std::optional<bool> unhealthy = flag(c.request, "unhealthy");
+  if (!unhealthy) return error_response("ports: unhealthy must be true or false");
+  return ok_response(ports_json(*c.snap, *unhealthy));
+}
+
+Json do_port_clear(const CommandContext& c) {
+  if (!c.request.contains("node") || !c.request.contains("port"))
+    return error_response("port_clear needs node and port");
+  if (!c.request.at("node").is_string()) {
+    return error_response("port_clear: node must be a name, GUID or LID as a string");
+  }
+  const Json& port = c.request.at("port");
+  // Ports are 1..254: a larger number would wrap when read as int64 (2^64-1 became -1 in the answer).
+  if (!port.is_number_integer() || (port.is_number_unsigned() && port.get<std::uint64_t>() > 255)) {
+    return error_response("port_clear: port must be an integer 1..254");
+  }
+  return from_result(
+      port_clear(c.control, *c.snap, name_field(c.request, "node"), port.get<std::int64_t>(), c.requester));
+}
+
+Json do_route(const CommandContext& c) {
+  if (!c.request.contains("src") || !c.request.contains("dst")) return error_response("route needs src and dst");
+  return from_result(route_json(*c.snap, name_field(c.request, "src"), name_field(c.request, "dst")));
+}
+
+Json do_export(const CommandContext& c) { return from_result(export_json(c.request, *c.snap)); }
+Json do_dump(const CommandContext& c) { return from_result(dump_json(c.request, *c.snap)); }
+Json do_status(const CommandContext& c) { return ok_response(status_json(*c.snap)); }
+Json do_nodes(const CommandContext& c) { return ok_response(nodes_json(*c.snap)); }
+Json do_report(const CommandContext& c) { return ok_response(report_json(c.snap->last_sweep)); }
+Json do_sa(const CommandContext& c) { return ok_response(sa_json(c.snap->sa.get())); }
+Json do_groups(const CommandContext& c) { return ok_response(groups_json(*c.snap)); }
+Json do_partitions(const CommandContext& c) {
+  return from_result(partitions_json(*c.snap, c.request.value("pkey", std::string())));
+}
+Json do_lfts(const CommandContext& c) { return from_result(lfts_json(*c.snap, name_field(c.request, "switch"))); }
+
+// Sorted by name. Requests that only ask the daemon for something (sweep, reroute) need no snapshot.
+constexpr std::array kCommands = {
+    ControlCommand{"counters", "per-port PMA counters of the PerfMgr's last pass [node, errors]", true, do_counters},
+    ControlCommand{"dump", "what smd programmed in OpenSM's dump formats (what=lfts, subnet, mcfdbs, sl2vl)", true,
+                   do_dump},
+    ControlCommand{"export", "a plan file the daemon wrote (what=roce)", true, do_export},
+    ControlCommand{"groups", "multicast groups with members and trees", true, do_groups},
+    ControlCommand{"lfts", "linear forwarding tables [switch]", true, do_lfts},
+    ControlCommand{"log_level", "set the running log level (level)", false, do_log_level},
+    ControlCommand{"nodes", "every node with LIDs, DR path and ports", true, do_nodes},
+    ControlCommand{"partitions", "partitions and their members [pkey]", true, do_partitions},
+    ControlCommand{"perfmgr", "run one PerfMgr pass now, or clear its stored counters (action: pass, clear)", false,
+                   do_perfmgr},
+    ControlCommand{"port_clear", "drop a port's unhealthy mark (node, port)", true, do_port_clear},
+    ControlCommand{"ports", "cabled ports with their health [unhealthy]", true, do_ports},
+    ControlCommand{"report", "the last heavy sweep's summary", true, do_report},
+    ControlCommand{"reroute", "recompute routes and program the difference", false, do_reroute},
+    ControlCommand{"route", "hop-by-hop path through the LFTs (src, dst)", true, do_route},
+    ControlCommand{"sa", "the Subnet Administrator's counters", true, do_sa},
+    ControlCommand{"status", "SM state, sweeps, engine, fabric counts, policy", true, do_status},
+    ControlCommand{"sweep", "request a heavy sweep, or a light one [light]", false, do_sweep},
+    ControlCommand{"sweeps", "maintenance: light and trap-driven sweeps off (on=false, reason) or on", false,
+                   do_sweeps},
+};
+
+}  // namespace
+
+std::span<const ControlCommand> control_commands() { return kCommands; }
+
+const ControlCommand* find_control_command(std::string_view name) {
+  const auto it =
+      std::find_if(kCommands.begin(), kCommands.end(), [&](const ControlCommand& c) { return c.name == name; });
+  return it == kCommands.end() ? nullptr : &*it;
+}
+
+std::string control_command_names() {
+  std::string out;
+  for (const ControlCommand& c : kCommands) {
+    if (!out.empty()) out += ", ";
+    out += c.name;
+  }
+  return out;
+}
+
+Json handle_request(const Json& request, DaemonControl& control, const std::string& requester) {
+  try {
+    const std::string cmd = request.value("cmd", "");
+    const ControlCommand* command = find_control_command(cmd);
+    if (!command) return error_response("unknown command '" + cmd + "' (known: " + control_command_names() + ")");
+    CommandContext ctx{request, control, requester, nullptr};
+    if (command->needs_snapshot) {
+      ctx.snap = control.snapshot();
+      if (!ctx.snap) return error_response("the daemon has published no state yet");
+    }
+    return command->handle(ctx);
+  } catch (const std::exception& e) {
+    // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
+    return error_response(std::string("bad request: ") + e.what());
+  }
+}
+
+}  // namespace smd::control
