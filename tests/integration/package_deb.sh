@@ -62,6 +62,8 @@ expect_file -rw-r--r-- /usr/share/man/man8/smd.8.gz
 expect_file -rw-r--r-- /usr/share/man/man8/smctl.8.gz
 expect_file -rw-r--r-- /usr/share/doc/smd/README.md
 expect_file -rw-r--r-- /usr/share/doc/smd/copyright
+expect_file -rw-r--r-- /usr/share/bash-completion/completions/smd
+expect_file -rw-r--r-- /usr/share/bash-completion/completions/smctl
 # Nothing under /usr/local or /usr/etc: the staging prefix is /usr whatever this build was configured with.
 if grep -E '\./usr/(local|etc)/' "${work}/contents"; then fail "files outside the package layout"; fi
 
