@@ -178,6 +178,7 @@ struct PolicyOverrides {
   std::optional<unsigned> priority;                 ///< -p/--priority: sm.priority
   std::optional<Guid> port_guid;                    ///< -g/--guid: sm.port_guid (sm.ca and sm.port cleared)
   std::optional<std::vector<std::string>> engines;  ///< -R/--routing-engine: routing.engines
+  std::optional<std::string> log_level;             ///< --log-level: log.level (checked by the command line)
 };
 
 struct Policy {

@@ -69,6 +69,7 @@ void apply_overrides(Policy& policy, const PolicyOverrides& overrides) {
     policy.sm.port = 0;
   }
   if (overrides.engines) policy.routing.engines = *overrides.engines;
+  if (overrides.log_level) policy.log.level = *overrides.log_level;
 }
 
 std::vector<std::pair<std::string, std::string>> overridden_keys(const PolicyOverrides& overrides) {
@@ -80,6 +81,7 @@ std::vector<std::pair<std::string, std::string>> overridden_keys(const PolicyOve
     keys.emplace_back("sm.port", "--guid");
   }
   if (overrides.engines) keys.emplace_back("routing.engines", "--routing-engine");
+  if (overrides.log_level) keys.emplace_back("log.level", "--log-level");
   return keys;
 }
 

@@ -26,7 +26,8 @@ Result<Guid> parse_guid_override(std::string_view text);
 Result<std::vector<std::string>> parse_engine_list_override(std::string_view text);
 
 /// Sets the keys `overrides` names and stores them in policy.overrides. --guid selects the port by
-/// itself: sm.ca and sm.port are cleared, as sm.port_guid in the file requires.
+/// itself: sm.ca and sm.port are cleared, as sm.port_guid in the file requires. --log-level (smd's own,
+/// not OpenSM's) is carried the same way so that `config --effective` names it.
 void apply_overrides(Policy& policy, const PolicyOverrides& overrides);
 
 /// The policy key an override sets and the option that set it ("sm.priority", "--priority"), in option

@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
     if (!parsed.ok()) return usage_error(parsed.error().message);
     overrides.engines = std::move(parsed.value());
   }
+  if (!log_level.empty()) overrides.log_level = log_level;
   // config --effective shows a file the daemon would refuse for its mode too: it reads, it does not run.
   const bool effective_only = config_command->parsed();
   auto steps = smd::build_startup_policy(config_path, instance, app.count("--instance") != 0, overrides,
@@ -100,7 +101,6 @@ int main(int argc, char** argv) {
   if (effective_only) return smd::run_effective_config(*steps, config_json, std::cout);
   config_path = steps->config_path;
   smd::Policy policy = std::move(steps->effective);
-  if (!log_level.empty()) policy.log.level = log_level;
   if (auto st = smd::setup_logging(policy.log); !st.ok()) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;
