@@ -81,7 +81,8 @@ std::vector<EffectiveKey> effective_keys(const EffectiveInputs& in) {
     const std::string& path = note.path;
     if (path == "partitions") {
       // partitions_yaml writes every key of the spec the loader built, default or not.
-      keys.push_back({path, YAML::Load(partitions_yaml(in.effective.partitions))["partitions"], origin_of_written(path)});
+      keys.push_back(
+          {path, YAML::Load(partitions_yaml(in.effective.partitions))["partitions"], origin_of_written(path)});
       continue;
     }
     if (path == "qos" && qos_written) {
@@ -122,7 +123,8 @@ std::string effective_yaml(const std::vector<EffectiveKey>& keys) {
       open.push_back(parts[i]);
     }
     YAML::Node value = YAML::Clone(key.value);
-    if (value.IsSequence() && std::all_of(value.begin(), value.end(), [](const YAML::Node& n) { return n.IsScalar(); })) {
+    if (value.IsSequence() &&
+        std::all_of(value.begin(), value.end(), [](const YAML::Node& n) { return n.IsScalar(); })) {
       value.SetStyle(YAML::EmitterStyle::Flow);
     }
     if (key.unset) {

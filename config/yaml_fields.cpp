@@ -334,7 +334,7 @@ void MapReader::read_guid_list_value(std::string_view key, std::vector<std::uint
 }
 
 void MapReader::read_name_list_value(std::string_view key, std::string_view noun, std::span<const std::string> choices,
-                               std::vector<std::string>& out) {
+                                     std::vector<std::string>& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   if (!entry->value.IsSequence()) {

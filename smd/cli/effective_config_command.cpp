@@ -37,8 +37,9 @@ nlohmann::json to_json(const YAML::Node& node) {
 
 CLI::App* add_effective_config_command(CLI::App& app, bool& json) {
   CLI::App* command = app.add_subcommand(
-      "config", "Print every policy key with its effective value and origin (default, FILE:LINE:COLUMN, an option, "
-                "instance NAME), for the -c/-F, --instance and -p/-g/-R given");
+      "config",
+      "Print every policy key with its effective value and origin (default, FILE:LINE:COLUMN, an option, "
+      "instance NAME), for the -c/-F, --instance and -p/-g/-R given");
   command->add_flag("--effective")->required()->description("Print the effective policy (YAML that smd can load)");
   command->add_flag("--json", json, "JSON instead of YAML");
   // -c, -p, -g, -R, --instance after `config` belong to smd itself, as before it.

@@ -15,11 +15,11 @@ namespace smd {
 
 /// The policy at each step, and where it was read from.
 struct StartupPolicy {
-  std::string config_path;           ///< the file read: --config, or the instance's smd-NAME.yaml; "" = none
-  std::vector<KeyNote> file_notes;   ///< the loader's notes of that file (config/effective_policy.h)
-  Policy loaded;                     ///< as the file (or the defaults) gave it
-  Policy with_instance;              ///< after --instance and --metrics-listen
-  Policy effective;                  ///< after the overrides: what smd runs with
+  std::string config_path;          ///< the file read: --config, or the instance's smd-NAME.yaml; "" = none
+  std::vector<KeyNote> file_notes;  ///< the loader's notes of that file (config/effective_policy.h)
+  Policy loaded;                    ///< as the file (or the defaults) gave it
+  Policy with_instance;             ///< after --instance and --metrics-listen
+  Policy effective;                 ///< after the overrides: what smd runs with
 };
 
 /// Builds the steps. `instance.name` non-empty means --instance was given; `check_permissions` refuses a

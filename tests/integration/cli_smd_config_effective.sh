@@ -52,6 +52,12 @@ assert doc1["source"] == sys.argv[1].replace("first.json", "smd.yaml"), doc1["so
 print(len(first), "keys equal after a round trip")
 PY
 
+# The shipped annotated policy (every key, qos included) prints and loads back to the same summary.
+smd config --effective -c "${SMD_SOURCE_DIR}/config/smd.yaml" >"${work}/shipped.yaml"
+a=$(smd check-config --skip-permissions "${SMD_SOURCE_DIR}/config/smd.yaml" | tail -n 1)
+b=$(smd check-config --skip-permissions "${work}/shipped.yaml" | tail -n 1)
+[[ -n ${a} && ${a} == "${b}" ]] || fail "config/smd.yaml's effective policy loads differently: ${a} / ${b}"
+
 # Bad override values: exit 2 with the option named.
 if smd config --effective -R ftree,lash 2>"${work}/err"; then fail "-R lash accepted"; else rc=$?; fi
 [[ ${rc} == 2 ]] || fail "-R lash: exit ${rc}"

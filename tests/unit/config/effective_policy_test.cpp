@@ -79,8 +79,8 @@ TEST(EffectivePolicy, AKeyMissingFromTheOutputIsFound) {
   EXPECT_EQ(*missing, std::vector<std::string>{"sm.priority"});
   // The same for an engine's option, a nested section's key and the unset sa.services_file.
   std::string more = effective_yaml(keys_of(load("")));
-  for (const std::string line : {"    roots: []  # default\n", "    xmit_wait: 0  # default\n",
-                                 "# services_file: unset  # default\n"}) {
+  for (const std::string line :
+       {"    roots: []  # default\n", "    xmit_wait: 0  # default\n", "# services_file: unset  # default\n"}) {
     const std::size_t where = more.find(line);
     ASSERT_NE(where, std::string::npos) << line << more;
     more.erase(where, line.size());
@@ -88,7 +88,8 @@ TEST(EffectivePolicy, AKeyMissingFromTheOutputIsFound) {
   missing = keys_missing_from(more);
   ASSERT_TRUE(missing.ok());
   // updn's roots line comes first; ftree's stays.
-  EXPECT_EQ(*missing, (std::vector<std::string>{"routing.updn.roots", "sa.services_file", "health.thresholds.xmit_wait"}));
+  EXPECT_EQ(*missing,
+            (std::vector<std::string>{"routing.updn.roots", "sa.services_file", "health.thresholds.xmit_wait"}));
 }
 
 TEST(EffectivePolicy, OriginsAreThePlaceTheOptionOrTheDefault) {
@@ -158,8 +159,7 @@ TEST(EffectivePolicy, DefaultPartitionsLoadBackTheSame) {
 }
 
 TEST(EffectivePolicy, QosFromTheFileIsShownAsWritten) {
-  const std::string text =
-      "qos:\n  enabled: true\n  max_vls: 4\n  ca:\n    max_vls: 2\n";
+  const std::string text = "qos:\n  enabled: true\n  max_vls: 4\n  ca:\n    max_vls: 2\n";
   const Steps first = load(text);
   const std::vector<EffectiveKey> keys = keys_of(first);
   EXPECT_EQ(find(keys, "qos").origin, "p.yaml:1:1");

@@ -47,7 +47,8 @@ TEST(PolicyOverrides, EngineListIsCommaSeparatedAndChecked) {
 }
 
 TEST(PolicyOverrides, WinOverTheFileAndAreKeptInThePolicy) {
-  auto loaded = load_policy_string("sm:\n  priority: 3\n  ca: mlx5_1\n  port: 2\nrouting:\n  engines: [minhop]\n", "p.yaml");
+  auto loaded =
+      load_policy_string("sm:\n  priority: 3\n  ca: mlx5_1\n  port: 2\nrouting:\n  engines: [minhop]\n", "p.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
   Policy policy = *loaded;
   PolicyOverrides o;

@@ -4,7 +4,6 @@
 #include "smd/cli/startup_policy.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <fstream>
@@ -41,7 +40,7 @@ TEST_F(StartupPolicyTest, OverridesWinOverTheInstancesOwnFile) {
   EXPECT_EQ(steps->config_path, dir_ + "/smd-rail0.yaml");
   EXPECT_EQ(steps->loaded.sm.priority, 4u);  // the instance's file, not the shared one
   EXPECT_EQ(steps->effective.sm.priority, 5u);
-  EXPECT_EQ(steps->effective.sm.port, 2u);   // no -g: the file's port stays
+  EXPECT_EQ(steps->effective.sm.port, 2u);  // no -g: the file's port stays
   EXPECT_EQ(steps->effective.routing.engines, (std::vector<std::string>{"updn", "minhop"}));
   EXPECT_EQ(steps->effective.log.level, "debug");
   EXPECT_EQ(steps->effective.sm.state_dir, "/var/lib/smd/rail0");  // --instance still applies
