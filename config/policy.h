@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -176,6 +177,15 @@ struct InstancePolicy {
   bool own_policy_file = false;  ///< the policy is the instance's smd-NAME.yaml, not the shared file
 };
 
+/// OpenSM's command-line overrides (`smd -p N -g GUID -R LIST`, config/policy_overrides.h): never read from
+/// YAML, kept in the policy so that a SIGHUP reload applies them again over the file it reads.
+struct PolicyOverrides {
+  std::optional<unsigned> priority;                 ///< -p/--priority: sm.priority
+  std::optional<Guid> port_guid;                    ///< -g/--guid: sm.port_guid (sm.ca and sm.port cleared)
+  std::optional<std::vector<std::string>> engines;  ///< -R/--routing-engine: routing.engines
+  std::optional<std::string> log_level;             ///< --log-level: log.level (checked by the command line)
+};
+
 struct Policy {
   SmPolicy sm;
   RoutingPolicy routing;
@@ -204,6 +214,7 @@ struct Policy {
   /// empty file: every value is the default). check-config prints them, the daemon logs them.
   std::vector<std::string> warnings;
   InstancePolicy instance;            ///< command-line instance options (not YAML)
+  PolicyOverrides overrides;          ///< command-line overrides (not YAML), applied after `instance`
 };
 
 }  // namespace smd

@@ -121,7 +121,10 @@ void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
     }
   }
   // File modes are octal by convention; YAML would read 0660 as decimal 660, so the mode is a string.
-  std::string mode;
+  // Started from the field's value, so that a key noted absent shows what the policy holds.
+  char octal[8];
+  std::snprintf(octal, sizeof octal, "%04o", out.mode);
+  std::string mode = octal;
   control.read_string("mode", mode, /*non_empty=*/true);
   if (!mode.empty()) {
     unsigned value = 0;
@@ -145,7 +148,7 @@ void read_control(MapReader control, ControlPolicy& out, Diagnostics& diag) {
 }
 
 void read_metrics(MapReader metrics, MetricsPolicy& out, Diagnostics& diag) {
-  std::string listen;
+  std::string listen = out.listen;
   metrics.read_string("listen", listen, /*non_empty=*/true);
   if (!listen.empty()) {
     // The daemon binds this at start; an address it cannot bind must fail here, not after a restart.
@@ -254,10 +257,53 @@ std::string syntax_hint(const std::string& message, const std::string& text, int
   return message;
 }
 
+// Every section of `document` (a map, or null for none) into `policy`, in the order config/smd.yaml
+// documents them; problems go to `diag`.
+// `read_files`: also read the files keys name (sm.node_name_map, relative to `source_name`'s folder); off
+// for the dry pass that only lists keys.
+void read_sections(const YAML::Node& document, const std::string& source_name, bool read_files, Policy& policy,
+                   Diagnostics& diag) {
+  MapReader top(document, "", YAML::Mark(), diag);
+  MapReader sm = top.section("sm");
+  read_sm(sm, policy.sm, diag);
+  if (read_files) read_node_names(sm, policy.sm, source_name, policy, diag);
+  read_routing(top.section("routing"), policy.routing, diag);
+  read_lid(top.section("lid"), policy.lid);
+  read_mad(top.section("mad"), policy.mad);
+  read_log(top.section("log"), policy.log);
+  read_control(top.section("control"), policy.control, diag);
+  read_metrics(top.section("metrics"), policy.metrics, diag);
+  read_security(top.section("security"), policy.security, diag);
+  read_ports(top.section("ports"), policy.ports);
+  read_roce(top.section("roce"), policy.roce);
+  read_sa(top.section("sa"), policy.sa);
+  read_perfmgr(top.section("perfmgr"), policy.perfmgr);
+  read_health(top.section("health"), policy.health);
+  // An absent section keeps default_partitions(); a present one, even empty, is the operator's partitions
+  // (OpenSM: a partitions.conf without a Default rule makes the other ports limited members of 0x7fff).
+  const bool has_partitions = top.key_mark("partitions").has_value();
+  MapReader partitions = top.section("partitions");
+  if (has_partitions) read_partitions(std::move(partitions), policy.partitions);
+  // After partitions: port groups name partitions by name.
+  read_qos(top.section("qos"), policy.partitions, policy.qos);
+  // A VL-layered engine may spread its layers over the data VLs switch-to-switch links carry.
+  // Layers travel on their VL from the host's port through every switch port, so both port types' max_vls
+  // bound them (a CA held to fewer VLs would drop the higher layers' SLs as it sends them).
+  policy.routing.options.data_vls =
+      policy.qos.enabled ? std::min(policy.qos.switch_external.max_vls, policy.qos.ca.max_vls) : 1;
+  top.finish();
+}
+
 }  // namespace
 
 Result<Policy> load_policy_string(const std::string& yaml, const std::string& source_name) {
+  return load_policy_string(yaml, source_name, nullptr);
+}
+
+Result<Policy> load_policy_string(const std::string& yaml, const std::string& source_name,
+                                  std::vector<KeyNote>* notes) {
   Diagnostics diag(source_name);
+  diag.record_keys(notes);
   // yaml-cpp ends a scalar at a NUL byte and reports a later, unrelated place (or nothing, in a comment).
   if (const std::size_t nul = yaml.find('\0'); nul != std::string::npos) {
     YAML::Mark at;
@@ -297,45 +343,29 @@ Result<Policy> load_policy_string(const std::string& yaml, const std::string& so
     return diag.error();
   }
 
-  MapReader top(document, "", YAML::Mark(), diag);
-  MapReader sm = top.section("sm");
-  read_sm(sm, policy.sm, diag);
-  read_node_names(sm, policy.sm, source_name, policy, diag);
-  read_routing(top.section("routing"), policy.routing, diag);
-  read_lid(top.section("lid"), policy.lid);
-  read_mad(top.section("mad"), policy.mad);
-  read_log(top.section("log"), policy.log);
-  read_control(top.section("control"), policy.control, diag);
-  read_metrics(top.section("metrics"), policy.metrics, diag);
-  read_security(top.section("security"), policy.security, diag);
-  read_ports(top.section("ports"), policy.ports);
-  read_roce(top.section("roce"), policy.roce);
-  read_sa(top.section("sa"), policy.sa);
-  read_perfmgr(top.section("perfmgr"), policy.perfmgr);
-  read_health(top.section("health"), policy.health);
-  // An absent section keeps default_partitions(); a present one, even empty, is the operator's partitions
-  // (OpenSM: a partitions.conf without a Default rule makes the other ports limited members of 0x7fff).
-  const bool has_partitions = top.key_mark("partitions").has_value();
-  MapReader partitions = top.section("partitions");
-  if (has_partitions) read_partitions(std::move(partitions), policy.partitions);
-  // After partitions: port groups name partitions by name.
-  read_qos(top.section("qos"), policy.partitions, policy.qos);
-  // A VL-layered engine may spread its layers over the data VLs switch-to-switch links carry.
-  // Layers travel on their VL from the host's port through every switch port, so both port types' max_vls
-  // bound them (a CA held to fewer VLs would drop the higher layers' SLs as it sends them).
-  policy.routing.options.data_vls =
-      policy.qos.enabled ? std::min(policy.qos.switch_external.max_vls, policy.qos.ca.max_vls) : 1;
-  top.finish();
+  read_sections(document, source_name, /*read_files=*/true, policy, diag);
   if (!diag.ok()) return diag.error();
   return policy;
 }
 
-Result<Policy> load_policy_file(const std::string& path) {
+Result<Policy> load_policy_file(const std::string& path, std::vector<KeyNote>* notes) {
   // Bounded and regular files only: a directory would read as an empty (all defaults) policy, and
   // /dev/zero or a FIFO would never end.
   auto text = read_regular_file(path, kMaxPolicyBytes, "policy file");
   if (!text) return text.error();
-  return load_policy_string(*text, path);
+  return load_policy_string(*text, path, notes);
+}
+
+std::vector<KeyNote> policy_key_values(const Policy& policy) {
+  // The readers over an empty document leave every field as it is and note it: the loader's own list of
+  // keys, with the values `policy` holds. `partitions` is present (empty) so that its keys are noted too;
+  // what the readers write into the copy is thrown away.
+  std::vector<KeyNote> notes;
+  Policy copy = policy;
+  Diagnostics diag("<values>");
+  diag.record_keys(&notes);
+  read_sections(YAML::Load("partitions: {}"), "<values>", /*read_files=*/false, copy, diag);
+  return notes;
 }
 
 Status check_policy_file_permissions(const std::string& path) {

@@ -15,6 +15,13 @@ namespace {
 
 Error invalid(std::string message) { return make_error(ErrorCode::kInvalidInput, std::move(message)); }
 
+/// A 64-bit value as the policy writes GUIDs and keys: 0x and 16 hex digits.
+std::string hex64(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 std::string join(std::span<const std::string> items, std::string_view separator) {
@@ -196,11 +203,14 @@ std::optional<std::string> MapReader::scalar(const Entry& entry, const char* wha
 
 MapReader MapReader::section(std::string_view key) {
   const Entry* entry = find(key);
+  if (diag_.recording()) {
+    diag_.note(KeyNote{child_path(key), key_mark(key), entry ? entry->value : YAML::Node(), false});
+  }
   if (entry == nullptr) return MapReader(YAML::Node(), child_path(key), YAML::Mark(), diag_);
   return MapReader(entry->value, child_path(key), value_mark(*entry), diag_);
 }
 
-void MapReader::read_string(std::string_view key, std::string& out, bool non_empty) {
+void MapReader::read_string_value(std::string_view key, std::string& out, bool non_empty) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   std::optional<std::string> text = scalar(*entry, "a string");
@@ -224,7 +234,7 @@ void MapReader::read_string(std::string_view key, std::string& out, bool non_emp
   out = *text;
 }
 
-void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) {
+void MapReader::read_unsigned_value(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   std::optional<std::string> text = scalar(*entry, "an integer");
@@ -242,7 +252,7 @@ void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint6
   out = static_cast<unsigned>(*value);
 }
 
-void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
+void MapReader::read_u64_value(std::string_view key, std::uint64_t& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   std::optional<std::string> text = scalar(*entry, "an integer");
@@ -255,7 +265,7 @@ void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
   out = *value;
 }
 
-void MapReader::read_bool(std::string_view key, bool& out) {
+void MapReader::read_bool_value(std::string_view key, bool& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   std::optional<std::string> text = scalar(*entry, "true or false");
@@ -269,7 +279,7 @@ void MapReader::read_bool(std::string_view key, bool& out) {
   }
 }
 
-void MapReader::read_choice(std::string_view key, std::span<const std::string> choices, std::string& out) {
+void MapReader::read_choice_value(std::string_view key, std::span<const std::string> choices, std::string& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   std::optional<std::string> text = scalar(*entry, "a string");
@@ -283,7 +293,7 @@ void MapReader::read_choice(std::string_view key, std::span<const std::string> c
   out = *text;
 }
 
-void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>& out) {
+void MapReader::read_guid_list_value(std::string_view key, std::vector<std::uint64_t>& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   if (!entry->value.IsSequence()) {
@@ -323,8 +333,8 @@ void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>&
   if (ok) out = std::move(guids);
 }
 
-void MapReader::read_name_list(std::string_view key, std::string_view noun, std::span<const std::string> choices,
-                               std::vector<std::string>& out) {
+void MapReader::read_name_list_value(std::string_view key, std::string_view noun, std::span<const std::string> choices,
+                                     std::vector<std::string>& out) {
   const Entry* entry = find(key);
   if (entry == nullptr) return;
   if (!entry->value.IsSequence()) {
@@ -367,8 +377,56 @@ void MapReader::read_name_list(std::string_view key, std::string_view noun, std:
   if (ok) out = std::move(names);
 }
 
+void MapReader::read_string(std::string_view key, std::string& out, bool non_empty) {
+  read_string_value(key, out, non_empty);
+  note_typed(key, [&] { return YAML::Node(out); });
+  if (diag_.recording() && non_empty && out.empty()) diag_.mark_last_unset();
+}
+
+void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) {
+  read_unsigned_value(key, lo, hi, out);
+  note_typed(key, [&] { return YAML::Node(std::to_string(out)); });
+}
+
+void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
+  read_u64_value(key, out);
+  note_typed(key, [&] { return YAML::Node(hex64(out)); });
+}
+
+void MapReader::read_bool(std::string_view key, bool& out) {
+  read_bool_value(key, out);
+  note_typed(key, [&] { return YAML::Node(out ? "true" : "false"); });
+}
+
+void MapReader::read_choice(std::string_view key, std::span<const std::string> choices, std::string& out) {
+  read_choice_value(key, choices, out);
+  note_typed(key, [&] { return YAML::Node(out); });
+}
+
+void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>& out) {
+  read_guid_list_value(key, out);
+  note_typed(key, [&] {
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (std::uint64_t guid : out) list.push_back(hex64(guid));
+    return list;
+  });
+}
+
+void MapReader::read_name_list(std::string_view key, std::string_view noun, std::span<const std::string> choices,
+                               std::vector<std::string>& out) {
+  read_name_list_value(key, noun, choices, out);
+  note_typed(key, [&] {
+    YAML::Node list(YAML::NodeType::Sequence);
+    for (const std::string& name : out) list.push_back(name);
+    return list;
+  });
+}
+
 std::optional<MapReader::Raw> MapReader::read_raw(std::string_view key) {
   const Entry* entry = find(key);
+  if (diag_.recording()) {
+    diag_.note(KeyNote{child_path(key), key_mark(key), entry ? entry->value : YAML::Node(), false});
+  }
   if (entry == nullptr) return std::nullopt;
   return Raw{entry->value, value_mark(*entry), child_path(key)};
 }

@@ -31,6 +31,19 @@ std::optional<std::string> closest_within_two(std::string_view word, std::span<c
 /// "a scalar", "a sequence", "a map", "null": how a node's kind reads in an error message.
 std::string describe_kind(const YAML::Node& node);
 
+/// One key the loader asked for, noted when a Diagnostics records keys (config/effective_policy.h): the
+/// dotted path, where the key is written (nullopt when absent), and its value: the typed field's value after
+/// the read (absent: the default the field held), or the node as written for read_raw and section keys.
+struct KeyNote {
+  std::string path;
+  std::optional<YAML::Mark> key_mark;
+  YAML::Node value;
+  /// Read by a typed read_* (a scalar or a list of scalars); false for section() and read_raw keys.
+  bool typed = true;
+  /// A string that must not be empty and holds "" (unset: the daemon derives it): no value to write.
+  bool unset = false;
+};
+
 /// Collects every error of one load and reports them in file order, whichever order the loader checked
 /// the keys in: the operator fixes a file in one pass, not one error per try.
 class Diagnostics {
@@ -54,6 +67,19 @@ class Diagnostics {
 
   const std::string& source() const { return source_; }
 
+  /// Note every key the readers ask for into `notes` (nullptr: none, the default). Each note costs one
+  /// push; a load without a recorder pays one pointer test per key.
+  void record_keys(std::vector<KeyNote>* notes) { notes_ = notes; }
+  bool recording() const { return notes_ != nullptr; }
+  /// Marks the last note unset (KeyNote::unset).
+  void mark_last_unset() {
+    if (notes_ != nullptr && !notes_->empty()) notes_->back().unset = true;
+  }
+  /// Appends `note` when recording.
+  void note(KeyNote note) {
+    if (notes_ != nullptr) notes_->push_back(std::move(note));
+  }
+
  private:
   struct Located {
     int line;
@@ -63,6 +89,7 @@ class Diagnostics {
   std::string source_;
   std::vector<Located> located_;
   std::size_t failures_ = 0;
+  std::vector<KeyNote>* notes_ = nullptr;
 };
 
 /// One YAML mapping of the policy ("sm", "routing.updn", ...), read key by key into typed fields.
@@ -126,8 +153,24 @@ class MapReader {
     YAML::Node key_node;
     YAML::Node value;
   };
+  // The reads themselves; the public read_* add the note.
+  void read_string_value(std::string_view key, std::string& out, bool non_empty);
+  void read_unsigned_value(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out);
+  void read_u64_value(std::string_view key, std::uint64_t& out);
+  void read_bool_value(std::string_view key, bool& out);
+  void read_choice_value(std::string_view key, std::span<const std::string> choices, std::string& out);
+  void read_guid_list_value(std::string_view key, std::vector<std::uint64_t>& out);
+  void read_name_list_value(std::string_view key, std::string_view noun, std::span<const std::string> choices,
+                            std::vector<std::string>& out);
+
   /// The entry for `key`, remembering it as known; nullptr when absent.
   const Entry* find(std::string_view key);
+  /// Notes `key` (typed) with `value` when the Diagnostics records keys.
+  template <typename Make>
+  void note_typed(std::string_view key, Make make_value) {
+    if (!diag_.recording()) return;
+    diag_.note(KeyNote{child_path(key), key_mark(key), make_value(), true});
+  }
   /// Dotted path of a child key ("mad" + "window" -> "mad.window").
   std::string child_path(std::string_view key) const;
   /// The value as a scalar, or nullopt after recording "expected <what>, got <kind>".

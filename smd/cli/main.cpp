@@ -1,6 +1,8 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
 // offline; `smd check-config` validates a policy file; `smd import-partitions` converts OpenSM's
-// partitions.conf, `smd import-opensm-conf` its opensm.conf. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per port).
+// partitions.conf, `smd import-opensm-conf` its opensm.conf; `smd config --effective` prints every policy key
+// with its value and origin. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per
+// port); -p, -g, -R override the policy.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -9,17 +11,30 @@
 
 #include "config/listen_address.h"
 #include "config/policy_loader.h"
+#include "config/policy_overrides.h"
 #include "routing/base/safe_text.h"
 #include "smd/cli/check_config_command.h"
 #include "smd/cli/import_opensm_command.h"
+#include "smd/cli/effective_config_command.h"
 #include "smd/cli/import_partitions_command.h"
 #include "smd/cli/logging.h"
 #include "smd/cli/once_command.h"
 #include "smd/cli/plan_command.h"
+#include "smd/cli/startup_policy.h"
 #include "smd/protocol/instance_name.h"
 #include "smd/sm/daemon.h"
 #include "smd/sm/instance_policy.h"
 #include "smd/state/state_dir.h"
+
+namespace {
+
+/// A bad option value: the message on stderr, exit 2 as every usage error.
+int usage_error(const std::string& message) {
+  std::cerr << "smd: " << smd::printable_text(message) << "\n";
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Subcommands log through the default logger before (or without) setup_logging: the same formatter.
@@ -30,7 +45,7 @@ int main(int argc, char** argv) {
   bool once = false;
   std::string log_level;
   smd::InstancePolicy instance;
-  app.add_option("-c,--config", config_path, "YAML policy file (see config/smd.yaml)");
+  app.add_option("-c,-F,--config", config_path, "YAML policy file (see config/smd.yaml); -F as OpenSM spells it");
   app.add_flag(
       "--once", once,
       "one full bring-up of the fabric, print the summary, exit 0 when the subnet is up (default: run as a daemon)");
@@ -41,6 +56,14 @@ int main(int argc, char** argv) {
                  "smd-NAME.yaml beside --config replaces it when present; NAME is added as a folder to "
                  "sm.state_dir and control.socket");
   app.add_option("--metrics-listen", instance.metrics_listen, "override metrics.listen (HOST:PORT)");
+  // OpenSM's overrides, with its letters; they win over the policy file and --instance, also on SIGHUP.
+  std::string priority_text, guid_text, engines_text;
+  app.add_option("-p,--priority", priority_text, "override sm.priority (0..15), as opensm -p");
+  app.add_option("-g,--guid", guid_text, "override sm.port_guid: the SM port by port GUID (0x...), as opensm -g");
+  app.add_option("-R,--routing-engine,--routing_engine", engines_text,
+                 "override routing.engines: the engine chain, comma separated (ftree,updn,minhop), as opensm -R");
+  bool config_json = false;
+  CLI::App* config_command = smd::add_effective_config_command(app, config_json);
   smd::add_plan_command(app);
   smd::add_check_config_command(app);
   smd::add_import_partitions_command(app);
@@ -54,41 +77,33 @@ int main(int argc, char** argv) {
     // --help prints and exits 0; every usage error exits 2, like a bad policy, not CLI11's 100-odd codes.
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (!app.get_subcommands().empty()) return 0;  // the subcommand ran in its callback
+  if (!app.get_subcommands().empty() && !config_command->parsed()) return 0;  // the subcommand ran in its callback
 
-  // Bad names stop here, before any file or folder is made from them.
-  if (app.count("--instance") != 0) {
-    if (auto st = smd::check_instance_name(instance.name); !st.ok()) {
-      std::cerr << "smd: --instance: " << st.error().message << "\n";
-      return 2;
-    }
-    const std::string shared = config_path;
-    config_path = smd::instance_policy_path(config_path, instance.name);
-    instance.own_policy_file = config_path != shared;
+  smd::PolicyOverrides overrides;
+  if (app.count("--priority") != 0) {
+    auto parsed = smd::parse_priority_override(priority_text);
+    if (!parsed.ok()) return usage_error(parsed.error().message);
+    overrides.priority = *parsed;
   }
-  if (!instance.metrics_listen.empty()) {
-    if (auto parsed = smd::parse_listen_address(instance.metrics_listen); !parsed.ok()) {
-      std::cerr << "smd: --metrics-listen '" << smd::printable_text(instance.metrics_listen)
-                << "': " << parsed.error().message << "\n";
-      return 2;
-    }
+  if (app.count("--guid") != 0) {
+    auto parsed = smd::parse_guid_override(guid_text);
+    if (!parsed.ok()) return usage_error(parsed.error().message);
+    overrides.port_guid = *parsed;
   }
-
-  smd::Policy policy;
-  if (!config_path.empty()) {
-    if (auto st = smd::check_policy_file_permissions(config_path); !st.ok()) {
-      std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
-      return 2;
-    }
-    auto loaded = smd::load_policy_file(config_path);
-    if (!loaded.ok()) {
-      std::cerr << "smd: " << smd::printable_lines(loaded.error().message) << "\n";
-      return 2;
-    }
-    policy = std::move(loaded.value());
+  if (app.count("--routing-engine") != 0) {
+    auto parsed = smd::parse_engine_list_override(engines_text);
+    if (!parsed.ok()) return usage_error(parsed.error().message);
+    overrides.engines = std::move(parsed.value());
   }
-  smd::apply_instance(policy, instance);
-  if (!log_level.empty()) policy.log.level = log_level;
+  if (!log_level.empty()) overrides.log_level = log_level;
+  // config --effective shows a file the daemon would refuse for its mode too: it reads, it does not run.
+  const bool effective_only = config_command->parsed();
+  auto steps = smd::build_startup_policy(config_path, instance, app.count("--instance") != 0, overrides,
+                                         /*check_permissions=*/!effective_only, std::cerr);
+  if (!steps) return 2;
+  if (effective_only) return smd::run_effective_config(*steps, config_json, std::cout);
+  config_path = steps->config_path;
+  smd::Policy policy = std::move(steps->effective);
   if (auto st = smd::setup_logging(policy.log); !st.ok()) {
     std::cerr << "smd: " << smd::printable_text(st.error().message) << "\n";
     return 2;

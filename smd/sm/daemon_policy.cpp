@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "config/policy_loader.h"
+#include "config/policy_overrides.h"
 #include "config/policy_summary.h"
 #include "smd/sm/daemon.h"
 #include "smd/sm/instance_policy.h"
@@ -76,9 +77,10 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   }
   reload_refused_.clear();
   for (const std::string& w : loaded.value().warnings) spdlog::warn("SIGHUP: policy: {}", w);
-  // The file says nothing of --instance or --metrics-listen: apply them again, or the instance's paths
-  // would read as changed restart keys.
+  // The file says nothing of --instance, --metrics-listen or the overrides (-p, -g, -R): apply them again,
+  // or the instance's paths would read as changed restart keys and `smd -p 10` would lose its priority.
   apply_instance(loaded.value(), policy_.instance);
+  apply_overrides(loaded.value(), policy_.overrides);
   auto reloaded = std::make_shared<ReloadedPolicy>();
   // The restart-only keys of the running policy never change, so comparing with policy_ is right even
   // while an older reload is still staged.
@@ -107,7 +109,8 @@ void Daemon::adopt_staged_policy() {
   needs_restart_ = staged_->needs_restart;
   staged_.reset();
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
-  // The file's log.level wins over an earlier `smctl log-level` or --log-level: each accepted reload sets it.
+  // Each accepted reload sets the level again: the file's log.level, or --log-level when smd was started with
+  // it (an override, applied above); an earlier `smctl log-level` lasts until then.
   apply_log_level(policy_.log.level, "policy " + std::to_string(policy_generation_));
   health_policy_changed();
 }

@@ -2,13 +2,17 @@
 # trap), wait for log lines with a deadline.
 . "$(dirname "${BASH_SOURCE[0]}")/once_common.sh"
 
-# start_daemon NAME POLICY_FILE [env assignments...]: sets DAEMON_PID_<NAME>, log in $IBSIM_WORKDIR/NAME.log
+# start_daemon NAME POLICY_FILE [env assignments...] [-- smd options...]: sets DAEMON_PID_<NAME>, log in
+# $IBSIM_WORKDIR/NAME.log
 start_daemon() {
   local name=$1 policy=$2
   shift 2
+  local envs=() opts=()
+  while (($# > 0)) && [[ $1 != -- ]]; do envs+=("$1"); shift; done
+  (($# > 0)) && shift && opts=("$@")
   # No `timeout` wrapper: kill -9 must hit smd itself. The CTest TIMEOUT and the EXIT trap bound it.
-  (cd "${IBSIM_WORKDIR}" && exec env "$@" LD_PRELOAD="${SIM_PRELOAD}" "${SMD_BIN}" --config "${policy}" \
-    >"${IBSIM_WORKDIR}/${name}.log" 2>&1) &
+  (cd "${IBSIM_WORKDIR}" && exec env "${envs[@]}" LD_PRELOAD="${SIM_PRELOAD}" "${SMD_BIN}" --config "${policy}" \
+    "${opts[@]}" >"${IBSIM_WORKDIR}/${name}.log" 2>&1) &
   local pid=$!
   ibsim_track "${pid}"
   printf -v "DAEMON_PID_${name}" '%s' "${pid}"

@@ -67,6 +67,8 @@ expect_file -rw-r--r-- /usr/share/doc/smd/docs/operations.md
 expect_file -rw-r--r-- /usr/share/doc/smd/docs/features.md
 expect_file -rw-r--r-- /usr/share/doc/smd/docs/opensm-options.md
 expect_file -rw-r--r-- /usr/share/doc/smd/copyright
+expect_file -rw-r--r-- /usr/share/bash-completion/completions/smd
+expect_file -rw-r--r-- /usr/share/bash-completion/completions/smctl
 # Nothing under /usr/local or /usr/etc: the staging prefix is /usr whatever this build was configured with.
 if grep -E '\./usr/(local|etc)/' "${work}/contents"; then fail "files outside the package layout"; fi
 
