@@ -447,7 +447,8 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
                              "is listed at the end.\n";
   // Load what was written; a value the loader refuses moves to the not-carried list, and the rest is
   // written again, until it loads.
-  for (std::size_t round = 0; round <= draft.entries.size(); ++round) {
+  const std::size_t rounds = draft.entries.size() + 1;  // each failed round removes at least one entry
+  for (std::size_t round = 0; round < rounds; ++round) {
     std::map<int, const Entry*> line_of;
     int part_line = 0;
     std::string yaml = render(draft, header, line_of, part_line);

@@ -25,7 +25,7 @@ _smctl() {
   local commands="status nodes lfts route sweep reroute report sa partitions groups counters ports port export
                   dump log-level sweeps perfmgr"
   case ${prev} in
-    --socket) _smd_complete_files; return ;;
+    --socket | -o | --output) _smd_complete_files; return ;;
     --instance | --timeout | --reason) COMPREPLY=(); return ;;
   esac
   # The subcommand: the first word that is not an option or an option's value.
@@ -48,7 +48,7 @@ _smctl() {
     port) [[ -z ${sub} ]] && words+=" clear" ;;
     export) [[ -z ${sub} ]] && words+=" roce" ;;
     sweep) words+=" --light" ;;
-    dump) [[ -z ${sub} ]] && words+=" lfts subnet mcfdbs sl2vl" ;;
+    dump) words+=" -o --output"; [[ -z ${sub} ]] && words+=" lfts subnet mcfdbs sl2vl" ;;
     log-level) [[ -z ${sub} ]] && words+=" ${_smd_levels}" ;;
     sweeps) words+=" --reason"; [[ -z ${sub} ]] && words+=" on off" ;;
     perfmgr) [[ -z ${sub} ]] && words+=" clear pass" ;;
@@ -60,9 +60,9 @@ _smd() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local global="-c -F --config --once --log-level --instance --metrics-listen -p --priority -g --guid -R
                 --routing-engine --routing_engine --help --version"
-  local commands="config plan check-config import-partitions"
+  local commands="config plan check-config import-partitions import-opensm-conf"
   case ${prev} in
-    -c | -F | --config | --topology | --lft-dump | --guid2lid | --ar-plan | --roce-plan | --svg | --pairs | -o | --output)
+    -c | -F | --config | --topology | --lft-dump | --opensm-lfts | --partitions | --guid2lid | --ar-plan | --roce-plan | --svg | --pairs | -o | --output)
       _smd_complete_files; return ;;
     --frr-dir) mapfile -t COMPREPLY < <(compgen -d -- "${cur}"); return ;;
     --log-level) _smd_complete_words "${_smd_levels}"; return ;;
@@ -91,12 +91,18 @@ _smd() {
       if [[ ${cur} == -* ]]; then _smd_complete_words "${global}"; else _smd_complete_words "${commands}"; fi ;;
     config) _smd_complete_words "--effective --json ${global}" ;;
     plan)
-      _smd_complete_words "--topology --config --format --seeds --linear-fdb-cap --max-shifts --lft-dump --guid2lid
+      _smd_complete_words "--topology --config --format --seeds --linear-fdb-cap --max-shifts --lft-dump --opensm-lfts --guid2lid
         --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --help" ;;
     check-config)
       if [[ ${cur} == -* ]]; then _smd_complete_words "--skip-permissions --help"; else _smd_complete_files; fi ;;
     import-partitions)
       if [[ ${cur} == -* ]]; then _smd_complete_words "-o --output --help"; else _smd_complete_files; fi ;;
+    import-opensm-conf)
+      if [[ ${cur} == -* ]]; then
+        _smd_complete_words "--partitions -o --output --options-table --help"
+      else
+        _smd_complete_files
+      fi ;;
   esac
 }
 

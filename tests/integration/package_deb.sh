@@ -98,7 +98,8 @@ done
 
 dpkg-deb -x "${deb}" "${work}/root"
 unit=${work}/root/usr/lib/systemd/system/smd.service
-grep -qx 'ExecStart=/usr/bin/smd --config /etc/smd/smd.yaml' "${unit}" || fail "ExecStart: $(grep ExecStart= "${unit}")"
+grep -qx 'ExecStart=/usr/bin/smd --config /etc/smd/smd.yaml $SMD_OPTIONS' "${unit}" || fail "ExecStart: $(grep ExecStart= "${unit}")"
+grep -qx 'EnvironmentFile=-/etc/smd/smd.env' "${unit}" || fail "smd.service does not read /etc/smd/smd.env"
 grep -qx 'ExecStartPre=/usr/bin/smd check-config /etc/smd/smd.yaml' "${unit}" ||
   fail "ExecStartPre: $(grep ExecStartPre= "${unit}")"
 grep -qx 'Documentation=file:///usr/share/doc/smd/README.md' "${unit}" || fail "Documentation: $(grep Documentation= "${unit}")"

@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
 
 #include "config/opensm_conf.h"
 #include "config/policy_loader.h"
+#include "tests/unit/temp_dir.h"
 
 namespace smd {
 namespace {
@@ -236,6 +238,25 @@ TEST(OpenSmImport, UnknownAndRepeatedOptionsWarn) {
   auto p = load_policy_string(r->yaml, "x");
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->sm.priority, 4u);
+}
+
+class OpenSmImportFiles : public test::TempDirTest {};
+
+// The node-name map is the same file for both SMs: its path is carried, and the loader's check that it
+// reads is the importer's too (a map that is not there is not carried, with the loader's words).
+TEST_F(OpenSmImportFiles, NodeNameMapPathIsCarriedWhenTheFileReads) {
+  const std::string map = dir_ + "/node-name-map";
+  {
+    std::ofstream(map) << "0x0002c90300001234 \"gpu-a01\"\n";
+  }
+  Conversion c;
+  const Policy p = c.policy("node_name_map_name " + map + "\n");
+  EXPECT_EQ(p.sm.node_name_map, map);
+  ASSERT_NE(p.node_names, nullptr);
+  auto missing = c.run("node_name_map_name " + dir_ + "/absent\n");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_TRUE(mentions(missing->not_carried, "node_name_map_name " + dir_ + "/absent: refused by smd: sm.node_name_map"))
+      << (missing->not_carried.empty() ? "" : missing->not_carried[0]);
 }
 
 TEST(OpenSmImport, MalformedValuesAreNotCarried) {

@@ -242,6 +242,10 @@ struct FakeControl : DaemonControl {
   void request_heavy_sweep(const std::string&) override {}
   void request_reroute(const std::string&) override {}
   void request_port_clear(PortKey, const std::string&) override {}
+  void request_light_sweep(const std::string&) override {}
+  void request_sweeping(bool, const std::string&, const std::string&) override {}
+  void set_log_level(const std::string&, const std::string&) override {}
+  Status request_perfmgr(PerfMgrRequest, const std::string&) override { return Ok{}; }
 };
 
 TEST(DumpRequest, AnswersWithOpensmsFileNameAndText) {
