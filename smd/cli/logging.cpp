@@ -5,8 +5,11 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
+#include <condition_variable>
 #include <mutex>
+#include <stop_token>
 #include <string_view>
+#include <thread>
 
 #include "routing/base/safe_text.h"
 #include "smd/cli/reopenable_file_sink.h"
@@ -19,9 +22,35 @@ constexpr const char* kPattern = "%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v";
 // Identical warnings within a minute are written once, then counted (smd/cli/repeat_collapsing_sink.h).
 constexpr std::chrono::seconds kRepeatWindow{60};
 
+// How often the ticker closes ended windows: a count comes out at most this long after its minute.
+constexpr std::chrono::seconds kTickInterval{5};
+
 // The log file sink setup_logging made last (null: logging to stderr); SIGUSR1 reopens it.
 std::mutex file_sink_mutex;
 std::shared_ptr<ReopenableFileSink> file_sink;
+std::weak_ptr<RepeatCollapsingSink> collapsing_sink;  // under file_sink_mutex
+
+// Writes the "[N more in T s]" lines of ended windows while nothing else is logged (a node silent for good
+// would otherwise get its count only with the next line). One thread for the process, started by the first
+// setup_logging; it holds the sink weakly, so a later setup_logging's sink is the one it ticks.
+void start_ticker() {
+  static std::jthread ticker([](std::stop_token stop) {
+    std::mutex m;
+    std::condition_variable_any cv;
+    std::unique_lock lock(m);
+    while (!stop.stop_requested()) {
+      // Returns at the interval, or at once when the process ends (the jthread's stop request).
+      (void)cv.wait_for(lock, stop, kTickInterval, [] { return false; });
+      if (stop.stop_requested()) break;
+      std::shared_ptr<RepeatCollapsingSink> sink;
+      {
+        const std::lock_guard guard(file_sink_mutex);
+        sink = collapsing_sink.lock();
+      }
+      if (sink) sink->close_ended_windows(spdlog::log_clock::now());
+    }
+  });
+}
 
 /// spdlog's pattern formatter, fed a copy of each message with its payload made printable.
 class PrintableFormatter final : public spdlog::formatter {
@@ -69,15 +98,18 @@ Status setup_logging(const LogPolicy& log) {
       file = std::make_shared<ReopenableFileSink>(log.file);
       out = file;
     }
+    auto collapsing = std::make_shared<RepeatCollapsingSink>(out, kRepeatWindow);
     const std::lock_guard lock(file_sink_mutex);
     file_sink = std::move(file);
-    logger = std::make_shared<spdlog::logger>("smd", std::make_shared<RepeatCollapsingSink>(out, kRepeatWindow));
+    collapsing_sink = collapsing;
+    logger = std::make_shared<spdlog::logger>("smd", std::move(collapsing));
   } catch (const spdlog::spdlog_ex& e) {
     return make_error(ErrorCode::kIo, std::string("log.file: ") + e.what());
   }
   logger->set_level(level);
   logger->set_formatter(make_log_formatter());
   spdlog::set_default_logger(logger);
+  start_ticker();
   return Ok{};
 }
 

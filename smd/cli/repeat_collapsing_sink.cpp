@@ -27,13 +27,17 @@ void RepeatCollapsingSink::close_windows(spdlog::log_clock::time_point now, bool
   for (const Seen* s : closing) {
     if (s->repeats == 0) continue;
     const auto span = std::chrono::duration_cast<std::chrono::seconds>(s->last - s->first).count();
-    const std::string text =
-        s->text + " [" + std::to_string(s->repeats) + " more in " + std::to_string(span) + " s]";
+    const std::string text = s->text + " [" + std::to_string(s->repeats) + " more in " + std::to_string(span) + " s]";
     spdlog::details::log_msg summary(now, spdlog::source_loc{}, spdlog::string_view_t{}, s->level,
                                      spdlog::string_view_t(text.data(), text.size()));
     dist_sink::sink_it_(summary);
   }
   std::erase_if(seen_, [&](const auto& entry) { return ends(entry.second); });
+}
+
+void RepeatCollapsingSink::close_ended_windows(spdlog::log_clock::time_point now) {
+  const std::lock_guard lock(mutex_);
+  close_windows(now);
 }
 
 void RepeatCollapsingSink::flush_() {

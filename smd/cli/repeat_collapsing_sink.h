@@ -2,6 +2,8 @@
 // or errors passes at once; its repeats within a window are counted, not written, and once the window has
 // passed one line says how many there were: "<message> [44 more in 40 s]". A node that stops answering then
 // fills the log with one line per minute instead of one per sweep. Info and debug lines pass untouched.
+// The summary is written by the next line logged after the window ends, or by close_ended_windows(), which
+// logging.cpp's ticker calls every few seconds so a count is not held back while the log is quiet.
 #pragma once
 
 #include <spdlog/sinks/dist_sink.h>
@@ -22,6 +24,9 @@ class RepeatCollapsingSink final : public spdlog::sinks::dist_sink<std::mutex> {
   RepeatCollapsingSink(std::shared_ptr<spdlog::sinks::sink> inner, std::chrono::seconds window,
                        std::size_t max_tracked = 4096);
 
+  /// Write the summaries of the windows that ended by `now` (thread-safe; the sink's own lock).
+  void close_ended_windows(spdlog::log_clock::time_point now);
+
  protected:
   void sink_it_(const spdlog::details::log_msg& msg) override;
   /// Writes the summaries of open windows too (the daemon flushes when it stops), then flushes the sink.
@@ -40,7 +45,7 @@ class RepeatCollapsingSink final : public spdlog::sinks::dist_sink<std::mutex> {
 
   std::chrono::seconds window_;
   std::size_t max_tracked_;
-  std::unordered_map<std::string, Seen> seen_;  // key: level and payload
+  std::unordered_map<std::string, Seen> seen_;                                       // key: level and payload
   spdlog::log_clock::time_point next_close_ = spdlog::log_clock::time_point::max();  // earliest window end
 };
 

@@ -64,6 +64,18 @@ TEST(RepeatCollapsingSink, BeyondTheTrackedLimitWarningsPassUncounted) {
   EXPECT_EQ(r.out.str(), "warning a\nwarning b\nwarning c\nwarning d\nwarning d\n");
 }
 
+TEST(RepeatCollapsingSink, TheTickerWritesACountWhenTheLogIsQuiet) {
+  Rig r;
+  r.log(0s, spdlog::level::warn, "x");
+  r.log(30s, spdlog::level::warn, "x");
+  r.sink->close_ended_windows(r.t0 + 59s);  // the window is still open: nothing yet
+  EXPECT_EQ(r.out.str(), "warning x\n");
+  r.sink->close_ended_windows(r.t0 + 60s);  // no line was logged since, and the count comes out
+  EXPECT_EQ(r.out.str(), "warning x\nwarning x [1 more in 30 s]\n");
+  r.log(61s, spdlog::level::warn, "x");  // a new window
+  EXPECT_EQ(r.out.str(), "warning x\nwarning x [1 more in 30 s]\nwarning x\n");
+}
+
 TEST(RepeatCollapsingSink, FlushWritesTheCountsOfOpenWindows) {
   Rig r;
   r.log(0s, spdlog::level::warn, "x");
