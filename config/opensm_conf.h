@@ -64,6 +64,9 @@ struct OpenSmOption {
   /// For an option without a key: the value smd always behaves as, when that is not OpenSM's default
   /// (honor_guid2lid_file TRUE); a setting of this value is carried over by doing nothing. "" = the default.
   std::string_view smd_value = {};
+  /// The policy key's default when it differs from what OpenSM's default means ("" = the same), as the
+  /// policy writes it: the importer lists these, since an option a site never set still changes.
+  std::string_view smd_default = {};
 };
 
 /// Every option of OpenSM 3.3.23's opensm.conf, in `opensm -c` order (160 rows).

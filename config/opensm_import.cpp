@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "config/partitions_conf.h"
 #include "config/partitions_yaml.h"
@@ -215,6 +216,7 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
   }
 
   auto at = [&](const OpenSmSetting& s) { return source + ":" + std::to_string(s.line); };
+  std::set<std::string_view> set_by_file;  // options the file gives a non-default value
   auto not_carried = [&](const OpenSmSetting& s, std::string_view fate, const std::string& why) {
     result.not_carried.push_back(at(s) + ": " + s.name + " " + s.value + ": " + std::string(fate) + ": " + why);
   };
@@ -254,6 +256,7 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
       result.carried.push_back(at(s) + ": " + s.name + " " + s.value + " -> (smd always behaves so)");
       continue;
     }
+    set_by_file.insert(o->name);
     const std::string fate(to_string(o->fate));
     const bool convertible = o->conversion != OpenSmConversion::kNone;
     if (!convertible) {
@@ -435,6 +438,11 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
     partitions.allow_both_pkeys = *allow_both;
     partitions_changed = true;
   }
+  for (const OpenSmOption& o : opensm_options()) {
+    if (o.smd_default.empty() || set_by_file.contains(o.name)) continue;
+    result.defaults_differ.push_back(std::string(o.name) + " " + std::string(o.opensm_default) + " -> " +
+                                     std::string(o.smd_key) + ": " + std::string(o.smd_default));
+  }
   if (partitions_changed) {
     draft.partitions = partitions;
     draft.partitions_from = partitions_from;
@@ -459,6 +467,11 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
         for (const std::string& p : e.path) key += (key.empty() ? "" : ".") + p;
         result.carried.push_back(e.from.substr(0, e.from.find(' ')) + ": " + e.from.substr(e.from.find(' ') + 1) +
                                  " -> " + key + ": " + e.value);
+      }
+      if (!result.defaults_differ.empty()) {
+        yaml += "\n# Left at OpenSM's default in " + source +
+                ", where smd's default differs (smd's applies; write the key to keep OpenSM's):\n";
+        for (const std::string& d : result.defaults_differ) yaml += "#   " + d + "\n";
       }
       if (!result.not_carried.empty()) {
         yaml += "\n# Not carried over from " + source + ":\n";

@@ -29,6 +29,9 @@ struct OpenSmImport {
   std::vector<std::string> carried;      ///< "FILE:LINE: name value -> key: yaml-value"
   std::vector<std::string> not_carried;  ///< "FILE:LINE: name value: fate: why"
   std::vector<std::string> warnings;     ///< unknown or repeated options, partitions.conf conversion rules
+  /// Options the file leaves at OpenSM's default where smd's default differs: "name X -> key: Y" (smd's
+  /// is kept; the written policy lists them so the difference is a choice, not a surprise).
+  std::vector<std::string> defaults_differ;
   unsigned at_default = 0;               ///< options left at OpenSM's default (smd's default applies)
 };
 

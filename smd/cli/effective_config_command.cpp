@@ -40,7 +40,8 @@ CLI::App* add_effective_config_command(CLI::App& app, bool& json) {
       "config",
       "Print every policy key with its effective value and origin (default, FILE:LINE:COLUMN, an option, "
       "instance NAME), for the -c/-F, --instance and -p/-g/-R given");
-  command->add_flag("--effective")->required()->description("Print the effective policy (YAML that smd can load)");
+  // `smd config` alone does the same: the effective policy is all it prints (as `opensm -c`).
+  command->add_flag("--effective")->description("Print the effective policy (YAML that smd can load); the default");
   command->add_flag("--json", json, "JSON instead of YAML");
   // -c, -p, -g, -R, --instance after `config` belong to smd itself, as before it.
   command->fallthrough();

@@ -58,6 +58,9 @@ int run_import_opensm(const std::string& input, const std::string& partitions, c
   for (const std::string& w : imported->warnings) err << "warning: " << printable_text(w) << "\n";
   for (const std::string& c : imported->carried) err << "carried: " << printable_text(c) << "\n";
   for (const std::string& n : imported->not_carried) err << "not carried: " << printable_text(n) << "\n";
+  for (const std::string& d : imported->defaults_differ) {
+    err << "default differs (smd's kept): " << printable_text(d) << "\n";
+  }
   err << input << ": " << imported->carried.size() << " carried over, " << imported->not_carried.size()
       << " not carried, " << imported->at_default << " at OpenSM's default (smd's defaults apply)\n";
   if (output_path.empty()) {
@@ -75,7 +78,10 @@ void print_opensm_options_table(std::ostream& out) {
   out << "| OpenSM option | OpenSM default | smd | policy key | note |\n|---|---|---|---|---|\n";
   for (const OpenSmOption& o : opensm_options()) {
     out << "| `" << o.name << "` | `" << cell(o.opensm_default) << "` | " << to_string(o.fate) << " | "
-        << (o.smd_key.empty() ? "" : "`" + std::string(o.smd_key) + "`") << " | " << cell(o.note) << " |\n";
+        << (o.smd_key.empty() ? "" : "`" + std::string(o.smd_key) + "`") << " | " << cell(o.note)
+        << (o.smd_default.empty() ? "" : std::string(o.note.empty() ? "" : "; ") + "smd's default: `" +
+                                             cell(o.smd_default) + "`")
+        << " |\n";
   }
 }
 

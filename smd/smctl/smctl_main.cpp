@@ -176,6 +176,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A misspelt command reads as "no command" to CLI11: name the word and the commands instead.
+    if (app.get_subcommands().empty() && !app.remaining().empty() && dynamic_cast<const CLI::RequiredError*>(&e)) {
+      std::string known;
+      for (const CLI::App* sub : app.get_subcommands({})) known += (known.empty() ? "" : ", ") + sub->get_name();
+      std::cerr << "smctl: unknown command '" << smd::printable_text(app.remaining().front()) << "' (commands: " << known
+                << ")\n";
+      return kExitNoConnection;
+    }
     const int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitNoConnection;
   }
@@ -206,6 +214,12 @@ int main(int argc, char** argv) {
   if (request.value("cmd", "") == "dump") {
     // The file's own text, byte for byte: what OpenSM's parsers expect, not a rendering of it.
     const std::string text = r.contains("result") ? r.at("result").value("text", std::string()) : std::string();
+    // OpenSM writes a switch into opensm.mcfdbs only when it forwards some MLID: with no group members
+    // the file is empty. Say so on stderr, so an empty answer is not taken for a failure.
+    if (text.empty() && dump_what == "mcfdbs") {
+      std::cerr << "smctl: dump mcfdbs: no switch forwards any MLID (no multicast group has members yet); the file "
+                   "is empty, as OpenSM's is\n";
+    }
     if (dump_file.empty()) {
       std::cout << text;
       return kExitOk;

@@ -44,7 +44,7 @@ void render_status(std::ostream& out, const Json& s) {
   if (s.contains("election")) {  // daemons before issue 13 left it out
     const Json& e = s.at("election");
     out << std::setw(14) << "Election"
-        << "masters seen " << str(e, "masters_seen") << ", elections " << str(e, "elections") << ", handovers sent "
+        << "masters seen " << str(e, "masters_seen") << ", election rounds " << str(e, "elections") << ", handovers sent "
         << str(e, "handovers_sent") << " received " << str(e, "handovers_received") << ", two masters "
         << str(e, "two_masters") << ", IsSM restored " << str(e, "is_sm_restored") << "\n";
     if (e.contains("awaiting_handover_from") && !e.at("awaiting_handover_from").is_null()) {
@@ -66,9 +66,14 @@ void render_status(std::ostream& out, const Json& s) {
     out << "Sweeps OFF since " << str(off, "since") << " by " << str(off, "by") << ": "
         << str(off, "reason") << " (" << str(off, "held_back") << " heavy sweeps held back)\n";
   }
+  // Only a MASTER configures: a standby's sweeps discover the fabric and stop, which is not a failure.
+  const bool configures = str(s, "state") == "MASTER";
   out << std::setw(14) << "Last sweep";
   if (last.at("time").is_null()) {
     out << "none yet\n";
+  } else if (!configures && !last.value("subnet_up", false)) {
+    out << str(last, "time") << ": discovery only (" << str(s, "state") << ": the master configures the subnet), "
+        << ms(last, "total_ms") << " ms\n";
   } else {
     out << str(last, "time") << ": " << (last.value("subnet_up", false) ? "subnet up" : "subnet NOT up") << ", "
         << str(last, "problems") << " problems, " << ms(last, "total_ms") << " ms\n";
@@ -80,9 +85,11 @@ void render_status(std::ostream& out, const Json& s) {
   }
   if (s.contains("last_repair_ms")) out << std::setw(14) << "Last repair" << ms(s, "last_repair_ms") << " ms\n";
   const std::string engine = str(s, "engine");
-  out << std::setw(14) << "Engine" << (engine.empty() ? "-" : engine) << "\n";
+  out << std::setw(14) << "Engine" << (engine.empty() ? (configures ? "-" : "- (not routing: standing by)") : engine)
+      << "\n";
   out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "
-      << str(fabric, "links") << " links, " << str(fabric, "lids") << " ports with LIDs\n";
+      << str(fabric, "links") << " links, " << str(fabric, "lids") << " ports with LIDs"
+      << (configures ? "" : " (LIDs are the master's to assign)") << "\n";
   if (s.contains("policy")) {  // daemons before policy generations left it out
     const Json& policy = s.at("policy");
     out << std::setw(14) << "Policy" << str(policy, "generation") << " (" << str(policy, "source") << ")\n";

@@ -97,7 +97,7 @@ TEST(OpenSmImport, ValuesCarriedWithTheirMeaning) {
       "sm_priority 7\nsminfo_polling_timeout 1500\npolling_retry_number 6\nsweep_interval 0x1e\n"
       "lmc 2\nguid 0x0002c90300001234\nsm_key 0xABCD\nsubnet_prefix 0xfec0000000000000\n"
       "transaction_timeout 250\nmax_wire_smps 16\nperfmgr TRUE\nperfmgr_sweep_time_s 30\n"
-      "head_of_queue_lifetime 0x13\nsubnet_timeout 20\nlog_flags 0x01\nlog_file /var/log/sm.log\n"
+      "head_of_queue_lifetime 0x13\nsubnet_timeout 20\nlog_flags 0x01\n"
       "qos TRUE\nqos_max_vls 4\nqos_swe_sl2vl 0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,7\nqos_ca_high_limit 10\n");
   EXPECT_EQ(p.sm.priority, 7u);
   EXPECT_EQ(p.sm.poll_interval_s, 2u);  // 1500 ms, rounded up to whole seconds
@@ -114,7 +114,6 @@ TEST(OpenSmImport, ValuesCarriedWithTheirMeaning) {
   EXPECT_EQ(p.ports.head_of_queue_lifetime, 0x13u);
   EXPECT_EQ(p.ports.subnet_timeout, 20u);
   EXPECT_EQ(p.log.level, "error");  // ERROR only
-  EXPECT_EQ(p.log.file, "/var/log/sm.log");
   EXPECT_TRUE(p.qos.enabled);
 }
 
@@ -138,6 +137,29 @@ TEST(OpenSmImport, EnginesSmdLacksAreDroppedAndMinhopEndsTheChain) {
   // Only engines smd lacks: smd's default chain stays.
   Conversion d;
   EXPECT_EQ(d.policy("routing_engine torus-2QoS\n").routing.engines, Policy{}.routing.engines);
+}
+
+TEST(OpenSmImport, DefaultsThatDifferAreListedNotChanged) {
+  Conversion c;
+  auto r = c.run("polling_retry_number 4\ntransaction_timeout 150\n");
+  ASSERT_TRUE(r.ok());
+  // Set at OpenSM's default, or not set at all: smd's default stays, and the difference is said.
+  EXPECT_TRUE(mentions(r->defaults_differ, "polling_retry_number 4 -> sm.poll_retries: 3"));
+  EXPECT_TRUE(mentions(r->defaults_differ, "perfmgr_sweep_time_s 180 -> perfmgr.interval: 60"));
+  EXPECT_FALSE(mentions(r->defaults_differ, "transaction_timeout"));  // the file set it: carried instead
+  EXPECT_NE(r->yaml.find("#   polling_retry_number 4 -> sm.poll_retries: 3\n"), std::string::npos) << r->yaml;
+  auto p = load_policy_string(r->yaml, "x");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->sm.poll_retries, 3u);
+  EXPECT_EQ(p->mad.timeout_ms, 150u);
+}
+
+TEST(OpenSmImport, OpenSmsLogFileIsNotSmds) {
+  Conversion c;
+  auto r = c.run("log_file /var/log/site-opensm.log\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(mentions(r->not_carried, "log_file /var/log/site-opensm.log: partial: not converted"));
+  EXPECT_EQ(r->yaml.find("file:"), std::string::npos) << r->yaml;
 }
 
 TEST(OpenSmImport, DefaultsAreLeftOutAndCounted) {

@@ -70,7 +70,7 @@ TEST(ControlRender, StatusWithTheElection) {
             "SM state      MASTER (priority 10)\n"
             "SM port       0x0000000000100001 LID 1\n"
             "Master        0x0000000000100001 LID 1\n"
-            "Election      masters seen 2, elections 3, handovers sent 0 received 1, two masters 1, IsSM "
+            "Election      masters seen 2, election rounds 3, handovers sent 0 received 1, two masters 1, IsSM "
             "restored 0\n"
             "Awaiting      HANDOVER from lower master 0x0000000000100013\n"
             "Other SM      0x0000000000100013 MASTER (priority 5) LID 9\n"
@@ -78,6 +78,29 @@ TEST(ControlRender, StatusWithTheElection) {
             "Last sweep    none yet\n"
             "Engine        -\n"
             "Fabric        0 switches, 0 CAs, 0 links, 0 ports with LIDs\n");
+}
+
+// A healthy standby's sweeps stop after discovery: said as such, not as "subnet NOT up".
+TEST(ControlRender, AStandbysStatusDoesNotReadAsAFailure) {
+  const Json status = {{"state", "STANDBY"},
+                       {"priority", 5},
+                       {"sm_guid", "0x0000000000100002"},
+                       {"sm_lid", 2},
+                       {"master_guid", "0x0000000000100001"},
+                       {"master_lid", 1},
+                       {"sweeps", {{"heavy", 1}, {"light", 0}, {"failed", 0}}},
+                       {"last_sweep", {{"time", "2026-12-07T00:40:00Z"}, {"subnet_up", false}, {"problems", 0},
+                                       {"total_ms", 12.5}}},
+                       {"engine", ""},
+                       {"fabric", {{"switches", 6}, {"cas", 16}, {"links", 24}, {"lids", 0}}}};
+  EXPECT_EQ(render("status", status),
+            "SM state      STANDBY (priority 5)\n"
+            "SM port       0x0000000000100002 LID 2\n"
+            "Master        0x0000000000100001 LID 1\n"
+            "Sweeps        heavy 1, light 0, failed 0\n"
+            "Last sweep    2026-12-07T00:40:00Z: discovery only (STANDBY: the master configures the subnet), 12.5 ms\n"
+            "Engine        - (not routing: standing by)\n"
+            "Fabric        6 switches, 16 CAs, 24 links, 0 ports with LIDs (LIDs are the master's to assign)\n");
 }
 
 TEST(ControlRender, StatusSaysSweepsAreOffAndTheLogLevel) {
