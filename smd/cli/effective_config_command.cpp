@@ -60,7 +60,8 @@ int run_effective_config(const StartupPolicy& steps, bool json, std::ostream& ou
   for (const EffectiveKey& key : keys) {
     doc["keys"].push_back({{"key", key.key}, {"value", to_json(key.value)}, {"origin", key.origin}});
   }
-  out << doc.dump(2) << "\n";
+  // Paths are bytes: one that is not UTF-8 is written with U+FFFD, as every JSON writer of smd does.
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 

@@ -71,4 +71,16 @@ smd --instance 0x0002c90300000001 -g 0x0002c90300000002 config --effective >"${w
 grep -qx '  port_guid: 0x0002c90300000002  # --guid' "${work}/inst.yaml" || fail "-g did not win over --instance"
 grep -qx '  state_dir: /var/lib/smd/0x0002c90300000001  # instance 0x0002c90300000001' "${work}/inst.yaml" ||
   fail "state_dir's origin under --instance"
+# A path is bytes, not UTF-8 (log.file /tmp/x\xff\xfe\xc3 loads): --json writes U+FFFD for each byte that
+# is not UTF-8, as every JSON writer of smd does, instead of aborting in the JSON library.
+printf 'log:\n  file: "/tmp/x\xff\xfe\xc3"\n' >"${work}/bytes.yaml"
+chmod 0600 "${work}/bytes.yaml"
+smd -c "${work}/bytes.yaml" config --effective --json >"${work}/bytes.json" 2>"${work}/err" ||
+  fail "--json with a non-UTF-8 path: exit $?: $(head -c 300 "${work}/err")"
+python3 - "${work}/bytes.json" <<'PY' || fail "--json with a non-UTF-8 path: wrong value"
+import json, sys
+keys = {k["key"]: k["value"] for k in json.load(open(sys.argv[1], encoding="utf-8"))["keys"]}
+assert keys["log.file"] == "/tmp/x\ufffd\ufffd\ufffd", keys["log.file"]
+PY
+echo "config --effective --json: a path that is not UTF-8 is written with U+FFFD"
 echo "PASS: config --effective shows values and origins, loads back, and the overrides are checked"
