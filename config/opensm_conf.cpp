@@ -216,6 +216,13 @@ std::string where(const std::string& source, int line, int column) {
 
 Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, const std::string& source_name) {
   std::vector<OpenSmSetting> out;
+  // An editor's byte-order mark is invisible in a terminal: said by name rather than as a strange option.
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    return make_error(ErrorCode::kInvalidInput,
+                      where(source_name, 1, 1) +
+                          "a UTF-8 byte-order mark starts the file: OpenSM reads it as part of the first option's "
+                          "name; save the file without it");
+  }
   int line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {

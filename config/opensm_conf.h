@@ -25,7 +25,7 @@ struct OpenSmSetting {
 /// Parse opensm.conf text as OpenSM 3.3.23 does: one setting per line, everything from a '#' on is a comment
 /// (also after a value), blank lines skipped, the name and value separated by blanks, quotes around the
 /// whole value removed. Errors (kInvalidInput "source:line:column: ..."): a NUL byte or other control
-/// character, a line over 1022 characters (OpenSM would read its tail as another line), a name that is not
+/// character, a UTF-8 byte-order mark at the start, a line over 1022 characters (OpenSM would read its tail as another line), a name that is not
 /// [a-z0-9_]+ (OpenSM's option names are all of that form). An option given
 /// twice is kept twice (the last one wins, as in OpenSM; the importer warns).
 Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, const std::string& source_name);

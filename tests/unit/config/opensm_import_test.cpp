@@ -109,6 +109,14 @@ TEST(OpenSmConf, OverlongSettingIsRefusedOverlongCommentIsNot) {
   EXPECT_EQ((*comment)[0].value, "1");
 }
 
+// A byte-order mark (Windows editors write one) would otherwise show as 'sm_priority' is not an option name,
+// the mark invisible in the terminal.
+TEST(OpenSmConf, AByteOrderMarkIsNamed) {
+  auto s = parse_opensm_conf("\xEF\xBB\xBFsm_priority 1\n", "f");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message.rfind("f:1:1: a UTF-8 byte-order mark starts the file", 0), 0u) << s.error().message;
+}
+
 TEST(OpenSmConf, TableHasEveryOptionOnce) {
   std::set<std::string_view> names;
   for (const OpenSmOption& o : opensm_options()) {
