@@ -58,8 +58,8 @@ Json do_sweeps(const CommandContext& c) {
       return error_response("sweeps off: reason is " + std::to_string(reason.size()) + " bytes (limit " +
                             std::to_string(kMaxReasonBytes) + ")");
     }
-    // The reason goes verbatim into the log and status: a newline would forge a log line, an escape
-    // sequence would drive the terminal that reads it.
+    // The reason is one line an operator reads in status. The log and smctl would show a control character
+    // as \xNN, other clients of the JSON get it raw (a dashboard's terminal): refused, with where it is.
     const auto control_char = std::find_if(reason.begin(), reason.end(), [](char ch) {
       const auto u = static_cast<unsigned char>(ch);
       return u < 0x20 || u == 0x7f;

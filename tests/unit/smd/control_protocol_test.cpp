@@ -283,7 +283,7 @@ TEST(ControlProtocol, RuntimeControls) {
             "sweeps off needs a reason (smctl sweeps off --reason TEXT): status shows it");
   EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", std::string(201, 'x')}}, control)["error"],
             "sweeps off: reason is 201 bytes (limit 200)");
-  // A newline would forge a second log line, ESC drive the terminal that reads `smctl status` or the log.
+  // Status shows the reason on one line; other JSON clients than smctl would print a raw ESC or newline.
   EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", "rack 4\nsweeps ON by uid 0"}}, control)["error"],
             "sweeps off: reason has a control character at byte 7: one line of printable text");
   EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", "\x1b[2J"}}, control)["error"],
