@@ -157,6 +157,11 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitNoConnection;
   }
 
+  // --json prints the answer, -o writes the file: with both, one of them would be dropped without a word.
+  if (json && !dump_file.empty()) {
+    std::cerr << "smctl: dump: -o writes the file's text and --json prints the answer; give one of them\n";
+    return kExitNoConnection;
+  }
   if (app.count("--instance") != 0 || !instance.empty()) {
     if (auto st = smd::check_instance_name(instance); !st.ok()) {
       std::cerr << "smctl: --instance: " << st.error().message << "\n";
