@@ -1,6 +1,7 @@
 #include "config/effective_policy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string_view>
@@ -90,7 +91,7 @@ std::vector<EffectiveKey> effective_keys(const EffectiveInputs& in) {
       continue;
     }
     if (under(path, "partitions") || (qos_written && under(path, "qos")) || !note.typed) continue;
-    EffectiveKey key{path, note.value, "default", note.unset};
+    EffectiveKey key{path, note.value, "default", note.unset, note.string};
     if (auto o = overridden.find(path); o != overridden.end()) {
       key.origin = o->second;
     } else if (auto b = before.find(path), i = instanced.find(path);
@@ -105,6 +106,28 @@ std::vector<EffectiveKey> effective_keys(const EffectiveInputs& in) {
   }
   return keys;
 }
+
+namespace {
+
+// Whether a plain scalar `text` reads as a boolean, number or null to a YAML reader, so a string with that
+// text must be quoted: yaml-cpp's own conversions, the null words, YAML 1.1's merge and value keys, and
+// anything that starts like a number (YAML 1.1 also reads 1:30 as 90 and 1_000 as 1000).
+bool reads_as_other_type(const std::string& text) {
+  if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL" || text == "<<" ||
+      text == "=") {
+    return true;
+  }
+  const std::size_t first = text[0] == '-' || text[0] == '+' || text[0] == '.' ? 1 : 0;
+  if (first < text.size() && std::isdigit(static_cast<unsigned char>(text[first])) != 0) return true;
+  const YAML::Node node(text);
+  bool b = false;
+  double d = 0;
+  long long i = 0;
+  return YAML::convert<bool>::decode(node, b) || YAML::convert<double>::decode(node, d) ||
+         YAML::convert<long long>::decode(node, i);
+}
+
+}  // namespace
 
 std::string effective_yaml(const std::vector<EffectiveKey>& keys) {
   YAML::Emitter out;
@@ -132,7 +155,9 @@ std::string effective_yaml(const std::vector<EffectiveKey>& keys) {
       continue;
     }
     out << YAML::Key << leaf << YAML::Value;
-    if (value.IsMap() || (value.IsSequence() && value.Style() != YAML::EmitterStyle::Flow)) {
+    if (key.string && value.IsScalar() && reads_as_other_type(value.Scalar())) {
+      out << YAML::DoubleQuoted << value.Scalar() << YAML::Comment(key.origin);
+    } else if (value.IsMap() || (value.IsSequence() && value.Style() != YAML::EmitterStyle::Flow)) {
       // A block value starts on the next line; the comment stays with its key.
       out << YAML::Comment(key.origin) << value;
     } else {

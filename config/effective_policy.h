@@ -25,6 +25,8 @@ struct EffectiveKey {
   std::string origin;  ///< "default", "FILE:LINE:COLUMN", "--priority" (the option), "instance NAME"
   /// No value can be written (KeyNote::unset: sa.services_file ""): the YAML carries "# KEY: unset" instead.
   bool unset = false;
+  /// A string key (log.file, sm.state_dir): written quoted where the text would read as another type.
+  bool string = false;
 };
 
 /// What effective_keys needs: the notes the loader took of the file (load_policy_file with notes; empty
@@ -41,7 +43,8 @@ struct EffectiveInputs {
 std::vector<EffectiveKey> effective_keys(const EffectiveInputs& in);
 
 /// The keys as one YAML document of nested maps, each value followed by "# origin"; lists of scalars in
-/// flow style. Ends with a newline.
+/// flow style; a string key whose text a YAML reader would take for a boolean, number or null ("true",
+/// "123", "~") double-quoted. Ends with a newline.
 std::string effective_yaml(const std::vector<EffectiveKey>& keys);
 
 /// The typed keys of the loader's list (policy_key_values of the defaults) that `dumped` (effective_yaml's

@@ -12,6 +12,10 @@ using C = OpenSmConversion;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+// OpenSM's reader takes a line in pieces of at most 1022 bytes (fgets into 1023): a longer line's tail is
+// read as a line of its own.
+constexpr std::size_t kMaxLineChars = 1022;
+
 // The rows, in `opensm -c` order. The defaults are what Debian's OpenSM 3.3.23 writes; tests/integration
 // compares them with `opensm -c` where opensm is installed.
 const std::vector<OpenSmOption> kOptions = {
@@ -213,24 +217,39 @@ std::string where(const std::string& source, int line, int column) {
 
 Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, const std::string& source_name) {
   std::vector<OpenSmSetting> out;
+  // An editor's byte-order mark is invisible in a terminal: said by name rather than as a strange option.
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    return make_error(ErrorCode::kInvalidInput,
+                      where(source_name, 1, 1) +
+                          "a UTF-8 byte-order mark starts the file: OpenSM reads it as part of the first option's "
+                          "name; save the file without it");
+  }
   int line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
+    const std::string_view full_line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_no;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const auto c = static_cast<unsigned char>(line[i]);
+    for (std::size_t i = 0; i < full_line.size(); ++i) {
+      const auto c = static_cast<unsigned char>(full_line[i]);
       if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
         return make_error(ErrorCode::kInvalidInput,
                           where(source_name, line_no, static_cast<int>(i) + 1) + "control character in the file");
       }
     }
+    // OpenSM cuts every line at its first '#', so a comment may follow a value on the same line.
+    const std::string_view line = full_line.substr(0, full_line.find('#'));
+    // A long comment is harmless; a long setting would not be read as written.
+    if (line.size() > kMaxLineChars) {
+      return make_error(ErrorCode::kInvalidInput,
+                        where(source_name, line_no, static_cast<int>(kMaxLineChars) + 1) + "line longer than " +
+                            std::to_string(kMaxLineChars) + " characters (OpenSM would read the rest as another line)");
+    }
     std::size_t i = 0;
     while (i < line.size() && is_blank(line[i])) ++i;
-    if (i == line.size() || line[i] == '#') continue;
+    if (i == line.size()) continue;
     const std::size_t name_start = i;
     while (i < line.size() && !is_blank(line[i])) ++i;
     const std::string_view name = line.substr(name_start, i - name_start);
@@ -244,6 +263,11 @@ Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, cons
     while (i < line.size() && is_blank(line[i])) ++i;
     std::size_t value_end = line.size();
     while (value_end > i && is_blank(line[value_end - 1])) --value_end;
+    // One pair of quotes around the whole value is OpenSM's, not the value's (its clean_val drops them).
+    if (value_end > i && (line[i] == '"' || line[i] == '\'') && line[value_end - 1] == line[i]) {
+      ++i;
+      value_end = std::max(i, value_end - 1);
+    }
     OpenSmSetting s;
     s.name = std::string(name);
     s.value = std::string(line.substr(i, value_end - i));

@@ -12,8 +12,9 @@
 
 namespace smd {
 
-/// One `name value` line of opensm.conf. OpenSM reads the value as the rest of the line (some values hold
-/// spaces: `cc_ca_cong_setting_ccti_timer 0 0`); "(null)" is its word for an unset string.
+/// One `name value` line of opensm.conf. OpenSM reads the value as the rest of the line up to a '#' (some
+/// values hold spaces: `cc_ca_cong_setting_ccti_timer 0 0`), without one pair of quotes around it;
+/// "(null)" is its word for an unset string.
 struct OpenSmSetting {
   std::string name;
   std::string value;  ///< trimmed; may be empty
@@ -21,9 +22,11 @@ struct OpenSmSetting {
   int column = 0;     ///< 1-based column of the value (of the name when the value is empty)
 };
 
-/// Parse opensm.conf text: one setting per line, `#` comment lines and blank lines skipped, the name and
-/// value separated by blanks. Errors (kInvalidInput "source:line:column: ..."): a NUL byte or other control
-/// character, a name that is not [a-z0-9_]+ (OpenSM's option names are all of that form). An option given
+/// Parse opensm.conf text as OpenSM 3.3.23 does: one setting per line, everything from a '#' on is a comment
+/// (also after a value), blank lines skipped, the name and value separated by blanks, quotes around the
+/// whole value removed. Errors (kInvalidInput "source:line:column: ..."): a NUL byte or other control
+/// character, a UTF-8 byte-order mark at the start, a line over 1022 characters (OpenSM would read its tail as another line), a name that is not
+/// [a-z0-9_]+ (OpenSM's option names are all of that form). An option given
 /// twice is kept twice (the last one wins, as in OpenSM; the importer warns).
 Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, const std::string& source_name);
 

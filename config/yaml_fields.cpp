@@ -380,6 +380,7 @@ void MapReader::read_name_list_value(std::string_view key, std::string_view noun
 void MapReader::read_string(std::string_view key, std::string& out, bool non_empty) {
   read_string_value(key, out, non_empty);
   note_typed(key, [&] { return YAML::Node(out); });
+  if (diag_.recording()) diag_.mark_last_string();
   if (diag_.recording() && non_empty && out.empty()) diag_.mark_last_unset();
 }
 

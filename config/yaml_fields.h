@@ -42,6 +42,9 @@ struct KeyNote {
   bool typed = true;
   /// A string that must not be empty and holds "" (unset: the daemon derives it): no value to write.
   bool unset = false;
+  /// Read by read_string: a name or path, which stays a string when written back even if it reads as a
+  /// number or boolean ("123", "true").
+  bool string = false;
 };
 
 /// Collects every error of one load and reports them in file order, whichever order the loader checked
@@ -74,6 +77,9 @@ class Diagnostics {
   /// Marks the last note unset (KeyNote::unset).
   void mark_last_unset() {
     if (notes_ != nullptr && !notes_->empty()) notes_->back().unset = true;
+  }
+  void mark_last_string() {
+    if (notes_ != nullptr && !notes_->empty()) notes_->back().string = true;
   }
   /// Appends `note` when recording.
   void note(KeyNote note) {

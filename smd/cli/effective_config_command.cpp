@@ -59,9 +59,13 @@ int run_effective_config(const StartupPolicy& steps, bool json, std::ostream& ou
   doc["source"] = steps.config_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(steps.config_path);
   doc["keys"] = nlohmann::json::array();
   for (const EffectiveKey& key : keys) {
-    doc["keys"].push_back({{"key", key.key}, {"value", to_json(key.value)}, {"origin", key.origin}});
+    // A string key's value is a string, whatever its text looks like ("123", "true").
+    const nlohmann::json value =
+        key.string && key.value.IsScalar() ? nlohmann::json(key.value.Scalar()) : to_json(key.value);
+    doc["keys"].push_back({{"key", key.key}, {"value", value}, {"origin", key.origin}});
   }
-  out << doc.dump(2) << "\n";
+  // Paths are bytes: one that is not UTF-8 is written with U+FFFD, as every JSON writer of smd does.
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 

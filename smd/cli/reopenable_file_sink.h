@@ -19,8 +19,9 @@ class ReopenableFileSink final : public spdlog::sinks::base_sink<std::mutex> {
   explicit ReopenableFileSink(std::string path);
 
   /// Close the file and open `path` again (a new file when the old one was moved away). Lines logged by
-  /// other threads meanwhile wait for the sink's lock: none is lost or split. Errors: kIo naming the path;
-  /// the sink then writes nothing until a later reopen succeeds.
+  /// other threads meanwhile wait for the sink's lock: none is lost or split. Never blocks: a FIFO or
+  /// socket now at the path is refused. Errors: kIo naming the path; the lines then go to stderr (the
+  /// journal) until a later reopen succeeds.
   Status reopen();
 
  protected:

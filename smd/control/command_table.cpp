@@ -58,6 +58,16 @@ Json do_sweeps(const CommandContext& c) {
       return error_response("sweeps off: reason is " + std::to_string(reason.size()) + " bytes (limit " +
                             std::to_string(kMaxReasonBytes) + ")");
     }
+    // The reason is one line an operator reads in status. The log and smctl would show a control character
+    // as \xNN, other clients of the JSON get it raw (a dashboard's terminal): refused, with where it is.
+    const auto control_char = std::find_if(reason.begin(), reason.end(), [](char ch) {
+      const auto u = static_cast<unsigned char>(ch);
+      return u < 0x20 || u == 0x7f;
+    });
+    if (control_char != reason.end()) {
+      return error_response("sweeps off: reason has a control character at byte " +
+                            std::to_string(control_char - reason.begin() + 1) + ": one line of printable text");
+    }
   }
   c.control.request_sweeping(on->get<bool>(), reason, c.requester);
   return ok_response({{"requested", on->get<bool>() ? "sweeps on" : "sweeps off"}});

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "routing/model/hop_table.h"
@@ -79,8 +80,9 @@ bool parse_number(std::string_view text, int base, std::uint64_t& out) {
   return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view name) {
-  if (!snap.topo) return bad_input("no fabric discovered yet");
+// `name` read as a node/port GUID or LID (0x... or decimal): nullopt when it is not a number, else the
+// endpoint or the reason none matched.
+std::optional<Result<Endpoint>> resolve_number(const FabricSnapshot& snap, std::string_view name) {
   const Topology& topo = *snap.topo;
   std::uint64_t value = 0;
   if (name.size() > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X') &&
@@ -101,9 +103,28 @@ Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view n
     if (auto ep = endpoint_of_lid(snap, value)) return *ep;
     return bad_input("no port holds LID " + std::string(name));
   }
+  return std::nullopt;
+}
+
+Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view name) {
+  if (!snap.topo) return bad_input("no fabric discovered yet");
+  const Topology& topo = *snap.topo;
   std::vector<NodeIndex> matches;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     if (snap.names.answers_to(topo.node(n), name)) matches.push_back(n);
+  }
+  // A map entry or a NodeDescription may itself read as a number ("17", "0x1a"): the text then names two
+  // things, and guessing one would show or program the route of a node the operator did not mean.
+  if (auto number = resolve_number(snap, name)) {
+    if (matches.empty()) return *number;
+    if (number->ok()) {
+      if (matches.size() == 1 && matches.front() == number->value().node) return *number;
+      return bad_input("'" + std::string(name) + "' is " + snap.names.describe(topo.node(number->value().node)) +
+                       " as a GUID or LID, and the name of " + snap.names.describe(topo.node(matches.front())) +
+                       (matches.size() > 1 ? " and " + std::to_string(matches.size() - 1) + " more" : "") +
+                       "; use the node's GUID");
+    }
+    // No GUID or LID of this fabric: the name is meant.
   }
   if (matches.empty()) return bad_input("no node named '" + std::string(name) + "'");
   if (matches.size() > 1) {

@@ -8,17 +8,15 @@
 // when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
 // the socket path with the folder NAME put before the file name, the rule `smd --instance NAME` follows.
 // Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error, no connection, or `dump -o FILE` unwritable.
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 
 #include "config/policy.h"
 #include "routing/base/safe_text.h"
 #include "smd/protocol/instance_name.h"
+#include "smd/smctl/dump_output.h"
 #include "smd/smctl/smctl_client.h"
 #include "smd/smctl/smctl_render.h"
 
@@ -27,27 +25,6 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitDaemonError = 1;
 constexpr int kExitNoConnection = 2;
-
-// `text` into `path` whole or not at all: written beside it under a temporary name, then renamed over it.
-// Returns "" or what went wrong, naming the file.
-std::string write_whole_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return "cannot create " + tmp;
-    f << text;
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      return "cannot write " + tmp;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return "cannot rename " + tmp + " to " + path;
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -188,6 +165,11 @@ int main(int argc, char** argv) {
     return rc == 0 ? kExitOk : kExitNoConnection;
   }
 
+  // --json prints the answer, -o writes the file: with both, one of them would be dropped without a word.
+  if (json && !dump_file.empty()) {
+    std::cerr << "smctl: dump: -o writes the file's text and --json prints the answer; give one of them\n";
+    return kExitNoConnection;
+  }
   if (app.count("--instance") != 0 || !instance.empty()) {
     if (auto st = smd::check_instance_name(instance); !st.ok()) {
       std::cerr << "smctl: --instance: " << st.error().message << "\n";
@@ -224,7 +206,7 @@ int main(int argc, char** argv) {
       std::cout << text;
       return kExitOk;
     }
-    if (const std::string error = write_whole_file(dump_file, text); !error.empty()) {
+    if (const std::string error = smd::smctl::write_whole_file(dump_file, text); !error.empty()) {
       std::cerr << "smctl: dump: " << smd::printable_text(error) << "\n";
       return kExitNoConnection;
     }

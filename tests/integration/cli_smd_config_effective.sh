@@ -71,4 +71,32 @@ smd --instance 0x0002c90300000001 -g 0x0002c90300000002 config --effective >"${w
 grep -qx '  port_guid: 0x0002c90300000002  # --guid' "${work}/inst.yaml" || fail "-g did not win over --instance"
 grep -qx '  state_dir: /var/lib/smd/0x0002c90300000001  # instance 0x0002c90300000001' "${work}/inst.yaml" ||
   fail "state_dir's origin under --instance"
+# A path is bytes, not UTF-8 (log.file /tmp/x\xff\xfe\xc3 loads): --json writes U+FFFD for each byte that
+# is not UTF-8, as every JSON writer of smd does, instead of aborting in the JSON library.
+printf 'log:\n  file: "/tmp/x\xff\xfe\xc3"\n' >"${work}/bytes.yaml"
+chmod 0600 "${work}/bytes.yaml"
+smd -c "${work}/bytes.yaml" config --effective --json >"${work}/bytes.json" 2>"${work}/err" ||
+  fail "--json with a non-UTF-8 path: exit $?: $(head -c 300 "${work}/err")"
+python3 - "${work}/bytes.json" <<'PY' || fail "--json with a non-UTF-8 path: wrong value"
+import json, sys
+keys = {k["key"]: k["value"] for k in json.load(open(sys.argv[1], encoding="utf-8"))["keys"]}
+assert keys["log.file"] == "/tmp/x\ufffd\ufffd\ufffd", keys["log.file"]
+PY
+echo "config --effective --json: a path that is not UTF-8 is written with U+FFFD"
+# A string key whose text reads as another type ("123", "true", YAML 1.1's "1:30") is written quoted: PyYAML
+# (YAML 1.1, an independent reader) gets the string back, and smd's --json says "string" too.
+for v in 123 true yes off '~' 1:30 1_000 0x10 /var/log/smd.log; do
+  printf 'log:\n  file: "%s"\n' "${v}" >"${work}/typed.yaml"
+  chmod 0600 "${work}/typed.yaml"
+  smd -c "${work}/typed.yaml" config --effective >"${work}/typed.out.yaml"
+  smd -c "${work}/typed.yaml" config --effective --json >"${work}/typed.json"
+  python3 - "${work}/typed.out.yaml" "${work}/typed.json" "${v}" <<'PY' || fail "log.file '${v}' did not stay a string"
+import json, sys, yaml
+got = yaml.safe_load(open(sys.argv[1]))["log"]["file"]
+assert got == sys.argv[3], (got, sys.argv[3])
+keys = {k["key"]: k["value"] for k in json.load(open(sys.argv[2]))["keys"]}
+assert keys["log.file"] == sys.argv[3], keys["log.file"]
+PY
+done
+echo "config --effective: string keys that read as numbers or booleans are quoted"
 echo "PASS: config --effective shows values and origins, loads back, and the overrides are checked"

@@ -5,7 +5,8 @@
 #    "Sweeps OFF since ... by ...: <reason>" and smd_sweeps_disabled is 1; `smctl sweeps on` runs the held-back
 #    repair, and check_fabric passes again.
 #  - `smctl log-level debug`: debug lines appear in the log; a SIGHUP reload sets log.level from the file again.
-#  - SIGUSR1 after the log file was moved: later lines land in a new file at log.file.
+#  - SIGUSR1 after the log file was moved: later lines land in a new file at log.file; a FIFO put at
+#    log.file is refused without blocking (smd keeps answering), and the next SIGUSR1 recovers.
 #  - `smctl perfmgr pass` (perfmgr.interval 600 s: the first pass would end 600 s after bring-up) raises the
 #    pass count;
 #    `smctl perfmgr clear` is counted.
@@ -86,6 +87,18 @@ wait_log smd "light sweep: smctl sweep --light" 10
 grep -q "SUBNET UP" "${LOG}" && fail "the new log file holds lines from before the rotation"
 grep -q "SIGUSR1: log file reopened" "${LOG}.1" && fail "a line after the reopen went to the moved file"
 grep -q "SUBNET UP" "${LOG}.1" || fail "the moved file lost its lines"
+
+# --- SIGUSR1 with a FIFO at log.file and no reader: refused at once (opening it would wait for a reader
+# with the daemon's only thread); the reason goes to stderr, smd keeps answering, a later SIGUSR1 recovers. ---
+rm -f "${LOG}"
+mkfifo "${LOG}"
+kill -USR1 "${DAEMON_PID_smdout}"
+wait_log smdout "SIGUSR1: cannot reopen the log file: log.file .*: a FIFO without a reader" 10
+smctl --timeout 5 status >/dev/null || fail "smd stopped answering after SIGUSR1 onto a FIFO"
+rm -f "${LOG}"
+kill -USR1 "${DAEMON_PID_smdout}"
+wait_log smd "SIGUSR1: log file reopened" 10
+[[ -f ${LOG} && ! -p ${LOG} ]] || fail "no regular log file after the second SIGUSR1"
 
 # --- PerfMgr: one pass now, and a clear. ---
 passes0=$(passes)

@@ -79,6 +79,11 @@ mkdir -p "${w}/smd-dump"
 "${SMCTL}" --socket "${sock}" dump lfts --json |
   python3 -c 'import json,sys; r=json.load(sys.stdin)["result"]; assert r["file"]=="opensm-lfts.dump"; sys.stdout.write(r["text"])' |
   cmp - "${w}/smd-dump/opensm-lfts.dump" || fail "smctl dump lfts --json differs from the raw text"
+# -o with --json would drop one of them: a usage error (exit 2), and no file.
+rc=0
+"${SMCTL}" --socket "${sock}" dump lfts -o "${w}/both.dump" --json >/dev/null 2>"${w}/both.err" || rc=$?
+[[ ${rc} -eq 2 && ! -e ${w}/both.dump ]] || fail "smctl dump -o with --json: exit ${rc}, file $(ls "${w}/both.dump" 2>&1)"
+grep -q -- "give one of them" "${w}/both.err" || fail "smctl dump -o with --json: $(cat "${w}/both.err")"
 # A bad name is a usage error (exit 2), before anything is sent.
 rc=0
 "${SMCTL}" --socket "${sock}" dump lft >/dev/null 2>&1 || rc=$?

@@ -73,6 +73,50 @@ TEST(OpenSmConf, BadNamesAndControlCharactersNameThePlace) {
   EXPECT_EQ(control.error().message.rfind("f:1:15:", 0), 0u) << control.error().message;
 }
 
+// OpenSM 3.3.23 cuts a line at its first '#' and its clean_val drops one pair of quotes around a value, so
+// `sm_priority 1 # was 0` is priority 1 and `log_file "/var/log/a b"` is the path without quotes.
+TEST(OpenSmConf, TrailingCommentsAndQuotesAreOpenSms) {
+  auto s = parse_opensm_conf(
+      "sm_priority 1 # was 0\nlog_file \"/var/log/a b\"  \nnode_name_map_name '/etc/map'#x\nqos_sl2vl \"\"\n"
+      "log_prefix \"a\" b\"\ncc_cct \"\n",
+      "f");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->size(), 6u);
+  EXPECT_EQ((*s)[0].value, "1");
+  EXPECT_EQ((*s)[1].value, "/var/log/a b");
+  EXPECT_EQ((*s)[1].column, 11);
+  EXPECT_EQ((*s)[2].value, "/etc/map");
+  EXPECT_EQ((*s)[3].value, "");
+  EXPECT_EQ((*s)[4].value, "a\" b");  // only the outer pair goes
+  EXPECT_EQ((*s)[5].value, "");        // a lone quote is both ends of itself, as clean_val sees it
+
+  Conversion c;
+  c.files["/etc/opensm/partitions.conf"] = "";
+  const Policy p = c.policy("sm_priority 7   # raised for the new core switch\nlog_file \"/var/log/smd.log\"\n");
+  EXPECT_EQ(p.sm.priority, 7);
+  EXPECT_EQ(p.log.file, "/var/log/smd.log");
+}
+
+// A setting past 1022 characters is one OpenSM would read as two lines: refused with its place; a long
+// comment is not.
+TEST(OpenSmConf, OverlongSettingIsRefusedOverlongCommentIsNot) {
+  const std::string long_value(1100, 'a');
+  auto bad = parse_opensm_conf("sm_priority 1\nlog_file /" + long_value + "\n", "f");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind("f:2:1023: line longer than 1022 characters", 0), 0u) << bad.error().message;
+  auto comment = parse_opensm_conf("sm_priority 1 #" + long_value + "\n", "f");
+  ASSERT_TRUE(comment.ok()) << comment.error().message;
+  EXPECT_EQ((*comment)[0].value, "1");
+}
+
+// A byte-order mark (Windows editors write one) would otherwise show as 'sm_priority' is not an option name,
+// the mark invisible in the terminal.
+TEST(OpenSmConf, AByteOrderMarkIsNamed) {
+  auto s = parse_opensm_conf("\xEF\xBB\xBFsm_priority 1\n", "f");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message.rfind("f:1:1: a UTF-8 byte-order mark starts the file", 0), 0u) << s.error().message;
+}
+
 TEST(OpenSmConf, TableHasEveryOptionOnce) {
   std::set<std::string_view> names;
   for (const OpenSmOption& o : opensm_options()) {

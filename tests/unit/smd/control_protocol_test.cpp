@@ -283,6 +283,11 @@ TEST(ControlProtocol, RuntimeControls) {
             "sweeps off needs a reason (smctl sweeps off --reason TEXT): status shows it");
   EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", std::string(201, 'x')}}, control)["error"],
             "sweeps off: reason is 201 bytes (limit 200)");
+  // Status shows the reason on one line; other JSON clients than smctl would print a raw ESC or newline.
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", "rack 4\nsweeps ON by uid 0"}}, control)["error"],
+            "sweeps off: reason has a control character at byte 7: one line of printable text");
+  EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", "\x1b[2J"}}, control)["error"],
+            "sweeps off: reason has a control character at byte 1: one line of printable text");
   EXPECT_EQ(handle_request({{"cmd", "sweeps"}}, control)["error"], "sweeps: on must be true or false");
   EXPECT_TRUE(control.sweeping.empty());
   EXPECT_EQ(handle_request({{"cmd", "sweeps"}, {"on", false}, {"reason", "recabling rack 4"}}, control, "uid 0 pid 8"),

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -99,6 +102,48 @@ TEST_F(Logging, ReopenOfAPathThatCannotBeOpenedSaysWhich) {
   ASSERT_TRUE(setup_logging(LogPolicy{}).ok());
   EXPECT_TRUE(reopen_log_file().ok());
   spdlog::set_default_logger(before);
+}
+
+// logrotate's folder is not the daemon's: by SIGUSR1 the path may be a FIFO. Opening it for writing would
+// wait for a reader with the daemon's only thread (and every log line behind the sink's lock); the reopen
+// refuses it at once instead, with a reader or without, and the lines that follow, the one saying why
+// first, reach stderr (the journal) rather than nowhere.
+TEST_F(Logging, ReopenOntoAFifoIsRefusedAndLinesGoToStderr) {
+  const std::string file = dir_ + "/smd.log";
+  LogPolicy log;
+  log.level = "info";
+  log.file = file;
+  const auto before = spdlog::default_logger();
+  ASSERT_TRUE(setup_logging(log).ok());
+  ASSERT_EQ(::unlink(file.c_str()), 0);
+  ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+
+  // With a reader the open would succeed and the log would feed whoever holds the FIFO.
+  const int reader = ::open(file.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  const Status with_reader = reopen_log_file();
+  ::close(reader);
+  // Without one the open would block forever; it must fail now.
+  const Status without_reader = reopen_log_file();
+
+  const std::string captured = dir_ + "/stderr.txt";
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  const int out = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(out, 0);
+  ::dup2(out, 2);
+  spdlog::error("a line after the failed reopen");
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  ::close(out);
+  spdlog::set_default_logger(before);
+
+  ASSERT_FALSE(with_reader.ok());
+  EXPECT_EQ(with_reader.error().message, "log.file " + file + ": a FIFO, not a file smd can append to");
+  ASSERT_FALSE(without_reader.ok());
+  EXPECT_EQ(without_reader.error().message, "log.file " + file + ": a FIFO without a reader");
+  EXPECT_NE(read_all(captured).find("a line after the failed reopen"), std::string::npos) << read_all(captured);
 }
 
 }  // namespace

@@ -113,5 +113,50 @@ TEST(NodeNames, ControlRequestsShowAndAcceptTheMappedName) {
   EXPECT_EQ(format_guid(leaf0.guid), (*lfts)[0]["guid"]);
 }
 
+// A map may name a node "17" or "0x1a": typed as a NODE argument, that text is also a LID or GUID. When the
+// two readings are different nodes the answer is an error naming both, never a guess; a number that is no
+// LID or GUID of the fabric is the name.
+TEST(NodeNames, ANameThatReadsAsALidOrGuidIsNeverGuessed) {
+  auto snap = make_snapshot();
+  const Topology& t = *snap->topo;
+  const Node& host0 = by_description(t, "host-0");
+  const Node& host1 = by_description(t, "host-1");
+  const Node& leaf0 = by_description(t, "leaf-0");
+  const Lid leaf0_lid = snap->lids->base_lid(*t.find(leaf0.guid), 0);
+  const Lid host1_lid = snap->lids->base_lid(*t.find(host1.guid), 1);
+  const std::string text = format_guid(host0.guid) + " \"" + std::to_string(leaf0_lid) + "\"\n" +
+                           format_guid(host1.guid) + " \"" + std::to_string(host1_lid) + "\"\n" +
+                           format_guid(leaf0.guid) + " 65000\n" +
+                           format_guid(by_description(t, "spine-0").guid) + " " + format_guid(host0.guid) + "\n";
+  auto map = parse_node_name_map(text, "numbers.map");
+  ASSERT_TRUE(map.ok()) << map.error().message;
+  snap->names = NodeNames(std::make_shared<const NodeNameMap>(std::move(map.value())));
+
+  // host-0 is named with leaf-0's LID: both readings are real and differ.
+  auto clash = resolve_node(*snap, std::to_string(leaf0_lid));
+  ASSERT_FALSE(clash.ok());
+  EXPECT_EQ(clash.error().message, "'" + std::to_string(leaf0_lid) + "' is " + format_guid(leaf0.guid) +
+                                       " (65000) as a GUID or LID, and the name of " + format_guid(host0.guid) +
+                                       " (" + std::to_string(leaf0_lid) + "); use the node's GUID");
+  // spine-0 is named with host-0's GUID.
+  auto guid_clash = resolve_node(*snap, format_guid(host0.guid));
+  ASSERT_FALSE(guid_clash.ok());
+  EXPECT_NE(guid_clash.error().message.find("and the name of " + format_guid(by_description(t, "spine-0").guid)),
+            std::string::npos)
+      << guid_clash.error().message;
+  EXPECT_FALSE(route_json(*snap, std::to_string(leaf0_lid), "host-1").ok());
+
+  // host-1 is named with its own LID: one node either way.
+  auto same = resolve_node(*snap, std::to_string(host1_lid));
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_EQ(t.node(*same).guid, host1.guid);
+  // 65000 is no LID here: the name leaf-0 carries.
+  auto name_only = resolve_node(*snap, "65000");
+  ASSERT_TRUE(name_only.ok()) << name_only.error().message;
+  EXPECT_EQ(t.node(*name_only).guid, leaf0.guid);
+  // A number nobody is called still says what it looked for.
+  EXPECT_EQ(resolve_node(*snap, "65001").error().message, "no port holds LID 65001");
+}
+
 }  // namespace
 }  // namespace smd::control
