@@ -26,7 +26,9 @@ std::shared_ptr<FabricSnapshot> make_snapshot() {
   return snap;
 }
 
-const Node& by_description(const Topology& t, const std::string& description) {
+// A C string, not a std::string: GCC 14 takes a reference returned while a temporary string argument
+// lives for a dangling one (-Wdangling-reference), though the node lives in `t`.
+const Node& by_description(const Topology& t, const char* description) {
   for (const Node& n : t.nodes()) {
     if (n.description == description) return n;
   }
@@ -110,7 +112,7 @@ TEST(NodeNames, ControlRequestsShowAndAcceptTheMappedName) {
     if (e["lid"] == host0_lid) dest_named = e["dest"] == "gpu-a01/1";
   }
   EXPECT_TRUE(dest_named) << (*lfts)[0].dump();
-  EXPECT_EQ(format_guid(leaf0.guid), (*lfts)[0]["guid"]);
+  EXPECT_EQ(format_guid(leaf0.guid), (*lfts)[0]["guid"].get<std::string>());
 }
 
 // A map may name a node "17" or "0x1a": typed as a NODE argument, that text is also a LID or GUID. When the
