@@ -18,6 +18,7 @@
 #include "routing/lids/lid_assign.h"
 #include "smd/control/command_table.h"
 #include "smd/smctl/smctl_client.h"
+#include "tests/unit/smd/null_control.h"
 
 namespace smd {
 namespace {
@@ -25,17 +26,9 @@ namespace {
 using control::Json;
 using namespace std::chrono_literals;
 
-struct FakeControl : DaemonControl {
-  std::shared_ptr<const FabricSnapshot> snap;
+struct FakeControl : test::NullControl {
   int heavy = 0;
-  std::shared_ptr<const FabricSnapshot> snapshot() const override { return snap; }
   void request_heavy_sweep(const std::string&) override { ++heavy; }
-  void request_reroute(const std::string&) override {}
-  void request_port_clear(PortKey, const std::string&) override {}
-  void request_light_sweep(const std::string&) override {}
-  void request_sweeping(bool, const std::string&, const std::string&) override {}
-  void set_log_level(const std::string&, const std::string&) override {}
-  Status request_perfmgr(PerfMgrRequest, const std::string&) override { return Ok{}; }
 };
 
 // A raw client: connect, send bytes, read until EOF or `until` bytes or a newline, with a deadline.

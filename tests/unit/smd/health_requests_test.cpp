@@ -7,25 +7,18 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/lids/lid_assign.h"
 #include "smd/control/requests.h"
+#include "tests/unit/smd/null_control.h"
 
 namespace smd::control {
 namespace {
 
-struct FakeControl : DaemonControl {
-  std::shared_ptr<const FabricSnapshot> snap;
+struct FakeControl : test::NullControl {
   std::vector<PortKey> cleared;
   std::vector<std::string> reasons;
-  std::shared_ptr<const FabricSnapshot> snapshot() const override { return snap; }
-  void request_heavy_sweep(const std::string&) override {}
-  void request_reroute(const std::string&) override {}
   void request_port_clear(PortKey port, const std::string& reason) override {
     cleared.push_back(port);
     reasons.push_back(reason);
   }
-  void request_light_sweep(const std::string&) override {}
-  void request_sweeping(bool, const std::string&, const std::string&) override {}
-  void set_log_level(const std::string&, const std::string&) override {}
-  Status request_perfmgr(PerfMgrRequest, const std::string&) override { return Ok{}; }
 };
 
 NodeIndex by_name(const Topology& t, const std::string& name) {

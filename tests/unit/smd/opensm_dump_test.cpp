@@ -11,6 +11,7 @@
 #include "smd/dump/opensm_order.h"
 #include "smd/dump/opensm_sl2vl.h"
 #include "smd/dump/opensm_subnet.h"
+#include "tests/unit/smd/null_control.h"
 
 namespace smd::dump {
 namespace {
@@ -236,17 +237,7 @@ TEST(OpensmSubnet, NoSweptFabricIsAnError) {
 namespace smd::control {
 namespace {
 
-struct FakeControl : DaemonControl {
-  std::shared_ptr<const FabricSnapshot> snap;
-  std::shared_ptr<const FabricSnapshot> snapshot() const override { return snap; }
-  void request_heavy_sweep(const std::string&) override {}
-  void request_reroute(const std::string&) override {}
-  void request_port_clear(PortKey, const std::string&) override {}
-  void request_light_sweep(const std::string&) override {}
-  void request_sweeping(bool, const std::string&, const std::string&) override {}
-  void set_log_level(const std::string&, const std::string&) override {}
-  Status request_perfmgr(PerfMgrRequest, const std::string&) override { return Ok{}; }
-};
+using FakeControl = test::NullControl;
 
 TEST(DumpRequest, AnswersWithOpensmsFileNameAndText) {
   dump::Fabric f = dump::make_fabric();
