@@ -11,7 +11,7 @@ ${SUDO} apt-get update -qq
 ${SUDO} apt-get install -y -qq --no-install-recommends \
   build-essential cmake pkg-config python3 python3-yaml procps iproute2 iputils-ping \
   libibumad-dev libibmad-dev libboost-dev libspdlog-dev libyaml-cpp-dev libgtest-dev libgmock-dev \
-  libcli11-dev nlohmann-json3-dev libsystemd-dev \
+  libcli11-dev nlohmann-json3-dev libsystemd-dev nettle-dev \
   ibsim-utils libumad2sim0 infiniband-diags opensm \
   frr frr-pythontools \
   dpkg-dev file adduser systemd >/dev/null

@@ -23,8 +23,9 @@ const std::vector<OpenSmOption> kOptions = {
     {"m_key", "0x0000000000000000", F::kEquivalent, C::kHex64, "security.m_key", ""},
     {"m_key_lease_period", "0", F::kEquivalent, C::kNumber, "security.m_key_lease_period", "", {}, "60"},
     {"m_key_protection_level", "0", F::kEquivalent, C::kNumber, "security.m_key_protect", ""},
-    {"m_key_lookup", "TRUE", F::kMissing, C::kNone, "",
-     "one M_Key for every port (OpenSM's FALSE); no per-port keys or guid2mkey", "FALSE"},
+    {"m_key_lookup", "TRUE", F::kEquivalent, C::kBool, "security.m_key_per_port",
+     "per-port keys derived by smd's own HMAC-SHA-256, not OpenSM's hash: a port keyed by OpenSM is reached "
+     "only through a guid2mkey entry", {}, "false"},
     {"sm_key", "0x0000000000000001", F::kEquivalent, C::kHex64, "sm.sm_key", ""},
     {"sa_key", "0x0000000000000001", F::kEquivalent, C::kHex64, "sa.key", ""},
     {"subnet_prefix", "0xfe80000000000000", F::kEquivalent, C::kHex64, "sm.subnet_prefix", ""},

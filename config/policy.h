@@ -85,6 +85,9 @@ struct SecurityPolicy {
   std::uint64_t m_key = 0;             ///< security.m_key: 0 = no M_Key
   unsigned m_key_protect = 0;          ///< security.m_key_protect: MKeyProtectBits 0..3 (needs m_key)
   unsigned m_key_lease_period_s = 60;  ///< security.m_key_lease_period: seconds, 0 = never expires
+  /// security.m_key_per_port: each endport gets a key derived from m_key and its port GUID (OpenSM's
+  /// m_key_lookup), remembered in state_dir/guid2mkey and state_dir/neighbors; false = m_key on every port.
+  bool m_key_per_port = false;
 };
 
 /// ports: the PortInfo (IBA 14.2.5.6) and SwitchInfo (14.2.5.4) fields the SM owns beyond addressing,

@@ -168,6 +168,7 @@ void read_security(MapReader security, SecurityPolicy& out, Diagnostics& diag) {
   security.read_u64("m_key", out.m_key);
   security.read_unsigned("m_key_protect", 0, 3, out.m_key_protect);
   security.read_unsigned("m_key_lease_period", 0, 65535, out.m_key_lease_period_s);
+  security.read_bool("m_key_per_port", out.m_key_per_port);
   security.finish();
   // Protection with key 0 would lock nothing and let anyone claim the ports; refuse the contradiction.
   if (out.m_key == 0 && out.m_key_protect != 0) {

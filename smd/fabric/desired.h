@@ -46,6 +46,9 @@ struct EndportSettings {
   std::uint64_t m_key = 0;
   std::uint8_t m_key_protect = 0;
   std::uint16_t m_key_lease_period_s = 0;
+  /// security.m_key_per_port: each endport gets its own key, derived from m_key and its port GUID
+  /// (smd/program/port_m_key.h), instead of m_key itself.
+  bool m_key_per_port = false;
   /// Endports (by port GUID) whose next PortInfo Set carries ClientReregister: every endport in the first
   /// sweep as master, ports new to the SM, all of them when MasterSMLID changes (IBA 14.4.11).
   std::unordered_set<Guid> client_reregister;

@@ -4,6 +4,7 @@
 
 #include "mad/codec/port_info.h"
 #include "routing/qos/sl2vl_plan.h"
+#include "smd/program/port_m_key.h"
 #include "smd/program/port_fields_plan.h"
 
 namespace smd {
@@ -70,8 +71,9 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
     const Guid port_guid = fabric.topo().node(n).ports[p].guid;
     const bool rereg = want.client_reregister.contains(port_guid) &&
                        (now->capability_mask & mad::capmask::kIsClientReregistrationSupported) != 0;
+    const std::uint64_t m_key = wanted_m_key(want, port_guid);
     const bool m_key_right =
-        want.m_key == 0 || (now->m_key == want.m_key && now->m_key_protect_bits == want.m_key_protect &&
+        m_key == 0 || (now->m_key == m_key && now->m_key_protect_bits == want.m_key_protect &&
                             now->m_key_lease_period == want.m_key_lease_period_s);
     const PortFieldWants fields = wanted_port_fields(fabric, n, p, *now, want.fields);
     const bool fields_held =
@@ -88,8 +90,8 @@ PortPlan plan_endports(const SweepFabric& fabric, const LidMap& lids, const Endp
     pi.gid_prefix = want.subnet_prefix;
     pi.client_reregister = rereg;
     put_port_fields(pi, fields);
-    if (want.m_key != 0) {
-      pi.m_key = want.m_key;
+    if (m_key != 0) {
+      pi.m_key = m_key;
       pi.m_key_protect_bits = want.m_key_protect;
       pi.m_key_lease_period = want.m_key_lease_period_s;
     }

@@ -158,6 +158,9 @@ class Daemon final : public DaemonControl {
   mad::SmInfo own_sminfo(std::uint64_t sm_key) const;
   /// The M_Key protection of our own port (what smd gives every endport).
   OwnPortKey own_port_key() const;
+  /// The M_Key the port `port_guid` holds under our policy: security.m_key, or with m_key_per_port the key
+  /// derived for that port (smd/program/port_m_key.h). SMInfo to another SM's port carries it.
+  std::uint64_t m_key_of_port(Guid port_guid) const;
   /// How to reach the SM of port GUID `guid`: the last fabric's directed route to it, else LID `lid`.
   std::optional<WatchedSm> reach_sm(Guid guid, Lid lid) const;
 

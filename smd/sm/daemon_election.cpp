@@ -80,7 +80,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
       mad::SmpRequest req;
       req.path = d.port_path(n, p);
       req.attr_id = mad::attr::kSmInfo;
-      req.m_key = policy_.security.m_key;
+      req.m_key = m_key_of_port(port_guid);
       ours.encode(req.data);  // our SMInfo: an smd peer learns who asks
       WatchedSm sm{req.path, false, port_guid, pi->lid, {}};
       batch.submit(std::move(req), [this, &answered, sm](const mad::SmpReply& r) mutable {
@@ -163,7 +163,7 @@ bool Daemon::hand_over(const WatchedSm& to, const mad::SmInfo& info) {
   req.method = mad::Method::kSet;
   req.attr_id = mad::attr::kSmInfo;
   req.attr_mod = mad::sminfo_mod::kHandover;
-  req.m_key = policy_.security.m_key;
+  req.m_key = m_key_of_port(to.guid);
   own_sminfo(policy_.sm.sm_key).encode(req.data);
   std::optional<mad::SmpReply> reply;
   batch.submit(std::move(req), [&reply](const mad::SmpReply& r) { reply = r; });
@@ -193,7 +193,7 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
     mad::SmpRequest req;
     req.path = sm.path;
     req.attr_id = mad::attr::kSmInfo;
-    req.m_key = policy_.security.m_key;
+    req.m_key = m_key_of_port(sm.guid);
     ours.encode(req.data);
     batch.submit(std::move(req), [&, sm_ptr = &sm](const mad::SmpReply& r) {
       if (r.outcome != mad::SmpOutcome::kOk) {

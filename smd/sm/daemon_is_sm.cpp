@@ -37,7 +37,7 @@ std::optional<mad::PortInfo> read_own_port(boost::asio::io_context& io, mad::Smp
 bool Daemon::ensure_is_sm(const char* when, const mad::PortInfo* seen) {
   std::optional<mad::PortInfo> read;
   if (seen == nullptr) {
-    read = read_own_port(io_, *transport_, own_port_, policy_.security.m_key);
+    read = read_own_port(io_, *transport_, own_port_, m_key_of_port(own_guid_));
     if (!read) {
       spdlog::warn("IsSM check ({}): our port's PortInfo did not answer", when);
       return false;
@@ -56,7 +56,7 @@ bool Daemon::ensure_is_sm(const char* when, const mad::PortInfo* seen) {
     spdlog::error("IsSM not restored: {}", st.error().message);
     return false;
   }
-  const std::optional<mad::PortInfo> after = read_own_port(io_, *transport_, own_port_, policy_.security.m_key);
+  const std::optional<mad::PortInfo> after = read_own_port(io_, *transport_, own_port_, m_key_of_port(own_guid_));
   if (!after || (after->capability_mask & mad::capmask::kIsSm) == 0) {
     spdlog::error("IsSM not restored: our port reads {}", after ? "without it still" : "nothing");
     return false;

@@ -58,7 +58,7 @@ void Daemon::poll_watched(const DaemonEvent& event) {
     req.path = watched_.path;
   }
   req.attr_id = mad::attr::kSmInfo;
-  req.m_key = policy_.security.m_key;
+  req.m_key = m_key_of_port(watched_.guid);
   own_sminfo(policy_.sm.sm_key).encode(req.data);
   const std::uint64_t gen = poll_timer_.generation();
   transport_->submit(std::move(req), [this, gen](const mad::SmpReply& r) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "smd/program/port_m_key.h"
 #include "smd/sm/daemon.h"
 #include "smd/sm/sm_election.h"
 
@@ -36,7 +37,14 @@ mad::SmInfo Daemon::own_sminfo(std::uint64_t sm_key) const {
   return info;
 }
 
-OwnPortKey Daemon::own_port_key() const { return {policy_.security.m_key, policy_.security.m_key_protect}; }
+OwnPortKey Daemon::own_port_key() const {
+  return {m_key_of_port(own_guid_), policy_.security.m_key_protect};
+}
+
+std::uint64_t Daemon::m_key_of_port(Guid port_guid) const {
+  return policy_.security.m_key_per_port ? derive_port_m_key(policy_.security.m_key, port_guid)
+                                         : policy_.security.m_key;
+}
 
 std::optional<WatchedSm> Daemon::reach_sm(Guid guid, Lid lid) const {
   if (const auto topo = runner_ ? runner_->topology() : nullptr) {

@@ -208,6 +208,7 @@ EndportSettings SweepRunner::endport_settings(const Topology& topo) const {
   e.m_key = policy_.security.m_key;
   e.m_key_protect = static_cast<std::uint8_t>(policy_.security.m_key_protect);
   e.m_key_lease_period_s = static_cast<std::uint16_t>(policy_.security.m_key_lease_period_s);
+  e.m_key_per_port = policy_.security.m_key_per_port;
   const PortsPolicy& p = policy_.ports;
   auto code = [](unsigned v) { return static_cast<std::uint8_t>(v); };  // ranges checked by the loader
   e.fields = {code(p.subnet_timeout),

@@ -51,7 +51,10 @@ void forget_reset_tables(const Topology* before, const SweepFabric& fabric, cons
 }  // namespace
 
 SweepRunner::SweepRunner(boost::asio::io_context& io, mad::SmpTransport& transport, const Policy& policy)
-    : io_(io), transport_(transport, policy.security.m_key), policy_(policy) {}
+    : io_(io), transport_(transport, policy.security.m_key), policy_(policy) {
+  m_keys_.set_policy(policy.security);
+  transport_.set_lookup(&m_keys_);
+}
 
 const LidMap& SweepRunner::lids() const { return desired_.lids ? *desired_.lids : kNoLids; }
 
@@ -66,6 +69,7 @@ void SweepRunner::set_policy(const Policy& policy) {
   // A changed key reaches the ports in the next sweep's PortInfo Sets; ports still protected by the old
   // key refuse them until their M_KeyLeasePeriod runs out (IBA 14.2.4.2), and the sweep says so.
   transport_.set_m_key(policy.security.m_key);
+  m_keys_.set_policy(policy.security);  // the old key stays a candidate until every port has the new one
 }
 
 SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scope,
@@ -85,11 +89,15 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     s.send_errors = after.send_errors - before.send_errors;
     s.problems = problems;
     s.total_ms = ms_since(t_start);
+    if (fabric.observed().topo) m_keys_.learn(fabric);
+    m_keys_.save(policy_.sm.state_dir);
     last_ = keep ? std::move(fabric).known() : ObservedFabric{};
     return s;
   };
 
-  // Phase 1: what the SMAs report.
+  // Phase 1: what the SMAs report. Ports protected by keys of an earlier run are reached through the
+  // keys and cables it left in state_dir.
+  m_keys_.begin_sweep(policy_.sm.state_dir);
   ObservedFabric observed = discover(batch, scope, changed_lids, s);
   problems = observed.problems;
   const std::shared_ptr<const Topology> topo_ptr = observed.topo;
@@ -121,6 +129,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     return finish(false);
   }
   fabric = SweepFabric(std::move(observed));
+  m_keys_.learn(fabric);  // the keys the ports showed, the cables found
   // A port this sweep does not find leaves its multicast groups in the SA (SaAgent drops members whose
   // port is gone), so when it returns it is new again: ClientReregister makes it join again.
   forget_absent_reregistered(topo);
@@ -157,6 +166,7 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     // pass with PortState NoChange): a link carries data only once both ends hold them.
     s.port_sets +=
         configure_switch_port_fields(batch, fabric, desired_.endports.fields, applied_port_fields_, problems).sets;
+    m_keys_.learn(fabric);  // the keys the endports took: every later SMP of this sweep carries them
   }
   {
     PhaseTimer t(s, SweepPhase::kSwitches, "switches configured (LFT blocks)");

@@ -39,6 +39,7 @@
 #include "smd/state/port_counters_view.h"
 #include "smd/state/roce_state_writer.h"
 #include "smd/state/sweep_summary.h"
+#include "smd/sweep/m_key_book.h"
 #include "smd/sweep/sweep_scope.h"
 
 // SweepRunner only holds the io_context by reference (SmpBatch runs it): a declaration is enough here.
@@ -156,6 +157,9 @@ class SweepRunner {
   };
   const std::vector<IsolationOutcome>& isolation() const { return isolation_; }
 
+  /// The M_Keys smd believes each port holds, and the cables that say which port a path reaches.
+  const MKeyBook& m_keys() const { return m_keys_; }
+
   /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
   /// the report of that write, nullopt when none was asked for yet.
   std::optional<RoceWriteReport> wait_for_roce_files() { return roce_writer_.wait_idle(); }
@@ -215,7 +219,8 @@ class SweepRunner {
   void forget_absent_reregistered(const Topology& topo);
 
   boost::asio::io_context& io_;
-  mad::MKeyTransport transport_;  ///< every SMP of every sweep carries security.m_key
+  MKeyBook m_keys_;               ///< which key each port holds (before transport_: it asks the book)
+  mad::MKeyTransport transport_;  ///< every SMP of every sweep carries its target port's M_Key
   Policy policy_;
   Guid2Lid remembered_;
   /// The roots of the last fat tree ftree routed (RoutingTables::tree_roots): the chain runs once more

@@ -136,7 +136,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "routing.dfsssp.max_vls",
       "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
-      "security.m_key_lease_period", "ports.subnet_timeout", "ports.head_of_queue_lifetime",
+      "security.m_key_lease_period", "security.m_key_per_port", "ports.subnet_timeout", "ports.head_of_queue_lifetime",
       "ports.leaf_head_of_queue_lifetime", "ports.vl_stall_count", "ports.leaf_vl_stall_count",
       "ports.local_phy_errors_threshold", "ports.overrun_errors_threshold", "ports.sm_sl", "ports.packet_life_time",
       "ports.force_link_width", "ports.force_link_speed", "ports.force_link_speed_ext", "roce.export", "roce.frr",

@@ -177,12 +177,20 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
   const Node& node = topo_.node(t.node);
   const bool set = req.method == mad::Method::kSet;
   // M_Key check (IBA 14.2.4.1): a wrong key loses every Set, and from protection level 2 on every Get.
-  const PortSim& keeper = ports_[t.node][node.is_switch() ? 0 : t.port];
+  // The lease (14.2.4.2): a discarded SMP starts the port's timer unless the period is 0 (never); the right
+  // key stops it; once it runs out, the protection bits are 0 and Gets see the key again.
+  PortSim& keeper = ports_[t.node][node.is_switch() ? 0 : t.port];
+  if (keeper.lease_ends && clock_s_ >= *keeper.lease_ends) {
+    keeper.m_key_protect = 0;
+    keeper.lease_ends.reset();
+  }
   const bool key_ok = keeper.m_key == 0 || req.m_key == keeper.m_key;
   if (!key_ok && (set || keeper.m_key_protect >= 2)) {
     ++m_key_violations_;
+    if (keeper.m_key_lease_period != 0 && !keeper.lease_ends) keeper.lease_ends = clock_s_ + keeper.m_key_lease_period;
     return false;
   }
+  if (key_ok && keeper.m_key != 0) keeper.lease_ends.reset();
   reply.outcome = mad::SmpOutcome::kOk;
   reply.status = 0;
   reply.data.fill(0);

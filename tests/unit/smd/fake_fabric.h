@@ -199,6 +199,20 @@ class FakeFabric : public mad::SmpTransport {
   std::uint16_t m_key_lease_period(NodeIndex n, PortNum p) const { return ports_[n][p].m_key_lease_period; }
   /// SMPs an SMA discarded for a wrong M_Key (IBA 14.2.4.1; a real SMA would also send trap 256).
   unsigned m_key_violations() const { return m_key_violations_; }
+  /// Give port `p` of node `n` (a CA port or switch port 0) an M_Key behind the SM's back, as another SM
+  /// (or an earlier run whose state files are gone) left it.
+  void set_m_key(NodeIndex n, PortNum p, std::uint64_t key, std::uint8_t protect, std::uint16_t lease_s) {
+    ports_[n][p].m_key = key;
+    ports_[n][p].m_key_protect = protect;
+    ports_[n][p].m_key_lease_period = lease_s;
+    ports_[n][p].lease_ends.reset();
+  }
+  /// Let `seconds` pass on every SMA's M_Key lease timer (IBA 14.2.4.2): a discarded SMP starts the
+  /// timer of its port (when M_KeyLeasePeriod is not 0), an SMP with the right key stops it, and when it
+  /// runs out the port's MKeyProtectBits become 0.
+  void advance_clock(std::uint64_t seconds) { clock_s_ += seconds; }
+  /// Whether port `p` of node `n` has a lease timer running.
+  bool lease_running(NodeIndex n, PortNum p) const { return ports_[n][p].lease_ends.has_value(); }
   /// LFT block Sets that reached node `n`.
   unsigned lft_block_sets(NodeIndex n) const { return n < lft_sets_per_node_.size() ? lft_sets_per_node_[n] : 0; }
 
@@ -213,6 +227,7 @@ class FakeFabric : public mad::SmpTransport {
     std::uint64_t m_key = 0;  // held by CA ports and switch port 0 (the switch's management port)
     std::uint8_t m_key_protect = 0;
     std::uint16_t m_key_lease_period = 0;
+    std::optional<std::uint64_t> lease_ends;  // clock_s_ at which MKeyProtectBits drop to 0
     bool enforce_in = false, enforce_out = false;
     unsigned reregisters = 0;
     std::uint8_t vl_high_limit = 0;
@@ -274,6 +289,7 @@ class FakeFabric : public mad::SmpTransport {
   mad::TransportStats stats_;
   unsigned lft_block_sets_ = 0;
   unsigned m_key_violations_ = 0;
+  std::uint64_t clock_s_ = 0;  // advance_clock()
   std::uint16_t ca_pkey_cap_ = 0, sw_pkey_cap_ = 0, enf_cap_ = 0;
   unsigned pkey_block_sets_ = 0;
   std::uint8_t vlarb_high_cap_ = 0, vlarb_low_cap_ = 0, sl2vl_optimized_ = 0;

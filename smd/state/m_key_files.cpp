@@ -1,0 +1,151 @@
+#include "smd/state/m_key_files.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+
+#include "config/text_file.h"
+
+namespace smd {
+
+namespace {
+
+bool parse_hex64(std::string_view token, std::uint64_t& out) {
+  if (token.size() < 3 || token.size() > 18 || token[0] != '0' || (token[1] != 'x' && token[1] != 'X')) return false;
+  auto [ptr, ec] = std::from_chars(token.data() + 2, token.data() + token.size(), out, 16);
+  return ec == std::errc{} && ptr == token.data() + token.size();
+}
+
+bool parse_port(std::string_view token, PortNum& out) {
+  unsigned v = 0;
+  auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), v, 10);
+  if (ec != std::errc{} || ptr != token.data() + token.size() || v > 254) return false;
+  out = static_cast<PortNum>(v);
+  return true;
+}
+
+std::vector<std::string_view> fields_of(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size() && out.size() < 8) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    if (i == line.size()) break;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+// Calls `take(fields, where)` for each non-blank, non-comment line; `where` is "NAME:LINE: ".
+template <typename F>
+void each_line(std::string_view text, const std::string& name, F take) {
+  unsigned line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    const bool cut = nl == std::string_view::npos;
+    const std::string_view line = text.substr(pos, cut ? std::string_view::npos : nl - pos);
+    pos = cut ? text.size() : nl + 1;
+    ++line_no;
+    const auto fields = fields_of(line);
+    if (fields.empty() || fields[0][0] == '#') continue;
+    take(fields, name + ":" + std::to_string(line_no) + ": " + (cut ? "truncated last line (no newline): " : ""));
+  }
+}
+
+bool parse_kind(std::string_view token, bool& is_switch) {
+  if (token != "switch" && token != "ca") return false;
+  is_switch = token == "switch";
+  return true;
+}
+
+std::string hex16(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+template <typename T, typename P>
+Result<MKeyFileLoad<T>> read_file(const std::string& path, const char* what, P parse) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return MKeyFileLoad<T>{};
+  auto text = read_regular_file(path, kMaxGuid2LidBytes, what);
+  if (!text) return text.error();
+  return parse(*text, path);
+}
+
+}  // namespace
+
+MKeyFileLoad<Guid2MKey> parse_guid2mkey(std::string_view text, const std::string& name) {
+  MKeyFileLoad<Guid2MKey> load;
+  each_line(text, name, [&](const std::vector<std::string_view>& f, const std::string& where) {
+    std::uint64_t guid = 0, key = 0;
+    if (f.size() != 2 || !parse_hex64(f[0], guid) || !parse_hex64(f[1], key)) {
+      load.problems.push_back(where + "expected '0xPORTGUID 0xMKEY'");
+    } else if (!load.entries.emplace(guid, key).second) {
+      load.problems.push_back(where + "GUID " + std::string(f[0]) + " listed twice; first entry kept");
+    }
+  });
+  return load;
+}
+
+std::string format_guid2mkey(const Guid2MKey& keys) {
+  std::string text;
+  for (const auto& [guid, key] : keys) text += hex16(guid) + " " + hex16(key) + "\n";
+  return text;
+}
+
+MKeyFileLoad<MKeyNeighbors> parse_neighbors(std::string_view text, const std::string& name) {
+  MKeyFileLoad<MKeyNeighbors> load;
+  each_line(text, name, [&](const std::vector<std::string_view>& f, const std::string& where) {
+    MKeyHop hop;
+    if (f[0] == "sm") {
+      if (f.size() != 5 || !parse_hex64(f[1], hop.node) || !parse_port(f[2], hop.port) ||
+          !parse_hex64(f[3], hop.key_port) || !parse_kind(f[4], hop.is_switch)) {
+        load.problems.push_back(where + "expected 'sm 0xNODEGUID PORT 0xKEYPORTGUID switch|ca'");
+      } else if (load.entries.sm.node != 0) {
+        load.problems.push_back(where + "a second 'sm' line; the first kept");
+      } else {
+        load.entries.sm = hop;
+      }
+      return;
+    }
+    Guid node = 0;
+    PortNum port = 0;
+    if (f.size() != 6 || !parse_hex64(f[0], node) || !parse_port(f[1], port) || !parse_hex64(f[2], hop.node) ||
+        !parse_port(f[3], hop.port) || !parse_hex64(f[4], hop.key_port) || !parse_kind(f[5], hop.is_switch)) {
+      load.problems.push_back(where + "expected '0xNODEGUID PORT 0xPEERNODEGUID PEERPORT 0xPEERKEYPORTGUID switch|ca'");
+    } else if (!load.entries.links.emplace(std::pair{node, port}, hop).second) {
+      load.problems.push_back(where + "port " + std::string(f[1]) + " of " + std::string(f[0]) +
+                              " listed twice; first entry kept");
+    }
+  });
+  return load;
+}
+
+std::string format_neighbors(const MKeyNeighbors& n) {
+  auto kind = [](const MKeyHop& h) { return h.is_switch ? "switch" : "ca"; };
+  std::string text;
+  if (n.sm.node != 0) {
+    text += "sm " + hex16(n.sm.node) + " " + std::to_string(n.sm.port) + " " + hex16(n.sm.key_port) + " " +
+            kind(n.sm) + "\n";
+  }
+  for (const auto& [from, to] : n.links) {
+    text += hex16(from.first) + " " + std::to_string(from.second) + " " + hex16(to.node) + " " +
+            std::to_string(to.port) + " " + hex16(to.key_port) + " " + kind(to) + "\n";
+  }
+  return text;
+}
+
+Result<MKeyFileLoad<Guid2MKey>> read_guid2mkey(const std::string& path) {
+  return read_file<Guid2MKey>(path, "guid2mkey file", parse_guid2mkey);
+}
+
+Result<MKeyFileLoad<MKeyNeighbors>> read_neighbors(const std::string& path) {
+  return read_file<MKeyNeighbors>(path, "neighbors file", parse_neighbors);
+}
+
+}  // namespace smd
