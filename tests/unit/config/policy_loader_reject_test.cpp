@@ -208,6 +208,8 @@ const RejectCase kSecurityCases[] = {
      "t.yaml:2:3: security.m_key_protect: needs security.m_key set (it is 0)"},
     {"m_key_lease_above", "security:\n  m_key_lease_period: 65536\n",
      "t.yaml:2:23: security.m_key_lease_period: 65536 is out of range 0..65535"},
+    {"m_key_per_port_yes", "security:\n  m_key_per_port: yes\n",
+     "t.yaml:2:19: security.m_key_per_port: expected true or false, got 'yes'"},
 };
 INSTANTIATE_TEST_SUITE_P(Security, PolicyLoaderReject, ::testing::ValuesIn(kSecurityCases), case_name);
 
