@@ -5,6 +5,7 @@
 
 #include "mad/codec/bits.h"
 #include "mad/sa/table_records.h"
+#include "smd/sa/fabric_records.h"
 
 namespace smd::sa {
 
@@ -48,6 +49,20 @@ SaAnswer answer_guid_info_records(const SaSnapshot& snap, const SaQuery& q, cons
     }
   }
   return std::move(out).finish();
+}
+
+std::optional<SaAnswer> node_records_by_alias(const SaSnapshot& snap, const SaQuery& q) {
+  constexpr std::uint64_t kPortGuidBit = 1ull << 8;  // NodeInfo:PortGUID, record bytes 24..31
+  constexpr std::size_t kPortGuidAt = 24;
+  if (!q.alias_bases || !(q.mask() & kPortGuidBit)) return std::nullopt;
+  const Guid asked = bits::get64(q.record.data(), kPortGuidAt);
+  const auto it = q.alias_bases->find(asked);
+  if (it == q.alias_bases->end()) return std::nullopt;
+  SaQuery base = q;
+  bits::put64(base.record.data(), kPortGuidAt, it->second);
+  SaAnswer a = answer_node_records(snap, base);
+  for (std::size_t i = 0; i < a.count; ++i) bits::put64(a.records.data() + i * a.record_size, kPortGuidAt, asked);
+  return a;
 }
 
 SaAnswer change_guid_info_record(const SaSnapshot& snap, const SaQuery& q, AliasGuidTable& aliases, bool& changed,

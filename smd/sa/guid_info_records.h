@@ -12,6 +12,7 @@
 // Pure: the SA thread calls it with its AliasGuidTable.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "smd/sa/alias_guids.h"
@@ -30,6 +31,11 @@ inline constexpr unsigned kFirstGuidBit = 4;  ///< GUID i is bit 4 + i
 /// Get / GetTable: for each endport (the one of the LID asked, or all), block 0 and every block that
 /// holds an alias, matched on the ComponentMask.
 SaAnswer answer_guid_info_records(const SaSnapshot& snap, const SaQuery& q, const AliasGuidTable& aliases);
+
+/// NodeRecord asked by an alias PortGUID (ComponentMask bit 8): the NodeRecord of the port holding that
+/// alias, its PortGUID shown as the alias asked (so a VF finds its node by its own GUID). nullopt when the
+/// query names no alias (answer it as any NodeRecord).
+std::optional<SaAnswer> node_records_by_alias(const SaSnapshot& snap, const SaQuery& q);
 
 /// Set / Delete. `changed`: the table changed (persist it, write the port); `why`: for a refusal or a
 /// partly refused Set, a line naming the requester's LID, for the log ("" when all went through).

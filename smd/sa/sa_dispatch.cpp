@@ -133,6 +133,9 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
   }
   if (ReadHandler h = read_handler(a)) {
     if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
+    if (a == attr::kNodeRecord) {
+      if (std::optional<SaAnswer> by_alias = node_records_by_alias(snap, q)) return std::move(*by_alias);
+    }
     return h(snap, q);
   }
   if (a == attr::kServiceRecord) {

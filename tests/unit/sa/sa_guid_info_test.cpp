@@ -135,5 +135,22 @@ TEST_F(SaGuidInfo, PathRecordByAnAliasGidFindsThePortAndAnswersThatGid) {
   EXPECT_EQ(ask(rig.snap, fresh, p, rig.lid_c).status(), 0x0500);
 }
 
+TEST_F(SaGuidInfo, NodeRecordByAnAliasPortGuidIsThePortsNodeShowingTheAlias) {
+  constexpr Guid kAlias = 0x0002C900BEEF0002ull;
+  ASSERT_EQ(
+      ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(3), {0, 0, 0, kAlias}), rig.lid_b)
+          .status(),
+      0);
+  Mad n = request(IB_MAD_METHOD_GET, IB_SA_ATTR_NODERECORD, 1u << 8);  // PortGUID
+  put64(rec_of(n), 24, kAlias);
+  const Answer a = ask(rig.snap, state, n, rig.lid_c);
+  ASSERT_EQ(a.status(), 0);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_NR_LID_F), rig.lid_b);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_NR_GUID_F, true), kB);
+  EXPECT_EQ(ib_get(a.record(0), IB_SA_NR_PORT_GUID_F, true), kAlias);
+  SaState fresh;
+  EXPECT_EQ(ask(rig.snap, fresh, n, rig.lid_c).status(), 0x0300) << "an unknown PortGUID without the alias";
+}
+
 }  // namespace
 }  // namespace smd::sa
