@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -39,7 +39,8 @@ bool parse_u64(const std::string& word, std::uint64_t& out) {
 }  // namespace
 
 AliasChange AliasGuidTable::set(Guid port_guid, unsigned guid_cap, unsigned block, std::uint8_t mask,
-                                const std::array<Guid, kGuidsPerBlock>& guids, const std::function<bool(Guid)>& in_use) {
+                                const std::array<Guid, kGuidsPerBlock>& guids,
+                                const std::function<bool(Guid)>& in_use) {
   AliasChange out;
   const unsigned end = block_end(guid_cap, block);
   if (end == 0) {
@@ -77,9 +78,9 @@ AliasChange AliasGuidTable::set(Guid port_guid, unsigned guid_cap, unsigned bloc
     const bool taken = owner != by_alias_.end() || want == port_guid || (in_use && in_use(want));
     if (taken) {
       out.refused.push_back({index, hex(want) + " is already " +
-                            (owner != by_alias_.end() ? "an alias of port " + hex(owner->second.first) + " entry " +
-                                                            std::to_string(owner->second.second)
-                                                      : std::string("a port GUID"))});
+                                        (owner != by_alias_.end() ? "an alias of port " + hex(owner->second.first) +
+                                                                        " entry " + std::to_string(owner->second.second)
+                                                                  : std::string("a port GUID"))});
       continue;
     }
     if (held != 0) clear(port_guid, index);
@@ -177,7 +178,8 @@ void AliasGuidTable::clear(Guid port_guid, unsigned index) {
 }
 
 std::string AliasGuidTable::to_text() const {
-  std::string out = "# smd alias GUIDs (GUIDInfoRecord Set): PORT_GUID INDEX ALIAS_GUID; assigned PORT_GUID INDEX GUID\n";
+  std::string out =
+      "# smd alias GUIDs (GUIDInfoRecord Set): PORT_GUID INDEX ALIAS_GUID; assigned PORT_GUID INDEX GUID\n";
   for (const auto& [port, entries] : tables_) {
     for (std::size_t index = 1; index < entries.size(); ++index) {
       if (entries[index] != 0) out += hex(port) + " " + std::to_string(index) + " " + hex(entries[index]) + "\n";

@@ -82,8 +82,7 @@ class AliasGuidTable {
   std::string to_text() const;
   /// Parse to_text()'s form. Errors: kInvalidInput naming `origin`:line and what is wrong (a malformed
   /// line, an index 0 or past 65535, an alias held twice); nothing is half-loaded.
-  static Result<AliasGuidTable> from_text(const std::string& text, const std::string& origin,
-                                          std::uint8_t assign_byte);
+  static Result<AliasGuidTable> from_text(const std::string& text, const std::string& origin, std::uint8_t assign_byte);
 
  private:
   Guid assign(Guid port_guid, unsigned index, const std::function<bool(Guid)>& in_use);
@@ -91,8 +90,8 @@ class AliasGuidTable {
   void clear(Guid port_guid, unsigned index);
 
   std::uint8_t assign_byte_;
-  std::uint32_t counter_ = 0;                          // the last counter value handed out
-  std::map<Guid, std::vector<Guid>> tables_;           // port GUID -> entries (index 0 unused: the port GUID)
+  std::uint32_t counter_ = 0;                 // the last counter value handed out
+  std::map<Guid, std::vector<Guid>> tables_;  // port GUID -> entries (index 0 unused: the port GUID)
   std::unordered_map<Guid, std::pair<Guid, unsigned>> by_alias_;  // alias -> (port GUID, index)
   std::map<std::pair<Guid, unsigned>, Guid> assigned_;  // what the SM assigned to (port, index), kept after a Delete
 };

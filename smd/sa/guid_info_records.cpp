@@ -20,7 +20,8 @@ unsigned guid_cap(const SaFabric& f, const Endport& e) {
   return pi ? pi->guid_cap : 0;
 }
 
-void encode_block(Lid lid, unsigned block, const std::array<Guid, kGuidsPerBlock>& guids, std::span<std::uint8_t> slot) {
+void encode_block(Lid lid, unsigned block, const std::array<Guid, kGuidsPerBlock>& guids,
+                  std::span<std::uint8_t> slot) {
   TableRecord r;
   r.lid = lid;
   r.key[0] = block;

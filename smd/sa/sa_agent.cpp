@@ -623,7 +623,9 @@ void SaAgent::write_aliases(const SaSnapshot& snap, const std::function<bool(Gui
   for (const auto& [port, entries] : state_.aliases.ports()) {
     const Endport* e = snap.fabric->by_guid(port);
     if (!e || !wanted(port)) continue;
-    for (unsigned b : state_.aliases.blocks(port)) alias_writer_.write(port, e->base_lid, b, state_.aliases.block(port, b));
+    for (unsigned b : state_.aliases.blocks(port)) {
+      alias_writer_.write(port, e->base_lid, b, state_.aliases.block(port, b));
+    }
   }
 }
 

@@ -54,7 +54,7 @@ struct SaAgentOptions {
   unsigned table_retries = 3;       ///< re-sends of a table read (mad.retries)
   unsigned table_wait_ms = 3000;    ///< longest a query waits for its tables before it is answered with what is in
   std::string alias_guids_file;     ///< alias GUIDs (GUIDInfoRecord Set); "" = not persisted
-  std::uint8_t alias_guid_byte = 0; ///< sa.alias_guid_byte: bits 39:32 of the GUIDs the SM assigns
+  std::uint8_t alias_guid_byte = 0;  ///< sa.alias_guid_byte: bits 39:32 of the GUIDs the SM assigns
 };
 
 /// Answers counted by (attribute ID, method, MAD status); named only when read (SaAgent::stats).

@@ -63,7 +63,8 @@ TEST(AliasGuids, ZeroAsksTheSmToAssignFromItsByte) {
 TEST(AliasGuids, AGuidHeldElsewhereIsAnsweredZeroAndNotTaken) {
   AliasGuidTable t;
   ASSERT_EQ(t.set(kOther, kCap, 0, 0b10, guids({{1, 0x77}}), kNone).status, 0);
-  const AliasChange c = t.set(kPort, kCap, 0, 0b110, guids({{1, 0x77}, {2, kOther}}), [](Guid g) { return g == kOther; });
+  const AliasChange c =
+      t.set(kPort, kCap, 0, 0b110, guids({{1, 0x77}, {2, kOther}}), [](Guid g) { return g == kOther; });
   ASSERT_EQ(c.status, 0);
   EXPECT_FALSE(c.changed);
   EXPECT_EQ(c.block[1], 0u);
@@ -116,7 +117,8 @@ TEST(AliasGuids, BadFileLinesAreNamedAndNothingIsLoaded) {
   };
   EXPECT_EQ(error_of("# c\n0x1 1 0x5\n0x2 0 0x6\n"), "f:3: bad index \"0\" (1..65535; entry 0 is the port GUID)");
   EXPECT_EQ(error_of("0x1 1 0x5\n0x2 3 0x5\n"), "f:2: alias 0x0000000000000005 is held twice");
-  EXPECT_EQ(error_of("0x1 1\n"), "f:1: expected \"PORT_GUID INDEX ALIAS_GUID\" or \"assigned PORT_GUID INDEX GUID\", got \"0x1 1\"");
+  EXPECT_EQ(error_of("0x1 1\n"),
+            "f:1: expected \"PORT_GUID INDEX ALIAS_GUID\" or \"assigned PORT_GUID INDEX GUID\", got \"0x1 1\"");
   EXPECT_EQ(error_of("0x1 1 zz\n"), "f:1: bad GUID \"zz\"");
   EXPECT_EQ(error_of(""), "ok");
 }

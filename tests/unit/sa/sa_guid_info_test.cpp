@@ -45,9 +45,10 @@ class SaGuidInfo : public ::testing::Test {
 };
 
 TEST_F(SaGuidInfo, APortSetsItsOwnAliasesAndGetShowsThem) {
-  const Answer a = ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(1) | guid_bit(2),
-                                            {0, 0x0002C900DEAD0001ull, 0}),
-                       rig.lid_b);
+  const Answer a =
+      ask(rig.snap, state,
+          gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(1) | guid_bit(2), {0, 0x0002C900DEAD0001ull, 0}),
+          rig.lid_b);
   ASSERT_EQ(a.status(), 0);
   EXPECT_EQ(a.method(), IB_MAD_METHOD_GET_RESPONSE);
   EXPECT_EQ(ib_get(a.record(0), IB_SA_GIR_LID_F), rig.lid_b);
@@ -70,8 +71,9 @@ TEST_F(SaGuidInfo, AnotherPortIsDeniedUnlessTrusted) {
   EXPECT_EQ(denied.status(), 0x0700);
   EXPECT_NE(state.alias_why.find("from lid 5 for lid 4 denied"), std::string::npos) << state.alias_why;
   EXPECT_FALSE(state.aliases_changed);
-  const Answer trusted = ask(
-      rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(1), {0, 0x42}, kTrustedKey), rig.lid_c);
+  const Answer trusted =
+      ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(1), {0, 0x42}, kTrustedKey),
+          rig.lid_c);
   ASSERT_EQ(trusted.status(), 0);
   EXPECT_EQ(guid_at(trusted, 1), 0x42u);
 }
@@ -80,11 +82,13 @@ TEST_F(SaGuidInfo, RefusalsCarryTheIbaStatus) {
   EXPECT_EQ(ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, 0b1 | guid_bit(1), {0, 1}), rig.lid_b).status(),
             0x0600)
       << "no BlockNum in the ComponentMask";
-  EXPECT_EQ(ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(0), {5}), rig.lid_b).status(),
-            0x0200)
+  EXPECT_EQ(
+      ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(0), {5}), rig.lid_b).status(),
+      0x0200)
       << "entry 0 is the port GUID";
-  EXPECT_EQ(ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 4, kLidBlock | guid_bit(1), {0, 1}), rig.lid_b).status(),
-            0x0300)
+  EXPECT_EQ(
+      ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 4, kLidBlock | guid_bit(1), {0, 1}), rig.lid_b).status(),
+      0x0300)
       << "block 4 is past GUIDCap 32";
   EXPECT_EQ(ask(rig.snap, state, gir(IB_MAD_METHOD_SET, 77, 0, kLidBlock | guid_bit(1), {0, 1}), rig.lid_b).status(),
             0x0300)
@@ -98,11 +102,12 @@ TEST_F(SaGuidInfo, RefusalsCarryTheIbaStatus) {
 }
 
 TEST_F(SaGuidInfo, DeleteAnswersDeleteRespWithTheBlockAsLeft) {
-  ASSERT_EQ(ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 1, kLidBlock | guid_bit(0) | guid_bit(7),
-                                     {0x80, 0, 0, 0, 0, 0, 0, 0x87}),
-                rig.lid_b)
-                .status(),
-            0);
+  ASSERT_EQ(
+      ask(rig.snap, state,
+          gir(IB_MAD_METHOD_SET, rig.lid_b, 1, kLidBlock | guid_bit(0) | guid_bit(7), {0x80, 0, 0, 0, 0, 0, 0, 0x87}),
+          rig.lid_b)
+          .status(),
+      0);
   state.aliases_changed = false;
   const Answer d = ask(rig.snap, state, gir(IB_MAD_METHOD_DELETE, rig.lid_b, 1, kLidBlock | guid_bit(0)), rig.lid_b);
   ASSERT_EQ(d.status(), 0);
@@ -119,12 +124,12 @@ TEST_F(SaGuidInfo, DeleteAnswersDeleteRespWithTheBlockAsLeft) {
 
 TEST_F(SaGuidInfo, PathRecordByAnAliasGidFindsThePortAndAnswersThatGid) {
   constexpr Guid kAlias = 0x0002C900BEEF0001ull;
-  ASSERT_EQ(
-      ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(1), {0, kAlias}), rig.lid_b).status(),
-      0);
+  ASSERT_EQ(ask(rig.snap, state, gir(IB_MAD_METHOD_SET, rig.lid_b, 0, kLidBlock | guid_bit(1), {0, kAlias}), rig.lid_b)
+                .status(),
+            0);
   Mad p = request(IB_MAD_METHOD_GET, IB_SA_ATTR_PATHRECORD, (1u << 2) | (1u << 3));  // DGID | SGID
-  put_gid(rec_of(p), 8, kPrefix, kAlias);  // DGID
-  put_gid(rec_of(p), 24, kPrefix, kC + 1);  // SGID
+  put_gid(rec_of(p), 8, kPrefix, kAlias);                                            // DGID
+  put_gid(rec_of(p), 24, kPrefix, kC + 1);                                           // SGID
   const Answer a = ask(rig.snap, state, p, rig.lid_c);
   ASSERT_EQ(a.status(), 0);
   EXPECT_EQ(ib_get(a.record(0), IB_SA_PR_DLID_F), rig.lid_b);
