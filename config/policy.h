@@ -131,6 +131,7 @@ struct SaPolicy {
   unsigned report_timeout_ms = 500;  ///< sa.report_timeout_ms: wait for a ReportResp, 10..60000
   unsigned max_records = 65536;      ///< sa.max_records: most records in one GetTable answer, 1..1000000
   std::string services_file;         ///< sa.services_file: ServiceRecords ("" = state_dir/sa-services.json)
+  unsigned alias_guid_byte = 0;      ///< sa.alias_guid_byte: bits 39:32 of the alias GUIDs the SM assigns, 0..255
 };
 
 /// The Performance Manager (IBA 16.1): PortCounters and PortCountersExtended of every port, read by the master

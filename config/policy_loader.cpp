@@ -193,6 +193,7 @@ void read_sa(MapReader sa, SaPolicy& out) {
   sa.read_unsigned("report_timeout_ms", 10, 60000, out.report_timeout_ms);
   sa.read_unsigned("max_records", 1, 1000000, out.max_records);
   sa.read_string("services_file", out.services_file, /*non_empty=*/true);
+  sa.read_unsigned("alias_guid_byte", 0, 255, out.alias_guid_byte);
   sa.finish();
 }
 

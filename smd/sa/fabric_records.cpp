@@ -189,26 +189,6 @@ SaAnswer answer_lft_records(const SaSnapshot& snap, const SaQuery& q) {
   return std::move(out).finish();
 }
 
-SaAnswer answer_guid_info_records(const SaSnapshot& snap, const SaQuery& q) {
-  const SaFabric& f = *snap.fabric;
-  RecordCollector out(kGuidInfoRecord.layout, q, limit(snap));
-  for (NodeIndex n : candidate_nodes(f, q)) {
-    const Node& node = f.topo().node(n);
-    for (PortNum p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports) && !out.done(); ++p) {
-      const Lid lid = f.record_lid(n, p);
-      if (lid == 0) continue;
-      TableRecord r;
-      r.lid = lid;
-      r.key[0] = 0;  // block 0: the port GUID is index 0
-      bits::put64(r.payload.data(), 0, node.ports[p].guid);
-      r.encode(kGuidInfoRecord, out.slot());
-      out.offer();
-    }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
-}
-
 SaAnswer answer_sm_info_records(const SaSnapshot& snap, const SaQuery& q) {
   RecordCollector out(kSmInfoRecord.layout, q, limit(snap));
   for (const SmEntry& sm : snap.sms) {

@@ -1,6 +1,6 @@
 // The SA records that describe the fabric as the last sweep left it (IBA vol. 1, 15.2.5): NodeRecord,
-// PortInfoRecord, LinkRecord, SwitchInfoRecord, LinearForwardingTableRecord, GUIDInfoRecord and
-// SMInfoRecord. Each handler enumerates its records from the SaSnapshot and matches them on the request's
+// PortInfoRecord, LinkRecord, SwitchInfoRecord, LinearForwardingTableRecord and SMInfoRecord
+// (GUIDInfoRecord: guid_info_records.h). Each handler enumerates its records from the SaSnapshot and matches them on the request's
 // ComponentMask; Get/GetTable rules are the RecordCollector's. Pure: no I/O, no clock.
 #pragma once
 
@@ -23,8 +23,6 @@ SaAnswer answer_link_records(const SaSnapshot& snap, const SaQuery& q);
 SaAnswer answer_switch_info_records(const SaSnapshot& snap, const SaQuery& q);
 /// LinearForwardingTableRecord: every block of every switch's programmed LFT.
 SaAnswer answer_lft_records(const SaSnapshot& snap, const SaQuery& q);
-/// GUIDInfoRecord: block 0 of each endport: its port GUID at index 0 (no alias GUIDs are assigned).
-SaAnswer answer_guid_info_records(const SaSnapshot& snap, const SaQuery& q);
 /// SMInfoRecord: this SM and the SMs it knows; SM_Key shows as 0 to untrusted requesters.
 SaAnswer answer_sm_info_records(const SaSnapshot& snap, const SaQuery& q);
 

@@ -21,9 +21,19 @@ struct Side {
   std::vector<const Endport*> ports;
   Lid lid = 0;
   std::uint16_t status = status::kOk;  ///< kInvalidGid, or kOk
+  Guid alias = 0;                      ///< the alias GUID the GID named (the records carry it), 0: none
 };
 
-Side resolve(const SaFabric& f, bool has_gid, const Gid& gid, bool has_lid, Lid lid) {
+/// The endport a GID's GUID names: a port GUID, or an alias GUID of a port (GUIDInfoRecord Set).
+const Endport* by_port_or_alias(const SaFabric& f, Guid guid, const std::unordered_map<Guid, Guid>* aliases) {
+  if (const Endport* e = f.by_guid(guid)) return e;
+  if (!aliases) return nullptr;
+  const auto it = aliases->find(guid);
+  return it == aliases->end() ? nullptr : f.by_guid(it->second);
+}
+
+Side resolve(const SaFabric& f, bool has_gid, const Gid& gid, bool has_lid, Lid lid,
+             const std::unordered_map<Guid, Guid>* aliases) {
   Side side;
   const Endport* by_gid = nullptr;
   if (has_gid) {
@@ -32,11 +42,12 @@ Side resolve(const SaFabric& f, bool has_gid, const Gid& gid, bool has_lid, Lid 
       side.status = status::kInvalidGid;
       return side;
     }
-    by_gid = f.by_guid(gid_guid(gid));
+    by_gid = by_port_or_alias(f, gid_guid(gid), aliases);
     if (!by_gid) {
       side.status = status::kInvalidGid;
       return side;
     }
+    if (by_gid->guid != gid_guid(gid)) side.alias = gid_guid(gid);
   }
   if (has_lid) {
     const Endport* by_lid = f.by_lid(lid);
@@ -164,9 +175,9 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   if (((m & pr_mask::kServiceIdMsb) != 0) != ((m & pr_mask::kServiceIdLsb) != 0)) {
     return SaAnswer::error(status::kInsufficientComponents);
   }
-  const Side src = resolve(f, m & pr_mask::kSgid, want.sgid, m & pr_mask::kSlid, want.slid);
+  const Side src = resolve(f, m & pr_mask::kSgid, want.sgid, m & pr_mask::kSlid, want.slid, q.alias_bases);
   if (src.status != status::kOk) return SaAnswer::error(src.status);
-  const Side dst = resolve(f, m & pr_mask::kDgid, want.dgid, m & pr_mask::kDlid, want.dlid);
+  const Side dst = resolve(f, m & pr_mask::kDgid, want.dgid, m & pr_mask::kDlid, want.dlid, q.alias_bases);
   if (dst.status != status::kOk) return SaAnswer::error(dst.status);
   const bool get = q.method() == method::kGet;
   unsigned numb_path = (m & pr_mask::kNumbPath) && want.numb_path != 0 ? want.numb_path : 0x7F;
@@ -246,8 +257,9 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
 
         PathRecord r;
         r.service_id = (m & pr_mask::kServiceId) ? want.service_id : 0;
-        r.sgid = make_gid(f.subnet_prefix(), s->guid);
-        r.dgid = make_gid(f.subnet_prefix(), d->guid);
+        // A path asked by an alias GID answers with that GID: the VF's own address (IBA 15.2.5.16).
+        r.sgid = make_gid(f.subnet_prefix(), src.alias ? src.alias : s->guid);
+        r.dgid = make_gid(f.subnet_prefix(), dst.alias ? dst.alias : d->guid);
         r.slid = slid;
         r.dlid = dlid;
         r.flow_label = (m & pr_mask::kFlowLabel) ? want.flow_label : 0;

@@ -118,8 +118,8 @@ bool bounded_for_inline(std::span<const std::uint8_t> mad, const SaSnapshot& sna
   const std::uint16_t a = bits::get16(mad.data(), 16);
   if (a == attr::kServiceRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
       a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord ||
-      a == attr::kMcMemberRecord) {
-    return false;  // they change the SA thread's state or wait for port tables
+      a == attr::kMcMemberRecord || a == attr::kGuidInfoRecord) {
+    return false;  // they change the SA thread's state, read it, or wait for port tables
   }
   if (a != attr::kPathRecord) return true;
   const auto header = mad::sa::SaHeader::decode(mad);
@@ -142,9 +142,17 @@ SaAgent::SaAgent(SaAgentOptions options, Sender sender)
             addr.lid = to;  // QP0, no Q_Key: an SMP
             return sender_(smp, addr);
           },
+          options_.m_key, std::chrono::milliseconds(options_.table_timeout_ms), options_.table_retries),
+      alias_writer_(
+          [this](std::span<const std::uint8_t, mad::kMadSize> smp, Lid to) {
+            mad::MadAddress addr;
+            addr.lid = to;  // QP0, no Q_Key: an SMP
+            return sender_(smp, addr);
+          },
           options_.m_key, std::chrono::milliseconds(options_.table_timeout_ms), options_.table_retries) {
   snapshot_.store(std::make_shared<const SaSnapshot>());
   state_.tables = &tables_;
+  state_.aliases = AliasGuidTable(options_.alias_guid_byte);
 }
 
 SaAgent::~SaAgent() { stop(); }
@@ -208,6 +216,7 @@ bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAdd
   const std::shared_ptr<const SaSnapshot> snap = snapshot_.load();
   if (!bounded_for_inline(mad, *snap)) return false;
   const auto arrived = std::chrono::steady_clock::now();
+  inline_state_.alias_bases = alias_bases_.load();
   SaOutcome outcome;
   const std::vector<std::uint8_t> resp = answer_mad(*snap, inline_state_, mad, from, unix_now(), outcome);
   int rc = 0;
@@ -274,13 +283,24 @@ void SaAgent::run() {
     bool tables_moved = false;
     for (const Request& r : batch) {
       if (r.mad[1] == mad::kClassSmiLid) {
+        if (alias_writer_.on_answer(r.mad)) continue;
         tables_moved = tables_.on_answer(r.mad) || tables_moved;
         continue;
       }
       answer(r, *snap);
     }
     if (tables_moved || !waiting_.empty()) retry_waiting(*snap, !tables_moved);
+    if (!state_.alias_writes.empty()) {
+      for (const auto& [port, block] : state_.alias_writes) {
+        const Endport* e = snap->fabric ? snap->fabric->by_guid(port) : nullptr;
+        if (e) alias_writer_.write(port, e->base_lid, block, state_.aliases.block(port, block));
+      }
+      state_.alias_writes.clear();
+    }
     table_deadline_ = tables_.pump(std::chrono::steady_clock::now());
+    if (const auto d = alias_writer_.pump(std::chrono::steady_clock::now()))
+      table_deadline_ = table_deadline_ ? std::min(*table_deadline_, *d) : *d;
+    log_alias_writes();
     for (Notify& n : notices) {
       if (!snap->serving) continue;
       // A trap an SMA sent has no IssuerGID (SMPs carry none): the Report names the issuer's port.
@@ -299,6 +319,7 @@ void SaAgent::run() {
     }
     const bool list_due = state_.services_changed || now >= next_list_refresh_;
     if (state_.services_changed) persist_services();
+    if (state_.aliases_changed) aliases_changed();
     if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*snap);
     if (groups_flush_due_ && now >= *groups_flush_due_) flush_groups();
     std::lock_guard lock(mutex_);
@@ -349,6 +370,9 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   if (rc != 0 && budget()) {
     spdlog::warn("SA: {} {} answer to lid {} not sent: error {}{}", method_name(outcome.method),
                  attr_name(outcome.attr_id), r.from.lid, -rc, held());
+  }
+  if (outcome.attr_id == attr::kGuidInfoRecord && !state_.alias_why.empty() && budget()) {
+    spdlog::warn("SA: {}{}", state_.alias_why, held());
   }
   if (outcome.attr_id == attr::kMcMemberRecord && outcome.status != status::kOk && budget()) {
     spdlog::warn("SA: {} MCMemberRecord from lid {}: {}{}{}{}", method_name(outcome.method), r.from.lid,
@@ -422,6 +446,9 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
     }
     load_services(now->other_master_seen);
     load_groups(now->other_master_seen);
+    load_aliases();
+    // The ports hold what they were last given only until they reset: write every alias once serving.
+    write_aliases(*now, [](Guid) { return true; });
     partitions_applied_ = false;
     spdlog::info("SA: serving (SM LID {}), {} ServiceRecord(s), {} subscription(s)", now->sm_lid,
                  state_.services.size(), state_.informs.size());
@@ -430,6 +457,11 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   }
   if (now->serving && now->fabric && (!partitions_applied_ || now->partitions != applied_partitions_))
     apply_partitions(*now);
+  if (now->serving && was_serving && now->fabric && before->fabric && now->fabric != before->fabric) {
+    // A port that came (back) since the last fabric has an empty GUID table: write its aliases.
+    const SaFabric& old = *before->fabric;
+    write_aliases(*now, [&old](Guid port) { return old.by_guid(port) == nullptr; });
+  }
   if (now->serving && now->fabric && (!before || now->fabric != before->fabric)) {
     // Members whose port left the subnet leave their groups (they join again after ClientReregister).
     bool changed = false;
@@ -575,6 +607,72 @@ void SaAgent::persist_services() {
   if (Status st = write_file_atomic(options_.services_file, stamp_writer(state_.services.to_json(), self_guid_)); !st) {
     spdlog::error("SA: cannot write {}: {}", options_.services_file, st.error().message);
   }
+}
+
+void SaAgent::aliases_changed() {
+  state_.aliases_changed = false;
+  alias_bases_.store(state_.alias_bases);
+  if (options_.alias_guids_file.empty()) return;
+  if (Status st = write_file_atomic(options_.alias_guids_file, state_.aliases.to_text()); !st) {
+    spdlog::error("SA: cannot write {}: {}", options_.alias_guids_file, st.error().message);
+  }
+}
+
+void SaAgent::write_aliases(const SaSnapshot& snap, const std::function<bool(Guid)>& wanted) {
+  if (!snap.fabric) return;
+  for (const auto& [port, entries] : state_.aliases.ports()) {
+    const Endport* e = snap.fabric->by_guid(port);
+    if (!e || !wanted(port)) continue;
+    for (unsigned b : state_.aliases.blocks(port)) {
+      alias_writer_.write(port, e->base_lid, b, state_.aliases.block(port, b));
+    }
+  }
+}
+
+void SaAgent::log_alias_writes() {
+  using Kind = AliasWriter::Outcome::Kind;
+  for (const AliasWriter::Outcome& o : alias_writer_.take_outcomes()) {
+    const auto guids = [](const std::array<Guid, 8>& g) { return fmt::format("{:#018x}", fmt::join(g, " ")); };
+    switch (o.kind) {
+      case Kind::kHeld:
+        spdlog::info("SA: port {:#018x} (lid {}) holds its alias GUIDs of block {}", o.port, o.lid, o.block);
+        break;
+      case Kind::kDiffers:
+        spdlog::warn("SA: port {:#018x} (lid {}) GUIDInfo block {}: written {}, the port holds {}", o.port, o.lid,
+                     o.block, guids(o.wanted), guids(o.held));
+        break;
+      case Kind::kRefused:
+        spdlog::warn("SA: port {:#018x} (lid {}) refused GUIDInfo Set of block {}: MAD status {:#06x}", o.port, o.lid,
+                     o.block, o.status);
+        break;
+      case Kind::kTimeout:
+        spdlog::warn("SA: port {:#018x} (lid {}) did not answer GUIDInfo Set of block {}", o.port, o.lid, o.block);
+        break;
+    }
+  }
+}
+
+void SaAgent::load_aliases() {
+  if (aliases_loaded_ || options_.alias_guids_file.empty()) return;
+  aliases_loaded_ = true;
+  std::error_code ec;
+  if (!std::filesystem::exists(options_.alias_guids_file, ec)) return;  // no file yet: no aliases
+  // Three short lines per alias at most: 64 MiB is millions of VFs.
+  const Result<std::string> text = read_regular_file(options_.alias_guids_file, 64u << 20, "alias GUIDs file");
+  if (!text) {
+    spdlog::error("SA: {} (alias GUIDs not restored)", text.error().message);
+    return;
+  }
+  Result<AliasGuidTable> table = AliasGuidTable::from_text(*text, options_.alias_guids_file, options_.alias_guid_byte);
+  if (!table) {
+    spdlog::error("SA: {} (alias GUIDs not restored)", table.error().message);
+    return;
+  }
+  state_.aliases = std::move(table).value();
+  state_.alias_bases = state_.aliases.bases();
+  alias_bases_.store(state_.alias_bases);
+  spdlog::info("SA: {} alias GUID(s) of {} port(s) restored from {}", state_.alias_bases->size(),
+               state_.aliases.ports().size(), options_.alias_guids_file);
 }
 
 void SaAgent::load_services(bool other_master_seen) {

@@ -35,6 +35,7 @@
 
 #include "mad/codec/notice.h"
 #include "mad/transport/mad_channel.h"
+#include "smd/sa/alias_writer.h"
 #include "smd/sa/log_budget.h"
 #include "smd/sa/sa_dispatch.h"
 #include "smd/sa/sa_snapshot.h"
@@ -52,6 +53,8 @@ struct SaAgentOptions {
   unsigned table_timeout_ms = 100;  ///< per attempt of a table read (mad.timeout_ms)
   unsigned table_retries = 3;       ///< re-sends of a table read (mad.retries)
   unsigned table_wait_ms = 3000;    ///< longest a query waits for its tables before it is answered with what is in
+  std::string alias_guids_file;     ///< alias GUIDs (GUIDInfoRecord Set); "" = not persisted
+  std::uint8_t alias_guid_byte = 0;  ///< sa.alias_guid_byte: bits 39:32 of the GUIDs the SM assigns
 };
 
 /// Answers counted by (attribute ID, method, MAD status); named only when read (SaAgent::stats).
@@ -121,6 +124,14 @@ class SaAgent {
   void retry_reports(std::chrono::steady_clock::time_point now);
   void report_acknowledged(std::uint32_t tid, Lid from);
   void persist_services();
+  /// Write the alias GUIDs file and publish the alias -> port map for the receive thread.
+  void aliases_changed();
+  /// Read the alias GUIDs file, once, when this SM first serves (aliases are the ports', whoever was master).
+  void load_aliases();
+  /// Queue the GUIDInfo writes of every alias block of the ports in `snap`'s fabric for which `wanted` holds.
+  void write_aliases(const SaSnapshot& snap, const std::function<bool(Guid)>& wanted);
+  /// Log how the GUIDInfo writes ended.
+  void log_alias_writes();
   void refresh_lists();
   void merge_local();
   /// Restore the services / groups file when this SM starts serving (state_file_origin.h decides).
@@ -147,6 +158,8 @@ class SaAgent {
   std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t>
       answer_counts_;  // (attr, method, status)
   std::thread thread_;
+  /// alias -> port GUID as of the SA thread's last change; the receive thread's answers read it.
+  std::atomic<std::shared_ptr<const AliasBases>> alias_bases_;
   SaState inline_state_;  ///< the receive thread's: read-only queries touch none of it but `missing`
 
   // SA-thread only.
@@ -156,11 +169,13 @@ class SaAgent {
   LogBudget requester_log_{20, std::chrono::seconds(10)};
   AnswerCounts local_answers_;
   std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
+  bool aliases_loaded_ = false;
   Guid self_guid_ = 0;  // this SM's port GUID (the snapshot's first SmEntry): the stamp on its files
   std::shared_ptr<const PartitionsSpec> applied_partitions_;  // the policy whose groups are in state_.mcast
   bool partitions_applied_ = false;
   std::vector<PendingReport> reports_;
   TableCache tables_;
+  AliasWriter alias_writer_;
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;
   /// Groups changed and not yet written or handed over: when they will be (kGroupsFlush after the first).
   std::optional<std::chrono::steady_clock::time_point> groups_flush_due_;

@@ -8,6 +8,7 @@
 #include "mad/sa/inform_info.h"
 #include "mad/sa/service_record.h"
 #include "smd/sa/fabric_records.h"
+#include "smd/sa/guid_info_records.h"
 #include "smd/sa/mcmember_records.h"
 #include "smd/sa/mft_records.h"
 #include "smd/sa/multi_path_records.h"
@@ -46,7 +47,6 @@ ReadHandler read_handler(std::uint16_t attr_id) {
     case attr::kSwitchInfoRecord: return answer_switch_info_records;
     case attr::kLftRecord: return answer_lft_records;
     case attr::kMftRecord: return answer_mft_records;
-    case attr::kGuidInfoRecord: return answer_guid_info_records;
     case attr::kSmInfoRecord: return answer_sm_info_records;
     case attr::kPathRecord: return answer_path_records;
     default: return nullptr;
@@ -62,7 +62,7 @@ bool known_attr(std::uint16_t a) {
   return read_handler(a) != nullptr || a == attr::kClassPortInfo || a == attr::kServiceRecord ||
          a == attr::kMultiPathRecord || a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord ||
          a == attr::kVlArbTableRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
-         a == attr::kMcMemberRecord;
+         a == attr::kMcMemberRecord || a == attr::kGuidInfoRecord;
 }
 
 std::uint8_t response_method(std::uint8_t m) {
@@ -133,6 +133,9 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
   }
   if (ReadHandler h = read_handler(a)) {
     if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
+    if (a == attr::kNodeRecord) {
+      if (std::optional<SaAnswer> by_alias = node_records_by_alias(snap, q)) return std::move(*by_alias);
+    }
     return h(snap, q);
   }
   if (a == attr::kServiceRecord) {
@@ -163,6 +166,19 @@ SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std:
     }
     if (m == method::kDelete) return delete_services(state, q, prefix, own_guid, now_s);
     return SaAnswer::error(status::kMethodAttrUnsupported);
+  }
+  if (a == attr::kGuidInfoRecord) {
+    if (m == method::kGet || m == method::kGetTable) return answer_guid_info_records(snap, q, state.aliases);
+    if (m != method::kSet && m != method::kDelete) return SaAnswer::error(status::kMethodAttrUnsupported);
+    bool changed = false;
+    SaAnswer ans = change_guid_info_record(snap, q, state.aliases, changed, state.alias_why);
+    if (changed) {
+      state.aliases_changed = true;
+      state.alias_bases = state.aliases.bases();
+      if (const Endport* e = snap.fabric->by_lid(static_cast<Lid>((q.record[0] << 8) | q.record[1])))
+        state.alias_writes.emplace_back(e->guid, q.record[2]);
+    }
+    return ans;
   }
   if (a == attr::kMcMemberRecord) {
     const std::uint64_t joins_before = state.mcast_joins;
@@ -268,6 +284,7 @@ std::vector<std::uint8_t> encode_response(const SaHeader& req, std::uint8_t resp
 std::vector<std::uint8_t> answer_mad(const SaSnapshot& snap, SaState& state, std::span<const std::uint8_t> mad,
                                      const mad::MadAddress& from, std::int64_t now_s, SaOutcome& outcome) {
   outcome = SaOutcome{};
+  state.alias_why.clear();
   state.mcast_why.clear();  // the reason of this request only: an early refusal must not log the last one's
   const std::optional<SaHeader> header = SaHeader::decode(mad);
   if (!header) {
@@ -297,6 +314,7 @@ std::vector<std::uint8_t> answer_mad(const SaSnapshot& snap, SaState& state, std
   q.requester_lid = from.lid;
   q.requester_qpn = from.qpn;
   q.trusted = header->sm_key != 0 && header->sm_key == snap.settings.key;
+  q.alias_bases = state.alias_bases.get();
   const std::size_t data = mad.size() > kHeaderSize ? std::min(mad.size() - kHeaderSize, q.record.size()) : 0;
   std::copy_n(mad.begin() + kHeaderSize, data, q.record.begin());
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "mad/transport/mad_channel.h"
+#include "smd/sa/alias_guids.h"
 #include "smd/sa/inform_db.h"
 #include "smd/sa/mcast_db.h"
 #include "smd/sa/sa_query.h"
@@ -46,6 +47,14 @@ struct SaState {
   std::string mcast_why;                 ///< why the last MCMemberRecord request failed, for the log
   std::uint64_t mcast_joins = 0;         ///< successful joins (Set) so far
   std::uint64_t mcast_leaves = 0;        ///< successful leaves (Delete) so far
+  /// Alias GUIDs (GUIDInfoRecord Set/Delete).
+  AliasGuidTable aliases;
+  bool aliases_changed = false;  ///< set by a Set/Delete that changed the table; the agent persists and clears it
+  std::vector<std::pair<Guid, unsigned>> alias_writes;  ///< (port GUID, block) changed; the agent writes the port
+  std::string alias_why;         ///< why the last GUIDInfoRecord Set/Delete was refused (in part), for the log
+  /// alias -> port GUID as of the last change (what PathRecord and NodeRecord resolve alias GIDs with); the
+  /// agent hands it to the receive thread's state too.
+  std::shared_ptr<const AliasBases> alias_bases;
 };
 
 /// What became of one MAD, for metrics and logs.

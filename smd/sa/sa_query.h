@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "mad/sa/record_layout.h"
@@ -22,6 +23,8 @@ struct SaQuery {
   Lid requester_lid = 0;  ///< the source LID of the request (for logs and the Report address)
   std::uint32_t requester_qpn = 1;
   bool trusted = false;  ///< SM_Key equals sa.key
+  /// Alias GUID -> port GUID (GUIDInfoRecord Set), for resolving a GID by alias; null: no aliases.
+  const std::unordered_map<Guid, Guid>* alias_bases = nullptr;
 
   std::uint64_t mask() const { return header.comp_mask; }
   std::uint8_t method() const { return header.method; }

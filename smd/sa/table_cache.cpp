@@ -20,8 +20,8 @@ void TableCache::want(const TableKey& key) {
 
 void TableCache::send(const TableKey& key, InFlight& f, Clock::time_point now) {
   if (f.tid != 0) by_tid_.erase(f.tid);
-  f.tid = mad::kSaTidBit | (next_tid_++ & ~mad::kSaTidBit);
-  if (next_tid_ == 0) next_tid_ = 1;
+  f.tid = mad::kSaTidBit | (next_tid_++ & ~(mad::kSaTidBit | kSaWriteTidBit));
+  if ((next_tid_ & ~(mad::kSaTidBit | kSaWriteTidBit)) == 0) next_tid_ = 1;
   by_tid_[f.tid] = key;
   ++f.attempts;
   f.deadline = now + timeout_;

@@ -22,6 +22,9 @@
 
 namespace smd::sa {
 
+/// TID bit of the SA's SMP Sets (AliasWriter, beside kSaTidBit): TableCache's Gets never carry it.
+inline constexpr std::uint32_t kSaWriteTidBit = 1u << 30;
+
 /// One block of one table: the LID-routed SMP Get that reads it.
 struct TableKey {
   Lid lid = 0;

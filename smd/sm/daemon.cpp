@@ -56,6 +56,8 @@ int Daemon::run() {
     sa_options.report_timeout_ms = policy_.sa.report_timeout_ms;
     sa_options.services_file = sa_services_file(policy_);
     sa_options.groups_file = policy_.sm.state_dir + "/sa-groups.json";
+    sa_options.alias_guids_file = policy_.sm.state_dir + "/sa-alias-guids";
+    sa_options.alias_guid_byte = static_cast<std::uint8_t>(policy_.sa.alias_guid_byte);
     sa_options.m_key = policy_.security.m_key;
     sa_options.table_timeout_ms = policy_.mad.timeout_ms;
     sa_options.table_retries = policy_.mad.retries;

@@ -40,7 +40,7 @@ RestartKey restart_key(const char* name, Section Policy::*section, Field Section
           [=](const Policy& running, Policy& file) { file.*section.*field = running.*section.*field; }};
 }
 
-const std::array<RestartKey, 15> kRestartKeys = {
+const std::array<RestartKey, 16> kRestartKeys = {
     restart_key("sm.ca", &Policy::sm, &SmPolicy::ca, text),
     restart_key("sm.port", &Policy::sm, &SmPolicy::port, number),
     restart_key("sm.port_guid", &Policy::sm, &SmPolicy::port_guid, hex64),
@@ -56,6 +56,7 @@ const std::array<RestartKey, 15> kRestartKeys = {
     restart_key("sa.enabled", &Policy::sa, &SaPolicy::enabled, boolean),
     restart_key("sa.queue_depth", &Policy::sa, &SaPolicy::queue_depth, number),
     restart_key("sa.services_file", &Policy::sa, &SaPolicy::services_file, text),
+    restart_key("sa.alias_guid_byte", &Policy::sa, &SaPolicy::alias_guid_byte, number),
 };
 
 }  // namespace

@@ -143,7 +143,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       // sa.services_file is documented commented out: its default
       // follows sm.state_dir, which no literal value can say.
       "sa.enabled", "sa.key", "sa.packet_lifetime", "sa.queue_depth", "sa.report_retries", "sa.report_timeout_ms",
-      "sa.max_records", "perfmgr.enabled", "perfmgr.interval", "perfmgr.max_outstanding", "perfmgr.timeout_ms",
+      "sa.max_records", "sa.alias_guid_byte", "perfmgr.enabled", "perfmgr.interval", "perfmgr.max_outstanding", "perfmgr.timeout_ms",
       "perfmgr.retries", "perfmgr.reset_saturated", "health.enabled", "health.isolate",
       "health.thresholds.symbol_errors", "health.thresholds.link_error_recoveries", "health.thresholds.link_downed",
       "health.thresholds.rcv_errors", "health.thresholds.rcv_remote_physical_errors",

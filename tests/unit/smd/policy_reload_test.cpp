@@ -50,6 +50,7 @@ TEST(PolicyReload, EveryRestartKeyIsNamedWithBothValues) {
   file.control.mode = 0600;
   file.metrics.listen = "0.0.0.0:9464";
   file.metrics.enabled = false;
+  file.sa.alias_guid_byte = 42;
   const std::vector<RestartNeeded> want = {
       {"sm.ca", "\"\"", "mlx5_1"},
       {"sm.port", "0", "2"},
@@ -63,6 +64,7 @@ TEST(PolicyReload, EveryRestartKeyIsNamedWithBothValues) {
       {"control.mode", "0660", "0600"},
       {"metrics.listen", "127.0.0.1:9464", "0.0.0.0:9464"},
       {"metrics.enabled", "true", "false"},
+      {"sa.alias_guid_byte", "0", "42"},
   };
   EXPECT_EQ(keys_needing_restart(running, file), want);
 }
