@@ -258,7 +258,7 @@ bool McastDb::remove_bits(std::map<Gid, McastGroup>::iterator it, Guid port, std
 }
 
 McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const McastPort& port,
-                            const McastContext& ctx, McastResult& out) {
+                            const McastContext& ctx, McastResult& out, const std::string& no_new_mlid) {
   auto refuse = [&](std::uint16_t st, std::string why) {
     out = fail(st, std::move(why));
     return nullptr;
@@ -334,6 +334,7 @@ McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const
   if (requested >= kMlidFirst && requested <= std::min(ctx.mlid_top, kMlidLast) && !mlids_.count(requested))
     mlid = requested;
   if (!mlid && ctx.consolidate_ipv6_snm && is_ipv6_snm_mgid(g.mgid)) mlid = shared_snm_mlid(g, ctx.mlid_top);
+  if ((!mlid || !mlids_.count(*mlid)) && !no_new_mlid.empty()) return refuse(status::kNoResources, no_new_mlid);
   if (!mlid) mlid = free_mlid(0, ctx.mlid_top);
   if (!mlid) return refuse(status::kNoResources, "no free MLID");
   g.mlid = *mlid;
@@ -366,17 +367,21 @@ McastResult McastDb::join(const SaQuery& q, Guid requester, const McastContext& 
   const auto it = is_zero(req.mgid) ? groups_.end() : groups_.find(req.mgid);
   if (it == groups_.end()) {
     // One untrusted port may not take the MLID space from every other: at most an eighth of it (64 at
-    // least) in groups it created that still exist. IPoIB needs a handful per port.
+    // least) in MLIDs of groups it created that still exist. IPoIB needs a handful per port. A group that
+    // shares an MLID already in use (a consolidated IPv6 SNM group) takes none.
+    std::string no_new_mlid;
     if (!q.trusted && requester != 0) {
       const std::size_t space = ctx.mlid_top >= kMlidFirst ? ctx.mlid_top - kMlidFirst + 1u : 0u;
       const std::size_t cap = std::max<std::size_t>(64, space / 8);
-      const auto created = static_cast<std::size_t>(std::count_if(
-          groups_.begin(), groups_.end(), [&](const auto& kv) { return kv.second.created_by == requester; }));
-      if (created >= cap)
-        return fail(status::kNoResources, "the requester already created " + std::to_string(created) +
-                                              " groups (at most " + std::to_string(cap) + " per port)");
+      std::set<Lid> created;
+      for (const auto& [mgid, other] : groups_) {
+        if (other.created_by == requester) created.insert(other.mlid);
+      }
+      if (created.size() >= cap)
+        no_new_mlid = "the requester already created groups on " + std::to_string(created.size()) +
+                      " MLIDs (at most " + std::to_string(cap) + " per port)";
     }
-    g = create(req, mask, *port, ctx, out);
+    g = create(req, mask, *port, ctx, out, no_new_mlid);
     if (!g) return out;
     g->created_by = requester;
   } else {

@@ -160,8 +160,10 @@ class McastDb {
   Status load_json(const std::string& json);
 
  private:
+  /// `no_new_mlid`: when not empty, the group may only share an MLID already in use (consolidation); a
+  /// fresh MLID is refused with NO_RESOURCES and this reason.
   McastGroup* create(const mad::sa::McMemberRecord& req, std::uint64_t mask, const McastPort& port,
-                     const McastContext& ctx, McastResult& out);
+                     const McastContext& ctx, McastResult& out, const std::string& no_new_mlid);
   std::optional<Lid> free_mlid(Lid wanted, Lid top) const;
   /// The MLID of an IPv6 SNM group of `g`'s family whose properties agree with `g`'s, at most `top`.
   std::optional<Lid> shared_snm_mlid(const McastGroup& g, Lid top) const;

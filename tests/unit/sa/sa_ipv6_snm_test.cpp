@@ -254,6 +254,27 @@ TEST(Ipv6Snm, ManyHostsFitInAFewMlids) {
   EXPECT_EQ(no_resources, 196u);
 }
 
+TEST(Ipv6Snm, SharedMlidsDoNotCountAgainstTheCreatorsCap) {
+  // One untrusted port creates at most 1024 / 8 = 128 MLIDs' worth of groups; solicited-node groups it
+  // creates for 300 hosts (a proxy) share one MLID and all succeed, other groups stop at 128.
+  Ports p(300);
+  const McastContext ctx = p.ctx();
+  McastDb db;
+  unsigned snm_ok = 0, other_ok = 0, other_refused = 0;
+  for (unsigned h = 1; h <= 300; ++h) {
+    snm_ok += db.join(query(0x02, kCreate, req(snm(0x100 + h), 0x100 + h)), 0x101, ctx).answer.status == status::kOk;
+    Gid other = gid_text("ff12:a01c::");
+    other[14] = static_cast<std::uint8_t>(h >> 8);
+    other[15] = static_cast<std::uint8_t>(h);
+    const McastResult r = db.join(query(0x02, kCreate, req(other, 0x100 + h)), 0x101, ctx);
+    other_ok += r.answer.status == status::kOk;
+    other_refused += r.answer.status == status::kNoResources;
+  }
+  EXPECT_EQ(snm_ok, 300u);
+  EXPECT_EQ(other_ok, 127u) << "the SNM family's MLID is one of the 128";
+  EXPECT_EQ(other_refused, 173u);
+}
+
 TEST(Ipv6Snm, GroupsFileKeepsSharedMlidsAndRefusesOtherSharing) {
   Ports p(3);
   const McastContext ctx = p.ctx();
