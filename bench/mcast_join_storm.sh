@@ -4,7 +4,17 @@
 # group's tree, and how many SMPs the SM sent for it — smd and OpenSM side by side, each on a fresh ibsim.
 #
 #   bench/mcast_join_storm.sh [--build DIR] [--fabric k12|k8|kary4-3] [--sms "opensm smd"] [--window N]
-#                             [--timeout S] [--raw DIR] [--out FILE]
+#                             [--mode broadcast|snm] [--smkey KEY] [--timeout S] [--raw DIR] [--out FILE]
+#
+# --mode snm (IPv6 solicited-node groups): every CA port creates and joins its OWN group
+# ff12:601b:ffff::1:ffXX:XXXX (the low 24 bits of its port GUID, sa_client join --create --snm), as IPoIB
+# hosts with IPv6 do. OpenSM runs with consolidate_ipv6_snm_req TRUE; smd with its default
+# (multicast.consolidate_ipv6_snm: true); the SM name smd-nosnm is smd with it false (one MLID per group: the
+# MLIDs run out at the smallest MulticastFDBCap, ibsim's 1024). The first port joins alone first, its answer
+# names the MLID the watch follows (no watch for smd-nosnm: one-member groups get no tree); then the rest
+# join at once. The report adds the MLIDs the answers used, the refused joins, and join latency p50/p99.
+# --smkey KEY: the client's requests carry this SM_Key (trusted): smd then does not hold the one proxying
+# client to its per-port share of the MLIDs (1/8), so smd-nosnm runs out where real hosts would, at the cap.
 #
 # For each SM: a fresh ibsim on the fabric (default k12: the 1728-host 3-level 12-ary tree), the SM as a
 # daemon at host-0 (opensm -R ftree; smd with the default policy) under bench/smpcount.so with a trace of
@@ -25,7 +35,8 @@
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "${bench}/.." && pwd)
-build="${src}/build-rel" fabric=k12 sms="opensm smd" window=64 global=1200 raw="" out=""
+smkey=()
+build="${src}/build-rel" fabric=k12 sms="opensm smd" window=64 global=1200 raw="" out="" mode=broadcast
 args=("$@")
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -33,12 +44,15 @@ while [[ $# -gt 0 ]]; do
     --fabric) fabric=$2; shift 2 ;;
     --sms) sms=$2; shift 2 ;;
     --window) window=$2; shift 2 ;;
+    --mode) mode=$2; shift 2 ;;
+    --smkey) smkey=(--smkey "$2"); shift 2 ;;
     --timeout) global=$2; shift 2 ;;
     --raw) raw=$2; shift 2 ;;
     --out) out=$(realpath -m "$2"); shift 2 ;;
     *) echo "mcast_join_storm.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+[[ ${mode} == broadcast || ${mode} == snm ]] || { echo "mcast_join_storm.sh: --mode broadcast or snm" >&2; exit 2; }
 if [[ -z "${JOIN_STORM_INNER:-}" ]]; then
   JOIN_STORM_INNER=1 exec timeout -k 30 "${global}" bash "$0" "${args[@]}"
 fi
@@ -55,7 +69,7 @@ done
 . "${bench}/lib.sh"
 export SMD_KEEP_WORKDIR=1
 raw=$(bench_raw_dir "${raw}" smd-join-storm)
-echo "join storm: fabric ${fabric}, window ${window}; raw outputs in ${raw}"
+echo "join storm: fabric ${fabric}, mode ${mode}, window ${window}; raw outputs in ${raw}"
 gcc -shared -fPIC -O2 -Wall -o "${raw}/smpcount.so" "${bench}/smpcount.c" -ldl -lpthread
 net="${raw}/fabric.net"
 if [[ "${fabric}" == kary4-3 ]]; then
@@ -69,6 +83,7 @@ mapfile -t hosts < <(awk '$1 == "Hca" { gsub(/"/, "", $3); print $3 }' "${net}")
 sm_host=${hosts[0]} join_host=${hosts[$((${#hosts[@]} / 3))]} watch_host=${hosts[$((2 * ${#hosts[@]} / 3))]}
 run_limit=600
 broadcast_mgid="ff12:401b:ffff::ffff:ffff"  # as saquery prints it
+snm_family="ff12:601b:ffff::1:ff00:0"        # --snm fills in each port's low 24 GUID bits
 
 # start_sm SM DIR: the SM as a daemon at sm_host under smpcount.so (trace in DIR/trace.txt).
 start_sm() {
@@ -78,11 +93,13 @@ start_sm() {
     opensm)
       mkdir -p "${dir}/osm-cache"
       printf 'force_log_flush TRUE\n' >"${dir}/opensm.conf"
+      [[ ${mode} == snm ]] && printf 'consolidate_ipv6_snm_req TRUE\n' >>"${dir}/opensm.conf"
       sm_log="${dir}/opensm.log"
       cmd=(env OSM_CACHE_DIR="${dir}/osm-cache" opensm -F "${dir}/opensm.conf" -f "${sm_log}" -R ftree)
       ;;
-    smd)
+    smd | smd-nosnm)
       bench_smd_policy "${dir}/smd.yaml" "${dir}/state" "${dir}/control.socket"
+      [[ ${sm} == smd-nosnm ]] && printf 'multicast:\n  consolidate_ipv6_snm: false\n' >>"${dir}/smd.yaml"
       sm_log="${dir}/sm.out"
       cmd=("${smd}" --config "${dir}/smd.yaml")
       ;;
@@ -123,17 +140,35 @@ measure() {
     ibsim_stop
     return 0
   fi
-  echo "join storm: ${sm}: $(cat "${dir}/members.count") members join ${broadcast_mgid} (MLID ${mlid})"
-  bench_spawn 300 "${watch_host}" "${mft_watch}" --switches "${dir}/switches.txt" --mlid "${mlid}" --timeout-s 240 \
-    >"${dir}/watch.txt" 2>"${dir}/watch.err"
-  local watch_pid=${spawned}
+  local -a join_args=(--mgid "${broadcast_mgid}")
+  local ports="${dir}/members.txt"
+  if [[ ${mode} == snm ]]; then
+    # The first port alone: its answer names the MLID the family gets (the watch needs it up front).
+    join_args=(--create --snm --mgid "${snm_family}")
+    bench_on_host "${join_host}" "${sa_client}" --timeout-ms 2000 --retries 3 "${smkey[@]}" join "${join_args[@]}" --join-state 1 \
+      --port "$(head -n 1 "${dir}/members.txt")" >"${dir}/join-first.jsonl" 2>"${dir}/join-first.err" || true
+    mlid=$(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    j = json.loads(line)
+    if "record" in j: print(j["record"]["mlid"])' "${dir}/join-first.jsonl")
+    tail -n +2 "${dir}/members.txt" >"${dir}/members-rest.txt"
+    ports="${dir}/members-rest.txt"
+    [[ -n "${mlid}" ]] || echo "${sm}: the first solicited-node join was not answered"
+  fi
+  echo "join storm: ${sm}: $(cat "${dir}/members.count") members join ${join_args[*]} (MLID ${mlid})"
+  local watch_pid=""
+  if [[ ${sm} != smd-nosnm && -n "${mlid}" ]]; then
+    bench_spawn 300 "${watch_host}" "${mft_watch}" --switches "${dir}/switches.txt" --mlid "${mlid}" --timeout-s 240 \
+      >"${dir}/watch.txt" 2>"${dir}/watch.err"
+    watch_pid=${spawned}
+  fi
   local t0
   t0=$(date +%s%N)
-  bench_on_host "${join_host}" "${sa_client}" --timeout-ms 2000 --retries 3 join --mgid "${broadcast_mgid}" \
-    --join-state 1 --ports "${dir}/members.txt" --window "${window}" >"${dir}/join.jsonl" 2>"${dir}/join.err" || true
+  bench_on_host "${join_host}" "${sa_client}" --timeout-ms 2000 --retries 3 "${smkey[@]}" join "${join_args[@]}" \
+    --join-state 1 --ports "${ports}" --window "${window}" >"${dir}/join.jsonl" 2>"${dir}/join.err" || true
   local t_joined
   t_joined=$(date +%s%N)
-  wait "${watch_pid}" || true
+  [[ -z "${watch_pid}" ]] || wait "${watch_pid}" || true
   # The read-back, then the SM's exit (its trace).
   : >"${dir}/ibroute-M.txt"
   local lid
@@ -145,8 +180,8 @@ measure() {
     } >>"${dir}/ibroute-M.txt" 2>&1
   done <"${dir}/switches.txt"
   bench_stop_sm
-  echo "t0_ns=${t0} joined_ns=${t_joined} mlid=${mlid}" >"${dir}/verdict.txt"
-  cat "${dir}/watch.txt" >>"${dir}/verdict.txt"
+  echo "t0_ns=${t0} joined_ns=${t_joined} mlid=${mlid} mode=${mode}" >"${dir}/verdict.txt"
+  [[ ! -f "${dir}/watch.txt" ]] || cat "${dir}/watch.txt" >>"${dir}/verdict.txt"
   ibsim_stop
 }
 

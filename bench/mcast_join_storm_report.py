@@ -76,6 +76,42 @@ def join_summary(path):
     return "-"
 
 
+def snm_joins(d):
+    """--mode snm: over every join answer (the first port's and the storm's): answered, refused, the MLIDs the
+    answers carry, and the latency p50/p99 (ms) of the answered ones."""
+    ok = refused = 0
+    mlids, lat = set(), []
+    for name in ("join-first.jsonl", "join.jsonl"):
+        try:
+            lines = open(f"{d}/{name}", encoding="utf-8").read().splitlines()
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            j = json.loads(line)
+            if "summary" in j:
+                continue
+            if "record" in j:  # the client keeps the record of status-0 answers only
+                ok += 1
+                mlids.add(j["record"]["mlid"].lower())
+                lat.append(j.get("latency_us", 0) / 1000)
+            else:
+                refused += 1
+    lat.sort()
+
+    def pct(p):
+        return f"{lat[min(len(lat) - 1, int(p * len(lat)))]:.1f}" if lat else "-"
+
+    return {"ok": ok, "refused": refused, "mlids": len(mlids), "p50": pct(0.50), "p99": pct(0.99)}
+
+
+def snm_table(raw, sms):
+    print("\n| SM (--mode snm) | joins answered | joins refused | MLIDs used | join latency p50 (ms) | p99 (ms) |")
+    print("|---|---|---|---|---|---|")
+    for sm in sms:
+        s = snm_joins(f"{raw}/{sm}")
+        print(f"| {sm} | {s['ok']} | {s['refused']} | {s['mlids']} | {s['p50']} | {s['p99']} |")
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__, file=sys.stderr)
@@ -103,6 +139,8 @@ def main():
               f"{verdict} | {c.get('tree_links', '-')} |")
     if "smd" in rows and "opensm" in rows and rows["opensm"] > 0:
         print(f"\nsmd / OpenSM time: {rows['smd'] / rows['opensm']:.2f}x")
+    if any(read_kv(f"{raw}/{sm}/verdict.txt").get("mode") == "snm" for sm in sms):
+        snm_table(raw, sms)
     return 0
 
 

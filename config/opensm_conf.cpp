@@ -207,7 +207,8 @@ const std::vector<OpenSmOption> kOptions = {
     {"cc_ca_cong_setting_ccti_min", "0 0", F::kMissing, C::kNone, "", "no congestion-control manager"},
     {"cc_cct", "(null)", F::kMissing, C::kNone, "", "no congestion-control manager"},
     {"prefix_routes_file", "/etc/opensm/prefix-routes.conf", F::kMissing, C::kNone, "", "no router prefix routes"},
-    {"consolidate_ipv6_snm_req", "FALSE", F::kMissing, C::kNone, "", "one MLID per IPv6 solicited-node group"},
+    {"consolidate_ipv6_snm_req", "FALSE", F::kEquivalent, C::kBool, "multicast.consolidate_ipv6_snm",
+     "groups share an MLID only when their Q_Key, MTU, rate, SL, FlowLabel, TClass and HopLimit agree", {}, "true"},
     {"log_prefix", "(null)", F::kMissing, C::kNone, "", "the journal names the unit"},
 };
 

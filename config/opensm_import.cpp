@@ -21,7 +21,7 @@ namespace {
 
 // Sections in the order of config/smd.yaml, so a converted file reads like the annotated default.
 const std::vector<std::string> kSectionOrder = {"sm",       "routing", "lid",  "mad", "log",     "control", "metrics",
-                                                "security", "ports",   "roce", "sa",  "perfmgr", "health",  "qos"};
+                                                "security", "ports",   "roce", "sa",  "perfmgr", "health",  "multicast", "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
 const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp"};

@@ -134,6 +134,13 @@ struct SaPolicy {
   unsigned alias_guid_byte = 0;      ///< sa.alias_guid_byte: bits 39:32 of the alias GUIDs the SM assigns, 0..255
 };
 
+/// The SA's multicast groups beyond what partitions pre-create (IBA 15.2.5.17).
+struct MulticastPolicy {
+  /// multicast.consolidate_ipv6_snm: IPv6 solicited-node groups (ff1S:601b:PKEY::1:ffXX:XXXX) of one scope and
+  /// P_Key share one MLID when their properties agree (OpenSM's consolidate_ipv6_snm_req, default FALSE there).
+  bool consolidate_ipv6_snm = true;
+};
+
 /// The Performance Manager (IBA 16.1): PortCounters and PortCountersExtended of every port, read by the master
 /// between sweeps with a window of its own.
 struct PerfMgrPolicy {
@@ -204,6 +211,7 @@ struct Policy {
   SaPolicy sa;
   PerfMgrPolicy perfmgr;
   HealthPolicy health;
+  MulticastPolicy multicast;
   /// partitions: absent = default_partitions() (OpenSM without partitions.conf: Default=0x7fff,ipoib :
   /// ALL=full); present = what it says, with_default_partition applied. Reloadable on SIGHUP.
   PartitionsSpec partitions = default_partitions();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "smd/sa/ipv6_snm.h"
 #include "smd/sa/rate.h"
 
 namespace smd::sa {
@@ -153,7 +154,29 @@ std::uint8_t pick_rate(std::uint64_t mask, const McMemberRecord& req, std::uint8
   }
 }
 
+/// Whether groups `a` and `b` may be carried by one MLID: IPv6 SNM groups of one family whose properties
+/// agree (what the switches and the receivers see of a packet must not depend on which MGID it was sent to).
+bool may_share_mlid(const McastGroup& a, const McastGroup& b) {
+  return is_ipv6_snm_mgid(a.mgid) && is_ipv6_snm_mgid(b.mgid) && same_snm_family(a.mgid, b.mgid) &&
+         a.q_key == b.q_key && a.mtu == b.mtu && a.rate == b.rate && a.sl == b.sl && a.flow_label == b.flow_label &&
+         a.tclass == b.tclass && a.pkey == b.pkey && a.hop_limit == b.hop_limit;
+}
+
 }  // namespace
+
+std::vector<McastGroupGuids> members_by_mlid(const std::vector<McastGroupMembers>& groups) {
+  std::map<Lid, std::set<Guid>> by_mlid;
+  for (const McastGroupMembers& g : groups) {
+    std::set<Guid>& ports = by_mlid[g.mlid];
+    for (const auto& [guid, join_state] : g.members) {
+      if (join_state != 0) ports.insert(guid);
+    }
+  }
+  std::vector<McastGroupGuids> out;
+  out.reserve(by_mlid.size());
+  for (const auto& [mlid, ports] : by_mlid) out.push_back({mlid, std::vector<Guid>(ports.begin(), ports.end())});
+  return out;
+}
 
 bool holds_pkey(const std::vector<std::uint16_t>& pkeys, std::uint16_t pkey) {
   return std::any_of(pkeys.begin(), pkeys.end(), [&](std::uint16_t k) { return (k & 0x7fff) == (pkey & 0x7fff); });
@@ -185,12 +208,27 @@ std::optional<Lid> McastDb::free_mlid(Lid wanted, Lid top) const {
   top = std::min(top, kMlidLast);
   if (wanted >= kMlidFirst && wanted <= top && !mlids_.count(wanted)) return wanted;
   Lid next = kMlidFirst;
-  for (const auto& [mlid, mgid] : mlids_) {  // ordered: the first gap is the lowest free MLID
+  for (const auto& [mlid, users] : mlids_) {  // ordered: the first gap is the lowest free MLID
     if (mlid > next) break;
     if (mlid == next) ++next;
   }
   if (next > top) return std::nullopt;
   return next;
+}
+
+std::optional<Lid> McastDb::shared_snm_mlid(const McastGroup& g, Lid top) const {
+  // One family's MGIDs differ only in their last 3 bytes: they sit together in the ordered map.
+  for (auto it = groups_.lower_bound(snm_family_first(g.mgid));
+       it != groups_.end() && same_snm_family(it->first, g.mgid); ++it) {
+    if (may_share_mlid(it->second, g) && it->second.mlid <= top) return it->second.mlid;
+  }
+  return std::nullopt;
+}
+
+void McastDb::release_mlid(Lid mlid) {
+  const auto it = mlids_.find(mlid);
+  if (it == mlids_.end()) return;
+  if (--it->second == 0) mlids_.erase(it);
 }
 
 void McastDb::add_bits(McastGroup& g, Guid port, std::uint8_t bits) {
@@ -214,13 +252,13 @@ bool McastDb::remove_bits(std::map<Gid, McastGroup>::iterator it, Guid port, std
   }
   // IBA 15.2.5.17: a group lives while it has a full (or send-only full) member.
   if (g.well_known || g.bit_count[0] != 0 || g.bit_count[3] != 0) return false;
-  mlids_.erase(g.mlid);
+  release_mlid(g.mlid);
   groups_.erase(it);
   return true;
 }
 
 McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const McastPort& port,
-                            const McastContext& ctx, McastResult& out) {
+                            const McastContext& ctx, McastResult& out, const std::string& no_new_mlid) {
   auto refuse = [&](std::uint16_t st, std::string why) {
     out = fail(st, std::move(why));
     return nullptr;
@@ -284,16 +322,23 @@ McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const
   if (life < 0 || life > 63) return refuse(status::kReqInvalid, "PacketLifeTime out of range");
   g.packet_life = static_cast<std::uint8_t>(life);
 
-  const std::optional<Lid> mlid = free_mlid((mask & mcm_mask::kMlid) ? req.mlid : 0, ctx.mlid_top);
-  if (!mlid) return refuse(status::kNoResources, "no free MLID");
-  g.mlid = *mlid;
   g.q_key = req.q_key;
   g.tclass = req.tclass;
   g.pkey = static_cast<std::uint16_t>(req.pkey | kPKeyFullBit);
   g.sl = req.sl;
   g.flow_label = req.flow_label;
   g.hop_limit = (mask & mcm_mask::kHopLimit) ? req.hop_limit : (g.scope == kScopeLinkLocal ? 0 : 0xFF);
-  mlids_[g.mlid] = g.mgid;
+  // As OpenSM's get_new_mlid: a free requested MLID first, then the SNM family's, then the lowest free.
+  const Lid requested = (mask & mcm_mask::kMlid) ? req.mlid : 0;
+  std::optional<Lid> mlid;
+  if (requested >= kMlidFirst && requested <= std::min(ctx.mlid_top, kMlidLast) && !mlids_.count(requested))
+    mlid = requested;
+  if (!mlid && ctx.consolidate_ipv6_snm && is_ipv6_snm_mgid(g.mgid)) mlid = shared_snm_mlid(g, ctx.mlid_top);
+  if ((!mlid || !mlids_.count(*mlid)) && !no_new_mlid.empty()) return refuse(status::kNoResources, no_new_mlid);
+  if (!mlid) mlid = free_mlid(0, ctx.mlid_top);
+  if (!mlid) return refuse(status::kNoResources, "no free MLID");
+  g.mlid = *mlid;
+  hold_mlid(g.mlid);
   out.events.push_back({true, g.mgid});
   auto [it, inserted] = groups_.emplace(g.mgid, std::move(g));
   return &it->second;
@@ -322,17 +367,21 @@ McastResult McastDb::join(const SaQuery& q, Guid requester, const McastContext& 
   const auto it = is_zero(req.mgid) ? groups_.end() : groups_.find(req.mgid);
   if (it == groups_.end()) {
     // One untrusted port may not take the MLID space from every other: at most an eighth of it (64 at
-    // least) in groups it created that still exist. IPoIB needs a handful per port.
+    // least) in MLIDs of groups it created that still exist. IPoIB needs a handful per port. A group that
+    // shares an MLID already in use (a consolidated IPv6 SNM group) takes none.
+    std::string no_new_mlid;
     if (!q.trusted && requester != 0) {
       const std::size_t space = ctx.mlid_top >= kMlidFirst ? ctx.mlid_top - kMlidFirst + 1u : 0u;
       const std::size_t cap = std::max<std::size_t>(64, space / 8);
-      const auto created = static_cast<std::size_t>(std::count_if(
-          groups_.begin(), groups_.end(), [&](const auto& kv) { return kv.second.created_by == requester; }));
-      if (created >= cap)
-        return fail(status::kNoResources, "the requester already created " + std::to_string(created) +
-                                              " groups (at most " + std::to_string(cap) + " per port)");
+      std::set<Lid> created;
+      for (const auto& [mgid, other] : groups_) {
+        if (other.created_by == requester) created.insert(other.mlid);
+      }
+      if (created.size() >= cap)
+        no_new_mlid = "the requester already created groups on " + std::to_string(created.size()) +
+                      " MLIDs (at most " + std::to_string(cap) + " per port)";
     }
-    g = create(req, mask, *port, ctx, out);
+    g = create(req, mask, *port, ctx, out, no_new_mlid);
     if (!g) return out;
     g->created_by = requester;
   } else {
@@ -492,7 +541,7 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
       moved = true;
       const Gid mgid = it->first;
       if (it->second.bit_count[0] == 0 && it->second.bit_count[3] == 0) {
-        mlids_.erase(it->second.mlid);
+        release_mlid(it->second.mlid);
         groups_.erase(it);
         events.push_back({false, mgid});
       }
@@ -530,7 +579,7 @@ std::vector<McastEvent> McastDb::apply_policy(const PartitionsSpec& spec, const 
     g.hop_limit = g.scope == kScopeLinkLocal ? 0 : 0xFF;
     g.packet_life = ctx.packet_life;
     g.well_known = true;
-    mlids_[g.mlid] = g.mgid;
+    hold_mlid(g.mlid);
     groups_.emplace(g.mgid, std::move(g));
     events.push_back({true, w.mgid});
   }
@@ -619,7 +668,8 @@ Status McastDb::load_json(const std::string& text) {
   if (counter == doc.end() || !counter->is_number_unsigned() || counter->get<std::uint64_t>() > 0xFFFFFFFFull)
     return make_error(ErrorCode::kInvalidInput, "\"next_mgid\" is not a 32-bit count");
   std::map<Gid, McastGroup> groups;
-  std::map<Lid, Gid> mlids;
+  std::map<Lid, std::uint32_t> mlids;
+  std::map<Lid, Gid> first_on;  // the first group read on each MLID
   for (std::size_t i = 0; i < list->size(); ++i) {
     const nlohmann::json& e = (*list)[i];
     const std::string where = "groups[" + std::to_string(i) + "]";
@@ -689,9 +739,12 @@ Status McastDb::load_json(const std::string& text) {
       for (unsigned b = 0; b < 4; ++b) g.bit_count[b] += (js >> b) & 1u;
     }
     if (groups.count(g.mgid)) return make_error(ErrorCode::kInvalidInput, where + ": MGID listed twice");
-    if (mlids.count(g.mlid))
+    // Only IPv6 SNM groups of one family with equal properties share an MLID (what consolidation made).
+    if (const auto other = first_on.find(g.mlid);
+        other != first_on.end() && !may_share_mlid(groups.at(other->second), g))
       return make_error(ErrorCode::kInvalidInput, where + ": MLID already used by another group");
-    mlids[g.mlid] = g.mgid;
+    first_on.emplace(g.mlid, g.mgid);
+    ++mlids[g.mlid];
     groups.emplace(g.mgid, std::move(g));
   }
   groups_ = std::move(groups);

@@ -16,7 +16,13 @@
 //                 selector excludes them: then "<" takes one step below the requested value, "exactly" the
 //                 value itself, ">" fails (OpenSM's rule); nothing the port carries -> REQ_INVALID; stored
 //                 "exactly";
-//                 MLID lowest free in [0xC000, mlid_top] (else NO_RESOURCES).
+//                 MLID: the requested one if free; else, for an IPv6 solicited-node MGID (ipv6_snm.h) with
+//                 ctx.consolidate_ipv6_snm, the MLID of a group of its family (same scope and P_Key) whose
+//                 Q_Key, MTU, rate, SL, FlowLabel, TClass, P_Key and HopLimit are its own (one tree then
+//                 carries them all; a group that differs is not refused, it gets an MLID of its own); else
+//                 the lowest free in [0xC000, mlid_top] (else NO_RESOURCES). Every MGID stays its own group
+//                 with its own members (answers, GetTable, leaves); an MLID is free again when the last
+//                 group on it ends.
 //   leave (Delete) MGID|PortGID|JoinState; clears the given bits, which the port must all hold (else
 //                 REQ_INVALID, as OpenSM); a port at 0 is removed; a group left with
 //                 no full member and not well_known is deleted (its MLID free again).
@@ -38,6 +44,7 @@
 #include "routing/base/status.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
+#include "smd/fabric/mcast_groups.h"
 #include "smd/sa/sa_query.h"
 
 namespace smd::sa {
@@ -64,6 +71,9 @@ struct McastContext {
   std::uint64_t subnet_prefix = 0xFE80000000000000ull;
   Lid mlid_top = kMlidFirst + 1023;  ///< highest usable MLID (min MulticastFDBCap over the switches)
   std::uint8_t packet_life = 0x12;   ///< PacketLifeTime of created groups (subnet_timeout)
+  /// multicast.consolidate_ipv6_snm: IPv6 solicited-node groups of one scope and P_Key share an MLID when
+  /// their properties agree. Turning it off leaves shared MLIDs shared until their groups end.
+  bool consolidate_ipv6_snm = true;
   /// The port with this GUID, nullopt when the subnet has no such port.
   std::function<std::optional<McastPort>(Guid)> port;
 };
@@ -150,17 +160,29 @@ class McastDb {
   Status load_json(const std::string& json);
 
  private:
+  /// `no_new_mlid`: when not empty, the group may only share an MLID already in use (consolidation); a
+  /// fresh MLID is refused with NO_RESOURCES and this reason.
   McastGroup* create(const mad::sa::McMemberRecord& req, std::uint64_t mask, const McastPort& port,
-                     const McastContext& ctx, McastResult& out);
+                     const McastContext& ctx, McastResult& out, const std::string& no_new_mlid);
   std::optional<Lid> free_mlid(Lid wanted, Lid top) const;
+  /// The MLID of an IPv6 SNM group of `g`'s family whose properties agree with `g`'s, at most `top`.
+  std::optional<Lid> shared_snm_mlid(const McastGroup& g, Lid top) const;
+  /// Count one more group on `g.mlid`, or one fewer (the MLID is free again at zero).
+  void hold_mlid(Lid mlid) { ++mlids_[mlid]; }
+  void release_mlid(Lid mlid);
   void add_bits(McastGroup& g, Guid port, std::uint8_t bits);
   /// Clears `bits` of `port`; true when the group has ended and was erased.
   bool remove_bits(std::map<mad::sa::Gid, McastGroup>::iterator it, Guid port, std::uint8_t bits);
 
   std::map<mad::sa::Gid, McastGroup> groups_;
-  std::map<Lid, mad::sa::Gid> mlids_;  ///< MLIDs in use
+  std::map<Lid, std::uint32_t> mlids_;  ///< MLIDs in use -> groups on each (more than one: consolidated SNM)
   std::uint32_t next_mgid_ = 1;        ///< counter of generated MGIDs
 };
+
+/// The member endports of every MLID in `groups` (McastDb::snapshot()), by MLID: the union over the groups
+/// that share it (consolidated IPv6 SNM groups), each port once, sorted; members with JoinState 0 left out.
+/// One tree per MLID is built from this, so a leave from one MGID keeps the branches its other groups need.
+std::vector<McastGroupGuids> members_by_mlid(const std::vector<McastGroupMembers>& groups);
 
 /// Whether a port with P_Key table `pkeys` holds P_Key `pkey` (same 15-bit base, IBA 10.9.1).
 bool holds_pkey(const std::vector<std::uint16_t>& pkeys, std::uint16_t pkey);

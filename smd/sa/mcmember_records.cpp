@@ -13,6 +13,7 @@ McastContext mcast_context(const SaSnapshot& snap) {
   ctx.subnet_prefix = f.subnet_prefix();
   ctx.mlid_top = f.mlid_top();
   ctx.packet_life = snap.settings.packet_lifetime;
+  ctx.consolidate_ipv6_snm = snap.settings.consolidate_ipv6_snm;
   ctx.port = [&snap](Guid guid) -> std::optional<McastPort> {
     const Endport* e = snap.fabric->by_guid(guid);
     if (!e) return std::nullopt;

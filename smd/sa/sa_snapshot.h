@@ -31,6 +31,7 @@ struct SaSettings {
   std::uint8_t packet_lifetime = 0x12;
   std::uint8_t resp_time_value = 16;  ///< ClassPortInfo:RespTimeValue
   std::uint32_t max_records = 65536;
+  bool consolidate_ipv6_snm = true;  ///< multicast.consolidate_ipv6_snm (McastContext)
 };
 
 /// ClassPortInfo:RespTimeValue for a response time of `ms` (IBA 13.4.6.2: 4.096 us * 2^value, the

@@ -21,28 +21,23 @@ constexpr std::chrono::milliseconds kMcastDebounce{3};
 }  // namespace
 
 void Daemon::on_groups_changed(std::vector<sa::McastGroupMembers> groups) {
-  // The SA thread: convert, swap into the mailbox, and let the SM's thread queue the event.
-  std::map<Lid, McastGroupGuids> by_mlid;
+  // The SA thread: convert, swap into the mailbox, and let the SM's thread queue the event. Groups that share
+  // an MLID (consolidated IPv6 SNM groups) get one tree over all their members.
+  std::vector<McastGroupGuids> flat = sa::members_by_mlid(groups);
   std::vector<McastGroupView> view;
   view.reserve(groups.size());
   for (const sa::McastGroupMembers& g : groups) {
-    McastGroupGuids& out = by_mlid[g.mlid];
-    out.mlid = g.mlid;
     McastGroupView& v = view.emplace_back();
     v.mgid = g.mgid;
     v.mlid = g.mlid;
     for (const auto& [guid, join_state] : g.members) {
       if (join_state == 0) continue;
-      out.port_guids.push_back(guid);
       ++v.members;
       if (join_state & 0x1) ++v.full;
       if (join_state & 0x2) ++v.non_member;
       if (join_state & 0xC) ++v.send_only;
     }
   }
-  std::vector<McastGroupGuids> flat;
-  flat.reserve(by_mlid.size());
-  for (auto& [mlid, g] : by_mlid) flat.push_back(std::move(g));
   {
     std::lock_guard<std::mutex> lock(mcast_mailbox_mutex_);
     mcast_mailbox_ = std::move(flat);

@@ -380,6 +380,9 @@ struct McmOptions {
   bool create = false;  // also Q_Key, TClass, FlowLabel, SL: what creating a group needs
   std::string qkey = "0x0b1b";
   int window = 8;
+  // Each port's own IPv6 solicited-node MGID: --mgid with its last 24 bits replaced by the port GUID's
+  // (IPoIB's link-local address ends in the GUID, RFC 4391 8; the solicited-node group takes its low 24 bits).
+  bool snm = false;
 };
 
 // join / leave: one MCMemberRecord Set (join) or Delete (leave) per port, PortGID = that port's GID (a proxy
@@ -414,9 +417,12 @@ int mode_mcm(const Common& c, const McmOptions& o, bool join) {
       const std::size_t i = next++;
       McMemberRecord r = rec;
       r.port_gid = make_gid(port.info().prefix, guids[i]);
+      if (o.snm) {
+        for (int b = 0; b < 3; ++b) r.mgid[13 + b] = static_cast<uint8_t>(guids[i] >> (16 - 8 * b));
+      }
       const Mad mad = build_sa_mad(request_header(method, kAttrMcMemberRecord, mask, c), encode_mcmember_record(r));
       tx.submit(mad, [&, i, r](const Outcome& out_i) {
-        json j = {{"op", join ? "join" : "leave"}, {"port_gid", gid_text(r.port_gid)}};
+        json j = {{"op", join ? "join" : "leave"}, {"port_gid", gid_text(r.port_gid)}, {"mgid", gid_text(r.mgid)}};
         if (!out_i.answer) {
           ++bad;
           j["status"] = nullptr;
@@ -827,6 +833,7 @@ int main(int argc, char** argv) {
     sub->add_flag("--create", mcm.create, "also send Q_Key, TClass, FlowLabel and SL (what creating needs)");
     sub->add_option("--qkey", mcm.qkey, "Q_Key with --create")->capture_default_str();
     sub->add_option("--window", mcm.window, "outstanding requests")->capture_default_str();
+    sub->add_flag("--snm", mcm.snm, "each port its own solicited-node MGID: --mgid's low 24 bits := the port GUID's");
   }
   std::string groups_mgid;
   auto* groups = app.add_subcommand("groups", "MCMemberRecord GetTable");

@@ -151,7 +151,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "health.thresholds.xmit_constraint_errors", "health.thresholds.rcv_constraint_errors",
       "health.thresholds.local_link_integrity_errors", "health.thresholds.excessive_buffer_overrun_errors",
       "health.thresholds.vl15_dropped", "health.thresholds.xmit_wait", "health.flap_count", "health.flap_window",
-      "health.quiet_period", "partitions.enforcement", "partitions.allow_both_pkeys", "partitions.list[].name",
+      "health.quiet_period", "multicast.consolidate_ipv6_snm", "partitions.enforcement", "partitions.allow_both_pkeys", "partitions.list[].name",
       "partitions.list[].pkey", "partitions.list[].default_membership", "partitions.list[].index0",
       "partitions.list[].members[].select", "partitions.list[].members[].membership", "partitions.list[].ipoib.mtu",
       "partitions.list[].ipoib.rate", "partitions.list[].ipoib.sl", "partitions.list[].ipoib.scopes",
