@@ -245,6 +245,12 @@ class Parser {
           if (r.first > r.last) r = {0, 0x7fff};  // the range wrapped over 0x7fff: all of them
         }
       }
+      // P_Key 0 is invalid (IBA 10.9.1): no query carries it, so a range starts at 1.
+      if (r.first == 0) r.first = 1;
+      if (r.last == 0) {
+        warn(l, column, "P_Key 0x0000 is invalid and matches no query: not carried");
+        continue;
+      }
       out.push_back(r);
     }
     return std::nullopt;
@@ -432,6 +438,7 @@ class Parser {
     std::optional<Line> qos_class;
     std::vector<Reference> refs;
     bool has_level = false;
+    bool pkey_given = false;
     auto f = block(open, [&](const Line& l) -> std::optional<Failure> {
       if (l.key == "use") {
       } else if (l.key == "qos-class") {
@@ -447,6 +454,7 @@ class Parser {
       } else if (l.key == "service-id") {
         return ranges(l, l.value, l.value_column, UINT64_MAX, r.service_ids);
       } else if (l.key == "pkey") {
+        pkey_given = true;
         return pkey_ranges(l, l.value, l.value_column, r.pkeys);
       } else if (l.key == "qos-level-name") {
         r.level = l.value;
@@ -462,6 +470,10 @@ class Parser {
     if (f) return f;
     if (!has_level) return fail(open, open.column, "qos-match-rule without qos-level-name");
     refs_.insert(refs_.end(), refs.begin(), refs.end());
+    if (pkey_given && r.pkeys.empty()) {
+      warn(open, open.column, "this qos-match-rule has no P_Key left to match: not carried");
+      return std::nullopt;
+    }
     if (qos_class) {
       warn(*qos_class, qos_class->column,
            "qos-class: smd does not match on a query's QoS class; the rule is not carried (without this criterion "
@@ -596,6 +608,10 @@ class Parser {
         return fail(l, l.column, "unknown ULP '" + ulp + "' (expected default, any, ipoib, sdp, rds, iser, srp)");
       }
       if (f) return f;
+      if (criterion == "pkey" && u.rule.pkeys.empty()) {
+        warn(l, l.column, "this qos-ulps line has no P_Key left to match: not carried");
+        carried = false;
+      }
       if (carried) ulp_lines_.push_back(std::move(u));
     }
     return fail(open, open.column, "'qos-ulps' is never closed by 'end-qos-ulps'");
