@@ -154,8 +154,9 @@ const std::vector<OpenSmOption> kOptions = {
     {"console_port", "10000", F::kPartial, C::kNone, "control.socket",
      "smctl over control.socket instead of a console"},
     {"qos", "FALSE", F::kEquivalent, C::kBool, "qos.enabled", ""},
-    {"qos_policy_file", "/etc/opensm/qos-policy.conf", F::kMissing, C::kNone, "",
-     "write qos.port_groups, qos.levels and qos.rules by hand"},
+    {"qos_policy_file", "/etc/opensm/qos-policy.conf", F::kPartial, C::kQosPolicyFile, "qos.rules",
+     "read when qos is TRUE into qos.port_groups, qos.levels and qos.rules (smd import-qos-policy); qos-class, "
+     "path-bits and per-port names are not carried"},
     {"suppress_sl2vl_mad_status_errors", "FALSE", F::kMissing, C::kNone, "", "SL2VL errors are always reported"},
     {"qos_max_vls", "0", F::kEquivalent, C::kNumber, "qos.max_vls", "0 = unset"},
     {"qos_high_limit", "-1", F::kEquivalent, C::kHighLimit, "qos.high_limit", ""},
