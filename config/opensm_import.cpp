@@ -306,6 +306,15 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
         add(s, i, o->smd_key, *v ? "true" : "false");
         break;
       }
+      case OpenSmConversion::kNotBool: {
+        const auto v = parse_bool(s.value);
+        if (!v) {
+          bad("not TRUE or FALSE");
+          break;
+        }
+        add(s, i, o->smd_key, *v ? "false" : "true");
+        break;
+      }
       case OpenSmConversion::kString:
         if (!is_null(s.value)) add(s, i, o->smd_key, quoted(s.value));
         break;

@@ -40,6 +40,8 @@ void read_sm(MapReader sm, SmPolicy& out, Diagnostics& diag) {
   sm.read_unsigned("poll_interval", 1, 3600, out.poll_interval_s);
   sm.read_unsigned("poll_retries", 1, 100, out.poll_retries);
   sm.read_string("node_name_map", out.node_name_map);
+  sm.read_bool("client_reregister", out.client_reregister);
+  sm.read_bool("multicast", out.multicast);
   sm.finish();
   // A port GUID names one port on one CA by itself; a port number as well would leave the daemon to guess
   // which of the two the operator meant.
@@ -192,6 +194,8 @@ void read_sa(MapReader sa, SaPolicy& out) {
   sa.read_unsigned("report_timeout_ms", 10, 60000, out.report_timeout_ms);
   sa.read_unsigned("max_records", 1, 1000000, out.max_records);
   sa.read_string("services_file", out.services_file, /*non_empty=*/true);
+  sa.read_bool("original_rates_only", out.original_rates_only);
+  sa.read_bool("drop_absent_subscribers", out.drop_absent_subscribers);
   sa.finish();
 }
 

@@ -286,6 +286,21 @@ TEST(OpenSmImport, MissingPartitionsFiles) {
   EXPECT_NE(refused.error().message.find("/etc/opensm/partitions.conf:"), std::string::npos) << refused.error().message;
 }
 
+// Issue 44's options: two of them hold the opposite truth value of smd's key.
+TEST(OpenSmImport, MulticastReregisterRatesAndPerfMgrCas) {
+  Conversion c;
+  const Policy p = c.policy(
+      "no_clients_rereg TRUE\ndisable_multicast TRUE\nuse_original_extended_sa_rates_only TRUE\n"
+      "perfmgr_ignore_cas TRUE\n");
+  EXPECT_FALSE(p.sm.client_reregister);
+  EXPECT_FALSE(p.sm.multicast);
+  EXPECT_TRUE(p.sa.original_rates_only);
+  EXPECT_TRUE(p.perfmgr.ignore_cas);
+  const Policy d = c.policy("no_clients_rereg FALSE\ndisable_multicast FALSE\n");
+  EXPECT_TRUE(d.sm.client_reregister);
+  EXPECT_TRUE(d.sm.multicast);
+}
+
 // The qos-policy.conf is read only with qos TRUE, as OpenSM; its port groups may name the partitions of the
 // partitions.conf beside it.
 TEST(OpenSmImport, QosPolicyFileWithQosTrue) {

@@ -160,7 +160,7 @@ const RejectCase kShapeCases[] = {
     {"sa_services_file_empty", "sa:\n  services_file: \"\"\n", "t.yaml:2:18: sa.services_file: must not be empty"},
     {"sa_unknown_key", "sa:\n  rmpp: true\n",
      "t.yaml:2:3: sa.rmpp: unknown key; expected one of enabled, key, packet_lifetime, queue_depth, report_retries, "
-     "report_timeout_ms, max_records, services_file"},
+     "report_timeout_ms, max_records, services_file, original_rates_only, drop_absent_subscribers"},
     {"roce_unknown_key", "roce:\n  frr_dir: /tmp\n",
      "t.yaml:2:3: roce.frr_dir: unknown key; expected one of export, frr"},
     {"duplicate_key", "mad:\n  window: 8\n  window: 9\n", "t.yaml:3:3: mad.window: duplicate key (first at line 2)"},
