@@ -45,6 +45,7 @@ enum class OpenSmConversion {
   kNumber,       ///< decimal or 0x hex, written in decimal
   kHex64,        ///< a 64-bit GUID or key, written as 0x%016x
   kBool,         ///< TRUE/FALSE (any case, or 1/0)
+  kNotBool,      ///< TRUE/FALSE written as the opposite (no_clients_rereg TRUE -> sm.client_reregister: false)
   kString,       ///< a path or word, written quoted; "(null)" = unset
   kMsToSeconds,  ///< milliseconds -> whole seconds, rounded up, at least 1
   kEngines,      ///< routing_engine: comma list, engines smd lacks dropped, minhop appended as OpenSM falls back to it
@@ -54,6 +55,7 @@ enum class OpenSmConversion {
   kPartitionsFile,  ///< partition_config_file: the file is read and becomes the partitions: section
   kRootGuidFile,    ///< root_guid_file: GUIDs, one per line, become routing.updn.roots and routing.ftree.roots
   kHighLimit,       ///< qos_*high_limit: -1 = unset, else 0..255
+  kQosPolicyFile,   ///< qos_policy_file: read when qos is TRUE; its lists become qos.port_groups/levels/rules
 };
 
 /// One row of the table.

@@ -13,6 +13,8 @@
 #include "config/partitions_conf.h"
 #include "config/partitions_yaml.h"
 #include "config/policy_loader.h"
+#include "config/qos_policy_conf.h"
+#include "config/qos_yaml.h"
 #include "routing/partitions/partition_spec.h"
 
 namespace smd {
@@ -27,6 +29,7 @@ const std::vector<std::string> kSectionOrder = {"sm",       "routing", "lid",  "
 const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp"};
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
+constexpr const char* kOpenSmQosPolicyDefault = "/etc/opensm/qos-policy.conf";
 
 struct Entry {
   std::vector<std::string> path;  ///< the policy key split at '.'
@@ -233,6 +236,8 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
   std::optional<bool> allow_both;
   std::string partitions_path = inputs.partitions_file;
   int partitions_line = 0;
+  std::optional<std::size_t> qos_file_setting;  // the qos_policy_file line
+  std::optional<std::size_t> qos_setting;       // the qos line, when TRUE
 
   for (std::size_t i = 0; i < settings.size(); ++i) {
     const OpenSmSetting& s = settings[i];
@@ -242,6 +247,11 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
       result.warnings.push_back(at(s) + ": " + s.name + " is not an OpenSM 3.3.23 option: ignored");
       continue;
     }
+    if (o->conversion == OpenSmConversion::kQosPolicyFile) {
+      qos_file_setting = i;  // read after the loop, once partitions and qos are known
+      continue;
+    }
+    if (s.name == "qos" && parse_bool(s.value).value_or(false)) qos_setting = i;
     if (o->conversion == OpenSmConversion::kPartitionsFile) {
       // OpenSM reads its default path too: the file is looked for whatever the value.
       if (partitions_path.empty() && !is_null(s.value)) partitions_path = s.value;
@@ -294,6 +304,15 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
           break;
         }
         add(s, i, o->smd_key, *v ? "true" : "false");
+        break;
+      }
+      case OpenSmConversion::kNotBool: {
+        const auto v = parse_bool(s.value);
+        if (!v) {
+          bad("not TRUE or FALSE");
+          break;
+        }
+        add(s, i, o->smd_key, *v ? "false" : "true");
         break;
       }
       case OpenSmConversion::kString:
@@ -405,6 +424,7 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
         break;
       }
       case OpenSmConversion::kPartitionsFile:
+      case OpenSmConversion::kQosPolicyFile:
       case OpenSmConversion::kNone: break;
     }
   }
@@ -442,6 +462,35 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
     if (o.smd_default.empty() || set_by_file.contains(o.name)) continue;
     result.defaults_differ.push_back(std::string(o.name) + " " + std::string(o.opensm_default) + " -> " +
                                      std::string(o.smd_key) + ": " + std::string(o.smd_default));
+  }
+  // qos-policy.conf: OpenSM reads it only with qos TRUE; its lists go under qos: as one line each.
+  if (qos_setting) {
+    const bool named_by_conf = inputs.qos_policy_file.empty();
+    std::string qos_path = inputs.qos_policy_file;
+    if (qos_path.empty() && qos_file_setting && !is_null(settings[*qos_file_setting].value)) {
+      qos_path = settings[*qos_file_setting].value;
+    }
+    if (qos_path.empty()) qos_path = kOpenSmQosPolicyDefault;
+    const std::size_t from = qos_file_setting.value_or(*qos_setting);
+    auto qos_text = inputs.read_file(qos_path, "QoS policy file");
+    if (qos_text.ok()) {
+      auto qos = parse_qos_policy_conf(*qos_text, qos_path, partitions);
+      if (!qos.ok()) return qos.error();
+      for (const std::string& w : qos->warnings) result.warnings.push_back(w);
+      for (const QosYamlKey& key : qos_list_keys(qos->spec)) {
+        draft.entries.push_back(
+            Entry{{"qos", key.key}, flow_sequence(key), at(settings[from]) + " qos_policy_file " + qos_path, from});
+      }
+    } else if (!named_by_conf) {
+      return qos_text.error();
+    } else if (qos_path != kOpenSmQosPolicyDefault) {
+      result.warnings.push_back(at(settings[from]) + ": qos_policy_file: " + qos_text.error().message +
+                                "; OpenSM then gives every path the default QoS level, and so does smd");
+    }
+  } else if (qos_file_setting && !same_value(settings[*qos_file_setting].value, kOpenSmQosPolicyDefault)) {
+    not_carried(settings[*qos_file_setting], "partial", "OpenSM reads it only with qos TRUE; this file sets no qos");
+  } else if (qos_file_setting) {
+    ++result.at_default;
   }
   if (partitions_changed) {
     draft.partitions = partitions;

@@ -21,6 +21,8 @@ struct OpenSmImportInputs {
   std::function<Result<std::string>(const std::string& path, const std::string& what)> read_file;
   /// Read this partitions file instead of the one partition_config_file names ("" = the named one).
   std::string partitions_file;
+  /// Read this QoS policy file instead of the one qos_policy_file names ("" = the named one).
+  std::string qos_policy_file;
 };
 
 /// What the conversion made.
@@ -39,7 +41,8 @@ struct OpenSmImport {
 /// partitions.conf that exists but cannot be parsed, or that the policy loader refuses; kIo when the
 /// partitions file given in `inputs.partitions_file` cannot be read. A partitions file named by the
 /// configuration that does not exist is OpenSM's no-file case: the default partition, and a warning unless
-/// the name is OpenSM's default path.
+/// the name is OpenSM's default path. The qos-policy.conf (config/qos_policy_conf.h) is read only when the
+/// file sets qos TRUE, as OpenSM; the same rules hold for it (no file: no QoS levels).
 Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settings, const std::string& source,
                                         const OpenSmImportInputs& inputs);
 

@@ -11,6 +11,7 @@ void read_perfmgr(MapReader perfmgr, PerfMgrPolicy& out) {
   perfmgr.read_unsigned("timeout_ms", 10, 60000, out.timeout_ms);
   perfmgr.read_unsigned("retries", 0, 10, out.retries);
   perfmgr.read_bool("reset_saturated", out.reset_saturated);
+  perfmgr.read_bool("ignore_cas", out.ignore_cas);
   perfmgr.finish();
   // A MAD that may wait longer than an interval makes passes overlap their own schedule.
   const std::uint64_t worst_ms = std::uint64_t{out.timeout_ms} * (out.retries + 1);

@@ -37,6 +37,12 @@ struct SmPolicy {
   /// sm.node_name_map: the node-name map file ("" = none), as written in the policy; read at every load
   /// into Policy::node_names (config/node_name_map.h).
   std::string node_name_map;
+  /// sm.client_reregister: set ClientReregister in an endport's PortInfo when this SM first configures it
+  /// as master (false = OpenSM's no_clients_rereg: clients keep their SA registrations as they are)
+  bool client_reregister = true;
+  /// sm.multicast: program MFTs and tell SA clients UD multicast is supported (false = OpenSM's
+  /// disable_multicast: no MFT is written and ClassPortInfo clears IsUDMulticastSupported)
+  bool multicast = true;
 };
 
 /// routing.repair: what a heavy sweep programs when the fabric only lost links or nodes.
@@ -131,6 +137,12 @@ struct SaPolicy {
   unsigned report_timeout_ms = 500;  ///< sa.report_timeout_ms: wait for a ReportResp, 10..60000
   unsigned max_records = 65536;      ///< sa.max_records: most records in one GetTable answer, 1..1000000
   std::string services_file;         ///< sa.services_file: ServiceRecords ("" = state_dir/sa-services.json)
+  /// sa.original_rates_only: rates in PathRecords and MCMemberRecords only from IBA 1.2.1's codes (up to
+  /// 300 Gb/s), newer ones mapped down (OpenSM's use_original_extended_sa_rates_only)
+  bool original_rates_only = false;
+  /// sa.drop_absent_subscribers: a port's InformInfo subscriptions are dropped when it leaves the subnet
+  /// (OpenSM's drop_event_subscriptions)
+  bool drop_absent_subscribers = false;
   unsigned alias_guid_byte = 0;      ///< sa.alias_guid_byte: bits 39:32 of the alias GUIDs the SM assigns, 0..255
 };
 
@@ -150,6 +162,7 @@ struct PerfMgrPolicy {
   unsigned timeout_ms = 200;     ///< perfmgr.timeout_ms: per attempt, 10..60000
   unsigned retries = 2;          ///< perfmgr.retries: re-sends after a timeout, 0..10
   bool reset_saturated = true;   ///< perfmgr.reset_saturated: clear a saturated counter with a PortCounters Set
+  bool ignore_cas = false;       ///< perfmgr.ignore_cas: read switch ports only (OpenSM's perfmgr_ignore_cas)
 };
 
 /// health.thresholds keys, in smd::PortCounter order (smd/state/port_counters_view.h checks the match).

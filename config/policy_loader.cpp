@@ -41,6 +41,8 @@ void read_sm(MapReader sm, SmPolicy& out, Diagnostics& diag) {
   sm.read_unsigned("poll_interval", 1, 3600, out.poll_interval_s);
   sm.read_unsigned("poll_retries", 1, 100, out.poll_retries);
   sm.read_string("node_name_map", out.node_name_map);
+  sm.read_bool("client_reregister", out.client_reregister);
+  sm.read_bool("multicast", out.multicast);
   sm.finish();
   // A port GUID names one port on one CA by itself; a port number as well would leave the daemon to guess
   // which of the two the operator meant.
@@ -195,6 +197,8 @@ void read_sa(MapReader sa, SaPolicy& out) {
   sa.read_unsigned("max_records", 1, 1000000, out.max_records);
   sa.read_string("services_file", out.services_file, /*non_empty=*/true);
   sa.read_unsigned("alias_guid_byte", 0, 255, out.alias_guid_byte);
+  sa.read_bool("original_rates_only", out.original_rates_only);
+  sa.read_bool("drop_absent_subscribers", out.drop_absent_subscribers);
   sa.finish();
 }
 

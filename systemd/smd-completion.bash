@@ -60,9 +60,9 @@ _smd() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local global="-c -F --config --once --log-level --instance --metrics-listen -p --priority -g --guid -R
                 --routing-engine --routing_engine --help --version"
-  local commands="config plan check-config import-partitions import-opensm-conf"
+  local commands="config plan check-config import-partitions import-qos-policy import-opensm-conf"
   case ${prev} in
-    -c | -F | --config | --topology | --lft-dump | --opensm-lfts | --partitions | --guid2lid | --ar-plan | --roce-plan | --svg | --pairs | -o | --output)
+    -c | -F | --config | --topology | --lft-dump | --opensm-lfts | --partitions | --qos-policy | --guid2lid | --ar-plan | --roce-plan | --svg | --pairs | -o | --output)
       _smd_complete_files; return ;;
     --frr-dir) mapfile -t COMPREPLY < <(compgen -d -- "${cur}"); return ;;
     --log-level) _smd_complete_words "${_smd_levels}"; return ;;
@@ -97,9 +97,11 @@ _smd() {
       if [[ ${cur} == -* ]]; then _smd_complete_words "--skip-permissions --help"; else _smd_complete_files; fi ;;
     import-partitions)
       if [[ ${cur} == -* ]]; then _smd_complete_words "-o --output --help"; else _smd_complete_files; fi ;;
+    import-qos-policy)
+      if [[ ${cur} == -* ]]; then _smd_complete_words "--partitions -o --output --help"; else _smd_complete_files; fi ;;
     import-opensm-conf)
       if [[ ${cur} == -* ]]; then
-        _smd_complete_words "--partitions -o --output --options-table --help"
+        _smd_complete_words "--partitions --qos-policy -o --output --options-table --help"
       else
         _smd_complete_files
       fi ;;

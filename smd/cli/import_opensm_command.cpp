@@ -20,6 +20,7 @@ constexpr int kWriteFailExit = 4;
 struct ImportArgs {
   std::string input;
   std::string partitions;
+  std::string qos_policy;
   std::string output;
   bool table = false;
 };
@@ -33,8 +34,8 @@ std::string cell(std::string_view text) {
 
 }  // namespace
 
-int run_import_opensm(const std::string& input, const std::string& partitions, const std::string& output_path,
-                      std::ostream& out, std::ostream& err) {
+int run_import_opensm(const std::string& input, const std::string& partitions, const std::string& qos_policy,
+                      const std::string& output_path, std::ostream& out, std::ostream& err) {
   Result<std::string> text = read_regular_file(input, kMaxPolicyBytes, "OpenSM configuration");
   if (!text.ok()) {
     err << printable_text(text.error().message) << "\n";
@@ -50,6 +51,7 @@ int run_import_opensm(const std::string& input, const std::string& partitions, c
     return read_regular_file(path, kMaxPolicyBytes, what);
   };
   inputs.partitions_file = partitions;
+  inputs.qos_policy_file = qos_policy;
   auto imported = import_opensm_conf(*settings, input, inputs);
   if (!imported.ok()) {
     err << printable_lines(imported.error().message) << "\n";
@@ -89,10 +91,12 @@ void add_import_opensm_command(CLI::App& app) {
   auto args = std::make_shared<ImportArgs>();
   CLI::App* command =
       app.add_subcommand("import-opensm-conf",
-                         "Convert OpenSM's opensm.conf (and the partitions.conf it names) into an smd policy (YAML)");
+                         "Convert OpenSM's opensm.conf (and the partitions.conf and qos-policy.conf it names) into an smd policy (YAML)");
   command->add_option("FILE", args->input, "OpenSM configuration, e.g. /etc/opensm/opensm.conf");
   command->add_option("--partitions", args->partitions,
                       "read this partitions.conf instead of the one partition_config_file names");
+  command->add_option("--qos-policy", args->qos_policy,
+                      "read this qos-policy.conf instead of the one qos_policy_file names (used when qos is TRUE)");
   command->add_option("-o,--output", args->output, "Write the policy here instead of stdout");
   command->add_flag("--options-table", args->table,
                     "print every OpenSM option with what smd makes of it (Markdown) and exit");
@@ -105,7 +109,7 @@ void add_import_opensm_command(CLI::App& app) {
       std::cerr << "import-opensm-conf: FILE is required\n";
       throw CLI::RuntimeError(kBadInputExit);
     }
-    const int code = run_import_opensm(args->input, args->partitions, args->output, std::cout, std::cerr);
+    const int code = run_import_opensm(args->input, args->partitions, args->qos_policy, args->output, std::cout, std::cerr);
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }

@@ -1,6 +1,6 @@
 // smd: InfiniBand subnet manager. `smd --once` brings a fabric up and exits; `smd plan` routes a netfile
 // offline; `smd check-config` validates a policy file; `smd import-partitions` converts OpenSM's
-// partitions.conf, `smd import-opensm-conf` its opensm.conf; `smd config --effective` prints every policy key
+// partitions.conf, `smd import-qos-policy` its qos-policy.conf, `smd import-opensm-conf` its opensm.conf; `smd config --effective` prints every policy key
 // with its value and origin. `smd --instance NAME` is one of several SMs on this host (smd@.service, one per
 // port); -p, -g, -R override the policy.
 #include <spdlog/spdlog.h>
@@ -17,6 +17,7 @@
 #include "smd/cli/import_opensm_command.h"
 #include "smd/cli/effective_config_command.h"
 #include "smd/cli/import_partitions_command.h"
+#include "smd/cli/import_qos_policy_command.h"
 #include "smd/cli/logging.h"
 #include "smd/cli/once_command.h"
 #include "smd/cli/plan_command.h"
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
   smd::add_plan_command(app);
   smd::add_check_config_command(app);
   smd::add_import_partitions_command(app);
+  smd::add_import_qos_policy_command(app);
   smd::add_import_opensm_command(app);
   app.require_subcommand(0, 1);
   try {

@@ -2,10 +2,12 @@
 
 namespace smd {
 
-std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names) {
+std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names,
+                                     bool ignore_cas) {
   std::vector<PerfTarget> out;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
+    if (ignore_cas && node.type == NodeType::kCa) continue;
     for (PortNum p = 1; p <= node.num_ports; ++p) {
       const Port& port = node.ports[p];
       if (!port.connected()) continue;

@@ -23,7 +23,10 @@ struct PerfTarget {
 };
 
 /// Every cabled port with a LID to reach it by (ports 1..N; a switch's port 0 carries no cable), in node
-/// order. `lids` is the LID assignment the sweep just programmed; `names` names the nodes.
-std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names);
+/// order. `lids` is the LID assignment the sweep just programmed; `names` names the nodes. `ignore_cas`
+/// (perfmgr.ignore_cas, OpenSM's perfmgr_ignore_cas) leaves out the ports of CAs: their PMAs get no MAD,
+/// while the switch ports facing them are still read, so each host link is still counted from one end.
+std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names,
+                                     bool ignore_cas = false);
 
 }  // namespace smd

@@ -89,4 +89,12 @@ bool InformDb::drop(std::uint32_t id) {
   return std::erase_if(subs_, [&](const Subscription& s) { return s.id == id; }) != 0;
 }
 
+std::size_t InformDb::drop_absent(const std::function<bool(Guid)>& present) {
+  return std::erase_if(subs_, [&](const Subscription& s) {
+    Guid guid = 0;
+    for (std::size_t i = 8; i < 16; ++i) guid = guid << 8 | s.subscriber_gid[i];  // GID: prefix, then GUID
+    return !present(guid);
+  });
+}
+
 }  // namespace smd::sa

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "mad/codec/notice.h"
@@ -41,6 +42,9 @@ class InformDb {
   std::vector<Subscription> subscribers(const mad::Notice& notice, Lid issuer_lid) const;
   /// Drop a subscription (its subscriber stopped answering Reports). False when it was already gone.
   bool drop(std::uint32_t id);
+  /// Drop every subscription whose subscriber's port (the GUID in its GID's interface ID) `present` says
+  /// left the subnet (sa.drop_absent_subscribers, OpenSM's drop_event_subscriptions); returns how many.
+  std::size_t drop_absent(const std::function<bool(Guid)>& present);
   std::size_t size() const { return subs_.size(); }
   const std::vector<Subscription>& all() const { return subs_; }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "smd/sa/rate.h"
+
 namespace smd::sa {
 
 using namespace mad::sa;
@@ -23,6 +25,8 @@ McastContext mcast_context(const SaSnapshot& snap) {
     if (const mad::PortInfo* pi = snap.fabric->port_info(e->node, e->port); pi && pi->neighbor_mtu != 0)
       p.mtu = std::min(p.mtu, pi->neighbor_mtu);
     p.rate = snap.fabric->rate(e->node, e->port);
+    // A group is never made faster than such a client can read; its joins are compared against this.
+    if (snap.settings.original_rates_only) p.rate = original_rate_code(p.rate);
     p.pkeys = pkeys_of(snap, guid);
     return p;
   };

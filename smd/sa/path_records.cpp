@@ -245,6 +245,7 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
         // The level caps what the path carries before the selectors compare against it.
         if (level && level->mtu_limit) props->mtu = std::min(props->mtu, *level->mtu_limit);
         if (level && level->rate_limit) props->rate = slower_rate(props->rate, *level->rate_limit);
+        if (snap.settings.original_rates_only) props->rate = original_rate_code(props->rate);
         const auto mtu = select_ordered((m & pr_mask::kMtu) != 0, (m & pr_mask::kMtuSelector) ? want.mtu_selector : 2,
                                         want.mtu, props->mtu, /*can_lower=*/true);
         const auto rate = select_rate((m & pr_mask::kRate) != 0, (m & pr_mask::kRateSelector) ? want.rate_selector : 2,
@@ -273,7 +274,8 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
         r.mtu_selector = selector::kExactly;
         r.mtu = *mtu;
         r.rate_selector = selector::kExactly;
-        r.rate = *rate;
+        // A "less than" selector may have stepped down to a newer code: that one is mapped down too.
+        r.rate = snap.settings.original_rates_only ? original_rate_code(*rate) : *rate;
         r.packet_life_selector = selector::kExactly;
         r.packet_life = *lifetime;
         r.preference = k < distinct ? 0 : 2;

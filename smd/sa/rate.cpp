@@ -50,6 +50,20 @@ std::uint8_t next_slower_rate(std::uint8_t code) {
   return best;
 }
 
+std::uint8_t original_rate_code(std::uint8_t code) {
+  if (code <= kLastOriginalRateCode) return code;
+  const unsigned rate = rate_half_gbps(code);
+  std::uint8_t best = 2;
+  unsigned best_rate = 0;
+  for (const auto& [c, r] : kRates) {
+    if (c <= kLastOriginalRateCode && r <= rate && r > best_rate) {
+      best = c;
+      best_rate = r;
+    }
+  }
+  return best;
+}
+
 std::uint8_t port_rate_code(std::uint8_t width_active, std::uint8_t speed_active, std::uint8_t speed_ext_active,
                             std::uint8_t speed_ext2_active) {
   unsigned lanes = 0;

@@ -16,6 +16,14 @@ std::uint8_t slower_rate(std::uint8_t a, std::uint8_t b);
 /// The next slower listed code than `code`, or 0 when there is none.
 std::uint8_t next_slower_rate(std::uint8_t code);
 
+/// The highest rate code of IBA 1.2.1's extended table (12x EDR, 300 Gb/s): clients whose drivers predate
+/// IBA 1.3's 2x widths and HDR (codes 19 and up) do not understand the codes above it.
+inline constexpr std::uint8_t kLastOriginalRateCode = 18;
+/// `code` as such a client can read it (OpenSM's use_original_extended_sa_rates_only): codes up to
+/// kLastOriginalRateCode unchanged, a newer one mapped down to the fastest original rate not above it
+/// (50 Gb/s, code 20 -> 40 Gb/s, code 7; 600 Gb/s, code 22 -> 300 Gb/s, code 18); 0 stays 0.
+std::uint8_t original_rate_code(std::uint8_t code);
+
 /// A port's data rate code from PortInfo LinkWidthActive (1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x),
 /// LinkSpeedActive (1 SDR, 2 DDR, 4 QDR), LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 = not in
 /// use, the base speed counts) and LinkSpeedExt2Active (1 XDR, 200 Gb/s a lane; it wins when set).

@@ -470,6 +470,11 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
     state_.mcast_events.insert(state_.mcast_events.end(), gone.begin(), gone.end());
     state_.mcast_changed = state_.mcast_changed || changed;
     if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*now);
+    // OpenSM's drop_event_subscriptions: a subscriber that left hears nothing more, even when it returns.
+    if (now->settings.drop_absent_subscribers) {
+      if (const std::size_t n = state_.informs.drop_absent([&f](Guid g) { return f.by_guid(g) != nullptr; }))
+        spdlog::info("SA: {} event subscription(s) of ports that left the subnet dropped", n);
+    }
   }
   // Traps 64/65 compare two fabrics this SA served; the first one is the baseline, not news.
   if (!now->serving || !was_serving || !now->fabric || !before->fabric || now->fabric == before->fabric) return;

@@ -25,7 +25,9 @@ namespace {
 SaAnswer class_port_info(const SaSnapshot& snap) {
   ClassPortInfo cpi;
   cpi.capability_mask = cpi_cap::kIsSubnetGetSetNoticeSupported | cpi_cap::kIsPortInfoCapMaskMatchSupported |
-                        cpi_cap::kIsMultiPathSupported | cpi_cap::kIsUdMulticastSupported;
+                        cpi_cap::kIsMultiPathSupported;
+  // Without an SM that programs MFTs (sm.multicast false), a client must not count on UD multicast.
+  if (snap.settings.multicast) cpi.capability_mask |= cpi_cap::kIsUdMulticastSupported;
   cpi.capability_mask2 = cpi_cap::kIsFullPortInfoRecordSupported | cpi_cap::kIsExtendedSpeedsSupported |
                          cpi_cap::kIsPortInfoCapMask2MatchSupported | cpi_cap::kIsSendOnlyFullMemberSupported;
   cpi.resp_time_value = snap.settings.resp_time_value;

@@ -32,6 +32,13 @@ struct SaSettings {
   std::uint8_t resp_time_value = 16;  ///< ClassPortInfo:RespTimeValue
   std::uint32_t max_records = 65536;
   bool consolidate_ipv6_snm = true;  ///< multicast.consolidate_ipv6_snm (McastContext)
+  /// sa.original_rates_only: PathRecord and MCMemberRecord rates limited to IBA 1.2.1's codes (rate.h
+  /// original_rate_code), for clients whose drivers predate 2x widths and HDR.
+  bool original_rates_only = false;
+  /// sm.multicast: false clears ClassPortInfo:IsUDMulticastSupported (the SM programs no MFTs).
+  bool multicast = true;
+  /// sa.drop_absent_subscribers: a port's InformInfo subscriptions go when the port leaves the subnet.
+  bool drop_absent_subscribers = false;
 };
 
 /// ClassPortInfo:RespTimeValue for a response time of `ms` (IBA 13.4.6.2: 4.096 us * 2^value, the

@@ -183,7 +183,8 @@ void Daemon::health_after_sweep(const SweepSummary& s) {
     it->second = o.reason;
     spdlog::warn("health: unhealthy port {} stays routed: {}", describe_port(o.port), o.reason);
   }
-  perf_->set_targets(perf_targets(*topo, runner_->lids(), NodeNames(policy_.node_names)));
+  perf_->set_targets(
+      perf_targets(*topo, runner_->lids(), NodeNames(policy_.node_names), policy_.perfmgr.ignore_cas));
   update_perfmgr();
   if (!why.empty()) health_changed(why);
 }

@@ -174,6 +174,9 @@ void Daemon::publish_sa() {
   snap->settings.packet_lifetime = static_cast<std::uint8_t>(policy_.sa.packet_lifetime);
   snap->settings.max_records = policy_.sa.max_records;
   snap->settings.consolidate_ipv6_snm = policy_.multicast.consolidate_ipv6_snm;
+  snap->settings.original_rates_only = policy_.sa.original_rates_only;
+  snap->settings.multicast = policy_.sm.multicast;
+  snap->settings.drop_absent_subscribers = policy_.sa.drop_absent_subscribers;
   snap->settings.resp_time_value = sa::resp_time_value_for_ms(policy_.mad.timeout_ms);
   snap->sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_,
                        static_cast<std::uint8_t>(policy_.sm.priority), static_cast<std::uint8_t>(state_)});

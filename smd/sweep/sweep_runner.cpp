@@ -141,7 +141,8 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   const std::shared_ptr<const Topology> route_topo = isolation_phase(topo_ptr);
   if (!routing_phase(*route_topo, s, problems)) return finish(true);
   desired_.endports = endport_settings(topo);
-  desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
+  // sm.client_reregister false (OpenSM's no_clients_rereg): no port is asked, whatever happened.
+  if (policy_.sm.client_reregister) desired_.endports.client_reregister = reregister_set(topo, desired_.endports.sm_lid);
   if (!plan_qos_phase(fabric, problems)) return finish(true);
   load_port_fields();
   forget_reset_tables(topo_.get(), fabric, applied_, applied_pkeys_, applied_qos_, applied_mft_, applied_port_fields_);
@@ -198,7 +199,9 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
     s.vlarb_blocks_skipped = qc.vlarb_blocks_skipped;
     s.port_sets += qc.port_sets;
   }
-  {
+  // sm.multicast false (OpenSM's disable_multicast): the multicast manager does not run; switches keep
+  // whatever MFTs they hold.
+  if (policy_.sm.multicast) {
     PhaseTimer t(s, SweepPhase::kMulticast, "multicast configured (MFT blocks)");
     unsigned rebuilt = 0;
     const McastProgramCounts mc = multicast_phase(batch, fabric, route_topo, problems, rebuilt);

@@ -20,6 +20,7 @@ namespace {
 struct Conversion {
   std::map<std::string, std::string> files;
   std::string partitions_file;
+  std::string qos_policy_file;
 
   Result<OpenSmImport> run(const std::string& text) {
     auto settings = parse_opensm_conf(text, "opensm.conf");
@@ -31,6 +32,7 @@ struct Conversion {
       return it->second;
     };
     in.partitions_file = partitions_file;
+    in.qos_policy_file = qos_policy_file;
     return import_opensm_conf(*settings, "opensm.conf", in);
   }
 
@@ -282,6 +284,72 @@ TEST(OpenSmImport, MissingPartitionsFiles) {
   auto refused = bad.run("sm_priority 1\n");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("/etc/opensm/partitions.conf:"), std::string::npos) << refused.error().message;
+}
+
+// Issue 44's options: two of them hold the opposite truth value of smd's key.
+TEST(OpenSmImport, MulticastReregisterRatesAndPerfMgrCas) {
+  Conversion c;
+  const Policy p = c.policy(
+      "no_clients_rereg TRUE\ndisable_multicast TRUE\nuse_original_extended_sa_rates_only TRUE\n"
+      "perfmgr_ignore_cas TRUE\n");
+  EXPECT_FALSE(p.sm.client_reregister);
+  EXPECT_FALSE(p.sm.multicast);
+  EXPECT_TRUE(p.sa.original_rates_only);
+  EXPECT_TRUE(p.perfmgr.ignore_cas);
+  const Policy d = c.policy("no_clients_rereg FALSE\ndisable_multicast FALSE\n");
+  EXPECT_TRUE(d.sm.client_reregister);
+  EXPECT_TRUE(d.sm.multicast);
+}
+
+// The qos-policy.conf is read only with qos TRUE, as OpenSM; its port groups may name the partitions of the
+// partitions.conf beside it.
+TEST(OpenSmImport, QosPolicyFileWithQosTrue) {
+  Conversion c;
+  c.files["/etc/site/partitions.conf"] = "Default=0x7fff : ALL=full ;\nstorage=0x0a01 : ALL_CAS=full ;\n";
+  c.files["/etc/site/qos.conf"] =
+      "port-groups\n port-group\n  name: Stor\n  partition: storage\n end-port-group\nend-port-groups\n"
+      "qos-levels\n qos-level\n  name: Fast\n  sl: 3\n end-qos-level\nend-qos-levels\n"
+      "qos-match-rules\n qos-match-rule\n  destination: Stor\n  qos-level-name: Fast\n end-qos-match-rule\n"
+      "end-qos-match-rules\nqos-ulps\n  default : 1\n  iser : 3\nend-qos-ulps\n";
+  const std::string conf =
+      "partition_config_file /etc/site/partitions.conf\nqos TRUE\nqos_policy_file /etc/site/qos.conf\n";
+  const Policy p = c.policy(conf);
+  EXPECT_TRUE(p.qos.enabled);
+  ASSERT_EQ(p.qos.port_groups.size(), 1u);
+  EXPECT_EQ(p.qos.port_groups[0].partitions, (std::vector<std::string>{"storage"}));
+  ASSERT_EQ(p.qos.levels.size(), 3u);
+  EXPECT_EQ(p.qos.levels[0].name, "DEFAULT");
+  EXPECT_EQ(p.qos.levels[0].sl, std::optional<std::uint8_t>(1));
+  ASSERT_EQ(p.qos.rules.size(), 2u);
+  EXPECT_EQ(p.qos.rules[0].level, "Fast");
+  EXPECT_EQ(p.qos.rules[1].level, "ulp_sl3");
+  EXPECT_EQ(p.qos.rules[1].service_ids, (std::vector<QosRange>{{0x1060cbc, 0x1060cbc}}));
+  auto r = c.run(conf);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(mentions(r->carried, "opensm.conf:3: qos_policy_file /etc/site/qos.conf -> qos.rules: "));
+  // qos FALSE: the file is not read, and naming it is reported.
+  Conversion off;
+  off.files = c.files;
+  auto no_qos = off.run("qos_policy_file /etc/site/qos.conf\n");
+  ASSERT_TRUE(no_qos.ok());
+  EXPECT_TRUE(mentions(no_qos->not_carried, "opensm.conf:1: qos_policy_file /etc/site/qos.conf: partial: OpenSM reads "
+                                            "it only with qos TRUE"));
+  EXPECT_EQ(no_qos->yaml.find("rules:"), std::string::npos);
+  // A malformed file is refused with its place; a missing named one warns; one named on the command line
+  // must exist.
+  Conversion bad;
+  bad.files["/etc/opensm/qos-policy.conf"] = "qos-levels\n";
+  auto refused = bad.run("qos TRUE\n");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message.rfind("/etc/opensm/qos-policy.conf:1:1: 'qos-levels' is never closed", 0), 0u)
+      << refused.error().message;
+  Conversion missing;
+  auto warned = missing.run("qos TRUE\nqos_policy_file /nowhere/q.conf\n");
+  ASSERT_TRUE(warned.ok());
+  EXPECT_TRUE(mentions(warned->warnings, "opensm.conf:2: qos_policy_file: cannot open QoS policy file /nowhere/q.conf"));
+  EXPECT_TRUE(missing.run("qos TRUE\n").ok());  // OpenSM's default path, absent: no levels, as OpenSM
+  missing.qos_policy_file = "/nowhere/q.conf";
+  EXPECT_FALSE(missing.run("qos TRUE\n").ok());
 }
 
 TEST(OpenSmImport, RootGuidFileFeedsUpdnAndFtree) {

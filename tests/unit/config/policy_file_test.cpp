@@ -132,7 +132,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
   const std::set<std::string> expected = {
       "sm.state_dir", "sm.ca", "sm.port", "sm.port_guid", "sm.priority", "sm.sm_key", "sm.subnet_prefix",
       "sm.sweep_interval", "sm.max_resweeps", "sm.poll_interval", "sm.poll_retries", "sm.node_name_map",
-      "routing.engines",
+      "sm.client_reregister", "sm.multicast", "routing.engines",
       "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "routing.dfsssp.max_vls",
       "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
@@ -143,8 +143,9 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       // sa.services_file is documented commented out: its default
       // follows sm.state_dir, which no literal value can say.
       "sa.enabled", "sa.key", "sa.packet_lifetime", "sa.queue_depth", "sa.report_retries", "sa.report_timeout_ms",
-      "sa.max_records", "sa.alias_guid_byte", "perfmgr.enabled", "perfmgr.interval", "perfmgr.max_outstanding", "perfmgr.timeout_ms",
-      "perfmgr.retries", "perfmgr.reset_saturated", "health.enabled", "health.isolate",
+      "sa.max_records", "sa.alias_guid_byte", "sa.original_rates_only", "sa.drop_absent_subscribers",
+      "perfmgr.enabled", "perfmgr.interval", "perfmgr.max_outstanding", "perfmgr.timeout_ms", "perfmgr.retries",
+      "perfmgr.reset_saturated", "perfmgr.ignore_cas", "health.enabled", "health.isolate",
       "health.thresholds.symbol_errors", "health.thresholds.link_error_recoveries", "health.thresholds.link_downed",
       "health.thresholds.rcv_errors", "health.thresholds.rcv_remote_physical_errors",
       "health.thresholds.rcv_switch_relay_errors", "health.thresholds.xmit_discards",

@@ -160,7 +160,7 @@ const RejectCase kShapeCases[] = {
     {"sa_services_file_empty", "sa:\n  services_file: \"\"\n", "t.yaml:2:18: sa.services_file: must not be empty"},
     {"sa_unknown_key", "sa:\n  rmpp: true\n",
      "t.yaml:2:3: sa.rmpp: unknown key; expected one of enabled, key, packet_lifetime, queue_depth, report_retries, "
-     "report_timeout_ms, max_records, services_file, alias_guid_byte"},
+     "report_timeout_ms, max_records, services_file, alias_guid_byte, original_rates_only, drop_absent_subscribers"},
     {"sa_alias_guid_byte_range", "sa:\n  alias_guid_byte: 256\n",
      "t.yaml:2:20: sa.alias_guid_byte: 256 is out of range 0..255"},
     {"roce_unknown_key", "roce:\n  frr_dir: /tmp\n",

@@ -243,6 +243,18 @@ TEST_F(SaDispatch, ClassPortInfo) {
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GET_TABLE, 0x0001, 0)).status(), 0x000C);
 }
 
+// IBA 15.2.1.1: CapabilityMask bit 9 is IsUDMulticastSupported; an SM that programs no MFTs (sm.multicast
+// false, OpenSM's disable_multicast) clears it and nothing else.
+TEST_F(SaDispatch, ClassPortInfoWithoutMulticast) {
+  const auto cap = [&] {
+    return ib_get(ask(rig.snap, state, request(IB_MAD_METHOD_GET, 0x0001, 0)).record(0), IB_CPI_CAPMASK_F);
+  };
+  const unsigned with = cap();
+  EXPECT_NE(with & (1u << 9), 0u);
+  rig.snap.settings.multicast = false;
+  EXPECT_EQ(cap(), with & ~(1u << 9));
+}
+
 TEST_F(SaDispatch, LftRecordsAreTheProgrammedTables) {
   Mad m = request(IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_LFTRECORD, 1);
   put16(rec_of(m), 0, 1);

@@ -154,5 +154,17 @@ TEST(SaRate, PortRateCodeNdrXdrAnd2x8xWidths) {
   EXPECT_EQ(port_rate_code(2, 4, 4, 2), 17) << "an Ext2 value other than XDR is not a speed: HDR counts";
 }
 
+// IBA 1.2.1's extended table ends at code 18 (300 Gb/s); newer codes go to the fastest older rate not above
+// them, worked out by hand from table 224: 28 -> 25 (15), 50 -> 40 (7), 400/600/800/1200 -> 300 (18).
+TEST(SaRate, OriginalRateCodesMapNewerOnesDown) {
+  for (std::uint8_t code = 0; code <= 18; ++code) EXPECT_EQ(original_rate_code(code), code) << int(code);
+  EXPECT_EQ(original_rate_code(19), 15);
+  EXPECT_EQ(original_rate_code(20), 7);
+  EXPECT_EQ(original_rate_code(21), 18);
+  EXPECT_EQ(original_rate_code(22), 18);
+  EXPECT_EQ(original_rate_code(23), 18);
+  EXPECT_EQ(original_rate_code(24), 18);
+}
+
 }  // namespace
 }  // namespace smd::sa

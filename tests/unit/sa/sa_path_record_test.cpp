@@ -92,6 +92,23 @@ TEST_F(SaPath, MtuAndRateAreTheMinimumAlongTheWalk) {
   EXPECT_EQ(same_switch.rate, 3u);
 }
 
+// A and B on 1x HDR links (50 Gb/s, code 20, an IBA 1.3 code): answered as 50 Gb/s, or as 40 Gb/s (code 7)
+// with sa.original_rates_only, whose clients cannot read code 20.
+TEST_F(SaPath, OriginalRatesOnlyMapsHdrDown) {
+  ObservedFabric obs = rig.fabric->observed();
+  for (auto [n, p] : {std::pair{rig.a, 1}, {rig.b, 1}, {rig.s0, 2}, {rig.s0, 3}}) {
+    mad::PortInfo& pi = *obs.nodes[n].ports[p].port_info;
+    pi.link_width_active = 1;
+    pi.link_speed_ext_active = 4;  // HDR
+  }
+  rig.fabric = SaFabric::build(std::move(obs), rig.lids, rig.tables, kPrefix);
+  rig.snap.fabric = rig.fabric;
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 4).record(0)).rate, 20u);
+  rig.snap.settings.original_rates_only = true;
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 4).record(0)).rate, 7u);
+  EXPECT_EQ(read_pr(lids(IB_MAD_METHOD_GET, 3, 5).record(0)).rate, 5u) << "an old rate is left alone";
+}
+
 TEST_F(SaPath, ByGids) {
   const Answer a = path(IB_MAD_METHOD_GET, kSgid | kDgid, [](std::span<std::uint8_t> r) {
     put_gid(r, 8, kPrefix, kD + 1);

@@ -471,6 +471,28 @@ TEST(SaInform, DropAndRecords) {
   EXPECT_EQ(db.all()[0].info.trap_number, 65);
 }
 
+// sa.drop_absent_subscribers: the subscriptions of a port that left go, by the port GUID in the subscriber
+// GID (kA + 1 here); those of ports still present stay.
+TEST(SaInform, DropAbsentGoesByThePortGuidOfTheSubscriber) {
+  InformDb db;
+  Inform i;
+  i.trap = 64;
+  ASSERT_EQ(db.set(inform_query(i, 3), kSubscriber).status, 0);
+  i.trap = 65;
+  ASSERT_EQ(db.set(inform_query(i, 3), kSubscriber).status, 0);
+  ASSERT_EQ(db.set(inform_query(i, 4), mad::sa::make_gid(kPrefix, kB + 1)).status, 0);
+  std::vector<Guid> asked;
+  EXPECT_EQ(db.drop_absent([&](Guid g) {
+    asked.push_back(g);
+    return g != kA + 1;
+  }),
+            2u);
+  EXPECT_EQ(asked, (std::vector<Guid>{kA + 1, kA + 1, kB + 1}));
+  ASSERT_EQ(db.size(), 1u);
+  EXPECT_EQ(db.all()[0].lid, 4);
+  EXPECT_EQ(db.drop_absent([](Guid) { return true; }), 0u);
+}
+
 TEST(SaInform, InformInfoSetThroughAnswerMad) {
   Rig rig = make_rig();
   SaState state;

@@ -131,6 +131,22 @@ TEST(PKeySweep, ClientReregisterOnTheFirstMasterSweepAndAfterStandingBy) {
   for (const HostLink& h : links) EXPECT_EQ(r->fabric.reregisters(h.ca, h.ca_port), 2u);
 }
 
+// sm.client_reregister false (OpenSM's no_clients_rereg): no PortInfo Set carries the bit, on the first
+// master sweep nor after standing by.
+TEST(PKeySweep, NoClientReregisterWhenThePolicySaysSo) {
+  auto r = rig();
+  r->policy.sm.client_reregister = false;
+  const SweepSummary first = r->runner().heavy_sweep();
+  ASSERT_TRUE(first.subnet_up);
+  EXPECT_EQ(first.client_reregisters, 0u);
+  for (const HostLink& h : host_links(r->topo)) EXPECT_EQ(r->fabric.reregisters(h.ca, h.ca_port), 0u);
+  for (NodeIndex sw : r->topo.switches()) EXPECT_EQ(r->fabric.reregisters(sw, 0), 0u);
+  r->runner().forget_programming();
+  const SweepSummary master = r->runner().heavy_sweep();
+  EXPECT_EQ(master.client_reregisters, 0u);
+  for (const HostLink& h : host_links(r->topo)) EXPECT_EQ(r->fabric.reregisters(h.ca, h.ca_port), 0u);
+}
+
 // A port one sweep does not find has left its multicast groups in the SA; when it comes back it must be
 // told to join again, although the SM told it once already.
 TEST(PKeySweep, APortThatLeftAndCameBackIsToldToReregisterAgain) {
