@@ -54,6 +54,7 @@ enum class OpenSmConversion {
   kPartitionsFile,  ///< partition_config_file: the file is read and becomes the partitions: section
   kRootGuidFile,    ///< root_guid_file: GUIDs, one per line, become routing.updn.roots and routing.ftree.roots
   kHighLimit,       ///< qos_*high_limit: -1 = unset, else 0..255
+  kPerSl,           ///< cc_ca_cong_setting_*: `SL value` lines, each kept (not only the last), -> a 16-value list
 };
 
 /// One row of the table.
