@@ -234,8 +234,12 @@ void UmadTransport::receive_loop() {
       pma_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
       continue;
     }
-    // The CC manager's answers, and its own requests handed back unrouted (no response bit), go to its thread.
+    // The CC manager's answers, and its own requests handed back unrouted, go to its thread. A MAD handed back
+    // with a non-zero umad status (ETIMEDOUT: no route, or no agent under ibsim) is the request itself and
+    // may carry any method bits: it reaches the sink with the response bit cleared, so it is never taken for
+    // an agent's answer that echoes a Set.
     if (cc_sink_ && r.mad[1] == kClassCongestionControl) {
+      if (r.status != 0) r.mad[3] &= static_cast<std::uint8_t>(~kResponseBit);
       cc_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
       continue;
     }

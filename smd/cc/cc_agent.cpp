@@ -148,17 +148,33 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
     work.push_back({plan[w].target, kMethodSet, plan[w].attr, plan[w].mod, plan[w].data, w});
   }
   pass_.sets = static_cast<unsigned>(plan.size());
+  std::deque<Request> verify;
   drain(work, targets, policy, [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
     if (!data) return;
     mad::CcData d{};
     std::copy_n(data->begin(), std::min(data->size(), d.size()), d.begin());
     if (cc_echoed(plan[r.write], d)) {
       ++pass_.believed;
+      verify.push_back({r.target, kMethodGet, r.attr, r.mod, {}, r.write});  // 3. read back
       return;
     }
     ++pass_.not_echoed;
     spdlog::warn("congestion control: {} (LID {}): {} Set not echoed", targets[r.target].name, targets[r.target].lid,
                  describe_cc_attr(r.attr, r.mod));
+  });
+  // 3. An echo can be the request reflected (ibsim answers CC Sets so and stores nothing): a Set counts as
+  // held only when a later Get shows it.
+  drain(verify, targets, policy, [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
+    if (!data) return;
+    mad::CcData d{};
+    std::copy_n(data->begin(), std::min(data->size(), d.size()), d.begin());
+    if (cc_echoed(plan[r.write], d)) {
+      ++pass_.held;
+      return;
+    }
+    ++pass_.not_held;
+    spdlog::warn("congestion control: {} (LID {}): {} Set was answered but a read shows it not held",
+                 targets[r.target].name, targets[r.target].lid, describe_cc_attr(r.attr, r.mod));
   });
   if (stopping()) return;
 
@@ -169,12 +185,12 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
     stats_ = pass_;
   }
   wake_.notify_all();
-  const auto level = pass_.unanswered > 0 || pass_.not_echoed > 0 ? spdlog::level::warn : spdlog::level::info;
-  spdlog::log(level,
-              "congestion control: pass {}: {} switches, {} CA ports; {} reads answered, {} Sets ({} believed, {} not "
-              "echoed), {} MADs unanswered, {:.1f} ms",
+  const bool short_of_policy = pass_.unanswered > 0 || pass_.not_echoed > 0 || pass_.not_held > 0;
+  spdlog::log(short_of_policy ? spdlog::level::warn : spdlog::level::info,
+              "congestion control: pass {}: {} switches, {} CA ports; {} reads answered, {} Sets ({} echoed, {} not "
+              "echoed; {} held, {} not held on read-back), {} MADs unanswered, {:.1f} ms",
               pass_.passes, pass_.switches, pass_.ca_ports, pass_.reads, pass_.sets, pass_.believed, pass_.not_echoed,
-              pass_.unanswered, pass_.wall_ms);
+              pass_.held, pass_.not_held, pass_.unanswered, pass_.wall_ms);
 }
 
 void CcAgent::drain(std::deque<Request>& work, const std::vector<CcTarget>& targets,
@@ -228,6 +244,9 @@ void CcAgent::drain(std::deque<Request>& work, const std::vector<CcTarget>& targ
       const Request r = it->second;
       outstanding_.erase(it);
       const auto resp = mad::parse_cc_response(m);
+      spdlog::trace("congestion control: LID {} {} {}: back with method 0x{:02x}, MAD status 0x{:04x}",
+                    targets[r.target].lid, describe_cc_attr(r.attr, r.mod), r.method == kMethodSet ? "Set" : "Get",
+                    m[3], (std::uint16_t{m[4]} << 8) | m[5]);
       if (!resp) {
         give_up(r, "handed back unrouted");  // our own request, returned: no route to that LID
       } else if (resp->status != 0) {

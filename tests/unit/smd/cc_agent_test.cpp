@@ -25,6 +25,7 @@ class FakeCcFabric {
     std::map<std::pair<std::uint16_t, std::uint32_t>, mad::CcData> store;  ///< (attr, mod) -> bytes held
     std::uint8_t control_table_cap = 0;
     bool unrouted = false;
+    bool reflects = false;  ///< answers a Set with the request's own data and stores nothing (ibsim's CAs)
   };
 
   FakeCcFabric() : net_([this] { deliver(); }) {}
@@ -69,11 +70,12 @@ class FakeCcFabric {
     const bool set = r[3] == 0x02;
     mad::CcData& held = a.store[{attr, mod}];
     if (attr == mad::cc_attr::kCongestionInfo) held[2] = a.control_table_cap;
+    r[3] = 0x81;
     if (set) {
       ++sets_;
+      if (a.reflects) return;  // the request's data goes back as it came
       std::copy_n(r.begin() + 64, 192, held.begin());
     }
-    r[3] = 0x81;
     std::copy(held.begin(), held.end(), r.begin() + 64);
   }
   void deliver() {
@@ -145,6 +147,8 @@ TEST(CcAgent, ProgramsEveryAgentThenLeavesThemAloneAndRewritesAResetSwitch) {
   EXPECT_EQ(first.ca_ports, 4u);
   EXPECT_EQ(first.sets, 6u + 4u + 4u);  // every switch; every CA's setting and its one CCT block
   EXPECT_EQ(first.believed, first.sets);
+  EXPECT_EQ(first.held, first.sets);  // read back after the Sets
+  EXPECT_EQ(first.not_held, 0u);
   EXPECT_EQ(first.unanswered, 0u);
   {
     const std::lock_guard lock(rig.fabric.mu_);
@@ -177,6 +181,24 @@ TEST(CcAgent, ProgramsEveryAgentThenLeavesThemAloneAndRewritesAResetSwitch) {
   const CcPassStats third = rig.pass(targets, 3);
   EXPECT_EQ(third.sets, 1u);
   EXPECT_EQ(third.believed, 1u);
+}
+
+TEST(CcAgent, AnEchoIsNotEnoughWhenTheAgentReflectsTheSet) {
+  Rig rig;
+  CongestionControlPolicy p = policy();
+  p.cc_key = 0;
+  rig.agent.configure(p);
+  rig.fabric.agents[7].reflects = true;
+  const std::vector<CcTarget> targets = {{0x7, 1, 7, false, "reflecting"}, {0x8, 1, 8, false, "storing"}};
+  const CcPassStats s = rig.pass(targets, 1);
+  EXPECT_EQ(s.sets, 2u);      // CACongestionSetting on both (no CCT: ControlTableCap 0)
+  EXPECT_EQ(s.believed, 2u);  // both answers echo the Set
+  EXPECT_EQ(s.held, 1u);      // only one agent shows it when read again
+  EXPECT_EQ(s.not_held, 1u);
+  // The next pass writes the reflecting agent again and only it.
+  const CcPassStats again = rig.pass(targets, 2);
+  EXPECT_EQ(again.sets, 1u);
+  EXPECT_EQ(again.not_held, 1u);
 }
 
 TEST(CcAgent, UnroutedLidsAreGivenUpNotWritten) {
