@@ -11,12 +11,12 @@ namespace smd {
 
 /// SwitchCongestionSetting (A10.4.3.6) as every switch gets it: OpenSM's cc_sw_cong_setting_* options.
 struct CcSwitchSettings {
-  std::uint32_t control_map = 0;                 ///< bit 0 victim mask, 1 credit mask, 2 threshold+packet size, 3 CS, 4 marking rate
-  std::array<std::uint8_t, 32> victim_mask{};    ///< 256 bits, big-endian as on the wire (byte 31 bit 0 = port 0)
-  std::array<std::uint8_t, 32> credit_mask{};    ///< as victim_mask
-  std::uint8_t threshold = 0;                    ///< 0..15
-  std::uint8_t packet_size = 0;                  ///< credits
-  std::uint8_t credit_starvation_threshold = 0;  ///< 0..15
+  std::uint32_t control_map = 0;  ///< bit 0 victim mask, 1 credit mask, 2 threshold+packet size, 3 CS, 4 marking rate
+  std::array<std::uint8_t, 32> victim_mask{};        ///< 256 bits, big-endian as on the wire (byte 31 bit 0 = port 0)
+  std::array<std::uint8_t, 32> credit_mask{};        ///< as victim_mask
+  std::uint8_t threshold = 0;                        ///< 0..15
+  std::uint8_t packet_size = 0;                      ///< credits
+  std::uint8_t credit_starvation_threshold = 0;      ///< 0..15
   std::uint16_t credit_starvation_return_delay = 0;  ///< shift (2 bits) << 14 | multiplier (14 bits)
   std::uint16_t marking_rate = 0;
 };

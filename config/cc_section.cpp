@@ -28,8 +28,8 @@ void read_mask(MapReader& map, std::string_view key, std::array<std::uint8_t, 32
   std::optional<MapReader::Raw> raw = map.read_raw(key);
   if (!raw) return;
   if (!raw->node.IsScalar()) {
-    map.diagnostics().fail(raw->mark, raw->path, "expected a 256-bit hex mask (\"0x...\"), got " +
-                                                     describe_kind(raw->node));
+    map.diagnostics().fail(raw->mark, raw->path,
+                           "expected a 256-bit hex mask (\"0x...\"), got " + describe_kind(raw->node));
     return;
   }
   auto mask = parse_cc_port_mask(raw->node.Scalar());
@@ -48,7 +48,8 @@ void read_per_sl(MapReader& map, std::string_view key, std::uint64_t hi, std::ar
   if (!raw) return;
   Diagnostics& diag = map.diagnostics();
   if (!raw->node.IsSequence()) {
-    diag.fail(raw->mark, raw->path, "expected a sequence of up to 16 values (SL 0 first), got " + describe_kind(raw->node));
+    diag.fail(raw->mark, raw->path,
+              "expected a sequence of up to 16 values (SL 0 first), got " + describe_kind(raw->node));
     return;
   }
   if (raw->node.size() > kSls) {
@@ -83,9 +84,9 @@ void read_switch(MapReader sw, CcSwitchSettings& out) {
   sw.read_unsigned("packet_size", 0, 255, packet_size);
   sw.read_unsigned("credit_starvation_threshold", 0, 15, cs_threshold);
   if (std::optional<MapReader::Raw> raw = sw.read_raw("credit_starvation_return_delay")) {
-    auto v = raw->node.IsScalar() ? parse_cc_shift_multiplier(raw->node.Scalar())
-                                  : Result<std::uint16_t>(make_error(ErrorCode::kInvalidInput,
-                                                                     "expected \"shift:multiplier\""));
+    auto v = raw->node.IsScalar()
+                 ? parse_cc_shift_multiplier(raw->node.Scalar())
+                 : Result<std::uint16_t>(make_error(ErrorCode::kInvalidInput, "expected \"shift:multiplier\""));
     if (v.ok()) {
       out.credit_starvation_return_delay = *v;
     } else {
@@ -131,7 +132,9 @@ Result<std::array<std::uint8_t, 32>> parse_cc_port_mask(std::string_view text) {
   // The last digit is the lowest nibble: fill from the end.
   for (std::size_t i = 0; i < digits.size(); ++i) {
     const int v = hex_digit(digits[digits.size() - 1 - i]);
-    if (v < 0) return make_error(ErrorCode::kInvalidInput, "'" + t + "': '" + digits[digits.size() - 1 - i] + "' is not a hex digit");
+    if (v < 0)
+      return make_error(ErrorCode::kInvalidInput,
+                        "'" + t + "': '" + digits[digits.size() - 1 - i] + "' is not a hex digit");
     mask[31 - i / 2] |= static_cast<std::uint8_t>(i % 2 ? v << 4 : v);
   }
   return mask;
@@ -162,7 +165,8 @@ Result<std::vector<std::uint16_t>> parse_cc_cct(std::string_view text) {
     if (comma == std::string::npos) comma = t.size();
     const std::string entry = t.substr(start, comma - start);
     auto v = parse_cc_shift_multiplier(entry);
-    if (!v.ok()) return make_error(ErrorCode::kInvalidInput, "entry " + std::to_string(out.size()) + ": " + v.error().message);
+    if (!v.ok())
+      return make_error(ErrorCode::kInvalidInput, "entry " + std::to_string(out.size()) + ": " + v.error().message);
     out.push_back(*v);
     if (out.size() > kMaxCctEntries) {
       return make_error(ErrorCode::kInvalidInput, "more than 128 entries (two CongestionControlTable blocks)");

@@ -74,8 +74,7 @@ void SwitchCongestionSetting::encode(std::span<std::uint8_t> data) const {
   put16(d, 74, marking_rate);
 }
 
-SwitchPortCongestionElement SwitchPortCongestionElement::decode(std::span<const std::uint8_t> data,
-                                                                std::size_t index) {
+SwitchPortCongestionElement SwitchPortCongestionElement::decode(std::span<const std::uint8_t> data, std::size_t index) {
   SwitchPortCongestionElement e;
   const std::size_t off = index * kSpElementSize;
   if (index >= kSpElements || data.size() < off + kSpElementSize) return e;

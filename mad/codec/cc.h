@@ -68,11 +68,11 @@ struct SwitchCongestionSetting {
   std::uint32_t control_map = 0;  ///< which of the following the agent takes (bit 0 victim mask .. bit 4 marking rate)
   std::array<std::uint8_t, 32> victim_mask{};
   std::array<std::uint8_t, 32> credit_mask{};
-  std::uint8_t threshold = 0;            ///< 4 bits: 0 none .. 15 most aggressive marking
-  std::uint8_t packet_size = 0;          ///< credits (64 bytes): smaller packets are not marked
-  std::uint8_t cs_threshold = 0;         ///< 4 bits: credit starvation threshold
-  std::uint16_t cs_return_delay = 0;     ///< shift (2 bits) : multiplier (14 bits), as a CCT entry
-  std::uint16_t marking_rate = 0;        ///< mean packets between markings
+  std::uint8_t threshold = 0;         ///< 4 bits: 0 none .. 15 most aggressive marking
+  std::uint8_t packet_size = 0;       ///< credits (64 bytes): smaller packets are not marked
+  std::uint8_t cs_threshold = 0;      ///< 4 bits: credit starvation threshold
+  std::uint16_t cs_return_delay = 0;  ///< shift (2 bits) : multiplier (14 bits), as a CCT entry
+  std::uint16_t marking_rate = 0;     ///< mean packets between markings
   static SwitchCongestionSetting decode(std::span<const std::uint8_t> data);
   /// Writes the fields into `data` (at least kSize bytes, else nothing); reserved bits kept.
   void encode(std::span<std::uint8_t> data) const;
@@ -93,8 +93,8 @@ struct SwitchPortCongestionElement {
 
 /// One SL's entry of CACongestionSetting (A10.4.3.8).
 struct CaCongestionEntry {
-  std::uint16_t ccti_timer = 0;      ///< 1.024 us units: each expiry lowers the CCTI by one
-  std::uint8_t ccti_increase = 0;    ///< added to the CCTI per BECN
+  std::uint16_t ccti_timer = 0;    ///< 1.024 us units: each expiry lowers the CCTI by one
+  std::uint8_t ccti_increase = 0;  ///< added to the CCTI per BECN
   std::uint8_t trigger_threshold = 0;
   std::uint8_t ccti_min = 0;
   bool operator==(const CaCongestionEntry&) const = default;
@@ -113,8 +113,8 @@ struct CaCongestionSetting {
 
 /// A CCT entry (A10.4.3.9): the inter-packet delay a CCTI selects, a multiplier scaled by 2^shift; 16 bits.
 struct CctEntry {
-  std::uint8_t shift = 0;         ///< 2 bits
-  std::uint16_t multiplier = 0;   ///< 14 bits
+  std::uint8_t shift = 0;        ///< 2 bits
+  std::uint16_t multiplier = 0;  ///< 14 bits
   bool operator==(const CctEntry&) const = default;
 };
 
@@ -132,7 +132,7 @@ struct CongestionControlTable {
 /// CongestionKeyInfo (A10.4.3.5): the agent's CC_Key and its protection.
 struct CongestionKeyInfo {
   std::uint64_t cc_key = 0;
-  std::uint8_t protect_bit = 0;   ///< 1 bit
+  std::uint8_t protect_bit = 0;    ///< 1 bit
   std::uint16_t lease_period = 0;  ///< seconds
   std::uint16_t violations = 0;
   static CongestionKeyInfo decode(std::span<const std::uint8_t> data);

@@ -7,8 +7,9 @@
 // retries; while the SM runs a sweep (set_sweeping) nothing new is sent.
 //
 // A Set is held only when a Get after it shows it: an echo alone can be the request reflected (ibsim
-// answers CC Sets to CAs so and stores nothing). Every pass reads before it writes, so a switch that was reset (it reads all zero again) or is new is
-// written on the pass after the sweep that found it, and a node that holds the policy gets no Set.
+// answers CC Sets to CAs so and stores nothing). Every pass reads before it writes, so a switch that was reset (it
+// reads all zero again) or is new is written on the pass after the sweep that found it, and a node that holds the
+// policy gets no Set.
 #pragma once
 
 #include <atomic>
@@ -32,17 +33,17 @@ namespace smd {
 
 /// What the last pass did (log lines and smctl/metrics read it).
 struct CcPassStats {
-  std::uint64_t passes = 0;        ///< passes completed since start
-  unsigned switches = 0;           ///< switch targets of the last pass
-  unsigned ca_ports = 0;           ///< CA port targets of the last pass
-  unsigned reads = 0;              ///< Gets of the read phase answered with status 0
-  unsigned unanswered = 0;         ///< Gets and Sets with no status-0 answer after their retries
-  unsigned sets = 0;               ///< Sets sent (the plan's size)
-  unsigned believed = 0;           ///< Sets whose GetResp echoed what was written
-  unsigned not_echoed = 0;         ///< Sets answered with status 0 but showing something else
-  unsigned held = 0;               ///< echoed Sets that a later Get shows held
-  unsigned not_held = 0;           ///< echoed Sets that a later Get shows not held (an agent that reflects)
-  unsigned mads = 0;               ///< MADs sent, retries included
+  std::uint64_t passes = 0;  ///< passes completed since start
+  unsigned switches = 0;     ///< switch targets of the last pass
+  unsigned ca_ports = 0;     ///< CA port targets of the last pass
+  unsigned reads = 0;        ///< Gets of the read phase answered with status 0
+  unsigned unanswered = 0;   ///< Gets and Sets with no status-0 answer after their retries
+  unsigned sets = 0;         ///< Sets sent (the plan's size)
+  unsigned believed = 0;     ///< Sets whose GetResp echoed what was written
+  unsigned not_echoed = 0;   ///< Sets answered with status 0 but showing something else
+  unsigned held = 0;         ///< echoed Sets that a later Get shows held
+  unsigned not_held = 0;     ///< echoed Sets that a later Get shows not held (an agent that reflects)
+  unsigned mads = 0;         ///< MADs sent, retries included
   double wall_ms = 0;
 };
 

@@ -38,7 +38,8 @@ TEST(CcSection, EveryKeyIsRead) {
   const Policy p = load(
       "congestion_control:\n"
       "  enabled: true\n  cc_key: 0x1122334455667788\n  max_outstanding: 16\n"
-      "  switch:\n    control_map: 0x1f\n    victim_mask: \"0x8000000000000000000000000000000000000000000000000000000000000006\"\n"
+      "  switch:\n    control_map: 0x1f\n    victim_mask: "
+      "\"0x8000000000000000000000000000000000000000000000000000000000000006\"\n"
       "    credit_mask: \"0x100\"\n    threshold: 15\n    packet_size: 8\n    credit_starvation_threshold: 3\n"
       "    credit_starvation_return_delay: \"2:10\"\n    marking_rate: 65535\n"
       "  ca:\n    port_control: 1\n    control_map: 0x3\n    ccti_timer: [100, 200]\n    ccti_increase: [1, 2]\n"
@@ -86,8 +87,9 @@ TEST(CcSection, BadValuesNameTheirPlace) {
             std::string::npos);
   const std::string sl = load_error("congestion_control:\n  ca:\n    ccti_increase: [1, 256]\n");
   EXPECT_NE(sl.find("congestion_control.ca.ccti_increase[1]"), std::string::npos) << sl;
-  EXPECT_NE(load_error("congestion_control:\n  ca:\n    ccti_min: [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]\n").find("17 values"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error("congestion_control:\n  ca:\n    ccti_min: [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]\n").find("17 values"),
+      std::string::npos);
   const std::string cct = load_error("congestion_control:\n  cct: \"0:1,2\"\n");
   EXPECT_NE(cct.find("entry 1"), std::string::npos) << cct;
   EXPECT_NE(load_error("congestion_control:\n  enable: true\n").find("enabled"), std::string::npos);  // did-you-mean

@@ -17,8 +17,8 @@ TEST(CcMad, RequestHeaderCarriesClassVersionKeyAndData) {
   CcData data{};
   data[0] = 0xAB;
   data[191] = 0xCD;
-  const auto m = make_cc_request(0x02, cc_attr::kCongestionControlTable, 1, 0x1122334455667788ULL,
-                                 0x0102030405060708ULL, data);
+  const auto m =
+      make_cc_request(0x02, cc_attr::kCongestionControlTable, 1, 0x1122334455667788ULL, 0x0102030405060708ULL, data);
   EXPECT_EQ(m[0], 1);     // BaseVersion
   EXPECT_EQ(m[1], 0x21);  // MgmtClass
   EXPECT_EQ(m[2], 2);     // ClassVersion

@@ -153,7 +153,7 @@ TEST(CcAgent, ProgramsEveryAgentThenLeavesThemAloneAndRewritesAResetSwitch) {
   {
     const std::lock_guard lock(rig.fabric.mu_);
     const auto& sw = rig.fabric.agents[3].store[{0x14, 0}];
-    EXPECT_EQ(sw[3], 0x04);  // Control_Map
+    EXPECT_EQ(sw[3], 0x04);   // Control_Map
     EXPECT_EQ(sw[68], 0xF0);  // Threshold
     EXPECT_EQ(sw[69], 8);     // Packet_Size
     const auto& ca = rig.fabric.agents[8].store[{0x16, 0}];
@@ -163,7 +163,7 @@ TEST(CcAgent, ProgramsEveryAgentThenLeavesThemAloneAndRewritesAResetSwitch) {
     EXPECT_EQ(ca[6], 1);
     EXPECT_EQ(ca[7], 2);
     const auto& cct = rig.fabric.agents[8].store[{0x17, 0}];
-    EXPECT_EQ(cct[1], 1);  // CCTI_Limit: two entries
+    EXPECT_EQ(cct[1], 1);     // CCTI_Limit: two entries
     EXPECT_EQ(cct[6], 0x40);  // entry 1 = 1:1
     EXPECT_EQ(cct[7], 0x01);
   }

@@ -27,30 +27,30 @@ CongestionControlPolicy sample_policy() {
 TEST(CcPlan, WantedBytesFollowTheAnnexLayout) {
   const CongestionControlPolicy p = sample_policy();
   const mad::CcData sw = wanted_switch_setting(p);
-  EXPECT_EQ(sw[3], 0x1F);      // Control_Map, bytes 0..3
+  EXPECT_EQ(sw[3], 0x1F);       // Control_Map, bytes 0..3
   EXPECT_EQ(sw[4 + 31], 0x06);  // Victim_Mask, bytes 4..35, ports 1 and 2
-  EXPECT_EQ(sw[68], 0xA0);     // Threshold, high nibble of byte 68
-  EXPECT_EQ(sw[69], 4);        // Packet_Size
-  EXPECT_EQ(sw[70], 0x20);     // CS_Threshold, high nibble
-  EXPECT_EQ(sw[72], 0x40);     // CS_ReturnDelay: shift 1 in the top two bits
+  EXPECT_EQ(sw[68], 0xA0);      // Threshold, high nibble of byte 68
+  EXPECT_EQ(sw[69], 4);         // Packet_Size
+  EXPECT_EQ(sw[70], 0x20);      // CS_Threshold, high nibble
+  EXPECT_EQ(sw[72], 0x40);      // CS_ReturnDelay: shift 1 in the top two bits
   EXPECT_EQ(sw[73], 7);
-  EXPECT_EQ(sw[74], 0x01);     // Marking_Rate 300 = 0x012C
+  EXPECT_EQ(sw[74], 0x01);  // Marking_Rate 300 = 0x012C
   EXPECT_EQ(sw[75], 0x2C);
   const mad::CcData ca = wanted_ca_setting(p);
-  EXPECT_EQ(ca[1], 1);                  // Port_Control
-  EXPECT_EQ(ca[3], 3);                  // Control_Map
-  EXPECT_EQ(ca[4 + 8], 0x03);           // SL 1's CCTI_Timer 1000 = 0x03E8
+  EXPECT_EQ(ca[1], 1);         // Port_Control
+  EXPECT_EQ(ca[3], 3);         // Control_Map
+  EXPECT_EQ(ca[4 + 8], 0x03);  // SL 1's CCTI_Timer 1000 = 0x03E8
   EXPECT_EQ(ca[4 + 8 + 1], 0xE8);
   EXPECT_EQ(ca[4 + 8 + 2], 2);
   EXPECT_EQ(ca[4 + 8 + 4], 4);
   const auto cct = wanted_cct_blocks(p);
-  ASSERT_EQ(cct.size(), 2u);  // 70 entries: two blocks of 64
+  ASSERT_EQ(cct.size(), 2u);                      // 70 entries: two blocks of 64
   for (const auto& b : cct) EXPECT_EQ(b[1], 69);  // CCTI_Limit in every block
-  EXPECT_EQ(cct[1][4], 0x00);  // entry 64: shift 0, multiplier 64 -> 0x0040
+  EXPECT_EQ(cct[1][4], 0x00);                     // entry 64: shift 0, multiplier 64 -> 0x0040
   EXPECT_EQ(cct[1][5], 0x40);
   EXPECT_EQ(cct[1][8], 0x80);  // entry 66: shift 2, multiplier 66 -> 0x8042
   EXPECT_EQ(cct[1][9], 0x42);
-  EXPECT_EQ(cct[1][4 + 2 * 6], 0);  // past entry 69: zero
+  EXPECT_EQ(cct[1][4 + 2 * 6], 0);     // past entry 69: zero
   EXPECT_EQ(cct[0][4 + 2 * 3], 0xC0);  // entry 3: shift 3, multiplier 3
   EXPECT_EQ(cct[0][4 + 2 * 3 + 1], 3);
 }
