@@ -56,6 +56,7 @@ enum class OpenSmConversion {
   kRootGuidFile,    ///< root_guid_file: GUIDs, one per line, become routing.updn.roots and routing.ftree.roots
   kHighLimit,       ///< qos_*high_limit: -1 = unset, else 0..255
   kQosPolicyFile,   ///< qos_policy_file: read when qos is TRUE; its lists become qos.port_groups/levels/rules
+  kPerSl,           ///< cc_ca_cong_setting_*: `SL value` lines, each kept (not only the last), -> a 16-value list
 };
 
 /// One row of the table.

@@ -1,6 +1,7 @@
 #include "config/opensm_import.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
@@ -23,7 +24,7 @@ namespace {
 
 // Sections in the order of config/smd.yaml, so a converted file reads like the annotated default.
 const std::vector<std::string> kSectionOrder = {"sm",       "routing", "lid",  "mad", "log",     "control", "metrics",
-                                                "security", "ports",   "roce", "sa",  "perfmgr", "health",  "multicast", "qos"};
+                                                "security", "ports",   "roce", "sa",  "perfmgr", "health",  "multicast", "congestion_control", "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
 const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp"};
@@ -211,7 +212,9 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
   std::map<std::string, std::size_t> last;
   for (std::size_t i = 0; i < settings.size(); ++i) {
     const OpenSmSetting& s = settings[i];
-    if (auto it = last.find(s.name); it != last.end()) {
+    const OpenSmOption* row = find_opensm_option(s.name);
+    const bool per_sl = row != nullptr && row->conversion == OpenSmConversion::kPerSl;  // every line counts
+    if (auto it = last.find(s.name); it != last.end() && !per_sl) {
       result.warnings.push_back(source + ":" + std::to_string(s.line) + ": " + s.name + " given again (line " +
                                 std::to_string(settings[it->second].line) + "); this one counts, as in OpenSM");
     }
@@ -256,6 +259,36 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
       // OpenSM reads its default path too: the file is looked for whatever the value.
       if (partitions_path.empty() && !is_null(s.value)) partitions_path = s.value;
       partitions_line = s.line;
+      continue;
+    }
+    if (o->conversion == OpenSmConversion::kPerSl) {
+      // OpenSM sets one SL per line; the list keeps every line's SL, the last line for an SL winning.
+      std::array<std::uint64_t, 16> values{};
+      std::size_t used = 0;
+      bool any = false;
+      for (const OpenSmSetting& line : settings) {
+        if (line.name != s.name) continue;
+        const std::size_t space = line.value.find_first_of(" \t");
+        const auto sl = parse_unsigned(line.value.substr(0, space));
+        const auto v = space == std::string::npos
+                           ? std::optional<std::uint64_t>{}
+                           : parse_unsigned(line.value.substr(line.value.find_first_not_of(" \t", space)));
+        if (!sl || !v || *sl > 15) {
+          not_carried(line, "not converted", "expected `SL value` with SL 0..15");
+          continue;
+        }
+        values[*sl] = *v;
+        used = std::max<std::size_t>(used, *sl + 1);
+        any = any || *v != 0;
+      }
+      if (!any) {
+        ++result.at_default;
+        continue;
+      }
+      set_by_file.insert(o->name);
+      std::string list = "[";
+      for (std::size_t k = 0; k < used; ++k) list += (k ? ", " : "") + std::to_string(values[k]);
+      add(s, i, o->smd_key, list + "]");
       continue;
     }
     if (same_value(s.value, std::string(o->opensm_default))) {
@@ -425,6 +458,7 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
       }
       case OpenSmConversion::kPartitionsFile:
       case OpenSmConversion::kQosPolicyFile:
+      case OpenSmConversion::kPerSl:
       case OpenSmConversion::kNone: break;
     }
   }

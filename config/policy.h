@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/cc_policy.h"
 #include "config/node_name_map.h"
 #include "routing/base/ids.h"
 #include "routing/engines/engine_options.h"
@@ -225,6 +226,7 @@ struct Policy {
   PerfMgrPolicy perfmgr;
   HealthPolicy health;
   MulticastPolicy multicast;
+  CongestionControlPolicy congestion_control;  ///< config/cc_policy.h
   /// partitions: absent = default_partitions() (OpenSM without partitions.conf: Default=0x7fff,ipoib :
   /// ALL=full); present = what it says, with_default_partition applied. Reloadable on SIGHUP.
   PartitionsSpec partitions = default_partitions();

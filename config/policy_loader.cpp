@@ -12,6 +12,7 @@
 #include "config/node_name_map.h"
 #include "config/partitions_section.h"
 #include "config/multicast_section.h"
+#include "config/cc_section.h"
 #include "config/perfmgr_section.h"
 #include "config/ports_section.h"
 #include "config/qos_section.h"
@@ -287,6 +288,7 @@ void read_sections(const YAML::Node& document, const std::string& source_name, b
   read_perfmgr(top.section("perfmgr"), policy.perfmgr);
   read_health(top.section("health"), policy.health);
   read_multicast(top.section("multicast"), policy.multicast);
+  read_congestion_control(top.section("congestion_control"), policy.congestion_control);
   // An absent section keeps default_partitions(); a present one, even empty, is the operator's partitions
   // (OpenSM: a partitions.conf without a Default rule makes the other ports limited members of 0x7fff).
   const bool has_partitions = top.key_mark("partitions").has_value();

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "mad/codec/cc.h"
 #include "mad/codec/smp.h"
 
 namespace smd::mad {
@@ -46,6 +47,7 @@ std::vector<ClassRegistration> classes_to_register() {
       {kClassSmiLid, 1, {get, set, trap, trap_repress}},
       {kClassSubnAdm, 2, {get, set, report, get_table, get_trace_table, get_multi, del}, 1},
       {kClassPerfMgt, 1, {}},
+      {kClassCongestionControl, kCcClassVersion, {}},  // the CC manager's answers (smd/cc), as PerfMgt
   };
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "mad/codec/bits.h"
+#include "mad/codec/cc.h"
 
 namespace smd::mad {
 
@@ -59,14 +60,15 @@ struct UmadTransport::Slot {
 };
 
 UmadTransport::UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port,
-                             UmadTransportOptions options, GmpSink sa_sink, GmpSink pma_sink)
+                             UmadTransportOptions options, GmpSink sa_sink, GmpSink pma_sink, GmpSink cc_sink)
     : io_(io),
       port_(std::move(port)),
       window_(std::clamp(options.window, 1u, kMaxWindow)),
       timeout_ms_(std::max(options.timeout_ms, 1u)),
       retries_(options.retries),
       sa_sink_(std::move(sa_sink)),
-      pma_sink_(std::move(pma_sink)) {
+      pma_sink_(std::move(pma_sink)),
+      cc_sink_(std::move(cc_sink)) {
   slots_.reserve(window_);
   for (unsigned i = 0; i < window_; ++i) {
     slots_.push_back(std::make_unique<Slot>(io_, i));
@@ -230,6 +232,15 @@ void UmadTransport::receive_loop() {
     // own PMA does) and falls through to be counted as unsolicited.
     if (pma_sink_ && r.mad[1] == kClassPerfMgt && (r.mad[3] & kResponseBit) != 0) {
       pma_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
+      continue;
+    }
+    // The CC manager's answers, and its own requests handed back unrouted, go to its thread. A MAD handed back
+    // with a non-zero umad status (ETIMEDOUT: no route, or no agent under ibsim) is the request itself and
+    // may carry any method bits: it reaches the sink with the response bit cleared, so it is never taken for
+    // an agent's answer that echoes a Set.
+    if (cc_sink_ && r.mad[1] == kClassCongestionControl) {
+      if (r.status != 0) r.mad[3] &= static_cast<std::uint8_t>(~kResponseBit);
+      cc_sink_(r.mad, r.from, in_flight_.load(std::memory_order_relaxed) == 0);
       continue;
     }
     bool post = false;

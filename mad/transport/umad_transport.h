@@ -66,9 +66,10 @@ class UmadTransport final : public SmpTransport {
   /// Takes the opened port (a UmadPort, or a test channel) and starts the receive thread. Non-null.
   /// `sa_sink`, when set, takes every class-0x03 MAD (see GmpSink); `pma_sink`, when set, every class-0x04
   /// (PerfMgt) response, the answers to the PerfMgr's own Gets and Sets. Both are fixed for the transport's
-  /// life because the receive thread reads them.
+  /// life because the receive thread reads them. `cc_sink`, when set, takes every class-0x21 (Congestion
+  /// Control) MAD: the answers to the CC manager's Gets and Sets, and its requests handed back unrouted.
   UmadTransport(boost::asio::io_context& io, std::unique_ptr<MadChannel> port, UmadTransportOptions options = {},
-                GmpSink sa_sink = {}, GmpSink pma_sink = {});
+                GmpSink sa_sink = {}, GmpSink pma_sink = {}, GmpSink cc_sink = {});
   /// stop(), so every callback has run by the time the object is gone.
   ~UmadTransport() override;
   UmadTransport(const UmadTransport&) = delete;
@@ -138,6 +139,7 @@ class UmadTransport final : public SmpTransport {
   UnsolicitedHandler unsolicited_;
   const GmpSink sa_sink_;
   const GmpSink pma_sink_;
+  const GmpSink cc_sink_;
   bool stopped_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 

@@ -78,8 +78,13 @@ int Daemon::run() {
   if (policy_.metrics.enabled) perf_->set_renderer(render_perfmgr_metrics);
   mad::GmpSink pma_sink = [agent = perf_.get()](std::span<const std::uint8_t, mad::kMadSize> mad,
                                                 const mad::MadAddress&, bool) { agent->submit(mad); };
+  // The CC manager likewise exists from the start, so the transport's class-0x21 sink is fixed.
+  cc_ = std::make_unique<CcAgent>(
+      [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); });
+  mad::GmpSink cc_sink = [agent = cc_.get()](std::span<const std::uint8_t, mad::kMadSize> mad, const mad::MadAddress&,
+                                             bool) { agent->submit(mad); };
   transport_ = std::make_unique<mad::UmadTransport>(io_, std::move(port.value()), transport_options(policy_),
-                                                    std::move(sa_sink), std::move(pma_sink));
+                                                    std::move(sa_sink), std::move(pma_sink), std::move(cc_sink));
   transport_->set_unsolicited_handler([this](std::span<const std::uint8_t, mad::kMadSize> mad,
                                              const mad::UnsolicitedInfo& info) { on_unsolicited(mad, info); });
   runner_ = std::make_unique<SweepRunner>(io_, *transport_, policy_);
@@ -113,6 +118,7 @@ int Daemon::run() {
   signals_.cancel();
   if (sa_) sa_->stop();
   perf_->stop();
+  if (cc_) cc_->stop();
   transport_->stop();
   spdlog::info("smd stopped");
   spdlog::default_logger()->flush();  // warnings still being counted get their "[N more in T s]" line

@@ -46,6 +46,7 @@
 #include "mad/transport/umad_transport.h"
 #include "smd/control/control_server.h"
 #include "smd/control/metrics_server.h"
+#include "smd/cc/cc_agent.h"
 #include "smd/perfmgr/perf_agent.h"
 #include "smd/perfmgr/port_health.h"
 #include "smd/sa/sa_agent.h"
@@ -220,6 +221,9 @@ class Daemon final : public DaemonControl {
   /// After a configuring sweep: flaps (cables the last sweep that brought the subnet up had and this one,
   /// up too, lacks), the PerfMgr's ports, quiet marks expired, warnings for cables kept in.
   void health_after_sweep(const SweepSummary& s);
+  /// The congestion-control manager after a configuring sweep (daemon_cc.cpp): as MASTER with
+  /// congestion_control.enabled and the subnet up, hand it the sweep's switches and CA ports; else stop it.
+  void cc_after_sweep(const SweepSummary& s);
   /// Unmark the ports clean for health.quiet_period (logged); `why` names the first for a sweep's reason.
   void expire_quiet_marks(Clock::time_point now, std::string& why);
   /// Between sweeps (every light sweep): quiet marks expire even on a fabric where nothing moves.
@@ -336,6 +340,7 @@ class Daemon final : public DaemonControl {
 
   // Fabric health. The PerfMgr thread hands its passes over through the mailbox (guarded).
   std::unique_ptr<PerfAgent> perf_;
+  std::unique_ptr<CcAgent> cc_;  ///< the congestion-control manager (smd/cc); its thread runs only when enabled
   PortHealth health_{HealthThresholds{}};
   mutable std::mutex perf_mailbox_mutex_;
   std::vector<PerfPassDeltas> perf_mailbox_;

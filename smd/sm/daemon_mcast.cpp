@@ -91,8 +91,10 @@ void Daemon::run_mcast_pass(const DaemonEvent& event) {
   if (!runner_) return;
   take_mcast_mailbox();
   if (perf_) perf_->set_sweeping(true);
+  if (cc_) cc_->set_sweeping(true);
   const McastPassSummary r = runner_->multicast_pass();
   if (perf_) perf_->set_sweeping(false);
+  if (cc_) cc_->set_sweeping(false);
   if (r.skipped) return;
   ++counters_.mcast_passes;
   counters_.mft_blocks_written += r.counts.blocks_written;

@@ -86,10 +86,12 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   sweep_running_ = n;
   auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
   take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
-  if (perf_) perf_->set_sweeping(true);  // the PerfMgr sends nothing new until the sweep is over
+  if (perf_) perf_->set_sweeping(true);  // the PerfMgr and CC manager send nothing new until the sweep is over
+  if (cc_) cc_->set_sweeping(true);
   sweep_started_ = Clock::now();
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
   if (perf_) perf_->set_sweeping(false);
+  if (cc_) cc_->set_sweeping(false);
   sweep_running_ = 0;
   count_sweep(*s);
   // A port that sends nothing at all (its device went away; under ibsim, the simulator did) does not come
@@ -148,6 +150,7 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
   own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};
   health_after_sweep(s);
+  cc_after_sweep(s);
   publish(&s);
   const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
                            std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +
@@ -185,8 +188,10 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
   if (ensure_is_sm("light sweep")) post(SmEvent::kIsSmRestored, "IsSM restored on our port");
   if (perf_) perf_->set_sweeping(true);
+  if (cc_) cc_->set_sweeping(true);
   bool change = runner_->light_sweep_finds_change(reason);
   if (perf_) perf_->set_sweeping(false);
+  if (cc_) cc_->set_sweeping(false);
   // The SMs the last election found: another MASTER, or a STANDBY that outranks us, needs a heavy sweep
   // (OpenSM's light sweep asks the same of every SM it knows).
   if (!change) change = other_sms_need_sweep(reason);

@@ -224,16 +224,51 @@ TEST(OpenSmImport, DefaultsAreLeftOutAndCounted) {
 
 TEST(OpenSmImport, WhatSmdCannotCarryIsListedWithTheReason) {
   Conversion c;
-  auto r = c.run("congestion_control TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
+  auto r = c.run("connect_roots TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: congestion_control TRUE: missing: no congestion-control"));
+  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: connect_roots TRUE: missing: no routing input"));
   EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:4: max_op_vls 2: partial:"));
   // smd behaves as these values: nothing to report.
   EXPECT_FALSE(mentions(r->not_carried, "m_key_lookup"));
   EXPECT_FALSE(mentions(r->not_carried, "honor_guid2lid_file"));
-  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: congestion_control"),
+  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: connect_roots"),
             std::string::npos)
       << r->yaml;
+}
+
+TEST(OpenSmImport, CongestionControlOptionsBecomeTheSection) {
+  Conversion c;
+  const Policy p = c.policy(
+      "congestion_control TRUE\ncc_key 0x10\ncc_max_outstanding_mads 32\ncc_sw_cong_setting_control_map 0x1f\n"
+      "cc_sw_cong_setting_victim_mask 0x0000000000000000000000000000000000000000000000000000000000000106\n"
+      "cc_sw_cong_setting_threshold 0x0f\ncc_sw_cong_setting_packet_size 8\n"
+      "cc_sw_cong_setting_credit_starvation_return_delay 1:20\ncc_sw_cong_setting_marking_rate 7\n"
+      "cc_ca_cong_setting_port_control 0x0001\ncc_ca_cong_setting_control_map 0x0005\n"
+      "cc_ca_cong_setting_ccti_timer 0 150\ncc_ca_cong_setting_ccti_timer 2 300\ncc_ca_cong_setting_ccti_increase 2 4\n"
+      "cc_cct 0:0,0:4,1:8\n");
+  const CongestionControlPolicy& cc = p.congestion_control;
+  EXPECT_TRUE(cc.enabled);
+  EXPECT_EQ(cc.cc_key, 0x10u);
+  EXPECT_EQ(cc.max_outstanding, 32u);
+  EXPECT_EQ(cc.sw.control_map, 0x1Fu);
+  EXPECT_EQ(cc.sw.victim_mask[30], 0x01);  // port 8
+  EXPECT_EQ(cc.sw.victim_mask[31], 0x06);  // ports 1, 2
+  EXPECT_EQ(cc.sw.threshold, 15);
+  EXPECT_EQ(cc.sw.packet_size, 8);
+  EXPECT_EQ(cc.sw.credit_starvation_return_delay, (1u << 14) | 20u);
+  EXPECT_EQ(cc.sw.marking_rate, 7);
+  EXPECT_EQ(cc.ca.port_control, 1);
+  EXPECT_EQ(cc.ca.control_map, 5);
+  // Both ccti_timer lines count (OpenSM sets one SL per line), not only the last.
+  EXPECT_EQ(cc.ca.entries[0].ccti_timer, 150);
+  EXPECT_EQ(cc.ca.entries[1].ccti_timer, 0);
+  EXPECT_EQ(cc.ca.entries[2].ccti_timer, 300);
+  EXPECT_EQ(cc.ca.entries[2].ccti_increase, 4);
+  ASSERT_EQ(cc.cct.size(), 3u);
+  EXPECT_EQ(cc.cct[2], (1u << 14) | 8u);
+  auto r = c.run("cc_ca_cong_setting_ccti_min 16 3\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(mentions(r->not_carried, "SL 0..15")) << r->yaml;
 }
 
 TEST(OpenSmImport, AValueSmdRefusesIsMovedOutWithTheLoadersWords) {

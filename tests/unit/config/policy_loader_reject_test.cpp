@@ -152,7 +152,7 @@ const RejectCase kShapeCases[] = {
     {"control_mode_empty", "control:\n  mode: \"\"\n", "t.yaml:2:9: control.mode: must not be empty"},
     {"unknown_section_far", "policy: {}\n",
      "t.yaml:1:1: policy: unknown key; expected one of sm, routing, lid, mad, log, control, metrics, security, ports, "
-     "roce, sa, perfmgr, health, multicast, partitions, qos"},
+     "roce, sa, perfmgr, health, multicast, congestion_control, partitions, qos"},
     {"roce_export_yes", "roce:\n  export: yes\n", "t.yaml:2:11: roce.export: expected true or false, got 'yes'"},
     {"sa_queue_depth_below", "sa:\n  queue_depth: 15\n", "t.yaml:2:16: sa.queue_depth: 15 is out of range 16..1000000"},
     {"sa_packet_lifetime_above", "sa:\n  packet_lifetime: 64\n",

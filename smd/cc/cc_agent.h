@@ -1,0 +1,117 @@
+// CcAgent: the congestion-control manager's thread (IBA Annex A10). After a sweep that brought the subnet up,
+// the SM hands it the switches and CA ports (request_pass); the thread reads each one's CC settings, plans the
+// Sets that differ from the policy (cc_plan.h), sends them and believes a Set only when its GetResp echoes it.
+// CC MADs are LID-routed GMPs on QP1 (class 0x21, the policy's CC_Key in each), sent through the transport's
+// thread-safe send_gmp and answered into this thread's queue by the receive thread (UmadTransport's cc_sink),
+// the path the PerfMgr's PMA MADs take. Its own window (congestion_control.max_outstanding), timers and
+// retries; while the SM runs a sweep (set_sweeping) nothing new is sent.
+//
+// A Set is held only when a Get after it shows it: an echo alone can be the request reflected (ibsim
+// answers CC Sets to CAs so and stores nothing). Every pass reads before it writes, so a switch that was reset (it
+// reads all zero again) or is new is written on the pass after the sweep that found it, and a node that holds the
+// policy gets no Set.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "config/cc_policy.h"
+#include "mad/transport/mad_channel.h"
+#include "smd/cc/cc_plan.h"
+
+namespace smd {
+
+/// What the last pass did (log lines and smctl/metrics read it).
+struct CcPassStats {
+  std::uint64_t passes = 0;  ///< passes completed since start
+  unsigned switches = 0;     ///< switch targets of the last pass
+  unsigned ca_ports = 0;     ///< CA port targets of the last pass
+  unsigned reads = 0;        ///< Gets of the read phase answered with status 0
+  unsigned unanswered = 0;   ///< Gets and Sets with no status-0 answer after their retries
+  unsigned sets = 0;         ///< Sets sent (the plan's size)
+  unsigned believed = 0;     ///< Sets whose GetResp echoed what was written
+  unsigned not_echoed = 0;   ///< Sets answered with status 0 but showing something else
+  unsigned held = 0;         ///< echoed Sets that a later Get shows held
+  unsigned not_held = 0;     ///< echoed Sets that a later Get shows not held (an agent that reflects)
+  unsigned mads = 0;         ///< MADs sent, retries included
+  double wall_ms = 0;
+};
+
+class CcAgent {
+ public:
+  /// Sends one MAD (thread-safe; UmadTransport::send_gmp). Returns 0 or -errno.
+  using Sender = std::function<int(std::span<const std::uint8_t> mad, const mad::MadAddress& to)>;
+
+  explicit CcAgent(Sender sender);
+  /// stop().
+  ~CcAgent();
+  CcAgent(const CcAgent&) = delete;
+  CcAgent& operator=(const CcAgent&) = delete;
+
+  /// The policy in effect (any thread); applies from the next pass.
+  void configure(const CongestionControlPolicy& policy);
+  /// Program `targets` on the thread's next pass (any thread). A request made while a pass runs replaces any
+  /// earlier waiting one: only the newest fabric is programmed.
+  void request_pass(std::vector<CcTarget> targets);
+  /// The SM runs a sweep (true) or is done (false): no new MAD is sent meanwhile.
+  void set_sweeping(bool sweeping) { sweeping_.store(sweeping, std::memory_order_relaxed); }
+  /// A class-0x21 MAD from the receive thread. Cheap: copied into the queue.
+  void submit(std::span<const std::uint8_t, mad::kMadSize> mad);
+  /// Start the thread (idempotent).
+  void start();
+  /// Stop and join the thread (idempotent); a pass in progress is abandoned.
+  void stop();
+  bool running() const { return thread_.joinable(); }
+  /// The last completed pass (any thread).
+  CcPassStats last_pass() const;
+  /// Block until `passes` passes have completed or `timeout` passes; true when they have (tests).
+  bool wait_for_passes(std::uint64_t passes, std::chrono::milliseconds timeout) const;
+
+ private:
+  struct Request {
+    std::size_t target = 0;
+    std::uint8_t method = 0;
+    std::uint16_t attr = 0;
+    std::uint32_t mod = 0;
+    mad::CcData data{};
+    std::size_t write = 0;  ///< Sets: index into the plan
+    unsigned attempts = 0;
+    std::chrono::steady_clock::time_point deadline{};
+  };
+  using Answer = std::function<void(const Request&, std::optional<std::span<const std::uint8_t>> data)>;
+
+  void loop();
+  void run_pass(const std::vector<CcTarget>& targets, const CongestionControlPolicy& policy);
+  /// Send, receive and time out until every request of `work` is answered (data) or given up (nullopt).
+  void drain(std::deque<Request>& work, const std::vector<CcTarget>& targets, const CongestionControlPolicy& policy,
+             const Answer& on_answer);
+  bool stopping() const { return stop_.load(std::memory_order_relaxed); }
+
+  Sender sender_;
+  mutable std::mutex mutex_;  // guards policy_, pending_, rx_, stats_
+  mutable std::condition_variable wake_;
+  CongestionControlPolicy policy_;
+  std::optional<std::vector<CcTarget>> pending_;
+  std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
+  CcPassStats stats_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> sweeping_{false};
+  std::thread thread_;
+
+  // The thread's own state.
+  std::uint32_t next_tid_ = 1;
+  std::map<std::uint32_t, Request> outstanding_;  ///< by TID (low 32 bits)
+  CcPassStats pass_;
+};
+
+}  // namespace smd
