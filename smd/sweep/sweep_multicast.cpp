@@ -113,7 +113,8 @@ McastProgramCounts SweepRunner::multicast_phase(SmpBatch& batch, SweepFabric& fa
 
 McastPassSummary SweepRunner::multicast_pass() {
   McastPassSummary r;
-  if (!topo_ || !last_.topo || last_.topo != topo_ || mcast_changed_.empty()) {
+  // sm.multicast false (OpenSM's disable_multicast): joins between sweeps program nothing either.
+  if (!policy_.sm.multicast || !topo_ || !last_.topo || last_.topo != topo_ || mcast_changed_.empty()) {
     r.skipped = true;
     return r;
   }

@@ -53,7 +53,7 @@ struct RepairStats;  // routing/verify/repair.h
 
 /// What one multicast pass between sweeps did (SweepRunner::multicast_pass).
 struct McastPassSummary {
-  bool skipped = false;  ///< nothing to do (no groups changed), or no configuring sweep yet
+  bool skipped = false;  ///< nothing to do (no groups changed, sm.multicast false), or no configuring sweep yet
   unsigned rebuilt = 0;  ///< MLIDs whose tree was rebuilt or removed
   McastProgramCounts counts;
   std::uint64_t smps_sent = 0;
