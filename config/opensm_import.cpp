@@ -176,7 +176,12 @@ std::string render(const Draft& draft, const std::string& header, std::map<int, 
   std::string out;
   YamlWriter w(out);
   w.raw(header);
-  for (const std::string& section : kSectionOrder) {
+  // Sections in smd.yaml's order, then any section the list does not name yet, so no converted key is dropped.
+  std::vector<std::string> sections = kSectionOrder;
+  for (const Entry& e : draft.entries) {
+    if (std::find(sections.begin(), sections.end(), e.path[0]) == sections.end()) sections.push_back(e.path[0]);
+  }
+  for (const std::string& section : sections) {
     std::vector<const Entry*> in;
     for (const Entry& e : draft.entries) {
       if (e.path[0] == section) in.push_back(&e);

@@ -1,6 +1,7 @@
 #include "smd/cli/import_opensm_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -77,6 +78,16 @@ int run_import_opensm(const std::string& input, const std::string& partitions, c
 }
 
 void print_opensm_options_table(std::ostream& out) {
+  // The count per fate first: the figure a migration asks for, kept true with the rows below.
+  const std::vector<OpenSmOption>& options = opensm_options();
+  out << "| smd | options |\n|---|---|\n";
+  for (OpenSmFate fate : {OpenSmFate::kEquivalent, OpenSmFate::kPartial, OpenSmFate::kBuiltIn, OpenSmFate::kMissing,
+                          OpenSmFate::kNotApplicable}) {
+    out << "| " << to_string(fate) << " | "
+        << std::count_if(options.begin(), options.end(), [fate](const OpenSmOption& o) { return o.fate == fate; })
+        << " |\n";
+  }
+  out << "| all | " << options.size() << " |\n\n";
   out << "| OpenSM option | OpenSM default | smd | policy key | note |\n|---|---|---|---|---|\n";
   for (const OpenSmOption& o : opensm_options()) {
     out << "| `" << o.name << "` | `" << cell(o.opensm_default) << "` | " << to_string(o.fate) << " | "

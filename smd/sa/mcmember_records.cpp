@@ -42,6 +42,12 @@ SaAnswer answer_mcmember_records(const SaSnapshot& snap, const SaQuery& q, Mcast
     return db.find(q, requester, snap.fabric->requester_pkeys(q.requester_lid), snap.fabric->subnet_prefix(),
                    snap.settings.max_records);
   if (m != method::kSet && m != method::kDelete) return SaAnswer::error(status::kMethodAttrUnsupported);
+  // An SM that programs no MFTs (sm.multicast false) refuses a join as OpenSM's disable_multicast does, so the
+  // host learns it is in no group instead of waiting for traffic that never comes; leaves still work.
+  if (m == method::kSet && !snap.settings.multicast) {
+    why = "multicast is disabled (sm.multicast: false)";
+    return SaAnswer::error(status::kReqInvalid);
+  }
   const McastContext ctx = mcast_context(snap);
   McastResult r = m == method::kSet ? db.join(q, requester, ctx) : db.leave(q, requester, ctx);
   events.insert(events.end(), r.events.begin(), r.events.end());

@@ -9,8 +9,9 @@
 #   osm:  OpenSM 3.3.23 with disable_multicast and use_original_extended_sa_rates_only TRUE: what OpenSM does.
 # Witnesses, per key:
 #   sm.multicast          saquery ClassPortInfo CapabilityMask bit 9 (IsUDMulticastSupported); after host-1
-#                         creates a group and host-2 joins it, `ibroute -M` on both switches (no valid MLID
-#                         when off; the group's MLID towards both members when on).
+#                         creates a group and host-2 joins it, `ibroute -M` on both switches (when off the
+#                         join is refused with OpenSM's status and no MLID is valid; when on, the group's MLID
+#                         goes towards both members).
 #   sa.original_rates_only `saquery PR` host-0 -> host-3 (50 Gb/s, code 20; IBA 1.2.1 has no 50, so 40 Gb/s,
 #                         code 7) and host-0 -> host-1 (200 Gb/s, code 17 either way).
 #   sa.drop_absent_subscribers  sa_client at host-3 subscribes (InformInfo, trap 64) and dies; host-3's
@@ -28,6 +29,7 @@
 SA_CLIENT="${SMD_BUILD_DIR}/tests/integration/sa_client/sa_client"
 w=${IBSIM_WORKDIR}
 mgid="ff12:401b:ffff::44"
+smd_refusal=""
 host3_gid="fe80::10:7"  # ibsim numbering: CAs from 0x100000 in netfile order, port GUID = node GUID + 1
 
 fail() {
@@ -182,9 +184,18 @@ check_smd() {
   echo "${name}: PathRecord rate host-0 -> host-3 (1xHDR) ${rate3}, host-0 -> host-1 (4xHDR) ${rate1}"
   [[ ${rate3} == $((off ? 7 : 20)) && ${rate1} == 17 ]] || fail "${name}: PathRecord rates ${rate3} ${rate1}"
 
+  # sm.multicast false refuses the join, as OpenSM's disable_multicast does (compared below); the MFTs are
+  # then read at the partition's broadcast MLID, which exists without any join.
   mlid=$(join_group)
-  [[ ${mlid} == 0x* ]] || fail "${name}: the join was ${mlid}"
-  echo "${name}: host-1 and host-2 joined ${mgid} at MLID ${mlid}"
+  if ((off)); then
+    [[ ${mlid} == "refused "* ]] || fail "${name}: a join with sm.multicast false was answered ${mlid}"
+    smd_refusal=${mlid}
+    echo "${name}: the join was ${mlid}"
+    mlid=0xc000
+  else
+    [[ ${mlid} == 0x* ]] || fail "${name}: the join was ${mlid}"
+    echo "${name}: host-1 and host-2 joined ${mgid} at MLID ${mlid}"
+  fi
 
   # sa.drop_absent_subscribers: host-3 subscribes and is gone (no unsubscribe), then its cable goes.
   (cd "${w}" && exec env LD_PRELOAD="${SIM_PRELOAD}" SIM_HOST=host-3 "${SA_CLIENT}" subscribe --trap 64 \
@@ -252,6 +263,7 @@ rate3=$(path_rate "$(ca_lid 0)" "$(ca_lid 0,1,1,4)") rate1=$(path_rate "$(ca_lid
 join=$(join_group)
 echo "osm: ClassPortInfo IsUDMulticastSupported ${mcast}; PathRecord rates ${rate3}, ${rate1}; join: ${join}"
 [[ ${mcast} == 0 ]] || fail "OpenSM with disable_multicast has IsUDMulticastSupported"
+[[ ${join} == "${smd_refusal}" ]] || fail "OpenSM answered the join '${join}', smd '${smd_refusal}'"
 [[ ${rate3} == 7 && ${rate1} == 17 ]] || fail "OpenSM's original rates ${rate3} ${rate1} differ from smd's 7 17"
 for sw in sw-0 sw-1; do
   lid=$(lid_of "${sw}")

@@ -98,6 +98,17 @@ TEST_F(McMember, StatusCodesOnTheWire) {
   EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GET, IB_SA_ATTR_MCRECORD, 1), rig.lid_a).status(), 0x0300u);
 }
 
+// OpenSM with disable_multicast TRUE answers a join with 0x0200 (seen on ibsim); a leave of a group made
+// before the switch is still taken.
+TEST_F(McMember, JoinRefusedWhenMulticastIsDisabled) {
+  ASSERT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kA + 1, 1), rig.lid_a).status(), 0u);
+  rig.snap.settings.multicast = false;
+  EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kB + 1, 1), rig.lid_b).status(), 0x0200u);
+  EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_DELETE, kA + 1, 1), rig.lid_a).status(), 0u);
+  rig.snap.settings.multicast = true;
+  EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kB + 1, 1), rig.lid_b).status(), 0u);
+}
+
 TEST_F(McMember, PortPKeysFromThePartitionPlan) {
   set_partitions(rig, {{kA + 1, {0xFFFF, 0x8001}}, {kB + 1, {0xFFFF, 0x8001}}, {kD + 1, {0x8001}}});
   EXPECT_EQ(ask(rig.snap, state, ipoib_join(IB_MAD_METHOD_SET, kD + 1, 1), rig.lid_d).status(), 0x0200u)
