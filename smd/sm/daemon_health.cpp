@@ -261,7 +261,7 @@ std::vector<UnhealthyPortView> Daemon::unhealthy_view() const {
   for (const auto& [key, b] : babbling_.babblers()) {
     UnhealthyPortView v;
     v.key = key;
-    v.reason = "babbling: " + b.reason;
+    v.reason = b.reason;
     v.babbling = true;
     v.since = wall - std::chrono::duration_cast<std::chrono::system_clock::duration>(now - b.since);
     if (const auto end = babbling_ends_.find(key); end != babbling_ends_.end()) {

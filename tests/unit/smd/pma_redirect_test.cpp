@@ -56,7 +56,8 @@ TEST(PmaClassPortInfo, RedirectFieldsDecodeFromTheirIbaOffsets) {
   EXPECT_EQ(c.redirect_qkey, 0x11223344u);
   EXPECT_EQ(c.capability_mask, 0x0002);
   // Too short for the redirect fields: they stay zero.
-  const auto shortc = mad::PmaClassPortInfo::decode(std::span(class_port_info(9, 1, 1, 0xFFFF)).first(39));
+  const auto full = class_port_info(9, 1, 1, 0xFFFF);
+  const auto shortc = mad::PmaClassPortInfo::decode(std::span<const std::uint8_t>(full).first(39));
   EXPECT_EQ(shortc.redirect_lid, 0);
   EXPECT_EQ(shortc.redirect_qp, 0u);
 }
