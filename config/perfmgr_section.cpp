@@ -12,6 +12,7 @@ void read_perfmgr(MapReader perfmgr, PerfMgrPolicy& out) {
   perfmgr.read_unsigned("retries", 0, 10, out.retries);
   perfmgr.read_bool("reset_saturated", out.reset_saturated);
   perfmgr.read_bool("ignore_cas", out.ignore_cas);
+  perfmgr.read_bool("follow_redirect", out.follow_redirect);
   perfmgr.finish();
   // A MAD that may wait longer than an interval makes passes overlap their own schedule.
   const std::uint64_t worst_ms = std::uint64_t{out.timeout_ms} * (out.retries + 1);
@@ -36,6 +37,9 @@ void read_health(MapReader health, HealthPolicy& out) {
   health.read_unsigned("flap_count", 0, 1000, out.flap_count);
   health.read_unsigned("flap_window", 1, 7 * 86400, out.flap_window_s);
   health.read_unsigned("quiet_period", 0, 30 * 86400, out.quiet_period_s);
+  health.read_bool("babbling_port", out.babbling_port);
+  health.read_unsigned("babbling_traps", 2, 100000, out.babbling_traps);
+  health.read_unsigned("babbling_window", 1, 86400, out.babbling_window_s);
   health.finish();
 }
 

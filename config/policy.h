@@ -164,6 +164,9 @@ struct PerfMgrPolicy {
   unsigned retries = 2;          ///< perfmgr.retries: re-sends after a timeout, 0..10
   bool reset_saturated = true;   ///< perfmgr.reset_saturated: clear a saturated counter with a PortCounters Set
   bool ignore_cas = false;       ///< perfmgr.ignore_cas: read switch ports only (OpenSM's perfmgr_ignore_cas)
+  /// perfmgr.follow_redirect: re-send PerfMgt MADs where a PMA's ClassPortInfo redirects them (IBA 13.4.5;
+  /// OpenSM's perfmgr_redir); off = such a port is not read.
+  bool follow_redirect = true;
 };
 
 /// health.thresholds keys, in smd::PortCounter order (smd/state/port_counters_view.h checks the match).
@@ -192,6 +195,11 @@ struct HealthPolicy {
   unsigned flap_window_s = 600;  ///< health.flap_window: ... within this many seconds
   unsigned quiet_period_s =
       3600;  ///< health.quiet_period: clean seconds after which a mark clears itself (0 = operator only)
+  /// health.babbling_port: disable (PortState Down, PortPhysicalState Disabled) a port that sends traps
+  /// 129/130/131 at babbling_traps or more per babbling_window (OpenSM's babbling_port_policy).
+  bool babbling_port = false;
+  unsigned babbling_traps = 250;    ///< health.babbling_traps: traps in one window that babble, 2..100000
+  unsigned babbling_window_s = 60;  ///< health.babbling_window: seconds, 1..86400
 };
 
 /// What `smd --instance NAME` and `--metrics-listen` set (smd/sm/instance_policy.h): never read from YAML,

@@ -23,6 +23,8 @@ namespace details {
 constexpr std::size_t kTrap128Lid = 0;
 constexpr std::size_t kTrap144Lid = 2;
 constexpr std::size_t kTrap144CapabilityMask = 6;
+constexpr std::size_t kPortTrapLid = 2;   // after 16 reserved bits
+constexpr std::size_t kPortTrapPort = 4;
 }  // namespace details
 
 Notice decode_head(const std::uint8_t* p) {
@@ -79,6 +81,15 @@ std::uint32_t Notice::trap144_capability_mask() const {
 void Notice::set_trap144(std::uint16_t lid, std::uint32_t capability_mask) {
   bits::put16(data_details.data(), details::kTrap144Lid, lid);
   bits::put32(data_details.data(), details::kTrap144CapabilityMask, capability_mask);
+}
+
+std::uint16_t Notice::port_trap_lid() const { return bits::get16(data_details.data(), details::kPortTrapLid); }
+
+std::uint8_t Notice::port_trap_port() const { return data_details[details::kPortTrapPort]; }
+
+void Notice::set_port_trap(std::uint16_t lid, std::uint8_t port) {
+  bits::put16(data_details.data(), details::kPortTrapLid, lid);
+  data_details[details::kPortTrapPort] = port;
 }
 
 }  // namespace smd::mad

@@ -19,6 +19,10 @@ inline constexpr std::size_t kNoticeDataDetailsSize = 54;
 namespace trap {
 inline constexpr std::uint16_t kLinkStateChange = 128;       ///< a switch port changed state; LIDADDR = switch
 inline constexpr std::uint16_t kCapabilityMaskChange = 144;  ///< LIDADDR's CapabilityMask changed
+/// Traps 129-131 name a port (LIDADDR, PORTNO) whose link misbehaves; a port sending them fast "babbles".
+inline constexpr std::uint16_t kLocalLinkIntegrity = 129;    ///< LocalLinkIntegrityErrors crossed its threshold
+inline constexpr std::uint16_t kExcessiveBufferOverrun = 130;  ///< ExcessiveBufferOverrunErrors crossed it
+inline constexpr std::uint16_t kFlowControlWatchdog = 131;     ///< flow control update watchdog timer expired
 }  // namespace trap
 
 /// Notice:Type values of a generic notice.
@@ -57,6 +61,11 @@ struct Notice {
   std::uint16_t trap144_lid() const;
   std::uint32_t trap144_capability_mask() const;
   void set_trap144(std::uint16_t lid, std::uint32_t capability_mask);
+  /// Traps 129, 130 and 131 DataDetails (IBA 14.2.5.1): LIDADDR (the switch's LID, or the CA port's) and
+  /// PORTNO, the port whose link the trap is about.
+  std::uint16_t port_trap_lid() const;
+  std::uint8_t port_trap_port() const;
+  void set_port_trap(std::uint16_t lid, std::uint8_t port);
 };
 
 }  // namespace smd::mad

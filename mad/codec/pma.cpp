@@ -128,6 +128,16 @@ PmaClassPortInfo PmaClassPortInfo::decode(std::span<const std::uint8_t> data) {
   const std::uint32_t word = get32(d, 4);
   c.capability_mask2 = word >> 5;
   c.resp_time_value = static_cast<std::uint8_t>(word & 0x1F);
+  if (data.size() < kRedirectSize) return c;
+  std::copy_n(d + 8, 16, c.redirect_gid.begin());
+  const std::uint32_t flow = get32(d, 24);  // RedirectTC (8) | RedirectSL (4) | RedirectFL (20)
+  c.redirect_tc = static_cast<std::uint8_t>(flow >> 24);
+  c.redirect_sl = static_cast<std::uint8_t>((flow >> 20) & 0xF);
+  c.redirect_fl = flow & 0xFFFFF;
+  c.redirect_lid = get16(d, 28);
+  c.redirect_pkey = get16(d, 30);
+  c.redirect_qp = get32(d, 32) & 0xFFFFFF;  // the top byte is reserved
+  c.redirect_qkey = get32(d, 36);
   return c;
 }
 

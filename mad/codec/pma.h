@@ -114,9 +114,24 @@ struct PmaClassPortInfo {
   std::uint16_t capability_mask = 0;   ///< pma_cap bits
   std::uint32_t capability_mask2 = 0;  ///< 27 bits
   std::uint8_t resp_time_value = 0;    ///< 5 bits: the PMA answers within 4.096 us * 2^value
+  // Redirection (IBA 13.4.8.1, 13.5.3.3): where a PMA that answers with the redirect status wants its MADs.
+  std::array<std::uint8_t, 16> redirect_gid{};  ///< RedirectGID (all zero = none)
+  std::uint8_t redirect_tc = 0;
+  std::uint8_t redirect_sl = 0;     ///< 4 bits
+  std::uint32_t redirect_fl = 0;    ///< 20 bits
+  std::uint16_t redirect_lid = 0;   ///< 0 = the LID the MAD was sent to
+  std::uint16_t redirect_pkey = 0;  ///< RedirectP_Key
+  std::uint32_t redirect_qp = 0;    ///< 24 bits
+  std::uint32_t redirect_qkey = 0;  ///< RedirectQ_Key
+  /// Bytes the redirect fields need; shorter input leaves them zero.
+  static constexpr std::size_t kRedirectSize = 40;
   /// Shorter input than kSize decodes as all zero.
   static PmaClassPortInfo decode(std::span<const std::uint8_t> data);
 };
+
+/// MAD Status bit 1 (IBA 13.4.7, table 112): the class agent asks to be reached elsewhere; the data is its
+/// ClassPortInfo naming where.
+inline constexpr std::uint16_t kMadStatusRedirect = 0x0002;
 
 /// ClassPortInfo:CapabilityMask (bytes 2-3 of the attribute data); 0 when `data` is shorter.
 std::uint16_t pma_capability_mask(std::span<const std::uint8_t> data);

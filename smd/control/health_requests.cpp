@@ -97,6 +97,10 @@ Json ports_json(const FabricSnapshot& snap, bool unhealthy_only) {
     row["kept_reason"] = u.kept_reason;
     row["flaps"] = u.flaps;
     row["since"] = iso_time(u.since);
+    if (u.babbling) {
+      row["babbling"] = true;
+      row["disabled_end"] = u.disabled_end;
+    }
   };
   if (unhealthy_only || !snap.topo) {
     for (const UnhealthyPortView& u : snap.unhealthy) {

@@ -184,6 +184,11 @@ void render_health(const FabricSnapshot& snap, Writer& w) {
   w.sample("smd_ports_isolated", "", static_cast<double>(isolated));
   w.family("smd_unhealthy_marks_total", "counter", "Ports marked unhealthy since the daemon started.");
   w.sample("smd_unhealthy_marks_total", "", as_double(snap.unhealthy_marks_total));
+  w.family("smd_babbling_ports_total", "counter",
+           "Ports found sending traps 129-131 too fast (health.babbling_port) since the daemon started.");
+  w.sample("smd_babbling_ports_total", "", as_double(snap.babbling_ports_total));
+  w.family("smd_babbling_links_disabled", "gauge", "Links the SM holds disabled for babbling ports.");
+  w.sample("smd_babbling_links_disabled", "", as_double(snap.babbling_links_disabled));
   if (snap.unhealthy.empty()) return;
   w.family("smd_port_unhealthy", "gauge", "1 for each unhealthy port, with why and whether its cable is isolated.");
   for (const UnhealthyPortView& u : snap.unhealthy) {

@@ -18,7 +18,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kMethodGet = 0x01;
 constexpr std::uint8_t kMethodSet = 0x02;
-constexpr std::uint32_t kGsiQkey = 0x80010000;
 // How long the thread sleeps between looks while a sweep holds it off.
 constexpr auto kPausePoll = std::chrono::milliseconds(5);
 
@@ -162,9 +161,10 @@ bool PerfAgent::send(Request& r) {
   if (next_tid_ == 0) next_tid_ = 1;
   const auto mad = mad::make_pma_request(r.method, r.attr, tid, r.data);
   mad::MadAddress to;
-  to.lid = r.lid;
-  to.qpn = 1;
-  to.qkey = kGsiQkey;
+  to.lid = r.route.lid;
+  to.qpn = r.route.qpn;
+  to.qkey = r.route.qkey;
+  to.pkey_index = 0;  // redirect_route admits the default partition only
   ++r.attempts;
   ++pass_.mads_sent;
   PerfMgrPolicy policy;
@@ -175,6 +175,44 @@ bool PerfAgent::send(Request& r) {
   r.deadline = SteadyClock::now() + std::chrono::milliseconds(policy.timeout_ms);
   if (sender_(mad, to) != 0) return false;
   outstanding_.emplace(tid, r);
+  return true;
+}
+
+PerfAgent::Request PerfAgent::request_to(Guid node, Lid lid, std::size_t target) const {
+  Request r;
+  r.lid = lid;
+  r.node = node;
+  r.target = target;
+  const auto it = redirect_.find(node);
+  r.route = it != redirect_.end() ? it->second : gsi_route(lid);
+  r.redirected = it != redirect_.end();
+  return r;
+}
+
+bool PerfAgent::follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed, std::deque<Request>& work) {
+  const std::string node = format_guid(r.node);
+  if (!allowed) {
+    spdlog::warn("perfmgr: node {} LID {}: its PMA redirects, perfmgr.follow_redirect is off: not read", node, r.lid);
+    return false;
+  }
+  if (r.redirected) {
+    spdlog::warn("perfmgr: node {} LID {}: redirected again from LID {} QP {}: not followed", node, r.lid,
+                 r.route.lid, r.route.qpn);
+    return false;
+  }
+  const Result<PmaRoute> to = redirect_route(mad::PmaClassPortInfo::decode(data), r.route);
+  if (!to) {
+    spdlog::warn("perfmgr: node {} LID {}: redirect not followed: {}", node, r.lid, to.error().message);
+    return false;
+  }
+  if (redirect_.insert_or_assign(r.node, *to).second) {
+    spdlog::info("perfmgr: node {} LID {}: PMA redirects to LID {} QP {} Q_Key 0x{:08x}", node, r.lid, to->lid, to->qpn,
+                 to->qkey);
+  }
+  r.route = *to;
+  r.redirected = true;
+  r.attempts = 0;
+  work.push_front(r);
   return true;
 }
 
@@ -219,6 +257,9 @@ void PerfAgent::drain(
       if (it == outstanding_.end()) continue;  // late: its request was already given up or re-sent
       const Request r = it->second;
       outstanding_.erase(it);
+      if ((resp->status & mad::kMadStatusRedirect) != 0 && follow_redirect(r, resp->data, policy.follow_redirect, work)) {
+        continue;
+      }
       if (resp->status != 0) ++pass_.errors;
       on_answer(r, resp->status, resp->data);
     }
@@ -234,6 +275,11 @@ void PerfAgent::drain(
         work.push_front(r);  // re-sent first, when the window (and any sweep) allows
       } else {
         ++pass_.timeouts;
+        // A redirected PMA that stopped answering: the next pass asks its GSI again (it may redirect anew).
+        if (r.redirected && redirect_.erase(r.node) != 0) {
+          spdlog::info("perfmgr: node {}: no answer at the redirected LID {} QP {}: back to its GSI", format_guid(r.node),
+                       r.route.lid, r.route.qpn);
+        }
         on_answer(r, kNoAnswer, {});
       }
     }
@@ -265,11 +311,9 @@ void PerfAgent::run_pass() {
   for (std::size_t i = 0; i < ports.size(); ++i) {
     const Guid node = ports[i].key.node_guid;
     if (capability_.contains(node) || !asked.insert(node).second) continue;
-    Request r;
+    Request r = request_to(node, ports[i].lid, i);
     r.attr = mad::kAttrPmaClassPortInfo;
     r.method = kMethodGet;
-    r.lid = ports[i].lid;
-    r.target = i;
     work.push_back(r);
   }
   drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
@@ -279,10 +323,8 @@ void PerfAgent::run_pass() {
   std::vector<PortProgress> progress(ports.size());
   std::vector<double> read_s(ports.size(), 0.0);
   for (std::size_t i = 0; i < ports.size(); ++i) {
-    Request r;
+    Request r = request_to(ports[i].key.node_guid, ports[i].lid, i);
     r.method = kMethodGet;
-    r.lid = ports[i].lid;
-    r.target = i;
     r.attr = mad::kAttrPortCounters;
     mad::PortCounters select;
     select.port_select = static_cast<std::uint8_t>(ports[i].key.port);
@@ -347,11 +389,9 @@ void PerfAgent::run_pass() {
     for (std::uint64_t d : result.delta) moved = moved || d != 0;
     if (moved) deltas.moved.push_back({t.key, result.delta, result.elapsed_s});
     if (result.saturated != 0 && policy.reset_saturated && (result.reset_select != 0 || result.reset_select2 != 0)) {
-      Request r;
+      Request r = request_to(t.key.node_guid, t.lid, i);
       r.method = kMethodSet;
       r.attr = mad::kAttrPortCounters;
-      r.lid = t.lid;
-      r.target = i;
       mad::PortCounters clear;
       clear.port_select = static_cast<std::uint8_t>(t.key.port);
       clear.counter_select = result.reset_select;

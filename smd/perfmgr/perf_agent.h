@@ -28,6 +28,7 @@
 #include "mad/transport/mad_channel.h"
 #include "smd/perfmgr/counter_store.h"
 #include "smd/perfmgr/perf_target.h"
+#include "smd/perfmgr/pma_redirect.h"
 #include "smd/state/port_counters_view.h"
 
 namespace smd {
@@ -90,7 +91,10 @@ class PerfAgent {
   struct Request {
     std::uint16_t attr = 0;
     std::uint8_t method = 0;
-    Lid lid = 0;
+    Lid lid = 0;               ///< the port's LID (the PMA's GSI)
+    PmaRoute route;            ///< where it is sent: gsi_route(lid), or where the node's PMA redirected
+    Guid node = 0;             ///< the node whose PMA answers (redirects are per node)
+    bool redirected = false;   ///< already followed one redirect: a second is not followed (no loops)
     std::size_t target = 0;  ///< index into the pass's targets (for ClassPortInfo: any port of the node)
     std::array<std::uint8_t, 192> data{};
     unsigned attempts = 0;
@@ -114,6 +118,11 @@ class PerfAgent {
       std::deque<Request>& work,
       const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer);
   bool send(Request& r);
+  /// A request to port `target` (LID `lid`) of node `node`, routed where the node's PMA last redirected to.
+  Request request_to(Guid node, Lid lid, std::size_t target) const;
+  /// An answer with the redirect status: true when `r` was re-queued on `work` to the route its ClassPortInfo
+  /// `data` names (perfmgr.follow_redirect, once per request); false = answer it as failed.
+  bool follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed, std::deque<Request>& work);
   bool stopping() const { return stop_.load(std::memory_order_relaxed); }
 
   Sender sender_;
@@ -134,6 +143,7 @@ class PerfAgent {
   // The PerfMgr thread's own state.
   CounterStore store_;
   std::map<Guid, std::uint16_t> capability_;  ///< node GUID -> PMA ClassPortInfo:CapabilityMask
+  std::map<Guid, PmaRoute> redirect_;         ///< node GUID -> where its PMA redirected (until it times out)
   std::uint32_t next_tid_ = 1;
   std::map<std::uint32_t, Request> outstanding_;  ///< by TID (low 32 bits)
   PerfPassStats pass_;

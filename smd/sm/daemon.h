@@ -35,6 +35,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_set>
@@ -48,6 +49,7 @@
 #include "smd/control/metrics_server.h"
 #include "smd/cc/cc_agent.h"
 #include "smd/perfmgr/perf_agent.h"
+#include "smd/perfmgr/babbling_ports.h"
 #include "smd/perfmgr/port_health.h"
 #include "smd/sa/sa_agent.h"
 #include "smd/sm/daemon_event.h"
@@ -237,6 +239,20 @@ class Daemon final : public DaemonControl {
   /// "0x... (desc) port 3 via DR 0,1,3, cable to <peer>": a port named for the log.
   std::string describe_port(const PortKey& key) const;
 
+  // --- daemon_babbling.cpp: health.babbling_port (OpenSM's babbling_port_policy) ---
+  /// Trap 129/130/131 naming LIDADDR `lid`, PORTNO `port` (repress_trap): counted; a port that crosses the
+  /// rate has its link disabled by the next sweep.
+  void record_port_trap(std::uint16_t trap_number, Lid lid, PortNum port);
+  /// Hand the runner the link ends still to disable and to enable.
+  void update_phys_state_requests();
+  /// After a master sweep: take in the ends it disabled and enabled.
+  void babbling_after_sweep();
+  /// The operator's clear of `port` (a babbling port or the end disabled for it): its link is enabled by the
+  /// next sweep. False when it is neither.
+  bool enable_babbler(const PortKey& port);
+  /// A policy took effect: the rule; turned off, every link it disabled is enabled again.
+  void babbling_policy_changed();
+
   // --- daemon_runtime.cpp: the operator's runtime controls ---
   /// kSetSweeping: sweeps off (record who and why, stop light sweeps) or on (one heavy sweep if any was held).
   void set_sweeping(const DaemonEvent& event);
@@ -347,6 +363,11 @@ class Daemon final : public DaemonControl {
   std::map<PortKey, PortKey> last_cables_;      ///< every cabled port -> its peer, as of the last configuring sweep
   std::map<PortKey, std::string> kept_warned_;  ///< ports whose cable stays in, with the reason last logged
   std::uint64_t unhealthy_marks_total_ = 0;
+  BabblingPorts babbling_{BabblingRule{}};
+  std::map<PortKey, PortKey> babbling_ends_;  ///< babbling port -> the link end disabled for it
+  std::set<PortKey> disabled_ends_;           ///< ends whose SMA answered Disabled
+  std::set<PortKey> enable_ends_;             ///< ends to enable again (operator clear, reload)
+  std::uint64_t babbling_ports_total_ = 0;    ///< ports found babbling since the daemon started
 
   // Runtime controls. Sweeps off is not kept across a restart (OpenSM's `sweep off` is not either): a
   // restarted daemon sweeps, so it never comes up unable to repair a fabric nobody remembers freezing.

@@ -138,7 +138,12 @@ void Daemon::health_tick() {
 }
 
 void Daemon::clear_port(const DaemonEvent& event) {
+  const bool babbled = enable_babbler(event.port);
   if (!health_.clear(event.port)) {
+    if (babbled) {
+      publish(nullptr);
+      return;
+    }
     spdlog::info("health: {}: port {} was not marked", event.why, describe_port(event.port));
     return;
   }
@@ -183,6 +188,7 @@ void Daemon::health_after_sweep(const SweepSummary& s) {
     it->second = o.reason;
     spdlog::warn("health: unhealthy port {} stays routed: {}", describe_port(o.port), o.reason);
   }
+  babbling_after_sweep();
   perf_->set_targets(
       perf_targets(*topo, runner_->lids(), NodeNames(policy_.node_names), policy_.perfmgr.ignore_cas));
   update_perfmgr();
@@ -201,6 +207,7 @@ void Daemon::health_policy_changed() {
     }
     kept_warned_.clear();
   }
+  babbling_policy_changed();
   health_changed("policy " + std::to_string(policy_generation_));
   update_perfmgr();
 }
@@ -249,6 +256,25 @@ std::vector<UnhealthyPortView> Daemon::unhealthy_view() const {
         v.kept_reason = o.isolated ? "" : o.reason;
       }
     }
+    out.push_back(std::move(v));
+  }
+  for (const auto& [key, b] : babbling_.babblers()) {
+    UnhealthyPortView v;
+    v.key = key;
+    v.reason = b.reason;
+    v.babbling = true;
+    v.since = wall - std::chrono::duration_cast<std::chrono::system_clock::duration>(now - b.since);
+    if (const auto end = babbling_ends_.find(key); end != babbling_ends_.end()) {
+      v.disabled_end = format_guid(end->second.node_guid) + "/" + std::to_string(end->second.port) +
+                       (disabled_ends_.contains(end->second) ? " (disabled)" : " (disable pending)");
+    } else {
+      v.disabled_end = "(not disabled: the SM's own port)";
+    }
+    if (const std::optional<NodeIndex> n = topo ? topo->find(key.node_guid) : std::nullopt) {
+      v.node_desc = names.of(topo->node(*n));
+      v.dr_path = format_dr_path(topo->node(*n).dr_path);
+    }
+    v.kept_reason = "link disabled (health.babbling_port)";
     out.push_back(std::move(v));
   }
   return out;

@@ -114,6 +114,8 @@ void Daemon::publish(const SweepSummary* summary) {
   if (metrics_ && metrics_->port() != 0) snap->metrics_address = metrics_->address();
   snap->unhealthy = unhealthy_view();
   snap->unhealthy_marks_total = unhealthy_marks_total_;
+  snap->babbling_ports_total = babbling_ports_total_;
+  snap->babbling_links_disabled = disabled_ends_.size();
   if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;
   snapshot_ = std::move(snap);
   publish_sa();

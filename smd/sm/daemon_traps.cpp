@@ -33,6 +33,12 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
   }
   // Subscribers get every trap the SM receives (IBA 13.4.8.3; srp_daemon waits for 144, tools for 128).
   if (sa_) sa_->forward(notice, notice.issuer_lid);
+  if (notice.is_generic && (notice.trap_number == mad::trap::kLocalLinkIntegrity ||
+                            notice.trap_number == mad::trap::kExcessiveBufferOverrun ||
+                            notice.trap_number == mad::trap::kFlowControlWatchdog)) {
+    record_port_trap(notice.trap_number, notice.port_trap_lid(), notice.port_trap_port());
+    return;
+  }
   if (notice.is_generic && notice.trap_number == mad::trap::kCapabilityMaskChange && own_lid_ != 0 &&
       notice.issuer_lid == own_lid_) {
     // Our own port announcing the IsSM bit this SM set: nothing in the fabric changed.

@@ -312,7 +312,10 @@ void render_ports(std::ostream& out, const Json& r) {
         << std::setw(3) << str(p, "port") << " DR " << std::setw(12) << str(p, "dr_path") << " -> ";
     const bool unhealthy = p.value("unhealthy", false);
     out << std::setw(unhealthy ? 24 : 0) << str(p, "peer");  // the last column of a healthy port: no padding
-    if (unhealthy) {
+    if (unhealthy && p.value("babbling", false)) {
+      out << " BABBLING: " << str(p, "reason") << "; link end " << str(p, "disabled_end") << "; since "
+          << str(p, "since");
+    } else if (unhealthy) {
       out << " UNHEALTHY: " << str(p, "reason") << "; "
           << (p.value("isolated", false) ? "isolated (routes go around it)" : "not isolated: " + str(p, "kept_reason"))
           << "; since " << str(p, "since");

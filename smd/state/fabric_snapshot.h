@@ -162,6 +162,8 @@ struct FabricSnapshot {
   /// Ports the health rules marked unhealthy, by key, with what routing made of their cables.
   std::vector<UnhealthyPortView> unhealthy;
   std::uint64_t unhealthy_marks_total = 0;  ///< ports marked since the daemon started
+  std::uint64_t babbling_ports_total = 0;   ///< ports found babbling (health.babbling_port) since the start
+  std::uint64_t babbling_links_disabled = 0;  ///< links disabled for babbling ports right now
 };
 
 }  // namespace smd

@@ -131,6 +131,10 @@ struct UnhealthyPortView {
   std::string kept_reason;  ///< why it is not isolated ("would cut off ..."), "" when isolated or isolation is off
   unsigned flaps = 0;       ///< link-down events in the flap window
   std::chrono::system_clock::time_point since{};
+  /// health.babbling_port: the port babbles (traps 129-131); `disabled_end` is the link end the SM disabled
+  /// ("" while the disable is pending or was refused; the reason says which).
+  bool babbling = false;
+  std::string disabled_end;  ///< "0x.../3 (disabled)" or "0x.../3 (disable pending)"
 };
 
 }  // namespace smd

@@ -239,6 +239,8 @@ SweepSummary SweepRunner::heavy_sweep(const DiscoveryGate& gate, SweepScope scop
   programmed_ = desired_;
   s.subnet_up = problems.empty();
   if (s.subnet_up) spdlog::info("sweep: SUBNET UP");
+  // After the check: a link disabled now is gone from the next sweep's fabric, not a failure of this one.
+  phys_state_phase(batch, fabric, problems);
   if (!roce_during_sweep_) roce_writer_.submit(topo_ptr, policy_.sm.state_dir, policy_.roce);
   prove_programmed_routes();  // bookkeeping for the next repair, after the fabric is up
   return finish(true);

@@ -159,6 +159,15 @@ class SweepRunner {
 
   /// The M_Keys smd believes each port holds, and the cables that say which port a path reaches.
   const MKeyBook& m_keys() const { return m_keys_; }
+  /// health.babbling_port: link ends to disable (PortPhysicalState Disabled) and to enable again, as
+  /// (node GUID, port), at the end of every master sweep until set again (smd/program/port_disable.h).
+  void set_phys_state_requests(std::vector<PortKey> disable, std::vector<PortKey> enable);
+  /// What the last master sweep's requests did: the ports whose SMA answered Disabled / enabled.
+  struct PhysStateOutcome {
+    std::vector<PortKey> disabled;
+    std::vector<PortKey> enabled;
+  };
+  const PhysStateOutcome& phys_state_outcome() const { return phys_state_outcome_; }
 
   /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
   /// the report of that write, nullopt when none was asked for yet.
@@ -263,6 +272,10 @@ class SweepRunner {
   std::shared_ptr<const Topology> routed_topo_;
   std::vector<PortKey> isolation_requests_;
   std::vector<IsolationOutcome> isolation_;
+  std::vector<PortKey> disable_requests_, enable_requests_;
+  PhysStateOutcome phys_state_outcome_;
+  /// sweep_phys_state.cpp: send the disable and enable requests (the last phase of a master sweep).
+  void phys_state_phase(SmpBatch& batch, SweepFabric& fabric, std::vector<SweepProblem>& problems);
   DesiredFabric desired_;        ///< what the current (or last) sweep wants: LIDs, tables, endport settings
   DesiredFabric programmed_;     ///< the desired state of the last sweep that reached programming
   RoceStateWriter roce_writer_;  // last: its destructor finishes the write while the rest still exists

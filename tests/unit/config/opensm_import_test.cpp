@@ -336,6 +336,18 @@ TEST(OpenSmImport, MulticastReregisterRatesAndPerfMgrCas) {
   EXPECT_TRUE(d.sm.multicast);
 }
 
+// babbling_port_policy and perfmgr_redir (issue 44): carried to health.babbling_port and
+// perfmgr.follow_redirect.
+TEST(OpenSmImport, BabblingPortPolicyAndPerfMgrRedirection) {
+  Conversion c;
+  const Policy p = c.policy("babbling_port_policy TRUE\nperfmgr_redir FALSE\n");
+  EXPECT_TRUE(p.health.babbling_port);
+  EXPECT_FALSE(p.perfmgr.follow_redirect);
+  const Policy d = c.policy("babbling_port_policy FALSE\nperfmgr_redir TRUE\n");
+  EXPECT_FALSE(d.health.babbling_port);
+  EXPECT_TRUE(d.perfmgr.follow_redirect);
+}
+
 // The qos-policy.conf is read only with qos TRUE, as OpenSM; its port groups may name the partitions of the
 // partitions.conf beside it.
 TEST(OpenSmImport, QosPolicyFileWithQosTrue) {

@@ -77,3 +77,37 @@ TEST(PerfMgrSection, ThresholdKeysFollowPerfqueryNames) {
 
 }  // namespace
 }  // namespace smd
+
+namespace smd {
+namespace {
+
+// OpenSM's babbling_port_policy (default FALSE; 250 traps) and perfmgr_redir (default TRUE).
+TEST(PerfMgrSection, BabblingPortAndFollowRedirectDefaultAsOpenSm) {
+  const Policy p = load("lid:\n  lmc: 0\n");
+  EXPECT_FALSE(p.health.babbling_port);
+  EXPECT_EQ(p.health.babbling_traps, 250u);
+  EXPECT_EQ(p.health.babbling_window_s, 60u);
+  EXPECT_TRUE(p.perfmgr.follow_redirect);
+}
+
+TEST(PerfMgrSection, BabblingPortAndFollowRedirectAreRead) {
+  const Policy p = load(
+      "perfmgr:\n  follow_redirect: false\nhealth:\n  babbling_port: true\n  babbling_traps: 20\n"
+      "  babbling_window: 5\n");
+  EXPECT_FALSE(p.perfmgr.follow_redirect);
+  EXPECT_TRUE(p.health.babbling_port);
+  EXPECT_EQ(p.health.babbling_traps, 20u);
+  EXPECT_EQ(p.health.babbling_window_s, 5u);
+}
+
+TEST(PerfMgrSection, BabblingRateOutOfRangeNamesTheKeyAndLine) {
+  for (const char* yaml : {"health:\n  babbling_traps: 1\n", "health:\n  babbling_window: 0\n"}) {
+    const Result<Policy> p = load_policy_string(yaml, "t.yaml");
+    ASSERT_FALSE(p.ok()) << yaml;
+    EXPECT_NE(p.error().message.find("t.yaml:2"), std::string::npos) << p.error().message;
+    EXPECT_NE(p.error().message.find("babbling_"), std::string::npos) << p.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace smd

@@ -269,5 +269,28 @@ TEST(ControlRender, PortsSayWhyAnUnhealthyCableIsOrIsNotIsolated) {
       "2026-12-02T03:01:00Z\n");
 }
 
+// health.babbling_port: a babbling port names the link end the SM disabled instead of isolation.
+TEST(ControlRender, BabblingPortNamesTheDisabledLinkEnd) {
+  const Json ports = {{"unhealthy", 1},
+                      {"isolated", 0},
+                      {"ports",
+                       {{{"node_guid", "0x0000000000000011"},
+                         {"node_desc", "host-0"},
+                         {"port", 1},
+                         {"dr_path", "0,1"},
+                         {"peer", ""},
+                         {"unhealthy", true},
+                         {"babbling", true},
+                         {"disabled_end", "0x0000000000000010/5 (disabled)"},
+                         {"reason", "250 traps 129-131 in 60 s (last: 129)"},
+                         {"isolated", false},
+                         {"since", "2026-12-02T03:00:00Z"}}}}};
+  EXPECT_EQ(render("ports", ports),
+            "1 unhealthy, 0 isolated\n"
+            "0x0000000000000011   host-0                   port 1   DR 0,1          ->                          "
+            "BABBLING: 250 traps 129-131 in 60 s (last: 129); link end 0x0000000000000010/5 (disabled); "
+            "since 2026-12-02T03:00:00Z\n");
+}
+
 }  // namespace
 }  // namespace smd::control

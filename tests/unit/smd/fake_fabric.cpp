@@ -298,6 +298,15 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
         store_port_fields(s, in, listed(stuck_hoq_, t.node, p));
         if (in.neighbor_mtu) s.neighbor_mtu = in.neighbor_mtu;
         if (in.operational_vls) s.operational_vls = in.operational_vls;
+        // PortPhysicalState (IBA table 155): Disabled takes the link down at both ends and keeps it down;
+        // Polling lets a disabled port train again (both ends Init), as a real port with its cable in.
+        if (in.port_physical_state == 3 && p != 0 && node.ports[p].connected() && !s.phys_disabled) {
+          s.phys_disabled = true;
+          unlink(t.node, p);
+        } else if (in.port_physical_state == 2 && s.phys_disabled) {
+          s.phys_disabled = false;
+          relink(t.node, p);
+        }
         if (in.port_state != 0) {
           const Port& port = node.ports[p];
           const std::uint8_t peer_state = port.connected() ? ports_[port.peer][port.peer_port].state : std::uint8_t{0};
@@ -321,7 +330,7 @@ bool FakeFabric::answer(const mad::SmpRequest& req, mad::SmpReply& reply) {
       pi.m_key_lease_period = s.m_key_lease_period;
       pi.port_state = s.state;
       pi.port_physical_state = node.ports[p].connected() || p == 0 ? 5 : 2;
-      if (listed(reported_down_, t.node, p)) {
+      if (listed(reported_down_, t.node, p) || s.phys_disabled) {
         pi.port_state = 1;
         pi.port_physical_state = 3;  // Disabled
       }

@@ -80,6 +80,8 @@ class FakeFabric : public mad::SmpTransport {
   void unlink(NodeIndex n, PortNum p);
   /// Bring that cable back (ibsim's `ReLink`): both ends Init, PortStateChange set on each switch end.
   void relink(NodeIndex n, PortNum p);
+  /// Port `p` of node `n` holds PortPhysicalState Disabled (a PortInfo Set wrote it; Polling clears it).
+  bool phys_disabled(NodeIndex n, PortNum p) const { return ports_[n][p].phys_disabled; }
   /// Switch `n` reboots with its links up: its LFT is empty (every entry 0xFF), LinearFDBTop 0 and its
   /// port 0 has no LID, as after a power cycle.
   void reset_switch(NodeIndex n) {
@@ -235,6 +237,7 @@ class FakeFabric : public mad::SmpTransport {
     std::uint8_t local_phy_errors = 0, overrun_errors = 0;
     std::uint8_t link_width_enabled = 2, link_speed_enabled = 1;
     std::uint8_t link_speed_ext_enabled = 0;  // real devices: what LinkSpeedExtEnabled holds
+    bool phys_disabled = false;               // PortPhysicalState Disabled written: the link stays down
     std::vector<std::uint16_t> pkeys;  // P_Key table, grown as blocks are written
   };
   struct Target {

@@ -221,7 +221,14 @@ TEST(MetricsText, ExactExposition) {
             "smd_ports_isolated 0\n"
             "# HELP smd_unhealthy_marks_total Ports marked unhealthy since the daemon started.\n"
             "# TYPE smd_unhealthy_marks_total counter\n"
-            "smd_unhealthy_marks_total 0\n");
+            "smd_unhealthy_marks_total 0\n"
+            "# HELP smd_babbling_ports_total Ports found sending traps 129-131 too fast (health.babbling_port) since "
+            "the daemon started.\n"
+            "# TYPE smd_babbling_ports_total counter\n"
+            "smd_babbling_ports_total 0\n"
+            "# HELP smd_babbling_links_disabled Links the SM holds disabled for babbling ports.\n"
+            "# TYPE smd_babbling_links_disabled gauge\n"
+            "smd_babbling_links_disabled 0\n");
 }
 
 /// The text between "# HELP <family> " and the next family's HELP (or the end).
@@ -256,6 +263,8 @@ TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
   u.isolated = true;
   snap.unhealthy = {u};
   snap.unhealthy_marks_total = 2;
+  snap.babbling_ports_total = 3;
+  snap.babbling_links_disabled = 1;
   const std::string text = render_metrics(snap);
   const std::string labels =
       "node_guid=\"0x0002c90000000010\",node_desc=\"leaf \\\"1\\\"\",port=\"5\",peer=\"spine-0 port 2\"";
@@ -276,6 +285,8 @@ TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {
   EXPECT_NE(text.find("\nsmd_ports_unhealthy 1\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_ports_isolated 1\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_unhealthy_marks_total 2\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_babbling_ports_total 3\n"), std::string::npos);
+  EXPECT_NE(text.find("\nsmd_babbling_links_disabled 1\n"), std::string::npos);
   EXPECT_NE(text.find("\nsmd_port_unhealthy{" + labels +
                       ",reason=\"SymbolErrorCounter +57 in 10 s (threshold 10)\",isolated=\"true\"} 1\n"),
             std::string::npos);
