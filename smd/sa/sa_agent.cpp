@@ -35,10 +35,11 @@ constexpr auto kLeaseCheck = std::chrono::seconds(1);
 // at most this often (the SM waits for a burst to end anyway, smd/sm/daemon_mcast.cpp), and at once when
 // the storm is over.
 constexpr auto kGroupsFlush = std::chrono::milliseconds(5);
-// The groups file of a big storm (1728 groups: ~0.5 MB, fsynced) takes milliseconds to write: after a write
-// of duration d the next waits (kGroupsFileRest * d), so writing takes at most 1/(1 + kGroupsFileRest) of
-// the SA thread, and a crash loses at most the joins of the last (1 + kGroupsFileRest) * d, kGroupsFlush
-// at least (hosts rejoin after the ClientReregister of the next master).
+// The groups file of a big storm (1728 groups: ~0.5 MB) takes milliseconds to make: after a text that took
+// d the next waits (kGroupsFileRest * d), so making it takes at most 1/(1 + kGroupsFileRest) of the SA
+// thread; a thread of its own writes and fsyncs it (LatestFileWriter). A crash loses at most the joins of
+// the last (1 + kGroupsFileRest) * d, kGroupsFlush at least, and of the write under way (hosts rejoin
+// after the ClientReregister of the next master).
 constexpr int kGroupsFileRest = 4;
 constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
 constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
@@ -656,12 +657,14 @@ void SaAgent::flush_groups(std::chrono::steady_clock::time_point now, bool final
     groups_file_behind_ = !options_.groups_file.empty();
     if (mcast_sink_) mcast_sink_(state_.mcast.snapshot());
   }
-  if (!groups_file_behind_ || (!final && now < groups_file_after_)) return;
-  groups_file_behind_ = false;
-  if (Status st = write_file_atomic(options_.groups_file, state_.mcast.to_json(self_guid_)); !st)
-    spdlog::error("SA: cannot write {}: {}", options_.groups_file, st.error().message);
-  const auto done = std::chrono::steady_clock::now();
-  groups_file_after_ = done + kGroupsFileRest * (done - now);
+  if (groups_file_behind_ && (final || now >= groups_file_after_)) {
+    groups_file_behind_ = false;
+    if (!groups_writer_) groups_writer_ = std::make_unique<LatestFileWriter>(options_.groups_file, "smd-sa-groups");
+    groups_writer_->offer(state_.mcast.to_json(self_guid_));
+    const auto done = std::chrono::steady_clock::now();
+    groups_file_after_ = done + kGroupsFileRest * (done - now);
+  }
+  if (final && groups_writer_) groups_writer_->drain();
 }
 
 void SaAgent::load_groups(bool other_master_seen) {
