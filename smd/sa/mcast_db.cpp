@@ -43,16 +43,6 @@ bool is_zero(const Gid& g) {
 
 std::uint16_t signature(const Gid& mgid) { return static_cast<std::uint16_t>(mgid[2] << 8 | mgid[3]); }
 
-std::string gid_hex(const Gid& g) {
-  std::string s;
-  char b[3];
-  for (std::uint8_t v : g) {
-    std::snprintf(b, sizeof b, "%02x", v);
-    s += b;
-  }
-  return s;
-}
-
 std::optional<Gid> gid_from_hex(const std::string& s) {
   if (s.size() != 32) return std::nullopt;
   Gid g{};
@@ -627,35 +617,6 @@ std::vector<McastGroupMembers> McastDb::snapshot() const {
     out.push_back(std::move(m));
   }
   return out;
-}
-
-std::string McastDb::to_json() const {
-  nlohmann::json groups = nlohmann::json::array();
-  for (const auto& [mgid, g] : groups_) {
-    nlohmann::json members = nlohmann::json::array();
-    char b[24];
-    for (const auto& [guid, js] : g.members) {
-      std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(guid));
-      nlohmann::json member = {{"guid", b}, {"join_state", js}};
-      if (g.self_joined.contains(guid)) member["self"] = true;  // absent: a proxy join (files before it)
-      members.push_back(std::move(member));
-    }
-    groups.push_back({{"mgid", gid_hex(mgid)},
-                      {"mlid", g.mlid},
-                      {"q_key", g.q_key},
-                      {"mtu", g.mtu},
-                      {"rate", g.rate},
-                      {"sl", g.sl},
-                      {"flow_label", g.flow_label},
-                      {"tclass", g.tclass},
-                      {"hop_limit", g.hop_limit},
-                      {"scope", g.scope},
-                      {"pkey", g.pkey},
-                      {"packet_life", g.packet_life},
-                      {"well_known", g.well_known},
-                      {"members", members}});
-  }
-  return nlohmann::json{{"version", 1}, {"next_mgid", next_mgid_}, {"groups", groups}}.dump(1) + "\n";
 }
 
 Status McastDb::load_json(const std::string& text) {

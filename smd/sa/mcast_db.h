@@ -153,8 +153,11 @@ class McastDb {
   /// Every group with its members, by MGID.
   std::vector<McastGroupMembers> snapshot() const;
 
-  /// JSON of every group with its members and the MGID counter (the groups file).
-  std::string to_json() const;
+  /// JSON of every group with its members and the MGID counter (the groups file), keys sorted, one space
+  /// per level (what nlohmann's dump(1) gives). `written_by`: the "written_by" stamp of
+  /// smd/sa/state_file_origin.h, put in as it is written. Made as text in one pass
+  /// (smd/sa/mcast_db_text.cpp): a join storm writes the file of every host's group many times a second.
+  std::string to_json(std::optional<Guid> written_by = std::nullopt) const;
   /// Replace everything with `json` (to_json's format). Errors (kInvalidInput) name the entry; on error
   /// nothing changes.
   Status load_json(const std::string& json);

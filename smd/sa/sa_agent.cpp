@@ -35,6 +35,12 @@ constexpr auto kLeaseCheck = std::chrono::seconds(1);
 // at most this often (the SM waits for a burst to end anyway, smd/sm/daemon_mcast.cpp), and at once when
 // the storm is over.
 constexpr auto kGroupsFlush = std::chrono::milliseconds(5);
+// The groups file of a big storm (1728 groups: ~0.5 MB) takes milliseconds to make: after a text that took
+// d the next waits (kGroupsFileRest * d), so making it takes at most 1/(1 + kGroupsFileRest) of the SA
+// thread; a thread of its own writes and fsyncs it (LatestFileWriter). A crash loses at most the joins of
+// the last (1 + kGroupsFileRest) * d, kGroupsFlush at least, and of the write under way (hosts rejoin
+// after the ClientReregister of the next master).
+constexpr int kGroupsFileRest = 4;
 constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
 constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
 
@@ -264,10 +270,11 @@ void SaAgent::run() {
       for (const auto& w : waiting_) deadline = std::min(deadline, w.deadline);
       if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
       if (groups_flush_due_) deadline = std::min(deadline, *groups_flush_due_);
+      if (groups_file_behind_) deadline = std::min(deadline, groups_file_after_);
       wake_.wait_until(lock, deadline, [&] { return stop_ || !queue_.empty() || !notices_.empty() || published_; });
       if (stop_) {
         lock.unlock();
-        flush_groups();  // what a clean stop leaves is the groups as they were
+        flush_groups(std::chrono::steady_clock::now(), /*final=*/true);  // a clean stop leaves the groups as they were
         return;
       }
       batch.swap(queue_);
@@ -321,7 +328,8 @@ void SaAgent::run() {
     if (state_.services_changed) persist_services();
     if (state_.aliases_changed) aliases_changed();
     if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*snap);
-    if (groups_flush_due_ && now >= *groups_flush_due_) flush_groups();
+    if ((groups_flush_due_ && now >= *groups_flush_due_) || (groups_file_behind_ && now >= groups_file_after_))
+      flush_groups(now);
     std::lock_guard lock(mutex_);
     merge_local();
     stats_.services = state_.services.size();
@@ -746,14 +754,20 @@ void SaAgent::groups_changed(const SaSnapshot& snap) {
   if (!groups_flush_due_) groups_flush_due_ = std::chrono::steady_clock::now() + kGroupsFlush;
 }
 
-void SaAgent::flush_groups() {
-  if (!groups_flush_due_) return;
-  groups_flush_due_.reset();
-  if (!options_.groups_file.empty()) {
-    if (Status st = write_file_atomic(options_.groups_file, stamp_writer(state_.mcast.to_json(), self_guid_)); !st)
-      spdlog::error("SA: cannot write {}: {}", options_.groups_file, st.error().message);
+void SaAgent::flush_groups(std::chrono::steady_clock::time_point now, bool final) {
+  if (groups_flush_due_ && (final || now >= *groups_flush_due_)) {
+    groups_flush_due_.reset();
+    groups_file_behind_ = !options_.groups_file.empty();
+    if (mcast_sink_) mcast_sink_(state_.mcast.snapshot());
   }
-  if (mcast_sink_) mcast_sink_(state_.mcast.snapshot());
+  if (groups_file_behind_ && (final || now >= groups_file_after_)) {
+    groups_file_behind_ = false;
+    if (!groups_writer_) groups_writer_ = std::make_unique<LatestFileWriter>(options_.groups_file, "smd-sa-groups");
+    groups_writer_->offer(state_.mcast.to_json(self_guid_));
+    const auto done = std::chrono::steady_clock::now();
+    groups_file_after_ = done + kGroupsFileRest * (done - now);
+  }
+  if (final && groups_writer_) groups_writer_->drain();
 }
 
 void SaAgent::load_groups(bool other_master_seen) {

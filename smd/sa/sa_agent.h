@@ -39,6 +39,7 @@
 #include "smd/sa/log_budget.h"
 #include "smd/sa/sa_dispatch.h"
 #include "smd/sa/sa_snapshot.h"
+#include "smd/state/latest_file_writer.h"
 #include "smd/state/sa_stats.h"
 
 namespace smd::sa {
@@ -139,8 +140,9 @@ class SaAgent {
   void load_groups(bool other_master_seen);
   void apply_partitions(const SaSnapshot& snap);
   void groups_changed(const SaSnapshot& snap);
-  /// Write the groups file and hand the groups to the SM, when a change waits for it.
-  void flush_groups();
+  /// Hand the groups to the SM when a change waits for it, and write the groups file when it is behind and
+  /// its duty cycle allows (`now`), or at once when `final` (a clean stop).
+  void flush_groups(std::chrono::steady_clock::time_point now, bool final = false);
   void retry_waiting(const SaSnapshot& snap, bool deadline_only);
 
   SaAgentOptions options_;
@@ -179,6 +181,13 @@ class SaAgent {
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;
   /// Groups changed and not yet written or handed over: when they will be (kGroupsFlush after the first).
   std::optional<std::chrono::steady_clock::time_point> groups_flush_due_;
+  /// The groups file is behind the groups; its text is made again no earlier than groups_file_after_ (a
+  /// few times the last text's making after it), so that it takes a bounded share of the thread that
+  /// answers the joins however many groups it holds; groups_writer_ writes it.
+  bool groups_file_behind_ = false;
+  std::chrono::steady_clock::time_point groups_file_after_{};
+  /// Writes the groups file off this thread (made with the first write; none without a groups file).
+  std::unique_ptr<LatestFileWriter> groups_writer_;
   /// A query waiting for port tables: answered again only once every block it waited for is in (or given
   /// up), or at its deadline, so the blocks of a big query are looked at once each, not once per answer.
   struct Waiting {

@@ -10,6 +10,7 @@
 
 #include "mad/sa/mcmember_record.h"
 #include "smd/sa/mcast_db.h"
+#include "smd/sa/state_file_origin.h"
 
 namespace smd::sa {
 namespace {
@@ -691,6 +692,46 @@ TEST(McastDb, ChurnLeavesNothingBehind) {
     EXPECT_TRUE(db.groups().at(m).members.empty());
   }
   EXPECT_EQ(answered(join(db, p, req(mgid(200), 0x101, 1))).mlid, 0xC001);  // nothing leaked
+}
+
+// The groups file is written as text in one pass (mcast_db_text.cpp): it must be the very text nlohmann
+// gives for the document it holds (parsed and dumped again, byte for byte), with and without the writer's
+// stamp, for no groups, a memberless group, self and proxy members.
+TEST(McastDb, GroupsFileTextIsItsDocumentDumped) {
+  auto canonical = [](const std::string& text) { return nlohmann::json::parse(text).dump(1) + "\n"; };
+  McastDb empty;
+  EXPECT_EQ(empty.to_json(), nlohmann::json({{"groups", nlohmann::json::array()}, {"next_mgid", 1}, {"version", 1}})
+                                 .dump(1) + "\n");
+  McastDb db;
+  Ports p;
+  db.apply_policy(default_partitions(), p.ctx());  // the broadcast group: well_known, no members
+  ASSERT_EQ(join(db, p, req(mgid(1), 0x105, 0x1)).answer.status, status::kOk);           // self
+  ASSERT_EQ(join(db, p, req(mgid(1), 0x106, 0x2), kJoin, 0x101).answer.status, status::kOk);  // proxy
+  const std::string plain = db.to_json();
+  const std::string stamped = db.to_json(0x0002c90300001234ull);
+  EXPECT_EQ(plain, canonical(plain));
+  EXPECT_EQ(stamped, canonical(stamped));
+  nlohmann::json doc = nlohmann::json::parse(stamped);
+  EXPECT_EQ(doc["written_by"], "0x0002c90300001234");
+  EXPECT_EQ(file_writer(stamped), 0x0002c90300001234ull);
+  doc.erase("written_by");
+  EXPECT_EQ(doc, nlohmann::json::parse(plain));
+  // The values themselves, read from the document: one memberless group, one with a self and a proxy member.
+  unsigned memberless = 0, self = 0, proxy = 0;
+  for (const nlohmann::json& g : doc["groups"]) {
+    const std::string hex = g["mgid"].get<std::string>();
+    ASSERT_EQ(hex.size(), 32u);
+    Gid key{};
+    for (std::size_t i = 0; i < 16; ++i) key[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    const McastGroup& want = db.groups().at(key);
+    EXPECT_EQ(g["mlid"], want.mlid);
+    EXPECT_EQ(g["well_known"], want.well_known);
+    if (g["members"].empty()) ++memberless;
+    for (const nlohmann::json& m : g["members"]) (m.value("self", false) ? self : proxy) += 1;
+  }
+  EXPECT_EQ(memberless, db.groups().size() - 1);
+  EXPECT_EQ(self, 1u);
+  EXPECT_EQ(proxy, 1u);
 }
 
 }  // namespace
