@@ -42,6 +42,12 @@ struct Line {
   bool has_colon = false;
 };
 
+// A line quoted in an error, cut so a binary or run-on line does not flood the terminal.
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t kMaxQuoted = 80;
+  return text.size() <= kMaxQuoted ? std::string(text) : std::string(text.substr(0, kMaxQuoted)) + "...";
+}
+
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -106,7 +112,7 @@ class Parser {
       } else {
         f = fail(l, l.column,
                  "expected a section (port-groups, qos-setup, qos-levels, qos-match-rules, qos-ulps), got '" +
-                     l.text + "'");
+                     excerpt(l.text) + "'");
       }
       if (f) return f;
     }
@@ -172,7 +178,7 @@ class Parser {
       const Line& l = lines_[next_++];
       if (l.key == close && !l.has_colon) return std::nullopt;
       if (l.key != item || l.has_colon) {
-        return fail(l, l.column, "expected '" + item + "' or '" + close + "', got '" + l.text + "'");
+        return fail(l, l.column, "expected '" + item + "' or '" + close + "', got '" + excerpt(l.text) + "'");
       }
       if (auto f = body(l)) return f;
     }
@@ -186,7 +192,7 @@ class Parser {
     while (next_ < lines_.size()) {
       const Line& l = lines_[next_++];
       if (l.key == close && !l.has_colon) return std::nullopt;
-      if (!l.has_colon) return fail(l, l.column, "expected 'key: value' or '" + close + "', got '" + l.text + "'");
+      if (!l.has_colon) return fail(l, l.column, "expected 'key: value' or '" + close + "', got '" + excerpt(l.text) + "'");
       if (l.value.empty()) return fail(l, l.value_column, l.key + ": missing value");
       if (auto f = field(l)) return f;
     }
