@@ -96,7 +96,11 @@ void PerfAgent::start() {
 
 void PerfAgent::stop() {
   if (!thread_.joinable()) return;
-  stop_.store(true);
+  {
+    // Set under the lock: a thread between its wait predicate and the wait itself would miss the notify.
+    const std::lock_guard lock(mutex_);
+    stop_.store(true);
+  }
   wake_.notify_all();
   thread_.join();
   outstanding_.clear();

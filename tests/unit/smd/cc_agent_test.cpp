@@ -1,6 +1,6 @@
 // The congestion-control manager's thread (smd/cc/cc_agent.h) against fake CC agents that store what a Set
-// carries and answer Gets with it, as real switches and HCAs do (ibsim answers no CC MAD: see
-// tests/integration/cc_test.sh). Checked: what each agent holds after a pass (bytes by hand), no Set for an
+// carries and answer Gets with it, as real switches and HCAs do (ibsim stores no CC attribute:
+// see tests/integration/cc_manager_test.sh). Checked: what each agent holds after a pass (bytes by hand), no Set for an
 // agent that holds the policy, a reset switch written again, the window never exceeded, unrouted LIDs given up.
 #include "smd/cc/cc_agent.h"
 
@@ -98,9 +98,11 @@ class FakeCcFabric {
   std::thread net_;
 };
 
+// The agent is declared first so it is destroyed last: the fabric's network thread, joined by the fabric's
+// destructor, may still hand it an answer.
 struct Rig {
-  FakeCcFabric fabric;
   CcAgent agent{[this](std::span<const std::uint8_t> m, const mad::MadAddress& to) { return fabric.send(m, to); }};
+  FakeCcFabric fabric;
   Rig() {
     fabric.attach(&agent);
     agent.start();
