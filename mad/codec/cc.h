@@ -1,7 +1,7 @@
 // Congestion Control MADs (IBA vol. 1, Annex A10): GMPs of management class 0x21, class version 2, sent by
 // the congestion-control manager (CCM) to the CC agent of every switch and CA on QP1. Bytes only: no
 // libibumad, no I/O. Layouts are checked against libibmad's IB_CC_* field tables and hand-computed bytes in
-// tests/unit/mad/cc_test.cpp.
+// tests/unit/mad/codec/cc_test.cpp.
 //
 // A CC MAD (A10.4.1): the 24-byte common MAD header, the 8-byte CC_Key at offset 24 (the agent drops a
 // Set whose key does not match its own, A10.2.2), 32 reserved bytes, then 192 bytes of attribute data at

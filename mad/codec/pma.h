@@ -2,7 +2,7 @@
 // port's PortCounters (16.1.3.5) and PortCountersExtended (16.1.4.11), and the PMA's ClassPortInfo
 // (13.4.8.1, CapabilityMask bits of 16.1.2) that says whether the extended counters exist. Bytes only:
 // no libibumad, no I/O. Layouts are checked field by field against libibmad's IB_PC_*, IB_PC_EXT_* and
-// IB_CPI_* tables in tests/unit/mad/pma_test.cpp.
+// IB_CPI_* tables in tests/unit/mad/codec/pma_test.cpp.
 //
 // A PMA MAD: the 24-byte common MAD header (13.4.2: BaseVersion 1, MgmtClass 0x04, ClassVersion 1, Method,
 // Status, ClassSpecific, TID, AttributeID, AttributeModifier), 40 reserved bytes, then 192 bytes of

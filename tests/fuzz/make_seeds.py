@@ -79,7 +79,7 @@ def notice(trap, lid, details):
     return bytes(b)
 
 
-# The shape of ibnetdiscover output (as in tests/unit/routing/netfile_test.cpp), tabs included.
+# The shape of ibnetdiscover output (as in tests/unit/routing/netfile/netfile_test.cpp), tabs included.
 IBNETDISCOVER = b"""#
 vendid=0x2c9
 devid=0xcf08

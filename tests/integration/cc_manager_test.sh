@@ -6,7 +6,7 @@
 # with ibccconfig): it stores no CC attribute. Every CC Get is answered with status 0 and all-zero data; a
 # CACongestionSetting Set is answered with status 0 and its own data reflected, but a Get after it reads zero
 # again; a SwitchCongestionSetting Set is refused (MAD status 0x0008, method not supported). So the values smd
-# writes cannot be read back here (tests/unit/smd/cc_agent_test.cpp checks them against fake agents that store,
+# writes cannot be read back here (tests/unit/smd/cc/cc_agent_test.cpp checks them against fake agents that store,
 # as real switches and HCAs do). What this test checks on ibsim:
 #   1. enabled: the subnet comes up; the manager reads every switch (SwitchCongestionSetting) and CA port
 #      (CACongestionSetting, CongestionInfo), writes where they differ, does not take a reflected echo for a

@@ -2,7 +2,7 @@
 # security.m_key_per_port on ibsim, checked by what ibsim can show. ibsim 0.10 neither checks nor stores
 # PortInfo:M_Key (measured: `smpquery -K portinfo` reads Mkey 0, ProtectBits 0 and MkeyLeasePeriod 4089 on every
 # port whatever an SM wrote, and the GetResp to a Set echoes the same), so the per-port keys themselves are
-# tested against SMAs that check them on the unit-test fabric (tests/unit/smd/m_key_per_port_test.cpp). Here:
+# tested against SMAs that check them on the unit-test fabric (tests/unit/smd/sweep/m_key_per_port_test.cpp). Here:
 # state_dir/neighbors, which a restarted smd needs to name the port at the end of each directed path, holds
 # the SM's port and both ends of every cable exactly as ibnetdiscover reports them (peer node GUID and port,
 # and the GUID of the port whose M_Key guards it: a switch's port 0, or the CA port); guid2mkey stays empty,

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "oracle.h"
+#include "tests/unit/mad/oracle.h"
 
 namespace smd::mad::testing {
 

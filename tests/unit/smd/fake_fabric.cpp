@@ -1,4 +1,4 @@
-#include "fake_fabric.h"
+#include "tests/unit/smd/fake_fabric.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>

@@ -14,7 +14,7 @@
 
 #include "mad/codec/port_info.h"
 #include "mad/transport/transport.h"
-#include "real_sma.h"
+#include "tests/unit/smd/real_sma.h"
 #include "routing/model/topology.h"
 
 // Held by reference; fake_fabric.cpp posts the answers and includes Asio itself.

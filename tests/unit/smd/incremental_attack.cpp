@@ -1,4 +1,4 @@
-#include "incremental_attack.h"
+#include "tests/unit/smd/incremental_attack.h"
 
 #include <sstream>
 #include <tuple>

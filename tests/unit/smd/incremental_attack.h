@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "fabric_witness.h"
+#include "tests/unit/smd/fabric_witness.h"
 #include "smd/sweep/incremental_discovery.h"
-#include "sweep_rig.h"
+#include "tests/unit/smd/sweep_rig.h"
 
 namespace smd::test {
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "fake_fabric.h"
+#include "tests/unit/smd/fake_fabric.h"
 #include "routing/model/topology.h"
 
 namespace smd::test {

@@ -1,4 +1,4 @@
-#include "real_sma.h"
+#include "tests/unit/smd/real_sma.h"
 
 namespace smd::test {
 

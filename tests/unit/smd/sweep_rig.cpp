@@ -1,4 +1,4 @@
-#include "sweep_rig.h"
+#include "tests/unit/smd/sweep_rig.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "config/policy.h"
-#include "fake_fabric.h"
+#include "tests/unit/smd/fake_fabric.h"
 #include "mad/transport/smp_batch.h"
 #include "routing/model/topology.h"
 #include "smd/sweep/sweep_runner.h"
