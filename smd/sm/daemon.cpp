@@ -25,7 +25,7 @@ Daemon::Daemon(Policy policy, std::string config_path)
       sweep_timer_(io_, SmEvent::kHeavySweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
       light_timer_(io_, SmEvent::kLightSweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
       poll_timer_(io_, SmEvent::kPollDue, [this](DaemonEvent e) { post(std::move(e)); }),
-      mcast_timer_(io_, SmEvent::kMcastDue, [this](DaemonEvent e) { post(std::move(e)); }),
+      mcast_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
       watchdog_timer_(io_),
       signals_(io_, SIGTERM, SIGINT, SIGHUP),
       log_level_(policy_.log.level) {
@@ -47,7 +47,7 @@ int Daemon::run() {
   spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
 
   auto guard = boost::asio::make_work_guard(io_);
-  sa_partitions_ = std::make_shared<const PartitionsSpec>(policy_.partitions);
+  sa_publisher_.set_partition_policy(policy_.partitions);
   mad::GmpSink sa_sink;
   if (policy_.sa.enabled) {
     sa::SaAgentOptions sa_options;
@@ -71,12 +71,9 @@ int Daemon::run() {
   }
   // The PerfMgr exists from the start (its thread runs only as MASTER with perfmgr.enabled): the transport's
   // PMA sink is fixed for its life. It sends through the transport, which outlives it.
-  perf_ = std::make_unique<PerfAgent>(
-      [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) { return transport_->send_gmp(mad, to); },
-      [this](PerfPassDeltas d) { on_counters_read(std::move(d)); });
   // The per-port families are rendered once per pass, off the SM's thread, when there is an endpoint to serve them.
-  if (policy_.metrics.enabled) perf_->set_renderer(render_perfmgr_metrics);
-  mad::GmpSink pma_sink = [agent = perf_.get()](std::span<const std::uint8_t, mad::kMadSize> mad,
+  if (policy_.metrics.enabled) health_.perf().set_renderer(render_perfmgr_metrics);
+  mad::GmpSink pma_sink = [agent = &health_.perf()](std::span<const std::uint8_t, mad::kMadSize> mad,
                                                 const mad::MadAddress&, bool) { agent->submit(mad); };
   // The CC manager likewise exists from the start, so the transport's class-0x21 sink is fixed.
   cc_ = std::make_unique<CcAgent>(
@@ -117,7 +114,7 @@ int Daemon::run() {
   watchdog_timer_.cancel();
   signals_.cancel();
   if (sa_) sa_->stop();
-  perf_->stop();
+  health_.perf().stop();
   if (cc_) cc_->stop();
   transport_->stop();
   spdlog::info("smd stopped");

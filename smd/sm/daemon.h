@@ -19,8 +19,9 @@
 //   daemon_is_sm.cpp    our own port's IsSM capability: checked, and restored when it is missing
 //   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, then an event) and the SMInfo dispatch
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
-//   daemon_publish.cpp  the frozen FabricSnapshot and the counters
-//   daemon_health.cpp   the PerfMgr thread's life, link flaps, unhealthy marks and the cables routed around
+//   daemon_publish.cpp  the frozen FabricSnapshot and the counters; the SA's input (smd/sa/sa_publisher.h)
+//   daemon_health.cpp   the health monitor's calls (smd/perfmgr/health_monitor.h: the PerfMgr thread, link
+//                       flaps, unhealthy marks, babbling ports) and what it asks of the SM
 //   daemon_runtime.cpp  the operator's runtime controls: sweeps off/on, a light sweep on request, the log
 //                       level, PerfMgr pass and clear, reopening the log file (SIGUSR1)
 #pragma once
@@ -48,12 +49,12 @@
 #include "smd/control/control_server.h"
 #include "smd/control/metrics_server.h"
 #include "smd/cc/cc_agent.h"
-#include "smd/perfmgr/perf_agent.h"
-#include "smd/perfmgr/babbling_ports.h"
-#include "smd/perfmgr/port_health.h"
+#include "smd/perfmgr/health_monitor.h"
 #include "smd/sa/sa_agent.h"
+#include "smd/sa/sa_publisher.h"
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
+#include "smd/sm/mcast_mailbox.h"
 #include "smd/sm/pending_sweep.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
@@ -72,7 +73,7 @@ struct WatchedSm {
   mad::SmInfo info;     ///< its SMInfo as last read
 };
 
-class Daemon final : public DaemonControl {
+class Daemon final : public DaemonControl, private HealthHost {
  public:
   /// `config_path` is re-read on SIGHUP ("" = defaults only, nothing to reload).
   Daemon(Policy policy, std::string config_path);
@@ -141,15 +142,11 @@ class Daemon final : public DaemonControl {
   void cancel_light_sweep();
   void run_light_sweep(const DaemonEvent& event);
 
-  // --- daemon_mcast.cpp: multicast trees between sweeps ---
-  /// The SA thread's McastSink: keep the newest groups, queue kGroupsChanged on the SM's thread.
+  // --- daemon_mcast.cpp: multicast trees between sweeps (the hand-over is mcast_'s) ---
+  /// The SA thread's McastSink: deposit the groups, queue kGroupsChanged on the SM's thread.
   void on_groups_changed(std::vector<sa::McastGroupMembers> groups);
   /// Hand the mailbox's groups (when new) to the runner.
   void take_mcast_mailbox();
-  /// The groups with their trees, for the snapshot (SM thread).
-  std::vector<McastGroupView> mcast_groups_view() const;
-  /// kScheduleMcast: arm the multicast timer (once per burst).
-  void schedule_mcast_pass();
   /// kRunMcastPass: rebuild and program the changed groups' trees.
   void run_mcast_pass(const DaemonEvent& event);
 
@@ -211,47 +208,37 @@ class Daemon final : public DaemonControl {
   /// The staged policy takes effect, whole: the daemon's and the runner's. No-op when none is staged.
   void adopt_staged_policy();
 
-  // --- daemon_health.cpp: the PerfMgr and unhealthy ports ---
+  // --- daemon_health.cpp: the health monitor's calls and what it asks of the SM (HealthHost) ---
   /// Run the PerfMgr thread exactly when this SM is MASTER, perfmgr.enabled is set and a sweep gave it ports.
   void update_perfmgr();
-  /// The PerfMgr's PassSink (its thread): keep the deltas, queue kCountersRead.
-  void on_counters_read(PerfPassDeltas deltas);
-  /// kApplyHealth: every kept pass through the thresholds.
+  /// kApplyHealth: every kept counter pass through the thresholds.
   void apply_health(const DaemonEvent& event);
   /// kClearPort: the operator's clear.
   void clear_port(const DaemonEvent& event);
-  /// After a configuring sweep: flaps (cables the last sweep that brought the subnet up had and this one,
-  /// up too, lacks), the PerfMgr's ports, quiet marks expired, warnings for cables kept in.
+  /// After a configuring sweep: flaps, quiet marks, kept cables, babbling links, the PerfMgr's ports.
   void health_after_sweep(const SweepSummary& s);
   /// The congestion-control manager after a configuring sweep (daemon_cc.cpp): as MASTER with
   /// congestion_control.enabled and the subnet up, hand it the sweep's switches and CA ports; else stop it.
   void cc_after_sweep(const SweepSummary& s);
-  /// Unmark the ports clean for health.quiet_period (logged); `why` names the first for a sweep's reason.
-  void expire_quiet_marks(Clock::time_point now, std::string& why);
   /// Between sweeps (every light sweep): quiet marks expire even on a fabric where nothing moves.
   void health_tick();
-  /// A policy took effect: thresholds and the PerfMgr's settings.
+  /// A policy took effect: thresholds, the babbling rule and the PerfMgr's settings.
   void health_policy_changed();
-  /// Marks changed (`why`): hand the runner the ports to route around and ask for a sweep.
-  void health_changed(const std::string& why);
-  /// The marks as smctl and metrics show them.
-  std::vector<UnhealthyPortView> unhealthy_view() const;
-  /// "0x... (desc) port 3 via DR 0,1,3, cable to <peer>": a port named for the log.
-  std::string describe_port(const PortKey& key) const;
-
-  // --- daemon_babbling.cpp: health.babbling_port (OpenSM's babbling_port_policy) ---
-  /// Trap 129/130/131 naming LIDADDR `lid`, PORTNO `port` (repress_trap): counted; a port that crosses the
-  /// rate has its link disabled by the next sweep.
+  /// Trap 129/130/131 naming LIDADDR `lid`, PORTNO `port` (repress_trap): health.babbling_port.
   void record_port_trap(std::uint16_t trap_number, Lid lid, PortNum port);
-  /// Hand the runner the link ends still to disable and to enable.
-  void update_phys_state_requests();
-  /// After a master sweep: take in the ends it disabled and enabled.
-  void babbling_after_sweep();
-  /// The operator's clear of `port` (a babbling port or the end disabled for it): its link is enabled by the
-  /// next sweep. False when it is neither.
-  bool enable_babbler(const PortKey& port);
-  /// A policy took effect: the rule; turned off, every link it disabled is enabled again.
-  void babbling_policy_changed();
+  /// MASTER, not stopping, with a transport: what the PerfMgr needs besides its policy and a fabric.
+  bool perfmgr_may_run() const;
+  std::shared_ptr<const Topology> topology() const override;
+  const LidMap& lids() const override;
+  const std::vector<PortKey>& isolation_requests() const override;
+  void set_isolation_requests(std::vector<PortKey> ports) override;
+  std::vector<IsolationResult> isolation() const override;
+  void set_phys_state_requests(std::vector<PortKey> disable, std::vector<PortKey> enable) override;
+  std::pair<std::vector<PortKey>, std::vector<PortKey>> phys_state_done() const override;
+  Result<PortKey> link_end_to_disable(const PortKey& babbler) const override;
+  void request_sweep(const std::string& why) override;
+  void publish_marks() override;
+  void counters_read() override;
 
   // --- daemon_runtime.cpp: the operator's runtime controls ---
   /// kSetSweeping: sweeps off (record who and why, stop light sweeps) or on (one heavy sweep if any was held).
@@ -265,23 +252,10 @@ class Daemon final : public DaemonControl {
 
   // --- daemon_publish.cpp ---
   void publish(const SweepSummary* summary);
+  /// The SA's snapshot (sa_publisher_) handed to the SA thread.
   void publish_sa();
-  std::shared_ptr<const sa::SaFabric> sa_fabric_;  ///< the SA's index of runner_'s last fabric
-  const Topology* sa_fabric_of_ = nullptr;         ///< the topology sa_fabric_ was built from
-  std::shared_ptr<const sa::SaMfts> sa_mfts_;      ///< the SA's view of runner_'s MFTs ...
-  std::uint64_t sa_mfts_generation_ = 0;           ///< ... as of this McastTables generation
-  /// The SM-owned port fields of runner_'s last fabric (smctl nodes), rebuilt after each sweep.
-  std::shared_ptr<const PortFieldsView> port_fields_;
-  std::shared_ptr<const PortLinkView> port_links_;          ///< made as port_fields_ is
-  std::shared_ptr<const McastTables> mcast_tables_copy_;     ///< the snapshot's copy of the programmed trees
-  std::uint64_t mcast_tables_copy_generation_ = 0;           ///< ... as of this McastTables generation
-  bool sa_ready_ = false;  ///< MASTER with a sweep that brought the subnet up
-  /// The SA's QoS levels (null: qos off), rebuilt when the topology, the partition plan or the policy
-  /// they were resolved from changes.
-  std::shared_ptr<const QosLevelMatcher> sa_qos_;
-  std::shared_ptr<const Topology> sa_qos_topo_;  // held, so a new fabric at a reused address still counts
-  std::shared_ptr<const PartitionPlan> sa_qos_plan_;
-  std::uint64_t sa_qos_generation_ = 0;
+  /// What sa_publisher_ reads: runner_'s last fabric, this SM and the SMs it knows, the policy.
+  sa::SaPublishInput sa_input() const;
   void count_sweep(const SweepSummary& s);
 
   boost::asio::io_context io_;
@@ -295,7 +269,8 @@ class Daemon final : public DaemonControl {
   EventTimer sweep_timer_;  ///< kHeavySweepDue
   EventTimer light_timer_;  ///< kLightSweepDue
   EventTimer poll_timer_;   ///< kPollDue
-  EventTimer mcast_timer_;  ///< kMcastDue
+  McastMailbox mcast_;      ///< the SA's groups handed to this thread; kMcastDue
+  sa::SaPublisher sa_publisher_;  ///< the SA's snapshot, the serving rule, the fabric views
   boost::asio::steady_timer watchdog_timer_;
   boost::asio::signal_set signals_;
 
@@ -341,33 +316,14 @@ class Daemon final : public DaemonControl {
   std::vector<WatchedSm> known_sms_;        ///< the other trusted SMs the last gate read
   std::unordered_set<Guid> heard_sms_;      ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
   unsigned other_masters_ = 0;              ///< other SMs in MASTER state at the last look
-  bool other_master_since_served_ = false;  ///< another SM was MASTER since the SA last started serving
   std::uint32_t trap_tid_ = 0;              ///< TIDs of the traps this SM sends
   Guid nudged_guid_ = 0;                    ///< the last master nudged (repeats are logged at debug)
 
-  // Multicast: the SA's groups as last handed over (guarded: the SA thread writes them), and the pass.
-  mutable std::mutex mcast_mailbox_mutex_;
-  std::vector<McastGroupGuids> mcast_mailbox_;
-  std::vector<McastGroupView> mcast_view_;  ///< the same groups as smctl shows them (members by JoinState)
-  bool mcast_mailbox_new_ = false;
-  bool mcast_armed_ = false;
-  /// The partition policy the SA pre-creates groups from; a new pointer only when the policy changes.
-  std::shared_ptr<const PartitionsSpec> sa_partitions_;
-
-  // Fabric health. The PerfMgr thread hands its passes over through the mailbox (guarded).
-  std::unique_ptr<PerfAgent> perf_;
-  std::unique_ptr<CcAgent> cc_;  ///< the congestion-control manager (smd/cc); its thread runs only when enabled
-  PortHealth health_{HealthThresholds{}};
-  mutable std::mutex perf_mailbox_mutex_;
-  std::vector<PerfPassDeltas> perf_mailbox_;
-  std::map<PortKey, PortKey> last_cables_;      ///< every cabled port -> its peer, as of the last configuring sweep
-  std::map<PortKey, std::string> kept_warned_;  ///< ports whose cable stays in, with the reason last logged
-  std::uint64_t unhealthy_marks_total_ = 0;
-  BabblingPorts babbling_{BabblingRule{}};
-  std::map<PortKey, PortKey> babbling_ends_;  ///< babbling port -> the link end disabled for it
-  std::set<PortKey> disabled_ends_;           ///< ends whose SMA answered Disabled
-  std::set<PortKey> enable_ends_;             ///< ends to enable again (operator clear, reload)
-  std::uint64_t babbling_ports_total_ = 0;    ///< ports found babbling since the daemon started
+  // Fabric health: the PerfMgr thread, unhealthy and babbling ports. The CC manager (smd/cc) runs only when enabled.
+  HealthMonitor health_{policy_, *this, [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) {
+                          return transport_->send_gmp(mad, to);
+                        }};
+  std::unique_ptr<CcAgent> cc_;
 
   // Runtime controls. Sweeps off is not kept across a restart (OpenSM's `sweep off` is not either): a
   // restarted daemon sweeps, so it never comes up unable to repair a fabric nobody remembers freezing.

@@ -116,7 +116,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
     if (sm.info.state == mad::SmState::kMaster) ++masters;
   }
   other_masters_ = masters;
-  if (masters > 0) other_master_since_served_ = true;
+  if (masters > 0) sa_publisher_.note_other_master();
   if (!known_sms_.empty()) ++counters_.elections;
 
   const ElectionDecision decision = decide_election(self, infos);
@@ -218,7 +218,7 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
     if (const WatchedSm* sm = find_sm(known_sms_, g))
       spdlog::info("{} no longer answers: left the subnet", describe_sm(*sm));
   }
-  if (masters > 0) other_master_since_served_ = true;
+  if (masters > 0) sa_publisher_.note_other_master();
   if (awaiting_handover_) ++masters;
   other_masters_ = masters;
   std::erase_if(known_sms_,

@@ -95,7 +95,7 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
       await_handover();
       return;
     case SmAction::kNudgeMaster: nudge_watched(); return;
-    case SmAction::kScheduleMcast: schedule_mcast_pass(); return;
+    case SmAction::kScheduleMcast: mcast_.schedule_pass(); return;
     case SmAction::kRunMcastPass: run_mcast_pass(event); return;
     case SmAction::kApplyHealth: apply_health(event); return;
     case SmAction::kClearPort: clear_port(event); return;

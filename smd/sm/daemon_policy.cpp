@@ -104,7 +104,7 @@ void Daemon::adopt_staged_policy() {
   policy_ = staged_->policy;
   runner_->set_policy(policy_);
   // The SA re-applies the policy's pre-created groups when this pointer changes.
-  sa_partitions_ = std::make_shared<const PartitionsSpec>(policy_.partitions);
+  sa_publisher_.set_partition_policy(policy_.partitions);
   policy_generation_ = staged_->generation;
   needs_restart_ = staged_->needs_restart;
   staged_.reset();

@@ -84,7 +84,7 @@ void Daemon::apply_log_level(const std::string& level, const std::string& why) {
 }
 
 Status Daemon::request_perfmgr(PerfMgrRequest what, const std::string& requester) {
-  if (!perf_ || !perf_->running()) {
+  if (!health_.perf().running()) {
     return make_error(ErrorCode::kInvalidInput,
                       std::string("the PerfMgr is not running (") +
                           (policy_.perfmgr.enabled ? "this SM is not MASTER" : "perfmgr.enabled is false") + ")");
@@ -92,10 +92,10 @@ Status Daemon::request_perfmgr(PerfMgrRequest what, const std::string& requester
   const std::string by = requester.empty() ? "" : " by " + requester;
   if (what == PerfMgrRequest::kPass) {
     spdlog::info("perfmgr: a counter pass requested{}", by);
-    perf_->request_pass();
+    health_.perf().request_pass();
   } else {
     spdlog::info("perfmgr: clearing the stored counters requested{}", by);
-    perf_->request_clear();
+    health_.perf().request_clear();
   }
   return Ok{};
 }

@@ -86,11 +86,11 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   sweep_running_ = n;
   auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
   take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
-  if (perf_) perf_->set_sweeping(true);  // the PerfMgr and CC manager send nothing new until the sweep is over
+  health_.perf().set_sweeping(true);  // the PerfMgr and CC manager send nothing new until the sweep is over
   if (cc_) cc_->set_sweeping(true);
   sweep_started_ = Clock::now();
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
-  if (perf_) perf_->set_sweeping(false);
+  health_.perf().set_sweeping(false);
   if (cc_) cc_->set_sweeping(false);
   sweep_running_ = 0;
   count_sweep(*s);
@@ -187,10 +187,10 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   std::string reason;
   // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
   if (ensure_is_sm("light sweep")) post(SmEvent::kIsSmRestored, "IsSM restored on our port");
-  if (perf_) perf_->set_sweeping(true);
+  health_.perf().set_sweeping(true);
   if (cc_) cc_->set_sweeping(true);
   bool change = runner_->light_sweep_finds_change(reason);
-  if (perf_) perf_->set_sweeping(false);
+  health_.perf().set_sweeping(false);
   if (cc_) cc_->set_sweeping(false);
   // The SMs the last election found: another MASTER, or a STANDBY that outranks us, needs a heavy sweep
   // (OpenSM's light sweep asks the same of every SM it knows).

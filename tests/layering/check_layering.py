@@ -4,6 +4,8 @@
 docs/architecture.md holds two tables between marker comments:
   <!-- layering:includes -->    | folder | may include |          which folders a folder's files may include
   <!-- layering:forbidden -->   | folder | must not include |     system headers a folder must not include
+A forbidden row may also name single files (`smd/sa/sa_snapshot.h`) and forbid project headers by pattern
+(`mad/transport/*`, no angle brackets): a file obeys its folder's row and every row that names it.
 Every source file under mad/, routing/, config/ and smd/ belongs to the folder it sits in; a folder is
 governed by the row that names it exactly, else by the longest pattern row that matches it (fnmatch: `*`
 also crosses `/`). An `#include "a/b/c.h"` is allowed when a/b is the file's own folder or matches one of the
@@ -64,6 +66,15 @@ def governing_row(folder, rows):
     return best
 
 
+def file_rows(rel, rows):
+    """The values of every row that names the file `rel` itself (a key with a file suffix)."""
+    out = []
+    for keys, values in rows:
+        if any(key.endswith(SOURCE_SUFFIXES) and fnmatch.fnmatchcase(rel, key) for key in keys):
+            out.extend(values)
+    return out
+
+
 def allowed(target, own, patterns):
     return target == own or any(fnmatch.fnmatchcase(target, p) for p in patterns)
 
@@ -112,7 +123,8 @@ def check(root, doc):
         if may is None:
             problems.append(f"{rel}: folder {folder} has no row in the layering table of {doc}")
             continue
-        must_not = governing_row(folder, forbidden_rows) or []
+        must_not = (governing_row(folder, forbidden_rows) or []) + file_rows(rel, forbidden_rows)
+        must_not_project = [p for p in must_not if not p.startswith("<")]
         with open(path, encoding="utf-8", errors="replace") as f:
             for lineno, line in enumerate(f, 1):
                 m = INCLUDE_RE.match(line)
@@ -125,6 +137,9 @@ def check(root, doc):
                     continue
                 if "/" not in target:
                     continue  # a file of the same folder, included by its bare name
+                if any(fnmatch.fnmatchcase(target, p) for p in must_not_project):
+                    problems.append(f"{rel}:{lineno}: includes {target}, which {rel} must not use")
+                    continue
                 target_folder = os.path.dirname(target)
                 if not allowed(target_folder, folder, may):
                     problems.append(f"{rel}:{lineno}: includes {target}: {folder} may not include {target_folder}")
@@ -154,6 +169,7 @@ SELF_TEST_DOC = """# rule
 | folder | must not include |
 |---|---|
 | `routing/*` | `<fstream>` `<infiniband/*>` |
+| `smd/sa/snap.h` | `mad/transport/*` |
 """
 
 
@@ -171,6 +187,8 @@ def self_test():
         write("mad/codec/smp.h", '#include "routing/base/ids.h"\n')
         write("smd/sweep/discovery.cpp", '#include "mad/codec/smp.h"\n#include "routing/model/topology.h"\n')
         write("smd/sweep/CMakeLists.txt", "smd_library(smd_sweep DEPS smd_mad_codec)\n")
+        write("smd/sa/snap.h", '#include "mad/codec/smp.h"\n')
+        write("smd/sa/agent.h", '#include "mad/transport/umad.h"\n')  # only snap.h is held to its row
         write("mad/codec/CMakeLists.txt", "smd_library(smd_mad_codec)\n")
         doc = os.path.join(root, "docs/architecture.md")
         clean = check(root, doc)
@@ -180,19 +198,21 @@ def self_test():
         write("routing/model/lft.cpp", '#include <fstream>\n#include "mad/codec/smp.h"\n')
         write("mad/codec/CMakeLists.txt", "smd_library(smd_mad_codec DEPS smd_sweep)\n")
         write("config/policy.h", "#pragma once\n")
+        write("smd/sa/snap.h", '#include "mad/codec/smp.h"\n#include "mad/transport/umad.h"\n')
         got = check(root, doc)
         wanted = [
             "routing/model/lft.cpp:1: includes <fstream>",
             "routing/model/lft.cpp:2: includes mad/codec/smp.h: routing/model may not include mad/codec",
             "config/policy.h: folder config has no row",
             "mad/codec/CMakeLists.txt:1: links smd_sweep (smd/sweep): mad/codec may not include smd/sweep",
+            "smd/sa/snap.h:2: includes mad/transport/umad.h, which smd/sa/snap.h must not use",
         ]
         missing = [w for w in wanted if not any(g.startswith(w) for g in got)]
         if missing or len(got) != len(wanted):
             print("self-test: expected exactly these violations:\n  " + "\n  ".join(wanted))
             print("got:\n  " + "\n  ".join(got))
             return 1
-    print("self-test: clean tree accepted; 4 planted violations reported")
+    print("self-test: clean tree accepted; 5 planted violations reported")
     return 0
 
 
