@@ -100,7 +100,8 @@ void HealthMonitor::add_babbler_views(std::vector<UnhealthyPortView>& out) const
     v.babbling = true;
     v.since = wall_time_of(b.since);
     if (const auto end = babbling_ends_.find(key); end != babbling_ends_.end()) {
-      v.disabled_end = short_name(end->second) + (disabled_ends_.contains(end->second) ? " (disabled)" : " (disable pending)");
+      v.disabled_end =
+          short_name(end->second) + (disabled_ends_.contains(end->second) ? " (disabled)" : " (disable pending)");
     } else {
       v.disabled_end = "(not disabled: the SM's own port)";
     }

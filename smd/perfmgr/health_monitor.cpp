@@ -56,9 +56,9 @@ std::chrono::system_clock::time_point HealthMonitor::wall_time_of(Clock::time_po
 }
 
 HealthMonitor::HealthMonitor(const Policy& policy, HealthHost& host, PerfAgent::Sender send)
-    : policy_(policy),
-      host_(host),
-      perf_(std::make_unique<PerfAgent>(std::move(send), [this](PerfPassDeltas d) { on_counters_read(std::move(d)); })) {}
+    : policy_(policy), host_(host), perf_(std::make_unique<PerfAgent>(std::move(send), [this](PerfPassDeltas d) {
+        on_counters_read(std::move(d));
+      })) {}
 
 std::string HealthMonitor::describe_port(const PortKey& key) const {
   std::string out = format_guid(key.node_guid);

@@ -122,9 +122,10 @@ class HealthMonitor {
   HealthHost& host_;
   std::unique_ptr<PerfAgent> perf_;
   PortHealth health_{HealthThresholds{}};
-  std::mutex mailbox_mutex_;                    ///< guards mailbox_: the PerfMgr thread fills it
+  std::mutex mailbox_mutex_;  ///< guards mailbox_: the PerfMgr thread fills it
   std::vector<PerfPassDeltas> mailbox_;
-  std::map<PortKey, PortKey> last_cables_;      ///< every cabled port -> its peer, as of the last sweep that brought the subnet up
+  /// Every cabled port -> its peer, as of the last sweep that brought the subnet up.
+  std::map<PortKey, PortKey> last_cables_;
   std::map<PortKey, std::string> kept_warned_;  ///< ports whose cable stays in, with the reason last logged
   std::uint64_t unhealthy_marks_total_ = 0;
   BabblingPorts babbling_{BabblingRule{}};

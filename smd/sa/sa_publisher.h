@@ -30,22 +30,22 @@ namespace smd::sa {
 /// What one publish reads, borrowed for the call. Pointers are null before the first sweep.
 struct SaPublishInput {
   // The SweepRunner's last fabric.
-  std::shared_ptr<const Topology> topo;       ///< its topology (the identity of "a new fabric")
-  const ObservedFabric* known = nullptr;      ///< the discovery it came from (may be an older one's)
-  std::shared_ptr<const LidMap> lids;         ///< the programmed LIDs
+  std::shared_ptr<const Topology> topo;   ///< its topology (the identity of "a new fabric")
+  const ObservedFabric* known = nullptr;  ///< the discovery it came from (may be an older one's)
+  std::shared_ptr<const LidMap> lids;     ///< the programmed LIDs
   std::shared_ptr<const RoutingTables> tables;
   std::shared_ptr<const PartitionPlan> partitions;
-  const McastTables* mcast = nullptr;         ///< the programmed multicast trees
-  std::uint64_t mcast_generation = 0;         ///< McastTables' change counter (SweepRunner)
+  const McastTables* mcast = nullptr;  ///< the programmed multicast trees
+  std::uint64_t mcast_generation = 0;  ///< McastTables' change counter (SweepRunner)
   // The SM.
-  bool master = false;                        ///< SMInfo:SMState is MASTER now
-  bool subnet_up = false;                     ///< the last heavy sweep brought the subnet up
+  bool master = false;                                  ///< SMInfo:SMState is MASTER now
+  bool subnet_up = false;                               ///< the last heavy sweep brought the subnet up
   const std::vector<SweepProblem>* problems = nullptr;  ///< that sweep's problems (null: none)
   Lid sm_lid = 0;
   Guid sm_guid = 0;
-  std::vector<SmEntry> sms;                   ///< this SM first, then the others it knows (SMInfoRecord)
-  const Policy* policy = nullptr;             ///< the policy in effect (required)
-  std::uint64_t policy_generation = 0;        ///< bumped whenever a policy takes effect
+  std::vector<SmEntry> sms;             ///< this SM first, then the others it knows (SMInfoRecord)
+  const Policy* policy = nullptr;       ///< the policy in effect (required)
+  std::uint64_t policy_generation = 0;  ///< bumped whenever a policy takes effect
 };
 
 /// The serving rule: whether the SA serves after this publish, given whether it served before.
@@ -79,10 +79,10 @@ class SaPublisher {
   void refresh_qos(const SaPublishInput& in);
   void refresh_mfts(const SaPublishInput& in);
 
-  std::shared_ptr<const SaFabric> fabric_;  ///< the SA's index of the last fabric
-  const Topology* fabric_of_ = nullptr;     ///< the topology fabric_ was built from
-  std::shared_ptr<const SaMfts> mfts_;      ///< the SA's view of the programmed MFTs ...
-  std::uint64_t mfts_generation_ = 0;       ///< ... as of this McastTables generation
+  std::shared_ptr<const SaFabric> fabric_;             ///< the SA's index of the last fabric
+  const Topology* fabric_of_ = nullptr;                ///< the topology fabric_ was built from
+  std::shared_ptr<const SaMfts> mfts_;                 ///< the SA's view of the programmed MFTs ...
+  std::uint64_t mfts_generation_ = 0;                  ///< ... as of this McastTables generation
   std::shared_ptr<const PortFieldsView> port_fields_;  ///< the SM-owned port fields (smctl nodes)
   std::shared_ptr<const PortLinkView> port_links_;     ///< made as port_fields_ is
   std::shared_ptr<const McastTables> mcast_copy_;      ///< the snapshot's copy of the programmed trees ...

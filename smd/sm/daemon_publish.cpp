@@ -66,8 +66,8 @@ void Daemon::publish(const SweepSummary* summary) {
     sa_publisher_.fill_fabric_views(*snap, sa_input(), summary != nullptr);
   }
   snap->partition_policy = sa_publisher_.partition_policy();
-  snap->groups = runner_ ? mcast_.view(&runner_->mcast_tables(), runner_->mcast_rebuild_pending())
-                         : mcast_.view(nullptr, false);
+  snap->groups =
+      runner_ ? mcast_.view(&runner_->mcast_tables(), runner_->mcast_rebuild_pending()) : mcast_.view(nullptr, false);
   snap->last_sweep = last_summary_;
   snap->last_sweep_time = last_sweep_time_;
   snap->last_repair_ms = last_repair_ms_;

@@ -51,7 +51,7 @@ class McastMailbox {
   mutable std::mutex mutex_;  ///< guards groups_, view_, new_: the SA thread writes them
   std::vector<McastGroupGuids> groups_;
   std::vector<McastGroupView> view_;
-  bool new_ = false;  ///< deposited since the last take
+  bool new_ = false;    ///< deposited since the last take
   bool armed_ = false;  ///< the debounce timer waits (SM thread only)
   EventTimer timer_;
 };

@@ -27,7 +27,9 @@ std::shared_ptr<const Topology> fabric(bool h2_cabled) {
   const NodeIndex h1 = add(kH1, NodeType::kCa, 1);
   const NodeIndex h2 = add(kH2, NodeType::kCa, 1);
   EXPECT_TRUE(topo->connect(sw, 1, h1, 1).ok());
-  if (h2_cabled) EXPECT_TRUE(topo->connect(sw, 2, h2, 1).ok());
+  if (h2_cabled) {
+    EXPECT_TRUE(topo->connect(sw, 2, h2, 1).ok());
+  }
   return topo;
 }
 
