@@ -396,22 +396,12 @@ class Rediscovery {
   void refresh_paths() {
     Topology& t = topo();
     std::vector<std::vector<std::uint8_t>> bfs(t.size());
-    std::vector<bool> seen(t.size(), false);
-    std::deque<NodeIndex> queue{t.sm_node};
-    seen[t.sm_node] = true;
-    while (!queue.empty()) {
-      const NodeIndex n = queue.front();
-      queue.pop_front();
-      const Node& node = t.node(n);
-      if (n != t.sm_node && !node.is_switch()) continue;
-      for (const Port& p : node.ports) {
-        if (!p.connected() || seen[p.peer]) continue;
-        seen[p.peer] = true;
-        bfs[p.peer] = bfs[n];
-        bfs[p.peer].push_back(static_cast<std::uint8_t>(p.num));
-        queue.push_back(p.peer);
-      }
-    }
+    walk_from_sm(
+        t, [](NodeIndex, const Port&) { return true; },
+        [&](NodeIndex from, const Port& p, NodeIndex to) {
+          bfs[to] = bfs[from];
+          bfs[to].push_back(static_cast<std::uint8_t>(p.num));
+        });
     for (NodeIndex n = 0; n < t.size(); ++n) {
       Node& node = t.mutable_node(n);
       PortNum arrival = 0;
