@@ -30,15 +30,7 @@ LftPlan plan_lft(const SweepFabric& fabric, const RoutingTables& want, const App
     const bool top_known = acked != nullptr && acked->top.has_value();
     const Lid current_top = top_known ? *acked->top : held->linear_fdb_top;
     auto write = [&](std::uint16_t attr, std::uint32_t mod, EchoRule echo) -> TableWrite& {
-      TableWrite& w = plan.writes.emplace_back();
-      w.node = s;
-      w.guid = sw.guid;
-      w.echo = echo;
-      w.request.path = path;
-      w.request.method = mad::Method::kSet;
-      w.request.attr_id = attr;
-      w.request.attr_mod = mod;
-      return w;
+      return add_set(plan.writes, s, 0, sw.guid, path, attr, mod, echo);
     };
     const std::uint8_t life = life_time_value.value_or(held->life_time_value);
     if (current_top != lft.top() || held->life_time_value != life) {

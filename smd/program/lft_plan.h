@@ -15,28 +15,15 @@
 #include "routing/model/forwarding.h"
 #include "smd/fabric/applied_tables.h"
 #include "smd/fabric/sweep_fabric.h"
-#include "smd/program/table_write.h"
+#include "smd/program/switch_table_plan.h"
 
 namespace smd {
 
-struct LftPlan {
-  /// Per switch, in topology order: the SwitchInfo Set of LinearFDBTop first (EchoRule::kLinearFdbTop,
-  /// read-modify-write of the SwitchInfo the switch holds), then its LFT blocks (EchoRule::kPayload).
-  std::vector<TableWrite> writes;
-  /// Switches whose LinearFDBTop as discovery read it is already the wanted one, and that the SM had no
-  /// acknowledged top for: what they hold is believed without a write.
-  std::vector<std::pair<Guid, Lid>> tops_confirmed;
-  /// Switches that report a LinearFDBTop other than the one they acknowledged: the table was reset
-  /// behind the SM's back (a reboot, another SM), so nothing they were believed to hold is believed any
-  /// more; the plan writes their whole table, and the programmer forgets what they held.
-  std::vector<Guid> stale;
-  unsigned switches = 0;        ///< switches with a table to hold
-  unsigned blocks_skipped = 0;  ///< blocks known to hold their wanted content already
-  unsigned top_updates = 0;     ///< SwitchInfo Sets (LinearFDBTop, LifeTimeValue) in `writes`
-  /// Switches whose table would reach above LinearFDBCap (or that report no LinearFDBCap): nothing is
-  /// written to them (code kCapacity).
-  std::vector<SweepProblem> problems;
-};
+/// Per switch, in topology order: the SwitchInfo Set of LinearFDBTop first (EchoRule::kLinearFdbTop,
+/// read-modify-write of the SwitchInfo the switch holds; top_updates counts them), then its LFT blocks
+/// (EchoRule::kPayload). Problems: switches whose table would reach above LinearFDBCap (or that report no
+/// LinearFDBCap): nothing is written to them.
+using LftPlan = SwitchTablePlan;
 
 /// Plan the LFT writes for `want` (RoutingTables::lft indexed by the fabric's NodeIndex). The same SwitchInfo
 /// Set carries LifeTimeValue (IBA 14.2.5.4) `life_time_value`, and a switch that holds its top but another

@@ -1,56 +1,10 @@
 #include "smd/program/mcast_programmer.h"
 
-#include <spdlog/spdlog.h>
-
-#include <algorithm>
-
-#include "mad/codec/mft_block.h"
 #include "routing/mcast/mcast_verify.h"
 #include "smd/program/mft_plan.h"
-#include "smd/program/table_writer.h"
+#include "smd/program/switch_table_send.h"
 
 namespace smd {
-
-namespace {
-
-// MFT blocks and MulticastFDBTop into AppliedMft; the SwitchInfo answered to a top Set into the sweep.
-class MftRecorder final : public WriteRecorder {
- public:
-  MftRecorder(SweepFabric& fabric, AppliedMft& applied, McastProgramCounts& counts)
-      : fabric_(fabric), applied_(applied), counts_(counts) {}
-
-  void answered(const TableWrite& w, const mad::SmpData& reply, bool believed) override {
-    if (w.request.attr_id == mad::attr::kMulticastForwardingTable) {
-      if (believed) {
-        applied_.record_block(w.guid, mad::MftBlock::block_of_mod(w.request.attr_mod),
-                              mad::MftBlock::position_of_mod(w.request.attr_mod),
-                              mad::MftBlock::decode(w.request.data));
-      } else {
-        unanswered(w);
-      }
-      return;
-    }
-    if (believed) {
-      const auto si = mad::SwitchInfo::decode(reply);
-      applied_.record_top(w.guid, si.multicast_fdb_top);
-      fabric_.acknowledge_switch(w.node, si);
-    }
-  }
-
-  void unanswered(const TableWrite& w) override {
-    if (w.request.attr_id != mad::attr::kMulticastForwardingTable) return;
-    applied_.forget_block(w.guid, mad::MftBlock::block_of_mod(w.request.attr_mod),
-                          mad::MftBlock::position_of_mod(w.request.attr_mod));
-    ++counts_.blocks_failed;
-  }
-
- private:
-  SweepFabric& fabric_;
-  AppliedMft& applied_;
-  McastProgramCounts& counts_;
-};
-
-}  // namespace
 
 McastProgramCounts program_multicast(SmpBatch& batch, SweepFabric& fabric, const McastTables& want, AppliedMft& applied,
                                      std::vector<SweepProblem>& problems, const McastTables* verified) {
@@ -77,21 +31,9 @@ McastProgramCounts program_multicast(SmpBatch& batch, SweepFabric& fabric, const
   }
   counts.verified = true;
   MftPlan plan = plan_mft(fabric, want, applied);
-  counts.switches = plan.switches;
-  counts.blocks_skipped = plan.blocks_skipped;
-  counts.top_updates = plan.top_updates;
-  counts.blocks_written = static_cast<unsigned>(plan.writes.size()) - plan.top_updates;
-  for (SweepProblem& p : plan.problems) problems.push_back(std::move(p));
-  for (Guid guid : plan.stale) {
-    spdlog::warn(
-        "switch {} reports a MulticastFDBTop other than the one it acknowledged: its MFT was reset; "
-        "writing all of it again",
-        format_guid(guid));
-    applied.forget(guid);
-  }
-  for (const auto& [guid, top] : plan.tops_confirmed) applied.record_top(guid, top);
-  MftRecorder recorder(fabric, applied, counts);
-  write_plan(batch, plan.writes, recorder, problems);
+  AppliedRecorder recorder(fabric, AppliedStores{.mft = &applied});
+  static_cast<ProgramCounts&>(counts) = send_switch_table_plan(
+      batch, plan, EchoRule::kMulticastFdbTop, mad::attr::kMulticastForwardingTable, recorder, problems);
   return counts;
 }
 

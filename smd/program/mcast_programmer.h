@@ -13,17 +13,14 @@
 #include "smd/fabric/applied_mft.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/fabric/sweep_problem.h"
+#include "smd/program/switch_table_send.h"
 
 namespace smd {
 
-struct McastProgramCounts {
-  bool verified = false;        ///< the trees passed the verifier (else nothing was sent)
-  unsigned groups = 0;          ///< MLIDs in the tables
-  unsigned switches = 0;        ///< switches whose MFT was compared
-  unsigned blocks_written = 0;  ///< MFT (block, position) Sets sent
-  unsigned blocks_skipped = 0;  ///< (block, position) pairs already known to hold their content
-  unsigned blocks_failed = 0;   ///< block Sets not acknowledged with the same content
-  unsigned top_updates = 0;     ///< SwitchInfo Sets of MulticastFDBTop
+/// ProgramCounts of the MFT blocks (block, position) and MulticastFDBTop Sets, and the verifier's verdict.
+struct McastProgramCounts : ProgramCounts {
+  bool verified = false;  ///< the trees passed the verifier (else nothing was sent)
+  unsigned groups = 0;    ///< MLIDs in the tables
 };
 
 /// Make every switch hold `want`, writing only the (block, position) pairs that differ from `applied`;

@@ -52,18 +52,11 @@ PKeyPlan plan_pkey_tables(const SweepFabric& fabric, const PartitionPlan& want, 
         ++plan.blocks_skipped;
         continue;
       }
-      TableWrite& w = plan.writes.emplace_back();
-      w.node = pp.node;
-      w.port = pp.port;
-      w.guid = key.node_guid;
-      w.echo = EchoRule::kPayload;
-      w.request.path = fabric.port_path(pp.node, pp.port);
-      w.request.method = mad::Method::kSet;
-      w.request.attr_id = mad::attr::kPKeyTable;
-      w.request.attr_mod = mad::PKeyBlock::attr_mod(b, mod_port);
       mad::PKeyBlock block;
       block.entries = blocks[b];
-      block.encode(w.request.data);
+      block.encode(add_set(plan.writes, pp.node, pp.port, key.node_guid, fabric.port_path(pp.node, pp.port),
+                           mad::attr::kPKeyTable, mad::PKeyBlock::attr_mod(b, mod_port), EchoRule::kPayload)
+                       .request.data);
     }
   }
   return plan;

@@ -57,15 +57,9 @@ std::vector<TableWrite> plan_port_phys_state(const SweepFabric& fabric, const st
     if (!n || key.port > topo.node(*n).num_ports) continue;
     const mad::PortInfo* held = fabric.port_info(*n, key.port);
     if (held == nullptr) continue;
-    TableWrite& w = plan.emplace_back();
-    w.node = *n;
-    w.port = key.port;
-    w.guid = key.node_guid;
-    w.echo = EchoRule::kAnswered;  // PhysStateRecorder judges the answer
-    w.request.path = fabric.port_path(*n, key.port);
-    w.request.method = mad::Method::kSet;
-    w.request.attr_id = mad::attr::kPortInfo;
-    w.request.attr_mod = fabric.port_info_mod(*n, key.port);
+    // kAnswered: PhysStateRecorder judges the answer.
+    TableWrite& w = add_set(plan, *n, key.port, key.node_guid, fabric.port_path(*n, key.port), mad::attr::kPortInfo,
+                            fabric.port_info_mod(*n, key.port), EchoRule::kAnswered);
     mad::PortInfo pi = *held;
     pi.client_reregister = false;
     pi.port_state = disable ? 1 : 0;

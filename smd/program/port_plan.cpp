@@ -19,15 +19,9 @@ mad::PortInfo nop_base(const mad::PortInfo& held) {
 }
 
 TableWrite port_info_set(const SweepFabric& fabric, NodeIndex n, PortNum p, const mad::PortInfo& pi, EchoRule echo) {
-  TableWrite w;
-  w.node = n;
-  w.port = p;
-  w.guid = fabric.topo().node(n).guid;
-  w.echo = echo;
-  w.request.path = fabric.port_path(n, p);
-  w.request.method = mad::Method::kSet;
-  w.request.attr_id = mad::attr::kPortInfo;
-  w.request.attr_mod = fabric.port_info_mod(n, p);  // bit 31: LinkSpeedExtEnabled is taken, not ignored
+  // Modifier bit 31: LinkSpeedExtEnabled is taken, not ignored.
+  TableWrite w = make_set(n, p, fabric.topo().node(n).guid, fabric.port_path(n, p), mad::attr::kPortInfo,
+                          fabric.port_info_mod(n, p), echo);
   pi.encode(w.request.data);
   return w;
 }

@@ -27,13 +27,8 @@ std::vector<TableWrite> plan_port_state_change_clear(const SweepFabric& fabric) 
     const mad::SwitchInfo* held = fabric.switch_info(s);
     if (held == nullptr || !held->port_state_change) continue;
     const Node& sw = topo.node(s);
-    TableWrite& w = plan.emplace_back();
-    w.node = s;
-    w.guid = sw.guid;
-    w.echo = EchoRule::kAnswered;
-    w.request.path = mad::DrPath(sw.dr_path);
-    w.request.method = mad::Method::kSet;
-    w.request.attr_id = mad::attr::kSwitchInfo;
+    TableWrite& w =
+        add_set(plan, s, 0, sw.guid, mad::DrPath(sw.dr_path), mad::attr::kSwitchInfo, 0, EchoRule::kAnswered);
     mad::SwitchInfo si = *held;
     si.port_state_change = true;  // write 1 to clear (IBA 14.2.5.4)
     si.encode(w.request.data);

@@ -13,15 +13,8 @@ namespace smd {
 namespace {
 
 TableWrite sl2vl_set(const SweepFabric& fabric, NodeIndex n, PortNum out, std::uint32_t mod, const Sl2Vl& table) {
-  TableWrite w;
-  w.node = n;
-  w.port = out;
-  w.guid = fabric.topo().node(n).guid;
-  w.echo = EchoRule::kSl2Vl;
-  w.request.path = fabric.port_path(n, out);
-  w.request.method = mad::Method::kSet;
-  w.request.attr_id = mad::attr::kSlToVlTable;
-  w.request.attr_mod = mod;
+  TableWrite w = make_set(n, out, fabric.topo().node(n).guid, fabric.port_path(n, out), mad::attr::kSlToVlTable, mod,
+                          EchoRule::kSl2Vl);
   mad::Sl2VlTable t;
   t.vl = table;
   t.encode(w.request.data);
@@ -134,16 +127,9 @@ std::vector<TableWrite> plan_vlarb_writes(const SweepFabric& fabric, const std::
         ++skipped;
         continue;
       }
-      TableWrite& w = out.emplace_back();
-      w.node = pv.node;
-      w.port = pv.port;
-      w.guid = node.guid;
-      w.echo = EchoRule::kPayload;
-      w.request.path = fabric.port_path(pv.node, pv.port);
-      w.request.method = mad::Method::kSet;
-      w.request.attr_id = mad::attr::kVlArbTable;
-      w.request.attr_mod = mad::VlArbBlockData::attr_mod(b, mod_port);
-      data.encode(w.request.data);
+      data.encode(add_set(out, pv.node, pv.port, node.guid, fabric.port_path(pv.node, pv.port), mad::attr::kVlArbTable,
+                          mad::VlArbBlockData::attr_mod(b, mod_port), EchoRule::kPayload)
+                      .request.data);
     }
   }
   return out;

@@ -13,16 +13,10 @@
 #include "smd/fabric/applied_tables.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/fabric/sweep_problem.h"
+#include "smd/program/switch_table_send.h"
 
 namespace smd {
 
-struct ProgramCounts {
-  unsigned switches = 0;        ///< switches whose tables were compared
-  unsigned blocks_written = 0;  ///< LFT block Sets sent
-  unsigned blocks_skipped = 0;  ///< blocks already known to hold their content
-  unsigned blocks_failed = 0;   ///< block Sets not acknowledged with the same content
-  unsigned top_updates = 0;     ///< SwitchInfo Sets of LinearFDBTop and LifeTimeValue
-};
 
 /// Make every switch hold `want`, writing only what differs from `applied`; never above a switch's
 /// LinearFDBCap (such a table is a problem and nothing of it is written). Failures become `problems`.

@@ -8,6 +8,25 @@
 
 namespace smd {
 
+TableWrite& add_set(std::vector<TableWrite>& plan, NodeIndex node, PortNum port, Guid guid, const mad::DrPath& path,
+                    std::uint16_t attr, std::uint32_t mod, EchoRule echo) {
+  return plan.emplace_back(make_set(node, port, guid, path, attr, mod, echo));
+}
+
+TableWrite make_set(NodeIndex node, PortNum port, Guid guid, const mad::DrPath& path, std::uint16_t attr,
+                    std::uint32_t mod, EchoRule echo) {
+  TableWrite w;
+  w.node = node;
+  w.port = port;
+  w.guid = guid;
+  w.echo = echo;
+  w.request.path = path;
+  w.request.method = mad::Method::kSet;
+  w.request.attr_id = attr;
+  w.request.attr_mod = mod;
+  return w;
+}
+
 bool echoed(const TableWrite& w, const mad::SmpData& reply) {
   switch (w.echo) {
     case EchoRule::kPayload: return std::equal(w.request.data.begin(), w.request.data.end(), reply.begin());

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "mad/codec/smp.h"
 #include "routing/base/ids.h"
@@ -42,6 +43,16 @@ struct TableWrite {
   EchoRule echo = EchoRule::kPayload;
   mad::SmpRequest request;  ///< method Set, directed path, attribute, modifier, payload
 };
+
+/// A Set of `attr` to (node, port) at directed path `path`, to be believed by `echo`; the caller encodes
+/// the payload. Every plan builds its writes with it (or add_set).
+TableWrite make_set(NodeIndex node, PortNum port, Guid guid, const mad::DrPath& path, std::uint16_t attr,
+                    std::uint32_t mod, EchoRule echo);
+
+/// Appends a Set of `attr` to `plan` for (node, port) at directed path `path`, to be believed by `echo`;
+/// the caller encodes the payload into the returned write.
+TableWrite& add_set(std::vector<TableWrite>& plan, NodeIndex node, PortNum port, Guid guid, const mad::DrPath& path,
+                    std::uint16_t attr, std::uint32_t mod, EchoRule echo);
 
 /// True when `reply` (a status-0 GetResp payload) shows what `w` wrote, by `w.echo`.
 bool echoed(const TableWrite& w, const mad::SmpData& reply);

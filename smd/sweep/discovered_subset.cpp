@@ -6,22 +6,12 @@ namespace smd {
 
 std::vector<bool> reachable_from_sm(const Topology& topo, const std::vector<bool>& keep,
                                     const std::vector<std::vector<bool>>& cut) {
-  std::vector<bool> seen(topo.size(), false);
-  if (topo.sm_node == kNoNode || topo.sm_node >= topo.size() || !keep[topo.sm_node]) return seen;
-  std::deque<NodeIndex> queue{topo.sm_node};
-  seen[topo.sm_node] = true;
-  while (!queue.empty()) {
-    const NodeIndex n = queue.front();
-    queue.pop_front();
-    const Node& node = topo.node(n);
-    if (n != topo.sm_node && !node.is_switch()) continue;
-    for (const Port& p : node.ports) {
-      if (!p.connected() || cut[n][p.num] || !keep[p.peer] || seen[p.peer]) continue;
-      seen[p.peer] = true;
-      queue.push_back(p.peer);
-    }
+  if (topo.sm_node == kNoNode || topo.sm_node >= topo.size() || !keep[topo.sm_node]) {
+    return std::vector<bool>(topo.size(), false);
   }
-  return seen;
+  return walk_from_sm(
+      topo, [&](NodeIndex n, const Port& p) { return !cut[n][p.num] && keep[p.peer]; },
+      [](NodeIndex, const Port&, NodeIndex) {});
 }
 
 void keep_subset(ObservedFabric& d, const std::vector<bool>& keep, const std::vector<std::vector<bool>>& cut) {

@@ -3,11 +3,36 @@
 // discovery vet (discovery_vet.h) and by the incremental sweep (incremental_discovery.h).
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include "smd/fabric/observed.h"
 
 namespace smd {
+
+/// Breadth-first from the SM's node over cables, lowest port first; only switches, and the SM's own node,
+/// forward. `cross(n, port)` says whether the cable at `port` of node `n` may be taken; `reached(from, port,
+/// to)` is called once for every node reached besides the SM's own, in BFS order. Returns which nodes were
+/// reached (the SM's node included). The SM's node must be a node of `topo`.
+template <typename Cross, typename Reached>
+std::vector<bool> walk_from_sm(const Topology& topo, Cross cross, Reached reached) {
+  std::vector<bool> seen(topo.size(), false);
+  std::deque<NodeIndex> queue{topo.sm_node};
+  seen[topo.sm_node] = true;
+  while (!queue.empty()) {
+    const NodeIndex n = queue.front();
+    queue.pop_front();
+    const Node& node = topo.node(n);
+    if (n != topo.sm_node && !node.is_switch()) continue;
+    for (const Port& p : node.ports) {
+      if (!p.connected() || seen[p.peer] || !cross(n, p)) continue;
+      seen[p.peer] = true;
+      reached(n, p, p.peer);
+      queue.push_back(p.peer);
+    }
+  }
+  return seen;
+}
 
 /// Nodes reachable from the SM's node over the cables not `cut` ([node][port]) between nodes still
 /// `keep` ([node]); only switches, and the SM's own node, forward. All false when the SM's node is

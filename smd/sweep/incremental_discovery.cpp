@@ -20,6 +20,12 @@ constexpr unsigned kMaxPolls = 8;
 // Times a poll asks a switch again that lost every answer to SwitchInfo, transport retries included.
 constexpr unsigned kPollAskAgain = 2;
 
+// The code of an SMP that did not end well: an SMA's error status says the same when asked again
+// (kTransport); no answer may be a cable that went down meanwhile (kTimeout).
+ErrorCode smp_failure(const mad::SmpReply& r) {
+  return r.outcome == mad::SmpOutcome::kBadStatus ? ErrorCode::kTransport : ErrorCode::kTimeout;
+}
+
 bool live(std::uint8_t state) { return state >= 2 && state <= 4; }  // Init, Armed, Active
 
 // Where a directed path from the SM's node ends, or kNoNode when it crosses a missing cable, leaves a
@@ -67,7 +73,6 @@ class Rediscovery {
         if (ok()) refresh_paths();
         if (!ok()) break;
         d_.smps = batch_.transport().stats().received - before;
-        out_.ok = true;
         out_.fabric = std::move(d_);
         return std::move(out_);
       }
@@ -77,10 +82,13 @@ class Rediscovery {
   }
 
  private:
-  bool ok() const { return out_.full_sweep_because.empty(); }
-  void fail(std::string why) {
-    if (ok()) out_.full_sweep_because = std::move(why);
+  bool ok() const { return out_.status.ok(); }
+  // The first failure is the one reported: later ones follow from it.
+  void fail(ErrorCode code, std::string why) {
+    if (ok()) out_.status = make_error(code, std::move(why));
   }
+  // What the fabric read cannot be explained by the last sweep's: a full discovery is the answer.
+  void fail(std::string why) { fail(ErrorCode::kDeclined, std::move(why)); }
   Topology& topo() { return *d_.topo; }
   std::string where(NodeIndex n) const {
     const Node& node = d_.topo->node(n);
@@ -137,7 +145,7 @@ class Rediscovery {
           if (r.outcome == mad::SmpOutcome::kOk) {
             read[i][p] = r.data;
           } else {
-            fail(where(n) + ": PortInfo " + std::to_string(p) + ": " + mad::describe_failure(r));
+            fail(smp_failure(r), where(n) + ": PortInfo " + std::to_string(p) + ": " + mad::describe_failure(r));
           }
         });
       }
@@ -263,8 +271,8 @@ class Rediscovery {
                       ni = mad::NodeInfo::decode(rep.data);
                       read = true;
                     } else {
-                      fail(where(r.node) + ": NodeInfo out of port " + std::to_string(r.port) + ": " +
-                           mad::describe_failure(rep));
+                      fail(smp_failure(rep), where(r.node) + ": NodeInfo out of port " + std::to_string(r.port) + ": " +
+                                                      mad::describe_failure(rep));
                     }
                   });
     batch_.wait();
@@ -295,7 +303,7 @@ class Rediscovery {
                       data = r.data;
                       read = true;
                     } else {
-                      fail(where(far) + ": PortInfo " + std::to_string(far_port) + ": " + mad::describe_failure(r));
+                      fail(smp_failure(r), where(far) + ": PortInfo " + std::to_string(far_port) + ": " + mad::describe_failure(r));
                     }
                   });
     batch_.wait();
@@ -321,7 +329,7 @@ class Rediscovery {
                       ni = mad::NodeInfo::decode(r.data);
                       read = true;
                     } else {
-                      fail(where(n) + ": NodeInfo out of port " + std::to_string(p) + ": " + mad::describe_failure(r));
+                      fail(smp_failure(r), where(n) + ": NodeInfo out of port " + std::to_string(p) + ": " + mad::describe_failure(r));
                     }
                   });
     batch_.wait();
@@ -388,22 +396,12 @@ class Rediscovery {
   void refresh_paths() {
     Topology& t = topo();
     std::vector<std::vector<std::uint8_t>> bfs(t.size());
-    std::vector<bool> seen(t.size(), false);
-    std::deque<NodeIndex> queue{t.sm_node};
-    seen[t.sm_node] = true;
-    while (!queue.empty()) {
-      const NodeIndex n = queue.front();
-      queue.pop_front();
-      const Node& node = t.node(n);
-      if (n != t.sm_node && !node.is_switch()) continue;
-      for (const Port& p : node.ports) {
-        if (!p.connected() || seen[p.peer]) continue;
-        seen[p.peer] = true;
-        bfs[p.peer] = bfs[n];
-        bfs[p.peer].push_back(static_cast<std::uint8_t>(p.num));
-        queue.push_back(p.peer);
-      }
-    }
+    walk_from_sm(
+        t, [](NodeIndex, const Port&) { return true; },
+        [&](NodeIndex from, const Port& p, NodeIndex to) {
+          bfs[to] = bfs[from];
+          bfs[to].push_back(static_cast<std::uint8_t>(p.num));
+        });
     for (NodeIndex n = 0; n < t.size(); ++n) {
       Node& node = t.mutable_node(n);
       PortNum arrival = 0;
@@ -437,7 +435,7 @@ class Rediscovery {
   void poll_port_state_change() {
     const Topology& t = topo();
     std::vector<NodeIndex> ask(t.switches().begin(), t.switches().end());
-    std::vector<std::pair<NodeIndex, std::string>> silent;
+    std::vector<std::pair<NodeIndex, Error>> silent;
     // A switch that lost its answers after every transport retry is asked again (as the light sweep
     // does) before it counts as silent: on a lossy fabric that beats a full discovery.
     for (unsigned round = 0; round <= kPollAskAgain && !ask.empty() && suspects_.empty(); ++round) {
@@ -446,7 +444,7 @@ class Rediscovery {
         batch_.submit(mad::smp_get(mad::DrPath(t.node(s).dr_path), mad::attr::kSwitchInfo),
                       [this, s, &silent](const mad::SmpReply& r) {
                         if (r.outcome != mad::SmpOutcome::kOk) {
-                          silent.emplace_back(s, mad::describe_failure(r));
+                          silent.emplace_back(s, make_error(smp_failure(r), mad::describe_failure(r)));
                           return;
                         }
                         const auto si = mad::SwitchInfo::decode(r.data);
@@ -459,7 +457,7 @@ class Rediscovery {
       for (const auto& [s, why] : silent) ask.push_back(s);
     }
     if (!silent.empty() && suspects_.empty())
-      fail(where(silent.front().first) + ": SwitchInfo: " + silent.front().second);
+      fail(silent.front().second.code, where(silent.front().first) + ": SwitchInfo: " + silent.front().second.message);
   }
 
   SmpBatch& batch_;
@@ -476,12 +474,12 @@ IncrementalDiscovery rediscover_changed(SmpBatch& batch, const ObservedFabric& p
                                         const std::vector<Guid>& changed, const NodeNames& names) {
   IncrementalDiscovery out;
   if (!previous.topo || previous.topo->size() == 0 || previous.topo->sm_node == kNoNode) {
-    out.full_sweep_because = "no previous sweep to start from";
+    out.status = make_error(ErrorCode::kDeclined, "no previous sweep to start from");
     return out;
   }
   if (discovery_gaps(previous) != 0) {
-    out.full_sweep_because = "the previous sweep left " + std::to_string(discovery_gaps(previous)) +
-                             " attributes unread, the first " + describe_first_gap(previous);
+    out.status = make_error(ErrorCode::kDeclined, "the previous sweep left " + std::to_string(discovery_gaps(previous)) +
+                                                      " attributes unread, the first " + describe_first_gap(previous));
     return out;
   }
   return Rediscovery(batch, previous, names).run(changed);

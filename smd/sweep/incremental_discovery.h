@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mad/transport/smp_batch.h"
+#include "routing/base/status.h"
 #include "smd/state/node_names.h"
 #include "smd/sweep/discovery.h"
 
@@ -19,8 +20,14 @@ namespace smd {
 
 /// The outcome of rediscover_changed(): the updated fabric, or why a full discovery is needed.
 struct IncrementalDiscovery {
-  bool ok = false;
-  std::string full_sweep_because;   ///< when !ok: names the node GUID, directed path and attribute
+  /// Why a full discovery is needed instead, naming the node GUID, directed path and attribute: kTimeout
+  /// (an SMP got no answer: a cable may have gone down meanwhile), kTransport (an SMA answered with an error
+  /// status), kDeclined (what was read, or the lack of a usable last sweep, is beyond what the last sweep's
+  /// fabric explains: a new node, moved cabling, a fabric still changing).
+  Status status = Ok{};
+  bool ok() const { return status.ok(); }
+  /// status's message; empty when ok.
+  std::string full_sweep_because() const { return ok() ? std::string() : status.error().message; }
   ObservedFabric fabric;            ///< when ok: `previous` with the changes applied, vetted
   std::size_t switches_reread = 0;  ///< switches whose every PortInfo was read again
   std::size_t cables_lost = 0, cables_gained = 0, nodes_lost = 0;

@@ -58,20 +58,20 @@ ObservedFabric SweepRunner::rediscover(SmpBatch& batch, const std::vector<Lid>& 
   }
   IncrementalDiscovery inc;
   if (!last_.topo) {
-    inc.full_sweep_because = "no previous sweep to start from";
+    inc.status = make_error(ErrorCode::kDeclined, "no previous sweep to start from");
   } else if (!unknown.empty()) {
-    inc.full_sweep_because = unknown;
+    inc.status = make_error(ErrorCode::kDeclined, unknown);
   } else {
     inc = rediscover_changed(batch, last_, changed, NodeNames(policy_.node_names));
   }
-  if (inc.ok) {
+  if (inc.ok()) {
     s.incremental = true;
     spdlog::info("sweep: incremental: {} switches re-read, {} cables lost, {} gained, {} nodes left",
                  inc.switches_reread, inc.cables_lost, inc.cables_gained, inc.nodes_lost);
     return std::move(inc.fabric);
   }
-  s.full_discovery_because = inc.full_sweep_because;
-  spdlog::info("sweep: full discovery instead of an incremental one: {}", inc.full_sweep_because);
+  s.full_discovery_because = inc.full_sweep_because();
+  spdlog::info("sweep: full discovery instead of an incremental one: {}", s.full_discovery_because);
   return discover_fabric(batch, &last_);
 }
 

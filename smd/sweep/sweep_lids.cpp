@@ -14,19 +14,19 @@ namespace smd {
 bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems) {
   PhaseTimer t(s, SweepPhase::kLids, "LIDs assigned");
   const std::string guid2lid_path = policy_.sm.state_dir + "/guid2lid";
-  if (!guid2lid_loaded_) {
+  if (!guid2lid_file_.loaded()) {
     auto loaded = read_guid2lid(guid2lid_path);
     if (loaded.ok()) {
       remembered_ = std::move(loaded->entries);
       for (const auto& msg : loaded->problems) spdlog::warn("guid2lid: {} (entry ignored)", msg);
+      guid2lid_file_.mark_loaded();
     } else {
-      guid2lid_refused_ = true;
+      guid2lid_file_.refuse();
       spdlog::error(
           "guid2lid: {}; LIDs are assigned without it, and the file is left as it is: this process will not "
           "write guid2lid (move the file away and restart smd to have LIDs remembered again)",
           loaded.error().message);
     }
-    guid2lid_loaded_ = true;
   }
   LidAssignOptions lid_opts;
   lid_opts.lmc = policy_.lid.lmc;
@@ -50,17 +50,7 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
 }
 
 void SweepRunner::save_guid2lid() {
-  if (guid2lid_refused_) return;
-  const std::string path = policy_.sm.state_dir + "/guid2lid";
-  std::error_code ec;
-  if (guid2lid_written_ == remembered_ && std::filesystem::exists(path, ec)) return;
-  std::filesystem::create_directories(policy_.sm.state_dir, ec);
-  if (auto st = write_guid2lid(path, remembered_); !st.ok()) {
-    spdlog::error("guid2lid: {}", st.error().message);
-    guid2lid_written_.reset();
-    return;
-  }
-  guid2lid_written_ = remembered_;
+  guid2lid_file_.save(policy_.sm.state_dir, policy_.sm.state_dir + "/guid2lid", remembered_, write_guid2lid, "guid2lid");
 }
 
 void SweepRunner::remember_port_lids(const Topology& topo) {

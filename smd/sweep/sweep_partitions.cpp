@@ -28,30 +28,30 @@ std::shared_ptr<const PartitionPlan> SweepRunner::plan_partitions_phase(const Sw
 }
 
 void SweepRunner::forget_absent_reregistered(const Topology& topo) {
-  if (reregistered_.empty()) return;
+  if (reregistered_.ports.empty()) return;
   std::unordered_set<Guid> present;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     for (const Port& port : topo.node(n).ports) {
       if (port.guid != 0) present.insert(port.guid);
     }
   }
-  const std::size_t gone = std::erase_if(reregistered_, [&](Guid g) { return !present.contains(g); });
+  const std::size_t gone = std::erase_if(reregistered_.ports, [&](Guid g) { return !present.contains(g); });
   if (gone > 0) spdlog::debug("sweep: {} endports left the subnet; they re-register when they return", gone);
 }
 
 std::unordered_set<Guid> SweepRunner::reregister_set(const Topology& topo, Lid sm_lid) {
-  if (sm_lid != reregistered_sm_lid_) {
+  if (sm_lid != reregistered_.sm_lid) {
     // Clients send traps and SA queries to MasterSMLID: when it moves, every one of them re-registers.
-    if (!reregistered_.empty()) spdlog::info("sweep: MasterSMLID is now {}: every client re-registers", sm_lid);
-    reregistered_.clear();
-    reregistered_sm_lid_ = sm_lid;
+    if (!reregistered_.ports.empty()) spdlog::info("sweep: MasterSMLID is now {}: every client re-registers", sm_lid);
+    reregistered_.ports.clear();
+    reregistered_.sm_lid = sm_lid;
   }
   std::unordered_set<Guid> out;
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports); ++p) {
       const Guid g = node.ports[p].guid;
-      if (g != 0 && !reregistered_.contains(g)) out.insert(g);
+      if (g != 0 && !reregistered_.ports.contains(g)) out.insert(g);
     }
   }
   return out;

@@ -9,17 +9,17 @@
 namespace smd {
 
 void SweepRunner::set_phys_state_requests(std::vector<PortKey> disable, std::vector<PortKey> enable) {
-  disable_requests_ = std::move(disable);
-  enable_requests_ = std::move(enable);
+  phys_state_.disable = std::move(disable);
+  phys_state_.enable = std::move(enable);
 }
 
 void SweepRunner::phys_state_phase(SmpBatch& batch, SweepFabric& fabric, std::vector<SweepProblem>& problems) {
-  phys_state_outcome_ = {};
-  if (disable_requests_.empty() && enable_requests_.empty()) return;
-  phys_state_outcome_.enabled = set_port_phys_state(batch, fabric, enable_requests_, false, problems);
-  phys_state_outcome_.disabled = set_port_phys_state(batch, fabric, disable_requests_, true, problems);
-  spdlog::info("sweep: {} of {} links disabled, {} of {} enabled", phys_state_outcome_.disabled.size(),
-               disable_requests_.size(), phys_state_outcome_.enabled.size(), enable_requests_.size());
+  phys_state_.outcome = {};
+  if (phys_state_.disable.empty() && phys_state_.enable.empty()) return;
+  phys_state_.outcome.enabled = set_port_phys_state(batch, fabric, phys_state_.enable, false, problems);
+  phys_state_.outcome.disabled = set_port_phys_state(batch, fabric, phys_state_.disable, true, problems);
+  spdlog::info("sweep: {} of {} links disabled, {} of {} enabled", phys_state_.outcome.disabled.size(),
+               phys_state_.disable.size(), phys_state_.outcome.enabled.size(), phys_state_.enable.size());
 }
 
 }  // namespace smd

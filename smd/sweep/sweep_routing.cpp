@@ -2,12 +2,12 @@
 // routed (routing.repair: minimal), the local repair of those tables first (routing/verify/local_repair.h:
 // no engine run, only the broken routes re-routed and checked); if it declines, the engine chain (every
 // result verified before it is accepted, routing/chain) and the minimal repair of the previous tables
-// against the fresh ones. The CA order and the AR plan go to state_dir.
+// against the fresh ones. The CA order and the AR plan go to state_dir once the sweep's timed phases are
+// over (smd/state/routing_state_files.h).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,9 +19,6 @@
 #include "routing/verify/repair.h"
 #include "routing/verify/updown_check.h"
 #include "routing/verify/verify.h"
-#include "smd/state/ar_plan_json.h"
-#include "smd/state/atomic_file.h"
-#include "smd/state/ca_order_file.h"
 #include "smd/sweep/phase_timer.h"
 #include "smd/sweep/sweep_runner.h"
 
@@ -95,12 +92,6 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   }
   const RoutingTables& tables = *desired_.tables;
   s.engine = tables.engine;
-  write_ca_order(topo, tables);
-  if (tables.adaptive) {
-    if (auto st = write_ar_plan_file(policy_.sm.state_dir + "/ar-plan.json", topo, tables); !st.ok()) {
-      spdlog::error("ar-plan: {}", st.error().message);
-    }
-  }
   std::size_t lid_count = 0;  // each entry holds 2^LMC LIDs (max_lid() overstates it when LMC ranges align)
   for (const auto& e : lids.entries()) lid_count += std::size_t{1} << e.lmc;
   spdlog::info("routing: engine {} routed {} LIDs (up to {:#06x}) on {} switches", s.engine, lid_count, lids.max_lid(),
@@ -185,20 +176,6 @@ void SweepRunner::name_repaired(RoutingTables& tables, const RepairStats& rs, Sw
   if (rs.entries_repaired > 0 && !engine.ends_with(kRepairedSuffix)) engine += kRepairedSuffix;
   tables.engine = engine;
   s.repair_entries = rs.entries_repaired;
-}
-
-void SweepRunner::write_ca_order(const Topology& topo, const RoutingTables& tables) {
-  if (tables.ca_order.empty()) return;
-  const std::string path = policy_.sm.state_dir + "/ca-order";
-  std::string text = ca_order_text(topo, tables);
-  std::error_code ec;
-  if (text == ca_order_written_ && std::filesystem::exists(path, ec)) return;
-  if (auto st = write_file_atomic(path, text); !st.ok()) {
-    spdlog::error("ca-order: {}", st.error().message);
-    ca_order_written_.clear();
-    return;
-  }
-  ca_order_written_ = std::move(text);
 }
 
 EndportSettings SweepRunner::endport_settings(const Topology& topo) const {

@@ -4,8 +4,9 @@
 // qos.enabled) -> multicast configured (MFTs) -> links armed ->
 // links active -> subnet up. Each phase keeps to one kind of state: discovery builds what the SMAs reported
 // (ObservedFabric), LIDs and routing build what the SM wants (DesiredFabric), the programmers write the difference and
-// record what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedTables for the
-// forwarding tables, AppliedPKeys for the P_Key tables; both outlive the sweep).
+// record what the SMAs acknowledged (SweepFabric for this sweep's PortInfo and SwitchInfo, AppliedState for every
+// table and the SM-owned port fields; it outlives the sweep). The multicast groups and trees are the
+// multicast manager's (mcast_manager.h).
 #pragma once
 
 #include <cstdint>
@@ -26,20 +27,19 @@
 #include "routing/lids/lid_assign.h"
 #include "routing/mcast/mcast_tables.h"
 #include "routing/mcast/mcast_tree.h"
-#include "smd/fabric/applied_mft.h"
-#include "smd/fabric/applied_pkeys.h"
-#include "smd/fabric/applied_port_fields.h"
-#include "smd/fabric/applied_qos.h"
-#include "smd/fabric/applied_tables.h"
+#include "smd/fabric/applied_state.h"
 #include "smd/fabric/desired.h"
 #include "smd/fabric/mcast_groups.h"
 #include "smd/fabric/observed.h"
 #include "smd/fabric/sweep_fabric.h"
 #include "smd/program/mcast_programmer.h"
+#include "smd/state/kept_state_file.h"
 #include "smd/state/port_counters_view.h"
 #include "smd/state/roce_state_writer.h"
+#include "smd/state/routing_state_files.h"
 #include "smd/state/sweep_summary.h"
 #include "smd/sweep/m_key_book.h"
+#include "smd/sweep/mcast_manager.h"
 #include "smd/sweep/sweep_scope.h"
 
 // SweepRunner only holds the io_context by reference (SmpBatch runs it): a declaration is enough here.
@@ -50,6 +50,7 @@ class io_context;
 namespace smd {
 
 struct RepairStats;  // routing/verify/repair.h
+struct HeavySweep;   // sweep_runner.cpp: one heavy sweep's working state
 
 /// What one multicast pass between sweeps did (SweepRunner::multicast_pass).
 struct McastPassSummary {
@@ -131,23 +132,23 @@ class SweepRunner {
   /// The SA's groups as of now (every MLID in use, with its members' port GUIDs). MLIDs whose members
   /// differ from the last call, new ones and vanished ones have their trees rebuilt (or removed) by the
   /// next multicast pass or heavy sweep; the others keep theirs.
-  void set_mcast_groups(const std::vector<McastGroupGuids>& groups);
+  void set_mcast_groups(const std::vector<McastGroupGuids>& groups) { mcast_.set_groups(groups); }
   /// Between sweeps (OpenSM's idle-time processing of marked MLIDs): rebuild the trees of the groups that
   /// changed, on the last configuring sweep's fabric, verify them and write the MFT blocks that differ.
   /// Nothing is written when the verifier refuses the result (a problem says why).
   McastPassSummary multicast_pass();
   /// The trees the switches were last programmed with (empty before the first multicast phase).
-  const McastTables& mcast_tables() const { return mcast_tables_; }
+  const McastTables& mcast_tables() const { return mcast_.tables(); }
   /// Changes whenever mcast_tables() does (a verified multicast pass, a reset): readers rebuild views then.
-  std::uint64_t mcast_tables_generation() const { return mcast_generation_; }
+  std::uint64_t mcast_tables_generation() const { return mcast_.generation(); }
   /// Some group changed since the last multicast phase (its tree is not programmed yet).
-  bool mcast_rebuild_pending() const { return !mcast_changed_.empty(); }
+  bool mcast_rebuild_pending() const { return mcast_.rebuild_pending(); }
 
   /// Ports whose cables the following heavy sweeps route around (health.isolate: the unhealthy ports), by
   /// (node GUID, port). Each sweep decides them again on its own fabric (routing/isolation: never cutting a
   /// node off); the link stays up and keeps its LIDs. A changed set makes the next sweep route afresh or repair.
   void set_isolation_requests(std::vector<PortKey> ports);
-  const std::vector<PortKey>& isolation_requests() const { return isolation_requests_; }
+  const std::vector<PortKey>& isolation_requests() const { return isolation_.requests; }
   /// What the last routing phase decided for each request, in request order (empty when none).
   struct IsolationOutcome {
     PortKey port;
@@ -155,7 +156,7 @@ class SweepRunner {
     bool isolated = false;
     std::string reason;  ///< why it stays in
   };
-  const std::vector<IsolationOutcome>& isolation() const { return isolation_; }
+  const std::vector<IsolationOutcome>& isolation() const { return isolation_.outcomes; }
 
   /// The M_Keys smd believes each port holds, and the cables that say which port a path reaches.
   const MKeyBook& m_keys() const { return m_keys_; }
@@ -167,7 +168,7 @@ class SweepRunner {
     std::vector<PortKey> disabled;
     std::vector<PortKey> enabled;
   };
-  const PhysStateOutcome& phys_state_outcome() const { return phys_state_outcome_; }
+  const PhysStateOutcome& phys_state_outcome() const { return phys_state_.outcome; }
 
   /// Wait until the RoCE plan of the last routed sweep is in state_dir (policy roce.export / roce.frr);
   /// the report of that write, nullopt when none was asked for yet.
@@ -210,7 +211,6 @@ class SweepRunner {
   /// isolation requests that plan_isolation allows. Fills isolation_.
   std::shared_ptr<const Topology> isolation_phase(const std::shared_ptr<const Topology>& topo);
   RoutingTables choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
-  void write_ca_order(const Topology& topo, const RoutingTables& tables);
   EndportSettings endport_settings(const Topology& topo) const;
   // The partition plan of this sweep's fabric, indexes kept from the last one (sweep_partitions.cpp).
   std::shared_ptr<const PartitionPlan> plan_partitions_phase(const SweepFabric& fabric) const;
@@ -218,9 +218,24 @@ class SweepRunner {
   // (sweep_qos.cpp). The SL2VL plan's problems and warnings are logged. False (a problem added, nothing may be
   // written) when layered tables would leave some hop mapping a route's SL off its layer's VL.
   bool plan_qos_phase(const SweepFabric& fabric, std::vector<SweepProblem>& problems);
-  // Multicast (sweep_multicast.cpp): rebuild what no longer serves its group on `topo`, verify, program.
-  McastProgramCounts multicast_phase(SmpBatch& batch, SweepFabric& fabric, const std::shared_ptr<const Topology>& topo,
-                                     std::vector<SweepProblem>& problems, unsigned& rebuilt);
+  // The steps of heavy_sweep (sweep_runner.cpp), in order. Each returns false when the sweep ends there.
+  // Discovery and the gate after it: false when there is nothing (or nothing of ours) to configure.
+  bool discovery_step(HeavySweep& h, const DiscoveryGate& gate, SweepScope scope, const std::vector<Lid>& changed_lids);
+  // What the SM wants: LIDs, routes, endport settings, the QoS plan; the reset rule applied to what the
+  // switches are believed to hold.
+  bool desired_step(HeavySweep& h);
+  // Phases 4 to 10: write what differs, record what the SMAs acknowledged.
+  void programming_step(HeavySweep& h);
+  void endports_phase(HeavySweep& h);
+  void switches_phase(HeavySweep& h);
+  void partitions_phase(HeavySweep& h);
+  void qos_phase(HeavySweep& h);
+  void multicast_phase(HeavySweep& h);
+  void link_phases(HeavySweep& h);
+  // After the phases: subnet up or not, what was programmed remembered, the end-of-sweep work.
+  void conclusion_step(HeavySweep& h);
+  // The summary's SMP figures and time, what the sweep leaves for the next one, the state files.
+  SweepSummary finish(HeavySweep& h, bool keep);
   // Endports whose PortInfo Set carries ClientReregister this sweep (sweep_partitions.cpp).
   std::unordered_set<Guid> reregister_set(const Topology& topo, Lid sm_lid);
   // Endports not in `topo` are no longer counted as re-registered: back in a later sweep, they are told
@@ -238,42 +253,33 @@ class SweepRunner {
   bool full_reroute_ = false;
   bool route_proofs_ = true;
   bool roce_during_sweep_ = false;
-  bool guid2lid_loaded_ = false;
-  // The guid2lid file was there but could not be read (too large, not a regular file): it is the
-  // operator's to look at, so this process never replaces it.
-  bool guid2lid_refused_ = false;
-  // What this process last wrote to guid2lid and ca-order: a sweep that changes neither (a repair) skips
-  // the two fsyncs of each rewrite, unless the file has gone.
-  std::optional<Guid2Lid> guid2lid_written_;
-  std::string ca_order_written_;
-  AppliedTables applied_;       ///< what each switch acknowledged holding, by GUID
-  AppliedPKeys applied_pkeys_;  ///< what each port acknowledged of its P_Key table, by (node GUID, port)
-  AppliedQos applied_qos_;      ///< what each port acknowledged of its SL2VL and VLArb tables
-  /// What the SM-owned PortInfo fields of each port were last set to and answered (port_fields.h)
-  AppliedPortFields applied_port_fields_;
-  bool port_fields_loaded_ = false;
-  bool port_fields_refused_ = false;  ///< the file was there but unreadable: never replaced by this process
-  std::optional<AppliedPortFields> port_fields_written_;  ///< what this process last wrote to port-fields
+  /// state_dir/guid2lid (read once before the first LID assignment; a sweep that changes nothing skips
+  /// the fsyncs of a rewrite), state_dir/port-fields (sweep_port_fields.cpp), ca-order and ar-plan.json.
+  KeptStateFile<Guid2Lid> guid2lid_file_;
+  KeptStateFile<AppliedPortFields> port_fields_file_;
+  RoutingStateFiles routing_files_;
+  AppliedState applied_;  ///< what every switch and port acknowledged of every table, by GUID
   /// Endports (port GUID) that took a ClientReregister since this SM became master, and the MasterSMLID
   /// they were told; a port not in the set, or a new MasterSMLID, gets the bit again (IBA 14.4.11).
-  std::unordered_set<Guid> reregistered_;
-  Lid reregistered_sm_lid_ = 0;
-  std::map<Lid, std::vector<Guid>> mcast_groups_;      ///< the SA's groups: MLID -> sorted member port GUIDs
-  std::set<Lid> mcast_changed_;                        ///< MLIDs to rebuild at the next multicast phase
-  McastTables mcast_tables_;                           ///< the trees as last verified and programmed
-  std::shared_ptr<const Topology> mcast_tables_topo_;  ///< the fabric they were verified on
-  std::uint64_t mcast_generation_ = 0;                 ///< bumped on every change of mcast_tables_
-  AppliedMft applied_mft_;                             ///< what each switch acknowledged of its MFT, by GUID
-  std::unique_ptr<McastTreeBuilder> mcast_builder_;    ///< indexes mcast_builder_topo_ (kept while it lives)
-  std::shared_ptr<const Topology> mcast_builder_topo_;
+  struct Reregistered {
+    std::unordered_set<Guid> ports;
+    Lid sm_lid = 0;
+  } reregistered_;
+  McastManager mcast_;  ///< the SA's groups and the trees last programmed
   ObservedFabric last_;  ///< the last configuring sweep's fabric as known at its end (topo null: none)
   std::shared_ptr<const Topology> topo_;
   /// The topology the programmed tables were routed on: topo_, or topo_ without its isolated cables.
   std::shared_ptr<const Topology> routed_topo_;
-  std::vector<PortKey> isolation_requests_;
-  std::vector<IsolationOutcome> isolation_;
-  std::vector<PortKey> disable_requests_, enable_requests_;
-  PhysStateOutcome phys_state_outcome_;
+  /// health.isolate's requests and what the last routing phase decided for each.
+  struct Isolation {
+    std::vector<PortKey> requests;
+    std::vector<IsolationOutcome> outcomes;
+  } isolation_;
+  /// health.babbling_port's requests and what the last master sweep's did.
+  struct PhysStateRequests {
+    std::vector<PortKey> disable, enable;
+    PhysStateOutcome outcome;
+  } phys_state_;
   /// sweep_phys_state.cpp: send the disable and enable requests (the last phase of a master sweep).
   void phys_state_phase(SmpBatch& batch, SweepFabric& fabric, std::vector<SweepProblem>& problems);
   DesiredFabric desired_;        ///< what the current (or last) sweep wants: LIDs, tables, endport settings

@@ -192,11 +192,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<Guid> changed;
     for (unsigned i = 0; i < 2 && i < size; ++i) changed.push_back(d.topo->node(sw[data[i] % sw.size()]).guid);
     const IncrementalDiscovery inc = rediscover_changed(batch, d, changed);
-    if (inc.ok) {
+    if (inc.ok()) {
       check_discovered(inc.fabric);
       check_paths_lead_home(*inc.fabric.topo);
     } else {
-      fuzz::check(!inc.full_sweep_because.empty(), "a fallback says why");
+      fuzz::check(!inc.full_sweep_because().empty(), "a fallback says why");
     }
   }
   if (d.topo->size() == 0 || d.topo->size() > kRouteAtMost) return 0;

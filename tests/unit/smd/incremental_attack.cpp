@@ -71,13 +71,13 @@ std::string compare_with_full(SweepRig& rig, const ObservedFabric& got) {
 }
 
 void expect_named_fallback(const IncrementalDiscovery& r) {
-  EXPECT_FALSE(r.full_sweep_because.empty());
-  EXPECT_NE(r.full_sweep_because.find("0x"), std::string::npos) << r.full_sweep_because;
-  EXPECT_NE(r.full_sweep_because.find("DR path"), std::string::npos) << r.full_sweep_because;
+  EXPECT_FALSE(r.full_sweep_because().empty());
+  EXPECT_NE(r.full_sweep_because().find("0x"), std::string::npos) << r.full_sweep_because();
+  EXPECT_NE(r.full_sweep_because().find("DR path"), std::string::npos) << r.full_sweep_because();
 }
 
 void expect_correct(SweepRig& rig, const IncrementalDiscovery& r) {
-  if (r.ok) {
+  if (r.ok()) {
     EXPECT_EQ(compare_with_full(rig, r.fabric), "");
   } else {
     expect_named_fallback(r);

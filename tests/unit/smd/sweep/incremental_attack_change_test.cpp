@@ -76,10 +76,10 @@ TEST_P(OneChange, MatchesAFullDiscoveryOrFallsBackByName) {
     const auto timeouts = rig.fabric.stats().timeouts;
     const IncrementalDiscovery r = rediscover_changed(rig.batch, before, traps);
     if (row.outcome == Outcome::kOk) {
-      ASSERT_TRUE(r.ok) << r.full_sweep_because;
+      ASSERT_TRUE(r.ok()) << r.full_sweep_because();
     }
     if (row.outcome == Outcome::kOkExpected) {
-      EXPECT_TRUE(r.ok) << r.full_sweep_because;
+      EXPECT_TRUE(r.ok()) << r.full_sweep_because();
     }
     if (row.cables_lost) {
       EXPECT_EQ(r.cables_lost, *row.cables_lost);
@@ -313,7 +313,7 @@ TEST_P(LeavesAndComesBack, BothSweepsMatchAFullDiscoveryOrFallBackByName) {
   std::vector<Guid> traps;
   ASSERT_NO_FATAL_FAILURE(row.away(rig, traps));
   const IncrementalDiscovery gone = rediscover_changed(rig.batch, before, traps);
-  ASSERT_TRUE(gone.ok) << gone.full_sweep_because;
+  ASSERT_TRUE(gone.ok()) << gone.full_sweep_because();
   if (row.nodes_lost) {
     EXPECT_EQ(gone.nodes_lost, *row.nodes_lost);
   }
@@ -324,11 +324,11 @@ TEST_P(LeavesAndComesBack, BothSweepsMatchAFullDiscoveryOrFallBackByName) {
   ASSERT_NO_FATAL_FAILURE(row.back(rig, traps));
   const IncrementalDiscovery back = rediscover_changed(rig.batch, gone.fabric, traps);
   expect_correct(rig, back);
-  if (!back.ok && !row.fallback_names.empty()) {
-    EXPECT_NE(back.full_sweep_because.find(format_guid(rig.guid(by_name(rig.topo, row.fallback_names)))),
+  if (!back.ok() && !row.fallback_names.empty()) {
+    EXPECT_NE(back.full_sweep_because().find(format_guid(rig.guid(by_name(rig.topo, row.fallback_names)))),
               std::string::npos);
   }
-  std::cout << "[ info ] " << row.name << ", back: " << (back.ok ? "ok" : back.full_sweep_because) << "\n";
+  std::cout << "[ info ] " << row.name << ", back: " << (back.ok() ? "ok" : back.full_sweep_because()) << "\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(IncrementalAttack, LeavesAndComesBack,
@@ -414,7 +414,7 @@ TEST(IncrementalAttack, CableMovesToAFreePort) {
         const IncrementalDiscovery r = rediscover_changed(rig.batch, before, changed);
         expect_correct(rig, r);
         std::cout << "[ info ] move " << (active ? "Active" : "Init") << (other_switch ? " other" : " same")
-                  << " traps " << traps << ": " << (r.ok ? "ok" : r.full_sweep_because) << "\n";
+                  << " traps " << traps << ": " << (r.ok() ? "ok" : r.full_sweep_because()) << "\n";
       }
     }
   }
@@ -464,12 +464,12 @@ TEST(IncrementalAttack, DualHomedHostLosesAndRegainsOneCable) {
     const NodeIndex sw = rig.topo.node(dual).ports[port].peer;
     rig.fabric.unlink(dual, port);
     const IncrementalDiscovery lost = rediscover_changed(rig.batch, before, {rig.guid(sw)});
-    ASSERT_TRUE(lost.ok) << lost.full_sweep_because;
+    ASSERT_TRUE(lost.ok()) << lost.full_sweep_because();
     EXPECT_EQ(compare_with_full(rig, lost.fabric), "");
     clear_psc(rig);
     rig.fabric.relink(dual, port);
     const IncrementalDiscovery back = rediscover_changed(rig.batch, lost.fabric, {rig.guid(sw)});
-    ASSERT_TRUE(back.ok) << back.full_sweep_because;
+    ASSERT_TRUE(back.ok()) << back.full_sweep_because();
     EXPECT_EQ(compare_with_full(rig, back.fabric), "");
   }
 }
@@ -491,7 +491,7 @@ TEST(IncrementalAttack, SmOnASwitch) {
   expect_correct(rig, r);
   clear_psc(rig);
   rig.fabric.relink(sm, 5);
-  const IncrementalDiscovery back = rediscover_changed(rig.batch, r.ok ? r.fabric : before, {rig.guid(sm)});
+  const IncrementalDiscovery back = rediscover_changed(rig.batch, r.ok() ? r.fabric : before, {rig.guid(sm)});
   expect_correct(rig, back);
 }
 

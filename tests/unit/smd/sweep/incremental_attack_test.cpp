@@ -55,11 +55,11 @@ TEST(IncrementalAttack, LossDuringTheIncrementalSweep) {
     rig.fabric.set_hop_loss(0, 1);
     SCOPED_TRACE("seed " + std::to_string(seed));
     expect_correct(rig, r);
-    if (r.ok) {
+    if (r.ok()) {
       ++ok;
     } else {
       ++fallback;
-      ++why[r.full_sweep_because.substr(r.full_sweep_because.rfind(':') + 1)];
+      ++why[r.full_sweep_because().substr(r.full_sweep_because().rfind(':') + 1)];
     }
   }
   std::cout << "[ info ] loss: " << ok << " ok, " << fallback << " fallbacks\n";
@@ -86,7 +86,7 @@ TEST(IncrementalAttack, RelinkedCableLeadsToAnImpersonator) {
     rig.fabric.relink(x, 5);
     SCOPED_TRACE(mode == 0 ? "impersonate" : "override_guid");
     const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(x)});
-    EXPECT_FALSE(r.ok);
+    EXPECT_FALSE(r.ok());
     expect_named_fallback(r);
   }
 }
@@ -104,8 +104,8 @@ TEST(IncrementalAttack, CloneOnAPortTheOriginalHasFree) {
   rig.fabric.impersonate(t, other);
   move_cable(rig, x, 5, t, 6);
   const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(x)});
-  std::cout << "[ info ] clone: " << (r.ok ? "ok" : r.full_sweep_because) << "\n";
-  if (r.ok) {
+  std::cout << "[ info ] clone: " << (r.ok() ? "ok" : r.full_sweep_because()) << "\n";
+  if (r.ok()) {
     const std::string diff = compare_with_full(rig, r.fabric);
     std::cout << "[ info ] clone vs full discovery:\n" << diff;
   }
@@ -122,15 +122,15 @@ TEST(IncrementalAttack, LoopbackCableAppearsThenAnOrdinaryChange) {
   rig.fabric.relink(top, 5);
   const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(top)});
   expect_correct(rig, r);
-  std::cout << "[ info ] loopback: " << (r.ok ? "ok" : r.full_sweep_because) << ", gaps left "
-            << (r.ok ? discovery_gaps(r.fabric) : 0) << ", gaps in a full discovery "
+  std::cout << "[ info ] loopback: " << (r.ok() ? "ok" : r.full_sweep_because()) << ", gaps left "
+            << (r.ok() ? discovery_gaps(r.fabric) : 0) << ", gaps in a full discovery "
             << discovery_gaps(discover_fabric(rig.batch)) << "\n";
-  ASSERT_TRUE(r.ok);
+  ASSERT_TRUE(r.ok());
   clear_psc(rig);
   const NodeIndex x = by_name(rig.topo, "sw-L1-9");
   rig.fabric.unlink(x, 6);
   const IncrementalDiscovery next = rediscover_changed(rig.batch, r.fabric, {rig.guid(x)});
-  std::cout << "[ info ] next change: " << (next.ok ? "ok" : next.full_sweep_because) << "\n";
+  std::cout << "[ info ] next change: " << (next.ok() ? "ok" : next.full_sweep_because()) << "\n";
   expect_correct(rig, next);
 }
 
@@ -162,7 +162,7 @@ TEST(IncrementalAttack, LatentPreviousWhosePathsCrossACutCable) {
   EXPECT_EXIT(
       {
         const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(top)});
-        std::fprintf(stderr, "returned ok=%d %s\n", r.ok, r.full_sweep_because.c_str());
+        std::fprintf(stderr, "returned ok=%d %s\n", r.ok(), r.full_sweep_because().c_str());
         std::exit(0);
       },
       ::testing::ExitedWithCode(0), "returned");
@@ -209,7 +209,7 @@ RoundStats flap_rounds(SweepRig& rig, unsigned rounds, unsigned seed, bool hosts
     }
     const IncrementalDiscovery r = rediscover_changed(rig.batch, prev, traps);
     SCOPED_TRACE("seed " + std::to_string(seed) + " round " + std::to_string(round));
-    if (r.ok) {
+    if (r.ok()) {
       ++st.ok;
       const std::string diff = compare_with_full(rig, r.fabric);
       EXPECT_EQ(diff, "");
@@ -217,9 +217,9 @@ RoundStats flap_rounds(SweepRig& rig, unsigned rounds, unsigned seed, bool hosts
     } else {
       ++st.fallback;
       expect_named_fallback(r);
-      if (r.full_sweep_because.find("timeout") != std::string::npos)
-        std::cout << "[ info ] no loss, yet: " << r.full_sweep_because << "\n";
-      std::string w = r.full_sweep_because;
+      if (r.full_sweep_because().find("timeout") != std::string::npos)
+        std::cout << "[ info ] no loss, yet: " << r.full_sweep_because() << "\n";
+      std::string w = r.full_sweep_because();
       const auto at = w.find(" at DR path ");
       if (at != std::string::npos) w = w.substr(w.find(':', at) == std::string::npos ? at : w.find(':', at));
       if (w.find("came up to node") != std::string::npos) w = "came up to node ... " + w.substr(w.rfind(','));
@@ -304,8 +304,8 @@ TEST(IncrementalAttack, LongRingCutBeyond63Hops) {
   const NodeIndex leaf = sm_leaf(rig.topo);
   rig.fabric.unlink(leaf, 2);  // the "+" cable of the SM's switch
   const IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
-  std::cout << "[ info ] long ring: " << (r.ok ? "ok" : r.full_sweep_because) << "\n";
-  if (r.ok) {
+  std::cout << "[ info ] long ring: " << (r.ok() ? "ok" : r.full_sweep_because()) << "\n";
+  if (r.ok()) {
     EXPECT_EQ(compare_with_full(rig, r.fabric), "");
   }
 }

@@ -125,7 +125,7 @@ TEST_P(LostUplink, IsReadFromItsTwoEndsThenOnePoll) {
   if (row.near_end_traps) traps.push_back(rig.guid(leaf));
   if (row.far_end_traps) traps.push_back(rig.guid(up));
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, traps);
-  ASSERT_TRUE(r.ok) << r.full_sweep_because;
+  ASSERT_TRUE(r.ok()) << r.full_sweep_because();
   if (row.no_timeout) {
     EXPECT_EQ(rig.fabric.stats().timeouts, timeouts);
   }
@@ -201,7 +201,7 @@ TEST(IncrementalDiscovery, ChangeNoTrapNamedIsFoundByPortStateChange) {
   rig.fabric.unlink(far, far_port);
   const auto sent = rig.sent();
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
-  ASSERT_TRUE(r.ok) << r.full_sweep_because;
+  ASSERT_TRUE(r.ok()) << r.full_sweep_because();
   // The trap's cable (both ends), a poll that finds PortStateChange on the other cable (switches whose
   // path crossed it do not answer), its two ends, and a quiet poll: still a small part of a discovery.
   EXPECT_LT(rig.sent() - sent, before.smps / 4);
@@ -221,7 +221,7 @@ TEST(IncrementalDiscovery, HostWhoseCableWentDownLeavesTheFabric) {
   const Port& cable = rig.topo.node(host).ports[1];
   rig.fabric.unlink(host, 1);
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(cable.peer)});
-  ASSERT_TRUE(r.ok) << r.full_sweep_because;
+  ASSERT_TRUE(r.ok()) << r.full_sweep_because();
   EXPECT_EQ(r.nodes_lost, 1u);
   EXPECT_EQ(r.fabric.topo->size(), rig.topo.size() - 1);
   EXPECT_FALSE(r.fabric.topo->find(rig.guid(host)).has_value());
@@ -235,11 +235,11 @@ TEST(IncrementalDiscovery, CableBackIsCabledAgainFromEitherEnd) {
   const auto [leaf, port, up] = sm_leaf_uplink(rig.topo);
   rig.fabric.unlink(leaf, port);
   IncrementalDiscovery lost = rediscover_changed(rig.batch, before, {rig.guid(leaf), rig.guid(up)});
-  ASSERT_TRUE(lost.ok) << lost.full_sweep_because;
+  ASSERT_TRUE(lost.ok()) << lost.full_sweep_because();
 
   rig.fabric.relink(leaf, port);
   IncrementalDiscovery back = rediscover_changed(rig.batch, lost.fabric, {rig.guid(up)});
-  ASSERT_TRUE(back.ok) << back.full_sweep_because;
+  ASSERT_TRUE(back.ok()) << back.full_sweep_because();
   EXPECT_EQ(back.cables_gained, 1u);
   EXPECT_EQ(back.cables_lost, 0u);
   EXPECT_EQ(cables(*back.fabric.topo), cables(rig.topo));
@@ -256,10 +256,12 @@ TEST(IncrementalDiscovery, NodeNotSeenBeforeNeedsAFullDiscovery) {
   ASSERT_FALSE(before.topo->find(rig.guid(host)).has_value());
   rig.fabric.relink(host, 1);
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
-  ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.full_sweep_because.find(format_guid(rig.guid(host)) + ", new to this SM"), std::string::npos)
-      << r.full_sweep_because;
-  EXPECT_NE(r.full_sweep_because.find(format_guid(rig.guid(leaf))), std::string::npos) << r.full_sweep_because;
+  ASSERT_FALSE(r.ok());
+  // Not a failure of the SMPs: the last sweep's fabric cannot explain the host.
+  EXPECT_EQ(r.status.error().code, ErrorCode::kDeclined);
+  EXPECT_NE(r.full_sweep_because().find(format_guid(rig.guid(host)) + ", new to this SM"), std::string::npos)
+      << r.full_sweep_because();
+  EXPECT_NE(r.full_sweep_because().find(format_guid(rig.guid(leaf))), std::string::npos) << r.full_sweep_because();
 }
 
 TEST(IncrementalDiscovery, SwitchThatNoLongerAnswersNeedsAFullDiscovery) {
@@ -272,9 +274,11 @@ TEST(IncrementalDiscovery, SwitchThatNoLongerAnswersNeedsAFullDiscovery) {
   rig.fabric.unlink(leaf, port);
   rig.fabric.silence(quiet);
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {rig.guid(leaf)});
-  ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.full_sweep_because.find(format_guid(rig.guid(quiet))), std::string::npos) << r.full_sweep_because;
-  EXPECT_NE(r.full_sweep_because.find("SwitchInfo"), std::string::npos) << r.full_sweep_because;
+  ASSERT_FALSE(r.ok());
+  // The fake fabric drops every SMP to a silenced switch: no answer, so asking again later may work.
+  EXPECT_EQ(r.status.error().code, ErrorCode::kTimeout);
+  EXPECT_NE(r.full_sweep_because().find(format_guid(rig.guid(quiet))), std::string::npos) << r.full_sweep_because();
+  EXPECT_NE(r.full_sweep_because().find("SwitchInfo"), std::string::npos) << r.full_sweep_because();
 }
 
 TEST(IncrementalDiscovery, TrapFromAnUnknownNodeNeedsAFullDiscovery) {
@@ -282,8 +286,21 @@ TEST(IncrementalDiscovery, TrapFromAnUnknownNodeNeedsAFullDiscovery) {
   SweepRig& rig = *owned;
   const ObservedFabric before = discover_fabric(rig.batch);
   IncrementalDiscovery r = rediscover_changed(rig.batch, before, {0x1234});
-  ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.full_sweep_because.find("0x0000000000001234"), std::string::npos) << r.full_sweep_because;
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status.error().code, ErrorCode::kDeclined);
+  EXPECT_NE(r.full_sweep_because().find("0x0000000000001234"), std::string::npos) << r.full_sweep_because();
+}
+
+// A fabric with nothing to start from (no last sweep) is declined before any SMP is sent.
+TEST(IncrementalDiscovery, NoPreviousSweepIsDeclinedWithoutAnSmp) {
+  const auto owned = kary_rig();
+  SweepRig& rig = *owned;
+  const auto sent = rig.sent();
+  IncrementalDiscovery r = rediscover_changed(rig.batch, ObservedFabric{}, {rig.guid(rig.topo.switches().front())});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status.error().code, ErrorCode::kDeclined);
+  EXPECT_EQ(r.full_sweep_because(), "no previous sweep to start from");
+  EXPECT_EQ(rig.sent(), sent);
 }
 
 // The cable lines of the log name both ends as NodeNames says: the node-name map's name where it has one.
@@ -305,10 +322,10 @@ TEST(IncrementalDiscovery, CableLogLinesUseTheMappedNames) {
       std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
   rig.fabric.unlink(leaf, port);
   IncrementalDiscovery lost = rediscover_changed(rig.batch, before, {rig.guid(leaf), rig.guid(up)}, names);
-  ASSERT_TRUE(lost.ok) << lost.full_sweep_because;
+  ASSERT_TRUE(lost.ok()) << lost.full_sweep_because();
   rig.fabric.relink(leaf, port);
   IncrementalDiscovery back = rediscover_changed(rig.batch, lost.fabric, {rig.guid(up)}, names);
-  ASSERT_TRUE(back.ok) << back.full_sweep_because;
+  ASSERT_TRUE(back.ok()) << back.full_sweep_because();
 
   const std::string mapped = format_guid(rig.guid(leaf)) + " (rack-7 leaf) port " + std::to_string(port);
   const std::string plain = describe_node(rig.topo.node(up));  // no map entry: its NodeDescription
