@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "routing/model/enum_names.h"
 #include "routing/model/lft_walk.h"
 #include "routing/roce/ecmp_hash.h"
 #include "routing/roce/maxmin.h"
@@ -35,12 +36,9 @@ constexpr std::size_t kCacheLine = 64;
 }  // namespace
 
 const char* scheme_name(Scheme scheme) {
-  switch (scheme) {
-    case Scheme::kStatic: return "ib-static";
-    case Scheme::kAdaptive: return "ib-adaptive";
-    case Scheme::kEcmp: return "roce-ecmp";
-  }
-  return "?";
+  static constexpr std::pair<Scheme, const char*> kNames[] = {
+      {Scheme::kStatic, "ib-static"}, {Scheme::kAdaptive, "ib-adaptive"}, {Scheme::kEcmp, "roce-ecmp"}};
+  return enum_name(scheme, kNames);
 }
 
 SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
