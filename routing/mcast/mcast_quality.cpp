@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "routing/mcast/mcast_cables.h"
 #include "routing/model/hop_table.h"
 
 namespace smd {
@@ -18,21 +19,11 @@ McastLinkLoad mcast_link_load(const Topology& topo, const McastTables& tables) {
     if (tree.switches.empty()) continue;
     ++out.trees;
     ++stamp;
-    for (const auto& [guid, mask] : tree.switches) {
-      const auto n = topo.find(guid);
-      if (!n) continue;
-      const SwitchIndex s = graph.index_of(*n);
-      if (s == kNoSwitch) continue;
-      mask.for_each([&](PortNum p) {
-        if (p == 0 || p > graph.num_ports(s)) return;
-        const SwitchIndex peer = graph.peer_switch(s, p);
-        if (peer == kNoSwitch) return;
-        const std::uint32_t c = std::min(graph.slot(s, p), graph.slot(peer, graph.peer_port(s, p)));
-        if (seen[c] == stamp) return;
-        seen[c] = stamp;
-        ++load[c];
-      });
-    }
+    for_each_tree_cable(topo, graph, tree, [&](SwitchIndex, PortNum, std::uint32_t c) {
+      if (seen[c] == stamp) return;
+      seen[c] = stamp;
+      ++load[c];
+    });
   }
   std::uint64_t total = 0;
   for (std::uint32_t l : load) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "routing/mcast/mcast_cables.h"
 #include "routing/mcast/mcast_verify.h"
 
 namespace smd {
@@ -22,14 +23,14 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+}  // namespace
+
 // A member port as the tree sees it: the switch it hangs off and that switch's port towards it.
-struct Attach {
+struct McastAttach {
   McastMember member;
   SwitchIndex sw = kNoSwitch;
   PortNum port = 0;
 };
-
-}  // namespace
 
 // One candidate tree: parent link per switch on it, in the order the switches joined.
 struct McastCandidate {
@@ -47,10 +48,7 @@ McastTreeBuilder::McastTreeBuilder(const Topology& topo, unsigned threads)
       hops_(HopTable::build(graph_, threads)),
       component_(switch_components(graph_)) {}
 
-std::uint32_t McastTreeBuilder::cable(SwitchIndex s, PortNum p) const {
-  const SwitchIndex peer = graph_.peer_switch(s, p);
-  return std::min(graph_.slot(s, p), graph_.slot(peer, graph_.peer_port(s, p)));
-}
+std::uint32_t McastTreeBuilder::cable(SwitchIndex s, PortNum p) const { return mcast_cable(graph_, s, p); }
 
 std::optional<McastCandidate> McastTreeBuilder::reuse(const McastTree& previous, std::uint32_t comp) const {
   const auto r = topo_.find(previous.root);
@@ -90,11 +88,9 @@ std::optional<McastCandidate> McastTreeBuilder::reuse(const McastTree& previous,
   return c;
 }
 
-Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vector<std::uint32_t>& link_load,
-                                          std::vector<std::uint32_t>& root_load, const McastTree* previous) const {
+Result<std::vector<McastAttach>> McastTreeBuilder::attach_members(const McastGroupPorts& group) const {
   const std::string where = "MLID " + format_mlid(group.mlid);
-  McastTree tree;
-  std::vector<Attach> attached;
+  std::vector<McastAttach> attached;
   std::set<std::pair<NodeIndex, PortNum>> seen;
   for (const auto& [n, p] : group.members) {
     if (n >= topo_.size()) {
@@ -107,7 +103,7 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
                                                       std::to_string(p) + " is not an endport");
     }
     if (!seen.insert({n, p}).second) continue;
-    Attach a;
+    McastAttach a;
     a.member = {node.guid, p};
     if (node.is_switch()) {
       a.sw = graph_.index_of(n);
@@ -118,11 +114,18 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
     }
     attached.push_back(a);
   }
-  // The component with the most member ports (lowest id on a tie) gets the tree.
+  return attached;
+}
+
+namespace {
+
+// The component with the most member ports (lowest id on a tie) gets the tree; max() when no member
+// port reaches a switch.
+std::uint32_t tree_component(const std::vector<McastAttach>& attached, const std::vector<std::uint32_t>& component) {
   std::vector<std::uint32_t> per_component;
-  for (const Attach& a : attached) {
+  for (const McastAttach& a : attached) {
     if (a.sw == kNoSwitch) continue;
-    const std::uint32_t c = component_[a.sw];
+    const std::uint32_t c = component[a.sw];
     if (per_component.size() <= c) per_component.resize(c + 1, 0);
     ++per_component[c];
   }
@@ -131,8 +134,119 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
   for (std::uint32_t c = 0; c < per_component.size(); ++c) {
     if (per_component[c] > best) best = per_component[c], comp = c;
   }
-  std::vector<Attach> on_tree;
-  for (const Attach& a : attached) {
+  return comp;
+}
+
+}  // namespace
+
+std::vector<SwitchIndex> McastTreeBuilder::root_candidates(const std::vector<SwitchIndex>& member_sw,
+                                                           std::uint32_t comp, Lid mlid,
+                                                           const std::vector<std::uint32_t>& root_load) const {
+  // Near-central roots: every switch of the component whose farthest member switch is nearest.
+  unsigned least = HopTable::kUnreachable + 1;
+  std::vector<std::pair<unsigned, SwitchIndex>> ecc;
+  for (SwitchIndex r = 0; r < graph_.num_switches(); ++r) {
+    if (component_[r] != comp) continue;
+    unsigned far = 0;
+    for (SwitchIndex m : member_sw) far = std::max<unsigned>(far, hops_.hops(r, m));
+    ecc.emplace_back(far, r);
+    least = std::min(least, far);
+  }
+  std::vector<SwitchIndex> roots;
+  for (const auto& [far, r] : ecc) {
+    if (far == least) roots.push_back(r);
+  }
+  // Fewest trees rooted there first; the MLID-seeded mix spreads the groups over equally loaded roots.
+  std::sort(roots.begin(), roots.end(), [&](SwitchIndex a, SwitchIndex b) {
+    return std::make_tuple(root_load[a], mix(mlid * 0x10001ULL + a)) <
+           std::make_tuple(root_load[b], mix(mlid * 0x10001ULL + b));
+  });
+  if (roots.size() > kRootCandidates) roots.resize(kRootCandidates);
+  return roots;
+}
+
+McastTreeBuilder::Parent McastTreeBuilder::pick_parent(SwitchIndex cur, SwitchIndex root, const std::vector<char>& on,
+                                                       Lid mlid, const std::vector<std::uint32_t>& link_load) const {
+  const unsigned d = hops_.hops(root, cur);
+  Parent pick;
+  bool pick_on = false;
+  std::uint64_t pick_key = 0;
+  for (const SwitchGraph::Link& l : graph_.links(cur)) {
+    if (hops_.hops(root, l.peer) + 1u != d) continue;
+    const bool is_on = on[l.peer] != 0;
+    const std::uint32_t load = link_load[cable(cur, l.port)];
+    const std::uint64_t key = mix((std::uint64_t{mlid} << 32) ^ cable(cur, l.port));
+    const bool better = pick.sw == kNoSwitch || (is_on && !pick_on) ||
+                        (is_on == pick_on && std::make_pair(load, key) < std::make_pair(pick.load, pick_key));
+    if (better) pick = Parent{l.peer, l.port, load}, pick_on = is_on, pick_key = key;
+  }
+  return pick;
+}
+
+McastCandidate McastTreeBuilder::grow(SwitchIndex root, const std::vector<SwitchIndex>& member_sw,
+                                      const McastCandidate* kept, Lid mlid,
+                                      const std::vector<std::uint32_t>& link_load) const {
+  const std::size_t S = graph_.num_switches();
+  McastCandidate c;
+  std::vector<char> on(S, 0);
+  if (kept && kept->root == root) {
+    c = *kept;
+    for (SwitchIndex s : c.order) on[s] = 1;
+  } else {
+    c.root = root;
+    c.parent.assign(S, kNoSwitch);
+    c.up_port.assign(S, 0);
+    on[root] = 1;
+    c.order.push_back(root);
+  }
+  std::vector<SwitchIndex> by_distance = member_sw;
+  std::sort(by_distance.begin(), by_distance.end(), [&](SwitchIndex a, SwitchIndex b) {
+    return std::make_pair(hops_.hops(root, a), a) < std::make_pair(hops_.hops(root, b), b);
+  });
+  for (SwitchIndex m : by_distance) {
+    for (SwitchIndex cur = m; !on[cur];) {
+      // A parent exists: cur is in the root's component at distance d >= 1, so a neighbour is at d - 1.
+      const Parent pick = pick_parent(cur, root, on, mlid, link_load);
+      c.parent[cur] = pick.sw;
+      c.up_port[cur] = pick.port;
+      on[cur] = 1;
+      c.order.push_back(cur);
+      const std::uint32_t load = pick.load + 1;
+      c.busiest = std::max(c.busiest, load);
+      c.total += load;
+      cur = pick.sw;
+    }
+  }
+  return c;
+}
+
+void McastTreeBuilder::commit(const McastCandidate& chosen, const std::vector<McastAttach>& on_tree,
+                              std::vector<std::uint32_t>& link_load, std::vector<std::uint32_t>& root_load,
+                              McastTree& tree) const {
+  // Masks: the parent link, the child links, the member ports hanging off the switch.
+  std::vector<McastPortMask> masks(graph_.num_switches());
+  for (SwitchIndex s : chosen.order) {
+    if (s == chosen.root) continue;
+    const PortNum up = chosen.up_port[s];
+    masks[s].set(up);
+    masks[chosen.parent[s]].set(graph_.peer_port(s, up));
+    ++link_load[cable(s, up)];
+  }
+  for (const McastAttach& a : on_tree) masks[a.sw].set(a.port);
+  ++root_load[chosen.root];
+  tree.root = topo_.node(graph_.node(chosen.root)).guid;
+  for (SwitchIndex s : chosen.order) tree.switches.emplace_back(topo_.node(graph_.node(s)).guid, masks[s]);
+  std::sort(tree.switches.begin(), tree.switches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vector<std::uint32_t>& link_load,
+                                          std::vector<std::uint32_t>& root_load, const McastTree* previous) const {
+  auto attached = attach_members(group);
+  if (!attached) return attached.error();
+  McastTree tree;
+  const std::uint32_t comp = tree_component(*attached, component_);
+  std::vector<McastAttach> on_tree;
+  for (const McastAttach& a : *attached) {
     if (a.sw != kNoSwitch && component_[a.sw] == comp) {
       on_tree.push_back(a);
       tree.members.push_back(a.member);
@@ -145,30 +259,10 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
   if (on_tree.size() < 2) return tree;
 
   std::vector<SwitchIndex> member_sw;
-  for (const Attach& a : on_tree) member_sw.push_back(a.sw);
+  for (const McastAttach& a : on_tree) member_sw.push_back(a.sw);
   std::sort(member_sw.begin(), member_sw.end());
   member_sw.erase(std::unique(member_sw.begin(), member_sw.end()), member_sw.end());
-
-  // Near-central roots: every switch of the component whose farthest member switch is nearest.
-  const std::size_t S = graph_.num_switches();
-  unsigned least = HopTable::kUnreachable + 1;
-  std::vector<std::pair<unsigned, SwitchIndex>> ecc;
-  for (SwitchIndex r = 0; r < S; ++r) {
-    if (component_[r] != comp) continue;
-    unsigned far = 0;
-    for (SwitchIndex m : member_sw) far = std::max<unsigned>(far, hops_.hops(r, m));
-    ecc.emplace_back(far, r);
-    least = std::min(least, far);
-  }
-  std::vector<SwitchIndex> roots;
-  for (const auto& [far, r] : ecc) {
-    if (far == least) roots.push_back(r);
-  }
-  std::sort(roots.begin(), roots.end(), [&](SwitchIndex a, SwitchIndex b) {
-    return std::make_tuple(root_load[a], mix(group.mlid * 0x10001ULL + a)) <
-           std::make_tuple(root_load[b], mix(group.mlid * 0x10001ULL + b));
-  });
-  if (roots.size() > kRootCandidates) roots.resize(kRootCandidates);
+  std::vector<SwitchIndex> roots = root_candidates(member_sw, comp, group.mlid, root_load);
 
   // Joins only (every member of the previous tree is still one, all reachable): grow the previous tree.
   std::optional<McastCandidate> kept;
@@ -178,80 +272,17 @@ Result<McastTree> McastTreeBuilder::place(const McastGroupPorts& group, std::vec
     if (kept) roots.assign(1, kept->root);
   }
 
-  auto grow = [&](SwitchIndex root) {
-    McastCandidate c;
-    std::vector<char> on(S, 0);
-    if (kept && kept->root == root) {
-      c = *kept;
-      for (SwitchIndex s : c.order) on[s] = 1;
-    } else {
-      c.root = root;
-      c.parent.assign(S, kNoSwitch);
-      c.up_port.assign(S, 0);
-      on[root] = 1;
-      c.order.push_back(root);
-    }
-    std::vector<SwitchIndex> by_distance = member_sw;
-    std::sort(by_distance.begin(), by_distance.end(), [&](SwitchIndex a, SwitchIndex b) {
-      return std::make_pair(hops_.hops(root, a), a) < std::make_pair(hops_.hops(root, b), b);
-    });
-    for (SwitchIndex m : by_distance) {
-      for (SwitchIndex cur = m; !on[cur];) {
-        const unsigned d = hops_.hops(root, cur);
-        bool pick_on = false;
-        std::uint32_t pick_load = 0;
-        std::uint64_t pick_key = 0;
-        PortNum pick_port = 0;
-        SwitchIndex pick = kNoSwitch;
-        for (const SwitchGraph::Link& l : graph_.links(cur)) {
-          if (hops_.hops(root, l.peer) + 1u != d) continue;
-          const bool is_on = on[l.peer] != 0;
-          const std::uint32_t load = link_load[cable(cur, l.port)];
-          const std::uint64_t key = mix((std::uint64_t{group.mlid} << 32) ^ cable(cur, l.port));
-          const bool better = pick == kNoSwitch || (is_on && !pick_on) ||
-                              (is_on == pick_on && std::make_pair(load, key) < std::make_pair(pick_load, pick_key));
-          if (better) pick = l.peer, pick_port = l.port, pick_on = is_on, pick_load = load, pick_key = key;
-        }
-        // pick exists: cur is in the root's component at distance d >= 1, so a neighbour is at d - 1.
-        c.parent[cur] = pick;
-        c.up_port[cur] = pick_port;
-        on[cur] = 1;
-        c.order.push_back(cur);
-        const std::uint32_t load = pick_load + 1;
-        c.busiest = std::max(c.busiest, load);
-        c.total += load;
-        cur = pick;
-      }
-    }
-    return c;
-  };
-
   McastCandidate chosen;
   bool have = false;
   for (SwitchIndex r : roots) {
-    McastCandidate c = grow(r);
+    McastCandidate c = grow(r, member_sw, kept ? &*kept : nullptr, group.mlid, link_load);
     if (!have || std::make_tuple(c.busiest, c.total, c.order.size()) <
                      std::make_tuple(chosen.busiest, chosen.total, chosen.order.size())) {
       chosen = std::move(c);
       have = true;
     }
   }
-
-  // Masks: the parent link, the child links, the member ports hanging off the switch.
-  std::vector<McastPortMask> masks(S);
-  for (SwitchIndex s : chosen.order) {
-    if (s == chosen.root) continue;
-    const PortNum up = chosen.up_port[s];
-    masks[s].set(up);
-    masks[chosen.parent[s]].set(graph_.peer_port(s, up));
-    const std::uint32_t k = cable(s, up);
-    ++link_load[k];
-  }
-  for (const Attach& a : on_tree) masks[a.sw].set(a.port);
-  ++root_load[chosen.root];
-  tree.root = topo_.node(graph_.node(chosen.root)).guid;
-  for (SwitchIndex s : chosen.order) tree.switches.emplace_back(topo_.node(graph_.node(s)).guid, masks[s]);
-  std::sort(tree.switches.begin(), tree.switches.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  commit(chosen, on_tree, link_load, root_load, tree);
   return tree;
 }
 
@@ -280,16 +311,9 @@ Result<McastTables> McastTreeBuilder::update(const McastTables& previous,
     if (auto r = topo_.find(tree.root)) {
       if (const SwitchIndex s = graph_.index_of(*r); s != kNoSwitch) ++root_load[s];
     }
-    for (const auto& [guid, mask] : tree.switches) {
-      const auto n = topo_.find(guid);
-      if (!n) continue;
-      const SwitchIndex s = graph_.index_of(*n);
-      if (s == kNoSwitch) continue;
-      mask.for_each([&](PortNum p) {
-        if (p == 0 || p > graph_.num_ports(s) || graph_.peer_switch(s, p) == kNoSwitch) return;
-        if (cable(s, p) == graph_.slot(s, p)) ++link_load[cable(s, p)];
-      });
-    }
+    for_each_tree_cable(topo_, graph_, tree, [&](SwitchIndex s, PortNum p, std::uint32_t c) {
+      if (c == graph_.slot(s, p)) ++link_load[c];
+    });
   }
   for (const McastGroupPorts* g : todo) {
     if (g->members.empty()) continue;

@@ -34,6 +34,7 @@
 namespace smd {
 
 struct McastCandidate;
+struct McastAttach;
 
 class McastTreeBuilder {
  public:
@@ -58,6 +59,28 @@ class McastTreeBuilder {
   // per pass instead of reshuffling the whole tree.
   Result<McastTree> place(const McastGroupPorts& group, std::vector<std::uint32_t>& link_load,
                           std::vector<std::uint32_t>& root_load, const McastTree* previous) const;
+  // place()'s steps. The member ports checked and attached to their switches; kInvalidInput names the
+  // MLID and the bad member.
+  Result<std::vector<McastAttach>> attach_members(const McastGroupPorts& group) const;
+  // Up to kRootCandidates switches of component `comp` nearest to the farthest member switch, least
+  // loaded with roots first.
+  std::vector<SwitchIndex> root_candidates(const std::vector<SwitchIndex>& member_sw, std::uint32_t comp, Lid mlid,
+                                           const std::vector<std::uint32_t>& root_load) const;
+  // The tree from `root` to every member switch (from `kept` when it has that root), branch by branch.
+  McastCandidate grow(SwitchIndex root, const std::vector<SwitchIndex>& member_sw, const McastCandidate* kept,
+                      Lid mlid, const std::vector<std::uint32_t>& link_load) const;
+  // A switch's parent link on the tree: a neighbour one hop closer to the root.
+  struct Parent {
+    SwitchIndex sw = kNoSwitch;
+    PortNum port = 0;
+    std::uint32_t load = 0;  // groups on the cable before this one
+  };
+  // cur's parent: a neighbour already on the tree if one is, else the least-loaded cable (MLID-mixed ties).
+  Parent pick_parent(SwitchIndex cur, SwitchIndex root, const std::vector<char>& on, Lid mlid,
+                     const std::vector<std::uint32_t>& link_load) const;
+  // The chosen candidate's masks into `tree`, its links and root counted as load.
+  void commit(const McastCandidate& chosen, const std::vector<McastAttach>& on_tree,
+              std::vector<std::uint32_t>& link_load, std::vector<std::uint32_t>& root_load, McastTree& tree) const;
   // The previous tree as a Candidate (parents from its masks, by BFS from its root), when it is a
   // shortest-path tree of this fabric rooted in the group's component; nullopt otherwise.
   std::optional<McastCandidate> reuse(const McastTree& previous, std::uint32_t comp) const;

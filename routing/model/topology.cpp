@@ -2,26 +2,18 @@
 
 #include <cstdio>
 
+#include "routing/model/enum_names.h"
+
 namespace smd {
 
-const char* to_string(NodeType type) {
-  switch (type) {
-    case NodeType::kCa: return "CA";
-    case NodeType::kSwitch: return "Switch";
-    case NodeType::kRouter: return "Router";
-  }
-  return "?";
-}
+const char* to_string(NodeType type) { return node_type_word(type, {"CA", "Switch", "Router", "?"}); }
 
 const char* to_string(PortState state) {
-  switch (state) {
-    case PortState::kNoChange: return "NoChange";
-    case PortState::kDown: return "Down";
-    case PortState::kInit: return "Init";
-    case PortState::kArmed: return "Armed";
-    case PortState::kActive: return "Active";
-  }
-  return "?";
+  static constexpr std::pair<PortState, const char*> kNames[] = {
+      {PortState::kNoChange, "NoChange"}, {PortState::kDown, "Down"},     {PortState::kInit, "Init"},
+      {PortState::kArmed, "Armed"},       {PortState::kActive, "Active"},
+  };
+  return enum_name(state, kNames);
 }
 
 std::string format_guid(Guid guid) {

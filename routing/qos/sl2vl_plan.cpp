@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "routing/model/enum_names.h"
+
 namespace smd {
 
 namespace {
@@ -18,13 +20,11 @@ constexpr std::uint8_t kDropVl = 15;
 }  // namespace
 
 const char* to_string(QosPortType type) {
-  switch (type) {
-    case QosPortType::kCa: return "ca";
-    case QosPortType::kRouter: return "router";
-    case QosPortType::kSwitchPort0: return "switch_port0";
-    case QosPortType::kSwitchExternal: return "switch_external";
-  }
-  return "?";
+  static constexpr std::pair<QosPortType, const char*> kNames[] = {{QosPortType::kCa, "ca"},
+                                                                    {QosPortType::kRouter, "router"},
+                                                                    {QosPortType::kSwitchPort0, "switch_port0"},
+                                                                    {QosPortType::kSwitchExternal, "switch_external"}};
+  return enum_name(type, kNames);
 }
 
 QosPortType qos_port_type(NodeType node_type, PortNum out) {

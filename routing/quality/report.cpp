@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <optional>
-#include <random>
 #include <utility>
 
 #include "routing/quality/all_to_all.h"
 #include "routing/quality/flow_trace.h"
+#include "routing/quality/seeded_shuffle.h"
 
 namespace smd {
 namespace {
@@ -60,15 +60,6 @@ PatternResult run_pattern(const FlowTracer& tracer, PatternScratch& sc, bool wan
   return r;
 }
 
-/// Fisher-Yates with plain modulo so that a seed gives the same order with every standard library
-/// (std::shuffle and the distributions are implementation-defined).
-std::vector<std::uint32_t> shuffled(std::size_t n, std::uint64_t seed) {
-  std::vector<std::uint32_t> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint32_t>(i);
-  std::mt19937_64 rng(seed);
-  for (std::size_t i = n; i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
-  return v;
-}
 
 /// The shift distances to evaluate (see QualityOptions::max_shifts and shift_flow_budget).
 std::vector<std::uint32_t> shift_distances(std::size_t n, const QualityOptions& o) {
@@ -147,7 +138,7 @@ Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, 
   rep.shift_mean_max_load = ks.empty() ? 0.0 : shift_sum / static_cast<double>(ks.size());
 
   const auto perms = run_patterns(tracer, options.perm_seeds, options.threads, false, [&](std::size_t i, auto& flows) {
-    const auto p = shuffled(n, i + 1);
+    const auto p = seeded_shuffle(n, i + 1);
     for (std::uint32_t s = 0; s < n; ++s) {
       if (p[s] != s) flows.emplace_back(s, p[s]);
     }
@@ -164,7 +155,7 @@ Result<QualityReport> compute_quality(const Topology& topo, const LidMap& lids, 
   // Bisection seeds are salted so that bisection i does not reuse permutation i's shuffle.
   const auto bisections =
       run_patterns(tracer, options.ebb_samples, options.threads, true, [&](std::size_t i, auto& flows) {
-        const auto p = shuffled(n, 0x5eed0000ULL + i + 1);
+        const auto p = seeded_shuffle(n, 0x5eed0000ULL + i + 1);
         for (std::size_t a = 0; a < n / 2; ++a) {
           flows.emplace_back(p[a], p[n / 2 + a]);
           flows.emplace_back(p[n / 2 + a], p[a]);

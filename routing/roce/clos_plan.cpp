@@ -159,20 +159,15 @@ std::vector<NextHop> RoutePlan::nexthops(SwitchIndex s, SwitchIndex dest) const 
   return out;
 }
 
-Result<RoutePlan> RoutePlan::build(const Topology& topo) {
-  RoutePlan plan;
-  plan.graph_ = SwitchGraph::build(topo);
-  const SwitchGraph& g = plan.graph_;
-  const std::size_t n = g.num_switches();
-  if (n > pool_size(kLoopbackPool)) {
-    return make_error(ErrorCode::kInvalidInput,
-                      std::to_string(n) + " switches exceed the loopback pool " + format_prefix(kLoopbackPool));
-  }
-  plan.hops_ = HopTable::build(g);
-  plan.min_hop_ = EcmpTable::build(g, plan.hops_);
+namespace {
 
-  // Host ports per leaf, in leaf port order (the order hosts get their addresses in).
-  std::vector<std::vector<std::pair<PortNum, NodeIndex>>> hosts_on(n);
+/// Host ports of one leaf: (leaf port, CA), in leaf port order (the order hosts get their addresses in).
+using LeafHosts = std::vector<std::pair<PortNum, NodeIndex>>;
+
+/// [switch] its host ports; a note in `notes` for CA-to-CA cables, which get no address.
+std::vector<LeafHosts> hosts_on_switches(const Topology& topo, const SwitchGraph& g, std::vector<std::string>& notes) {
+  const std::size_t n = g.num_switches();
+  std::vector<LeafHosts> hosts_on(n);
   std::size_t ca_links = 0;
   for (SwitchIndex s = 0; s < n; ++s) {
     for (PortNum p = 1; p <= g.num_ports(s); ++p) {
@@ -186,15 +181,18 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
     }
   }
   if (ca_links) {
-    plan.notes_.push_back(std::to_string(ca_links / 2) +
-                          " CA-to-CA cable(s) left out: only ports cabled to a switch get addresses");
+    notes.push_back(std::to_string(ca_links / 2) +
+                    " CA-to-CA cable(s) left out: only ports cabled to a switch get addresses");
   }
+  return hosts_on;
+}
 
-  std::vector<std::uint8_t> is_leaf(n, 0);
-  for (SwitchIndex s = 0; s < n; ++s) is_leaf[s] = !hosts_on[s].empty();
-  const auto tier = tiers(g, is_leaf);
-  const auto asn = assign_asns(g, tier);
+}  // namespace
 
+Status RoutePlan::address_switches(RoutePlan& plan, const Topology& topo, const std::vector<LeafHosts>& hosts_on,
+                                   const std::vector<std::uint8_t>& tier, const std::vector<std::uint32_t>& asn) {
+  const SwitchGraph& g = plan.graph_;
+  const std::size_t n = g.num_switches();
   plan.switches_.resize(n);
   std::vector<std::string> descriptions(n);
   std::vector<Guid> guids(n);
@@ -232,11 +230,14 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
     }
     next_host += size;
   }
+  return Ok{};
+}
 
-  // One /31 per switch-to-switch cable, handed out in (switch, port) order from the lower end.
+Status RoutePlan::address_cables(RoutePlan& plan) {
+  const SwitchGraph& g = plan.graph_;
   std::uint64_t next_p2p = kP2pPool.addr;
   const std::uint64_t p2p_end = kP2pPool.addr + pool_size(kP2pPool);
-  for (SwitchIndex s = 0; s < n; ++s) {
+  for (SwitchIndex s = 0; s < g.num_switches(); ++s) {
     for (const auto& l : g.links(s)) {
       const PortNum pp = g.peer_port(s, l.port);
       const bool lower_end = s < l.peer || (s == l.peer && l.port < pp);
@@ -254,11 +255,14 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
     std::sort(sp.interfaces.begin(), sp.interfaces.end(),
               [](const Interface& x, const Interface& y) { return x.port < y.port; });
   }
+  return Ok{};
+}
 
-  // The FIB BGP installs, then its routes: every other switch's loopback and host prefix it learns.
+void RoutePlan::install_routes(RoutePlan& plan, const std::vector<std::uint32_t>& asn) {
+  const std::size_t n = plan.switches_.size();
   std::vector<std::uint32_t> router_id(n);
   for (SwitchIndex s = 0; s < n; ++s) router_id[s] = plan.switches_[s].loopback;
-  plan.fib_ = bgp_fib(g, asn, router_id);
+  plan.fib_ = bgp_fib(plan.graph_, asn, router_id);
   for (SwitchIndex s = 0; s < n; ++s) {
     auto& routes = plan.switches_[s].routes;
     for (SwitchIndex d = 0; d < n; ++d) {
@@ -267,6 +271,30 @@ Result<RoutePlan> RoutePlan::build(const Topology& topo) {
       if (plan.switches_[d].has_hosts) routes.push_back(Route{plan.switches_[d].host_prefix, d, false});
     }
   }
+}
+
+Result<RoutePlan> RoutePlan::build(const Topology& topo) {
+  RoutePlan plan;
+  plan.graph_ = SwitchGraph::build(topo);
+  const SwitchGraph& g = plan.graph_;
+  const std::size_t n = g.num_switches();
+  if (n > pool_size(kLoopbackPool)) {
+    return make_error(ErrorCode::kInvalidInput,
+                      std::to_string(n) + " switches exceed the loopback pool " + format_prefix(kLoopbackPool));
+  }
+  plan.hops_ = HopTable::build(g);
+  plan.min_hop_ = EcmpTable::build(g, plan.hops_);
+
+  const std::vector<LeafHosts> hosts_on = hosts_on_switches(topo, g, plan.notes_);
+  std::vector<std::uint8_t> is_leaf(n, 0);
+  for (SwitchIndex s = 0; s < n; ++s) is_leaf[s] = !hosts_on[s].empty();
+  const auto tier = tiers(g, is_leaf);
+  const auto asn = assign_asns(g, tier);
+  if (auto st = address_switches(plan, topo, hosts_on, tier, asn); !st) return st.error();
+  // One /31 per switch-to-switch cable, handed out in (switch, port) order from the lower end.
+  if (auto st = address_cables(plan); !st) return st.error();
+  // The FIB BGP installs, then its routes: every other switch's loopback and host prefix it learns.
+  install_routes(plan, asn);
   note_own_as_rule(plan);
   return plan;
 }

@@ -122,6 +122,15 @@ class RoutePlan {
   std::vector<HostPlan> hosts_;
   /// Notes for the routes the own-AS rule takes away from (or moves off) the shortest paths.
   static void note_own_as_rule(RoutePlan& plan);
+  /// build()'s steps. Loopbacks, ASNs, tiers and host prefixes (hosts numbered in leaf port order) of
+  /// every switch; kInvalidInput when the host pool runs out.
+  static Status address_switches(RoutePlan& plan, const Topology& topo,
+                                 const std::vector<std::vector<std::pair<PortNum, NodeIndex>>>& hosts_on,
+                                 const std::vector<std::uint8_t>& tier, const std::vector<std::uint32_t>& asn);
+  /// One /31 per switch-to-switch cable; kInvalidInput when the /31 pool runs out.
+  static Status address_cables(RoutePlan& plan);
+  /// The FIB BGP installs over `asn`, and each switch's routes to the others' loopbacks and host prefixes.
+  static void install_routes(RoutePlan& plan, const std::vector<std::uint32_t>& asn);
 
   std::unordered_map<std::uint64_t, std::uint32_t> host_by_port_;  // (ca << 8 | port) -> hosts_ index
   std::vector<std::string> notes_;

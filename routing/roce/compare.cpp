@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "routing/quality/flow_trace.h"
 #include "routing/roce/scheme_eval.h"
@@ -37,44 +39,44 @@ std::size_t groups_off_shortest_paths(const RoutePlan& plan) {
   return moved;
 }
 
-}  // namespace
-
-Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
-                                   const RoutePlan& plan, const CompareOptions& options) {
-  const FlowTracer tracer(topo, lids, tables, tables.ca_order);
-  const std::size_t n = tracer.endpoints().size();
-  if (n < 2) return make_error(ErrorCode::kInvalidInput, "fewer than 2 endpoints with a LID cabled to a switch");
-  for (const auto& p : options.patterns.pairs) {
+/// Every user pair must name two distinct endpoints of the `n` the tracer found.
+Status check_pairs(const std::vector<FlowPair>& pairs, std::size_t n) {
+  for (const auto& p : pairs) {
     if (p.src >= n || p.dst >= n || p.src == p.dst) {
       return make_error(ErrorCode::kInvalidInput, "pair " + std::to_string(p.src) + " -> " + std::to_string(p.dst) +
                                                       ": endpoint out of range (0.." + std::to_string(n - 1) +
                                                       ") or a host sending to itself");
     }
   }
-  Comparison out;
-  out.endpoints = n;
-  out.qps = std::max(1u, options.qps);
-  const AdaptivePlan* adaptive = tables.adaptive.get();
-  const SchemeEvaluator evaluator(tracer, plan, adaptive,
-                                  EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed});
-  if (!adaptive) {
-    out.notes.push_back(
+  return Ok{};
+}
+
+/// What a reader of the figures must know about how each scheme was modelled on these tables.
+std::vector<std::string> comparison_notes(const RoutePlan& plan, bool has_adaptive_plan, unsigned qps) {
+  std::vector<std::string> notes;
+  if (!has_adaptive_plan) {
+    notes.push_back(
         "ib-adaptive: the tables carry no AdaptivePlan (routing.adaptive off); AR groups are the "
         "min-hop next-hop sets, up/down-legal on a Clos or fat tree, not checked elsewhere");
   }
-  if (out.qps > 1) out.notes.push_back("ib-static: one path per destination LID, QPs do not change it");
+  if (qps > 1) notes.push_back("ib-static: one path per destination LID, QPs do not change it");
   if (const std::size_t moved = groups_off_shortest_paths(plan)) {
-    out.notes.push_back("roce-ecmp: BGP's own-AS rule leaves " + std::to_string(moved) +
-                        " (switch, leaf) groups other than the shortest paths (not a Clos); flows follow what "
-                        "BGP installs");
+    notes.push_back("roce-ecmp: BGP's own-AS rule leaves " + std::to_string(moved) +
+                    " (switch, leaf) groups other than the shortest paths (not a Clos); flows follow what "
+                    "BGP installs");
   }
+  return notes;
+}
 
-  const auto patterns = make_patterns(n, options.patterns);
-  struct Unit {
-    std::size_t pattern, instance;
-    Scheme scheme;
-    std::size_t flows;
-  };
+/// One evaluation: an instance of a pattern under one scheme.
+struct Unit {
+  std::size_t pattern, instance;
+  Scheme scheme;
+  std::size_t flows;
+};
+
+/// Every (pattern, instance, scheme), pattern-major.
+std::vector<Unit> make_units(const std::vector<Pattern>& patterns) {
   std::vector<Unit> units;
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     for (std::size_t i = 0; i < patterns[p].instances.size(); ++i) {
@@ -83,6 +85,13 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
       }
     }
   }
+  return units;
+}
+
+/// The figures of every unit, evaluated on `threads` threads (0 = one per core). Each unit's figures
+/// depend only on the unit, so the result does not depend on the thread count.
+std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, const std::vector<Pattern>& patterns,
+                                            const std::vector<Unit>& units, unsigned threads) {
   // Costliest first so that a big all-to-all unit does not run alone at the end. ib-adaptive places its
   // flows one by one in random order and costs about three times the other schemes per flow.
   auto cost = [&](const Unit& u) { return u.flows * (u.scheme == Scheme::kAdaptive ? 3 : 1); };
@@ -99,43 +108,71 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
       figures[by_size[k]] = evaluator.evaluate(patterns[u.pattern].instances[u.instance], u.scheme, workspace);
     }
   };
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, units.size()));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  return figures;
+}
 
+/// Scheme `scheme`'s figures over the `instances` instances of pattern `pattern`.
+SchemeFigures scheme_figures(std::size_t pattern, Scheme scheme, std::size_t instances, const std::vector<Unit>& units,
+                             const std::vector<InstanceFigures>& figures) {
+  SchemeFigures sf;
+  sf.name = scheme_name(scheme);
+  double max_sum = 0, bottleneck = 0, maxmin = 0;
+  std::uint64_t collisions = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    if (units[u].pattern != pattern || units[u].scheme != scheme) continue;
+    const auto& f = figures[u];
+    sf.max_link_load = std::max(sf.max_link_load, f.max_load);
+    sf.max_switch_link_load = std::max(sf.max_switch_link_load, f.max_switch_load);
+    max_sum += f.max_load;
+    bottleneck += f.bottleneck_sum;
+    maxmin += f.maxmin_sum;
+    collisions += f.collisions;
+    sf.flows += f.flows;
+    sf.unrouted += f.unrouted;
+  }
+  if (instances) sf.mean_max_link_load = max_sum / static_cast<double>(instances);
+  if (sf.flows) {
+    const auto flows = static_cast<double>(sf.flows);
+    sf.mean_bottleneck_share = bottleneck / flows;
+    sf.maxmin_throughput = maxmin / flows;
+    sf.collision_share = static_cast<double>(collisions) / flows;
+  }
+  return sf;
+}
+
+}  // namespace
+
+Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                   const RoutePlan& plan, const CompareOptions& options) {
+  const FlowTracer tracer(topo, lids, tables, tables.ca_order);
+  const std::size_t n = tracer.endpoints().size();
+  if (n < 2) return make_error(ErrorCode::kInvalidInput, "fewer than 2 endpoints with a LID cabled to a switch");
+  if (auto ok = check_pairs(options.patterns.pairs, n); !ok) return ok.error();
+  Comparison out;
+  out.endpoints = n;
+  out.qps = std::max(1u, options.qps);
+  const AdaptivePlan* adaptive = tables.adaptive.get();
+  const SchemeEvaluator evaluator(tracer, plan, adaptive,
+                                  EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed});
+  out.notes = comparison_notes(plan, adaptive != nullptr, out.qps);
+
+  const auto patterns = make_patterns(n, options.patterns);
+  const auto units = make_units(patterns);
+  const auto figures = evaluate_units(evaluator, patterns, units, options.threads);
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     PatternResult pr;
     pr.name = patterns[p].name;
     pr.instances = patterns[p].instances.size();
     for (unsigned s = 0; s < kNumSchemes; ++s) {
-      SchemeFigures sf;
-      sf.name = scheme_name(static_cast<Scheme>(s));
-      if (static_cast<Scheme>(s) == Scheme::kAdaptive && !adaptive)
-        sf.note = "AR groups = min-hop sets (no AdaptivePlan)";
-      double max_sum = 0, bottleneck = 0, maxmin = 0;
-      std::uint64_t collisions = 0;
-      for (std::size_t u = 0; u < units.size(); ++u) {
-        if (units[u].pattern != p || units[u].scheme != static_cast<Scheme>(s)) continue;
-        const auto& f = figures[u];
-        sf.max_link_load = std::max(sf.max_link_load, f.max_load);
-        sf.max_switch_link_load = std::max(sf.max_switch_link_load, f.max_switch_load);
-        max_sum += f.max_load;
-        bottleneck += f.bottleneck_sum;
-        maxmin += f.maxmin_sum;
-        collisions += f.collisions;
-        sf.flows += f.flows;
-        sf.unrouted += f.unrouted;
-      }
-      if (pr.instances) sf.mean_max_link_load = max_sum / static_cast<double>(pr.instances);
-      if (sf.flows) {
-        const auto flows = static_cast<double>(sf.flows);
-        sf.mean_bottleneck_share = bottleneck / flows;
-        sf.maxmin_throughput = maxmin / flows;
-        sf.collision_share = static_cast<double>(collisions) / flows;
-      }
+      const auto scheme = static_cast<Scheme>(s);
+      SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures);
+      if (scheme == Scheme::kAdaptive && !adaptive) sf.note = "AR groups = min-hop sets (no AdaptivePlan)";
       pr.schemes.push_back(std::move(sf));
     }
     out.patterns.push_back(std::move(pr));

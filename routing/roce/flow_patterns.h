@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "routing/quality/seeded_shuffle.h"
+
 namespace smd::roce {
 
 /// One flow: endpoint src sends to endpoint dst (src != dst).
@@ -39,8 +41,8 @@ struct PatternOptions {
 /// Shift k: flow i -> (i + k) mod n for every i.
 std::vector<FlowPair> shift_flows(std::size_t n, std::size_t k);
 
-/// Fisher-Yates with plain modulo over std::mt19937_64(seed): identical with every standard library.
-std::vector<std::uint32_t> seeded_shuffle(std::size_t n, std::uint64_t seed);
+/// The permutation the patterns draw from (routing/quality/seeded_shuffle.h).
+using smd::seeded_shuffle;
 
 /// Random permutation: i -> perm[i]; fixed points (i -> i) are dropped (they cross no cable).
 std::vector<FlowPair> permutation_flows(std::size_t n, std::uint64_t seed);

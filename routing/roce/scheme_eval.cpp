@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "routing/model/enum_names.h"
 #include "routing/model/lft_walk.h"
 #include "routing/roce/ecmp_hash.h"
 #include "routing/roce/maxmin.h"
@@ -35,12 +36,9 @@ constexpr std::size_t kCacheLine = 64;
 }  // namespace
 
 const char* scheme_name(Scheme scheme) {
-  switch (scheme) {
-    case Scheme::kStatic: return "ib-static";
-    case Scheme::kAdaptive: return "ib-adaptive";
-    case Scheme::kEcmp: return "roce-ecmp";
-  }
-  return "?";
+  static constexpr std::pair<Scheme, const char*> kNames[] = {
+      {Scheme::kStatic, "ib-static"}, {Scheme::kAdaptive, "ib-adaptive"}, {Scheme::kEcmp, "roce-ecmp"}};
+  return enum_name(scheme, kNames);
 }
 
 SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
@@ -108,27 +106,38 @@ bool SchemeEvaluator::walk_static(const FlowPair& flow, BigVector<std::uint32_t>
   return end.delivered();
 }
 
-// RoCE: hash at every switch; the last switch delivers on the host port.
-bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
-                                BigVector<std::uint32_t>& channels) const {
+// Both multipath walks: the source CA's injection channel, then at every switch the port `choose(s)`
+// picks (kNoPort drops the flow) until the destination switch delivers on the host port. A walk longer
+// than the number of switches is a loop and drops the flow too.
+template <class Choose>
+bool SchemeEvaluator::walk_hops(const FlowPair& flow, BigVector<std::uint32_t>& channels, Choose&& choose) const {
   const auto& g = tracer_.graph();
-  const Endpoint& from = tracer_.endpoints()[flow.src];
   const Endpoint& to = tracer_.endpoints()[flow.dst];
-  const std::uint16_t* row = groups_.row(to.sw);
   channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
-  SwitchIndex s = from.sw;
+  SwitchIndex s = tracer_.endpoints()[flow.src].sw;
   for (std::size_t hops = 0; hops <= num_switches_; ++hops) {
     if (s == to.sw) {
       channels.push_back(g.slot(s, to.sw_port));
       return true;
     }
-    const auto group = groups_.local(s, row[s]);
-    if (group.empty()) return false;
-    const PortNum p = group[pick_member(hash_offset(flow_hash ^ switch_term_[s], switch_offset_[s]), group.size())];
+    const PortNum p = choose(s);
+    if (p == kNoPort) return false;
     channels.push_back(g.slot(s, p));
     s = g.peer_switch(s, p);
+    if (s == kNoSwitch) return false;
   }
   return false;
+}
+
+// RoCE: hash at every switch over the group BGP installed towards the destination switch.
+bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
+                                BigVector<std::uint32_t>& channels) const {
+  const std::uint16_t* row = groups_.row(tracer_.endpoints()[flow.dst].sw);
+  return walk_hops(flow, channels, [&](SwitchIndex s) -> PortNum {
+    const auto group = groups_.local(s, row[s]);
+    if (group.empty()) return kNoPort;
+    return group[pick_member(hash_offset(flow_hash ^ switch_term_[s], switch_offset_[s]), group.size())];
+  });
 }
 
 // IB AR: least-loaded member at every hop; ties go to the static LFT port (what an idle AR switch
@@ -137,17 +146,10 @@ bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
 bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<double>& load,
                                     BigVector<std::uint32_t>& channels) const {
   const auto& g = tracer_.graph();
-  const Endpoint& from = tracer_.endpoints()[flow.src];
   const Endpoint& to = tracer_.endpoints()[flow.dst];
   const std::uint16_t* row = min_hop_groups_.row(to.sw);
   const PortNum* lft = lft_row(flow.dst);
-  channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
-  SwitchIndex s = from.sw;
-  for (std::size_t hops = 0; hops <= num_switches_; ++hops) {
-    if (s == to.sw) {
-      channels.push_back(g.slot(s, to.sw_port));
-      return true;
-    }
+  return walk_hops(flow, channels, [&](SwitchIndex s) -> PortNum {
     const PortNum fixed = lft[s];
     const double* port_load = load.data() + g.port_base(s);
     PortNum best = kNoPort;
@@ -159,8 +161,7 @@ bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<doub
       best_load = take ? l : best_load;
     };
     if (adaptive_) {
-      const auto* members = adaptive_->group(g.node(s), to.lid);
-      if (members) {
+      if (const auto* members = adaptive_->group(g.node(s), to.lid)) {
         for (PortNum p : *members) {
           if (p != 0 && p <= g.num_ports(s)) consider(p);
         }
@@ -168,40 +169,82 @@ bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<doub
     } else {
       for (PortNum p : min_hop_groups_.local(s, row[s])) consider(p);  // min-hop ports are cabled to switches
     }
-    if (best == kNoPort) return false;
-    channels.push_back(g.slot(s, best));
-    s = g.peer_switch(s, best);
-    if (s == kNoSwitch) return false;
-  }
-  return false;
+    return best;
+  });
 }
 
-InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& ws) const {
-  const unsigned qps = scheme == Scheme::kStatic ? 1 : qps_;
-  const double weight = 1.0 / qps;
-  const auto& flows = inst.flows;
-  // Sub-flows (one per QP) of the routed flows in compressed form. A flow is routed with all its QPs
-  // or not at all, so routed flow k owns sub-flows k*qps .. k*qps+qps-1.
-  auto& offsets = ws.offsets;
-  auto& channels = ws.channels;
-  offsets.clear();
-  offsets.push_back(0);
-  channels.clear();
-  offsets.reserve(flows.size() * qps + 1);
-  channels.reserve(flows.size() * qps * 6);
-  auto& load = ws.load;
-  auto& flows_on = ws.flows_on;
-  auto& last_flow = ws.last_flow;
-  load.assign(num_channels_, 0.0);
+// The workspace emptied for one instance of `flows` flows with `qps` sub-flows each (reserving what a
+// typical path of six channels needs, so the placement loop rarely reallocates).
+void SchemeEvaluator::reset_workspace(std::size_t flows, unsigned qps, EvalWorkspace& ws) const {
+  ws.offsets.clear();
+  ws.offsets.push_back(0);
+  ws.channels.clear();
+  ws.offsets.reserve(flows * qps + 1);
+  ws.channels.reserve(flows * qps * 6);
+  ws.load.assign(num_channels_, 0.0);
   if (qps > 1) {
-    flows_on.assign(num_channels_, 0);
-    last_flow.assign(num_channels_, 0xFFFFFFFFu);
+    ws.flows_on.assign(num_channels_, 0);
+    ws.last_flow.assign(num_channels_, 0xFFFFFFFFu);
   }
-  InstanceFigures r;
-  r.flows = flows.size();
+}
 
-  // AR places the flows in a seeded random order. Gathering them into that order first (a loop with no
-  // dependences, so its cache misses overlap) lets the placement loop read them one after the other.
+// Routes the `qps` sub-flows of one flow (the `id`-th placed) and counts its loads, or, when one QP
+// finds no route, leaves the workspace as it was: a flow is routed with all its QPs or not at all, so
+// routed flow k owns sub-flows k*qps .. k*qps+qps-1.
+bool SchemeEvaluator::route_flow(const FlowPair& flow, std::uint32_t id, Scheme scheme, unsigned qps,
+                                 std::uint64_t port_seed, EvalWorkspace& ws) const {
+  auto& channels = ws.channels;
+  auto& load = ws.load;
+  const double weight = 1.0 / qps;
+  const bool adaptive = scheme == Scheme::kAdaptive;
+  const std::size_t mark = channels.size();
+  const std::size_t sub_mark = ws.offsets.size();
+  std::size_t qp_start = mark;  // where the path of the QP being routed starts
+  const std::uint32_t pair_hash = src_term_[flow.src] ^ dst_term_[flow.dst] ^ fixed_term_;
+  bool ok = true;
+  for (unsigned q = 0; q < qps && ok; ++q) {
+    qp_start = channels.size();
+    if (scheme == Scheme::kStatic) {
+      ok = walk_static(flow, channels);
+    } else if (scheme == Scheme::kEcmp) {
+      const auto sport = static_cast<std::uint16_t>(0xC000u | (mix(port_seed + id * 64ull + q) & 0x3FFFu));
+      ok = walk_ecmp(flow, pair_hash ^ sport_hi_[sport >> 8] ^ sport_lo_[sport & 0xFF], channels);
+    } else {
+      ok = walk_adaptive(flow, load, channels);
+      // Later flows see this one's load while choosing.
+      if (ok)
+        for (std::size_t j = qp_start; j < channels.size(); ++j) load[channels[j]] += weight;
+    }
+    ws.offsets.push_back(static_cast<std::uint32_t>(channels.size()));
+  }
+  if (!ok) {
+    if (adaptive) {  // take back the QPs already placed
+      for (std::size_t j = mark; j < qp_start; ++j) load[channels[j]] -= weight;
+    }
+    channels.resize(mark);
+    ws.offsets.resize(sub_mark);
+    return false;
+  }
+  // Loads (already added while placing for AR) and, with several QPs, distinct flows per cable (the
+  // QPs of a flow counted once). With one QP a path never repeats a cable, so the load is that count.
+  for (std::size_t j = mark; j < channels.size(); ++j) {
+    const std::uint32_t c = channels[j];
+    if (!adaptive) load[c] += weight;
+    if (qps > 1 && ws.last_flow[c] != id) {
+      ws.last_flow[c] = id;
+      ++ws.flows_on[c];
+    }
+  }
+  return true;
+}
+
+// Routes the flows of `inst` one after the other (AR in a seeded random order, since each placement
+// sees the load of the earlier ones); the unrouted ones are counted in r.unrouted.
+void SchemeEvaluator::place_flows(const PatternInstance& inst, Scheme scheme, unsigned qps, EvalWorkspace& ws,
+                                  InstanceFigures& r) const {
+  const auto& flows = inst.flows;
+  // Gathering the flows into AR's order first (a loop with no dependences, so its cache misses overlap)
+  // lets the placement loop read them one after the other.
   const bool shuffled = scheme == Scheme::kAdaptive;
   if (shuffled) {
     const auto order = seeded_shuffle(flows.size(), mix(inst.seed ^ 0xA5A5A5A5u));
@@ -214,47 +257,18 @@ InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme sc
     // follow each other in memory and the hardware fetches them by itself.
     if (shuffled && i + kPrefetchDistance < flows.size()) prefetch_rows(ws.placed[i + kPrefetchDistance]);
     const FlowPair flow = shuffled ? ws.placed[i] : flows[i];
-    const auto id = static_cast<std::uint32_t>(i);  // distinct per flow (source ports use the flow index)
-    const std::size_t mark = channels.size();
-    const std::size_t sub_mark = offsets.size();
-    std::size_t qp_start = mark;  // where the path of the QP being routed starts
-    const std::uint32_t pair_hash = src_term_[flow.src] ^ dst_term_[flow.dst] ^ fixed_term_;
-    bool ok = true;
-    for (unsigned q = 0; q < qps && ok; ++q) {
-      qp_start = channels.size();
-      if (scheme == Scheme::kStatic) {
-        ok = walk_static(flow, channels);
-      } else if (scheme == Scheme::kEcmp) {
-        const auto sport = static_cast<std::uint16_t>(0xC000u | (mix(port_seed + id * 64ull + q) & 0x3FFFu));
-        ok = walk_ecmp(flow, pair_hash ^ sport_hi_[sport >> 8] ^ sport_lo_[sport & 0xFF], channels);
-      } else {
-        ok = walk_adaptive(flow, load, channels);
-        // Later flows see this one's load while choosing.
-        if (ok)
-          for (std::size_t j = qp_start; j < channels.size(); ++j) load[channels[j]] += weight;
-      }
-      offsets.push_back(static_cast<std::uint32_t>(channels.size()));
-    }
-    if (!ok) {
-      if (shuffled) {  // take back the QPs already placed
-        for (std::size_t j = mark; j < qp_start; ++j) load[channels[j]] -= weight;
-      }
-      channels.resize(mark);
-      offsets.resize(sub_mark);
-      ++r.unrouted;
-      continue;
-    }
-    // Loads (already added while placing for AR) and, with several QPs, distinct flows per cable (the
-    // QPs of a flow counted once). With one QP a path never repeats a cable, so the load is that count.
-    for (std::size_t j = mark; j < channels.size(); ++j) {
-      const std::uint32_t c = channels[j];
-      if (!shuffled) load[c] += weight;
-      if (qps > 1 && last_flow[c] != id) {
-        last_flow[c] = id;
-        ++flows_on[c];
-      }
-    }
+    // The id is distinct per flow: source ports use the flow index.
+    if (!route_flow(flow, static_cast<std::uint32_t>(i), scheme, qps, port_seed, ws)) ++r.unrouted;
   }
+}
+
+// The figures of the placed sub-flows: the highest loads, each sub-flow's bottleneck and max-min share,
+// and the flows that cross a switch cable another flow crosses too.
+void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r) const {
+  const double weight = 1.0 / qps;
+  const auto& load = ws.load;
+  const auto& offsets = ws.offsets;
+  const auto& channels = ws.channels;
   // shared[c]: a switch-to-switch cable that two or more flows cross.
   auto& shared = ws.shared;
   shared.assign(num_channels_, 0);
@@ -263,7 +277,7 @@ InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme sc
     r.max_load = std::max(r.max_load, load[c]);
     if (!tracer_.is_switch_link(channel)) continue;
     r.max_switch_load = std::max(r.max_switch_load, load[c]);
-    shared[c] = qps > 1 ? flows_on[c] >= 2 : load[c] >= 2.0;
+    shared[c] = qps > 1 ? ws.flows_on[c] >= 2 : load[c] >= 2.0;
   }
   const auto rates = maxmin_rates(offsets, channels, num_channels_, ws.maxmin);
   // A flow collides when one of its QPs crosses a switch cable that another flow crosses too.
@@ -282,6 +296,15 @@ InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme sc
       collided = false;
     }
   }
+}
+
+InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& ws) const {
+  const unsigned qps = scheme == Scheme::kStatic ? 1 : qps_;
+  reset_workspace(inst.flows.size(), qps, ws);
+  InstanceFigures r;
+  r.flows = inst.flows.size();
+  place_flows(inst, scheme, qps, ws, r);
+  tally(qps, ws, r);
   return r;
 }
 

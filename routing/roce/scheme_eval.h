@@ -80,6 +80,16 @@ class SchemeEvaluator {
   bool walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const;
   bool walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash, BigVector<std::uint32_t>& channels) const;
   bool walk_adaptive(const FlowPair& flow, const std::vector<double>& load, BigVector<std::uint32_t>& channels) const;
+  /// The hop loop walk_ecmp and walk_adaptive share; `choose(s)` is the out-port at switch s.
+  template <class Choose>
+  bool walk_hops(const FlowPair& flow, BigVector<std::uint32_t>& channels, Choose&& choose) const;
+  /// evaluate()'s steps: empty the workspace, route the flows, sum up the figures.
+  void reset_workspace(std::size_t flows, unsigned qps, EvalWorkspace& ws) const;
+  bool route_flow(const FlowPair& flow, std::uint32_t id, Scheme scheme, unsigned qps, std::uint64_t port_seed,
+                  EvalWorkspace& ws) const;
+  void place_flows(const PatternInstance& inst, Scheme scheme, unsigned qps, EvalWorkspace& ws,
+                   InstanceFigures& r) const;
+  void tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r) const;
 
   const FlowTracer& tracer_;
   const AdaptivePlan* adaptive_;

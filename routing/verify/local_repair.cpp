@@ -194,19 +194,14 @@ std::vector<std::uint8_t> lids_to_recheck(const Topology& before, const Topology
   return recheck;
 }
 
-}  // namespace
-
-Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables& previous, const Topology& now,
-                                     const LidMap& lids, RepairStats& stats, const RouteProof* previous_proof,
-                                     RouteProof* proof_out) {
-  if (previous.layering) return declined("the previous tables are VL-layered");
-  if (previous.adaptive) return declined("the previous tables carry adaptive-routing groups");
-  const SwitchGraph graph = SwitchGraph::build(now);
-  const std::size_t n = graph.num_switches();
+// The previous LFTs on `now`'s node indices, and its CA order. Declines when a switch has no previous
+// LFT, its LinearFDBTop no longer fits the LIDs, or the switches fell apart into islands.
+Result<RoutingTables> carry_over(const Topology& before, const RoutingTables& previous, const Topology& now,
+                                 const SwitchGraph& graph, const LidMap& lids) {
   RoutingTables out;
   out.engine = previous.engine;
   out.lft.resize(now.size());
-  for (SwitchIndex s = 0; s < n; ++s) {
+  for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
     const Node& node = now.node(graph.node(s));
     const std::optional<NodeIndex> old = before.find(node.guid);
     if (!old || *old >= previous.lft.size() || !before.node(*old).is_switch()) {
@@ -222,23 +217,145 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
     if (const auto now_ca = now.find(before.node(ca).guid)) out.ca_order.push_back(*now_ca);
   }
   if (!switches_connected(graph)) return declined("the switches fall apart into islands");
+  return out;
+}
 
-  const LevelOrder order = LevelOrder::build(now, graph);
-  const std::vector<LidTarget> targets = lid_targets(now, graph, lids);
+// [LID] 1 when a CA port owns the LID: its routes count as load and must be up*/down* legal.
+std::vector<std::uint8_t> ca_lid_flags(const Topology& now, const LidMap& lids) {
   std::vector<std::uint8_t> ca_lid(static_cast<std::size_t>(lids.max_lid()) + 1, 0);
   for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
     if (const auto o = lids.owner(lid)) ca_lid[lid] = now.node(o->node).is_switch() ? 0 : 1;
   }
-  // CA LIDs routed out of every (switch, port), the tie-break that spreads re-routed LIDs.
+  return ca_lid;
+}
+
+// CA LIDs routed out of every (switch, port), the tie-break that spreads re-routed LIDs.
+std::vector<std::uint32_t> ca_port_load(const SwitchGraph& graph, const RoutingTables& out,
+                                        const std::vector<std::uint8_t>& ca_lid) {
   std::vector<std::uint32_t> load(graph.num_slots(), 0);
-  for (SwitchIndex s = 0; s < n; ++s) {
+  for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
     const std::vector<PortNum>& e = out.lft[graph.node(s)].entries();
     const PortNum ports = graph.num_ports(s);
     const std::uint32_t base = graph.port_base(s);
-    for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+    for (std::size_t lid = 1; lid < ca_lid.size(); ++lid) {
       if (ca_lid[lid] && e[lid] <= ports) ++load[base + e[lid]];
     }
   }
+  return load;
+}
+
+// The per-route condition proves nothing about valley routes to switch LIDs: build the channel-dependency
+// graph of host-injected traffic (every route delivers: classified before) and decline on a cycle in it,
+// the graph verify_tables checks for ca_deadlock_free.
+Status check_valley_routes(const SwitchGraph& graph, const SwitchLfts& lfts, const std::vector<LidTarget>& targets,
+                           const std::vector<std::uint8_t>& ca_lid) {
+  const std::size_t n = graph.num_switches();
+  std::vector<SwitchIndex> sources;
+  std::vector<std::uint8_t> is_source(n, 0);
+  for (std::size_t lid = 1; lid < ca_lid.size(); ++lid) {
+    const SwitchIndex s = targets[lid].sw;
+    if (ca_lid[lid] && s != kNoSwitch) is_source[s] = 1;
+  }
+  for (SwitchIndex s = 0; s < n; ++s) {
+    if (is_source[s]) sources.push_back(s);
+  }
+  const DepGraph deps = source_dependencies(graph, lfts, targets, sources);
+  if (find_cdg_cycle(graph, deps, slot_switches(graph))) {
+    return declined("routes from switches with CAs to switch LIDs close a channel-dependency cycle");
+  }
+  return Ok{};
+}
+
+// Re-routes the LIDs whose routes no longer all deliver, one at a time, in the tables `lfts` reads, and
+// checks each result with the same classification the verdicts come from.
+class LidRerouter {
+ public:
+  LidRerouter(const Topology& now, const SwitchGraph& graph, const LevelOrder& order, const SwitchLfts& lfts,
+              RoutingTables& out, std::vector<std::uint32_t>& load)
+      : now_(now), graph_(graph), order_(order), lfts_(lfts), out_(out), repairer_(graph, order, load),
+        was_(graph.num_switches()) {}
+
+  // The classification of `lid`'s routes with the entries as they are (cls/hops keep the classes).
+  LidRouteCheck classify(Lid lid, const LidTarget& dst) {
+    return classify_lid_routes(graph_, order_, lfts_, lid, dst, cls_, hops_, stack_);
+  }
+
+  // Routes `lid` again where it is broken; `classified`: classify() ran for it already. Returns the new
+  // routes' check, with valley routes to a switch LID (`ca` false) flagged in *valleys; declines when a
+  // switch keeps no route, or a switch with CAs no up*/down* legal one.
+  Result<LidRouteCheck> reroute(Lid lid, const LidTarget& dst, bool ca, bool classified, bool& valleys,
+                                RepairStats& stats) {
+    const std::size_t n = graph_.num_switches();
+    if (!classified) classify(lid, dst);  // the repairer's start
+    for (SwitchIndex s = 0; s < n; ++s) was_[s] = lfts_.out_port(s, lid);
+    auto entry = [&](SwitchIndex s) -> PortNum& { return out_.lft[graph_.node(s)].mutable_entries()[lid]; };
+    if (!repairer_.repair(dst, ca, cls_, hops_, entry)) {
+      return declined("LID " + std::to_string(lid) + " has switches with no route left");
+    }
+    // What changed is verified by the same classification, from the tables as they now are.
+    LidRouteCheck check = classify(lid, dst);
+    if (check.delivered && !check.ca_legal) {
+      // A switch that had no legal route left (a spine whose only link into the LID's pod now leads up
+      // again) makes the routes through it illegal: route every switch that is not legal again, so that
+      // the others leave it out where a legal route exists.
+      for (RouteClass& c : cls_) {
+        if (c == RouteClass::kIllegal) c = RouteClass::kBroken;
+      }
+      if (!repairer_.repair(dst, ca, cls_, hops_, entry)) {
+        return declined("LID " + std::to_string(lid) + " has switches with no route left");
+      }
+      check = classify(lid, dst);
+    }
+    if (check.delivered && !check.ca_legal && !ca) {
+      // A leaf that lost its cable to a middle switch has no legal route to that switch's own LID: it
+      // goes down into a valley and up again. Host-to-host routes are still all legal.
+      valleys = true;
+    } else if (!check.delivered || !check.ca_legal) {
+      SwitchIndex bad = check.first_broken;
+      for (SwitchIndex s = 0; bad == kNoSwitch && s < n; ++s) {
+        if (order_.has_ca[s] && !legal(cls_[s])) bad = s;
+      }
+      return declined("no up*/down* legal route to LID " + std::to_string(lid) + " is left from switch " +
+                      describe_node(now_.node(graph_.node(bad))) + (check.delivered ? "" : " (or none at all)"));
+    }
+    std::size_t changed = 0;
+    for (SwitchIndex s = 0; s < n; ++s) changed += lfts_.out_port(s, lid) != was_[s] ? 1 : 0;
+    stats.entries_repaired += changed;
+    stats.entries_kept += n - changed;
+    ++stats.lids_touched;
+    return check;
+  }
+
+ private:
+  const Topology& now_;
+  const SwitchGraph& graph_;
+  const LevelOrder& order_;
+  const SwitchLfts& lfts_;
+  RoutingTables& out_;
+  LidRepairer repairer_;
+  std::vector<RouteClass> cls_;
+  std::vector<std::uint16_t> hops_;
+  std::vector<SwitchIndex> stack_;
+  std::vector<PortNum> was_;  // [switch] the LID's entry before the repair
+};
+
+}  // namespace
+
+Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables& previous, const Topology& now,
+                                     const LidMap& lids, RepairStats& stats, const RouteProof* previous_proof,
+                                     RouteProof* proof_out) {
+  if (previous.layering) return declined("the previous tables are VL-layered");
+  if (previous.adaptive) return declined("the previous tables carry adaptive-routing groups");
+  const SwitchGraph graph = SwitchGraph::build(now);
+  const std::size_t n = graph.num_switches();
+  auto carried = carry_over(before, previous, now, graph, lids);
+  if (!carried) return carried.error();
+  RoutingTables out = std::move(carried.value());
+
+  const LevelOrder order = LevelOrder::build(now, graph);
+  const std::vector<LidTarget> targets = lid_targets(now, graph, lids);
+  const std::vector<std::uint8_t> ca_lid = ca_lid_flags(now, lids);
+  std::vector<std::uint32_t> load = ca_port_load(graph, out, ca_lid);
 
   const SwitchLfts lfts(graph, out);  // borrows out.lft; entries are written in place, never resized
   // Every LID's verdict with the previous entries: from the proof where it still holds, else classified,
@@ -255,22 +372,17 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
   prove_lids(graph, order, lfts, targets, to_classify, proof.verdict);
   stats.lids_proved = to_classify.size();
 
-  LidRepairer repairer(graph, order, load);
-  std::vector<RouteClass> cls;
-  std::vector<std::uint16_t> hops;
-  std::vector<SwitchIndex> stack;
-  std::vector<PortNum> was(n);
+  LidRerouter rerouter(now, graph, order, lfts, out, load);
   bool all_legal = true;
   bool switch_lid_valleys = false;  // a route from a switch with CAs to a switch LID turns down -> up
   for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
     const LidTarget& dst = targets[lid];
     if (!lids.owner(lid) || dst.sw == kNoSwitch) continue;
     LidRouteCheck check;
-    bool classified = false;  // cls and hops hold this LID's classes
-    if (recheck[lid] == kCrosses) {
-      check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
+    const bool classified = recheck[lid] == kCrosses;  // the rerouter holds this LID's classes
+    if (classified) {
+      check = rerouter.classify(lid, dst);
       proof.verdict[lid] = verdict_bits(check);
-      classified = true;
       ++stats.lids_proved;
     } else {
       const std::uint8_t v = proof.verdict[lid];
@@ -282,66 +394,17 @@ Result<RoutingTables> repair_locally(const Topology& before, const RoutingTables
       return declined("routes to LID " + std::to_string(lid) + " from switches with CAs are not up*/down* legal");
     }
     if (!check.delivered) {
-      if (!classified) classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);  // the repairer's start
-      for (SwitchIndex s = 0; s < n; ++s) was[s] = lfts.out_port(s, lid);
-      auto entry = [&](SwitchIndex s) -> PortNum& { return out.lft[graph.node(s)].mutable_entries()[lid]; };
-      if (!repairer.repair(dst, ca_lid[lid] != 0, cls, hops, entry)) {
-        return declined("LID " + std::to_string(lid) + " has switches with no route left");
-      }
-      // What changed is verified by the same classification, from the tables as they now are.
-      check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
-      if (check.delivered && !check.ca_legal) {
-        // A switch that had no legal route left (a spine whose only link into the LID's pod now leads up
-        // again) makes the routes through it illegal: route every switch that is not legal again, so that
-        // the others leave it out where a legal route exists.
-        for (RouteClass& c : cls) {
-          if (c == RouteClass::kIllegal) c = RouteClass::kBroken;
-        }
-        if (!repairer.repair(dst, ca_lid[lid] != 0, cls, hops, entry)) {
-          return declined("LID " + std::to_string(lid) + " has switches with no route left");
-        }
-        check = classify_lid_routes(graph, order, lfts, lid, dst, cls, hops, stack);
-      }
-      if (check.delivered && !check.ca_legal && !ca_lid[lid]) {
-        // A leaf that lost its cable to a middle switch has no legal route to that switch's own LID: it
-        // goes down into a valley and up again. Host-to-host routes are still all legal.
-        switch_lid_valleys = true;
-      } else if (!check.delivered || !check.ca_legal) {
-        SwitchIndex bad = check.first_broken;
-        for (SwitchIndex s = 0; bad == kNoSwitch && s < n; ++s) {
-          if (order.has_ca[s] && !legal(cls[s])) bad = s;
-        }
-        return declined("no up*/down* legal route to LID " + std::to_string(lid) + " is left from switch " +
-                        describe_node(now.node(graph.node(bad))) + (check.delivered ? "" : " (or none at all)"));
-      }
-      std::size_t changed = 0;
-      for (SwitchIndex s = 0; s < n; ++s) changed += lfts.out_port(s, lid) != was[s] ? 1 : 0;
+      auto rerouted = rerouter.reroute(lid, dst, ca_lid[lid] != 0, classified, switch_lid_valleys, stats);
+      if (!rerouted) return rerouted.error();
+      check = rerouted.value();
       proof.verdict[lid] = verdict_bits(check);
-      stats.entries_repaired += changed;
-      stats.entries_kept += n - changed;
-      ++stats.lids_touched;
     } else {
       stats.entries_kept += n;
     }
     all_legal = all_legal && check.legal;
   }
   if (switch_lid_valleys) {
-    // The per-route condition proves nothing about the valley routes: build the channel-dependency graph
-    // of host-injected traffic (every route delivers: classified above) and look for a cycle in it, the
-    // graph verify_tables checks for ca_deadlock_free.
-    std::vector<SwitchIndex> sources;
-    std::vector<std::uint8_t> is_source(n, 0);
-    for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
-      const SwitchIndex s = targets[lid].sw;
-      if (ca_lid[lid] && s != kNoSwitch) is_source[s] = 1;
-    }
-    for (SwitchIndex s = 0; s < n; ++s) {
-      if (is_source[s]) sources.push_back(s);
-    }
-    const DepGraph deps = source_dependencies(graph, lfts, targets, sources);
-    if (find_cdg_cycle(graph, deps, slot_switches(graph))) {
-      return declined("routes from switches with CAs to switch LIDs close a channel-dependency cycle");
-    }
+    if (auto acyclic = check_valley_routes(graph, lfts, targets, ca_lid); !acyclic) return acyclic.error();
     stats.verified_fully = true;
   }
   out.deadlock_free = all_legal;

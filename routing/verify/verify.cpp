@@ -317,19 +317,8 @@ std::vector<std::uint8_t> classify_lids(const Topology& topo, const LidMap& lids
 void up_port_balance(const SwitchGraph& graph, const Shared& sh, const std::vector<std::uint32_t>& ca_lids_out,
                      VerifyReport& rep) {
   const std::size_t n = graph.num_switches();
-  constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  std::vector<std::uint32_t> level(n, kNone);
-  std::vector<SwitchIndex> queue(sh.leaves.begin(), sh.leaves.end());
-  for (SwitchIndex s : queue) level[s] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const SwitchIndex s = queue[head];
-    for (const auto& link : graph.links(s)) {
-      if (level[link.peer] == kNone) {
-        level[link.peer] = level[s] + 1;
-        queue.push_back(link.peer);
-      }
-    }
-  }
+  constexpr std::uint32_t kNone = kNoDistance;
+  const std::vector<std::uint32_t> level = switch_distances(graph, sh.leaves);
   bool any = false;
   for (SwitchIndex s = 0; s < n; ++s) {
     std::uint32_t lo = kNone;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "routing/model/enum_names.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "smd/fabric/port_fields.h"
@@ -134,14 +135,7 @@ Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view n
   return node_endpoint(snap, matches.front());
 }
 
-const char* type_name(NodeType type) {
-  switch (type) {
-    case NodeType::kSwitch: return "switch";
-    case NodeType::kRouter: return "router";
-    case NodeType::kCa: return "ca";
-  }
-  return "?";
-}
+const char* type_name(NodeType type) { return node_type_word(type, {"ca", "switch", "router", "?"}); }
 
 std::string dest_name(const FabricSnapshot& snap, Lid lid) {
   if (!snap.lids) return "";

@@ -2,15 +2,12 @@
 
 #include <string>
 
+#include "routing/model/enum_names.h"
+
 namespace smd::dump {
 
 const char* opensm_node_type(NodeType type) {
-  switch (type) {
-    case NodeType::kCa: return "Channel Adapter";
-    case NodeType::kSwitch: return "Switch";
-    case NodeType::kRouter: return "Router";
-  }
-  return "Unknown";
+  return node_type_word(type, {"Channel Adapter", "Switch", "Router", "Unknown"});
 }
 
 std::string opensm_print_desc(const std::string& description) {

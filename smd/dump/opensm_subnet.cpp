@@ -2,19 +2,13 @@
 
 #include <cstdio>
 
+#include "routing/model/enum_names.h"
 #include "smd/dump/opensm_order.h"
 
 namespace smd::dump {
 namespace {
 
-const char* type_tag(NodeType type) {
-  switch (type) {
-    case NodeType::kSwitch: return "SW";
-    case NodeType::kCa: return "CA";
-    case NodeType::kRouter: return "Rt";
-  }
-  return "**";
-}
+const char* type_tag(NodeType type) { return node_type_word(type, {"CA", "SW", "Rt", "**"}); }
 
 const char* width_text(std::uint8_t w) {
   switch (w) {

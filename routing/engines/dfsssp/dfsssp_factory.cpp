@@ -1,16 +1,11 @@
 #include "routing/engines/dfsssp/dfsssp_factory.h"
 
 #include "routing/engines/dfsssp/dfsssp.h"
+#include "routing/engines/plain_engine_factory.h"
 #include "routing/model/vl_layers.h"
 
 namespace smd {
 namespace {
-
-class SsspFactory final : public EngineFactory {
- public:
-  std::string_view name() const override { return "sssp"; }
-  std::unique_ptr<RoutingEngine> create(const RoutingOptions&) const override { return std::make_unique<SsspEngine>(); }
-};
 
 class DfssspFactory final : public EngineFactory {
  public:
@@ -40,7 +35,7 @@ class DfssspFactory final : public EngineFactory {
 }  // namespace
 
 const EngineFactory& sssp_factory() {
-  static const SsspFactory factory;
+  static const PlainEngineFactory<SsspEngine> factory("sssp");
   return factory;
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "routing/engines/common/ar_groups.h"
+#include "routing/engines/common/ca_destinations.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/ftree/ftree_levels.h"
 #include "routing/model/hop_table.h"
@@ -22,14 +23,8 @@ std::string name_of(const Topology& topo, const SwitchGraph& graph, SwitchIndex 
   return describe_node(topo.node(graph.node(s)));
 }
 
-/// One CA port as a destination, with its index in the CA order.
-struct CaPort {
-  SwitchIndex leaf;
-  PortNum port;
-  Lid base;
-  unsigned count;  // 2^LMC
-  NodeIndex node;
-};
+/// One CA port as a destination (its switch is a leaf), with its index in the CA order.
+using CaPort = CaDestination;
 
 /// Shortest up-then-down routes of every switch towards one destination leaf.
 struct LeafPaths {
@@ -243,110 +238,115 @@ class RowFiller {
   std::size_t spread_ = 0;
 };
 
-}  // namespace
-
-Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap& lids) const {
-  // Errors carry no "ftree: " prefix: the chain (and the planner) name the engine with every error.
-  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
-  const SwitchGraph graph = SwitchGraph::build(topo);
-  const std::size_t n = graph.num_switches();
-  const auto targets = lid_targets(topo, graph, lids);
-  std::vector<std::uint32_t> sources(n, 0);
-  std::vector<CaPort> cas;
-  for (const auto& e : lids.entries()) {
-    if (e.owner.node >= topo.size() || topo.node(e.owner.node).is_switch()) continue;
-    const LidTarget& tgt = targets[e.base];
-    if (tgt.sw == kNoSwitch) continue;
-    cas.push_back(CaPort{tgt.sw, tgt.port, e.base, 1u << e.lmc, e.owner.node});
-    ++sources[tgt.sw];
-  }
-  auto levels = recognise_fat_tree(topo, graph, sources, options_.roots);
-  if (!levels) return levels.error();
-  const FatTreeLevels& t = *levels;
-
-  // CA order: leaves in leaf_order, CA ports by port number.
-  std::vector<std::uint32_t> leaf_rank(n, 0);
-  for (std::uint32_t i = 0; i < t.leaf_order.size(); ++i) leaf_rank[t.leaf_order[i]] = i;
-  std::sort(cas.begin(), cas.end(), [&](const CaPort& a, const CaPort& b) {
-    return a.leaf != b.leaf ? leaf_rank[a.leaf] < leaf_rank[b.leaf] : a.port < b.port;
-  });
-  RoutingTables tables;
-  tables.engine = "ftree";
-  tables.deadlock_free = true;
-  tables.lft.resize(topo.size());
-  for (SwitchIndex s = 0; s < n; ++s) tables.lft[graph.node(s)] = Lft(lids.max_lid());
-  std::vector<std::uint8_t> listed(topo.size(), 0);
-  for (const CaPort& c : cas) {
-    if (!listed[c.node]) listed[c.node] = 1, tables.ca_order.push_back(c.node);
-  }
-
-  std::vector<std::vector<SwitchIndex>> by_level(t.top + 1);
-  for (SwitchIndex s = 0; s < n; ++s) by_level[t.level[s]].push_back(s);
-  for (SwitchIndex s : by_level[t.top]) tables.tree_roots.push_back(topo.node(graph.node(s)).guid);
-  unsigned rounds = 1;
-  for (const CaPort& c : cas) rounds = std::max(rounds, c.count);
-  // Leaf groups: CA ports [first, last) of cas share a destination leaf.
+/// Leaf groups: CA ports [first, last) of `cas` (in CA order) share a destination leaf.
+std::vector<std::pair<std::size_t, std::size_t>> leaf_groups(const std::vector<CaPort>& cas) {
   std::vector<std::pair<std::size_t, std::size_t>> groups;
   for (std::size_t i = 0; i < cas.size();) {
     std::size_t end = i;
-    while (end < cas.size() && cas[end].leaf == cas[i].leaf) ++end;
+    while (end < cas.size() && cas[end].sw == cas[i].sw) ++end;
     groups.emplace_back(i, end);
     i = end;
   }
-  // Spine paths first, in the order the load balance depends on (round by round, leaf by leaf).
-  SpinePaths spines(graph, t);
-  constexpr std::uint32_t kNoRoute = 0xFFFFFFFFu;
-  std::vector<std::uint32_t> route_of(cas.size() * rounds, kNoRoute);  // [x * cas + k]
-  for (unsigned x = 0; x < rounds; ++x) {
-    for (std::size_t k = 0; k < cas.size(); ++k) {
-      if (x < cas[k].count) route_of[x * cas.size() + k] = spines.add(cas[k].leaf, k, x);
+  return groups;
+}
+
+/// Why a switch that cannot reach `leaf` going up then down declines the fabric. `hostless`: it may be a
+/// leaf whose hosts are all down, taken for a top switch.
+Error unreachable_leaf(const Topology& topo, const SwitchGraph& graph, SwitchIndex v, SwitchIndex leaf, bool hostless) {
+  return make_error(ErrorCode::kDeclined,
+                    "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
+                        name_of(topo, graph, leaf) + " going up then down" +
+                        (hostless ? " (if it is a leaf whose hosts are all down, name the top switches in "
+                                    "routing.ftree.roots: levels are then counted from them)"
+                                  : ""));
+}
+
+/// The CA LIDs' rows of one compute(): spine paths first, then every switch's entry.
+class CaLidRouter {
+ public:
+  CaLidRouter(const Topology& topo, const SwitchGraph& graph, const FatTreeLevels& t, const std::vector<CaPort>& cas,
+              const std::vector<std::uint32_t>& sources, bool roots_configured)
+      : topo_(topo), graph_(graph), t_(t), cas_(cas), sources_(sources), roots_configured_(roots_configured),
+        by_level_(t.top + 1) {
+    for (SwitchIndex s = 0; s < graph.num_switches(); ++s) by_level_[t.level[s]].push_back(s);
+    for (const CaPort& c : cas) rounds_ = std::max(rounds_, c.count);
+  }
+
+  /// Switches of each level, 0 = leaves.
+  const std::vector<std::vector<SwitchIndex>>& by_level() const { return by_level_; }
+
+  /// Every CA LID's row of `staged`; declines when a switch cannot reach some leaf going up then down.
+  Status route(const std::vector<std::pair<std::size_t, std::size_t>>& groups, LidMajorLfts& staged) {
+    // Spine paths first, in the order the load balance depends on (round by round, leaf by leaf).
+    SpinePaths spines(graph_, t_);
+    route_of_.assign(cas_.size() * rounds_, kNoRoute);  // [x * cas + k]
+    for (unsigned x = 0; x < rounds_; ++x) {
+      for (std::size_t k = 0; k < cas_.size(); ++k) {
+        if (x < cas_[k].count) route_of_[x * cas_.size() + k] = spines.add(cas_[k].sw, k, x);
+      }
     }
+    // Then every switch's entry for every CA LID, leaf group by leaf group on all threads, staged LID-major.
+    std::vector<std::optional<Error>> declined(groups.size());
+    parallel_for_chunks(
+        groups.size(), 0,
+        [&](std::size_t first, std::size_t last) {
+          LeafPaths lp;
+          RowFiller filler(graph_, t_);
+          for (std::size_t g = first; g < last; ++g) declined[g] = fill_group(groups[g], spines, lp, filler, staged);
+        },
+        4);
+    for (const auto& d : declined) {
+      if (d) return *d;
+    }
+    return Ok{};
   }
-  // Then every switch's entry for every CA LID, leaf group by leaf group on all threads, staged LID-major.
-  LidMajorLfts staged(n, lids.max_lid());
-  std::vector<std::optional<Error>> declined(groups.size());
-  parallel_for_chunks(
-      groups.size(), 0,
-      [&](std::size_t first, std::size_t last) {
-        LeafPaths lp;
-        RowFiller filler(graph, t);
-        for (std::size_t g = first; g < last; ++g) {
-          const auto [i, end] = groups[g];
-          lp.compute(t, by_level, cas[i].leaf);
-          if (const auto cut = std::find(lp.dist.begin(), lp.dist.end(), kInf); cut != lp.dist.end()) {
-            const auto v = static_cast<SwitchIndex>(cut - lp.dist.begin());
-            // Levels are counted up from the switches with CAs: a leaf whose hosts are all down (a rack
-            // powered off) looks like a top switch. Configured roots count down from the top instead.
-            const bool hostless = sources[v] == 0 && options_.roots.empty();
-            declined[g] =
-                make_error(ErrorCode::kDeclined,
-                           "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
-                               name_of(topo, graph, cas[i].leaf) + " going up then down" +
-                               (hostless ? " (if it is a leaf whose hosts are all down, name the top switches in "
-                                           "routing.ftree.roots: levels are then counted from them)"
-                                         : ""));
-            continue;
-          }
-          for (unsigned x = 0; x < rounds; ++x) {
-            for (std::size_t k = i; k < end; ++k) {
-              const std::uint32_t r = route_of[x * cas.size() + k];
-              if (r == kNoRoute) continue;
-              const auto lid = static_cast<Lid>(cas[k].base + x);
-              filler.fill(lp, spines, r, cas[k].port, k, x, staged.row(lid));
-            }
-          }
-        }
-      },
-      4);
-  for (const auto& d : declined) {
-    if (d) return *d;
+
+ private:
+  static constexpr std::uint32_t kNoRoute = 0xFFFFFFFFu;
+
+  // The rows of the CA ports [i, end) on one leaf, every round.
+  std::optional<Error> fill_group(std::pair<std::size_t, std::size_t> group, const SpinePaths& spines, LeafPaths& lp,
+                                  RowFiller& filler, LidMajorLfts& staged) const {
+    const auto [i, end] = group;
+    lp.compute(t_, by_level_, cas_[i].sw);
+    if (const auto cut = std::find(lp.dist.begin(), lp.dist.end(), kInf); cut != lp.dist.end()) {
+      const auto v = static_cast<SwitchIndex>(cut - lp.dist.begin());
+      // Levels are counted up from the switches with CAs: a leaf whose hosts are all down (a rack
+      // powered off) looks like a top switch. Configured roots count down from the top instead.
+      return unreachable_leaf(topo_, graph_, v, cas_[i].sw, sources_[v] == 0 && !roots_configured_);
+    }
+    for (unsigned x = 0; x < rounds_; ++x) {
+      for (std::size_t k = i; k < end; ++k) {
+        const std::uint32_t r = route_of_[x * cas_.size() + k];
+        if (r == kNoRoute) continue;
+        const auto lid = static_cast<Lid>(cas_[k].base + x);
+        filler.fill(lp, spines, r, cas_[k].port, k, x, staged.row(lid));
+      }
+    }
+    return std::nullopt;
   }
-  // A leaf switch's own LIDs follow the route of its first CA port's base LID and end at port 0: the same
-  // legal shortest up-then-down path minus the delivering cable, so the channel dependencies are a subset
-  // of that route's. This routes a third of a 3-level tree's switch LIDs for the cost of a row copy
-  // (route_switch_lids spends a BFS over every cable per LID).
+
+  const Topology& topo_;
+  const SwitchGraph& graph_;
+  const FatTreeLevels& t_;
+  const std::vector<CaPort>& cas_;
+  const std::vector<std::uint32_t>& sources_;
+  bool roots_configured_;
+  std::vector<std::vector<SwitchIndex>> by_level_;
+  unsigned rounds_ = 1;                // LIDs per CA port at most (2^LMC)
+  std::vector<std::uint32_t> route_of_;  // [x * cas + k] spine path of LID base+x of CA port k
+};
+
+/// A leaf switch's own LIDs follow the route of its first CA port's base LID and end at port 0: the same
+/// legal shortest up-then-down path minus the delivering cable, so the channel dependencies are a subset
+/// of that route's. This routes a third of a 3-level tree's switch LIDs for the cost of a row copy
+/// (route_switch_lids spends a BFS over every cable per LID). Returns [LID] 1 for the LIDs so routed.
+std::vector<std::uint8_t> copy_leaf_switch_lids(const std::vector<CaPort>& cas,
+                                                const std::vector<std::pair<std::size_t, std::size_t>>& groups,
+                                                const std::vector<LidTarget>& targets, std::size_t n,
+                                                LidMajorLfts& staged) {
   std::vector<Lid> leaf_route(n, 0);  // [switch] base LID of its first CA port in `cas` order, 0 = none
-  for (const auto& [i, end] : groups) leaf_route[cas[i].leaf] = cas[i].base;
+  for (const auto& [i, end] : groups) leaf_route[cas[i].sw] = cas[i].base;
   std::vector<std::uint8_t> copied(targets.size(), 0);
   for (std::size_t lid = 1; lid < targets.size(); ++lid) {
     const LidTarget& tgt = targets[lid];
@@ -357,6 +357,40 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
     row[tgt.sw] = 0;
     copied[lid] = 1;
   }
+  return copied;
+}
+
+}  // namespace
+
+Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap& lids) const {
+  // Errors carry no "ftree: " prefix: the chain (and the planner) name the engine with every error.
+  if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
+  const SwitchGraph graph = SwitchGraph::build(topo);
+  const std::size_t n = graph.num_switches();
+  const auto targets = lid_targets(topo, graph, lids);
+  std::vector<CaPort> cas = ca_destinations(topo, lids, targets);
+  std::vector<std::uint32_t> sources(n, 0);
+  for (const CaPort& c : cas) ++sources[c.sw];
+  auto levels = recognise_fat_tree(topo, graph, sources, options_.roots);
+  if (!levels) return levels.error();
+  const FatTreeLevels& t = *levels;
+
+  // CA order: leaves in leaf_order, CA ports by port number.
+  std::vector<std::uint32_t> leaf_rank(n, 0);
+  for (std::uint32_t i = 0; i < t.leaf_order.size(); ++i) leaf_rank[t.leaf_order[i]] = i;
+  std::sort(cas.begin(), cas.end(), [&](const CaPort& a, const CaPort& b) {
+    return a.sw != b.sw ? leaf_rank[a.sw] < leaf_rank[b.sw] : a.port < b.port;
+  });
+  RoutingTables tables = ca_tables(topo, graph, lids, cas);
+  tables.engine = "ftree";
+  tables.deadlock_free = true;
+
+  CaLidRouter router(topo, graph, t, cas, sources, !options_.roots.empty());
+  for (SwitchIndex s : router.by_level()[t.top]) tables.tree_roots.push_back(topo.node(graph.node(s)).guid);
+  const auto groups = leaf_groups(cas);
+  LidMajorLfts staged(n, lids.max_lid());
+  if (auto routed = router.route(groups, staged); !routed) return routed.error();
+  const std::vector<std::uint8_t> copied = copy_leaf_switch_lids(cas, groups, targets, n, staged);
   staged.store(graph, tables);
 
   // Other switch LIDs: up*/down* in level order (higher level = up), spine-to-spine through one valley.

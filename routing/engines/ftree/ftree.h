@@ -3,10 +3,8 @@
 // CAs in RoutingTables::ca_order is congestion free (max link load 1).
 #pragma once
 
-#include <utility>
-
-#include "routing/engines/engine.h"
 #include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/rooted_engine.h"
 
 namespace smd {
 
@@ -27,16 +25,10 @@ namespace smd {
 /// with one valley switch for spine-to-spine routes. deadlock_free = true.
 /// Errors: kDeclined (not a fat tree, or a switch that cannot reach a leaf going up then down),
 /// kInvalidInput (empty LidMap, unknown root GUID). Cost O(leaves * cables + LIDs * switches).
-class FatTreeEngine : public RoutingEngine {
+class FatTreeEngine : public RootedEngine<FtreeOptions> {
  public:
-  /// `options` as the factory validated them; `adaptive` = routing.adaptive (also build AR groups).
-  FatTreeEngine(FtreeOptions options, bool adaptive) : options_(std::move(options)), adaptive_(adaptive) {}
-  std::string_view name() const override { return "ftree"; }
+  using RootedEngine::RootedEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  FtreeOptions options_;
-  bool adaptive_ = false;
 };
 
 }  // namespace smd

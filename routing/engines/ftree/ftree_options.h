@@ -2,24 +2,15 @@
 #pragma once
 
 #include <string_view>
-#include <utility>
-#include <vector>
 
-#include "routing/base/ids.h"
-#include "routing/engines/engine_options.h"
+#include "routing/engines/rooted_engine.h"
 
 namespace smd {
 
-struct FtreeOptions : EngineOptions {
+/// routing.ftree.roots: the top-level (spine) switch GUIDs; empty = infer the levels from the topology.
+struct FtreeOptions : RootGuidOptions {
   static constexpr std::string_view kEngine = "ftree";
-
-  FtreeOptions() = default;
-  explicit FtreeOptions(std::vector<Guid> root_guids) : roots(std::move(root_guids)) {}
-
-  /// routing.ftree.roots: top-level (spine) switch GUIDs; empty = infer from the topology. Non-zero and
-  /// distinct (parse); whether each names a switch of the fabric is only known when routing, which refuses
-  /// one that does not.
-  std::vector<Guid> roots;
+  using RootGuidOptions::RootGuidOptions;
 };
 
 }  // namespace smd

@@ -1,22 +1,12 @@
 #include "routing/engines/minhop/minhop_factory.h"
 
 #include "routing/engines/minhop/minhop.h"
+#include "routing/engines/plain_engine_factory.h"
 
 namespace smd {
-namespace {
-
-class MinHopFactory final : public EngineFactory {
- public:
-  std::string_view name() const override { return "minhop"; }
-  std::unique_ptr<RoutingEngine> create(const RoutingOptions&) const override {
-    return std::make_unique<MinHopEngine>();
-  }
-};
-
-}  // namespace
 
 const EngineFactory& minhop_factory() {
-  static const MinHopFactory factory;
+  static const PlainEngineFactory<MinHopEngine> factory("minhop");
   return factory;
 }
 

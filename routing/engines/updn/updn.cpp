@@ -5,6 +5,7 @@
 #include <string>
 
 #include "routing/engines/common/ar_groups.h"
+#include "routing/engines/common/ca_destinations.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/updn/updn_roots.h"
 #include "routing/model/hop_table.h"
@@ -13,24 +14,12 @@
 namespace smd {
 namespace {
 
-/// One CA port as a destination: the switch that delivers it, the port there, its LIDs.
-struct CaDest {
-  SwitchIndex sw;
-  PortNum port;
-  Lid base;
-  unsigned count;  // 2^LMC
-  NodeIndex node;
-};
+using CaDest = CaDestination;
 
 /// CA ports cabled to a switch, in CA order: (attached switch index, switch port).
-std::vector<CaDest> ca_destinations(const Topology& topo, const LidMap& lids, const std::vector<LidTarget>& targets) {
-  std::vector<CaDest> out;
-  for (const auto& e : lids.entries()) {
-    if (e.owner.node >= topo.size() || topo.node(e.owner.node).is_switch()) continue;
-    const LidTarget& t = targets[e.base];
-    if (t.sw == kNoSwitch) continue;
-    out.push_back(CaDest{t.sw, t.port, e.base, 1u << e.lmc, e.owner.node});
-  }
+std::vector<CaDest> ca_order_destinations(const Topology& topo, const LidMap& lids,
+                                          const std::vector<LidTarget>& targets) {
+  std::vector<CaDest> out = ca_destinations(topo, lids, targets);
   std::sort(out.begin(), out.end(), [](const CaDest& a, const CaDest& b) {
     return a.sw != b.sw ? a.sw < b.sw : a.port != b.port ? a.port < b.port : a.base < b.base;
   });
@@ -50,15 +39,9 @@ struct Fabric {
 
 Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<SwitchIndex>& roots, bool adaptive) {
   const UpDownOrder order = make_updown_order(f.topo, f.graph, rank_from_roots(f.graph, roots));
-  RoutingTables tables;
+  RoutingTables tables = ca_tables(f.topo, f.graph, f.lids, f.cas);
   tables.engine = "updn";
   tables.deadlock_free = true;
-  tables.lft.resize(f.topo.size());
-  for (SwitchIndex s = 0; s < f.graph.num_switches(); ++s) tables.lft[f.graph.node(s)] = Lft(f.lids.max_lid());
-  std::vector<std::uint8_t> listed(f.topo.size(), 0);
-  for (const CaDest& d : f.cas) {
-    if (!listed[d.node]) listed[d.node] = 1, tables.ca_order.push_back(d.node);
-  }
 
   UpDownBalancer balancer(f.graph, f.sources);
   DestPaths paths;
@@ -109,7 +92,7 @@ Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& 
   Fabric f{topo, lids, SwitchGraph::build(topo), {}, {}, {}, {}};
   f.targets = lid_targets(topo, f.graph, lids);
   f.component = switch_components(f.graph);
-  f.cas = ca_destinations(topo, lids, f.targets);
+  f.cas = ca_order_destinations(topo, lids, f.targets);
   f.sources.assign(f.graph.num_switches(), 0);
   for (const CaDest& d : f.cas) ++f.sources[d.sw];
 

@@ -3,10 +3,8 @@
 // so it is the general engine of the chain: tori, meshes and random graphs as well as trees.
 #pragma once
 
-#include <utility>
-
-#include "routing/engines/engine.h"
 #include "routing/engines/updn/updn_options.h"
+#include "routing/engines/rooted_engine.h"
 
 namespace smd {
 
@@ -25,16 +23,10 @@ namespace smd {
 /// Automatic roots never fail: if the spines chosen for a fat-tree-like graph leave a CA LID unreachable,
 /// the engine re-ranks from the centre switch, which reaches every switch.
 /// Cost O(destination switches * cables + LIDs * switches): 2,560 switches and 32k LIDs in about a second.
-class UpDownEngine : public RoutingEngine {
+class UpDownEngine : public RootedEngine<UpdnOptions> {
  public:
-  /// `options` as the factory validated them; `adaptive` = routing.adaptive (also build AR groups).
-  UpDownEngine(UpdnOptions options, bool adaptive) : options_(std::move(options)), adaptive_(adaptive) {}
-  std::string_view name() const override { return "updn"; }
+  using RootedEngine::RootedEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  UpdnOptions options_;
-  bool adaptive_ = false;
 };
 
 }  // namespace smd

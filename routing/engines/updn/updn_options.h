@@ -2,23 +2,15 @@
 #pragma once
 
 #include <string_view>
-#include <utility>
-#include <vector>
 
-#include "routing/base/ids.h"
-#include "routing/engines/engine_options.h"
+#include "routing/engines/rooted_engine.h"
 
 namespace smd {
 
-struct UpdnOptions : EngineOptions {
+/// routing.updn.roots: the switches ranked 0 by the BFS; empty = choose them automatically.
+struct UpdnOptions : RootGuidOptions {
   static constexpr std::string_view kEngine = "updn";
-
-  UpdnOptions() = default;
-  explicit UpdnOptions(std::vector<Guid> root_guids) : roots(std::move(root_guids)) {}
-
-  /// routing.updn.roots: root switch GUIDs; empty = choose automatically. Non-zero and distinct (parse);
-  /// whether each names a switch of the fabric is only known when routing, which refuses one that does not.
-  std::vector<Guid> roots;
+  using RootGuidOptions::RootGuidOptions;
 };
 
 }  // namespace smd
