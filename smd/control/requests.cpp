@@ -134,13 +134,12 @@ Result<Endpoint> resolve_endpoint(const FabricSnapshot& snap, std::string_view n
   return node_endpoint(snap, matches.front());
 }
 
-const char* type_name(NodeType type) {
-  switch (type) {
-    case NodeType::kSwitch: return "switch";
-    case NodeType::kRouter: return "router";
-    case NodeType::kCa: return "ca";
-  }
-  return "?";
+// The answers spell node types in lower case ("switch", "ca", "router"): the model's names, lowered, so
+// a new node type needs no second list here.
+std::string type_name(NodeType type) {
+  std::string name = to_string(type);
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name;
 }
 
 std::string dest_name(const FabricSnapshot& snap, Lid lid) {
@@ -328,9 +327,9 @@ Json nodes_json(const FabricSnapshot& snap) {
       }
       ports.push_back(std::move(pj));
     }
-    Json nj = {{"guid", format_guid(node.guid)},          {"type", type_name(node.type)},
-               {"name", snap.names.of(node)},             {"description", node.description},
-               {"lids", std::move(lids)},                 {"dr_path", format_dr_path(node.dr_path)},
+    Json nj = {{"guid", format_guid(node.guid)}, {"type", type_name(node.type)},
+               {"name", snap.names.of(node)},    {"description", node.description},
+               {"lids", std::move(lids)},        {"dr_path", format_dr_path(node.dr_path)},
                {"ports", std::move(ports)}};
     // A switch's own port carries SubnetTimeOut and MasterSMSL; LifeTimeValue is its SwitchInfo's.
     if (node.is_switch()) {
