@@ -44,7 +44,7 @@ inline constexpr std::array kControlCommandCatalog = {
     ControlCommandInfo{"status", "status", "SM state, sweeps, routing engine, fabric counts, policy"},
     ControlCommandInfo{"sweep", "sweep [--light]",
                        "request a heavy sweep (runs even while sweeps are off), or a light one"},
-    ControlCommandInfo{"sweeps", "sweeps off --reason TEXT|on",
+    ControlCommandInfo{"sweeps", "sweeps off --reason TEXT | sweeps on",
                        "maintenance: turn light and trap-driven heavy sweeps off or on"},
 };
 
