@@ -21,7 +21,7 @@ _smd_complete_files() {
 
 _smctl() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local global="--socket --instance --json --timeout --help --version"
+  local global="--socket --instance --json --timeout --list-commands --help --version"
   local commands="status nodes lfts route sweep reroute report sa partitions groups counters ports port export
                   dump log-level sweeps perfmgr"
   case ${prev} in

@@ -40,6 +40,15 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+/// Run `step`, adding its wall time in ms to `into` (a PlanTimings field); returns what the step returns.
+template <class Step>
+auto timed(double& into, Step&& step) {
+  const auto start = Clock::now();
+  auto result = step();
+  into += ms_since(start);
+  return result;
+}
+
 std::string hex(std::uint64_t v, int width) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(v));
@@ -320,21 +329,32 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
   }
 }
 
-}  // namespace
-
-int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
-  const auto started = Clock::now();
-  PlanTimings tm;
+/// What one plan builds up, step by step; each step fills its part or stops the plan with an exit code.
+struct PlanRun {
   Policy policy;
+  std::optional<Topology> topo;
+  std::optional<LidMap> lids;
+  std::optional<Routed> routed;
+  std::optional<QualityReport> quality;
+  std::optional<PathDiversityReport> diversity;
+  std::vector<std::string> qos_lines;  // what the sweep would log before it programs QoS
+  nlohmann::ordered_json roce_json;
+  std::ostringstream roce_text;
+  PlanTimings tm;
+};
+
+/// The policy and the netfile, with the caps a netfile does not carry applied. 0, or kPlanBadInput after
+/// saying why on `err`.
+int read_inputs(const PlanArgs& args, PlanRun& run, std::ostream& err) {
   if (!args.config.empty()) {
     auto loaded = load_policy_file(args.config);
     if (!loaded) {
       err << "smd plan: " << printable_lines(loaded.error().message) << "\n";
       return kPlanBadInput;
     }
-    policy = std::move(loaded).value();
+    run.policy = std::move(loaded).value();
   }
-  if (args.adaptive || !args.ar_plan.empty()) policy.routing.options.adaptive = true;
+  if (args.adaptive || !args.ar_plan.empty()) run.policy.routing.options.adaptive = true;
   auto topo = read_netfile_file(args.topology);
   if (!topo) {
     err << "smd plan: " << printable_text(topo.error().message) << "\n";
@@ -358,100 +378,131 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
       for (Port& p : topo->mutable_node(n).ports) p.vl_cap = static_cast<std::uint8_t>(args.vl_cap);
     }
   }
-  tm.read = ms_since(started);
-  auto phase = Clock::now();
+  run.topo = std::move(topo).value();
+  return 0;
+}
+
+/// LIDs as the daemon would assign them, keeping those of --guid2lid. 0, or kPlanBadInput.
+int assign_plan_lids(const PlanArgs& args, PlanRun& run, std::ostream& err) {
   LidAssignOptions lid_options;
-  lid_options.lmc = policy.lid.lmc;
+  lid_options.lmc = run.policy.lid.lmc;
   Guid2Lid remembered;
   if (!args.guid2lid.empty() && !read_plan_guid2lid(args.guid2lid, remembered, err)) return kPlanBadInput;
-  warn_unmatched_guid2lid(*topo, remembered, args.guid2lid, err);
-  warn_beyond_directed_routes(*topo, err);
-  auto lids = assign_lids(*topo, remembered, lid_options);
-  tm.lids = ms_since(phase);
+  warn_unmatched_guid2lid(*run.topo, remembered, args.guid2lid, err);
+  warn_beyond_directed_routes(*run.topo, err);
+  auto lids = assign_lids(*run.topo, remembered, lid_options);
   if (!lids) {
     err << "smd plan: " << args.topology << ": LID assignment: " << printable_text(lids.error().message) << "\n";
     return kPlanBadInput;
   }
-  phase = Clock::now();
-  auto routed = route_timed(policy, *topo, *lids);
-  tm.route = ms_since(phase);
-  if (!routed) {
-    err << "smd plan: " << args.topology << ": " << printable_text(routed.error().message) << "\n";
-    return kPlanRoutingFailed;
+  run.lids = std::move(lids).value();
+  return 0;
+}
+
+/// The files asked for (--lft-dump, --opensm-lfts, --ar-plan), each replaced whole. 0, or kPlanWriteFailed.
+int write_table_files(const PlanArgs& args, const PlanRun& run, std::ostream& err) {
+  const RoutingTables& tables = run.routed->tables;
+  Status st = Ok{};
+  std::string where;
+  if (!args.lft_dump.empty()) st = write_lft_dump(args.lft_dump, *run.topo, *run.lids, tables);
+  if (st && !args.opensm_lfts.empty()) {
+    const std::string text = dump::opensm_lfts(*run.topo, *run.lids, tables);
+    st = write_file_atomic_stream(args.opensm_lfts, [&](std::ostream& f) { f << text; });
   }
-  phase = Clock::now();
-  if (!args.lft_dump.empty()) {
-    if (auto st = write_lft_dump(args.lft_dump, *topo, *lids, routed->tables); !st) {
-      err << "smd plan: " << printable_text(st.error().message) << "\n";
-      return kPlanWriteFailed;
-    }
+  if (st && !args.ar_plan.empty()) {
+    where = args.ar_plan + ": ";
+    st = write_ar_plan_file(args.ar_plan, *run.topo, tables);
   }
-  if (!args.opensm_lfts.empty()) {
-    const std::string text = dump::opensm_lfts(*topo, *lids, routed->tables);
-    if (auto st = write_file_atomic_stream(args.opensm_lfts, [&](std::ostream& f) { f << text; }); !st) {
-      err << "smd plan: " << printable_text(st.error().message) << "\n";
-      return kPlanWriteFailed;
-    }
-  }
-  if (!args.ar_plan.empty()) {
-    if (auto st = write_ar_plan_file(args.ar_plan, *topo, routed->tables); !st) {
-      err << "smd plan: " << args.ar_plan << ": " << printable_text(st.error().message) << "\n";
-      return kPlanWriteFailed;
-    }
-  }
-  // What the sweep logs before it programs QoS: the layers overriding the policy's SL2VL, and SLs that some
-  // port type maps past the VLs its ports operate.
-  std::vector<std::string> qos_lines;
-  if (policy.qos.enabled) {
-    const Sl2VlPlan sl2vl(*topo, policy.qos, routed->tables.layering.get());
-    qos_lines = sl2vl.warnings();
-    for (std::string& line : summarize_problems(sl2vl.problems())) qos_lines.push_back(std::move(line));
-  }
-  tm.outputs = ms_since(phase);
+  if (st) return 0;
+  err << "smd plan: " << where << printable_text(st.error().message) << "\n";
+  return kPlanWriteFailed;
+}
+
+/// What the sweep logs before it programs QoS: the layers overriding the policy's SL2VL, and SLs that some
+/// port type maps past the VLs its ports operate.
+std::vector<std::string> qos_warnings(const Policy& policy, const Topology& topo, const RoutingTables& tables) {
+  std::vector<std::string> lines;
+  if (!policy.qos.enabled) return lines;
+  const Sl2VlPlan sl2vl(topo, policy.qos, tables.layering.get());
+  lines = sl2vl.warnings();
+  for (std::string& line : summarize_problems(sl2vl.problems())) lines.push_back(std::move(line));
+  return lines;
+}
+
+/// The routing-quality report and the path diversity of the winner's tables. 0, or kPlanRoutingFailed.
+int measure(const PlanArgs& args, PlanRun& run, std::ostream& err) {
   QualityOptions q_options;
   q_options.perm_seeds = args.seeds;
   q_options.ebb_samples = args.seeds;
   q_options.max_shifts = args.max_shifts;
-  phase = Clock::now();
-  auto quality = compute_quality(*topo, *lids, routed->tables, q_options, &routed->verified);
-  tm.quality = ms_since(phase);
+  auto quality = timed(run.tm.quality, [&] {
+    return compute_quality(*run.topo, *run.lids, run.routed->tables, q_options, &run.routed->verified);
+  });
   if (!quality) {
     err << "smd plan: " << args.topology << ": quality report: " << printable_text(quality.error().message) << "\n";
     return kPlanRoutingFailed;
   }
-  phase = Clock::now();
-  auto diversity = compute_path_diversity(*topo, *lids, routed->tables, 0, &*quality);
-  tm.diversity = ms_since(phase);
+  run.quality = std::move(quality).value();
+  auto diversity = timed(run.tm.diversity, [&] {
+    return compute_path_diversity(*run.topo, *run.lids, run.routed->tables, 0, &*run.quality);
+  });
   if (!diversity) {
     err << "smd plan: " << args.topology << ": path diversity: " << printable_text(diversity.error().message) << "\n";
     return kPlanRoutingFailed;
   }
-  phase = Clock::now();
-  nlohmann::ordered_json roce_json;
-  std::ostringstream roce_text;
-  if (args.roce.requested()) {
-    RocePlanOptions roce = args.roce;
-    roce.format = args.format;
-    roce.seeds = args.seeds;
-    auto done = run_roce_plan(*topo, *lids, routed->tables, roce, roce_text);
-    if (!done) {
-      err << "smd plan: " << args.topology << ": " << printable_text(done.error().message) << "\n";
-      return done.error().code == ErrorCode::kIo ? kPlanWriteFailed : kPlanBadInput;
-    }
-    roce_json = std::move(done).value();
+  run.diversity = std::move(diversity).value();
+  return 0;
+}
+
+/// The RoCEv2 plan, comparison and files when asked for. 0, kPlanWriteFailed (a file) or kPlanBadInput.
+int plan_roce(const PlanArgs& args, PlanRun& run, std::ostream& err) {
+  if (!args.roce.requested()) return 0;
+  RocePlanOptions roce = args.roce;
+  roce.format = args.format;
+  roce.seeds = args.seeds;
+  auto done = run_roce_plan(*run.topo, *run.lids, run.routed->tables, roce, run.roce_text);
+  if (!done) {
+    err << "smd plan: " << args.topology << ": " << printable_text(done.error().message) << "\n";
+    return done.error().code == ErrorCode::kIo ? kPlanWriteFailed : kPlanBadInput;
   }
-  tm.outputs += ms_since(phase);
-  tm.total = ms_since(started);
+  run.roce_json = std::move(done).value();
+  return 0;
+}
+
+/// The report on `out`, as JSON or text.
+void print_report(const PlanArgs& args, const PlanRun& run, std::ostream& out) {
   if (args.format == "json") {
-    auto j = to_json(args, policy, *topo, *lids, *routed, *quality, *diversity, tm);
-    j["qos"] = {{"enabled", policy.qos.enabled}, {"warnings", qos_lines}};
-    if (args.roce.requested()) j["roce"] = roce_json;
+    auto j = to_json(args, run.policy, *run.topo, *run.lids, *run.routed, *run.quality, *run.diversity, run.tm);
+    j["qos"] = {{"enabled", run.policy.qos.enabled}, {"warnings", run.qos_lines}};
+    if (args.roce.requested()) j["roce"] = run.roce_json;
     out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-  } else {
-    print_text(out, args, *topo, *lids, *routed, *quality, *diversity, tm);
-    for (const std::string& line : qos_lines) out << "qos warning   " << line << "\n";
-    out << roce_text.str();
+    return;
   }
+  print_text(out, args, *run.topo, *run.lids, *run.routed, *run.quality, *run.diversity, run.tm);
+  for (const std::string& line : run.qos_lines) out << "qos warning   " << line << "\n";
+  out << run.roce_text.str();
+}
+
+}  // namespace
+
+// The steps in the order the daemon's sweep takes them, each timed for the report.
+int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
+  const auto started = Clock::now();
+  PlanRun run;
+  if (const int rc = timed(run.tm.read, [&] { return read_inputs(args, run, err); })) return rc;
+  if (const int rc = timed(run.tm.lids, [&] { return assign_plan_lids(args, run, err); })) return rc;
+  auto routed = timed(run.tm.route, [&] { return route_timed(run.policy, *run.topo, *run.lids); });
+  if (!routed) {
+    err << "smd plan: " << args.topology << ": " << printable_text(routed.error().message) << "\n";
+    return kPlanRoutingFailed;
+  }
+  run.routed = std::move(routed).value();
+  if (const int rc = timed(run.tm.outputs, [&] { return write_table_files(args, run, err); })) return rc;
+  run.qos_lines = timed(run.tm.outputs, [&] { return qos_warnings(run.policy, *run.topo, run.routed->tables); });
+  if (const int rc = measure(args, run, err)) return rc;
+  if (const int rc = timed(run.tm.outputs, [&] { return plan_roce(args, run, err); })) return rc;
+  run.tm.total = ms_since(started);
+  print_report(args, run, out);
   return 0;
 }
 

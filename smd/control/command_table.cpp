@@ -9,6 +9,7 @@
 #include "smd/control/health_requests.h"
 #include "smd/control/multicast_requests.h"
 #include "smd/control/requests.h"
+#include "smd/protocol/control_commands.h"
 
 namespace smd::control {
 namespace {
@@ -150,30 +151,44 @@ Json do_partitions(const CommandContext& c) {
 }
 Json do_lfts(const CommandContext& c) { return from_result(lfts_json(*c.snap, name_field(c.request, "switch"))); }
 
+// The summary comes from the catalog smctl shares (smd/protocol/control_commands.h): a name missing
+// there does not compile.
+constexpr ControlCommand row(std::string_view name, bool needs_snapshot, Json (*handle)(const CommandContext&)) {
+  return ControlCommand{name, control_command_info(name).summary, needs_snapshot, handle};
+}
+
 // Sorted by name. Requests that only ask the daemon for something (sweep, reroute) need no snapshot.
 constexpr std::array kCommands = {
-    ControlCommand{"counters", "per-port PMA counters of the PerfMgr's last pass [node, errors]", true, do_counters},
-    ControlCommand{"dump", "what smd programmed in OpenSM's dump formats (what=lfts, subnet, mcfdbs, sl2vl)", true,
-                   do_dump},
-    ControlCommand{"export", "a plan file the daemon wrote (what=roce)", true, do_export},
-    ControlCommand{"groups", "multicast groups with members and trees", true, do_groups},
-    ControlCommand{"lfts", "linear forwarding tables [switch]", true, do_lfts},
-    ControlCommand{"log_level", "set the running log level (level)", false, do_log_level},
-    ControlCommand{"nodes", "every node with LIDs, DR path and ports", true, do_nodes},
-    ControlCommand{"partitions", "partitions and their members [pkey]", true, do_partitions},
-    ControlCommand{"perfmgr", "run one PerfMgr pass now, or clear its stored counters (action: pass, clear)", false,
-                   do_perfmgr},
-    ControlCommand{"port_clear", "drop a port's unhealthy mark (node, port)", true, do_port_clear},
-    ControlCommand{"ports", "cabled ports with their health [unhealthy]", true, do_ports},
-    ControlCommand{"report", "the last heavy sweep's summary", true, do_report},
-    ControlCommand{"reroute", "recompute routes and program the difference", false, do_reroute},
-    ControlCommand{"route", "hop-by-hop path through the LFTs (src, dst)", true, do_route},
-    ControlCommand{"sa", "the Subnet Administrator's counters", true, do_sa},
-    ControlCommand{"status", "SM state, sweeps, engine, fabric counts, policy", true, do_status},
-    ControlCommand{"sweep", "request a heavy sweep, or a light one [light]", false, do_sweep},
-    ControlCommand{"sweeps", "maintenance: light and trap-driven sweeps off (on=false, reason) or on", false,
-                   do_sweeps},
+    row("counters", true, do_counters),
+    row("dump", true, do_dump),
+    row("export", true, do_export),
+    row("groups", true, do_groups),
+    row("lfts", true, do_lfts),
+    row("log_level", false, do_log_level),
+    row("nodes", true, do_nodes),
+    row("partitions", true, do_partitions),
+    row("perfmgr", false, do_perfmgr),
+    row("port_clear", true, do_port_clear),
+    row("ports", true, do_ports),
+    row("report", true, do_report),
+    row("reroute", false, do_reroute),
+    row("route", true, do_route),
+    row("sa", true, do_sa),
+    row("status", true, do_status),
+    row("sweep", false, do_sweep),
+    row("sweeps", false, do_sweeps),
 };
+
+// Every command of the catalog has a handler here, in the same order: smctl offers nothing the daemon
+// would answer with "unknown command".
+constexpr bool same_commands_as_catalog() {
+  if (kCommands.size() != kControlCommandCatalog.size()) return false;
+  for (std::size_t i = 0; i < kCommands.size(); ++i) {
+    if (kCommands[i].name != kControlCommandCatalog[i].name) return false;
+  }
+  return true;
+}
+static_assert(same_commands_as_catalog(), "kCommands and kControlCommandCatalog name different commands");
 
 }  // namespace
 

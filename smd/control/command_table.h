@@ -1,6 +1,7 @@
 // The control socket's commands as one table: name -> handler, with a one-line summary. handle_request
-// (requests.h) looks the name up here, and the "unknown command" error lists the table's names, so a new
-// command is one row in command_table.cpp and nothing else to keep in step.
+// (requests.h) looks the name up here, and the "unknown command" error lists the table's names. The names
+// and summaries are the catalog smctl shares (smd/protocol/control_commands.h); command_table.cpp does not
+// compile unless every catalog row has its handler here, so a new command is one row in each.
 #pragma once
 
 #include <memory>
@@ -26,7 +27,7 @@ struct CommandContext {
   std::string by() const { return requester.empty() ? "" : " by " + requester; }
 };
 
-/// One row: the "cmd" value, what it does (one line, for help and errors), whether it reads the
+/// One row: the "cmd" value, what it does (the catalog's line, for help and errors), whether it reads the
 /// snapshot, and the handler, which answers with ok_response or error_response and may throw a
 /// Json::exception for a field of the wrong type (handle_request turns that into an error response).
 struct ControlCommand {

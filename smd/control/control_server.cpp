@@ -16,7 +16,6 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
-#include <unordered_set>
 #include <vector>
 
 namespace smd {
@@ -78,45 +77,41 @@ bool peer_allowed(const PeerCredentials& peer, const std::string& group) {
   return peer.gid == *gid || user_in_group(peer.uid, *gid);
 }
 
-/// State the sessions share with the server; kept alive by queued handlers after the server is gone.
-struct ControlServer::Shared {
-  Shared(DaemonControl& c, ControlServerOptions o) : control(c), options(std::move(o)) {}
-  DaemonControl& control;
-  ControlServerOptions options;
-  std::unordered_set<std::shared_ptr<Session>> sessions;
-  bool stopped = true;
-};
-
 /// One client: read a line, answer it, repeat until the client closes, errs or idles out.
-class ControlServer::Session : public std::enable_shared_from_this<Session> {
+class ControlServer::Session : public control::ServedConnection {
  public:
-  Session(stream::socket socket, std::shared_ptr<Shared> shared)
-      : socket_(std::move(socket)),
+  /// `refusal` non-empty: send it as one error line and close. `peer` names the requester in the log.
+  Session(stream::socket socket, std::shared_ptr<control::ConnectionRegistry> registry, DaemonControl& daemon,
+          const ControlServerOptions& options, std::string refusal, const std::optional<PeerCredentials>& peer)
+      : ServedConnection(std::move(registry)),
+        socket_(std::move(socket)),
         timer_(socket_.get_executor()),
-        in_(shared->options.max_request_bytes),
-        shared_(std::move(shared)) {}
-
-  /// Refuse with one error line, or start reading requests from `peer` (named in what its requests start).
-  void start(const std::string& refusal, const std::optional<PeerCredentials>& peer) {
+        in_(options.max_request_bytes),
+        daemon_(daemon),
+        max_request_bytes_(options.max_request_bytes),
+        idle_timeout_(options.idle_timeout),
+        refusal_(std::move(refusal)) {
     if (peer) requester_ = "uid " + std::to_string(peer->uid) + " pid " + std::to_string(peer->pid);
-    if (!refusal.empty()) {
-      send(control::to_line(control::error_response(refusal)), /*then_read=*/false);
+  }
+
+  void begin() override {
+    if (!refusal_.empty()) {
+      send(control::to_line(control::error_response(refusal_)), /*then_read=*/false);
       return;
     }
     read();
   }
 
-  void close() {
+ private:
+  void shut() override {
     boost::system::error_code ignored;
     timer_.cancel();
     socket_.close(ignored);
-    shared_->sessions.erase(shared_from_this());
   }
 
- private:
   void arm_deadline() {
-    timer_.expires_after(shared_->options.idle_timeout);
-    timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    timer_.expires_after(idle_timeout_);
+    timer_.async_wait([self = self<Session>()](const boost::system::error_code& ec) {
       // A re-armed timer reports operation_aborted; only a real expiry closes the client.
       if (!ec && self->timer_.expiry() <= asio::steady_timer::clock_type::now()) self->close();
     });
@@ -126,17 +121,17 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
     arm_deadline();
     asio::async_read_until(
         socket_, in_, '\n',
-        [self = shared_from_this()](const boost::system::error_code& ec, std::size_t n) { self->on_line(ec, n); });
+        [self = self<Session>()](const boost::system::error_code& ec, std::size_t n) { self->on_line(ec, n); });
   }
 
   void on_line(const boost::system::error_code& ec, std::size_t n) {
     if (ec == asio::error::not_found) {  // the buffer filled up without a newline
-      send(control::to_line(control::error_response("request longer than " +
-                                                    std::to_string(shared_->options.max_request_bytes) + " bytes")),
+      send(control::to_line(
+               control::error_response("request longer than " + std::to_string(max_request_bytes_) + " bytes")),
            false);
       return;
     }
-    if (ec || shared_->stopped) {
+    if (ec || server_stopped()) {
       close();
       return;
     }
@@ -149,7 +144,7 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
     }
     auto request = control::parse_request(line);
     if (!request.ok()) spdlog::info("control socket: bad request from {}: {}", requester_, request.error().message);
-    const control::Json response = request.ok() ? control::handle_request(*request, shared_->control, requester_)
+    const control::Json response = request.ok() ? control::handle_request(*request, daemon_, requester_)
                                                 : control::error_response(request.error().message);
     send(control::to_line(response), true);
   }
@@ -158,8 +153,8 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
     out_ = std::move(line);
     arm_deadline();
     asio::async_write(socket_, asio::buffer(out_),
-                      [self = shared_from_this(), then_read](const boost::system::error_code& ec, std::size_t) {
-                        if (ec || !then_read || self->shared_->stopped) {
+                      [self = self<Session>(), then_read](const boost::system::error_code& ec, std::size_t) {
+                        if (ec || !then_read || self->server_stopped()) {
                           self->close();
                           return;
                         }
@@ -171,103 +166,87 @@ class ControlServer::Session : public std::enable_shared_from_this<Session> {
   asio::steady_timer timer_;
   asio::streambuf in_;
   std::string out_;
+  DaemonControl& daemon_;
+  std::size_t max_request_bytes_;
+  std::chrono::milliseconds idle_timeout_;
+  std::string refusal_;
   std::string requester_ = "an unidentified peer";  // "uid U pid P" from SO_PEERCRED
-  std::shared_ptr<Shared> shared_;
 };
 
 ControlServer::ControlServer(asio::io_context& io, DaemonControl& control, std::string path, unsigned mode,
                              ControlServerOptions options)
-    : io_(io), path_(std::move(path)), mode_(mode), shared_(std::make_shared<Shared>(control, std::move(options))) {}
+    : io_(io),
+      control_(control),
+      path_(std::move(path)),
+      mode_(mode),
+      options_(std::move(options)),
+      core_(io, "control socket " + path_,
+            [this](stream::socket socket, std::size_t live) { return admit(std::move(socket), live); }) {}
 
 ControlServer::~ControlServer() { (void)stop(); }
 
-std::size_t ControlServer::clients() const { return shared_->sessions.size(); }
+// A socket file that accepts a connection belongs to a live daemon; one that refuses is stale.
+Status ControlServer::replace_stale_socket() {
+  struct stat st {};
+  if (lstat(path_.c_str(), &st) != 0) return Ok{};
+  if (!S_ISSOCK(st.st_mode)) return io_error("exists", path_, "not a socket; refusing to replace it");
+  stream::socket probe(io_);
+  boost::system::error_code ec;
+  probe.connect(stream::endpoint(path_), ec);
+  if (!ec) return io_error("in use", path_, "another process is serving it");
+  if (unlink(path_.c_str()) != 0) return io_error("remove stale socket", path_, std::strerror(errno));
+  return Ok{};
+}
 
 Status ControlServer::start() {
-  if (!shared_->stopped) return Ok{};
+  if (core_.listening()) return Ok{};
   // The kernel keeps a Unix socket's path in sockaddr_un::sun_path; a longer one cannot be bound at all.
   if (path_.size() >= sizeof(sockaddr_un::sun_path)) {
     return io_error("bind", path_,
                     "path is " + std::to_string(path_.size()) + " bytes; a Unix socket path holds at most " +
                         std::to_string(sizeof(sockaddr_un::sun_path) - 1));
   }
-  struct stat st {};
-  if (lstat(path_.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode)) return io_error("exists", path_, "not a socket; refusing to replace it");
-    // A socket file that accepts a connection belongs to a live daemon; one that refuses is stale.
-    stream::socket probe(io_);
-    boost::system::error_code ec;
-    probe.connect(stream::endpoint(path_), ec);
-    if (!ec) return io_error("in use", path_, "another process is serving it");
-    if (unlink(path_.c_str()) != 0) return io_error("remove stale socket", path_, std::strerror(errno));
-  }
+  if (auto replaced = replace_stale_socket(); !replaced.ok()) return replaced;
   std::error_code fs_ec;
   std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), fs_ec);
-
-  auto acceptor = std::make_unique<stream::acceptor>(io_);
-  boost::system::error_code ec;
-  acceptor->open(stream(), ec);
-  if (ec) return io_error("socket", path_, ec.message());
-  // umask is process-wide; for the moment of bind it keeps the file private (0600) until the chmod
-  // below widens it to mode_, so there is no window where anyone else may connect.
-  const mode_t old_mask = ::umask(0177);
-  acceptor->bind(stream::endpoint(path_), ec);
-  ::umask(old_mask);
-  if (ec) return io_error("bind", path_, ec.message());
-  acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return io_error("listen", path_, ec.message());
-  if (const auto gid = group_id(shared_->options.group)) {
+  // Born 0600; the chmod below widens it to mode_ once the group is set.
+  if (auto listening = core_.listen(stream::endpoint(path_), {.reuse_address = false, .bind_umask = 0177});
+      !listening.ok())
+    return listening;
+  if (const auto gid = group_id(options_.group)) {
     if (::chown(path_.c_str(), static_cast<uid_t>(-1), *gid) != 0) {
-      spdlog::warn("control socket {}: chgrp {}: {}", path_, shared_->options.group, std::strerror(errno));
+      spdlog::warn("control socket {}: chgrp {}: {}", path_, options_.group, std::strerror(errno));
     }
   }
   if (::chmod(path_.c_str(), static_cast<mode_t>(mode_)) != 0) {
     const std::string why = std::strerror(errno);
+    core_.stop();
     ::unlink(path_.c_str());
     return io_error("chmod", path_, why);
   }
-  acceptor_ = std::move(acceptor);
-  shared_->stopped = false;
-  accept_next();
   spdlog::info("control socket listening on {}", path_);
   return Ok{};
 }
 
-void ControlServer::accept_next() {
-  acceptor_->async_accept([this, shared = shared_](const boost::system::error_code& ec, stream::socket socket) {
-    if (shared->stopped) return;  // the server (this) may be gone: touch nothing
-    if (ec) {
-      // EMFILE and friends: keep listening rather than going deaf for good.
-      spdlog::warn("control socket {}: accept: {}", path_, ec.message());
-      accept_next();
-      return;
-    }
-    std::string refusal;
-    const auto peer = peer_of(socket);
-    const auto& opts = shared->options;
-    if (shared->sessions.size() >= opts.max_clients) {
-      refusal = "too many control clients (" + std::to_string(opts.max_clients) + ")";
-    } else if (!peer) {
-      refusal = "cannot identify the peer (SO_PEERCRED)";
-    } else if (!(opts.authorize ? opts.authorize(*peer) : peer_allowed(*peer, opts.group))) {
-      refusal = "permission denied: uid " + std::to_string(peer->uid) + " is neither root nor in group " + opts.group;
-      spdlog::warn("control socket {}: refused uid {} pid {}", path_, peer->uid, peer->pid);
-    }
-    auto session = std::make_shared<Session>(std::move(socket), shared);
-    shared->sessions.insert(session);
-    session->start(refusal, peer);
-    accept_next();
-  });
+// Everyone accepted gets a session; one refused (over the cap, unidentified, not authorized) gets a
+// session that writes the reason and closes, so smctl can print why.
+std::shared_ptr<control::ServedConnection> ControlServer::admit(stream::socket socket, std::size_t live) {
+  std::string refusal;
+  const auto peer = peer_of(socket);
+  if (live >= options_.max_clients) {
+    refusal = "too many control clients (" + std::to_string(options_.max_clients) + ")";
+  } else if (!peer) {
+    refusal = "cannot identify the peer (SO_PEERCRED)";
+  } else if (!(options_.authorize ? options_.authorize(*peer) : peer_allowed(*peer, options_.group))) {
+    refusal = "permission denied: uid " + std::to_string(peer->uid) + " is neither root nor in group " + options_.group;
+    spdlog::warn("control socket {}: refused uid {} pid {}", path_, peer->uid, peer->pid);
+  }
+  return std::make_shared<Session>(std::move(socket), core_.registry(), control_, options_, std::move(refusal), peer);
 }
 
 Status ControlServer::stop() {
-  if (shared_->stopped) return Ok{};
-  shared_->stopped = true;
-  boost::system::error_code ignored;
-  acceptor_->close(ignored);
-  acceptor_.reset();
-  const auto sessions = shared_->sessions;  // close() erases from the set
-  for (const auto& s : sessions) s->close();
+  if (!core_.listening()) return Ok{};
+  core_.stop();
   if (::unlink(path_.c_str()) != 0 && errno != ENOENT) return io_error("remove", path_, std::strerror(errno));
   return Ok{};
 }

@@ -15,6 +15,7 @@
 
 #include "routing/base/status.h"
 #include "smd/control/requests.h"
+#include "smd/control/stream_server.h"
 #include "smd/state/fabric_snapshot.h"
 
 namespace smd {
@@ -59,18 +60,20 @@ class ControlServer {
 
   const std::string& path() const { return path_; }
   /// Clients connected right now.
-  std::size_t clients() const;
+  std::size_t clients() const { return core_.live(); }
 
  private:
-  struct Shared;
   class Session;
-  void accept_next();
+  Status replace_stale_socket();
+  std::shared_ptr<control::ServedConnection> admit(boost::asio::local::stream_protocol::socket socket,
+                                                   std::size_t live);
 
   boost::asio::io_context& io_;
+  DaemonControl& control_;
   std::string path_;
   unsigned mode_;
-  std::shared_ptr<Shared> shared_;  // outlives the server while handlers are still queued
-  std::unique_ptr<boost::asio::local::stream_protocol::acceptor> acceptor_;
+  ControlServerOptions options_;
+  control::StreamServer<boost::asio::local::stream_protocol> core_;
 };
 
 }  // namespace smd

@@ -5,7 +5,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <optional>
-#include <unordered_set>
 
 #include "config/listen_address.h"
 #include "smd/control/metrics_text.h"
@@ -37,44 +36,42 @@ Result<tcp::endpoint> parse_listen(const std::string& listen) {
   return tcp::endpoint(address, static_cast<unsigned short>(parsed->port));
 }
 
-struct MetricsServer::Shared {
-  Shared(SnapshotFn fn, MetricsServerOptions o) : snapshot(std::move(fn)), options(o) {}
-  SnapshotFn snapshot;
-  MetricsServerOptions options;
-  std::unordered_set<std::shared_ptr<Session>> sessions;
-  bool stopped = true;
-};
-
 /// One HTTP connection: read a request, answer it, repeat while the client keeps it alive.
-class MetricsServer::Session : public std::enable_shared_from_this<Session> {
+class MetricsServer::Session : public control::ServedConnection {
  public:
-  Session(tcp::socket socket, std::shared_ptr<Shared> shared)
-      : stream_(std::move(socket)), shared_(std::move(shared)) {}
+  /// `snapshot` is copied: a session may outlive the server by the handlers it still has queued.
+  Session(tcp::socket socket, std::shared_ptr<control::ConnectionRegistry> registry, SnapshotFn snapshot,
+          std::chrono::milliseconds timeout)
+      : ServedConnection(std::move(registry)),
+        stream_(std::move(socket)),
+        snapshot_(std::move(snapshot)),
+        timeout_(timeout) {}
 
+  void begin() override { read(); }
+
+ private:
   void read() {
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(kBodyLimit);
-    stream_.expires_after(shared_->options.timeout);
+    stream_.expires_after(timeout_);
     http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](const beast::error_code& ec, std::size_t) { self->on_read(ec); });
+                     [self = self<Session>()](const beast::error_code& ec, std::size_t) { self->on_read(ec); });
   }
 
-  void close() {
+  void shut() override {
     beast::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.close();
-    shared_->sessions.erase(shared_from_this());
   }
 
- private:
   void on_read(const beast::error_code& ec) {
-    if (ec && ec.category() == http::make_error_code(http::error::bad_target).category() && !shared_->stopped &&
+    if (ec && ec.category() == http::make_error_code(http::error::bad_target).category() && !server_stopped() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message) {
       refuse(ec);  // malformed or oversized: the client learns why (RFC 9110 status), then the connection ends
       return;
     }
-    if (ec || shared_->stopped) {  // end of stream, timeout, a reset
+    if (ec || server_stopped()) {  // end of stream, timeout, a reset
       close();
       return;
     }
@@ -99,7 +96,7 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
       response_->set(http::field::allow, "GET");
       response_->set(http::field::content_type, "text/plain");
       response_->body() = "method not allowed: /metrics is read with GET\n";
-    } else if (!(snap = shared_->snapshot())) {
+    } else if (!(snap = snapshot_())) {
       response_->result(http::status::service_unavailable);
       response_->set(http::field::content_type, "text/plain");
       response_->body() = "smd has published no state yet\n";
@@ -130,9 +127,9 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
   }
 
   void write_response() {
-    stream_.expires_after(shared_->options.timeout);
-    http::async_write(stream_, *response_, [self = shared_from_this()](const beast::error_code& wec, std::size_t) {
-      if (wec || !self->response_->keep_alive() || self->shared_->stopped) {
+    stream_.expires_after(timeout_);
+    http::async_write(stream_, *response_, [self = self<Session>()](const beast::error_code& wec, std::size_t) {
+      if (wec || !self->response_->keep_alive() || self->server_stopped()) {
         self->close();
         return;
       }
@@ -144,81 +141,56 @@ class MetricsServer::Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::response<http::string_body>> response_;
-  std::shared_ptr<Shared> shared_;
+  SnapshotFn snapshot_;
+  std::chrono::milliseconds timeout_;
 };
 
 MetricsServer::MetricsServer(asio::io_context& io, SnapshotFn snapshot, std::string listen,
                              MetricsServerOptions options)
-    : io_(io), listen_(std::move(listen)), shared_(std::make_shared<Shared>(std::move(snapshot), options)) {}
+    : listen_(std::move(listen)),
+      snapshot_(std::move(snapshot)),
+      options_(options),
+      core_(io, "metrics " + listen_,
+            [this](tcp::socket socket, std::size_t live) { return admit(std::move(socket), live); }) {}
 
 MetricsServer::~MetricsServer() { (void)stop(); }
 
 Status MetricsServer::start() {
-  if (!shared_->stopped) return Ok{};
+  if (core_.listening()) return Ok{};
   auto endpoint = parse_listen(listen_);
   if (!endpoint.ok()) return endpoint.error();
-  auto acceptor = std::make_unique<tcp::acceptor>(io_);
-  boost::system::error_code ec;
-  const auto fail = [&](const char* what) {
-    return make_error(ErrorCode::kIo, "metrics " + listen_ + ": " + what + ": " + ec.message());
-  };
-  acceptor->open(endpoint->protocol(), ec);
-  if (ec) return fail("socket");
-  // A restarted daemon must not wait out TIME_WAIT connections of its predecessor's scrapes.
-  acceptor->set_option(asio::socket_base::reuse_address(true), ec);
-  acceptor->bind(*endpoint, ec);
-  if (ec) return fail("bind");
-  acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return fail("listen");
-  acceptor_ = std::move(acceptor);
-  shared_->stopped = false;
-  accept_next();
-  spdlog::info("metrics listening on {}:{}", acceptor_->local_endpoint(ec).address().to_string(), port());
+  if (auto listening = core_.listen(*endpoint, {.reuse_address = true, .bind_umask = std::nullopt}); !listening.ok())
+    return listening;
+  spdlog::info("metrics listening on {}:{}", core_.local_endpoint()->address().to_string(), port());
   return Ok{};
 }
 
-void MetricsServer::accept_next() {
-  acceptor_->async_accept([this, shared = shared_](const boost::system::error_code& ec, tcp::socket socket) {
-    if (shared->stopped) return;  // the server (this) may be gone: touch nothing
-    if (ec) {
-      spdlog::warn("metrics {}: accept: {}", listen_, ec.message());
-    } else if (shared->sessions.size() >= shared->options.max_clients) {
-      boost::system::error_code ignored;
-      socket.close(ignored);  // a scraper retries; an open slot matters more than this request
-    } else {
-      auto session = std::make_shared<Session>(std::move(socket), shared);
-      shared->sessions.insert(session);
-      session->read();
-    }
-    accept_next();
-  });
+// Over the cap the connection is closed unanswered: a scraper retries, and an open slot matters more
+// than this request.
+std::shared_ptr<control::ServedConnection> MetricsServer::admit(tcp::socket socket, std::size_t live) {
+  if (live >= options_.max_clients) {
+    boost::system::error_code ignored;
+    socket.close(ignored);
+    return nullptr;
+  }
+  return std::make_shared<Session>(std::move(socket), core_.registry(), snapshot_, options_.timeout);
 }
 
 Status MetricsServer::stop() {
-  if (shared_->stopped) return Ok{};
-  shared_->stopped = true;
-  boost::system::error_code ignored;
-  acceptor_->close(ignored);
-  acceptor_.reset();
-  const auto sessions = shared_->sessions;  // close() erases from the set
-  for (const auto& s : sessions) s->close();
+  core_.stop();
   return Ok{};
 }
 
 std::string MetricsServer::address() const {
-  if (!acceptor_) return "";
-  boost::system::error_code ec;
-  const auto ep = acceptor_->local_endpoint(ec);
-  if (ec) return "";
-  const std::string host = ep.address().to_string();
-  return (ep.address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(ep.port());
+  const auto ep = core_.local_endpoint();
+  if (!ep) return "";
+  const std::string host = ep->address().to_string();
+  return (ep->address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(ep->port());
 }
 
 unsigned short MetricsServer::port() const {
-  if (!acceptor_) return 0;
-  boost::system::error_code ec;
-  const auto ep = acceptor_->local_endpoint(ec);
-  return ec ? 0 : ep.port();
+  const auto ep = core_.local_endpoint();
+  return ep ? ep->port() : 0;
 }
 
 }  // namespace smd

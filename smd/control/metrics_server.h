@@ -11,6 +11,7 @@
 #include <string>
 
 #include "routing/base/status.h"
+#include "smd/control/stream_server.h"
 #include "smd/state/fabric_snapshot.h"
 
 namespace smd {
@@ -47,14 +48,13 @@ class MetricsServer {
   std::string address() const;
 
  private:
-  struct Shared;
   class Session;
-  void accept_next();
+  std::shared_ptr<control::ServedConnection> admit(boost::asio::ip::tcp::socket socket, std::size_t live);
 
-  boost::asio::io_context& io_;
   std::string listen_;
-  std::shared_ptr<Shared> shared_;
-  std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor_;
+  SnapshotFn snapshot_;
+  MetricsServerOptions options_;
+  control::StreamServer<boost::asio::ip::tcp> core_;
 };
 
 }  // namespace smd

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,12 @@ std::string number(double v) {
   return std::string(buf, result.ptr);
 }
 
+/// `name="value"` with the value escaped as the text exposition format says (safe_text.h), whatever
+/// text it is given.
+std::string label(const char* name, std::string_view value) {
+  return std::string(name) + "=\"" + prometheus_label_value(value) + "\"";
+}
+
 class Writer {
  public:
   /// A metric family header; every sample of the family follows it.
@@ -39,6 +47,22 @@ class Writer {
     out_ += ' ';
     out_ += type;
     out_ += '\n';
+  }
+  /// A family of one unlabelled sample: most of smd's figures are one number each.
+  void gauge(const char* name, const char* help, double value) {
+    family(name, "gauge", help);
+    sample(name, "", value);
+  }
+  /// As gauge(), for a figure that only grows while the daemon runs.
+  void counter(const char* name, const char* help, double value) {
+    family(name, "counter", help);
+    sample(name, "", value);
+  }
+  /// A family of a few samples told apart by one label (`label_name`="heavy", ...), in the order given.
+  void by_label(const char* name, const char* type, const char* help, const char* label_name,
+                std::initializer_list<std::pair<const char*, double>> samples) {
+    family(name, type, help);
+    for (const auto& [value, v] : samples) sample(name, label(label_name, value), v);
   }
   /// One sample; `labels` is label() pairs joined by commas, or empty.
   void sample(const char* name, const std::string& labels, double value) {
@@ -56,12 +80,6 @@ class Writer {
 
 double as_double(std::uint64_t v) { return static_cast<double>(v); }
 
-/// `name="value"` with the value escaped as the text exposition format says (safe_text.h), whatever
-/// text it is given.
-std::string label(const char* name, std::string_view value) {
-  return std::string(name) + "=\"" + prometheus_label_value(value) + "\"";
-}
-
 /// Partitions and the multicast trees (FabricSnapshot::partitions, ::groups).
 void render_multicast(const FabricSnapshot& snap, Writer& w) {
   std::size_t trees = 0, pending = 0;
@@ -70,22 +88,21 @@ void render_multicast(const FabricSnapshot& snap, Writer& w) {
     pending += g.programmed || g.root == 0 ? 0 : 1;
   }
   // Groups and members are the SA's own families (smd_sa_mcast_*); these say what the switches carry.
-  w.family("smd_mcast_trees", "gauge", "Multicast groups with a spanning tree programmed (2 or more member ports).");
-  w.sample("smd_mcast_trees", "", static_cast<double>(trees));
-  w.family("smd_mcast_trees_pending", "gauge", "Multicast trees whose members changed and are not yet programmed.");
-  w.sample("smd_mcast_trees_pending", "", static_cast<double>(pending));
+  w.gauge("smd_mcast_trees", "Multicast groups with a spanning tree programmed (2 or more member ports).",
+          static_cast<double>(trees));
+  w.gauge("smd_mcast_trees_pending", "Multicast trees whose members changed and are not yet programmed.",
+          static_cast<double>(pending));
   w.family("smd_partitions", "gauge", "Partitions in the policy in effect (the default partition included).");
   const double partitions =
       snap.partition_policy ? static_cast<double>(with_default_partition(*snap.partition_policy).partitions.size()) : 0;
   w.sample("smd_partitions", "", partitions);
-  w.family("smd_partition_problems", "gauge", "Ports whose partition set did not fit their P_Key table.");
-  w.sample("smd_partition_problems", "", snap.partitions ? static_cast<double>(snap.partitions->problems.size()) : 0);
+  w.gauge("smd_partition_problems", "Ports whose partition set did not fit their P_Key table.",
+          snap.partitions ? static_cast<double>(snap.partitions->problems.size()) : 0);
 }
 
 /// The Subnet Administrator's families (smd/sa/sa_agent.h counts them).
 void render_sa(const SaStats& sa, Writer& w) {
-  w.family("smd_sa_serving", "gauge", "1 while the SA answers queries (MASTER with a swept fabric).");
-  w.sample("smd_sa_serving", "", sa.serving ? 1 : 0);
+  w.gauge("smd_sa_serving", "1 while the SA answers queries (MASTER with a swept fabric).", sa.serving ? 1 : 0);
   w.family("smd_sa_requests_total", "counter", "SA requests answered, by attribute, method and MAD status.");
   for (const auto& [key, n] : sa.answers) {
     const auto& [attr, method, status] = key;
@@ -109,22 +126,15 @@ void render_sa(const SaStats& sa, Writer& w) {
   w.family("smd_sa_reports_total", "counter", "Reports (forwarded traps) sent, re-sends included, and acknowledged.");
   w.sample("smd_sa_reports_total", label("outcome", "sent"), as_double(sa.reports_sent));
   w.sample("smd_sa_reports_total", label("outcome", "acknowledged"), as_double(sa.reports_acknowledged));
-  w.family("smd_sa_subscriptions", "gauge", "Live InformInfo subscriptions.");
-  w.sample("smd_sa_subscriptions", "", static_cast<double>(sa.subscriptions));
-  w.family("smd_sa_subscriptions_dropped_total", "counter", "Subscriptions dropped after unanswered Reports.");
-  w.sample("smd_sa_subscriptions_dropped_total", "", as_double(sa.subscriptions_dropped));
-  w.family("smd_sa_services", "gauge", "Live ServiceRecords.");
-  w.sample("smd_sa_services", "", static_cast<double>(sa.services));
-  w.family("smd_sa_mcast_groups", "gauge", "Multicast groups (MCMemberRecord).");
-  w.sample("smd_sa_mcast_groups", "", static_cast<double>(sa.mcast_groups));
-  w.family("smd_sa_mcast_members", "gauge", "Multicast group memberships (group, port).");
-  w.sample("smd_sa_mcast_members", "", static_cast<double>(sa.mcast_members));
-  w.family("smd_sa_mcast_joins_total", "counter", "Successful MCMemberRecord joins (Set).");
-  w.sample("smd_sa_mcast_joins_total", "", as_double(sa.mcast_joins));
-  w.family("smd_sa_mcast_leaves_total", "counter", "Successful MCMemberRecord leaves (Delete).");
-  w.sample("smd_sa_mcast_leaves_total", "", as_double(sa.mcast_leaves));
-  w.family("smd_sa_queue_depth", "gauge", "SA requests waiting for the SA thread.");
-  w.sample("smd_sa_queue_depth", "", static_cast<double>(sa.queue_depth));
+  w.gauge("smd_sa_subscriptions", "Live InformInfo subscriptions.", static_cast<double>(sa.subscriptions));
+  w.counter("smd_sa_subscriptions_dropped_total", "Subscriptions dropped after unanswered Reports.",
+            as_double(sa.subscriptions_dropped));
+  w.gauge("smd_sa_services", "Live ServiceRecords.", static_cast<double>(sa.services));
+  w.gauge("smd_sa_mcast_groups", "Multicast groups (MCMemberRecord).", static_cast<double>(sa.mcast_groups));
+  w.gauge("smd_sa_mcast_members", "Multicast group memberships (group, port).", static_cast<double>(sa.mcast_members));
+  w.counter("smd_sa_mcast_joins_total", "Successful MCMemberRecord joins (Set).", as_double(sa.mcast_joins));
+  w.counter("smd_sa_mcast_leaves_total", "Successful MCMemberRecord leaves (Delete).", as_double(sa.mcast_leaves));
+  w.gauge("smd_sa_queue_depth", "SA requests waiting for the SA thread.", static_cast<double>(sa.queue_depth));
 }
 
 /// The port labels every per-port family carries.
@@ -136,19 +146,16 @@ std::string port_labels(const PortKey& key, const std::string& node_desc, const 
 /// The PerfMgr's last pass (FabricSnapshot::perf): what it cost, and every port's counters.
 void render_perfmgr(const PerfView& v, Writer& w) {
   const PerfPassStats& p = v.last_pass;
-  w.family("smd_perfmgr_passes_total", "counter", "PerfMgr counter passes completed.");
-  w.sample("smd_perfmgr_passes_total", "", as_double(v.passes));
-  w.family("smd_perfmgr_pass_mads", "gauge",
-           "PMA MADs the last counter pass sent (ClassPortInfo, Gets, Sets, re-sends).");
-  w.sample("smd_perfmgr_pass_mads", "", as_double(p.mads_sent));
-  w.family("smd_perfmgr_pass_timeouts", "gauge", "PMA MADs of the last pass that got no answer after every retry.");
-  w.sample("smd_perfmgr_pass_timeouts", "", as_double(p.timeouts));
-  w.family("smd_perfmgr_pass_seconds", "gauge", "Wall time of the last counter pass, pauses for sweeps included.");
-  w.sample("smd_perfmgr_pass_seconds", "", p.wall_ms / 1000.0);
-  w.family("smd_perfmgr_pass_cpu_seconds", "gauge", "CPU time of the PerfMgr thread in the last counter pass.");
-  w.sample("smd_perfmgr_pass_cpu_seconds", "", p.cpu_ms / 1000.0);
-  w.family("smd_perfmgr_ports", "gauge", "Ports the last counter pass read.");
-  w.sample("smd_perfmgr_ports", "", as_double(p.ports));
+  w.counter("smd_perfmgr_passes_total", "PerfMgr counter passes completed.", as_double(v.passes));
+  w.gauge("smd_perfmgr_pass_mads", "PMA MADs the last counter pass sent (ClassPortInfo, Gets, Sets, re-sends).",
+          as_double(p.mads_sent));
+  w.gauge("smd_perfmgr_pass_timeouts", "PMA MADs of the last pass that got no answer after every retry.",
+          as_double(p.timeouts));
+  w.gauge("smd_perfmgr_pass_seconds", "Wall time of the last counter pass, pauses for sweeps included.",
+          p.wall_ms / 1000.0);
+  w.gauge("smd_perfmgr_pass_cpu_seconds", "CPU time of the PerfMgr thread in the last counter pass.",
+          p.cpu_ms / 1000.0);
+  w.gauge("smd_perfmgr_ports", "Ports the last counter pass read.", as_double(p.ports));
   std::vector<std::string> labels;
   labels.reserve(v.ports.size());
   for (const PortCounterRow& r : v.ports) labels.push_back(port_labels(r.key, r.node_desc, r.peer));
@@ -178,17 +185,16 @@ void render_perfmgr(const PerfView& v, Writer& w) {
 void render_health(const FabricSnapshot& snap, Writer& w) {
   std::size_t isolated = 0;
   for (const UnhealthyPortView& u : snap.unhealthy) isolated += u.isolated ? 1 : 0;
-  w.family("smd_ports_unhealthy", "gauge", "Ports marked unhealthy (error thresholds or link flaps).");
-  w.sample("smd_ports_unhealthy", "", static_cast<double>(snap.unhealthy.size()));
-  w.family("smd_ports_isolated", "gauge", "Unhealthy ports whose cable the routes go around.");
-  w.sample("smd_ports_isolated", "", static_cast<double>(isolated));
-  w.family("smd_unhealthy_marks_total", "counter", "Ports marked unhealthy since the daemon started.");
-  w.sample("smd_unhealthy_marks_total", "", as_double(snap.unhealthy_marks_total));
-  w.family("smd_babbling_ports_total", "counter",
-           "Ports found sending traps 129-131 too fast (health.babbling_port) since the daemon started.");
-  w.sample("smd_babbling_ports_total", "", as_double(snap.babbling_ports_total));
-  w.family("smd_babbling_links_disabled", "gauge", "Links the SM holds disabled for babbling ports.");
-  w.sample("smd_babbling_links_disabled", "", as_double(snap.babbling_links_disabled));
+  w.gauge("smd_ports_unhealthy", "Ports marked unhealthy (error thresholds or link flaps).",
+          static_cast<double>(snap.unhealthy.size()));
+  w.gauge("smd_ports_isolated", "Unhealthy ports whose cable the routes go around.", static_cast<double>(isolated));
+  w.counter("smd_unhealthy_marks_total", "Ports marked unhealthy since the daemon started.",
+            as_double(snap.unhealthy_marks_total));
+  w.counter("smd_babbling_ports_total",
+            "Ports found sending traps 129-131 too fast (health.babbling_port) since the daemon started.",
+            as_double(snap.babbling_ports_total));
+  w.gauge("smd_babbling_links_disabled", "Links the SM holds disabled for babbling ports.",
+          as_double(snap.babbling_links_disabled));
   if (snap.unhealthy.empty()) return;
   w.family("smd_port_unhealthy", "gauge", "1 for each unhealthy port, with why and whether its cable is isolated.");
   for (const UnhealthyPortView& u : snap.unhealthy) {
@@ -199,95 +205,115 @@ void render_health(const FabricSnapshot& snap, Writer& w) {
   }
 }
 
-}  // namespace
+/// A DaemonCounters field published as a counter family of one sample: most of the daemon's counters.
+struct CounterField {
+  const char* name;
+  const char* help;
+  std::uint64_t DaemonCounters::*field;
+};
 
-std::string render_metrics(const FabricSnapshot& snap) {
+void render_counters(const DaemonCounters& c, std::span<const CounterField> rows, Writer& w) {
+  for (const CounterField& r : rows) w.counter(r.name, r.help, as_double(c.*r.field));
+}
+
+// Each table is rendered where its families have always stood in the scrape.
+constexpr CounterField kSmpCounters[] = {
+    {"smd_smps_sent_total", "SMPs sent, retries included.", &DaemonCounters::smps_sent},
+    {"smd_smp_timeouts_total", "SMPs that got no answer after every retry.", &DaemonCounters::smp_timeouts},
+    {"smd_smp_retries_total", "SMP re-sends after a timeout.", &DaemonCounters::smp_retries},
+};
+constexpr CounterField kUnicastWrites[] = {
+    {"smd_lft_blocks_written_total", "64-entry LFT blocks written to switches.", &DaemonCounters::lft_blocks_written},
+    {"smd_pkey_blocks_written_total", "32-entry P_KeyTable blocks written to ports.",
+     &DaemonCounters::pkey_blocks_written},
+    {"smd_sl2vl_tables_written_total",
+     "SLtoVLMappingTable Sets written to ports (one per switch (in, out) pair, CA port or optimized Set).",
+     &DaemonCounters::sl2vl_tables_written},
+    {"smd_vlarb_blocks_written_total", "32-entry VLArbitrationTable blocks written to ports.",
+     &DaemonCounters::vlarb_blocks_written},
+};
+constexpr CounterField kMulticastWrites[] = {
+    {"smd_mft_blocks_written_total",
+     "MulticastForwardingTable (block, position) Sets written to switches, in sweeps and multicast passes.",
+     &DaemonCounters::mft_blocks_written},
+    {"smd_mcast_passes_total", "Multicast passes between sweeps that rebuilt trees.", &DaemonCounters::mcast_passes},
+};
+constexpr CounterField kTrapsAndSets[] = {
+    {"smd_traps_received_total", "Traps (Notice MADs) received.", &DaemonCounters::traps_received},
+    {"smd_sminfo_sets_refused_total", "SMInfo Sets from other SMs not obeyed (wrong SM_Key or no such transition).",
+     &DaemonCounters::sminfo_sets_refused},
+};
+constexpr CounterField kMasterChecks[] = {
+    {"smd_two_masters_total", "Election gates that found another MASTER of lower precedence while this SM was MASTER.",
+     &DaemonCounters::two_masters_found},
+    {"smd_is_sm_restored_total", "Times this SM's port had lost IsSM and got it back.",
+     &DaemonCounters::is_sm_restored},
+};
+
+/// The policy reloads, the sweep switches and the sweeps and SMPs they cost (DaemonCounters).
+void render_sweeps(const FabricSnapshot& snap, Writer& w) {
   const DaemonCounters& c = snap.counters;
-  Writer w;
-  w.family("smd_policy_reloads_refused_total", "counter",
-           "SIGHUPs whose policy file was refused (the running policy was kept).");
-  w.sample("smd_policy_reloads_refused_total", "", as_double(snap.reloads_refused_total));
-  w.family("smd_policy_reload_refused", "gauge",
-           "1 while the policy file on disk was refused at the last SIGHUP and no reload was accepted since.");
-  w.sample("smd_policy_reload_refused", "", snap.reload_refused.empty() ? 0 : 1);
-  w.family("smd_sweeps_disabled", "gauge",
-           "1 while sweeps are off (smctl sweeps off): no light sweeps, trap-driven heavy sweeps held back.");
-  w.sample("smd_sweeps_disabled", "", snap.sweeps_off ? 1 : 0);
-  w.family("smd_sweeps_held_back", "gauge", "Heavy sweeps held back since sweeps were turned off (0 while on).");
-  w.sample("smd_sweeps_held_back", "", snap.sweeps_off ? as_double(snap.sweeps_off->deferred) : 0);
-  w.family("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.");
-  w.sample("smd_sweeps_total", label("kind", "heavy"), as_double(c.heavy_sweeps));
-  w.sample("smd_sweeps_total", label("kind", "light"), as_double(c.light_sweeps));
-  w.family("smd_incremental_sweeps_total", "counter",
-           "Heavy sweeps after link-change traps, by outcome: only the changed switches re-read, or a full "
-           "discovery because the last fabric could not explain what was found.");
-  w.sample("smd_incremental_sweeps_total", label("outcome", "incremental"), as_double(c.incremental_sweeps));
-  w.sample("smd_incremental_sweeps_total", label("outcome", "full"), as_double(c.incremental_fallbacks));
-  w.family("smd_sweep_failures_total", "counter", "Heavy sweeps that did not end with the subnet up.");
-  w.sample("smd_sweep_failures_total", "", as_double(c.failed_sweeps));
-  w.family("smd_heavy_sweep_duration_seconds", "gauge", "Wall time of the last heavy sweep.");
-  w.sample("smd_heavy_sweep_duration_seconds", "", snap.last_sweep.total_ms / 1000.0);
-  w.family("smd_smps_sent_total", "counter", "SMPs sent, retries included.");
-  w.sample("smd_smps_sent_total", "", as_double(c.smps_sent));
-  w.family("smd_smp_timeouts_total", "counter", "SMPs that got no answer after every retry.");
-  w.sample("smd_smp_timeouts_total", "", as_double(c.smp_timeouts));
-  w.family("smd_smp_retries_total", "counter", "SMP re-sends after a timeout.");
-  w.sample("smd_smp_retries_total", "", as_double(c.smp_retries));
+  w.counter("smd_policy_reloads_refused_total", "SIGHUPs whose policy file was refused (the running policy was kept).",
+            as_double(snap.reloads_refused_total));
+  w.gauge("smd_policy_reload_refused",
+          "1 while the policy file on disk was refused at the last SIGHUP and no reload was accepted since.",
+          snap.reload_refused.empty() ? 0 : 1);
+  w.gauge("smd_sweeps_disabled",
+          "1 while sweeps are off (smctl sweeps off): no light sweeps, trap-driven heavy sweeps held back.",
+          snap.sweeps_off ? 1 : 0);
+  w.gauge("smd_sweeps_held_back", "Heavy sweeps held back since sweeps were turned off (0 while on).",
+          snap.sweeps_off ? as_double(snap.sweeps_off->deferred) : 0);
+  w.by_label("smd_sweeps_total", "counter", "Sweeps run since the daemon started, by kind.", "kind",
+             {{"heavy", as_double(c.heavy_sweeps)}, {"light", as_double(c.light_sweeps)}});
+  w.by_label("smd_incremental_sweeps_total", "counter",
+             "Heavy sweeps after link-change traps, by outcome: only the changed switches re-read, or a full "
+             "discovery because the last fabric could not explain what was found.",
+             "outcome",
+             {{"incremental", as_double(c.incremental_sweeps)}, {"full", as_double(c.incremental_fallbacks)}});
+  w.counter("smd_sweep_failures_total", "Heavy sweeps that did not end with the subnet up.",
+            as_double(c.failed_sweeps));
+  w.gauge("smd_heavy_sweep_duration_seconds", "Wall time of the last heavy sweep.", snap.last_sweep.total_ms / 1000.0);
+  render_counters(c, kSmpCounters, w);
+}
 
+/// What the last heavy sweep found and what smd wrote to the tables since the daemon started.
+void render_fabric_and_writes(const FabricSnapshot& snap, Writer& w) {
   std::size_t switches = 0, cas = 0, links = 0;
   if (snap.topo) {
     switches = snap.topo->switches().size();
     cas = snap.topo->cas().size();
     links = snap.topo->link_count();
   }
-  w.family("smd_nodes", "gauge", "Nodes found by the last heavy sweep, by type.");
-  w.sample("smd_nodes", label("type", "switch"), static_cast<double>(switches));
-  w.sample("smd_nodes", label("type", "ca"), static_cast<double>(cas));
-  w.family("smd_links", "gauge", "Cables found by the last heavy sweep.");
-  w.sample("smd_links", "", static_cast<double>(links));
-  w.family("smd_lft_blocks_written_total", "counter", "64-entry LFT blocks written to switches.");
-  w.sample("smd_lft_blocks_written_total", "", as_double(c.lft_blocks_written));
-  w.family("smd_pkey_blocks_written_total", "counter", "32-entry P_KeyTable blocks written to ports.");
-  w.sample("smd_pkey_blocks_written_total", "", as_double(c.pkey_blocks_written));
-  w.family("smd_sl2vl_tables_written_total", "counter",
-           "SLtoVLMappingTable Sets written to ports (one per switch (in, out) pair, CA port or optimized Set).");
-  w.sample("smd_sl2vl_tables_written_total", "", as_double(c.sl2vl_tables_written));
-  w.family("smd_vlarb_blocks_written_total", "counter", "32-entry VLArbitrationTable blocks written to ports.");
-  w.sample("smd_vlarb_blocks_written_total", "", as_double(c.vlarb_blocks_written));
-  w.family("smd_routing_layers", "gauge",
-           "Virtual layers (SL = VL) the programmed routes use: 1 unless a VL-layered engine (dfsssp) routed.");
-  w.sample("smd_routing_layers", "",
-           snap.tables && snap.tables->layering ? static_cast<double>(snap.tables->layering->layers()) : 1.0);
-  w.family("smd_mft_blocks_written_total", "counter",
-           "MulticastForwardingTable (block, position) Sets written to switches, in sweeps and multicast passes.");
-  w.sample("smd_mft_blocks_written_total", "", as_double(c.mft_blocks_written));
-  w.family("smd_mcast_passes_total", "counter", "Multicast passes between sweeps that rebuilt trees.");
-  w.sample("smd_mcast_passes_total", "", as_double(c.mcast_passes));
-  render_multicast(snap, w);
-  w.family("smd_routing_seconds_total", "counter", "Time spent computing and verifying routes.");
-  w.sample("smd_routing_seconds_total", "", c.routing_seconds_total);
-  w.family("smd_last_repair_seconds", "gauge", "Last trap or port change until the tables were consistent.");
-  w.sample("smd_last_repair_seconds", "", snap.last_repair_ms / 1000.0);
-  w.family("smd_traps_received_total", "counter", "Traps (Notice MADs) received.");
-  w.sample("smd_traps_received_total", "", as_double(c.traps_received));
-  w.family("smd_sminfo_sets_refused_total", "counter",
-           "SMInfo Sets from other SMs not obeyed (wrong SM_Key or no such transition).");
-  w.sample("smd_sminfo_sets_refused_total", "", as_double(c.sminfo_sets_refused));
-  w.family("smd_masters_seen", "gauge",
-           "SMs in MASTER state at this SM's last look (election or light sweep), itself included: 1 when "
-           "healthy, 2 while two masters resolve.");
-  w.sample("smd_masters_seen", "", static_cast<double>(snap.masters_seen));
-  w.family("smd_elections_total", "counter", "Election gates of heavy sweeps in which another SM answered.");
-  w.sample("smd_elections_total", "", as_double(c.elections));
-  w.family("smd_handovers_total", "counter", "SMInfo HANDOVERs: sent by this SM and taken, or received and obeyed.");
-  w.sample("smd_handovers_total", "direction=\"sent\"", as_double(c.handovers_sent));
-  w.sample("smd_handovers_total", "direction=\"received\"", as_double(c.handovers_received));
-  w.family("smd_two_masters_total", "counter",
-           "Election gates that found another MASTER of lower precedence while this SM was MASTER.");
-  w.sample("smd_two_masters_total", "", as_double(c.two_masters_found));
-  w.family("smd_is_sm_restored_total", "counter", "Times this SM's port had lost IsSM and got it back.");
-  w.sample("smd_is_sm_restored_total", "", as_double(c.is_sm_restored));
+  w.by_label("smd_nodes", "gauge", "Nodes found by the last heavy sweep, by type.", "type",
+             {{"switch", static_cast<double>(switches)}, {"ca", static_cast<double>(cas)}});
+  w.gauge("smd_links", "Cables found by the last heavy sweep.", static_cast<double>(links));
+  render_counters(snap.counters, kUnicastWrites, w);
+  w.gauge("smd_routing_layers",
+          "Virtual layers (SL = VL) the programmed routes use: 1 unless a VL-layered engine (dfsssp) routed.",
+          snap.tables && snap.tables->layering ? static_cast<double>(snap.tables->layering->layers()) : 1.0);
+  render_counters(snap.counters, kMulticastWrites, w);
+}
 
+/// Repairs, traps and the SM's dealings with other SMs (election, handover, SMInfo Sets).
+void render_repairs_and_election(const FabricSnapshot& snap, Writer& w) {
+  const DaemonCounters& c = snap.counters;
+  w.counter("smd_routing_seconds_total", "Time spent computing and verifying routes.", c.routing_seconds_total);
+  w.gauge("smd_last_repair_seconds", "Last trap or port change until the tables were consistent.",
+          snap.last_repair_ms / 1000.0);
+  render_counters(c, kTrapsAndSets, w);
+  w.gauge("smd_masters_seen",
+          "SMs in MASTER state at this SM's last look (election or light sweep), itself included: 1 when "
+          "healthy, 2 while two masters resolve.",
+          static_cast<double>(snap.masters_seen));
+  w.counter("smd_elections_total", "Election gates of heavy sweeps in which another SM answered.",
+            as_double(c.elections));
+  w.by_label("smd_handovers_total", "counter", "SMInfo HANDOVERs: sent by this SM and taken, or received and obeyed.",
+             "direction", {{"sent", as_double(c.handovers_sent)}, {"received", as_double(c.handovers_received)}});
+  render_counters(c, kMasterChecks, w);
+}
+
+/// Which subnet and in which SM state: the labels that tell two daemons on one host apart.
+void render_identity(const FabricSnapshot& snap, Writer& w) {
   // Two daemons on one host (smd --instance, one subnet per rail) differ in their metrics only here:
   // one info sample, joined on the scrape target, as Prometheus' *_info convention has it.
   w.family("smd_subnet_info", "gauge",
@@ -307,6 +333,19 @@ std::string render_metrics(const FabricSnapshot& snap) {
   }
   // A state this list does not know still shows up rather than vanishing.
   if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", label("state", snap.sm_state), 1);
+}
+
+}  // namespace
+
+// Families in a fixed order (dashboards and the tests diff scrapes), each group from its own part of the
+// snapshot; the PerfMgr's text comes last, prerendered by its thread when it has it.
+std::string render_metrics(const FabricSnapshot& snap) {
+  Writer w;
+  render_sweeps(snap, w);
+  render_fabric_and_writes(snap, w);
+  render_multicast(snap, w);
+  render_repairs_and_election(snap, w);
+  render_identity(snap, w);
   if (snap.sa) render_sa(*snap.sa, w);
   render_health(snap, w);
   std::string out = w.take();

@@ -322,9 +322,9 @@ Json nodes_json(const FabricSnapshot& snap) {
       }
       ports.push_back(std::move(pj));
     }
-    Json nj = {{"guid", format_guid(node.guid)},          {"type", type_name(node.type)},
-               {"name", snap.names.of(node)},             {"description", node.description},
-               {"lids", std::move(lids)},                 {"dr_path", format_dr_path(node.dr_path)},
+    Json nj = {{"guid", format_guid(node.guid)}, {"type", type_name(node.type)},
+               {"name", snap.names.of(node)},    {"description", node.description},
+               {"lids", std::move(lids)},        {"dr_path", format_dr_path(node.dr_path)},
                {"ports", std::move(ports)}};
     // A switch's own port carries SubnetTimeOut and MasterSMSL; LifeTimeValue is its SwitchInfo's.
     if (node.is_switch()) {

@@ -14,13 +14,14 @@
 
 namespace smd::control {
 
-/// Run one parsed request: the row of control_commands() (command_table.h) its "cmd" names. Never throws;
+/// Run one parsed request: the row of control_commands() (command_table.h) its "cmd" names; the commands
+/// are listed once, in smd/protocol/control_commands.h (`smctl --list-commands`). Never throws;
 /// every failure is an error response naming the cause. `requester` names who asked
 /// ("uid 0 pid 4242" from SO_PEERCRED); it goes into the reason of the sweeps and reroutes it requests, so the
 /// daemon's log says who started them.
 Json handle_request(const Json& request, DaemonControl& control, const std::string& requester = "");
 
-// --- Queries on one snapshot (used by handle_request, exposed for tests) -------------------------------
+// --- Queries on one snapshot (some commands' bodies, exposed for tests; not a list of the commands) ------
 
 /// A node named by description ("leaf-1"), node or port GUID ("0x..."), or LID (decimal "5" or hex
 /// "0x0005" when no GUID matches). Errors: kInvalidInput for an unknown or ambiguous name (the message

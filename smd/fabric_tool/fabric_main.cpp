@@ -36,121 +36,137 @@ IbsimLimits ibsim_limits(const smd::Topology& topo) {
   return IbsimLimits{margin(need.nodes, 2048), margin(need.switches, 256), margin(need.ports, 13312)};
 }
 
+/// Everything the command line sets; the chosen subcommand's callback turns its part into `generate`.
+struct FabricArgs {
+  std::string out_path;
+  bool ibsim_args = false;
+  std::function<smd::Result<smd::Topology>()> generate;
+  unsigned k = 4, n = 3;
+  smd::LeafSpineSpec ls;
+  smd::FatTree3Spec ft;
+  std::string dims_text;
+  std::vector<unsigned> dims;
+  unsigned torus_hosts = 1;
+  unsigned r_switches = 8, r_degree = 4, r_hosts = 1;
+  std::uint64_t seed = 1;
+  smd::DragonflySpec df;
+  unsigned single_hosts = 4;
+  unsigned two_links = 2, two_hosts = 2;
+};
+
+/// A fabric subcommand with the options every fabric takes (-o, --ibsim-args).
+CLI::App* add_fabric(CLI::App& app, const char* name, const char* description, FabricArgs& a) {
+  CLI::App* sub = app.add_subcommand(name, description);
+  sub->add_option("-o,--output", a.out_path, "netfile to write (default: stdout)");
+  sub->add_flag("--ibsim-args", a.ibsim_args,
+                "print the ibsim -N/-S/-P flags this fabric needs (the netfile goes only to -o, if given)");
+  return sub;
+}
+
+/// Trees: k-ary n-trees, leaf/spine, three-level fat trees (the shapes ftree and updn are made for).
+void add_trees(CLI::App& app, FabricArgs& a) {
+  CLI::App* kary = add_fabric(app, "kary", "k-ary n-tree: k^n hosts, n levels of k^(n-1) 2k-port switches", a);
+  kary->add_option("--k", a.k, "arity (switch radix / 2)")->required();
+  kary->add_option("--n", a.n, "levels")->required();
+  kary->callback([&a] { a.generate = [&a] { return smd::make_kary_ntree(a.k, a.n); }; });
+
+  CLI::App* leafspine = add_fabric(app, "leafspine", "2-level leaf/spine", a);
+  leafspine->add_option("--leaves", a.ls.leaves)->required();
+  leafspine->add_option("--spines", a.ls.spines)->required();
+  leafspine->add_option("--hosts-per-leaf", a.ls.hosts_per_leaf)->required();
+  leafspine->add_option("--links-per-pair", a.ls.links_per_pair, "parallel cables per leaf-spine pair");
+  leafspine->callback([&a] { a.generate = [&a] { return smd::make_leaf_spine(a.ls); }; });
+
+  CLI::App* fattree3 =
+      add_fabric(app, "fattree3", "3-level fat tree of pods (leaf, agg, core), leaves may be partly populated", a);
+  fattree3->add_option("--pods", a.ft.pods)->required();
+  fattree3->add_option("--leaves-per-pod", a.ft.leaves_per_pod)->required();
+  fattree3->add_option("--aggs-per-pod", a.ft.aggs_per_pod)->required();
+  fattree3->add_option("--cores-per-agg", a.ft.cores_per_agg_group, "cores joined to each agg position")->required();
+  fattree3->add_option("--leaf-down-ports", a.ft.leaf_down_ports)->required();
+  fattree3->add_option("--hosts-per-leaf", a.ft.hosts_per_leaf)->required();
+  fattree3->add_option("--partial-fraction", a.ft.partial_leaf_fraction,
+                       "fraction of leaves (the last ones) partly empty");
+  fattree3->add_option("--partial-hosts", a.ft.partial_hosts, "hosts on a partly empty leaf");
+  fattree3->callback([&a] { a.generate = [&a] { return smd::make_fat_tree3(a.ft); }; });
+}
+
+/// Meshes with cycles: tori, random graphs, dragonflies (where only loop-free engines keep deadlock away).
+void add_meshes(CLI::App& app, FabricArgs& a) {
+  CLI::App* torus = add_fabric(app, "torus", "1D ring, 2D or 3D torus of switches", a);
+  torus->add_option("--dims", a.dims_text, "sizes like 4, 4x4 or 4x4x2")->required();
+  torus->add_option("--hosts-per-switch", a.torus_hosts);
+  torus->callback([&a] {
+    auto parsed = smd::parse_torus_dims(a.dims_text);
+    if (!parsed) throw CLI::ValidationError(parsed.error().message);
+    a.dims = std::move(parsed).value();
+    a.generate = [&a] { return smd::make_torus(a.dims, a.torus_hosts); };
+  });
+
+  CLI::App* random = add_fabric(app, "random", "random connected switch graph", a);
+  random->add_option("--switches", a.r_switches)->required();
+  random->add_option("--degree", a.r_degree, "switch-to-switch ports per switch")->required();
+  random->add_option("--hosts-per-switch", a.r_hosts)->required();
+  random->add_option("--seed", a.seed)->required();
+  random->callback(
+      [&a] { a.generate = [&a] { return smd::make_random(a.r_switches, a.r_degree, a.r_hosts, a.seed); }; });
+
+  CLI::App* dragonfly =
+      add_fabric(app, "dragonfly", "dragonfly: groups of fully meshed routers, every group pair cabled", a);
+  dragonfly->add_option("--groups", a.df.groups)->required();
+  dragonfly->add_option("--routers", a.df.routers_per_group, "routers (switches) per group")->required();
+  dragonfly->add_option("--hosts-per-router", a.df.hosts_per_router)->required();
+  dragonfly->add_option("--global-links", a.df.global_links_per_router, "global cables per router")->required();
+  dragonfly->callback([&a] { a.generate = [&a] { return smd::make_dragonfly(a.df); }; });
+}
+
+/// The smallest fabrics, for tests of one behaviour: one switch, or two joined by parallel cables.
+void add_small(CLI::App& app, FabricArgs& a) {
+  CLI::App* single = add_fabric(app, "single", "one switch with N hosts", a);
+  single->add_option("--hosts", a.single_hosts)->required();
+  single->callback([&a] { a.generate = [&a] { return smd::make_single_switch(a.single_hosts); }; });
+
+  CLI::App* twoswitch = add_fabric(app, "twoswitch", "two switches joined by parallel cables", a);
+  twoswitch->add_option("--links", a.two_links)->required();
+  twoswitch->add_option("--hosts-per-switch", a.two_hosts)->required();
+  twoswitch->callback([&a] { a.generate = [&a] { return smd::make_two_switch(a.two_links, a.two_hosts); }; });
+}
+
+/// The netfile to -o or stdout (not to stdout with --ibsim-args alone), then the ibsim flags when asked.
+/// Returns the exit code: 0, or 1 when the netfile cannot be written.
+int write_outputs(const smd::Topology& topo, const FabricArgs& a) {
+  smd::Status st = smd::Ok{};
+  if (!a.out_path.empty()) {
+    st = smd::write_netfile_file(topo, a.out_path);
+  } else if (!a.ibsim_args) {
+    st = smd::write_netfile(topo, std::cout);
+  }
+  if (!st.ok()) {
+    std::cerr << "smd-fabric: " << smd::printable_text(st.error().message) << '\n';
+    return 1;
+  }
+  if (a.ibsim_args) {
+    const IbsimLimits lim = ibsim_limits(topo);
+    std::cout << "-N " << lim.nodes << " -S " << lim.switches << " -P " << lim.ports << '\n';
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"smd-fabric: generate InfiniBand test fabrics as ibsim netfiles"};
   app.require_subcommand(1);
-  std::string out_path;
-  bool ibsim_args = false;
-  auto common = [&](CLI::App* sub) {
-    sub->add_option("-o,--output", out_path, "netfile to write (default: stdout)");
-    sub->add_flag("--ibsim-args", ibsim_args,
-                  "print the ibsim -N/-S/-P flags this fabric needs (the netfile goes only to -o, if given)");
-  };
-  std::function<smd::Result<smd::Topology>()> generate;
-
-  unsigned k = 4, n = 3;
-  CLI::App* kary = app.add_subcommand("kary", "k-ary n-tree: k^n hosts, n levels of k^(n-1) 2k-port switches");
-  kary->add_option("--k", k, "arity (switch radix / 2)")->required();
-  kary->add_option("--n", n, "levels")->required();
-  common(kary);
-  kary->callback([&] { generate = [&] { return smd::make_kary_ntree(k, n); }; });
-
-  smd::LeafSpineSpec ls;
-  CLI::App* leafspine = app.add_subcommand("leafspine", "2-level leaf/spine");
-  leafspine->add_option("--leaves", ls.leaves)->required();
-  leafspine->add_option("--spines", ls.spines)->required();
-  leafspine->add_option("--hosts-per-leaf", ls.hosts_per_leaf)->required();
-  leafspine->add_option("--links-per-pair", ls.links_per_pair, "parallel cables per leaf-spine pair");
-  common(leafspine);
-  leafspine->callback([&] { generate = [&] { return smd::make_leaf_spine(ls); }; });
-
-  smd::FatTree3Spec ft;
-  CLI::App* fattree3 =
-      app.add_subcommand("fattree3", "3-level fat tree of pods (leaf, agg, core), leaves may be partly populated");
-  fattree3->add_option("--pods", ft.pods)->required();
-  fattree3->add_option("--leaves-per-pod", ft.leaves_per_pod)->required();
-  fattree3->add_option("--aggs-per-pod", ft.aggs_per_pod)->required();
-  fattree3->add_option("--cores-per-agg", ft.cores_per_agg_group, "cores joined to each agg position")->required();
-  fattree3->add_option("--leaf-down-ports", ft.leaf_down_ports)->required();
-  fattree3->add_option("--hosts-per-leaf", ft.hosts_per_leaf)->required();
-  fattree3->add_option("--partial-fraction", ft.partial_leaf_fraction,
-                       "fraction of leaves (the last ones) partly empty");
-  fattree3->add_option("--partial-hosts", ft.partial_hosts, "hosts on a partly empty leaf");
-  common(fattree3);
-  fattree3->callback([&] { generate = [&] { return smd::make_fat_tree3(ft); }; });
-
-  std::string dims_text;
-  unsigned torus_hosts = 1;
-  std::vector<unsigned> dims;
-  CLI::App* torus = app.add_subcommand("torus", "1D ring, 2D or 3D torus of switches");
-  torus->add_option("--dims", dims_text, "sizes like 4, 4x4 or 4x4x2")->required();
-  torus->add_option("--hosts-per-switch", torus_hosts);
-  common(torus);
-  torus->callback([&] {
-    auto parsed = smd::parse_torus_dims(dims_text);
-    if (!parsed) throw CLI::ValidationError(parsed.error().message);
-    dims = std::move(parsed).value();
-    generate = [&] { return smd::make_torus(dims, torus_hosts); };
-  });
-
-  unsigned r_switches = 8, r_degree = 4, r_hosts = 1;
-  std::uint64_t seed = 1;
-  CLI::App* random = app.add_subcommand("random", "random connected switch graph");
-  random->add_option("--switches", r_switches)->required();
-  random->add_option("--degree", r_degree, "switch-to-switch ports per switch")->required();
-  random->add_option("--hosts-per-switch", r_hosts)->required();
-  random->add_option("--seed", seed)->required();
-  common(random);
-  random->callback([&] { generate = [&] { return smd::make_random(r_switches, r_degree, r_hosts, seed); }; });
-
-  smd::DragonflySpec df;
-  CLI::App* dragonfly =
-      app.add_subcommand("dragonfly", "dragonfly: groups of fully meshed routers, every group pair cabled");
-  dragonfly->add_option("--groups", df.groups)->required();
-  dragonfly->add_option("--routers", df.routers_per_group, "routers (switches) per group")->required();
-  dragonfly->add_option("--hosts-per-router", df.hosts_per_router)->required();
-  dragonfly->add_option("--global-links", df.global_links_per_router, "global cables per router")->required();
-  common(dragonfly);
-  dragonfly->callback([&] { generate = [&] { return smd::make_dragonfly(df); }; });
-
-  unsigned single_hosts = 4;
-  CLI::App* single = app.add_subcommand("single", "one switch with N hosts");
-  single->add_option("--hosts", single_hosts)->required();
-  common(single);
-  single->callback([&] { generate = [&] { return smd::make_single_switch(single_hosts); }; });
-
-  unsigned two_links = 2, two_hosts = 2;
-  CLI::App* twoswitch = app.add_subcommand("twoswitch", "two switches joined by parallel cables");
-  twoswitch->add_option("--links", two_links)->required();
-  twoswitch->add_option("--hosts-per-switch", two_hosts)->required();
-  common(twoswitch);
-  twoswitch->callback([&] { generate = [&] { return smd::make_two_switch(two_links, two_hosts); }; });
-
+  FabricArgs args;
+  add_trees(app, args);
+  add_meshes(app, args);
+  add_small(app, args);
   CLI11_PARSE(app, argc, argv);
 
-  smd::Result<smd::Topology> topo = generate();
+  smd::Result<smd::Topology> topo = args.generate();
   if (!topo.ok()) {
     std::cerr << "smd-fabric: " << smd::printable_text(topo.error().message) << '\n';
     return 2;
   }
-  if (!out_path.empty()) {
-    smd::Status st = smd::write_netfile_file(*topo, out_path);
-    if (!st.ok()) {
-      std::cerr << "smd-fabric: " << smd::printable_text(st.error().message) << '\n';
-      return 1;
-    }
-  } else if (!ibsim_args) {
-    smd::Status st = smd::write_netfile(*topo, std::cout);
-    if (!st.ok()) {
-      std::cerr << "smd-fabric: " << smd::printable_text(st.error().message) << '\n';
-      return 1;
-    }
-  }
-  if (ibsim_args) {
-    const IbsimLimits lim = ibsim_limits(*topo);
-    std::cout << "-N " << lim.nodes << " -S " << lim.switches << " -P " << lim.ports << '\n';
-  }
-  return 0;
+  return write_outputs(*topo, args);
 }

@@ -8,7 +8,10 @@ so `smctl port clear` is found), and checks that the man page has:
   - every option (-c, --config, --help, ...) in some .TP tag;
   - every positional in its subcommand's tag, by name (FILE, SWITCH) or, for a choice, by each value
     (export roce);
-  - every choice value of an option ({trace,debug,...}) somewhere in the text.
+  - every choice value of an option ({trace,debug,...}) somewhere in the text;
+  - for a program with --list-commands (smctl: the control commands' catalog the daemon's command table is
+    checked against when it compiles, smd/protocol/control_commands.h): every listed command is a
+    subcommand path of the program, so documented above, and every top-level subcommand is listed.
 The man pages may document more than the binaries print (commands landing on other branches); the
 reverse is what fails. Exit 0 when every page is complete, 1 with one line per omission.
 
@@ -144,6 +147,37 @@ def missing(program_name, tree, man_source):
     return problems
 
 
+def listed_paths(tree, listing):
+    """The subcommand paths `--list-commands` names: per line, the usage's leading words that are
+    subcommands ("port clear NODE PORT" -> port clear; "perfmgr pass|clear" -> both), and the problems:
+    a listed command the program does not have, a top-level subcommand not listed."""
+    children = {path: set(parsed["subcommands"]) for path, parsed in tree}
+    problems, firsts = [], set()
+    for line in listing.splitlines():
+        usage = re.split(r"\s{2,}", line.strip())[0]
+        if not usage:
+            continue
+        words = usage.split()
+        firsts.add(words[0])
+        paths = [()]
+        for word in words:
+            grown = [p + (alt,) for p in paths for alt in word.split("|") if alt in children.get(p, ())]
+            if not grown:
+                break
+            paths = grown
+        if paths == [()]:
+            problems.append(f"--list-commands: '{usage}' is no subcommand of the program")
+    problems += [f"subcommand {s} is not in --list-commands" for s in sorted(children[()] - firsts)]
+    return problems
+
+
+def run_list_of(program):
+    done = subprocess.run([program, "--list-commands"], capture_output=True, text=True, timeout=30)
+    if done.returncode != 0:
+        raise SystemExit(f"{program} --list-commands: exit {done.returncode}: {done.stderr.strip()}")
+    return done.stdout
+
+
 def run_help_of(program):
     def run(path):
         done = subprocess.run([program] + path + ["--help"], capture_output=True, text=True, timeout=30)
@@ -231,6 +265,10 @@ def self_test():
         "positional": ('.BR show " [\\fINODE\\fR]"', ".B show", "tool show: positional node is not in the subcommand's tag"),
         "choice positional": (".B port clear mark", ".B port clear", "tool port clear: positional mark is not in the subcommand's tag"),
     }
+    listing = "show [NODE]     show it\nport clear MARK  clear a mark\n"
+    assert listed_paths(tree, listing) == [], listed_paths(tree, listing)
+    assert listed_paths(tree, "show  show it\n") == ["subcommand port is not in --list-commands"]
+    assert listed_paths(tree, listing + "bogus  what\n") == ["--list-commands: 'bogus' is no subcommand of the program"]
     for kind, (old, new, expected) in cases.items():
         assert old in FAKE_MAN, kind
         got = missing("tool", tree, FAKE_MAN.replace(old, new))
@@ -255,6 +293,8 @@ def main():
         name = program.rstrip("/").rsplit("/", 1)[-1]
         with open(man, encoding="utf-8") as f:
             found = missing(name, tree, f.read())
+        if any("--list-commands" in names for names, _ in tree[0][1]["options"]):
+            found += listed_paths(tree, run_list_of(program))
         problems += [f"{man}: {p}" for p in found]
         print(f"check_man_pages: {man}: {len(tree)} commands, {'complete' if not found else f'{len(found)} omissions'}")
     for p in problems:

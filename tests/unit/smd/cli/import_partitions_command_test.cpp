@@ -1,6 +1,6 @@
-// `smd import-partitions` (smd/cli/import_partitions_command.h): its exit codes, where the YAML and the
+// `smd import-partitions` (smd/cli/import_commands.h): its exit codes, where the YAML and the
 // warnings go, and that a refused input or an unwritable output leaves nothing behind.
-#include "smd/cli/import_partitions_command.h"
+#include "smd/cli/import_commands.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
