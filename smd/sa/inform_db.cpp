@@ -41,12 +41,7 @@ SaAnswer InformDb::set(const SaQuery& q, const Gid& subscriber_gid) {
     if (std::erase_if(subs_, [&](const Subscription& s) { return same_subscription(s, subscriber_gid, lid, info); }) == 0)
       return SaAnswer::error(status::kReqInvalid);
   }
-  SaAnswer a;
-  a.record_size = InformInfo::kSize;
-  a.records.resize(InformInfo::kSize);
-  info.encode(a.records);
-  a.count = 1;
-  return a;
+  return SaAnswer::one(info);
 }
 
 SaAnswer InformDb::records(const SaQuery& q, std::uint32_t max_records) const {

@@ -45,12 +45,11 @@
 #include "routing/partitions/partition_plan.h"
 #include "routing/partitions/partition_spec.h"
 #include "smd/fabric/mcast_groups.h"
+#include "smd/sa/mlid_pool.h"
 #include "smd/sa/sa_query.h"
 
 namespace smd::sa {
 
-inline constexpr Lid kMlidFirst = 0xC000;
-inline constexpr Lid kMlidLast = 0xFFFE;  ///< 0xFFFF is the permissive LID
 
 /// One group and its members, as the SM's multicast tree builder needs it: delivered after every change.
 struct McastGroupMembers {
@@ -117,6 +116,18 @@ struct McastGroup {
   mad::sa::McMemberRecord record(const mad::sa::Gid& port_gid, std::uint8_t join_state) const;
 };
 
+/// One group the partition policy wants pre-created (well_known): its MGID, the partition's full P_Key and
+/// the values from its spec.
+struct McastPolicyGroup {
+  mad::sa::Gid mgid{};
+  std::uint16_t pkey = 0;
+  McastGroupSpec props;
+};
+
+/// The groups `spec` pre-creates, in policy order: per partition its IPoIB broadcast group of every scope
+/// (when `ipoib` is on), then its `groups:` (an IPoIB MGID given with P_Key bits 0 gets the partition's).
+std::vector<McastPolicyGroup> policy_groups(const PartitionsSpec& spec);
+
 class McastDb {
  public:
   /// Set: join (and create). `requester` is the requesting port's GUID (0 when unknown: never a proxy).
@@ -167,18 +178,26 @@ class McastDb {
   /// fresh MLID is refused with NO_RESOURCES and this reason.
   McastGroup* create(const mad::sa::McMemberRecord& req, std::uint64_t mask, const McastPort& port,
                      const McastContext& ctx, McastResult& out, const std::string& no_new_mlid);
-  std::optional<Lid> free_mlid(Lid wanted, Lid top) const;
+  /// A fresh SA-made MGID ff1<scope>:a01b:<subnet prefix>:<counter>, the counter moved past MGIDs in use.
+  mad::sa::Gid generated_mgid(std::uint8_t scope, std::uint64_t subnet_prefix);
   /// The MLID of an IPv6 SNM group of `g`'s family whose properties agree with `g`'s, at most `top`.
   std::optional<Lid> shared_snm_mlid(const McastGroup& g, Lid top) const;
-  /// Count one more group on `g.mlid`, or one fewer (the MLID is free again at zero).
-  void hold_mlid(Lid mlid) { ++mlids_[mlid]; }
-  void release_mlid(Lid mlid);
+  /// The MLID a new group `g` gets (OpenSM's get_new_mlid order): `requested` when free, else its IPv6 SNM
+  /// family's (consolidation), else the lowest free. `no_new_mlid` as for create(). Refuses into `out`.
+  std::optional<Lid> choose_mlid(const McastGroup& g, Lid requested, const McastContext& ctx,
+                                 const std::string& no_new_mlid, McastResult& out) const;
+  /// apply_policy's steps: clear well_known on the groups `wanted` does not list (ending those with no full
+  /// member, into `events`), and bring one listed group to the policy (or create it). Each returns whether
+  /// anything changed.
+  bool retire_unlisted(const std::vector<McastPolicyGroup>& wanted, std::vector<McastEvent>& events);
+  bool apply_policy_group(const McastPolicyGroup& w, const McastContext& ctx, std::vector<McastEvent>& events,
+                          std::vector<mad::sa::Gid>* no_mlid, std::vector<mad::sa::Gid>* values_kept);
   void add_bits(McastGroup& g, Guid port, std::uint8_t bits);
   /// Clears `bits` of `port`; true when the group has ended and was erased.
   bool remove_bits(std::map<mad::sa::Gid, McastGroup>::iterator it, Guid port, std::uint8_t bits);
 
   std::map<mad::sa::Gid, McastGroup> groups_;
-  std::map<Lid, std::uint32_t> mlids_;  ///< MLIDs in use -> groups on each (more than one: consolidated SNM)
+  MlidPool mlids_;                     ///< MLIDs in use, with the groups on each
   std::uint32_t next_mgid_ = 1;        ///< counter of generated MGIDs
 };
 
@@ -186,8 +205,5 @@ class McastDb {
 /// that share it (consolidated IPv6 SNM groups), each port once, sorted; members with JoinState 0 left out.
 /// One tree per MLID is built from this, so a leave from one MGID keeps the branches its other groups need.
 std::vector<McastGroupGuids> members_by_mlid(const std::vector<McastGroupMembers>& groups);
-
-/// Whether a port with P_Key table `pkeys` holds P_Key `pkey` (same 15-bit base, IBA 10.9.1).
-bool holds_pkey(const std::vector<std::uint16_t>& pkeys, std::uint16_t pkey);
 
 }  // namespace smd::sa

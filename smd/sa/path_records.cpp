@@ -142,28 +142,105 @@ std::optional<std::uint8_t> select_rate(bool given, std::uint8_t sel, std::uint8
   }
 }
 
-/// The source's first P_Key entry (partition order) whose base the QoS level allows and that matches an
-/// entry of the destination; nullopt when the ends share none of the level's P_Keys.
-std::optional<PKey> level_pkey(const std::vector<PKey>& src, const std::vector<PKey>& dst, const QosLevel& level) {
-  for (PKey s : src) {
-    const auto base = static_cast<std::uint16_t>(s & 0x7FFF);
-    if (std::find(level.pkeys.begin(), level.pkeys.end(), base) == level.pkeys.end()) continue;
-    for (PKey d : dst) {
-      if (pkeys_match(s, d)) return s;
+/// What the request asks of every path, read once: the template, its mask, and the values it fixes.
+struct PathAsk {
+  const SaSnapshot& snap;
+  const SaFabric& f;
+  std::uint64_t m;
+  const PathRecord& want;
+  const Side& src;
+  const Side& dst;
+};
+
+/// The (SLID, DLID) pairs of two endports in answer order: distinct-LID pairs first (preference 0, one
+/// per LMC path), then every other combination (preference 2). Returns how many pairs are distinct.
+std::size_t lid_pairs(const std::vector<Lid>& slids, const std::vector<Lid>& dlids,
+                      std::vector<std::pair<Lid, Lid>>& pairs) {
+  pairs.clear();
+  const std::size_t distinct = std::min(slids.size(), dlids.size());
+  for (std::size_t i = 0; i < distinct; ++i) pairs.emplace_back(slids[i], dlids[i]);
+  for (std::size_t i = 0; i < slids.size(); ++i) {
+    for (std::size_t j = 0; j < dlids.size(); ++j) {
+      if (i != j || i >= distinct) pairs.emplace_back(slids[i], dlids[j]);
     }
   }
-  return std::nullopt;
+  return distinct;
 }
 
-/// The path's P_Key under `level` (SA-NOTES §1.3): a requested P_Key must be one the level allows; without
-/// one, a shared P_Key of the level's list, or any shared one when the level lists none.
-std::optional<PKey> qos_path_pkey(const std::vector<PKey>& src, const std::vector<PKey>& dst,
-                                  std::optional<PKey> wanted, const QosLevel* level) {
-  if (level == nullptr || level->pkeys.empty()) return path_pkey(src, dst, wanted);
-  if (!wanted) return level_pkey(src, dst, *level);
-  const auto base = static_cast<std::uint16_t>(*wanted & 0x7FFF);
-  if (std::find(level->pkeys.begin(), level->pkeys.end(), base) == level->pkeys.end()) return std::nullopt;
-  return path_pkey(src, dst, wanted);
+/// Scratch vectors reused over every pair of one request.
+struct PathScratch {
+  std::vector<SaFabric::Hop> hops;
+  std::vector<SaFabric::Hop> back;
+  std::vector<Lid> slids;
+  std::vector<Lid> dlids;
+  std::vector<std::pair<Lid, Lid>> pairs;
+};
+
+/// The record of the path from `s` at `slid` to `d` at `dlid` under QoS `level` with P_Key `pkey`, nullopt
+/// when the LFTs do not carry it or its MTU, rate, lifetime, SL or reversibility miss what was asked.
+std::optional<PathRecord> path_record(const PathAsk& a, const Endport& s, Lid slid, const Endport& d, Lid dlid,
+                                      const QosLevel* level, PKey pkey, PathScratch& x) {
+  const SaFabric& f = a.f;
+  const std::uint64_t m = a.m;
+  const PathRecord& want = a.want;
+  const bool loopback = &s == &d;
+  std::optional<PathProps> props =
+      loopback ? PathProps{f.mtu_cap(s.node, s.port), f.rate(s.node, s.port)} : walk_path(f, s, dlid, d, x.hops);
+  if (!props) return std::nullopt;
+  if (loopback) {
+    if (props->mtu == 0) props->mtu = 1;
+    if (props->rate == 0) props->rate = 2;
+  }
+  const bool reversible = loopback || walk_path(f, d, slid, s, x.back).has_value();
+  if ((m & pr_mask::kReversible) && want.reversible && !reversible) return std::nullopt;
+  // SL: the request's, else the QoS level's, else 0; then the routing engine's, which a request that
+  // fixed another SL cannot override (OpenSM ERR 1F2A: no record).
+  std::uint8_t sl = (m & pr_mask::kSl) ? want.sl : level && level->sl ? *level->sl : 0;
+  if (a.snap.path_sl) {
+    if (auto engine_sl = a.snap.path_sl(slid, dlid)) {
+      if ((m & pr_mask::kSl) && *engine_sl != want.sl) return std::nullopt;
+      sl = *engine_sl;
+    }
+  }
+  // The level caps what the path carries before the selectors compare against it.
+  const bool original_rates = a.snap.settings.original_rates_only;
+  if (level && level->mtu_limit) props->mtu = std::min(props->mtu, *level->mtu_limit);
+  if (level && level->rate_limit) props->rate = slower_rate(props->rate, *level->rate_limit);
+  if (original_rates) props->rate = original_rate_code(props->rate);
+  const auto mtu = select_ordered((m & pr_mask::kMtu) != 0, (m & pr_mask::kMtuSelector) ? want.mtu_selector : 2,
+                                  want.mtu, props->mtu, /*can_lower=*/true);
+  const auto rate = select_rate((m & pr_mask::kRate) != 0, (m & pr_mask::kRateSelector) ? want.rate_selector : 2,
+                                want.rate, props->rate);
+  const std::uint8_t life = a.snap.settings.packet_lifetime;
+  const std::uint8_t path_life = loopback ? 0 : level && level->packet_life ? *level->packet_life : life;
+  const auto lifetime = select_ordered((m & pr_mask::kPacketLife) != 0,
+                                       (m & pr_mask::kPacketLifeSelector) ? want.packet_life_selector : 2,
+                                       want.packet_life, path_life, /*can_lower=*/false);
+  if (!mtu || !rate || !lifetime) return std::nullopt;
+
+  PathRecord r;
+  r.service_id = (m & pr_mask::kServiceId) ? want.service_id : 0;
+  // A path asked by an alias GID answers with that GID: the VF's own address (IBA 15.2.5.16).
+  r.sgid = make_gid(f.subnet_prefix(), a.src.alias ? a.src.alias : s.guid);
+  r.dgid = make_gid(f.subnet_prefix(), a.dst.alias ? a.dst.alias : d.guid);
+  r.slid = slid;
+  r.dlid = dlid;
+  r.flow_label = (m & pr_mask::kFlowLabel) ? want.flow_label : 0;
+  r.hop_limit = (m & pr_mask::kHopLimit) ? want.hop_limit : 0;
+  r.tclass = (m & pr_mask::kTClass) ? want.tclass : 0;
+  r.qos_class = (m & pr_mask::kQosClass) ? want.qos_class : 0;
+  r.reversible = reversible;
+  r.numb_path = 0;
+  r.pkey = pkey;
+  r.sl = sl;
+  r.mtu_selector = selector::kExactly;
+  r.mtu = *mtu;
+  r.rate_selector = selector::kExactly;
+  // A "less than" selector may have stepped down to a newer code: that one is mapped down too.
+  r.rate = original_rates ? original_rate_code(*rate) : *rate;
+  r.packet_life_selector = selector::kExactly;
+  r.packet_life = *lifetime;
+  return r;
 }
 
 }  // namespace
@@ -179,12 +256,9 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   if (src.status != status::kOk) return SaAnswer::error(src.status);
   const Side dst = resolve(f, m & pr_mask::kDgid, want.dgid, m & pr_mask::kDlid, want.dlid, q.alias_bases);
   if (dst.status != status::kOk) return SaAnswer::error(dst.status);
-  const bool get = q.method() == method::kGet;
+  const PathAsk ask{snap, f, m, want, src, dst};
   unsigned numb_path = (m & pr_mask::kNumbPath) && want.numb_path != 0 ? want.numb_path : 0x7F;
-  if (get) numb_path = 1;
-  const bool need_reversible = (m & pr_mask::kReversible) && want.reversible;
-  const std::uint8_t life = snap.settings.packet_lifetime;
-
+  if (q.method() == method::kGet) numb_path = 1;
   const std::optional<PKey> wanted_pkey = (m & pr_mask::kPKey) ? std::optional<PKey>(want.pkey) : std::nullopt;
   // What the QoS rules match on: the query's P_Key and ServiceID only when its ComponentMask carries them.
   const std::optional<std::uint64_t> wanted_service_id =
@@ -192,94 +266,30 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   const std::vector<PKey>& requester_pkeys = f.requester_pkeys(q.requester_lid);
 
   RecordCollector out(kPathRecordLayout, q, snap.settings.max_records);
-  std::vector<SaFabric::Hop> hops;
-  std::vector<SaFabric::Hop> back;
-  std::vector<Lid> slids;
-  std::vector<Lid> dlids;
-  std::vector<std::pair<Lid, Lid>> pairs;
-  for (const Endport* s : src.ports) {
+  PathScratch x;
+  for (const Endport* s : ask.src.ports) {
     const std::vector<PKey>& src_pkeys = f.pkeys(s->guid);
     if (!visible_to(requester_pkeys, src_pkeys, q.trusted)) continue;
-    for (const Endport* d : dst.ports) {
+    for (const Endport* d : ask.dst.ports) {
       const std::vector<PKey>& dst_pkeys = f.pkeys(d->guid);
       if (!visible_to(requester_pkeys, dst_pkeys, q.trusted)) continue;
       const QosLevel* level = snap.qos ? snap.qos->match(s->guid, d->guid, wanted_pkey, wanted_service_id) : nullptr;
       // A requested SL must be the level's, when the level fixes one (OpenSM: no record otherwise).
       if (level && level->sl && (m & pr_mask::kSl) && want.sl != *level->sl) continue;
       // IBA 15.2.5.16: a path exists only inside a partition both ends share (limited-limited is none).
-      const std::optional<PKey> pkey = qos_path_pkey(src_pkeys, dst_pkeys, wanted_pkey, level);
+      const std::optional<PKey> pkey =
+          path_pkey(src_pkeys, dst_pkeys, wanted_pkey, level ? std::span(level->pkeys) : std::span<const PKey>{});
       if (!pkey) continue;
-      lids_of(*s, src.lid, slids);
-      lids_of(*d, dst.lid, dlids);
-      // Distinct-LID pairs first (preference 0), then the other combinations (preference 2).
-      pairs.clear();
-      const std::size_t distinct = std::min(slids.size(), dlids.size());
-      for (std::size_t i = 0; i < distinct; ++i) pairs.emplace_back(slids[i], dlids[i]);
-      for (std::size_t i = 0; i < slids.size(); ++i) {
-        for (std::size_t j = 0; j < dlids.size(); ++j) {
-          if (i != j || i >= distinct) pairs.emplace_back(slids[i], dlids[j]);
-        }
-      }
+      lids_of(*s, ask.src.lid, x.slids);
+      lids_of(*d, ask.dst.lid, x.dlids);
+      const std::size_t distinct = lid_pairs(x.slids, x.dlids, x.pairs);
       unsigned given = 0;
-      for (std::size_t k = 0; k < pairs.size() && given < numb_path && !out.done(); ++k) {
-        const auto [slid, dlid] = pairs[k];
-        const bool loopback = s == d;
-        std::optional<PathProps> props = loopback ? PathProps{f.mtu_cap(s->node, s->port), f.rate(s->node, s->port)}
-                                                  : walk_path(f, *s, dlid, *d, hops);
-        if (!props) continue;
-        if (loopback) {
-          if (props->mtu == 0) props->mtu = 1;
-          if (props->rate == 0) props->rate = 2;
-        }
-        const bool reversible = loopback || walk_path(f, *d, slid, *s, back).has_value();
-        if (need_reversible && !reversible) continue;
-        // SL: the request's, else the QoS level's, else 0; then the routing engine's, which a request that
-        // fixed another SL cannot override (OpenSM ERR 1F2A: no record).
-        std::uint8_t sl = (m & pr_mask::kSl) ? want.sl : level && level->sl ? *level->sl : 0;
-        if (snap.path_sl) {
-          if (auto engine_sl = snap.path_sl(slid, dlid)) {
-            if ((m & pr_mask::kSl) && *engine_sl != want.sl) continue;
-            sl = *engine_sl;
-          }
-        }
-        // The level caps what the path carries before the selectors compare against it.
-        if (level && level->mtu_limit) props->mtu = std::min(props->mtu, *level->mtu_limit);
-        if (level && level->rate_limit) props->rate = slower_rate(props->rate, *level->rate_limit);
-        if (snap.settings.original_rates_only) props->rate = original_rate_code(props->rate);
-        const auto mtu = select_ordered((m & pr_mask::kMtu) != 0, (m & pr_mask::kMtuSelector) ? want.mtu_selector : 2,
-                                        want.mtu, props->mtu, /*can_lower=*/true);
-        const auto rate = select_rate((m & pr_mask::kRate) != 0, (m & pr_mask::kRateSelector) ? want.rate_selector : 2,
-                                      want.rate, props->rate);
-        const std::uint8_t path_life = loopback ? 0 : level && level->packet_life ? *level->packet_life : life;
-        const auto lifetime = select_ordered((m & pr_mask::kPacketLife) != 0,
-                                             (m & pr_mask::kPacketLifeSelector) ? want.packet_life_selector : 2,
-                                             want.packet_life, path_life, /*can_lower=*/false);
-        if (!mtu || !rate || !lifetime) continue;
-
-        PathRecord r;
-        r.service_id = (m & pr_mask::kServiceId) ? want.service_id : 0;
-        // A path asked by an alias GID answers with that GID: the VF's own address (IBA 15.2.5.16).
-        r.sgid = make_gid(f.subnet_prefix(), src.alias ? src.alias : s->guid);
-        r.dgid = make_gid(f.subnet_prefix(), dst.alias ? dst.alias : d->guid);
-        r.slid = slid;
-        r.dlid = dlid;
-        r.flow_label = (m & pr_mask::kFlowLabel) ? want.flow_label : 0;
-        r.hop_limit = (m & pr_mask::kHopLimit) ? want.hop_limit : 0;
-        r.tclass = (m & pr_mask::kTClass) ? want.tclass : 0;
-        r.qos_class = (m & pr_mask::kQosClass) ? want.qos_class : 0;
-        r.reversible = reversible;
-        r.numb_path = 0;
-        r.pkey = *pkey;
-        r.sl = sl;
-        r.mtu_selector = selector::kExactly;
-        r.mtu = *mtu;
-        r.rate_selector = selector::kExactly;
-        // A "less than" selector may have stepped down to a newer code: that one is mapped down too.
-        r.rate = snap.settings.original_rates_only ? original_rate_code(*rate) : *rate;
-        r.packet_life_selector = selector::kExactly;
-        r.packet_life = *lifetime;
-        r.preference = k < distinct ? 0 : 2;
-        r.encode(out.slot());
+      for (std::size_t k = 0; k < x.pairs.size() && given < numb_path && !out.done(); ++k) {
+        const auto [slid, dlid] = x.pairs[k];
+        std::optional<PathRecord> r = path_record(ask, *s, slid, *d, dlid, level, *pkey, x);
+        if (!r) continue;
+        r->preference = k < distinct ? 0 : 2;
+        r->encode(out.slot());
         out.keep();
         ++given;
       }

@@ -52,6 +52,19 @@ const mad::SmpData* lookup(const TableCache& cache, const TableKey& key, std::ve
   return nullptr;
 }
 
+/// Offer the record of `kind` at `lid` with keys (k0, k1) and the first `size` bytes of `payload` (none:
+/// an empty table) to `out`.
+void offer_record(RecordCollector& out, const TableRecordKind& kind, Lid lid, std::uint32_t k0, std::uint32_t k1,
+                  const mad::SmpData* payload, std::size_t size) {
+  TableRecord r;
+  r.lid = lid;
+  r.key[0] = k0;
+  r.key[1] = k1;
+  if (payload) std::copy_n(payload->begin(), size, r.payload.begin());
+  r.encode(kind, out.slot());
+  out.offer();
+}
+
 }  // namespace
 
 bool vlarb_block_has_entries(const mad::PortInfo& pi, unsigned block) {
@@ -83,13 +96,7 @@ SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, con
         const std::uint32_t mod = node.is_switch() ? (b | static_cast<std::uint32_t>(p) << 16) : b;
         const mad::SmpData* d = lookup(cache, {lid, kAttrPKeyTable, mod}, missing);
         if (!d) continue;
-        TableRecord r;
-        r.lid = lid;
-        r.key[0] = b;
-        r.key[1] = p;
-        std::copy(d->begin(), d->end(), r.payload.begin());
-        r.encode(kind, out.slot());
-        out.offer();
+        offer_record(out, kind, lid, b, p, d, d->size());
       }
     }
     if (out.done()) break;
@@ -126,13 +133,7 @@ SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, co
       if (lid == 0) continue;
       const mad::SmpData* d = lookup(cache, {lid, kAttrSlToVl, static_cast<std::uint32_t>(in) << 8 | o}, missing);
       if (!d) continue;
-      TableRecord r;
-      r.lid = lid;
-      r.key[0] = in;
-      r.key[1] = o;
-      std::copy_n(d->begin(), 8, r.payload.begin());
-      r.encode(kind, out.slot());
-      out.offer();
+      offer_record(out, kind, lid, in, o, d, 8);
     }
     if (out.done()) break;
   }
@@ -160,17 +161,13 @@ SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, co
       if (!pi || lid == 0) continue;
       for (unsigned b = 1; b <= 4 && !out.done(); ++b) {
         if (want_block && *want_block != b) continue;
-        TableRecord r;
-        r.lid = lid;
-        r.key[0] = p;
-        r.key[1] = b;
+        const mad::SmpData* d = nullptr;
+        // A block the port holds no entries in (a switch's port 0, a small cap) is an empty table, not read.
         if (vlarb_block_has_entries(*pi, b)) {
-          const mad::SmpData* d = lookup(cache, {lid, kAttrVlArb, b << 16 | p}, missing);
+          d = lookup(cache, {lid, kAttrVlArb, b << 16 | p}, missing);
           if (!d) continue;
-          std::copy(d->begin(), d->end(), r.payload.begin());
-        }  // else: the port holds no entries in this block (a switch's port 0, a small cap): an empty table
-        r.encode(kind, out.slot());
-        out.offer();
+        }
+        offer_record(out, kind, lid, p, b, d, d ? d->size() : 0);
       }
     }
     if (out.done()) break;

@@ -31,18 +31,6 @@ constexpr std::uint16_t kTrapMcastGroupCreated = 66;
 constexpr std::uint16_t kTrapMcastGroupDeleted = 67;
 constexpr std::uint32_t kProducerSubnetManager = 4;
 constexpr auto kLeaseCheck = std::chrono::seconds(1);
-// A join storm changes the groups thousands of times a second: the groups file and the SM's copy follow
-// at most this often (the SM waits for a burst to end anyway, smd/sm/daemon_mcast.cpp), and at once when
-// the storm is over.
-constexpr auto kGroupsFlush = std::chrono::milliseconds(5);
-// The groups file of a big storm (1728 groups: ~0.5 MB) takes milliseconds to make: after a text that took
-// d the next waits (kGroupsFileRest * d), so making it takes at most 1/(1 + kGroupsFileRest) of the SA
-// thread; a thread of its own writes and fsyncs it (LatestFileWriter). A crash loses at most the joins of
-// the last (1 + kGroupsFileRest) * d, kGroupsFlush at least, and of the write under way (hosts rejoin
-// after the ClientReregister of the next master).
-constexpr int kGroupsFileRest = 4;
-constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
-constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -114,6 +102,20 @@ std::set<Guid> endport_guids(const SaSnapshot* s) {
   return guids;
 }
 
+/// The text of the state file at `path` (at most `max` bytes; `kind` names it in errors), nullopt when there
+/// is none yet or it cannot be read (logged, "<what> not restored").
+std::optional<std::string> read_state_file(const std::string& path, std::size_t max, const char* kind,
+                                           const char* what) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;  // no file yet: nothing to restore
+  Result<std::string> text = read_regular_file(path, max, kind);
+  if (!text) {
+    spdlog::error("SA: {} ({} not restored)", text.error().message, what);
+    return std::nullopt;
+  }
+  return std::move(text).value();
+}
+
 /// Whether a query is small enough to answer on the transport's receive thread, where every SMP answer
 /// of the SM's own sweep waits behind it: one Get (a GetTable or GetMulti grows with the fabric) of a
 /// read-only attribute, and for a PathRecord one between two named ports with at most
@@ -142,6 +144,9 @@ bool bounded_for_inline(std::span<const std::uint8_t> mad, const SaSnapshot& sna
 SaAgent::SaAgent(SaAgentOptions options, Sender sender)
     : options_(std::move(options)),
       sender_(std::move(sender)),
+      reports_(sender_, options_.report_retries, options_.report_timeout_ms),
+      groups_(options_.groups_file),
+      inbox_(options_.queue_depth),
       tables_(
           [this](std::span<const std::uint8_t, mad::kMadSize> smp, Lid to) {
             mad::MadAddress addr;
@@ -171,49 +176,25 @@ void SaAgent::start() {
 }
 
 void SaAgent::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
+  inbox_.stop();
   if (thread_.joinable()) thread_.join();
 }
 
 bool SaAgent::submit(std::span<const std::uint8_t> mad, const mad::MadAddress& from, bool answer_here) {
   if (answer_here && answer_inline(mad, from)) return true;
-  bool was_empty = false;
-  {
-    std::lock_guard lock(mutex_);
-    if (queue_.size() >= options_.queue_depth) {
-      ++stats_.dropped["queue-full"];
-      return false;
-    }
-    was_empty = queue_.empty();
-    Request& r = queue_.emplace_back();
-    std::copy_n(mad.begin(), std::min(mad.size(), r.mad.size()), r.mad.begin());
-    r.from = from;
-    r.arrived = std::chrono::steady_clock::now();
-  }
-  // The SA thread takes the whole queue each time it wakes: only the first MAD of a batch needs to wake it.
-  if (was_empty) wake_.notify_one();
-  return true;
+  if (inbox_.push(mad, from)) return true;
+  std::lock_guard lock(stats_mutex_);
+  ++stats_.dropped["queue-full"];
+  return false;
 }
 
 void SaAgent::publish(std::shared_ptr<const SaSnapshot> snap) {
   snapshot_.store(std::move(snap));
-  {
-    std::lock_guard lock(mutex_);
-    published_ = true;
-  }
-  wake_.notify_one();
+  inbox_.published();
 }
 
 void SaAgent::forward(const mad::Notice& notice, Lid issuer_lid) {
-  {
-    std::lock_guard lock(mutex_);
-    notices_.push_back({notice, issuer_lid});
-  }
-  wake_.notify_one();
+  inbox_.forward(notice, issuer_lid);
 }
 
 // A read-only query answered on the receive thread (see submit). False: not one of those; queue it.
@@ -232,7 +213,7 @@ bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAdd
     rc = sender_(resp, to);
   }
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - arrived).count();
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(stats_mutex_);
   if (outcome.kind == SaOutcome::Kind::kDropped) {
     ++stats_.dropped[outcome.why];
     return true;
@@ -244,9 +225,10 @@ bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAdd
 }
 
 SaStats SaAgent::stats() const {
-  std::lock_guard lock(mutex_);
+  const std::size_t depth = inbox_.depth();
+  std::lock_guard lock(stats_mutex_);
   SaStats s = stats_;
-  s.queue_depth = queue_.size();
+  s.queue_depth = depth;
   // Counted by number on the hot path; named here, where a reader asked.
   for (const auto& [key, n] : answer_counts_) {
     const auto& [attr_id, method, status] = key;
@@ -258,91 +240,107 @@ SaStats SaAgent::stats() const {
 void SaAgent::run() {
   auto next_lease_check = std::chrono::steady_clock::now() + kLeaseCheck;
   for (;;) {
-    std::deque<Request> batch;
-    std::vector<Notify> notices;
-    bool published = false;
-    {
-      std::unique_lock lock(mutex_);
-      auto deadline = next_lease_check;
-      for (const PendingReport& p : reports_) {
-        if (p.attempts > 0) deadline = std::min(deadline, p.deadline);  // an unsent Report has no deadline yet
-      }
-      for (const auto& w : waiting_) deadline = std::min(deadline, w.deadline);
-      if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
-      if (groups_flush_due_) deadline = std::min(deadline, *groups_flush_due_);
-      if (groups_file_behind_) deadline = std::min(deadline, groups_file_after_);
-      wake_.wait_until(lock, deadline, [&] { return stop_ || !queue_.empty() || !notices_.empty() || published_; });
-      if (stop_) {
-        lock.unlock();
-        flush_groups(std::chrono::steady_clock::now(), /*final=*/true);  // a clean stop leaves the groups as they were
-        return;
-      }
-      batch.swap(queue_);
-      notices.swap(notices_);
-      published = published_;
-      published_ = false;
+    SaInbox::Batch in;
+    if (!wait_for_work(next_lease_check, in)) {
+      flush_groups(std::chrono::steady_clock::now(), /*final=*/true);  // a clean stop leaves the groups as they were
+      return;
     }
     const std::shared_ptr<const SaSnapshot> snap = snapshot_.load();
-    if (published || snap != seen_) {
+    if (in.published || snap != seen_) {
       on_published(snap, seen_);
       seen_ = snap;
     }
-    bool tables_moved = false;
-    for (const Request& r : batch) {
-      if (r.mad[1] == mad::kClassSmiLid) {
-        if (alias_writer_.on_answer(r.mad)) continue;
-        tables_moved = tables_.on_answer(r.mad) || tables_moved;
-        continue;
-      }
-      answer(r, *snap);
-    }
-    if (tables_moved || !waiting_.empty()) retry_waiting(*snap, !tables_moved);
-    if (!state_.alias_writes.empty()) {
-      for (const auto& [port, block] : state_.alias_writes) {
-        const Endport* e = snap->fabric ? snap->fabric->by_guid(port) : nullptr;
-        if (e) alias_writer_.write(port, e->base_lid, block, state_.aliases.block(port, block));
-      }
-      state_.alias_writes.clear();
-    }
-    table_deadline_ = tables_.pump(std::chrono::steady_clock::now());
-    if (const auto d = alias_writer_.pump(std::chrono::steady_clock::now()))
-      table_deadline_ = table_deadline_ ? std::min(*table_deadline_, *d) : *d;
-    log_alias_writes();
-    for (Notify& n : notices) {
-      if (!snap->serving) continue;
-      // A trap an SMA sent has no IssuerGID (SMPs carry none): the Report names the issuer's port.
-      const Endport* issuer = snap->fabric ? snap->fabric->by_lid(n.issuer_lid) : nullptr;
-      if (issuer && n.notice.issuer_gid == Gid{}) {
-        const Gid gid = make_gid(snap->fabric->subnet_prefix(), issuer->guid);
-        std::copy(gid.begin(), gid.end(), n.notice.issuer_gid.begin());
-      }
-      queue_report(n.notice, n.issuer_lid);
-    }
+    take_batch(in.requests, *snap);
+    drive_port_writes(*snap);
+    for (Notify& n : in.notices) forward_notice(n, *snap);
     const auto now = std::chrono::steady_clock::now();
-    retry_reports(now);
-    if (now >= next_lease_check) {
-      next_lease_check = now + kLeaseCheck;
-      if (state_.services.expire(unix_now())) state_.services_changed = true;
+    reports_.retry(now, state_.informs, local_);
+    housekeeping(now, next_lease_check, *snap);
+  }
+}
+
+// The earliest time something the thread owns falls due: a lease check, a Report's retry, a query's or a
+// table read's deadline, a groups flush.
+std::chrono::steady_clock::time_point SaAgent::next_wakeup(std::chrono::steady_clock::time_point lease_check) const {
+  auto deadline = lease_check;
+  if (const auto r = reports_.next_deadline()) deadline = std::min(deadline, *r);
+  for (const auto& w : waiting_) deadline = std::min(deadline, w.deadline);
+  if (table_deadline_) deadline = std::min(deadline, *table_deadline_);
+  if (const auto g = groups_.next_due()) deadline = std::min(deadline, *g);
+  return deadline;
+}
+
+// Sleeps until a MAD, a notice or a snapshot comes, or next_wakeup(); takes them all at once, so the
+// receive thread's lock is held for a swap, not for an answer. False when stop() was called.
+bool SaAgent::wait_for_work(std::chrono::steady_clock::time_point lease_check, SaInbox::Batch& in) {
+  return inbox_.wait_for_batch(next_wakeup(lease_check), in);
+}
+
+// The queued MADs: SMP answers to the SA's own table reads and GUIDInfo writes, and SA queries.
+void SaAgent::take_batch(const std::deque<Request>& batch, const SaSnapshot& snap) {
+  bool tables_moved = false;
+  for (const Request& r : batch) {
+    if (r.mad[1] == mad::kClassSmiLid) {
+      if (alias_writer_.on_answer(r.mad)) continue;
+      tables_moved = tables_.on_answer(r.mad) || tables_moved;
+      continue;
     }
-    const bool list_due = state_.services_changed || now >= next_list_refresh_;
-    if (state_.services_changed) persist_services();
-    if (state_.aliases_changed) aliases_changed();
-    if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(*snap);
-    if ((groups_flush_due_ && now >= *groups_flush_due_) || (groups_file_behind_ && now >= groups_file_after_))
-      flush_groups(now);
-    std::lock_guard lock(mutex_);
-    merge_local();
-    stats_.services = state_.services.size();
-    stats_.mcast_groups = state_.mcast.groups().size();
-    stats_.mcast_members = state_.mcast.member_count();
-    stats_.mcast_joins = state_.mcast_joins;
-    stats_.mcast_leaves = state_.mcast_leaves;
-    stats_.subscriptions = state_.informs.size();
-    stats_.serving = snap->serving;
-    if (list_due || stats_.subscription_list.size() != state_.informs.size()) {
-      next_list_refresh_ = now + kLeaseCheck;
-      refresh_lists();
-    }
+    answer(r, snap);
+  }
+  if (tables_moved || !waiting_.empty()) retry_waiting(snap, !tables_moved);
+}
+
+// The SMPs the SA sends itself: the GUIDInfo blocks a GUIDInfoRecord Set/Delete changed, and the port
+// table reads and alias writes due now; their next deadline wakes the thread.
+void SaAgent::drive_port_writes(const SaSnapshot& snap) {
+  for (const auto& [port, block] : state_.alias_writes) {
+    const Endport* e = snap.fabric ? snap.fabric->by_guid(port) : nullptr;
+    if (e) alias_writer_.write(port, e->base_lid, block, state_.aliases.block(port, block));
+  }
+  state_.alias_writes.clear();
+  table_deadline_ = tables_.pump(std::chrono::steady_clock::now());
+  if (const auto d = alias_writer_.pump(std::chrono::steady_clock::now()))
+    table_deadline_ = table_deadline_ ? std::min(*table_deadline_, *d) : *d;
+  log_alias_writes();
+}
+
+// A trap the SM forwarded, reported to its subscribers while this SA serves.
+void SaAgent::forward_notice(Notify& n, const SaSnapshot& snap) {
+  if (!snap.serving) return;
+  // A trap an SMA sent has no IssuerGID (SMPs carry none): the Report names the issuer's port.
+  const Endport* issuer = snap.fabric ? snap.fabric->by_lid(n.issuer_lid) : nullptr;
+  if (issuer && n.notice.issuer_gid == Gid{}) {
+    const Gid gid = make_gid(snap.fabric->subnet_prefix(), issuer->guid);
+    std::copy(gid.begin(), gid.end(), n.notice.issuer_gid.begin());
+  }
+  reports_.queue(n.notice, n.issuer_lid, state_.informs, local_);
+}
+
+// What follows a batch: leases, the state files, the groups for the SM, and the counters and listings
+// the other threads read.
+void SaAgent::housekeeping(std::chrono::steady_clock::time_point now,
+                           std::chrono::steady_clock::time_point& next_lease_check, const SaSnapshot& snap) {
+  if (now >= next_lease_check) {
+    next_lease_check = now + kLeaseCheck;
+    if (state_.services.expire(unix_now())) state_.services_changed = true;
+  }
+  const bool list_due = state_.services_changed || now >= next_list_refresh_;
+  if (state_.services_changed) persist_services();
+  if (state_.aliases_changed) aliases_changed();
+  if (state_.mcast_changed || !state_.mcast_events.empty()) groups_changed(snap);
+  if (const auto due = groups_.next_due(); due && now >= *due) flush_groups(now);
+  std::lock_guard lock(stats_mutex_);
+  merge_local();
+  stats_.services = state_.services.size();
+  stats_.mcast_groups = state_.mcast.groups().size();
+  stats_.mcast_members = state_.mcast.member_count();
+  stats_.mcast_joins = state_.mcast_joins;
+  stats_.mcast_leaves = state_.mcast_leaves;
+  stats_.subscriptions = state_.informs.size();
+  stats_.serving = snap.serving;
+  if (list_due || stats_.subscription_list.size() != state_.informs.size()) {
+    next_list_refresh_ = now + kLeaseCheck;
+    refresh_lists();
   }
 }
 
@@ -350,7 +348,7 @@ void SaAgent::answer(const Request& r, const SaSnapshot& snap) {
   SaOutcome outcome;
   const std::vector<std::uint8_t> resp = answer_mad(snap, state_, r.mad, r.from, unix_now(), outcome);
   if (outcome.kind == SaOutcome::Kind::kReportResp) {
-    report_acknowledged(static_cast<std::uint32_t>(bits::get64(r.mad.data(), 8) & 0xFFFFFFFFu), r.from.lid);
+    reports_.acknowledged(static_cast<std::uint32_t>(bits::get64(r.mad.data(), 8) & 0xFFFFFFFFu), r.from.lid, local_);
     return;
   }
   if (outcome.kind == SaOutcome::Kind::kWaiting) {
@@ -457,13 +455,13 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
     load_aliases();
     // The ports hold what they were last given only until they reset: write every alias once serving.
     write_aliases(*now, [](Guid) { return true; });
-    partitions_applied_ = false;
+    applied_partitions_.reset();
     spdlog::info("SA: serving (SM LID {}), {} ServiceRecord(s), {} subscription(s)", now->sm_lid,
                  state_.services.size(), state_.informs.size());
   } else if (!now->serving && was_serving) {
     spdlog::info("SA: not serving (this SM is no longer a master with a swept fabric)");
   }
-  if (now->serving && now->fabric && (!partitions_applied_ || now->partitions != applied_partitions_))
+  if (now->serving && now->fabric && (!applied_partitions_ || now->partitions != *applied_partitions_))
     apply_partitions(*now);
   if (now->serving && was_serving && now->fabric && before->fabric && now->fabric != before->fabric) {
     // A port that came (back) since the last fabric has an empty GUID table: write its aliases.
@@ -490,97 +488,16 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
   const std::set<Guid> new_guids = endport_guids(now.get());
   for (Guid g : new_guids) {
     if (!old_guids.count(g))
-      queue_report(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid);
+      reports_.queue(gid_notice(kTrapGidInService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid, state_.informs, local_);
   }
   for (Guid g : old_guids) {
     if (!new_guids.count(g))
-      queue_report(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid);
+      reports_.queue(gid_notice(kTrapGidOutOfService, make_gid(now->fabric->subnet_prefix(), g), *now), now->sm_lid, state_.informs, local_);
   }
 }
 
-void SaAgent::queue_report(const mad::Notice& notice, Lid issuer_lid) {
-  for (const Subscription& s : state_.informs.subscribers(notice, issuer_lid)) {
-    PendingReport p;
-    p.subscription = s.id;
-    p.tid = next_tid_++;
-    SaHeader h;
-    h.method = method::kReport;
-    h.tid = p.tid;
-    h.attr_id = attr::kNotice;
-    p.mad.assign(kMadSize, 0);
-    h.encode(p.mad);
-    std::array<std::uint8_t, mad::kNoticeFullSize> body{};
-    notice.encode_full(body);
-    std::copy(body.begin(), body.end(), p.mad.begin() + kHeaderSize);
-    p.to.lid = s.lid;
-    p.to.qpn = s.qpn;
-    p.to.qkey = kGsiQkey;
-    if (reports_.size() >= kMaxQueuedReports) {
-      ++local_.dropped["report-queue-full"];
-      continue;
-    }
-    reports_.push_back(std::move(p));  // sent by pump_reports(), kReportWindow at a time
-  }
-  pump_reports();
-}
-
-// Reports in flight are bounded: one trap can match every subscription, and a burst of thousands of MADs
-// at once is what a fabric (and ibsim, which wedges beyond ~64 in flight) cannot take.
-void SaAgent::pump_reports() {
-  std::size_t in_flight = 0;
-  for (const PendingReport& p : reports_) in_flight += p.attempts > 0 ? 1 : 0;
-  for (PendingReport& p : reports_) {
-    if (in_flight >= kReportWindow) break;
-    if (p.attempts == 0) {
-      send_report(p);
-      ++in_flight;
-    }
-  }
-}
-
-void SaAgent::send_report(PendingReport& p) {
-  ++p.attempts;
-  p.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.report_timeout_ms);
-  const int rc = sender_(p.mad, p.to);
-  ++local_.reports_sent;
-  if (rc != 0) ++local_.send_errors;
-}
-
-void SaAgent::retry_reports(std::chrono::steady_clock::time_point now) {
-  std::vector<std::pair<std::uint32_t, Lid>> gone;  // (subscription, the LID its Reports went to)
-  for (PendingReport& p : reports_) {
-    if (p.attempts == 0 || p.deadline > now) continue;  // not sent yet, or still waiting for its ReportResp
-    if (p.attempts <= options_.report_retries) {
-      send_report(p);
-      continue;
-    }
-    gone.emplace_back(p.subscription, p.to.lid);
-  }
-  for (const auto& entry : gone) {
-    const auto id = entry.first;  // not a binding: erase_if's lambda captures it (clang < 16 cannot)
-    const auto lid = entry.second;
-    if (state_.informs.drop(id)) {
-      spdlog::warn("SA: subscriber {} at LID {} answered no Report after {} attempts: subscription dropped", id, lid,
-                   options_.report_retries + 1);
-      ++local_.subscriptions_dropped;
-    }
-    std::erase_if(reports_, [&](const PendingReport& p) { return p.subscription == id; });
-  }
-  pump_reports();
-}
-
-void SaAgent::report_acknowledged(std::uint32_t tid, Lid from) {
-  const auto before = reports_.size();
-  // Only the port the Report went to acknowledges it: TIDs are small counters any host could guess.
-  std::erase_if(reports_, [&](const PendingReport& p) { return p.tid == tid && p.to.lid == from; });
-  if (reports_.size() != before) {
-    ++local_.reports_acknowledged;
-    pump_reports();
-  }
-}
-
-// The SA thread counts without the lock and hands its counts over once per batch (called with mutex_
-// held): the receive thread, which takes the lock for every MAD it queues, never waits on an answer's count.
+// The SA thread counts without the lock and hands its counts over once per batch (called with stats_mutex_
+// held): the receive thread, which takes the lock for every answer it counts, never waits on the SA thread's.
 void SaAgent::merge_local() {
   for (auto& [why, n] : local_.dropped) stats_.dropped[why] += n;
   for (const auto& [key, n] : local_answers_) answer_counts_[key] += n;
@@ -597,7 +514,7 @@ void SaAgent::merge_local() {
   local_answers_.clear();
 }
 
-// The listings `smctl sa` shows (called with mutex_ held).
+// The listings `smctl sa` shows (called with stats_mutex_ held).
 void SaAgent::refresh_lists() {
   stats_.service_list.clear();
   for (const ServiceRecord& r : state_.services.list(unix_now())) {
@@ -668,14 +585,10 @@ void SaAgent::log_alias_writes() {
 void SaAgent::load_aliases() {
   if (aliases_loaded_ || options_.alias_guids_file.empty()) return;
   aliases_loaded_ = true;
-  std::error_code ec;
-  if (!std::filesystem::exists(options_.alias_guids_file, ec)) return;  // no file yet: no aliases
   // Three short lines per alias at most: 64 MiB is millions of VFs.
-  const Result<std::string> text = read_regular_file(options_.alias_guids_file, 64u << 20, "alias GUIDs file");
-  if (!text) {
-    spdlog::error("SA: {} (alias GUIDs not restored)", text.error().message);
-    return;
-  }
+  const std::optional<std::string> text =
+      read_state_file(options_.alias_guids_file, 64u << 20, "alias GUIDs file", "alias GUIDs");
+  if (!text) return;
   Result<AliasGuidTable> table = AliasGuidTable::from_text(*text, options_.alias_guids_file, options_.alias_guid_byte);
   if (!table) {
     spdlog::error("SA: {} (alias GUIDs not restored)", table.error().message);
@@ -690,14 +603,10 @@ void SaAgent::load_aliases() {
 
 void SaAgent::load_services(bool other_master_seen) {
   if (options_.services_file.empty()) return;
-  std::error_code ec;
-  if (!std::filesystem::exists(options_.services_file, ec)) return;  // no file yet: no services
   // 176-byte records as hex: 64 MiB is far more than any subnet registers.
-  const Result<std::string> text = read_regular_file(options_.services_file, 64u << 20, "services file");
-  if (!text) {
-    spdlog::error("SA: {} (ServiceRecords not restored)", text.error().message);
-    return;
-  }
+  const std::optional<std::string> text =
+      read_state_file(options_.services_file, 64u << 20, "services file", "ServiceRecords");
+  if (!text) return;
   if (!restore_state_file(file_writer(*text), self_guid_, other_master_seen)) {
     spdlog::info("SA: {} not restored: this SM wrote it before another master ran the subnet", options_.services_file);
     return;
@@ -717,7 +626,6 @@ namespace smd::sa {
 // serving and whenever the published policy changes.
 void SaAgent::apply_partitions(const SaSnapshot& snap) {
   applied_partitions_ = snap.partitions;
-  partitions_applied_ = true;
   const PartitionsSpec spec = snap.partitions ? *snap.partitions : default_partitions();
   bool changed = false;
   std::vector<Gid> no_mlid;
@@ -746,39 +654,24 @@ void SaAgent::apply_partitions(const SaSnapshot& snap) {
 void SaAgent::groups_changed(const SaSnapshot& snap) {
   if (snap.serving && snap.fabric) {
     for (const McastEvent& e : state_.mcast_events)
-      queue_report(gid_notice(e.created ? kTrapMcastGroupCreated : kTrapMcastGroupDeleted, e.mgid, snap), snap.sm_lid);
+      reports_.queue(gid_notice(e.created ? kTrapMcastGroupCreated : kTrapMcastGroupDeleted, e.mgid, snap), snap.sm_lid,
+                     state_.informs, local_);
   }
   state_.mcast_events.clear();
   if (!state_.mcast_changed) return;
   state_.mcast_changed = false;
-  if (!groups_flush_due_) groups_flush_due_ = std::chrono::steady_clock::now() + kGroupsFlush;
+  groups_.changed(std::chrono::steady_clock::now());
 }
 
 void SaAgent::flush_groups(std::chrono::steady_clock::time_point now, bool final) {
-  if (groups_flush_due_ && (final || now >= *groups_flush_due_)) {
-    groups_flush_due_.reset();
-    groups_file_behind_ = !options_.groups_file.empty();
-    if (mcast_sink_) mcast_sink_(state_.mcast.snapshot());
-  }
-  if (groups_file_behind_ && (final || now >= groups_file_after_)) {
-    groups_file_behind_ = false;
-    if (!groups_writer_) groups_writer_ = std::make_unique<LatestFileWriter>(options_.groups_file, "smd-sa-groups");
-    groups_writer_->offer(state_.mcast.to_json(self_guid_));
-    const auto done = std::chrono::steady_clock::now();
-    groups_file_after_ = done + kGroupsFileRest * (done - now);
-  }
-  if (final && groups_writer_) groups_writer_->drain();
+  groups_.flush(state_.mcast, self_guid_, now, final);
 }
 
 void SaAgent::load_groups(bool other_master_seen) {
   if (options_.groups_file.empty()) return;
-  std::error_code ec;
-  if (!std::filesystem::exists(options_.groups_file, ec)) return;  // no file yet: no groups
-  const Result<std::string> text = read_regular_file(options_.groups_file, 256u << 20, "groups file");
-  if (!text) {
-    spdlog::error("SA: {} (multicast groups not restored)", text.error().message);
-    return;
-  }
+  const std::optional<std::string> text =
+      read_state_file(options_.groups_file, 256u << 20, "groups file", "multicast groups");
+  if (!text) return;
   const std::optional<Guid> writer = file_writer(*text);
   if (!restore_state_file(writer, self_guid_, other_master_seen)) {
     // That master may have deleted a group and given its MLID to another: restoring would revive it.

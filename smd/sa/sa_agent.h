@@ -36,8 +36,11 @@
 #include "mad/codec/notice.h"
 #include "mad/transport/mad_channel.h"
 #include "smd/sa/alias_writer.h"
+#include "smd/sa/groups_flusher.h"
 #include "smd/sa/log_budget.h"
 #include "smd/sa/sa_dispatch.h"
+#include "smd/sa/sa_inbox.h"
+#include "smd/sa/sa_reports.h"
 #include "smd/sa/sa_snapshot.h"
 #include "smd/state/latest_file_writer.h"
 #include "smd/state/sa_stats.h"
@@ -77,7 +80,7 @@ class SaAgent {
   SaAgent& operator=(const SaAgent&) = delete;
 
   /// Where group changes go (McastSink); set before start().
-  void set_mcast_sink(McastSink sink) { mcast_sink_ = std::move(sink); }
+  void set_mcast_sink(McastSink sink) { groups_.set_sink(std::move(sink)); }
   /// Start the thread.
   void start();
   /// Stop and join the thread; queued requests are dropped. Idempotent.
@@ -97,33 +100,21 @@ class SaAgent {
   SaStats stats() const;
 
  private:
-  struct Request {
-    std::array<std::uint8_t, mad::kMadSize> mad;
-    mad::MadAddress from;
-    std::chrono::steady_clock::time_point arrived;
-  };
-  struct PendingReport {
-    std::uint32_t subscription = 0;
-    std::uint32_t tid = 0;
-    std::vector<std::uint8_t> mad;
-    mad::MadAddress to;
-    unsigned attempts = 0;
-    std::chrono::steady_clock::time_point deadline;
-  };
-  struct Notify {
-    mad::Notice notice;
-    Lid issuer_lid = 0;
-  };
+  using Request = SaInbox::Request;
+  using Notify = SaInbox::Notify;
 
+  /// The SA thread: wait, take the inbox, answer, then the periodic work (the steps below, in order).
   void run();
+  std::chrono::steady_clock::time_point next_wakeup(std::chrono::steady_clock::time_point lease_check) const;
+  bool wait_for_work(std::chrono::steady_clock::time_point lease_check, SaInbox::Batch& in);
+  void take_batch(const std::deque<Request>& batch, const SaSnapshot& snap);
+  void drive_port_writes(const SaSnapshot& snap);
+  void forward_notice(Notify& n, const SaSnapshot& snap);
+  void housekeeping(std::chrono::steady_clock::time_point now, std::chrono::steady_clock::time_point& next_lease_check,
+                    const SaSnapshot& snap);
   bool answer_inline(std::span<const std::uint8_t> mad, const mad::MadAddress& from);
   void answer(const Request& r, const SaSnapshot& snap);
   void on_published(const std::shared_ptr<const SaSnapshot>& now, const std::shared_ptr<const SaSnapshot>& before);
-  void queue_report(const mad::Notice& notice, Lid issuer_lid);
-  void send_report(PendingReport& p);
-  void pump_reports();
-  void retry_reports(std::chrono::steady_clock::time_point now);
-  void report_acknowledged(std::uint32_t tid, Lid from);
   void persist_services();
   /// Write the alias GUIDs file and publish the alias -> port map for the receive thread.
   void aliases_changed();
@@ -140,25 +131,20 @@ class SaAgent {
   void load_groups(bool other_master_seen);
   void apply_partitions(const SaSnapshot& snap);
   void groups_changed(const SaSnapshot& snap);
-  /// Hand the groups to the SM when a change waits for it, and write the groups file when it is behind and
-  /// its duty cycle allows (`now`), or at once when `final` (a clean stop).
+  /// groups_.flush() of the groups (a clean stop: `final`).
   void flush_groups(std::chrono::steady_clock::time_point now, bool final = false);
   void retry_waiting(const SaSnapshot& snap, bool deadline_only);
 
   SaAgentOptions options_;
   Sender sender_;
-  McastSink mcast_sink_;
+  SaReports reports_;    ///< SA-thread only: Reports to subscribers and their retries
+  GroupsFlusher groups_;  ///< SA-thread only: group changes to the SM and the groups file
   std::atomic<std::shared_ptr<const SaSnapshot>> snapshot_;
+  SaInbox inbox_;  ///< what the other threads hand the SA thread
 
-  mutable std::mutex mutex_;  // guards queue_, notices_, stats_, published_, stop_
-  std::condition_variable wake_;
-  std::deque<Request> queue_;
-  std::vector<Notify> notices_;
-  bool published_ = false;
-  bool stop_ = false;
+  mutable std::mutex stats_mutex_;  // guards stats_ and answer_counts_
   SaStats stats_;
-  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t>
-      answer_counts_;  // (attr, method, status)
+  AnswerCounts answer_counts_;
   std::thread thread_;
   /// alias -> port GUID as of the SA thread's last change; the receive thread's answers read it.
   std::atomic<std::shared_ptr<const AliasBases>> alias_bases_;
@@ -173,21 +159,11 @@ class SaAgent {
   std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
   bool aliases_loaded_ = false;
   Guid self_guid_ = 0;  // this SM's port GUID (the snapshot's first SmEntry): the stamp on its files
-  std::shared_ptr<const PartitionsSpec> applied_partitions_;  // the policy whose groups are in state_.mcast
-  bool partitions_applied_ = false;
-  std::vector<PendingReport> reports_;
+  /// The policy whose groups are in state_.mcast; nullopt: none applied since this SM started serving.
+  std::optional<std::shared_ptr<const PartitionsSpec>> applied_partitions_;
   TableCache tables_;
   AliasWriter alias_writer_;
   std::optional<std::chrono::steady_clock::time_point> table_deadline_;
-  /// Groups changed and not yet written or handed over: when they will be (kGroupsFlush after the first).
-  std::optional<std::chrono::steady_clock::time_point> groups_flush_due_;
-  /// The groups file is behind the groups; its text is made again no earlier than groups_file_after_ (a
-  /// few times the last text's making after it), so that it takes a bounded share of the thread that
-  /// answers the joins however many groups it holds; groups_writer_ writes it.
-  bool groups_file_behind_ = false;
-  std::chrono::steady_clock::time_point groups_file_after_{};
-  /// Writes the groups file off this thread (made with the first write; none without a groups file).
-  std::unique_ptr<LatestFileWriter> groups_writer_;
   /// A query waiting for port tables: answered again only once every block it waited for is in (or given
   /// up), or at its deadline, so the blocks of a big query are looked at once each, not once per answer.
   struct Waiting {
@@ -197,7 +173,6 @@ class SaAgent {
     std::size_t resolved = 0;     ///< needs[0, resolved) are in or given up
   };
   std::vector<Waiting> waiting_;
-  std::uint32_t next_tid_ = 1;
   std::chrono::steady_clock::time_point next_list_refresh_{};
 };
 

@@ -1,4 +1,4 @@
-// SA request dispatch: validation, the attribute x method table, response encoding.
+// SA request dispatch: the drop rules, the attribute x method table, response encoding.
 #include "smd/sa/sa_dispatch.h"
 
 #include <algorithm>
@@ -6,7 +6,6 @@
 
 #include "mad/sa/class_port_info.h"
 #include "mad/sa/inform_info.h"
-#include "mad/sa/service_record.h"
 #include "smd/sa/fabric_records.h"
 #include "smd/sa/guid_info_records.h"
 #include "smd/sa/mcmember_records.h"
@@ -15,6 +14,7 @@
 #include "smd/sa/path_records.h"
 #include "smd/sa/port_gid.h"
 #include "smd/sa/port_table_records.h"
+#include "smd/sa/service_requests.h"
 
 namespace smd::sa {
 
@@ -22,49 +22,152 @@ using namespace mad::sa;
 
 namespace {
 
-SaAnswer class_port_info(const SaSnapshot& snap) {
+/// One cell of the SA's attribute x method table: what answers `method` on `attr_id`. A handler changes
+/// `state` only for the methods that change something (Set, Delete).
+using SaHandler = SaAnswer (*)(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t now_s);
+struct SaRoute {
+  std::uint16_t attr_id;
+  std::uint8_t method;
+  SaHandler handler;
+};
+
+/// A record handler that only reads the snapshot (the fabric's records: Get and GetTable).
+using ReadHandler = SaAnswer (*)(const SaSnapshot&, const SaQuery&);
+template <ReadHandler H>
+SaAnswer read_only(const SaSnapshot& snap, SaState&, const SaQuery& q, std::int64_t) {
+  return H(snap, q);
+}
+
+/// A port-table record handler (PKeyTable, SL2VL, VLArb): answered from the blocks read so far; blocks
+/// not yet read go to state.missing. Without a table cache these records are not served.
+using TableHandler = SaAnswer (*)(const SaSnapshot&, const SaQuery&, const TableCache&, std::vector<TableKey>&);
+template <TableHandler H>
+SaAnswer from_tables(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t) {
+  if (!state.tables) return SaAnswer::error(status::kMethodAttrUnsupported);
+  return H(snap, q, *state.tables, state.missing);
+}
+
+SaAnswer class_port_info(const SaSnapshot& snap, SaState&, const SaQuery&, std::int64_t);
+
+SaAnswer node_records(const SaSnapshot& snap, SaState&, const SaQuery& q, std::int64_t) {
+  if (std::optional<SaAnswer> by_alias = node_records_by_alias(snap, q)) return std::move(*by_alias);
+  return answer_node_records(snap, q);
+}
+
+SaAnswer guid_info_records(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t) {
+  return answer_guid_info_records(snap, q, state.aliases);
+}
+
+/// GUIDInfoRecord Set or Delete: a changed table is persisted, rebased and written to the port by the agent.
+SaAnswer change_guid_info(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t) {
+  bool changed = false;
+  SaAnswer ans = change_guid_info_record(snap, q, state.aliases, changed, state.alias_why);
+  if (changed) {
+    state.aliases_changed = true;
+    state.alias_bases = state.aliases.bases();
+    if (const Endport* e = snap.fabric->by_lid(static_cast<Lid>((q.record[0] << 8) | q.record[1])))
+      state.alias_writes.emplace_back(e->guid, q.record[2]);
+  }
+  return ans;
+}
+
+/// MCMemberRecord, every method: McastDb decides; the join and leave counts are the agent's metrics.
+SaAnswer mcmember_records(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t) {
+  state.mcast_why.clear();
+  SaAnswer ans =
+      answer_mcmember_records(snap, q, state.mcast, state.mcast_events, state.mcast_changed, state.mcast_why);
+  if (ans.status == status::kOk && q.method() == method::kSet) ++state.mcast_joins;
+  if (ans.status == status::kOk && q.method() == method::kDelete) ++state.mcast_leaves;
+  return ans;
+}
+
+/// InformInfo Set: (un)subscribe the requester, known by its GID (zero when its LID is unknown).
+SaAnswer subscribe(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t) {
+  const Endport* e = snap.fabric->by_lid(q.requester_lid);
+  return state.informs.set(q, e ? make_gid(snap.fabric->subnet_prefix(), e->guid) : Gid{});
+}
+
+SaAnswer subscriptions(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t) {
+  return state.informs.records(q, snap.settings.max_records);
+}
+
+/// The attribute x method table (IBA 15.2.5, table 204 "SA attributes"): every pair served, nothing else.
+/// What the SA supports, the attributes it knows and ClassPortInfo's capability bits are read from it.
+constexpr SaRoute kRoutes[] = {
+    {attr::kClassPortInfo, method::kGet, class_port_info},
+    {attr::kNodeRecord, method::kGet, node_records},
+    {attr::kNodeRecord, method::kGetTable, node_records},
+    {attr::kPortInfoRecord, method::kGet, read_only<answer_port_info_records>},
+    {attr::kPortInfoRecord, method::kGetTable, read_only<answer_port_info_records>},
+    {attr::kLinkRecord, method::kGet, read_only<answer_link_records>},
+    {attr::kLinkRecord, method::kGetTable, read_only<answer_link_records>},
+    {attr::kSwitchInfoRecord, method::kGet, read_only<answer_switch_info_records>},
+    {attr::kSwitchInfoRecord, method::kGetTable, read_only<answer_switch_info_records>},
+    {attr::kLftRecord, method::kGet, read_only<answer_lft_records>},
+    {attr::kLftRecord, method::kGetTable, read_only<answer_lft_records>},
+    {attr::kMftRecord, method::kGet, read_only<answer_mft_records>},
+    {attr::kMftRecord, method::kGetTable, read_only<answer_mft_records>},
+    {attr::kSmInfoRecord, method::kGet, read_only<answer_sm_info_records>},
+    {attr::kSmInfoRecord, method::kGetTable, read_only<answer_sm_info_records>},
+    {attr::kPathRecord, method::kGet, read_only<answer_path_records>},
+    {attr::kPathRecord, method::kGetTable, read_only<answer_path_records>},
+    {attr::kMultiPathRecord, method::kGetMulti, read_only<answer_multi_path_records>},
+    {attr::kPKeyTableRecord, method::kGet, from_tables<answer_pkey_table_records>},
+    {attr::kPKeyTableRecord, method::kGetTable, from_tables<answer_pkey_table_records>},
+    {attr::kSl2VlTableRecord, method::kGet, from_tables<answer_sl2vl_table_records>},
+    {attr::kSl2VlTableRecord, method::kGetTable, from_tables<answer_sl2vl_table_records>},
+    {attr::kVlArbTableRecord, method::kGet, from_tables<answer_vlarb_table_records>},
+    {attr::kVlArbTableRecord, method::kGetTable, from_tables<answer_vlarb_table_records>},
+    {attr::kServiceRecord, method::kGet, find_service_records},
+    {attr::kServiceRecord, method::kGetTable, find_service_records},
+    {attr::kServiceRecord, method::kSet, set_service_record},
+    {attr::kServiceRecord, method::kDelete, delete_service_records},
+    {attr::kGuidInfoRecord, method::kGet, guid_info_records},
+    {attr::kGuidInfoRecord, method::kGetTable, guid_info_records},
+    {attr::kGuidInfoRecord, method::kSet, change_guid_info},
+    {attr::kGuidInfoRecord, method::kDelete, change_guid_info},
+    {attr::kMcMemberRecord, method::kGet, mcmember_records},
+    {attr::kMcMemberRecord, method::kGetTable, mcmember_records},
+    {attr::kMcMemberRecord, method::kSet, mcmember_records},
+    {attr::kMcMemberRecord, method::kDelete, mcmember_records},
+    {attr::kInformInfo, method::kSet, subscribe},
+    {attr::kInformInfoRecord, method::kGet, subscriptions},
+    {attr::kInformInfoRecord, method::kGetTable, subscriptions},
+};
+
+SaHandler route(std::uint16_t attr_id, std::uint8_t m) {
+  for (const SaRoute& r : kRoutes) {
+    if (r.attr_id == attr_id && r.method == m) return r.handler;
+  }
+  return nullptr;
+}
+
+bool known_attr(std::uint16_t attr_id) {
+  return std::any_of(std::begin(kRoutes), std::end(kRoutes), [&](const SaRoute& r) { return r.attr_id == attr_id; });
+}
+
+/// The methods of the SA class (IBA 15.2.2, table 202). A known method no attribute takes (GetTraceTable:
+/// TraceRecord is not served) answers METHOD_ATTR_UNSUPPORTED; any other METHOD_UNSUPPORTED. Report is the
+/// SA's own to send, never to answer.
+bool known_method(std::uint8_t m) {
+  return m == method::kGet || m == method::kSet || m == method::kGetTable || m == method::kDelete ||
+         m == method::kGetMulti || m == method::kGetTraceTable;
+}
+
+/// IBA 15.2.5.1: the capabilities that follow from the table (MultiPathRecord GetMulti, InformInfo Set,
+/// MCMemberRecord Set), and those that say how records are filled, which the handlers hold to.
+SaAnswer class_port_info(const SaSnapshot& snap, SaState&, const SaQuery&, std::int64_t) {
   ClassPortInfo cpi;
-  cpi.capability_mask = cpi_cap::kIsSubnetGetSetNoticeSupported | cpi_cap::kIsPortInfoCapMaskMatchSupported |
-                        cpi_cap::kIsMultiPathSupported;
+  cpi.capability_mask = cpi_cap::kIsPortInfoCapMaskMatchSupported;
+  if (route(attr::kInformInfo, method::kSet)) cpi.capability_mask |= cpi_cap::kIsSubnetGetSetNoticeSupported;
+  if (route(attr::kMultiPathRecord, method::kGetMulti)) cpi.capability_mask |= cpi_cap::kIsMultiPathSupported;
   // Without an SM that programs MFTs (sm.multicast false), a client must not count on UD multicast.
-  if (snap.settings.multicast) cpi.capability_mask |= cpi_cap::kIsUdMulticastSupported;
+  if (route(attr::kMcMemberRecord, method::kSet) && snap.settings.multicast)
+    cpi.capability_mask |= cpi_cap::kIsUdMulticastSupported;
   cpi.capability_mask2 = cpi_cap::kIsFullPortInfoRecordSupported | cpi_cap::kIsExtendedSpeedsSupported |
                          cpi_cap::kIsPortInfoCapMask2MatchSupported | cpi_cap::kIsSendOnlyFullMemberSupported;
   cpi.resp_time_value = snap.settings.resp_time_value;
-  SaAnswer a;
-  a.record_size = ClassPortInfo::kSize;
-  a.records.resize(ClassPortInfo::kSize);
-  cpi.encode(a.records);
-  a.count = 1;
-  return a;
-}
-
-/// Record handlers that only read the snapshot: Get and GetTable.
-using ReadHandler = SaAnswer (*)(const SaSnapshot&, const SaQuery&);
-ReadHandler read_handler(std::uint16_t attr_id) {
-  switch (attr_id) {
-    case attr::kNodeRecord: return answer_node_records;
-    case attr::kPortInfoRecord: return answer_port_info_records;
-    case attr::kLinkRecord: return answer_link_records;
-    case attr::kSwitchInfoRecord: return answer_switch_info_records;
-    case attr::kLftRecord: return answer_lft_records;
-    case attr::kMftRecord: return answer_mft_records;
-    case attr::kSmInfoRecord: return answer_sm_info_records;
-    case attr::kPathRecord: return answer_path_records;
-    default: return nullptr;
-  }
-}
-
-bool known_method(std::uint8_t m) {
-  return m == method::kGet || m == method::kSet || m == method::kGetTable || m == method::kDelete ||
-         m == method::kGetMulti || m == method::kGetTraceTable || m == method::kReport;
-}
-
-bool known_attr(std::uint16_t a) {
-  return read_handler(a) != nullptr || a == attr::kClassPortInfo || a == attr::kServiceRecord ||
-         a == attr::kMultiPathRecord || a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord ||
-         a == attr::kVlArbTableRecord || a == attr::kInformInfo || a == attr::kInformInfoRecord ||
-         a == attr::kMcMemberRecord || a == attr::kGuidInfoRecord;
+  return SaAnswer::one(cpi);
 }
 
 std::uint8_t response_method(std::uint8_t m) {
@@ -77,129 +180,14 @@ std::uint8_t response_method(std::uint8_t m) {
   }
 }
 
-/// Gid of the port at `lid` (the requester), zero when unknown.
-Gid requester_gid(const SaFabric& f, Lid lid) {
-  const Endport* e = f.by_lid(lid);
-  return e ? make_gid(f.subnet_prefix(), e->guid) : Gid{};
-}
-
-/// ServiceRecord Delete. Untrusted: only the requester's own records can match, whatever the template
-/// says: a template naming its own GID (either prefix) is kept, any other is replaced by its own GID under
-/// each prefix in turn. Answers the records removed, NO_RECORDS when none.
-SaAnswer delete_services(SaState& state, const SaQuery& q, std::uint64_t prefix, Guid own_guid, std::int64_t now_s) {
-  const Gid asked = ServiceRecord::decode(q.rec()).service_gid();
-  std::vector<Gid> forms;
-  if (q.trusted || ((q.mask() & sr_mask::kServiceGid) && names_port(asked, prefix, own_guid))) {
-    forms.push_back(asked);
-  } else {
-    for (std::uint64_t p : {prefix, kDefaultGidPrefix, kDefaultGidPrefixByteSwapped}) {
-      if (p == prefix && !forms.empty()) continue;  // the subnet prefix is the default one
-      forms.push_back(make_gid(p, own_guid));
-    }
-  }
-  SaAnswer all = SaAnswer::error(status::kNoRecords);
-  for (const Gid& gid : forms) {
-    SaQuery one = q;
-    if (!q.trusted) {
-      std::copy(gid.begin(), gid.end(), one.record.begin() + 8);
-      one.header.comp_mask |= sr_mask::kServiceGid;
-    }
-    SaAnswer a = state.services.erase(one, now_s);
-    if (a.status != status::kOk) continue;
-    state.services_changed = true;
-    if (all.status != status::kOk) {
-      all = std::move(a);
-    } else {
-      all.records.insert(all.records.end(), a.records.begin(), a.records.end());
-      all.count += a.count;
-    }
-  }
-  return all;
-}
-
+/// The answer to a request that passed the drop rules: version, method and attribute checks, then the
+/// table's handler.
 SaAnswer dispatch(const SaSnapshot& snap, SaState& state, const SaQuery& q, std::int64_t now_s) {
-  const std::uint16_t a = q.header.attr_id;
-  const std::uint8_t m = q.method();
-  if (a == attr::kClassPortInfo)
-    return m == method::kGet ? class_port_info(snap) : SaAnswer::error(status::kMethodAttrUnsupported);
-  if (a == attr::kPKeyTableRecord || a == attr::kSl2VlTableRecord || a == attr::kVlArbTableRecord) {
-    if (!state.tables) return SaAnswer::error(status::kMethodAttrUnsupported);
-    if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
-    if (a == attr::kPKeyTableRecord) return answer_pkey_table_records(snap, q, *state.tables, state.missing);
-    if (a == attr::kSl2VlTableRecord) return answer_sl2vl_table_records(snap, q, *state.tables, state.missing);
-    return answer_vlarb_table_records(snap, q, *state.tables, state.missing);
-  }
-  if (a == attr::kMultiPathRecord) {
-    return m == method::kGetMulti ? answer_multi_path_records(snap, q)
-                                  : SaAnswer::error(status::kMethodAttrUnsupported);
-  }
-  if (ReadHandler h = read_handler(a)) {
-    if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
-    if (a == attr::kNodeRecord) {
-      if (std::optional<SaAnswer> by_alias = node_records_by_alias(snap, q)) return std::move(*by_alias);
-    }
-    return h(snap, q);
-  }
-  if (a == attr::kServiceRecord) {
-    // A service registered under a partition is that partition's: an untrusted requester sees it and
-    // registers under it only when it holds that P_Key (OpenSM: osm_physp_has_pkey). P_Key 0 names none.
-    const std::vector<PKey>& held = snap.fabric->requester_pkeys(q.requester_lid);
-    const auto holds = [&](std::uint16_t pkey) { return (pkey & 0x7fff) == 0 || holds_pkey(held, pkey); };
-    if (m == method::kGet || m == method::kGetTable) {
-      return q.trusted ? state.services.find(q, now_s, snap.settings.max_records)
-                       : state.services.find(q, now_s, snap.settings.max_records, holds);
-    }
-    // A port registers and removes its own services; another port's need the SM_Key (IBA 15.2.5.14 leaves
-    // it to the SA; without it any port could delete or hijack every service on the subnet). Its own GID
-    // is its GUID under the subnet prefix or the default fe80:: (port_gid.h); the record keeps the GID given.
-    const SaFabric& f = *snap.fabric;
-    const std::uint64_t prefix = f.subnet_prefix();
-    const Endport* from = f.by_lid(q.requester_lid);
-    const Guid own_guid = from ? from->guid : 0;
-    if (m == method::kSet) {
-      const ServiceRecord rec = ServiceRecord::decode(q.rec());
-      if (!q.trusted && !names_port(rec.service_gid(), prefix, own_guid)) return SaAnswer::error(status::kDenied);
-      if (!q.trusted && !holds(rec.service_pkey())) return SaAnswer::error(status::kReqInvalid);
-      SaAnswer ans = state.services.set(q, now_s, [&](const Gid& gid) {
-        return subnet_gid_prefix(gid_prefix(gid), prefix) && f.by_guid(gid_guid(gid)) != nullptr;
-      });
-      if (ans.status == status::kOk) state.services_changed = true;
-      return ans;
-    }
-    if (m == method::kDelete) return delete_services(state, q, prefix, own_guid, now_s);
-    return SaAnswer::error(status::kMethodAttrUnsupported);
-  }
-  if (a == attr::kGuidInfoRecord) {
-    if (m == method::kGet || m == method::kGetTable) return answer_guid_info_records(snap, q, state.aliases);
-    if (m != method::kSet && m != method::kDelete) return SaAnswer::error(status::kMethodAttrUnsupported);
-    bool changed = false;
-    SaAnswer ans = change_guid_info_record(snap, q, state.aliases, changed, state.alias_why);
-    if (changed) {
-      state.aliases_changed = true;
-      state.alias_bases = state.aliases.bases();
-      if (const Endport* e = snap.fabric->by_lid(static_cast<Lid>((q.record[0] << 8) | q.record[1])))
-        state.alias_writes.emplace_back(e->guid, q.record[2]);
-    }
-    return ans;
-  }
-  if (a == attr::kMcMemberRecord) {
-    const std::uint64_t joins_before = state.mcast_joins;
-    state.mcast_why.clear();
-    SaAnswer ans =
-        answer_mcmember_records(snap, q, state.mcast, state.mcast_events, state.mcast_changed, state.mcast_why);
-    if (ans.status == status::kOk && m == method::kSet) state.mcast_joins = joins_before + 1;
-    if (ans.status == status::kOk && m == method::kDelete) ++state.mcast_leaves;
-    return ans;
-  }
-  if (a == attr::kInformInfo) {
-    if (m != method::kSet) return SaAnswer::error(status::kMethodAttrUnsupported);
-    return state.informs.set(q, requester_gid(*snap.fabric, q.requester_lid));
-  }
-  if (a == attr::kInformInfoRecord) {
-    if (m != method::kGet && m != method::kGetTable) return SaAnswer::error(status::kMethodAttrUnsupported);
-    return state.informs.records(q, snap.settings.max_records);
-  }
-  return SaAnswer::error(status::kMethodAttrUnsupported);
+  if (q.header.class_version != kClassVersion) return SaAnswer::error(status::kBadVersion);
+  if (!known_method(q.method())) return SaAnswer::error(status::kMethodUnsupported);
+  const SaHandler h = route(q.header.attr_id, q.method());
+  if (!known_attr(q.header.attr_id) || !h) return SaAnswer::error(status::kMethodAttrUnsupported);
+  return h(snap, state, q, now_s);
 }
 
 }  // namespace
@@ -320,20 +308,11 @@ std::vector<std::uint8_t> answer_mad(const SaSnapshot& snap, SaState& state, std
   const std::size_t data = mad.size() > kHeaderSize ? std::min(mad.size() - kHeaderSize, q.record.size()) : 0;
   std::copy_n(mad.begin() + kHeaderSize, data, q.record.begin());
 
-  SaAnswer answer;
-  if (header->class_version != kClassVersion) {
-    answer = SaAnswer::error(status::kBadVersion);
-  } else if (!known_method(header->method) || header->method == method::kReport) {
-    answer = SaAnswer::error(status::kMethodUnsupported);
-  } else if (!known_attr(header->attr_id)) {
-    answer = SaAnswer::error(status::kMethodAttrUnsupported);
-  } else {
-    state.missing.clear();
-    answer = dispatch(snap, state, q, now_s);
-    if (!state.missing.empty() && !state.answer_partial) {
-      outcome.kind = SaOutcome::Kind::kWaiting;
-      return {};
-    }
+  state.missing.clear();
+  const SaAnswer answer = dispatch(snap, state, q, now_s);
+  if (!state.missing.empty() && !state.answer_partial) {
+    outcome.kind = SaOutcome::Kind::kWaiting;
+    return {};
   }
   outcome.kind = SaOutcome::Kind::kAnswered;
   outcome.status = answer.status;

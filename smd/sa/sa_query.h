@@ -44,6 +44,17 @@ struct SaAnswer {
     a.status = status;
     return a;
   }
+  /// An answer of exactly `rec` (a Set's echo, ClassPortInfo): `R` has kSize and encode(span), the codec
+  /// shape of mad/sa.
+  template <class R>
+  static SaAnswer one(const R& rec) {
+    SaAnswer a;
+    a.record_size = static_cast<std::uint16_t>(R::kSize);
+    a.records.resize(R::kSize);
+    rec.encode(a.records);
+    a.count = 1;
+    return a;
+  }
 };
 
 /// Builds an SaAnswer from candidate records: encode a candidate into slot(), then offer() it; it is kept

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "smd/sa/state_json.h"
+
 namespace smd::sa {
 
 using namespace mad::sa;
@@ -132,11 +134,9 @@ std::string ServiceDb::to_json() const {
 }
 
 Status ServiceDb::load_json(const std::string& text) {
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object()) return make_error(ErrorCode::kInvalidInput, "not a JSON object");
-  if (doc.value("version", 0) != 1) return make_error(ErrorCode::kInvalidInput, "\"version\" is not 1");
-  const auto it = doc.find("services");
-  if (it == doc.end() || !it->is_array()) return make_error(ErrorCode::kInvalidInput, "no \"services\" array");
+  Result<nlohmann::json> doc = parse_state_document(text, "services");
+  if (!doc) return doc.error();
+  const auto it = doc->find("services");
   std::vector<Stored> loaded;
   for (std::size_t i = 0; i < it->size(); ++i) {
     const nlohmann::json& e = (*it)[i];

@@ -211,6 +211,57 @@ TEST_F(SaDispatch, UnknownMethodAttributeAndVersion) {
   EXPECT_EQ(a.status(), 0x0004);
 }
 
+// IBA 15.2.5, table 204: the methods each SA attribute takes. A pair outside it answers
+// METHOD_ATTR_UNSUPPORTED (0x000C), in the response method of the request's method (13.4.5).
+TEST_F(SaDispatch, PairsOutsideTheAttributeTableAreMethodAttrUnsupported) {
+  struct Pair {
+    std::uint8_t method;
+    std::uint16_t attr;
+    std::uint8_t resp;
+  };
+  const Pair refused[] = {
+      {IB_MAD_METHOD_GET, IB_SA_ATTR_MULTIPATH, IB_MAD_METHOD_GET_RESPONSE},
+      {IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_MULTIPATH, IB_MAD_METHOD_GET_TABLE_RESPONSE},
+      {IB_MAD_METHOD_GETMULTI, IB_SA_ATTR_PATHRECORD, IB_MAD_METHOD_GETMULTI_RESPONSE},
+      {IB_MAD_METHOD_SET, IB_SA_ATTR_PATHRECORD, IB_MAD_METHOD_GET_RESPONSE},
+      {IB_MAD_METHOD_GET, IB_SA_ATTR_INFORMINFO, IB_MAD_METHOD_GET_RESPONSE},
+      {IB_MAD_METHOD_SET, IB_SA_ATTR_INFORMINFORECORD, IB_MAD_METHOD_GET_RESPONSE},
+      {IB_MAD_METHOD_DELETE, IB_SA_ATTR_LFTRECORD, IB_MAD_METHOD_DELETE_RESPONSE},
+      {IB_MAD_METHOD_SET, 0x0001, IB_MAD_METHOD_GET_RESPONSE},  // ClassPortInfo is read-only here
+      {IB_MAD_METHOD_GET, IB_SA_ATTR_NOTICE, IB_MAD_METHOD_GET_RESPONSE},
+      {IB_MAD_METHOD_GET_TRACE_TABLE, 0x0039, IB_MAD_METHOD_GET_TRACE_TABLE_RESPONSE},  // TraceRecord
+      // Port tables are served only with a table cache; this SaState has none.
+      {IB_MAD_METHOD_GET_TABLE, IB_SA_ATTR_PKEYTABLERECORD, IB_MAD_METHOD_GET_TABLE_RESPONSE},
+      {IB_MAD_METHOD_GET, IB_SA_ATTR_SL2VLTABLERECORD, IB_MAD_METHOD_GET_RESPONSE},
+  };
+  for (const Pair& p : refused) {
+    const Answer a = ask(rig.snap, state, request(p.method, p.attr, 0));
+    EXPECT_EQ(a.status(), 0x000C) << "method 0x" << std::hex << unsigned(p.method) << " attr 0x" << p.attr;
+    EXPECT_EQ(a.method(), p.resp) << "method 0x" << std::hex << unsigned(p.method) << " attr 0x" << p.attr;
+  }
+  // A method the SA class does not take (Trap 0x05, TrapRepress 0x07: an SMA's, 13.4.5) is METHOD_UNSUPPORTED,
+  // whatever the attribute.
+  EXPECT_EQ(ask(rig.snap, state, request(0x05, IB_SA_ATTR_PATHRECORD, 0)).status(), 0x0008);
+  EXPECT_EQ(ask(rig.snap, state, request(0x07, 0x0099, 0)).status(), 0x0008);
+}
+
+// IBA 15.2.5.1 (CapabilityMask) and table 204: what this SA serves, bit by bit. CapabilityMask: bit 1
+// IsSubnetGetSetNoticeSupported (InformInfo Set), 9 IsUDMulticastSupported (MCMemberRecord Set), 10
+// IsMultiPathSupported (MultiPathRecord GetMulti), 13 IsPortInfoCapMaskMatchSupported. CapabilityMask2:
+// bit 6 IsFullPortInfoRecordSupported, 7 IsExtendedSpeedsSupported, 10 IsPortInfoCapMask2MatchSupported,
+// 12 IsSendOnlyFullMemberSupported.
+TEST_F(SaDispatch, ClassPortInfoCapabilitiesAreExactlyWhatIsServed) {
+  const Answer a = ask(rig.snap, state, request(IB_MAD_METHOD_GET, 0x0001, 0));
+  ASSERT_EQ(a.status(), 0);
+  EXPECT_EQ(ib_get(a.record(0), IB_CPI_CAPMASK_F), (1u << 1) | (1u << 9) | (1u << 10) | (1u << 13));
+  EXPECT_EQ(ib_get(a.record(0), IB_CPI_CAPMASK2_F), (1u << 6) | (1u << 7) | (1u << 10) | (1u << 12));
+  EXPECT_EQ(ask(rig.snap, state, request(IB_MAD_METHOD_GETMULTI, IB_SA_ATTR_MULTIPATH, 0)).method(),
+            IB_MAD_METHOD_GETMULTI_RESPONSE)
+      << "IsMultiPathSupported: GetMulti(MultiPathRecord) is answered";
+  EXPECT_NE(ask(rig.snap, state, request(IB_MAD_METHOD_SET, IB_SA_ATTR_INFORMINFO, 0)).status(), 0x000C)
+      << "IsSubnetGetSetNoticeSupported: InformInfo Set is taken";
+}
+
 TEST_F(SaDispatch, ResponsesAreNotAnswered) {
   const Answer rr = ask(rig.snap, state, request(IB_MAD_METHOD_REPORT_RESPONSE, IB_SA_ATTR_NOTICE, 0));
   EXPECT_FALSE(rr.sent());
