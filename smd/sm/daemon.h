@@ -211,21 +211,13 @@ class Daemon final : public DaemonControl, private HealthHost {
   // --- daemon_health.cpp: the health monitor's calls and what it asks of the SM (HealthHost) ---
   /// Run the PerfMgr thread exactly when this SM is MASTER, perfmgr.enabled is set and a sweep gave it ports.
   void update_perfmgr();
-  /// kApplyHealth: every kept counter pass through the thresholds.
-  void apply_health(const DaemonEvent& event);
-  /// kClearPort: the operator's clear.
-  void clear_port(const DaemonEvent& event);
   /// After a configuring sweep: flaps, quiet marks, kept cables, babbling links, the PerfMgr's ports.
   void health_after_sweep(const SweepSummary& s);
   /// The congestion-control manager after a configuring sweep (daemon_cc.cpp): as MASTER with
   /// congestion_control.enabled and the subnet up, hand it the sweep's switches and CA ports; else stop it.
   void cc_after_sweep(const SweepSummary& s);
-  /// Between sweeps (every light sweep): quiet marks expire even on a fabric where nothing moves.
-  void health_tick();
   /// A policy took effect: thresholds, the babbling rule and the PerfMgr's settings.
   void health_policy_changed();
-  /// Trap 129/130/131 naming LIDADDR `lid`, PORTNO `port` (repress_trap): health.babbling_port.
-  void record_port_trap(std::uint16_t trap_number, Lid lid, PortNum port);
   /// MASTER, not stopping, with a transport: what the PerfMgr needs besides its policy and a fabric.
   bool perfmgr_may_run() const;
   std::shared_ptr<const Topology> topology() const override;

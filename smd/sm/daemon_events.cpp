@@ -97,8 +97,8 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
     case SmAction::kNudgeMaster: nudge_watched(); return;
     case SmAction::kScheduleMcast: mcast_.schedule_pass(); return;
     case SmAction::kRunMcastPass: run_mcast_pass(event); return;
-    case SmAction::kApplyHealth: apply_health(event); return;
-    case SmAction::kClearPort: clear_port(event); return;
+    case SmAction::kApplyHealth: health_.apply_passes(); return;
+    case SmAction::kClearPort: health_.clear_port(event.port, event.why); return;
     case SmAction::kSetSweeping: set_sweeping(event); return;
     case SmAction::kFollowSender:
       if (auto sm = reach_sm(event.peer_guid, event.peer_lid)) {

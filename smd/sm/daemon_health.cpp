@@ -23,19 +23,9 @@ bool Daemon::perfmgr_may_run() const { return state_ == mad::SmState::kMaster &&
 
 void Daemon::update_perfmgr() { health_.update_perfmgr(perfmgr_may_run()); }
 
-void Daemon::apply_health(const DaemonEvent&) { health_.apply_passes(); }
-
-void Daemon::clear_port(const DaemonEvent& event) { health_.clear_port(event.port, event.why); }
-
 void Daemon::health_after_sweep(const SweepSummary& s) { health_.after_sweep(s.subnet_up, perfmgr_may_run()); }
 
-void Daemon::health_tick() { health_.tick(); }
-
 void Daemon::health_policy_changed() { health_.policy_changed(policy_generation_, perfmgr_may_run()); }
-
-void Daemon::record_port_trap(std::uint16_t trap_number, Lid lid, PortNum port) {
-  health_.record_port_trap(trap_number, lid, port);
-}
 
 std::shared_ptr<const Topology> Daemon::topology() const { return runner_ ? runner_->topology() : nullptr; }
 

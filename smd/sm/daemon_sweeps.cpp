@@ -196,7 +196,7 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   // (OpenSM's light sweep asks the same of every SM it knows).
   if (!change) change = other_sms_need_sweep(reason);
   ++counters_.light_sweeps;
-  health_tick();
+  health_.tick();
   if (change) {
     DaemonEvent found;
     found.kind = SmEvent::kLightSweepChange;

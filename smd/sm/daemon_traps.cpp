@@ -36,7 +36,7 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
   if (notice.is_generic && (notice.trap_number == mad::trap::kLocalLinkIntegrity ||
                             notice.trap_number == mad::trap::kExcessiveBufferOverrun ||
                             notice.trap_number == mad::trap::kFlowControlWatchdog)) {
-    record_port_trap(notice.trap_number, notice.port_trap_lid(), notice.port_trap_port());
+    health_.record_port_trap(notice.trap_number, notice.port_trap_lid(), notice.port_trap_port());
     return;
   }
   if (notice.is_generic && notice.trap_number == mad::trap::kCapabilityMaskChange && own_lid_ != 0 &&
