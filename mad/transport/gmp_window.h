@@ -13,12 +13,15 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -39,6 +42,40 @@ struct GmpLimits {
 enum class GmpGiveUp {
   kSendFailed,  ///< the transport refused it (the send returned -errno)
   kNoAnswer,    ///< its last attempt timed out
+};
+
+/// The answers the receive thread hands a manager's thread: a bounded queue guarded by the manager's own
+/// mutex (which guards its other shared state too) and waited on with the manager's condition variable (which
+/// its other requests, a stop or a new pass, also notify).
+class GmpInbox {
+ public:
+  using Mad = std::array<std::uint8_t, kMadSize>;
+
+  /// At most `limit` answers wait; more than could ever be outstanding are stale or not ours.
+  explicit GmpInbox(std::size_t limit) : limit_(limit) {}
+  /// Queue a copy of `mad`; the caller holds the manager's mutex. False when full (dropped).
+  bool push(std::span<const std::uint8_t, kMadSize> mad) {
+    if (queue_.size() >= limit_) return false;
+    Mad copy{};
+    std::copy(mad.begin(), mad.end(), copy.begin());
+    queue_.push_back(copy);
+    return true;
+  }
+  /// With `lock` held on the manager's mutex: wait on `wake` until an answer is queued, `until` passes or
+  /// `stop()` holds, then move what is queued into `out`.
+  template <class Stop>
+  void take(std::unique_lock<std::mutex>& lock, std::condition_variable& wake, std::chrono::steady_clock::time_point until,
+            const Stop& stop, std::vector<Mad>& out) {
+    wake.wait_until(lock, until, [&] { return stop() || !queue_.empty(); });
+    out.assign(queue_.begin(), queue_.end());
+    queue_.clear();
+  }
+  /// Drop what is queued (answers to an abandoned pass); the caller holds the manager's mutex.
+  void clear() { queue_.clear(); }
+
+ private:
+  std::deque<Mad> queue_;
+  std::size_t limit_;
 };
 
 /// The manager's side of a window: its transport, its inbox and its flags. Called on the window's thread.

@@ -50,9 +50,7 @@ class CcAgent::Link final : public mad::GmpLink<Request> {
   }
   void wait(Clock::time_point until, std::vector<Mad>& answers) override {
     std::unique_lock lock(agent_.mutex_);
-    agent_.wake_.wait_until(lock, until, [&] { return agent_.stopping() || !agent_.rx_.empty(); });
-    answers.assign(agent_.rx_.begin(), agent_.rx_.end());
-    agent_.rx_.clear();
+    agent_.rx_.take(lock, agent_.wake_, until, [this] { return agent_.stopping(); }, answers);
   }
   // Any class-0x21 MAD, response or not: an unroutable request comes back as it was sent, and is given up.
   std::optional<std::uint32_t> answer_tid(const Mad& m) const override {
@@ -90,10 +88,7 @@ void CcAgent::request_pass(std::vector<CcTarget> targets) {
 void CcAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
   {
     const std::lock_guard lock(mutex_);
-    if (rx_.size() >= 4096) return;  // far more than could be outstanding: stale or not ours
-    std::array<std::uint8_t, mad::kMadSize> copy{};
-    std::copy(mad.begin(), mad.end(), copy.begin());
-    rx_.push_back(copy);
+    if (!rx_.push(mad)) return;
   }
   wake_.notify_all();
 }

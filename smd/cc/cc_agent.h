@@ -111,7 +111,7 @@ class CcAgent {
   mutable std::condition_variable wake_;
   CongestionControlPolicy policy_;
   std::optional<std::vector<CcTarget>> pending_;
-  std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
+  mad::GmpInbox rx_{4096};  // answers from the receive thread
   CcPassStats stats_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};

@@ -76,9 +76,7 @@ class PerfAgent::Link final : public mad::GmpLink<Request> {
   }
   void wait(Clock::time_point until, std::vector<Mad>& answers) override {
     std::unique_lock lock(agent_.mutex_);
-    agent_.wake_.wait_until(lock, until, [&] { return agent_.stopping() || !agent_.rx_.empty(); });
-    answers.assign(agent_.rx_.begin(), agent_.rx_.end());
-    agent_.rx_.clear();
+    agent_.rx_.take(lock, agent_.wake_, until, [this] { return agent_.stopping(); }, answers);
   }
   std::optional<std::uint32_t> answer_tid(const Mad& mad) const override {
     const auto resp = mad::parse_pma_response(mad);
@@ -119,11 +117,7 @@ void PerfAgent::set_sweeping(bool sweeping) { sweeping_.store(sweeping, std::mem
 void PerfAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
   {
     const std::lock_guard lock(mutex_);
-    // A bounded queue: more answers than could ever be outstanding are stale or not ours.
-    if (rx_.size() >= 4 * mad::kMadSize) return;
-    std::array<std::uint8_t, mad::kMadSize> copy{};
-    std::copy(mad.begin(), mad.end(), copy.begin());
-    rx_.push_back(copy);
+    if (!rx_.push(mad)) return;
   }
   wake_.notify_all();
 }

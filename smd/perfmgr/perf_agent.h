@@ -151,7 +151,7 @@ class PerfAgent {
   std::condition_variable wake_;
   PerfMgrPolicy policy_;
   std::shared_ptr<const std::vector<PerfTarget>> targets_;
-  std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
+  mad::GmpInbox rx_{4 * mad::kMadSize};  // answers from the receive thread
   std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};
   bool pass_requested_ = false;   // guarded by mutex_
