@@ -133,6 +133,7 @@ TEST(GmpWindow, ARetryIsAnsweredAndTheLateAnswerToTheFirstAttemptIsDropped) {
   EXPECT_TRUE(window.drain(out.hooks()));
   ASSERT_EQ(link.sent.size(), 2u);
   EXPECT_NE(link.sent[0].second, link.sent[1].second) << "a retry is a new transaction";
+  EXPECT_EQ(out.answered.size(), 1u) << "the late answer is matched to nothing";
   EXPECT_EQ(out.answered[1], 1) << "answered once: the first attempt's answer no longer matches";
   EXPECT_TRUE(out.given_up.empty());
 }
