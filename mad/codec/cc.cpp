@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "mad/codec/bits.h"
+#include "mad/codec/attribute_codec.h"
 
 namespace smd::mad {
 
@@ -14,6 +15,51 @@ namespace {
 constexpr std::size_t kCaEntryBase = 4, kCaEntrySize = 8;
 constexpr std::size_t kCctEntryBase = 4;
 constexpr std::size_t kSpElementSize = 4, kSpElements = 32;
+
+constexpr FieldTable kSwitchSettingFields{
+    bind<&SwitchCongestionSetting::control_map, bytes_at(0, 4)>,
+    bind<&SwitchCongestionSetting::threshold, at(68, 0, 4)>,
+    bind<&SwitchCongestionSetting::packet_size, bytes_at(69, 1)>,
+    bind<&SwitchCongestionSetting::cs_threshold, at(70, 0, 4)>,
+    bind<&SwitchCongestionSetting::cs_return_delay, bytes_at(72, 2)>,
+    bind<&SwitchCongestionSetting::marking_rate, bytes_at(74, 2)>,
+};
+constexpr std::size_t kVictimMask = 4, kCreditMask = 36;  // 32 bytes each, copied whole
+
+// One element of SwitchPortCongestionSetting's block, at the element's own offset.
+constexpr FieldTable kSpElementFields{
+    bind<&SwitchPortCongestionElement::valid, at(0, 0, 1)>,
+    bind<&SwitchPortCongestionElement::control_type, at(0, 1, 1)>,
+    bind<&SwitchPortCongestionElement::threshold, at(0, 4, 4)>,
+    bind<&SwitchPortCongestionElement::packet_size, bytes_at(1, 1)>,
+    bind<&SwitchPortCongestionElement::cong_parm_marking_rate, bytes_at(2, 2)>,
+};
+
+constexpr FieldTable kCaSettingFields{
+    bind<&CaCongestionSetting::port_control, bytes_at(0, 2)>,
+    bind<&CaCongestionSetting::control_map, bytes_at(2, 2)>,
+};
+// One SL's entry of CACongestionSetting, at the entry's own offset.
+constexpr FieldTable kCaEntryFields{
+    bind<&CaCongestionEntry::ccti_timer, bytes_at(0, 2)>,
+    bind<&CaCongestionEntry::ccti_increase, bytes_at(2, 1)>,
+    bind<&CaCongestionEntry::trigger_threshold, bytes_at(3, 1)>,
+    bind<&CaCongestionEntry::ccti_min, bytes_at(4, 1)>,
+};
+
+// One 16-bit CCT entry, at the entry's own offset.
+constexpr FieldTable kCctEntryFields{
+    bind<&CctEntry::shift, at(0, 0, 2)>,
+    bind<&CctEntry::multiplier, at(0, 2, 14)>,
+};
+
+constexpr FieldTable kKeyInfoFields{
+    bind<&CongestionKeyInfo::cc_key, bytes_at(0, 8)>,
+    bind<&CongestionKeyInfo::protect_bit, at(8, 0, 1)>,
+    bind<&CongestionKeyInfo::lease_period, bytes_at(10, 2)>,
+    bind<&CongestionKeyInfo::violations, bytes_at(12, 2)>,
+};
+constexpr std::size_t kKeyInfoSize = 14;
 }  // namespace
 
 std::array<std::uint8_t, kMadSize> make_cc_request(std::uint8_t method, std::uint16_t attr, std::uint32_t mod,
@@ -49,122 +95,71 @@ CongestionInfo CongestionInfo::decode(std::span<const std::uint8_t> data) {
 SwitchCongestionSetting SwitchCongestionSetting::decode(std::span<const std::uint8_t> data) {
   SwitchCongestionSetting s;
   if (data.size() < kSize) return s;
-  const std::uint8_t* d = data.data();
-  s.control_map = get32(d, 0);
-  std::copy_n(d + 4, 32, s.victim_mask.begin());
-  std::copy_n(d + 36, 32, s.credit_mask.begin());
-  s.threshold = get_bits(d, 68, 0, 4);
-  s.packet_size = get8(d, 69);
-  s.cs_threshold = get_bits(d, 70, 0, 4);
-  s.cs_return_delay = get16(d, 72);
-  s.marking_rate = get16(d, 74);
+  decode_fields(data.data(), s, kSwitchSettingFields);
+  std::copy_n(data.begin() + kVictimMask, s.victim_mask.size(), s.victim_mask.begin());
+  std::copy_n(data.begin() + kCreditMask, s.credit_mask.size(), s.credit_mask.begin());
   return s;
 }
 
 void SwitchCongestionSetting::encode(std::span<std::uint8_t> data) const {
   if (data.size() < kSize) return;
-  std::uint8_t* d = data.data();
-  put32(d, 0, control_map);
-  std::copy(victim_mask.begin(), victim_mask.end(), d + 4);
-  std::copy(credit_mask.begin(), credit_mask.end(), d + 36);
-  put_bits(d, 68, 0, 4, threshold);
-  put8(d, 69, packet_size);
-  put_bits(d, 70, 0, 4, cs_threshold);
-  put16(d, 72, cs_return_delay);
-  put16(d, 74, marking_rate);
+  encode_fields(data.data(), *this, kSwitchSettingFields);
+  std::copy(victim_mask.begin(), victim_mask.end(), data.begin() + kVictimMask);
+  std::copy(credit_mask.begin(), credit_mask.end(), data.begin() + kCreditMask);
 }
 
 SwitchPortCongestionElement SwitchPortCongestionElement::decode(std::span<const std::uint8_t> data, std::size_t index) {
   SwitchPortCongestionElement e;
   const std::size_t off = index * kSpElementSize;
   if (index >= kSpElements || data.size() < off + kSpElementSize) return e;
-  const std::uint8_t* d = data.data();
-  e.valid = get_bits(d, off, 0, 1);
-  e.control_type = get_bits(d, off, 1, 1);
-  e.threshold = get_bits(d, off, 4, 4);
-  e.packet_size = get8(d, off + 1);
-  e.cong_parm_marking_rate = get16(d, off + 2);
+  decode_fields(data.data() + off, e, kSpElementFields);
   return e;
 }
 
 void SwitchPortCongestionElement::encode(std::span<std::uint8_t> data, std::size_t index) const {
   const std::size_t off = index * kSpElementSize;
   if (index >= kSpElements || data.size() < off + kSpElementSize) return;
-  std::uint8_t* d = data.data();
-  put_bits(d, off, 0, 1, valid);
-  put_bits(d, off, 1, 1, control_type);
-  put_bits(d, off, 4, 4, threshold);
-  put8(d, off + 1, packet_size);
-  put16(d, off + 2, cong_parm_marking_rate);
+  encode_fields(data.data() + off, *this, kSpElementFields);
 }
 
 CaCongestionSetting CaCongestionSetting::decode(std::span<const std::uint8_t> data) {
   CaCongestionSetting s;
   if (data.size() < kSize) return s;
-  const std::uint8_t* d = data.data();
-  s.port_control = get16(d, 0);
-  s.control_map = get16(d, 2);
+  decode_fields(data.data(), s, kCaSettingFields);
   for (std::size_t sl = 0; sl < s.entries.size(); ++sl) {
-    const std::size_t off = kCaEntryBase + sl * kCaEntrySize;
-    s.entries[sl] = {get16(d, off), get8(d, off + 2), get8(d, off + 3), get8(d, off + 4)};
+    decode_fields(data.data() + kCaEntryBase + sl * kCaEntrySize, s.entries[sl], kCaEntryFields);
   }
   return s;
 }
 
 void CaCongestionSetting::encode(std::span<std::uint8_t> data) const {
   if (data.size() < kSize) return;
-  std::uint8_t* d = data.data();
-  put16(d, 0, port_control);
-  put16(d, 2, control_map);
+  encode_fields(data.data(), *this, kCaSettingFields);
   for (std::size_t sl = 0; sl < entries.size(); ++sl) {
-    const std::size_t off = kCaEntryBase + sl * kCaEntrySize;
-    put16(d, off, entries[sl].ccti_timer);
-    put8(d, off + 2, entries[sl].ccti_increase);
-    put8(d, off + 3, entries[sl].trigger_threshold);
-    put8(d, off + 4, entries[sl].ccti_min);
+    encode_fields(data.data() + kCaEntryBase + sl * kCaEntrySize, entries[sl], kCaEntryFields);
   }
 }
 
 CongestionControlTable CongestionControlTable::decode(std::span<const std::uint8_t> data) {
   CongestionControlTable t;
   if (data.size() < kSize) return t;
-  const std::uint8_t* d = data.data();
-  t.ccti_limit = get16(d, 0);
-  for (std::size_t i = 0; i < kEntries; ++i) {
-    const std::uint16_t v = get16(d, kCctEntryBase + 2 * i);
-    t.entries[i] = {static_cast<std::uint8_t>(v >> 14), static_cast<std::uint16_t>(v & 0x3FFF)};
-  }
+  t.ccti_limit = get16(data.data(), 0);
+  for (std::size_t i = 0; i < kEntries; ++i) decode_fields(data.data() + kCctEntryBase + 2 * i, t.entries[i], kCctEntryFields);
   return t;
 }
 
 void CongestionControlTable::encode(std::span<std::uint8_t> data) const {
   if (data.size() < kSize) return;
-  std::uint8_t* d = data.data();
-  put16(d, 0, ccti_limit);
-  for (std::size_t i = 0; i < kEntries; ++i) {
-    const auto v = static_cast<std::uint16_t>(((entries[i].shift & 0x3u) << 14) | (entries[i].multiplier & 0x3FFFu));
-    put16(d, kCctEntryBase + 2 * i, v);
-  }
+  put16(data.data(), 0, ccti_limit);
+  for (std::size_t i = 0; i < kEntries; ++i) encode_fields(data.data() + kCctEntryBase + 2 * i, entries[i], kCctEntryFields);
 }
 
 CongestionKeyInfo CongestionKeyInfo::decode(std::span<const std::uint8_t> data) {
-  CongestionKeyInfo k;
-  if (data.size() < 14) return k;
-  const std::uint8_t* d = data.data();
-  k.cc_key = get64(d, 0);
-  k.protect_bit = get_bits(d, 8, 0, 1);
-  k.lease_period = get16(d, 10);
-  k.violations = get16(d, 12);
-  return k;
+  return decode_sized<CongestionKeyInfo>(data, kKeyInfoSize, kKeyInfoFields);
 }
 
 void CongestionKeyInfo::encode(std::span<std::uint8_t> data) const {
-  if (data.size() < 14) return;
-  std::uint8_t* d = data.data();
-  put64(d, 0, cc_key);
-  put_bits(d, 8, 0, 1, protect_bit);
-  put16(d, 10, lease_period);
-  put16(d, 12, violations);
+  encode_sized(*this, data, kKeyInfoSize, kKeyInfoFields);
 }
 
 }  // namespace smd::mad

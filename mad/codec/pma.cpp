@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "mad/codec/bits.h"
+#include "mad/codec/attribute_codec.h"
 
 namespace smd::mad {
 
@@ -31,113 +32,84 @@ std::optional<PmaResponse> parse_pma_response(std::span<const std::uint8_t, kMad
   return PmaResponse{get8(m, 3), get16(m, 4), get64(m, 8), get16(m, 16), mad.subspan(kPmaDataOffset)};
 }
 
+namespace {
+constexpr FieldTable kPortCountersFields{
+    bind<&PortCounters::port_select, bytes_at(1, 1)>,
+    bind<&PortCounters::counter_select, bytes_at(2, 2)>,
+    bind<&PortCounters::symbol_error, bytes_at(4, 2)>,
+    bind<&PortCounters::link_error_recovery, bytes_at(6, 1)>,
+    bind<&PortCounters::link_downed, bytes_at(7, 1)>,
+    bind<&PortCounters::port_rcv_errors, bytes_at(8, 2)>,
+    bind<&PortCounters::port_rcv_remote_physical_errors, bytes_at(10, 2)>,
+    bind<&PortCounters::port_rcv_switch_relay_errors, bytes_at(12, 2)>,
+    bind<&PortCounters::port_xmit_discards, bytes_at(14, 2)>,
+    bind<&PortCounters::port_xmit_constraint_errors, bytes_at(16, 1)>,
+    bind<&PortCounters::port_rcv_constraint_errors, bytes_at(17, 1)>,
+    bind<&PortCounters::counter_select2, bytes_at(18, 1)>,
+    bind<&PortCounters::local_link_integrity_errors, at(19, 0, 4)>,
+    bind<&PortCounters::excessive_buffer_overrun_errors, at(19, 4, 4)>,
+    bind<&PortCounters::qp1_dropped, bytes_at(20, 2)>,
+    bind<&PortCounters::vl15_dropped, bytes_at(22, 2)>,
+    bind<&PortCounters::port_xmit_data, bytes_at(24, 4)>,
+    bind<&PortCounters::port_rcv_data, bytes_at(28, 4)>,
+    bind<&PortCounters::port_xmit_pkts, bytes_at(32, 4)>,
+    bind<&PortCounters::port_rcv_pkts, bytes_at(36, 4)>,
+    bind<&PortCounters::port_xmit_wait, bytes_at(40, 4)>,
+};
+
+constexpr FieldTable kPortCountersExtendedFields{
+    bind<&PortCountersExtended::port_select, bytes_at(1, 1)>,
+    bind<&PortCountersExtended::counter_select, bytes_at(2, 2)>,
+    bind<&PortCountersExtended::port_xmit_data, bytes_at(8, 8)>,
+    bind<&PortCountersExtended::port_rcv_data, bytes_at(16, 8)>,
+    bind<&PortCountersExtended::port_xmit_pkts, bytes_at(24, 8)>,
+    bind<&PortCountersExtended::port_rcv_pkts, bytes_at(32, 8)>,
+    bind<&PortCountersExtended::port_unicast_xmit_pkts, bytes_at(40, 8)>,
+    bind<&PortCountersExtended::port_unicast_rcv_pkts, bytes_at(48, 8)>,
+    bind<&PortCountersExtended::port_multicast_xmit_pkts, bytes_at(56, 8)>,
+    bind<&PortCountersExtended::port_multicast_rcv_pkts, bytes_at(64, 8)>,
+};
+
+// The generic ClassPortInfo (IBA 13.4.8.1 table 126) up to RespTimeValue, then its redirect fields.
+constexpr FieldTable kClassPortInfoFields{
+    bind<&PmaClassPortInfo::base_version, bytes_at(0, 1)>,
+    bind<&PmaClassPortInfo::class_version, bytes_at(1, 1)>,
+    bind<&PmaClassPortInfo::capability_mask, bytes_at(2, 2)>,
+    bind<&PmaClassPortInfo::capability_mask2, at(4, 0, 27)>,
+    bind<&PmaClassPortInfo::resp_time_value, at(7, 3, 5)>,
+};
+constexpr FieldTable kClassPortInfoRedirectFields{
+    bind<&PmaClassPortInfo::redirect_tc, bytes_at(24, 1)>,
+    bind<&PmaClassPortInfo::redirect_sl, at(25, 0, 4)>,
+    bind<&PmaClassPortInfo::redirect_fl, at(25, 4, 20)>,
+    bind<&PmaClassPortInfo::redirect_lid, bytes_at(28, 2)>,
+    bind<&PmaClassPortInfo::redirect_pkey, bytes_at(30, 2)>,
+    bind<&PmaClassPortInfo::redirect_qp, bytes_at(33, 3)>,  // byte 32 is reserved
+    bind<&PmaClassPortInfo::redirect_qkey, bytes_at(36, 4)>,
+};
+}  // namespace
+
 PortCounters PortCounters::decode(std::span<const std::uint8_t> data) {
-  PortCounters c;
-  if (data.size() < kSize) return c;
-  const std::uint8_t* d = data.data();
-  c.port_select = get8(d, 1);
-  c.counter_select = get16(d, 2);
-  c.symbol_error = get16(d, 4);
-  c.link_error_recovery = get8(d, 6);
-  c.link_downed = get8(d, 7);
-  c.port_rcv_errors = get16(d, 8);
-  c.port_rcv_remote_physical_errors = get16(d, 10);
-  c.port_rcv_switch_relay_errors = get16(d, 12);
-  c.port_xmit_discards = get16(d, 14);
-  c.port_xmit_constraint_errors = get8(d, 16);
-  c.port_rcv_constraint_errors = get8(d, 17);
-  c.counter_select2 = get8(d, 18);
-  c.local_link_integrity_errors = get_bits(d, 19, 0, 4);
-  c.excessive_buffer_overrun_errors = get_bits(d, 19, 4, 4);
-  c.qp1_dropped = get16(d, 20);
-  c.vl15_dropped = get16(d, 22);
-  c.port_xmit_data = get32(d, 24);
-  c.port_rcv_data = get32(d, 28);
-  c.port_xmit_pkts = get32(d, 32);
-  c.port_rcv_pkts = get32(d, 36);
-  c.port_xmit_wait = get32(d, 40);
-  return c;
+  return decode_sized<PortCounters>(data, kSize, kPortCountersFields);
 }
 
-void PortCounters::encode(std::span<std::uint8_t> data) const {
-  if (data.size() < kSize) return;
-  std::uint8_t* d = data.data();
-  put8(d, 1, port_select);
-  put16(d, 2, counter_select);
-  put16(d, 4, symbol_error);
-  put8(d, 6, link_error_recovery);
-  put8(d, 7, link_downed);
-  put16(d, 8, port_rcv_errors);
-  put16(d, 10, port_rcv_remote_physical_errors);
-  put16(d, 12, port_rcv_switch_relay_errors);
-  put16(d, 14, port_xmit_discards);
-  put8(d, 16, port_xmit_constraint_errors);
-  put8(d, 17, port_rcv_constraint_errors);
-  put8(d, 18, counter_select2);
-  put_bits(d, 19, 0, 4, local_link_integrity_errors);
-  put_bits(d, 19, 4, 4, excessive_buffer_overrun_errors);
-  put16(d, 20, qp1_dropped);
-  put16(d, 22, vl15_dropped);
-  put32(d, 24, port_xmit_data);
-  put32(d, 28, port_rcv_data);
-  put32(d, 32, port_xmit_pkts);
-  put32(d, 36, port_rcv_pkts);
-  put32(d, 40, port_xmit_wait);
-}
+void PortCounters::encode(std::span<std::uint8_t> data) const { encode_sized(*this, data, kSize, kPortCountersFields); }
 
 PortCountersExtended PortCountersExtended::decode(std::span<const std::uint8_t> data) {
-  PortCountersExtended c;
-  if (data.size() < kSize) return c;
-  const std::uint8_t* d = data.data();
-  c.port_select = get8(d, 1);
-  c.counter_select = get16(d, 2);
-  c.port_xmit_data = get64(d, 8);
-  c.port_rcv_data = get64(d, 16);
-  c.port_xmit_pkts = get64(d, 24);
-  c.port_rcv_pkts = get64(d, 32);
-  c.port_unicast_xmit_pkts = get64(d, 40);
-  c.port_unicast_rcv_pkts = get64(d, 48);
-  c.port_multicast_xmit_pkts = get64(d, 56);
-  c.port_multicast_rcv_pkts = get64(d, 64);
-  return c;
+  return decode_sized<PortCountersExtended>(data, kSize, kPortCountersExtendedFields);
 }
 
 void PortCountersExtended::encode(std::span<std::uint8_t> data) const {
-  if (data.size() < kSize) return;
-  std::uint8_t* d = data.data();
-  put8(d, 1, port_select);
-  put16(d, 2, counter_select);
-  put64(d, 8, port_xmit_data);
-  put64(d, 16, port_rcv_data);
-  put64(d, 24, port_xmit_pkts);
-  put64(d, 32, port_rcv_pkts);
-  put64(d, 40, port_unicast_xmit_pkts);
-  put64(d, 48, port_unicast_rcv_pkts);
-  put64(d, 56, port_multicast_xmit_pkts);
-  put64(d, 64, port_multicast_rcv_pkts);
+  encode_sized(*this, data, kSize, kPortCountersExtendedFields);
 }
 
 PmaClassPortInfo PmaClassPortInfo::decode(std::span<const std::uint8_t> data) {
   PmaClassPortInfo c;
   if (data.size() < kSize) return c;
-  const std::uint8_t* d = data.data();
-  c.base_version = get8(d, 0);
-  c.class_version = get8(d, 1);
-  c.capability_mask = get16(d, 2);
-  // Bytes 4-7: CapabilityMask2 (27 bits) then RespTimeValue (5 bits).
-  const std::uint32_t word = get32(d, 4);
-  c.capability_mask2 = word >> 5;
-  c.resp_time_value = static_cast<std::uint8_t>(word & 0x1F);
+  decode_fields(data.data(), c, kClassPortInfoFields);
   if (data.size() < kRedirectSize) return c;
-  std::copy_n(d + 8, 16, c.redirect_gid.begin());
-  const std::uint32_t flow = get32(d, 24);  // RedirectTC (8) | RedirectSL (4) | RedirectFL (20)
-  c.redirect_tc = static_cast<std::uint8_t>(flow >> 24);
-  c.redirect_sl = static_cast<std::uint8_t>((flow >> 20) & 0xF);
-  c.redirect_fl = flow & 0xFFFFF;
-  c.redirect_lid = get16(d, 28);
-  c.redirect_pkey = get16(d, 30);
-  c.redirect_qp = get32(d, 32) & 0xFFFFFF;  // the top byte is reserved
-  c.redirect_qkey = get32(d, 36);
+  std::copy_n(data.begin() + 8, 16, c.redirect_gid.begin());
+  decode_fields(data.data(), c, kClassPortInfoRedirectFields);
   return c;
 }
 

@@ -1,17 +1,18 @@
-// SMInfo codec: byte offsets from IBA vol. 1, table 160 (14.2.5.13).
+// SMInfo codec: the field table of IBA vol. 1, table 160 (14.2.5.13).
 #include "mad/codec/sm_info.h"
 
-#include "mad/codec/bits.h"
+#include "mad/codec/attribute_codec.h"
 
 namespace smd::mad {
 
 namespace {
-namespace off {
-constexpr std::size_t kGuid = 0;
-constexpr std::size_t kSmKey = 8;
-constexpr std::size_t kActCount = 16;
-constexpr std::size_t kPriorityState = 20;  // Priority bits 7..4, SMState bits 3..0
-}  // namespace off
+constexpr FieldTable kFields{
+    bind<&SmInfo::guid, bytes_at(0, 8)>,
+    bind<&SmInfo::sm_key, bytes_at(8, 8)>,
+    bind<&SmInfo::act_count, bytes_at(16, 4)>,
+    bind<&SmInfo::priority, at(20, 0, 4)>,
+    bind<&SmInfo::state, at(20, 4, 4)>,
+};
 }  // namespace
 
 const char* to_string(SmState state) {
@@ -24,26 +25,8 @@ const char* to_string(SmState state) {
   return "UNKNOWN";
 }
 
-SmInfo SmInfo::decode(const SmpData& data) {
-  const std::uint8_t* p = data.data();
-  SmInfo s;
-  s.guid = bits::get64(p, off::kGuid);
-  s.sm_key = bits::get64(p, off::kSmKey);
-  s.act_count = bits::get32(p, off::kActCount);
-  s.priority = bits::get_bits(p, off::kPriorityState, 0, 4);
-  s.state = static_cast<SmState>(bits::get_bits(p, off::kPriorityState, 4, 4));
-  s.raw = data;
-  return s;
-}
+SmInfo SmInfo::decode(const SmpData& data) { return decode_keeping_raw<SmInfo>(data, kFields); }
 
-void SmInfo::encode(SmpData& data) const {
-  data = raw;
-  std::uint8_t* p = data.data();
-  bits::put64(p, off::kGuid, guid);
-  bits::put64(p, off::kSmKey, sm_key);
-  bits::put32(p, off::kActCount, act_count);
-  bits::put_bits(p, off::kPriorityState, 0, 4, priority);
-  bits::put_bits(p, off::kPriorityState, 4, 4, static_cast<unsigned>(state));
-}
+void SmInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kFields); }
 
 }  // namespace smd::mad

@@ -8,38 +8,38 @@
 namespace smd::mad::sa {
 
 namespace {
-enum Field : unsigned {
-  kServiceIdHigh,
-  kServiceIdLow,
-  kDgid,
-  kSgid,
-  kDlid,
-  kSlid,
-  kRawTraffic,
-  kReserved1,
-  kFlowLabel,
-  kHopLimit,
-  kTClass,
-  kReversible,
-  kNumbPath,
-  kPKey,
-  kQosClass,
-  kSl,
-  kMtuSelector,
-  kMtu,
-  kRateSelector,
-  kRate,
-  kLifeSelector,
-  kLife,
-  kPreference,
-  kReserved2,
+// ServiceID is two 32-bit positions of the ComponentMask; the GIDs are 128 bits: those are coded apart.
+constexpr BitSpan kServiceIdHigh = bytes_at(0, 4);
+constexpr BitSpan kServiceIdLow = bytes_at(4, 4);
+constexpr BitSpan kDgid = bytes_at(8, 16);
+constexpr BitSpan kSgid = bytes_at(24, 16);
+constexpr FieldTable kTable{
+    coded_apart<kServiceIdHigh>,
+    coded_apart<kServiceIdLow>,
+    coded_apart<kDgid>,
+    coded_apart<kSgid>,
+    bind<&PathRecord::dlid, bytes_at(40, 2)>,
+    bind<&PathRecord::slid, bytes_at(42, 2)>,
+    bind<&PathRecord::raw_traffic, at(44, 0, 1)>,
+    reserved<at(44, 1, 3)>,
+    bind<&PathRecord::flow_label, at(44, 4, 20)>,
+    bind<&PathRecord::hop_limit, bytes_at(47, 1)>,
+    bind<&PathRecord::tclass, bytes_at(48, 1)>,
+    bind<&PathRecord::reversible, at(49, 0, 1)>,
+    bind<&PathRecord::numb_path, at(49, 1, 7)>,
+    bind<&PathRecord::pkey, bytes_at(50, 2)>,
+    bind<&PathRecord::qos_class, at(52, 0, 12)>,
+    bind<&PathRecord::sl, at(53, 4, 4)>,
+    bind<&PathRecord::mtu_selector, at(54, 0, 2)>,
+    bind<&PathRecord::mtu, at(54, 2, 6)>,
+    bind<&PathRecord::rate_selector, at(55, 0, 2)>,
+    bind<&PathRecord::rate, at(55, 2, 6)>,
+    bind<&PathRecord::packet_life_selector, at(56, 0, 2)>,
+    bind<&PathRecord::packet_life, at(56, 2, 6)>,
+    bind<&PathRecord::preference, bytes_at(57, 1)>,
+    reserved<bytes_at(58, 6)>,
 };
-constexpr FieldSpan kFields[] = {
-    bytes_at(0, 4), bytes_at(4, 4),  bytes_at(8, 16), bytes_at(24, 16), bytes_at(40, 2), bytes_at(42, 2),
-    at(44, 0, 1),   at(44, 1, 3),    at(44, 4, 20),   bytes_at(47, 1),  bytes_at(48, 1), at(49, 0, 1),
-    at(49, 1, 7),   bytes_at(50, 2), at(52, 0, 12),   at(53, 4, 4),     at(54, 0, 2),    at(54, 2, 6),
-    at(55, 0, 2),   at(55, 2, 6),    at(56, 0, 2),    at(56, 2, 6),     bytes_at(57, 1), bytes_at(58, 6),
-};
+constexpr auto kFields = component_spans(kTable);
 
 void put_gid(std::span<std::uint8_t> rec, FieldSpan f, const Gid& gid) {
   std::copy(gid.begin(), gid.end(), rec.begin() + f.bit_offset / 8);
@@ -74,54 +74,20 @@ std::uint64_t gid_guid(const Gid& gid) {
 
 PathRecord PathRecord::decode(std::span<const std::uint8_t> rec) {
   PathRecord r;
-  r.service_id = (get_field(rec, kFields[kServiceIdHigh]) << 32) | get_field(rec, kFields[kServiceIdLow]);
-  r.dgid = get_gid(rec, kFields[kDgid]);
-  r.sgid = get_gid(rec, kFields[kSgid]);
-  r.dlid = static_cast<std::uint16_t>(get_field(rec, kFields[kDlid]));
-  r.slid = static_cast<std::uint16_t>(get_field(rec, kFields[kSlid]));
-  r.raw_traffic = get_field(rec, kFields[kRawTraffic]) != 0;
-  r.flow_label = static_cast<std::uint32_t>(get_field(rec, kFields[kFlowLabel]));
-  r.hop_limit = static_cast<std::uint8_t>(get_field(rec, kFields[kHopLimit]));
-  r.tclass = static_cast<std::uint8_t>(get_field(rec, kFields[kTClass]));
-  r.reversible = get_field(rec, kFields[kReversible]) != 0;
-  r.numb_path = static_cast<std::uint8_t>(get_field(rec, kFields[kNumbPath]));
-  r.pkey = static_cast<std::uint16_t>(get_field(rec, kFields[kPKey]));
-  r.qos_class = static_cast<std::uint16_t>(get_field(rec, kFields[kQosClass]));
-  r.sl = static_cast<std::uint8_t>(get_field(rec, kFields[kSl]));
-  r.mtu_selector = static_cast<std::uint8_t>(get_field(rec, kFields[kMtuSelector]));
-  r.mtu = static_cast<std::uint8_t>(get_field(rec, kFields[kMtu]));
-  r.rate_selector = static_cast<std::uint8_t>(get_field(rec, kFields[kRateSelector]));
-  r.rate = static_cast<std::uint8_t>(get_field(rec, kFields[kRate]));
-  r.packet_life_selector = static_cast<std::uint8_t>(get_field(rec, kFields[kLifeSelector]));
-  r.packet_life = static_cast<std::uint8_t>(get_field(rec, kFields[kLife]));
-  r.preference = static_cast<std::uint8_t>(get_field(rec, kFields[kPreference]));
+  r.service_id = (get_field(rec, kServiceIdHigh) << 32) | get_field(rec, kServiceIdLow);
+  r.dgid = get_gid(rec, kDgid);
+  r.sgid = get_gid(rec, kSgid);
+  decode_fields(rec.data(), r, kTable);
   return r;
 }
 
 void PathRecord::encode(std::span<std::uint8_t> rec) const {
   std::fill_n(rec.begin(), kSize, std::uint8_t{0});
-  put_field(rec, kFields[kServiceIdHigh], service_id >> 32);
-  put_field(rec, kFields[kServiceIdLow], service_id & 0xFFFFFFFFu);
-  put_gid(rec, kFields[kDgid], dgid);
-  put_gid(rec, kFields[kSgid], sgid);
-  put_field(rec, kFields[kDlid], dlid);
-  put_field(rec, kFields[kSlid], slid);
-  put_field(rec, kFields[kRawTraffic], raw_traffic ? 1 : 0);
-  put_field(rec, kFields[kFlowLabel], flow_label);
-  put_field(rec, kFields[kHopLimit], hop_limit);
-  put_field(rec, kFields[kTClass], tclass);
-  put_field(rec, kFields[kReversible], reversible ? 1 : 0);
-  put_field(rec, kFields[kNumbPath], numb_path);
-  put_field(rec, kFields[kPKey], pkey);
-  put_field(rec, kFields[kQosClass], qos_class);
-  put_field(rec, kFields[kSl], sl);
-  put_field(rec, kFields[kMtuSelector], mtu_selector);
-  put_field(rec, kFields[kMtu], mtu);
-  put_field(rec, kFields[kRateSelector], rate_selector);
-  put_field(rec, kFields[kRate], rate);
-  put_field(rec, kFields[kLifeSelector], packet_life_selector);
-  put_field(rec, kFields[kLife], packet_life);
-  put_field(rec, kFields[kPreference], preference);
+  put_field(rec, kServiceIdHigh, service_id >> 32);
+  put_field(rec, kServiceIdLow, service_id & 0xFFFFFFFFu);
+  put_gid(rec, kDgid, dgid);
+  put_gid(rec, kSgid, sgid);
+  encode_fields(rec.data(), *this, kTable);
 }
 
 }  // namespace smd::mad::sa

@@ -8,14 +8,13 @@
 #include <cstdint>
 #include <span>
 
+#include "mad/codec/field_table.h"
+
 namespace smd::mad::sa {
 
 /// One field: `bit_width` bits starting `bit_offset` bits into the record, most significant bit first
-/// (IBA 13.4.2 byte and bit order).
-struct FieldSpan {
-  std::uint16_t bit_offset = 0;
-  std::uint16_t bit_width = 0;
-};
+/// (IBA 13.4.2 byte and bit order); the same rows as the SMP codecs' field tables (mad/codec/field_table.h).
+using FieldSpan = BitSpan;
 
 /// A record's size in bytes and its fields in ComponentMask order (fields[n] is selected by bit n).
 struct RecordLayout {
@@ -26,9 +25,9 @@ struct RecordLayout {
 };
 
 /// Read a field of at most 64 bits. `rec` must hold the whole field.
-std::uint64_t get_field(std::span<const std::uint8_t> rec, FieldSpan f);
+inline std::uint64_t get_field(std::span<const std::uint8_t> rec, FieldSpan f) { return read_field(rec.data(), f); }
 /// Write the low bit_width bits of `v` (a field of at most 64 bits); the bits around it are kept.
-void put_field(std::span<std::uint8_t> rec, FieldSpan f, std::uint64_t v);
+inline void put_field(std::span<std::uint8_t> rec, FieldSpan f, std::uint64_t v) { write_field(rec.data(), f, v); }
 /// Whether field `f` (any width, e.g. a 128-bit GID or a 64-byte NodeDescription) is bit-for-bit the same
 /// in `a` and `b`.
 bool field_equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b, FieldSpan f);

@@ -18,12 +18,57 @@ constexpr std::uint32_t kGsiQkey = 0x80010000;
 // Per attempt, and re-sends after a timeout: a CC agent answers as a PMA does (the PerfMgr's defaults).
 constexpr auto kTimeout = std::chrono::milliseconds(200);
 constexpr unsigned kRetries = 2;
-// How long the thread sleeps between looks while a sweep holds it off.
-constexpr auto kPausePoll = std::chrono::milliseconds(5);
+
+// An answer's attribute data as a CcData (a short one is zero-filled).
+mad::CcData cc_data(std::span<const std::uint8_t> data) {
+  mad::CcData d{};
+  std::copy_n(data.begin(), std::min(data.size(), d.size()), d.begin());
+  return d;
+}
 
 }  // namespace
 
-CcAgent::CcAgent(Sender sender) : sender_(std::move(sender)) {}
+// The CC thread's side of its GmpWindow: CC MADs (with the pass's CC_Key) through the Sender, answers from rx_.
+class CcAgent::Link final : public mad::GmpLink<Request> {
+ public:
+  explicit Link(CcAgent& agent) : agent_(agent) {}
+  /// The targets and policy of the pass about to run (they outlive it: run_pass holds them).
+  void begin_pass(const std::vector<CcTarget>& targets, const CongestionControlPolicy& policy) {
+    targets_ = &targets;
+    policy_ = &policy;
+  }
+  bool stopping() const override { return agent_.stopping(); }
+  bool paused() const override { return agent_.sweeping_.load(std::memory_order_relaxed); }
+  mad::GmpLimits limits() const override { return {policy_->max_outstanding, kTimeout, kRetries}; }
+  int send(const Request& r, std::uint32_t tid) override {
+    mad::MadAddress to;
+    to.lid = (*targets_)[r.target].lid;
+    to.qpn = 1;
+    to.qkey = kGsiQkey;
+    ++agent_.pass_.mads;
+    return agent_.sender_(mad::make_cc_request(r.method, r.attr, r.mod, tid, policy_->cc_key, r.data), to);
+  }
+  void wait(Clock::time_point until, std::vector<Mad>& answers) override {
+    std::unique_lock lock(agent_.mutex_);
+    agent_.rx_.take(lock, agent_.wake_, until, [this] { return agent_.stopping(); }, answers);
+  }
+  // Any class-0x21 MAD, response or not: an unroutable request comes back as it was sent, and is given up.
+  std::optional<std::uint32_t> answer_tid(const Mad& m) const override {
+    if (m[1] != mad::kClassCongestionControl) return std::nullopt;
+    return static_cast<std::uint32_t>((std::uint32_t{m[12]} << 24) | (std::uint32_t{m[13]} << 16) |
+                                      (std::uint32_t{m[14]} << 8) | m[15]);
+  }
+
+ private:
+  CcAgent& agent_;
+  const std::vector<CcTarget>* targets_ = nullptr;
+  const CongestionControlPolicy* policy_ = nullptr;
+};
+
+CcAgent::CcAgent(Sender sender)
+    : sender_(std::move(sender)),
+      link_(std::make_unique<Link>(*this)),
+      window_(std::make_unique<mad::GmpWindow<Request>>(*link_)) {}
 
 CcAgent::~CcAgent() { stop(); }
 
@@ -43,10 +88,7 @@ void CcAgent::request_pass(std::vector<CcTarget> targets) {
 void CcAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
   {
     const std::lock_guard lock(mutex_);
-    if (rx_.size() >= 4096) return;  // far more than could be outstanding: stale or not ours
-    std::array<std::uint8_t, mad::kMadSize> copy{};
-    std::copy(mad.begin(), mad.end(), copy.begin());
-    rx_.push_back(copy);
+    if (!rx_.push(mad)) return;
   }
   wake_.notify_all();
 }
@@ -67,7 +109,6 @@ void CcAgent::stop() {
   }
   wake_.notify_all();
   thread_.join();
-  outstanding_.clear();
 }
 
 CcPassStats CcAgent::last_pass() const {
@@ -101,24 +142,32 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
   const auto t0 = SteadyClock::now();
   pass_ = CcPassStats{};
   for (const CcTarget& t : targets) ++(t.is_switch ? pass_.switches : pass_.ca_ports);
+  link_->begin_pass(targets, policy);
+  const std::vector<CcReading> readings = read_settings(targets, policy);
+  if (stopping()) return;
+  const std::vector<CcWrite> plan = plan_cc_writes(targets, readings, policy);
+  const std::vector<Request> reads = write_plan(targets, plan);
+  verify_plan(targets, plan, reads);
+  if (stopping()) return;
+  finish_pass(t0);
+}
 
-  // 1. Read what every agent holds (and a CA's ControlTableCap).
+std::vector<CcReading> CcAgent::read_settings(const std::vector<CcTarget>& targets,
+                                              const CongestionControlPolicy& policy) {
   std::vector<CcReading> readings(targets.size());
   const std::size_t cct_blocks = wanted_cct_blocks(policy).size();
-  std::deque<Request> work;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (targets[i].is_switch) {
-      work.push_back({i, kMethodGet, mad::cc_attr::kSwitchCongestionSetting});
+      window_->push_back({i, kMethodGet, mad::cc_attr::kSwitchCongestionSetting});
     } else {
-      work.push_back({i, kMethodGet, mad::cc_attr::kCaCongestionSetting});
-      if (cct_blocks > 0) work.push_back({i, kMethodGet, mad::cc_attr::kCongestionInfo});
+      window_->push_back({i, kMethodGet, mad::cc_attr::kCaCongestionSetting});
+      if (cct_blocks > 0) window_->push_back({i, kMethodGet, mad::cc_attr::kCongestionInfo});
     }
   }
   auto store = [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
     if (!data) return;
     ++pass_.reads;
-    mad::CcData d{};
-    std::copy_n(data->begin(), std::min(data->size(), d.size()), d.begin());
+    const mad::CcData d = cc_data(*data);
     CcReading& reading = readings[r.target];
     switch (r.attr) {
       case mad::cc_attr::kSwitchCongestionSetting: reading.switch_setting = d; break;
@@ -131,7 +180,7 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
       default: break;
     }
   };
-  drain(work, targets, policy, store);
+  drain(targets, store);
   // The CCT blocks a CA holds, now that its ControlTableCap is known.
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const std::size_t cap = readings[i].info ? readings[i].info->control_table_cap : 0;
@@ -140,39 +189,40 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
                    targets[i].port, cap, cct_blocks);
     }
     for (std::size_t b = 0; b < std::min(cap, cct_blocks); ++b) {
-      work.push_back({i, kMethodGet, mad::cc_attr::kCongestionControlTable, static_cast<std::uint32_t>(b)});
+      window_->push_back({i, kMethodGet, mad::cc_attr::kCongestionControlTable, static_cast<std::uint32_t>(b)});
     }
   }
-  drain(work, targets, policy, store);
-  if (stopping()) return;
+  drain(targets, store);
+  return readings;
+}
 
-  // 2. Write what differs; believe only what is echoed.
-  const std::vector<CcWrite> plan = plan_cc_writes(targets, readings, policy);
+std::vector<CcAgent::Request> CcAgent::write_plan(const std::vector<CcTarget>& targets,
+                                                  const std::vector<CcWrite>& plan) {
   for (std::size_t w = 0; w < plan.size(); ++w) {
-    work.push_back({plan[w].target, kMethodSet, plan[w].attr, plan[w].mod, plan[w].data, w});
+    window_->push_back({plan[w].target, kMethodSet, plan[w].attr, plan[w].mod, plan[w].data, w});
   }
   pass_.sets = static_cast<unsigned>(plan.size());
-  std::deque<Request> verify;
-  drain(work, targets, policy, [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
+  std::vector<Request> reads;
+  drain(targets, [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
     if (!data) return;
-    mad::CcData d{};
-    std::copy_n(data->begin(), std::min(data->size(), d.size()), d.begin());
-    if (cc_echoed(plan[r.write], d)) {
+    if (cc_echoed(plan[r.write], cc_data(*data))) {
       ++pass_.believed;
-      verify.push_back({r.target, kMethodGet, r.attr, r.mod, {}, r.write});  // 3. read back
+      reads.push_back({r.target, kMethodGet, r.attr, r.mod, {}, r.write});
       return;
     }
     ++pass_.not_echoed;
     spdlog::warn("congestion control: {} (LID {}): {} Set not echoed", targets[r.target].name, targets[r.target].lid,
                  describe_cc_attr(r.attr, r.mod));
   });
-  // 3. An echo can be the request reflected (ibsim answers CC Sets so and stores nothing): a Set counts as
-  // held only when a later Get shows it.
-  drain(verify, targets, policy, [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
+  return reads;
+}
+
+void CcAgent::verify_plan(const std::vector<CcTarget>& targets, const std::vector<CcWrite>& plan,
+                          const std::vector<Request>& reads) {
+  for (const Request& r : reads) window_->push_back(r);
+  drain(targets, [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
     if (!data) return;
-    mad::CcData d{};
-    std::copy_n(data->begin(), std::min(data->size(), d.size()), d.begin());
-    if (cc_echoed(plan[r.write], d)) {
+    if (cc_echoed(plan[r.write], cc_data(*data))) {
       ++pass_.held;
       return;
     }
@@ -180,9 +230,10 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
     spdlog::warn("congestion control: {} (LID {}): {} Set was answered but a read shows it not held",
                  targets[r.target].name, targets[r.target].lid, describe_cc_attr(r.attr, r.mod));
   });
-  if (stopping()) return;
+}
 
-  pass_.wall_ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count();
+void CcAgent::finish_pass(SteadyClock::time_point started) {
+  pass_.wall_ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - started).count();
   {
     const std::lock_guard lock(mutex_);
     pass_.passes = stats_.passes + 1;
@@ -197,83 +248,31 @@ void CcAgent::run_pass(const std::vector<CcTarget>& targets, const CongestionCon
               pass_.held, pass_.not_held, pass_.unanswered, pass_.wall_ms);
 }
 
-void CcAgent::drain(std::deque<Request>& work, const std::vector<CcTarget>& targets,
-                    const CongestionControlPolicy& policy, const Answer& on_answer) {
-  std::vector<std::array<std::uint8_t, mad::kMadSize>> answers;
+void CcAgent::drain(const std::vector<CcTarget>& targets, const Answer& on_answer) {
   auto give_up = [&](const Request& r, const char* why) {
     ++pass_.unanswered;
     spdlog::debug("congestion control: {} (LID {}): {} {}: {}", targets[r.target].name, targets[r.target].lid,
                   describe_cc_attr(r.attr, r.mod), r.method == kMethodSet ? "Set" : "Get", why);
     on_answer(r, std::nullopt);
   };
-  while ((!work.empty() || !outstanding_.empty()) && !stopping()) {
-    if (sweeping_.load(std::memory_order_relaxed) && outstanding_.empty()) {
-      std::this_thread::sleep_for(kPausePoll);
-      continue;
+  mad::GmpOutcome<Request> outcome;
+  outcome.answered = [&](const Request& r, const mad::GmpLink<Request>::Mad& m) {
+    const auto resp = mad::parse_cc_response(m);
+    spdlog::trace("congestion control: LID {} {} {}: back with method 0x{:02x}, MAD status 0x{:04x}",
+                  targets[r.target].lid, describe_cc_attr(r.attr, r.mod), r.method == kMethodSet ? "Set" : "Get",
+                  m[3], (std::uint16_t{m[4]} << 8) | m[5]);
+    if (!resp) {
+      give_up(r, "handed back unrouted");  // our own request, returned: no route to that LID
+    } else if (resp->status != 0) {
+      give_up(r, "status not 0");
+    } else {
+      on_answer(r, resp->data);
     }
-    while (!sweeping_.load(std::memory_order_relaxed) && outstanding_.size() < policy.max_outstanding &&
-           !work.empty()) {
-      Request r = work.front();
-      work.pop_front();
-      const std::uint32_t tid = next_tid_++;
-      if (next_tid_ == 0) next_tid_ = 1;
-      const auto m = mad::make_cc_request(r.method, r.attr, r.mod, tid, policy.cc_key, r.data);
-      mad::MadAddress to;
-      to.lid = targets[r.target].lid;
-      to.qpn = 1;
-      to.qkey = kGsiQkey;
-      ++r.attempts;
-      ++pass_.mads;
-      r.deadline = SteadyClock::now() + kTimeout;
-      if (sender_(m, to) != 0) {
-        give_up(r, "send failed");
-        continue;
-      }
-      outstanding_.emplace(tid, r);
-    }
-    auto next_deadline = SteadyClock::now() + std::chrono::milliseconds(50);
-    for (const auto& [tid, r] : outstanding_) next_deadline = std::min(next_deadline, r.deadline);
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait_until(lock, next_deadline, [&] { return stopping() || !rx_.empty(); });
-      answers.assign(rx_.begin(), rx_.end());
-      rx_.clear();
-    }
-    for (const auto& m : answers) {
-      if (m[1] != mad::kClassCongestionControl) continue;
-      const auto tid = static_cast<std::uint32_t>((std::uint64_t{m[12]} << 24) | (std::uint64_t{m[13]} << 16) |
-                                                  (std::uint64_t{m[14]} << 8) | m[15]);
-      const auto it = outstanding_.find(tid);
-      if (it == outstanding_.end()) continue;  // late: given up or re-sent
-      const Request r = it->second;
-      outstanding_.erase(it);
-      const auto resp = mad::parse_cc_response(m);
-      spdlog::trace("congestion control: LID {} {} {}: back with method 0x{:02x}, MAD status 0x{:04x}",
-                    targets[r.target].lid, describe_cc_attr(r.attr, r.mod), r.method == kMethodSet ? "Set" : "Get",
-                    m[3], (std::uint16_t{m[4]} << 8) | m[5]);
-      if (!resp) {
-        give_up(r, "handed back unrouted");  // our own request, returned: no route to that LID
-      } else if (resp->status != 0) {
-        give_up(r, "status not 0");
-      } else {
-        on_answer(r, resp->data);
-      }
-    }
-    const auto now = SteadyClock::now();
-    for (auto it = outstanding_.begin(); it != outstanding_.end();) {
-      if (it->second.deadline > now) {
-        ++it;
-        continue;
-      }
-      Request r = it->second;
-      it = outstanding_.erase(it);
-      if (r.attempts <= kRetries) {
-        work.push_front(r);
-      } else {
-        give_up(r, "no answer");
-      }
-    }
-  }
+  };
+  outcome.gave_up = [&](const Request& r, mad::GmpGiveUp why) {
+    give_up(r, why == mad::GmpGiveUp::kSendFailed ? "send failed" : "no answer");
+  };
+  window_->drain(outcome);
 }
 
 }  // namespace smd

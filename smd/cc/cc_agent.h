@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "config/cc_policy.h"
+#include "mad/transport/gmp_window.h"
 #include "mad/transport/mad_channel.h"
 #include "smd/cc/cc_plan.h"
 
@@ -78,6 +79,7 @@ class CcAgent {
   bool wait_for_passes(std::uint64_t passes, std::chrono::milliseconds timeout) const;
 
  private:
+  /// One CC MAD queued or in flight (the GmpWindow keeps its attempts and deadline).
   struct Request {
     std::size_t target = 0;
     std::uint8_t method = 0;
@@ -85,16 +87,23 @@ class CcAgent {
     std::uint32_t mod = 0;
     mad::CcData data{};
     std::size_t write = 0;  ///< Sets: index into the plan
-    unsigned attempts = 0;
-    std::chrono::steady_clock::time_point deadline{};
   };
   using Answer = std::function<void(const Request&, std::optional<std::span<const std::uint8_t>> data)>;
+  class Link;  // the thread's side of window_ (cc_agent.cpp)
 
   void loop();
   void run_pass(const std::vector<CcTarget>& targets, const CongestionControlPolicy& policy);
-  /// Send, receive and time out until every request of `work` is answered (data) or given up (nullopt).
-  void drain(std::deque<Request>& work, const std::vector<CcTarget>& targets, const CongestionControlPolicy& policy,
-             const Answer& on_answer);
+  /// Pass step 1: what every agent holds, and a CA's CCT blocks up to its ControlTableCap.
+  std::vector<CcReading> read_settings(const std::vector<CcTarget>& targets, const CongestionControlPolicy& policy);
+  /// Pass step 2: send the plan's Sets; the echoed ones come back as Gets to read them back.
+  std::vector<Request> write_plan(const std::vector<CcTarget>& targets, const std::vector<CcWrite>& plan);
+  /// Pass step 3: read back the echoed Sets (an echo can be the request reflected: held only when a Get shows it).
+  void verify_plan(const std::vector<CcTarget>& targets, const std::vector<CcWrite>& plan,
+                   const std::vector<Request>& reads);
+  /// Publish the pass's statistics and log its line.
+  void finish_pass(std::chrono::steady_clock::time_point started);
+  /// Send, receive and time out until every queued request is answered (data) or given up (nullopt).
+  void drain(const std::vector<CcTarget>& targets, const Answer& on_answer);
   bool stopping() const { return stop_.load(std::memory_order_relaxed); }
 
   Sender sender_;
@@ -102,15 +111,15 @@ class CcAgent {
   mutable std::condition_variable wake_;
   CongestionControlPolicy policy_;
   std::optional<std::vector<CcTarget>> pending_;
-  std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
+  mad::GmpInbox rx_{4096};  // answers from the receive thread
   CcPassStats stats_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};
   std::thread thread_;
 
   // The thread's own state.
-  std::uint32_t next_tid_ = 1;
-  std::map<std::uint32_t, Request> outstanding_;  ///< by TID (low 32 bits)
+  std::unique_ptr<Link> link_;
+  std::unique_ptr<mad::GmpWindow<Request>> window_;
   CcPassStats pass_;
 };
 

@@ -18,8 +18,8 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kMethodGet = 0x01;
 constexpr std::uint8_t kMethodSet = 0x02;
-// How long the thread sleeps between looks while a sweep holds it off.
-constexpr auto kPausePoll = std::chrono::milliseconds(5);
+// The status an OnAnswer sees for a request given up (no MAD status has all bits set).
+constexpr std::uint16_t kNoAnswer = 0xFFFF;
 
 double thread_cpu_ms() {
   timespec ts{};
@@ -54,8 +54,47 @@ CounterArray error_counters(const mad::PortCounters& pc) {
 
 }  // namespace
 
+// The PerfMgr thread's side of its GmpWindow: PMA MADs through the Sender, answers from rx_.
+class PerfAgent::Link final : public mad::GmpLink<Request> {
+ public:
+  explicit Link(PerfAgent& agent) : agent_(agent) {}
+  bool stopping() const override { return agent_.stopping(); }
+  bool paused() const override { return agent_.sweeping_.load(std::memory_order_relaxed); }
+  mad::GmpLimits limits() const override {
+    const std::lock_guard lock(agent_.mutex_);
+    const PerfMgrPolicy& p = agent_.policy_;
+    return {p.max_outstanding, std::chrono::milliseconds(p.timeout_ms), p.retries};
+  }
+  int send(const Request& r, std::uint32_t tid) override {
+    mad::MadAddress to;
+    to.lid = r.route.lid;
+    to.qpn = r.route.qpn;
+    to.qkey = r.route.qkey;
+    to.pkey_index = 0;  // redirect_route admits the default partition only
+    ++agent_.pass_.mads_sent;
+    return agent_.sender_(mad::make_pma_request(r.method, r.attr, tid, r.data), to);
+  }
+  void wait(Clock::time_point until, std::vector<Mad>& answers) override {
+    std::unique_lock lock(agent_.mutex_);
+    agent_.rx_.take(lock, agent_.wake_, until, [this] { return agent_.stopping(); }, answers);
+  }
+  std::optional<std::uint32_t> answer_tid(const Mad& mad) const override {
+    const auto resp = mad::parse_pma_response(mad);
+    if (!resp) return std::nullopt;
+    return static_cast<std::uint32_t>(resp->tid);
+  }
+  void paused_for(double ms) override { agent_.pass_.paused_ms += ms; }
+
+ private:
+  PerfAgent& agent_;
+};
+
 PerfAgent::PerfAgent(Sender sender, PassSink sink)
-    : sender_(std::move(sender)), sink_(std::move(sink)), view_(std::make_shared<const PerfView>()) {}
+    : sender_(std::move(sender)),
+      sink_(std::move(sink)),
+      link_(std::make_unique<Link>(*this)),
+      window_(std::make_unique<mad::GmpWindow<Request>>(*link_)),
+      view_(std::make_shared<const PerfView>()) {}
 
 PerfAgent::~PerfAgent() { stop(); }
 
@@ -78,11 +117,7 @@ void PerfAgent::set_sweeping(bool sweeping) { sweeping_.store(sweeping, std::mem
 void PerfAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
   {
     const std::lock_guard lock(mutex_);
-    // A bounded queue: more answers than could ever be outstanding are stale or not ours.
-    if (rx_.size() >= 4 * mad::kMadSize) return;
-    std::array<std::uint8_t, mad::kMadSize> copy{};
-    std::copy(mad.begin(), mad.end(), copy.begin());
-    rx_.push_back(copy);
+    if (!rx_.push(mad)) return;
   }
   wake_.notify_all();
 }
@@ -103,7 +138,6 @@ void PerfAgent::stop() {
   }
   wake_.notify_all();
   thread_.join();
-  outstanding_.clear();
 }
 
 void PerfAgent::request_pass() {
@@ -160,28 +194,6 @@ void PerfAgent::clear_store() {
   spdlog::info("perfmgr: stored counters of {} ports cleared (totals, last deltas, rates)", store_.size());
 }
 
-bool PerfAgent::send(Request& r) {
-  const std::uint32_t tid = next_tid_++;
-  if (next_tid_ == 0) next_tid_ = 1;
-  const auto mad = mad::make_pma_request(r.method, r.attr, tid, r.data);
-  mad::MadAddress to;
-  to.lid = r.route.lid;
-  to.qpn = r.route.qpn;
-  to.qkey = r.route.qkey;
-  to.pkey_index = 0;  // redirect_route admits the default partition only
-  ++r.attempts;
-  ++pass_.mads_sent;
-  PerfMgrPolicy policy;
-  {
-    const std::lock_guard lock(mutex_);
-    policy = policy_;
-  }
-  r.deadline = SteadyClock::now() + std::chrono::milliseconds(policy.timeout_ms);
-  if (sender_(mad, to) != 0) return false;
-  outstanding_.emplace(tid, r);
-  return true;
-}
-
 PerfAgent::Request PerfAgent::request_to(Guid node, Lid lid, std::size_t target) const {
   Request r;
   r.lid = lid;
@@ -193,7 +205,7 @@ PerfAgent::Request PerfAgent::request_to(Guid node, Lid lid, std::size_t target)
   return r;
 }
 
-bool PerfAgent::follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed, std::deque<Request>& work) {
+bool PerfAgent::follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed) {
   const std::string node = format_guid(r.node);
   if (!allowed) {
     spdlog::warn("perfmgr: node {} LID {}: its PMA redirects, perfmgr.follow_redirect is off: not read", node, r.lid);
@@ -215,102 +227,41 @@ bool PerfAgent::follow_redirect(Request r, std::span<const std::uint8_t> data, b
   }
   r.route = *to;
   r.redirected = true;
-  r.attempts = 0;
-  work.push_front(r);
+  window_->push_front(r);
   return true;
 }
 
-void PerfAgent::drain(
-    std::deque<Request>& work,
-    const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer) {
-  constexpr std::uint16_t kNoAnswer = 0xFFFF;
-  std::vector<std::array<std::uint8_t, mad::kMadSize>> answers;
-  while ((!work.empty() || !outstanding_.empty()) && !stopping()) {
-    PerfMgrPolicy policy;
-    {
-      const std::lock_guard lock(mutex_);
-      policy = policy_;
-    }
-    if (sweeping_.load(std::memory_order_relaxed) && outstanding_.empty()) {
-      const auto t0 = SteadyClock::now();
-      std::this_thread::sleep_for(kPausePoll);
-      pass_.paused_ms += ms_between(t0, SteadyClock::now());
-      continue;
-    }
-    while (!sweeping_.load(std::memory_order_relaxed) && outstanding_.size() < policy.max_outstanding &&
-           !work.empty()) {
-      Request r = work.front();
-      work.pop_front();
-      if (!send(r)) {
-        ++pass_.errors;
-        on_answer(r, kNoAnswer, {});
+void PerfAgent::drain(const OnAnswer& on_answer) {
+  const bool follow = snapshot().first.follow_redirect;
+  mad::GmpOutcome<Request> outcome;
+  outcome.answered = [&](const Request& r, const mad::GmpLink<Request>::Mad& mad) {
+    const auto resp = mad::parse_pma_response(mad);
+    if ((resp->status & mad::kMadStatusRedirect) != 0 && follow_redirect(r, resp->data, follow)) return;
+    if (resp->status != 0) ++pass_.errors;
+    on_answer(r, resp->status, resp->data);
+  };
+  outcome.gave_up = [&](const Request& r, mad::GmpGiveUp why) {
+    if (why == mad::GmpGiveUp::kSendFailed) {
+      ++pass_.errors;
+    } else {
+      ++pass_.timeouts;
+      // A redirected PMA that stopped answering: the next pass asks its GSI again (it may redirect anew).
+      if (r.redirected && redirect_.erase(r.node) != 0) {
+        spdlog::info("perfmgr: node {}: no answer at the redirected LID {} QP {}: back to its GSI", format_guid(r.node),
+                     r.route.lid, r.route.qpn);
       }
     }
-    auto next_deadline = SteadyClock::now() + std::chrono::milliseconds(50);
-    for (const auto& [tid, r] : outstanding_) next_deadline = std::min(next_deadline, r.deadline);
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait_until(lock, next_deadline, [&] { return stopping() || !rx_.empty(); });
-      answers.assign(rx_.begin(), rx_.end());
-      rx_.clear();
-    }
-    for (const auto& mad : answers) {
-      const auto resp = mad::parse_pma_response(mad);
-      if (!resp) continue;
-      const auto it = outstanding_.find(static_cast<std::uint32_t>(resp->tid));
-      if (it == outstanding_.end()) continue;  // late: its request was already given up or re-sent
-      const Request r = it->second;
-      outstanding_.erase(it);
-      if ((resp->status & mad::kMadStatusRedirect) != 0 && follow_redirect(r, resp->data, policy.follow_redirect, work)) {
-        continue;
-      }
-      if (resp->status != 0) ++pass_.errors;
-      on_answer(r, resp->status, resp->data);
-    }
-    const auto now = SteadyClock::now();
-    for (auto it = outstanding_.begin(); it != outstanding_.end();) {
-      if (it->second.deadline > now) {
-        ++it;
-        continue;
-      }
-      Request r = it->second;
-      it = outstanding_.erase(it);
-      if (r.attempts <= policy.retries) {
-        work.push_front(r);  // re-sent first, when the window (and any sweep) allows
-      } else {
-        ++pass_.timeouts;
-        // A redirected PMA that stopped answering: the next pass asks its GSI again (it may redirect anew).
-        if (r.redirected && redirect_.erase(r.node) != 0) {
-          spdlog::info("perfmgr: node {}: no answer at the redirected LID {} QP {}: back to its GSI", format_guid(r.node),
-                       r.route.lid, r.route.qpn);
-        }
-        on_answer(r, kNoAnswer, {});
-      }
-    }
-  }
+    on_answer(r, kNoAnswer, {});
+  };
+  window_->drain(outcome);
 }
 
-void PerfAgent::run_pass() {
-  PerfMgrPolicy policy;
-  std::shared_ptr<const std::vector<PerfTarget>> targets;
-  {
-    const std::lock_guard lock(mutex_);
-    policy = policy_;
-    targets = targets_;
-  }
-  if (!targets || targets->empty()) return;
-  const auto t_start = SteadyClock::now();
-  const double cpu_start = thread_cpu_ms();
-  pass_ = PerfPassStats{};
-  const std::vector<PerfTarget>& ports = *targets;
+std::pair<PerfMgrPolicy, std::shared_ptr<const std::vector<PerfTarget>>> PerfAgent::snapshot() const {
+  const std::lock_guard lock(mutex_);
+  return {policy_, targets_};
+}
 
-  std::vector<PortKey> keys;
-  keys.reserve(ports.size());
-  for (const PerfTarget& t : ports) keys.push_back(t.key);
-  store_.retain(keys);
-
-  // ClassPortInfo once per node (kept across passes): whether its PMA has 64-bit counters.
-  std::deque<Request> work;
+void PerfAgent::read_capabilities(const std::vector<PerfTarget>& ports) {
   std::set<Guid> asked;
   for (std::size_t i = 0; i < ports.size(); ++i) {
     const Guid node = ports[i].key.node_guid;
@@ -318,14 +269,14 @@ void PerfAgent::run_pass() {
     Request r = request_to(node, ports[i].lid, i);
     r.attr = mad::kAttrPmaClassPortInfo;
     r.method = kMethodGet;
-    work.push_back(r);
+    window_->push_back(r);
   }
-  drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
+  drain([&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
     if (status == 0 && data.size() >= 4) capability_[ports[r.target].key.node_guid] = mad::pma_capability_mask(data);
   });
+}
 
-  std::vector<PortProgress> progress(ports.size());
-  std::vector<double> read_s(ports.size(), 0.0);
+std::vector<PerfAgent::PortProgress> PerfAgent::read_counters(const std::vector<PerfTarget>& ports) {
   for (std::size_t i = 0; i < ports.size(); ++i) {
     Request r = request_to(ports[i].key.node_guid, ports[i].lid, i);
     r.method = kMethodGet;
@@ -333,7 +284,7 @@ void PerfAgent::run_pass() {
     mad::PortCounters select;
     select.port_select = static_cast<std::uint8_t>(ports[i].key.port);
     select.encode(r.data);
-    work.push_back(r);
+    window_->push_back(r);
     const auto cap = capability_.find(ports[i].key.node_guid);
     if (cap != capability_.end() &&
         (cap->second & (mad::pma_cap::kExtendedWidthSupported | mad::pma_cap::kExtendedWidthNoIetf)) != 0) {
@@ -343,10 +294,11 @@ void PerfAgent::run_pass() {
       mad::PortCountersExtended ext;
       ext.port_select = static_cast<std::uint8_t>(ports[i].key.port);
       ext.encode(x.data);
-      work.push_back(x);
+      window_->push_back(x);
     }
   }
-  drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
+  std::vector<PortProgress> progress(ports.size());
+  drain([&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
     PortProgress& p = progress[r.target];
     if (status != 0 || data.size() < 192) {
       p.failed = true;
@@ -355,13 +307,17 @@ void PerfAgent::run_pass() {
     if (r.attr == mad::kAttrPortCounters) {
       std::copy_n(data.begin(), 192, p.counters.begin());
       p.have_counters = true;
-      read_s[r.target] = seconds_of(SteadyClock::now());
+      p.read_s = seconds_of(SteadyClock::now());
     } else {
       std::copy_n(data.begin(), 192, p.extended.begin());
       p.have_extended = true;
     }
   });
+  return progress;
+}
 
+PerfPassDeltas PerfAgent::fold_readings(const std::vector<PerfTarget>& ports, const std::vector<PortProgress>& progress,
+                                        const PerfMgrPolicy& policy) {
   PerfPassDeltas deltas;
   const auto wall = std::chrono::system_clock::now();
   for (std::size_t i = 0; i < ports.size(); ++i) {
@@ -376,7 +332,7 @@ void PerfAgent::run_pass() {
     reading.node_desc = t.node_desc;
     reading.peer = t.peer;
     reading.counters = error_counters(pc);
-    reading.t_s = read_s[i];
+    reading.t_s = p.read_s;
     reading.wall = wall;
     // Data counters count 4-octet words on the wire (IBA 16.1.3.5).
     if (p.have_extended) {
@@ -389,33 +345,40 @@ void PerfAgent::run_pass() {
     }
     ++pass_.ports;
     const ReadingResult result = store_.apply(reading);
-    bool moved = false;
-    for (std::uint64_t d : result.delta) moved = moved || d != 0;
-    if (moved) deltas.moved.push_back({t.key, result.delta, result.elapsed_s});
+    if (std::ranges::any_of(result.delta, [](std::uint64_t d) { return d != 0; })) {
+      deltas.moved.push_back({t.key, result.delta, result.elapsed_s});
+    }
     if (result.saturated != 0 && policy.reset_saturated && (result.reset_select != 0 || result.reset_select2 != 0)) {
-      Request r = request_to(t.key.node_guid, t.lid, i);
-      r.method = kMethodSet;
-      r.attr = mad::kAttrPortCounters;
-      mad::PortCounters clear;
-      clear.port_select = static_cast<std::uint8_t>(t.key.port);
-      clear.counter_select = result.reset_select;
-      clear.counter_select2 = result.reset_select2;
-      clear.encode(r.data);
-      work.push_back(r);
-      spdlog::info("perfmgr: {} port {} (node {}): saturated counters cleared (CounterSelect 0x{:04x})", t.node_desc,
-                   t.key.port, format_guid(t.key.node_guid), result.reset_select);
+      queue_clear(t, i, result);
     }
   }
-  drain(work, [&](const Request& r, std::uint16_t status, std::span<const std::uint8_t>) {
+  return deltas;
+}
+
+void PerfAgent::queue_clear(const PerfTarget& t, std::size_t target, const ReadingResult& result) {
+  Request r = request_to(t.key.node_guid, t.lid, target);
+  r.method = kMethodSet;
+  r.attr = mad::kAttrPortCounters;
+  mad::PortCounters clear;
+  clear.port_select = static_cast<std::uint8_t>(t.key.port);
+  clear.counter_select = result.reset_select;
+  clear.counter_select2 = result.reset_select2;
+  clear.encode(r.data);
+  window_->push_back(r);
+  spdlog::info("perfmgr: {} port {} (node {}): saturated counters cleared (CounterSelect 0x{:04x})", t.node_desc,
+               t.key.port, format_guid(t.key.node_guid), result.reset_select);
+}
+
+void PerfAgent::clear_saturated(const std::vector<PerfTarget>& ports) {
+  drain([&](const Request& r, std::uint16_t status, std::span<const std::uint8_t>) {
     if (status != 0) return;
     const mad::PortCounters sent = mad::PortCounters::decode(r.data);
     store_.cleared(ports[r.target].key, sent.counter_select, sent.counter_select2);
     ++pass_.resets;
   });
-  if (stopping()) return;
+}
 
-  pass_.wall_ms = ms_between(t_start, SteadyClock::now());
-  pass_.cpu_ms = thread_cpu_ms() - cpu_start;
+void PerfAgent::publish_pass(const PerfMgrPolicy& policy) {
   ++passes_;
   auto view = std::make_shared<PerfView>();
   view->ports = store_.rows();
@@ -429,6 +392,30 @@ void PerfAgent::run_pass() {
   // Rendered here, once per pass, so a scrape only copies it (its CPU is not in cpu_ms: that is the reading).
   if (render_) view->metrics_text = std::make_shared<const std::string>(render_(*view));
   view_.store(std::move(view));
+}
+
+void PerfAgent::run_pass() {
+  const auto [policy, targets] = snapshot();
+  if (!targets || targets->empty()) return;
+  const auto t_start = SteadyClock::now();
+  const double cpu_start = thread_cpu_ms();
+  pass_ = PerfPassStats{};
+  const std::vector<PerfTarget>& ports = *targets;
+
+  std::vector<PortKey> keys;
+  keys.reserve(ports.size());
+  for (const PerfTarget& t : ports) keys.push_back(t.key);
+  store_.retain(keys);
+
+  read_capabilities(ports);
+  const std::vector<PortProgress> progress = read_counters(ports);
+  PerfPassDeltas deltas = fold_readings(ports, progress, policy);
+  clear_saturated(ports);
+  if (stopping()) return;
+
+  pass_.wall_ms = ms_between(t_start, SteadyClock::now());
+  pass_.cpu_ms = thread_cpu_ms() - cpu_start;
+  publish_pass(policy);
   spdlog::debug("perfmgr: pass {}: {} ports, {} MADs, {} timeouts, {:.1f} ms ({:.1f} ms CPU, {:.1f} ms paused)",
                 passes_, pass_.ports, pass_.mads_sent, pass_.timeouts, pass_.wall_ms, pass_.cpu_ms, pass_.paused_ms);
   if (sink_) sink_(std::move(deltas));  // every pass, moved or not: the health rules' quiet periods run on it

@@ -22,9 +22,11 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "config/policy.h"
+#include "mad/transport/gmp_window.h"
 #include "mad/transport/mad_channel.h"
 #include "smd/perfmgr/counter_store.h"
 #include "smd/perfmgr/perf_target.h"
@@ -87,7 +89,7 @@ class PerfAgent {
   std::shared_ptr<const PerfView> view() const { return view_.load(); }
 
  private:
-  /// One MAD in flight or waiting for a window slot.
+  /// One MAD queued or in flight (the GmpWindow keeps its attempts and deadline).
   struct Request {
     std::uint16_t attr = 0;
     std::uint8_t method = 0;
@@ -97,32 +99,48 @@ class PerfAgent {
     bool redirected = false;   ///< already followed one redirect: a second is not followed (no loops)
     std::size_t target = 0;  ///< index into the pass's targets (for ClassPortInfo: any port of the node)
     std::array<std::uint8_t, 192> data{};
-    unsigned attempts = 0;
-    std::chrono::steady_clock::time_point deadline{};
   };
   /// What one pass collects per target.
   struct PortProgress {
     bool have_counters = false;
     bool have_extended = false;
     bool failed = false;
+    double read_s = 0;  ///< when the PortCounters answer came (steady clock, seconds)
     std::array<std::uint8_t, 192> counters{};
     std::array<std::uint8_t, 192> extended{};
   };
+  /// An answer's MAD status and attribute data; kNoAnswer with no data when the request was given up.
+  using OnAnswer = std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>;
+  class Link;  // the PerfMgr thread's side of window_ (perf_agent.cpp)
 
   void loop();
   void run_pass();
+  /// The policy and targets under the lock.
+  std::pair<PerfMgrPolicy, std::shared_ptr<const std::vector<PerfTarget>>> snapshot() const;
+  /// Pass step 1: ClassPortInfo of every node not yet asked (kept across passes): whether its PMA has
+  /// 64-bit counters.
+  void read_capabilities(const std::vector<PerfTarget>& ports);
+  /// Pass step 2: PortCounters of every port, and PortCountersExtended where the PMA has them.
+  std::vector<PortProgress> read_counters(const std::vector<PerfTarget>& ports);
+  /// Pass step 3: fold the readings into the store; the ports that moved, and a clearing Set queued for each
+  /// port with saturated counters when the policy says so.
+  PerfPassDeltas fold_readings(const std::vector<PerfTarget>& ports, const std::vector<PortProgress>& progress,
+                               const PerfMgrPolicy& policy);
+  /// Queue the PortCounters Set that clears the saturated counters `result` names on port `t`.
+  void queue_clear(const PerfTarget& t, std::size_t target, const ReadingResult& result);
+  /// Pass step 4: send the clearing Sets; a counter is cleared in the store only when its Set is answered.
+  void clear_saturated(const std::vector<PerfTarget>& ports);
+  /// Pass step 5: publish the view of the pass (rendered once here).
+  void publish_pass(const PerfMgrPolicy& policy);
   /// Apply a requested clear: zero the store and publish a view of it (the PerfMgr thread).
   void clear_store();
-  /// Send, receive and time out until every request of `work` is answered or given up; answers go to `on_answer`.
-  void drain(
-      std::deque<Request>& work,
-      const std::function<void(const Request&, std::uint16_t status, std::span<const std::uint8_t> data)>& on_answer);
-  bool send(Request& r);
+  /// Send, receive and time out until every queued request is answered or given up; answers go to `on_answer`.
+  void drain(const OnAnswer& on_answer);
   /// A request to port `target` (LID `lid`) of node `node`, routed where the node's PMA last redirected to.
   Request request_to(Guid node, Lid lid, std::size_t target) const;
-  /// An answer with the redirect status: true when `r` was re-queued on `work` to the route its ClassPortInfo
-  /// `data` names (perfmgr.follow_redirect, once per request); false = answer it as failed.
-  bool follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed, std::deque<Request>& work);
+  /// An answer with the redirect status: true when `r` was re-queued ahead of the rest to the route its
+  /// ClassPortInfo `data` names (perfmgr.follow_redirect, once per request); false = answer it as failed.
+  bool follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed);
   bool stopping() const { return stop_.load(std::memory_order_relaxed); }
 
   Sender sender_;
@@ -133,7 +151,7 @@ class PerfAgent {
   std::condition_variable wake_;
   PerfMgrPolicy policy_;
   std::shared_ptr<const std::vector<PerfTarget>> targets_;
-  std::deque<std::array<std::uint8_t, mad::kMadSize>> rx_;
+  mad::GmpInbox rx_{4 * mad::kMadSize};  // answers from the receive thread
   std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};
   bool pass_requested_ = false;   // guarded by mutex_
@@ -144,8 +162,8 @@ class PerfAgent {
   CounterStore store_;
   std::map<Guid, std::uint16_t> capability_;  ///< node GUID -> PMA ClassPortInfo:CapabilityMask
   std::map<Guid, PmaRoute> redirect_;         ///< node GUID -> where its PMA redirected (until it times out)
-  std::uint32_t next_tid_ = 1;
-  std::map<std::uint32_t, Request> outstanding_;  ///< by TID (low 32 bits)
+  std::unique_ptr<Link> link_;
+  std::unique_ptr<mad::GmpWindow<Request>> window_;
   PerfPassStats pass_;
   std::uint64_t passes_ = 0;
   std::atomic<std::shared_ptr<const PerfView>> view_;
