@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "config/key_path.h"
 #include "config/partitions_conf.h"
 #include "config/partitions_yaml.h"
 #include "config/policy_loader.h"
@@ -39,17 +40,6 @@ struct Entry {
   std::string from;               ///< "FILE:LINE name value", for the comment and the report
   std::size_t setting = 0;        ///< index into the settings
 };
-
-std::vector<std::string> split_key(std::string_view key) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = key.find('.', start);
-    out.emplace_back(key.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return out;
-    start = dot + 1;
-  }
-}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -298,7 +288,7 @@ class Importer {
     result_.not_carried.push_back(at(s) + ": " + s.name + " " + s.value + ": " + std::string(fate) + ": " + why);
   }
   void add(const OpenSmSetting& s, std::size_t index, std::string_view key, std::string value) {
-    draft_.entries.push_back(Entry{split_key(key), std::move(value), at(s) + " " + s.name + " " + s.value, index});
+    draft_.entries.push_back(Entry{split_key_path(key), std::move(value), at(s) + " " + s.name + " " + s.value, index});
   }
 
   // The last of a repeated option wins, as in OpenSM; the earlier ones are reported (per-SL options set

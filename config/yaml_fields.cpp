@@ -39,6 +39,27 @@ std::string suggestion(std::string_view word, std::span<const std::string> candi
   return near ? " (did you mean " + quoted(*near) + "?)" : "";
 }
 
+// Each element of the sequence `list` (named `path`) as text: `take(text, index, mark, element_path)`
+// reports and returns false for an element it refuses; a non-scalar element is refused here ("expected
+// WHAT, got a map"). Every element is looked at, so one pass reports all of them; true when all were taken.
+template <typename Take>
+bool take_scalar_elements(const YAML::Node& list, const std::string& path, const std::string& what, Diagnostics& diag,
+                          Take take) {
+  bool ok = true;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node& item = list[i];
+    const std::string item_path = path + "[" + std::to_string(i) + "]";
+    const YAML::Mark mark = item.IsNull() ? list.Mark() : item.Mark();
+    if (!item.IsScalar()) {
+      diag.fail(mark, item_path, "expected " + what + ", got " + describe_kind(item));
+      ok = false;
+      continue;
+    }
+    if (!take(item.Scalar(), i, mark, item_path)) ok = false;
+  }
+  return ok;
+}
+
 }  // namespace
 
 Result<std::uint64_t> parse_unsigned(std::string_view text) {
@@ -302,34 +323,24 @@ void MapReader::read_guid_list_value(std::string_view key, std::vector<std::uint
   }
   std::vector<std::uint64_t> guids;
   std::unordered_map<std::uint64_t, std::size_t> first_at;  // GUID -> index of its first listing
-  bool ok = true;
-  for (std::size_t i = 0; i < entry->value.size(); ++i) {
-    const YAML::Node& item = entry->value[i];
-    std::string path = child_path(key) + "[" + std::to_string(i) + "]";
-    YAML::Mark mark = item.IsNull() ? entry->value.Mark() : item.Mark();
-    if (!item.IsScalar()) {
-      diag_.fail(mark, path, "expected a GUID, got " + describe_kind(item));
-      ok = false;
-      continue;
-    }
-    Result<std::uint64_t> guid = parse_unsigned(item.Scalar());
-    if (!guid.ok()) {
-      diag_.fail(mark, path, guid.error().message);
-      ok = false;
-      continue;
-    }
-    if (*guid == 0) {
-      diag_.fail(mark, path, "GUID 0 is not a valid port or node GUID");
-      ok = false;
-      continue;
-    }
-    auto [same, fresh] = first_at.try_emplace(*guid, i);
-    if (!fresh) {
-      diag_.fail(mark, path, item.Scalar() + " is listed twice (first at [" + std::to_string(same->second) + "])");
-      ok = false;
-    }
-    guids.push_back(*guid);
-  }
+  const bool ok = take_scalar_elements(
+      entry->value, child_path(key), "a GUID", diag_,
+      [&](const std::string& text, std::size_t i, const YAML::Mark& mark, const std::string& path) {
+        Result<std::uint64_t> guid = parse_unsigned(text);
+        if (!guid.ok()) {
+          diag_.fail(mark, path, guid.error().message);
+          return false;
+        }
+        if (*guid == 0) {
+          diag_.fail(mark, path, "GUID 0 is not a valid port or node GUID");
+          return false;
+        }
+        guids.push_back(*guid);
+        auto [same, fresh] = first_at.try_emplace(*guid, i);
+        if (fresh) return true;
+        diag_.fail(mark, path, text + " is listed twice (first at [" + std::to_string(same->second) + "])");
+        return false;
+      });
   if (ok) out = std::move(guids);
 }
 
@@ -348,32 +359,21 @@ void MapReader::read_name_list_value(std::string_view key, std::string_view noun
     return;
   }
   std::vector<std::string> names;
-  bool ok = true;
-  for (std::size_t i = 0; i < entry->value.size(); ++i) {
-    const YAML::Node& item = entry->value[i];
-    std::string path = child_path(key) + "[" + std::to_string(i) + "]";
-    YAML::Mark mark = item.IsNull() ? entry->value.Mark() : item.Mark();
-    if (!item.IsScalar()) {
-      diag_.fail(mark, path, "expected a name, got " + describe_kind(item));
-      ok = false;
-      continue;
-    }
-    const std::string& name = item.Scalar();
-    if (std::find(choices.begin(), choices.end(), name) == choices.end()) {
-      diag_.fail(mark, path,
-                 "unknown " + std::string(noun) + " " + quoted(name) + suggestion(name, choices) +
-                     "; known: " + join(choices, ", "));
-      ok = false;
-      continue;
-    }
-    auto same = std::find(names.begin(), names.end(), name);
-    if (same != names.end()) {
-      diag_.fail(mark, path,
-                 quoted(name) + " is listed twice (first at [" + std::to_string(same - names.begin()) + "])");
-      ok = false;
-    }
-    names.push_back(name);
-  }
+  const bool ok = take_scalar_elements(
+      entry->value, child_path(key), "a name", diag_,
+      [&](const std::string& name, std::size_t, const YAML::Mark& mark, const std::string& path) {
+        if (std::find(choices.begin(), choices.end(), name) == choices.end()) {
+          diag_.fail(mark, path,
+                     "unknown " + std::string(noun) + " " + quoted(name) + suggestion(name, choices) +
+                         "; known: " + join(choices, ", "));
+          return false;
+        }
+        const auto first = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+        names.push_back(name);
+        if (first == names.size() - 1) return true;
+        diag_.fail(mark, path, quoted(name) + " is listed twice (first at [" + std::to_string(first) + "])");
+        return false;
+      });
   if (ok) out = std::move(names);
 }
 
