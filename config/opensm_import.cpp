@@ -4,7 +4,6 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -17,6 +16,7 @@
 #include "config/policy_loader.h"
 #include "config/qos_policy_conf.h"
 #include "config/qos_yaml.h"
+#include "routing/base/hex_text.h"
 #include "routing/base/result_context.h"
 #include "routing/partitions/partition_spec.h"
 
@@ -85,12 +85,6 @@ std::string quoted(const std::string& s) {
     out += c;
   }
   return out + "\"";
-}
-
-std::string hex64(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
-  return buf;
 }
 
 // log_flags (OpenSM's OSM_LOG_* bits) -> the one smd level that shows at least as much.
@@ -215,7 +209,7 @@ const ScalarConversion kScalarConversions[] = {
     {OpenSmConversion::kNumber, "not a number",
      [](const std::string& v) { return format_if(parse_unsigned(v), [](std::uint64_t n) { return std::to_string(n); }); }},
     {OpenSmConversion::kHex64, "not a 64-bit number",
-     [](const std::string& v) { return format_if(parse_unsigned(v), hex64); }},
+     [](const std::string& v) { return format_if(parse_unsigned(v), hex64_text); }},
     {OpenSmConversion::kBool, "not TRUE or FALSE",
      [](const std::string& v) { return format_if(parse_bool(v), [](bool b) { return std::string(b ? "true" : "false"); }); }},
     {OpenSmConversion::kNotBool, "not TRUE or FALSE",
@@ -471,7 +465,7 @@ class Importer {
       roots.push_back(*guid);
     }
     if (roots.empty()) return;
-    const std::string list = flow_list(roots, roots.size(), hex64);
+    const std::string list = flow_list(roots, roots.size(), hex64_text);
     add(s, i, "routing.updn.roots", list);
     add(s, i, "routing.ftree.roots", list);
   }

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "config/yaml_fields.h"
+#include "routing/base/hex_text.h"
 
 namespace smd {
 
@@ -53,12 +54,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string hex(std::uint64_t value, int digits) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(value));
-  return text;
 }
 
 /// A value and where it starts in its line.
@@ -243,7 +238,7 @@ class Parser {
     if (auto f = ranges(l, text, column, 0xffff, raw)) return f;
     for (QosRange r : raw) {
       if ((r.first | r.last) & 0x8000) {
-        warn(l, column, "P_Key " + hex(r.first, 4) + (r.first == r.last ? "" : "-" + hex(r.last, 4)) +
+        warn(l, column, "P_Key " + hex_text(r.first, 4) + (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) +
                             ": bit 15 (membership) is not part of a match; its low 15 bits are used");
         if (r.last - r.first >= 0x7fff) {
           r = {0, 0x7fff};
@@ -270,7 +265,7 @@ class Parser {
     for (const QosRange& r : raw) {
       if (r.first == 0) return fail(l, column, l.key + ": GUID 0 is not a port GUID");
       if (r.last - r.first >= kMaxGroupGuids || out.size() + (r.last - r.first + 1) > kMaxGroupGuids) {
-        warn(l, column, l.key + ": " + hex(r.first, 16) + "-" + hex(r.last, 16) +
+        warn(l, column, l.key + ": " + hex_text(r.first, 16) + "-" + hex_text(r.last, 16) +
                             " has too many GUIDs for a port group (at most " + std::to_string(kMaxGroupGuids) +
                             "): not carried; list the ports, or group them by node description or partition");
         continue;
@@ -339,14 +334,14 @@ class Parser {
         if (!r.contains(s.pkey)) continue;
         found = true;
         if (s.name.empty()) {
-          warn(l, l.value_column, "the partition of P_Key " + hex(s.pkey, 4) + " has no name to refer to: not carried");
+          warn(l, l.value_column, "the partition of P_Key " + hex_text(s.pkey, 4) + " has no name to refer to: not carried");
         } else if (std::find(group.partitions.begin(), group.partitions.end(), s.name) == group.partitions.end()) {
           group.partitions.push_back(s.name);
         }
       }
       if (!found) {
-        warn(l, l.value_column, "no partition of smd's has P_Key " + hex(r.first, 4) +
-                                    (r.first == r.last ? "" : "-" + hex(r.last, 4)) + ": not carried");
+        warn(l, l.value_column, "no partition of smd's has P_Key " + hex_text(r.first, 4) +
+                                    (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) + ": not carried");
       }
     }
     return std::nullopt;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "routing/base/hex_text.h"
 #include "routing/base/safe_text.h"
 
 namespace smd {
@@ -16,12 +17,6 @@ namespace {
 Error invalid(std::string message) { return make_error(ErrorCode::kInvalidInput, std::move(message)); }
 
 /// A 64-bit value as the policy writes GUIDs and keys: 0x and 16 hex digits.
-std::string hex64(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 std::string join(std::span<const std::string> items, std::string_view separator) {
@@ -391,7 +386,7 @@ void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint6
 
 void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
   read_u64_value(key, out);
-  note_typed(key, [&] { return YAML::Node(hex64(out)); });
+  note_typed(key, [&] { return YAML::Node(hex64_text(out)); });
 }
 
 void MapReader::read_bool(std::string_view key, bool& out) {
@@ -408,7 +403,7 @@ void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>&
   read_guid_list_value(key, out);
   note_typed(key, [&] {
     YAML::Node list(YAML::NodeType::Sequence);
-    for (std::uint64_t guid : out) list.push_back(hex64(guid));
+    for (std::uint64_t guid : out) list.push_back(hex64_text(guid));
     return list;
   });
 }

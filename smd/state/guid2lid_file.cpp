@@ -9,6 +9,7 @@
 #include <map>
 
 #include "config/text_file.h"
+#include "routing/base/hex_text.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/state_file_lines.h"
 
@@ -22,12 +23,6 @@ bool parse_hex(std::string_view token, std::uint64_t max, std::uint64_t& out) {
   const char* end = token.data() + token.size();
   auto [ptr, ec] = std::from_chars(begin, end, out, 16);
   return ec == std::errc{} && ptr == end && out <= max;
-}
-
-std::string hex4(std::uint64_t lid) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%04llx", static_cast<unsigned long long>(lid));
-  return buf;
 }
 
 // 2^n LIDs (n <= 7, the largest LMC) starting at a multiple of 2^n: what an LMC-aligned port holds.
@@ -53,7 +48,7 @@ void take_guid2lid_line(const std::vector<std::string_view>& fields, const std::
     load.problems.push_back(where + "bad hex value or LID above 0xbfff");
     return;
   }
-  const std::string range = hex4(min) + ".." + hex4(max);
+  const std::string range = hex_text(min, 4) + ".." + hex_text(max, 4);
   if (min == 0 || max < min) {
     load.problems.push_back(where + "LID range " + range + " is empty or starts at 0");
     return;
@@ -70,9 +65,8 @@ void take_guid2lid_line(const std::vector<std::string_view>& fields, const std::
   // Two ports on one LID: the earlier line wins, the later port gets a free LID from the sweep.
   const auto clash = owner.lower_bound(static_cast<Lid>(min));
   if (clash != owner.end() && clash->first <= max) {
-    char guid_text[24];
-    std::snprintf(guid_text, sizeof guid_text, "0x%016llx", static_cast<unsigned long long>(clash->second.first));
-    load.problems.push_back(where + "LID " + hex4(clash->first) + " already belongs to GUID " + guid_text +
+    load.problems.push_back(where + "LID " + hex_text(clash->first, 4) + " already belongs to GUID " +
+                            hex64_text(clash->second.first) +
                             " (line " + std::to_string(clash->second.second) + "); first entry kept");
     return;
   }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "config/text_file.h"
+#include "routing/base/hex_text.h"
 #include "smd/state/state_file_lines.h"
 
 namespace smd {
@@ -31,12 +32,6 @@ bool parse_kind(std::string_view token, bool& is_switch) {
   if (token != "switch" && token != "ca") return false;
   is_switch = token == "switch";
   return true;
-}
-
-std::string hex16(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 template <typename T, typename P>
@@ -65,7 +60,7 @@ MKeyFileLoad<Guid2MKey> parse_guid2mkey(std::string_view text, const std::string
 
 std::string format_guid2mkey(const Guid2MKey& keys) {
   std::string text;
-  for (const auto& [guid, key] : keys) text += hex16(guid) + " " + hex16(key) + "\n";
+  for (const auto& [guid, key] : keys) text += hex64_text(guid) + " " + hex64_text(key) + "\n";
   return text;
 }
 
@@ -101,12 +96,12 @@ std::string format_neighbors(const MKeyNeighbors& n) {
   auto kind = [](const MKeyHop& h) { return h.is_switch ? "switch" : "ca"; };
   std::string text;
   if (n.sm.node != 0) {
-    text += "sm " + hex16(n.sm.node) + " " + std::to_string(n.sm.port) + " " + hex16(n.sm.key_port) + " " +
+    text += "sm " + hex64_text(n.sm.node) + " " + std::to_string(n.sm.port) + " " + hex64_text(n.sm.key_port) + " " +
             kind(n.sm) + "\n";
   }
   for (const auto& [from, to] : n.links) {
-    text += hex16(from.first) + " " + std::to_string(from.second) + " " + hex16(to.node) + " " +
-            std::to_string(to.port) + " " + hex16(to.key_port) + " " + kind(to) + "\n";
+    text += hex64_text(from.first) + " " + std::to_string(from.second) + " " + hex64_text(to.node) + " " +
+            std::to_string(to.port) + " " + hex64_text(to.key_port) + " " + kind(to) + "\n";
   }
   return text;
 }
