@@ -4,13 +4,38 @@
 
 namespace smd::dump {
 
-const char* opensm_node_type(NodeType type) {
-  switch (type) {
-    case NodeType::kCa: return "Channel Adapter";
-    case NodeType::kSwitch: return "Switch";
-    case NodeType::kRouter: return "Router";
+namespace {
+
+// OpenSM's two spellings of each node type, kept side by side so every dump names a type the same way.
+struct OpenSmTypeWords {
+  NodeType type;
+  const char* name;  // ib_get_node_type_str (opensm-lfts, opensm-sl2vl)
+  const char* tag;   // subnet.lst
+};
+
+constexpr OpenSmTypeWords kTypeWords[] = {
+    {NodeType::kCa, "Channel Adapter", "CA"},
+    {NodeType::kSwitch, "Switch", "SW"},
+    {NodeType::kRouter, "Router", "Rt"},
+};
+
+const OpenSmTypeWords* words_of(NodeType type) {
+  for (const OpenSmTypeWords& w : kTypeWords) {
+    if (w.type == type) return &w;
   }
-  return "Unknown";
+  return nullptr;
+}
+
+}  // namespace
+
+const char* opensm_node_type(NodeType type) {
+  const OpenSmTypeWords* w = words_of(type);
+  return w != nullptr ? w->name : "Unknown";
+}
+
+const char* opensm_node_tag(NodeType type) {
+  const OpenSmTypeWords* w = words_of(type);
+  return w != nullptr ? w->tag : "**";
 }
 
 std::string opensm_print_desc(const std::string& description) {
