@@ -178,7 +178,8 @@ Result<std::vector<std::string>> keys_missing_from(const std::string& text) {
       }
       at = at[part];
     }
-    if (!found && note.unset) found = text.find("# " + split_key_path(note.path).back() + ": unset") != std::string::npos;
+    if (!found && note.unset)
+      found = text.find("# " + split_key_path(note.path).back() + ": unset") != std::string::npos;
     if (!found) missing.push_back(note.path);
   }
   return missing;

@@ -195,35 +195,44 @@ int line_of_error(const std::string& message, const std::string& source) {
 // Options with such a conversion differ only in this row (the table keeps one code path for all of them).
 struct ScalarConversion {
   OpenSmConversion conversion;
-  const char* refusal;                                            ///< "not a number"
+  const char* refusal;                                              ///< "not a number"
   std::optional<std::string> (*to_yaml)(const std::string& value);  ///< nullopt: refused
 };
 
+// `format(*value)`, or nullopt (a refusal) when the value did not read.
 template <typename T, typename Format>
 std::optional<std::string> format_if(const std::optional<T>& value, Format format) {
   if (!value) return std::nullopt;
   return format(*value);
 }
 
+std::optional<std::string> as_decimal(const std::string& v) {
+  return format_if(parse_unsigned(v), [](std::uint64_t n) { return std::to_string(n); });
+}
+std::optional<std::string> as_hex64(const std::string& v) { return format_if(parse_unsigned(v), hex64_text); }
+std::optional<std::string> as_bool(const std::string& v) {
+  return format_if(parse_bool(v), [](bool b) { return std::string(b ? "true" : "false"); });
+}
+std::optional<std::string> as_not_bool(const std::string& v) {
+  return format_if(parse_bool(v), [](bool b) { return std::string(b ? "false" : "true"); });
+}
+// OpenSM counts milliseconds, smd whole seconds: rounded up, never below 1, so nothing fires sooner.
+std::optional<std::string> as_seconds(const std::string& v) {
+  return format_if(parse_unsigned(v),
+                   [](std::uint64_t ms) { return std::to_string(std::max<std::uint64_t>(1, (ms + 999) / 1000)); });
+}
+std::optional<std::string> as_log_level(const std::string& v) {
+  return format_if(parse_unsigned(v), level_of_log_flags);
+}
+
 const ScalarConversion kScalarConversions[] = {
-    {OpenSmConversion::kNumber, "not a number",
-     [](const std::string& v) { return format_if(parse_unsigned(v), [](std::uint64_t n) { return std::to_string(n); }); }},
-    {OpenSmConversion::kHex64, "not a 64-bit number",
-     [](const std::string& v) { return format_if(parse_unsigned(v), hex64_text); }},
-    {OpenSmConversion::kBool, "not TRUE or FALSE",
-     [](const std::string& v) { return format_if(parse_bool(v), [](bool b) { return std::string(b ? "true" : "false"); }); }},
-    {OpenSmConversion::kNotBool, "not TRUE or FALSE",
-     [](const std::string& v) { return format_if(parse_bool(v), [](bool b) { return std::string(b ? "false" : "true"); }); }},
-    // OpenSM counts milliseconds, smd whole seconds: rounded up, never below 1, so nothing fires sooner.
-    {OpenSmConversion::kMsToSeconds, "not a number of milliseconds",
-     [](const std::string& v) {
-       return format_if(parse_unsigned(v),
-                        [](std::uint64_t ms) { return std::to_string(std::max<std::uint64_t>(1, (ms + 999) / 1000)); });
-     }},
-    {OpenSmConversion::kHighLimit, "not -1 or a number",
-     [](const std::string& v) { return format_if(parse_unsigned(v), [](std::uint64_t n) { return std::to_string(n); }); }},
-    {OpenSmConversion::kLogFlags, "not a bit mask",
-     [](const std::string& v) { return format_if(parse_unsigned(v), level_of_log_flags); }},
+    {OpenSmConversion::kNumber, "not a number", as_decimal},
+    {OpenSmConversion::kHex64, "not a 64-bit number", as_hex64},
+    {OpenSmConversion::kBool, "not TRUE or FALSE", as_bool},
+    {OpenSmConversion::kNotBool, "not TRUE or FALSE", as_not_bool},
+    {OpenSmConversion::kMsToSeconds, "not a number of milliseconds", as_seconds},
+    {OpenSmConversion::kHighLimit, "not -1 or a number", as_decimal},  // -1 (no limit) is taken before the table
+    {OpenSmConversion::kLogFlags, "not a bit mask", as_log_level},
 };
 
 const ScalarConversion* scalar_conversion(OpenSmConversion conversion) {
@@ -487,8 +496,8 @@ class Importer {
     if (!text.ok()) {
       if (!named_by_option) return text.error();
       if (partitions_path_ != kOpenSmPartitionsDefault) {
-        result_.warnings.push_back(source_ + ":" + std::to_string(partitions_line_) + ": partition_config_file: " +
-                                   text.error().message +
+        result_.warnings.push_back(source_ + ":" + std::to_string(partitions_line_) +
+                                   ": partition_config_file: " + text.error().message +
                                    "; OpenSM then runs with its default partition, and so does smd");
       }
       return Ok{};

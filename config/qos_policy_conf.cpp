@@ -238,8 +238,9 @@ class Parser {
     if (auto f = ranges(l, text, column, 0xffff, raw)) return f;
     for (QosRange r : raw) {
       if ((r.first | r.last) & 0x8000) {
-        warn(l, column, "P_Key " + hex_text(r.first, 4) + (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) +
-                            ": bit 15 (membership) is not part of a match; its low 15 bits are used");
+        warn(l, column,
+             "P_Key " + hex_text(r.first, 4) + (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) +
+                 ": bit 15 (membership) is not part of a match; its low 15 bits are used");
         if (r.last - r.first >= 0x7fff) {
           r = {0, 0x7fff};
         } else {
@@ -265,9 +266,10 @@ class Parser {
     for (const QosRange& r : raw) {
       if (r.first == 0) return fail(l, column, l.key + ": GUID 0 is not a port GUID");
       if (r.last - r.first >= kMaxGroupGuids || out.size() + (r.last - r.first + 1) > kMaxGroupGuids) {
-        warn(l, column, l.key + ": " + hex_text(r.first, 16) + "-" + hex_text(r.last, 16) +
-                            " has too many GUIDs for a port group (at most " + std::to_string(kMaxGroupGuids) +
-                            "): not carried; list the ports, or group them by node description or partition");
+        warn(l, column,
+             l.key + ": " + hex_text(r.first, 16) + "-" + hex_text(r.last, 16) +
+                 " has too many GUIDs for a port group (at most " + std::to_string(kMaxGroupGuids) +
+                 "): not carried; list the ports, or group them by node description or partition");
         continue;
       }
       for (std::uint64_t g = r.first;; ++g) {
@@ -300,9 +302,11 @@ class Parser {
       if (p.text.empty()) return fail(l, p.column, "port-name: empty value in a list");
       std::string node = p.text;
       const std::size_t slash = node.rfind('/');
-      if (slash != std::string::npos && slash + 2 <= node.size() && (node[slash + 1] == 'P' || node[slash + 1] == 'p')) {
-        warn(l, p.column, "port-name '" + p.text + "': smd groups every port of node '" + node.substr(0, slash) +
-                              "', not port " + node.substr(slash + 2) + " alone");
+      if (slash != std::string::npos && slash + 2 <= node.size() &&
+          (node[slash + 1] == 'P' || node[slash + 1] == 'p')) {
+        warn(l, p.column,
+             "port-name '" + p.text + "': smd groups every port of node '" + node.substr(0, slash) + "', not port " +
+                 node.substr(slash + 2) + " alone");
         node.resize(slash);
       }
       group.nodes.push_back(node);
@@ -334,14 +338,16 @@ class Parser {
         if (!r.contains(s.pkey)) continue;
         found = true;
         if (s.name.empty()) {
-          warn(l, l.value_column, "the partition of P_Key " + hex_text(s.pkey, 4) + " has no name to refer to: not carried");
+          warn(l, l.value_column,
+               "the partition of P_Key " + hex_text(s.pkey, 4) + " has no name to refer to: not carried");
         } else if (std::find(group.partitions.begin(), group.partitions.end(), s.name) == group.partitions.end()) {
           group.partitions.push_back(s.name);
         }
       }
       if (!found) {
-        warn(l, l.value_column, "no partition of smd's has P_Key " + hex_text(r.first, 4) +
-                                    (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) + ": not carried");
+        warn(l, l.value_column,
+             "no partition of smd's has P_Key " + hex_text(r.first, 4) +
+                 (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) + ": not carried");
       }
     }
     return std::nullopt;
@@ -388,8 +394,9 @@ class Parser {
       if (l.key == "partition") return group_partitions(l, group);
       if (l.key == "pkey") return group_pkeys(l, group);
       if (l.key == "node-type") return group_node_types(l, group);
-      return fail(l, l.column, "unknown port-group keyword '" + l.key +
-                                   "' (expected name, use, port-guid, port-name, pkey, partition, node-type)");
+      return fail(l, l.column,
+                  "unknown port-group keyword '" + l.key +
+                      "' (expected name, use, port-guid, port-name, pkey, partition, node-type)");
     });
     return keep_named(open, f, std::move(group), pos, "port-group", "port group", group_at_, result.spec.port_groups);
   }
@@ -555,7 +562,8 @@ class Parser {
     if (comma == std::string::npos) return std::nullopt;
     const std::string rest = head.substr(comma + 1);
     const std::size_t a = rest.find_first_not_of(' ');
-    if (a == std::string::npos) return fail(l, l.column + static_cast<int>(comma) + 1, "a criterion after ',' is missing");
+    if (a == std::string::npos)
+      return fail(l, l.column + static_cast<int>(comma) + 1, "a criterion after ',' is missing");
     const std::size_t sp = rest.find(' ', a);
     u.criterion = lower(rest.substr(a, sp == std::string::npos ? std::string::npos : sp - a));
     u.criterion_column = l.column + static_cast<int>(comma + 1 + a);
@@ -581,7 +589,8 @@ class Parser {
                                               : QosRange{base, base + 0xffff});
       return std::nullopt;
     }
-    if (u.criterion != "port-num") return fail(l, u.criterion_column, u.ulp + " takes port-num, got '" + u.criterion + "'");
+    if (u.criterion != "port-num")
+      return fail(l, u.criterion_column, u.ulp + " takes port-num, got '" + u.criterion + "'");
     std::vector<QosRange> ports;
     if (auto e = ranges(criterion_line(l, u), u.values, u.values_column, 0xffff, ports)) return e;
     for (const QosRange& p : ports) rule.service_ids.push_back({base + p.first, base + p.last});

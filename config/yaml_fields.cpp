@@ -1,8 +1,8 @@
 #include "config/yaml_fields.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <charconv>
+#include <cstdio>
 #include <tuple>
 #include <unordered_map>
 #include <utility>

@@ -68,11 +68,11 @@ ErrorContext context_of(const Result<T>& result) {
 /// Evaluates expr (a Status or any Result<T>) once; on failure returns its error from the enclosing
 /// function (which returns Error, Status or Result<U>) with whatever is streamed after it prepended:
 ///   SMD_RETURN_IF_ERROR(pending.commit()) << "RoCE plan directory " << dir;
-#define SMD_RETURN_IF_ERROR(expr)                                                                     \
-  switch (0)                                                                                          \
-  case 0:                                                                                             \
-  default:                                                                                            \
-    if (auto&& SMD_RESULT_CONTEXT_CONCAT(smd_result_, __LINE__) = (expr);                             \
-        SMD_RESULT_CONTEXT_CONCAT(smd_result_, __LINE__).ok()) {                                      \
-    } else                                                                                            \
+#define SMD_RETURN_IF_ERROR(expr)                                         \
+  switch (0)                                                              \
+  case 0:                                                                 \
+  default:                                                                \
+    if (auto&& SMD_RESULT_CONTEXT_CONCAT(smd_result_, __LINE__) = (expr); \
+        SMD_RESULT_CONTEXT_CONCAT(smd_result_, __LINE__).ok()) {          \
+    } else                                                                \
       return ::smd::ErrorContext(SMD_RESULT_CONTEXT_CONCAT(smd_result_, __LINE__).error())

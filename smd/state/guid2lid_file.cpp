@@ -66,8 +66,8 @@ void take_guid2lid_line(const std::vector<std::string_view>& fields, const std::
   const auto clash = owner.lower_bound(static_cast<Lid>(min));
   if (clash != owner.end() && clash->first <= max) {
     load.problems.push_back(where + "LID " + hex_text(clash->first, 4) + " already belongs to GUID " +
-                            hex64_text(clash->second.first) +
-                            " (line " + std::to_string(clash->second.second) + "); first entry kept");
+                            hex64_text(clash->second.first) + " (line " + std::to_string(clash->second.second) +
+                            "); first entry kept");
     return;
   }
   for (std::uint64_t l = min; l <= max; ++l) owner.emplace(static_cast<Lid>(l), std::pair{guid, line_no});

@@ -324,7 +324,8 @@ TEST(OpenSmImport, MissingPartitionsFiles) {
   auto refused = bad.run("sm_priority 1\n");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(refused.error().message.rfind("OpenSM's default partition_config_file: /etc/opensm/partitions.conf:", 0), 0u)
+  EXPECT_EQ(refused.error().message.rfind("OpenSM's default partition_config_file: /etc/opensm/partitions.conf:", 0),
+            0u)
       << refused.error().message;
   Conversion named_bad;
   named_bad.files["/etc/site/p.conf"] = "Default=0x7fff : ALL=full\n";

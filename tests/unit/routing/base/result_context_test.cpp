@@ -16,7 +16,8 @@ Status pass() { return Ok{}; }
 
 /// One level up: names the file it was reading.
 Status read_section(const Status& inner) {
-  SMD_RETURN_IF_ERROR(inner) << "file " << "/etc/smd/smd.yaml";
+  SMD_RETURN_IF_ERROR(inner) << "file "
+                             << "/etc/smd/smd.yaml";
   return Ok{};
 }
 
@@ -136,7 +137,9 @@ TEST(ResultContext, CallersElseBindsToTheCallersIf) {
 
 TEST(ResultContext, ContextOfAFailedResult) {
   auto body = [](const Result<std::string>& text) -> Result<int> {
-    if (!text) return context_of(text) << "guid2lid file " << "/var/cache/smd/guid2lid";
+    if (!text)
+      return context_of(text) << "guid2lid file "
+                              << "/var/cache/smd/guid2lid";
     return 0;
   };
   const Result<int> got = body(Result<std::string>(make_error(ErrorCode::kIo, "read failed")));
@@ -146,7 +149,8 @@ TEST(ResultContext, ContextOfAFailedResult) {
 }
 
 TEST(ResultContext, ConvertsToAPlainError) {
-  const Error e = ErrorContext(make_error(ErrorCode::kVerifyFailed, "loop")) << "engine " << "updn";
+  const Error e = ErrorContext(make_error(ErrorCode::kVerifyFailed, "loop")) << "engine "
+                                                                             << "updn";
   EXPECT_EQ(e.code, ErrorCode::kVerifyFailed);
   EXPECT_EQ(e.message, "engine updn: loop");
 }
