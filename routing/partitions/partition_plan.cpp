@@ -199,10 +199,11 @@ std::unordered_map<Guid, std::vector<PKey>> plan_endports(const Topology& topo, 
     std::vector<PKey> kept = w.entries;
     if (kept.size() > cap) {
       kept = cut_to_cap(w, cap);
-      plan.problems.push_back({node.guid, e.port, PartitionProblemCode::kPartitionCap,
+      plan.problems.push_back({node.guid, e.port,
                                port_name(node, e.port) + ": " + std::to_string(w.entries.size()) +
                                    " P_Keys exceed PartitionCap " + std::to_string(cap) + "; the last " +
-                                   std::to_string(w.entries.size() - cap) + " in partition order left out"});
+                                   std::to_string(w.entries.size() - cap) + " in partition order left out",
+                               PartitionProblemCode::kPartitionCap});
     }
     const PortKey key{node.guid, e.port};
     PortPartitions pp;
@@ -249,10 +250,11 @@ PortPartitions plan_switch_port(const Topology& topo, const PartitionsSpec& spec
   const std::size_t cap = cap_of(caps.enforcement_cap, s);
   if (cap == 0) return pp;  // no enforcement table on this switch: not a problem
   if (copy.size() > cap) {
-    plan.problems.push_back({sw.guid, p, PartitionProblemCode::kEnforcementCap,
+    plan.problems.push_back({sw.guid, p,
                              port_name(sw, p) + ": the " + std::to_string(copy.size()) + " P_Keys of " +
                                  port_name(peer, port.peer_port) + " exceed PartitionEnforcementCap " +
-                                 std::to_string(cap) + "; partition enforcement off"});
+                                 std::to_string(cap) + "; partition enforcement off",
+                             PartitionProblemCode::kEnforcementCap});
     return pp;
   }
   pp.has_table = true;

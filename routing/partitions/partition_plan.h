@@ -66,8 +66,8 @@ const char* to_string(PartitionProblemCode code);
 struct PartitionProblem {
   Guid node_guid = 0;
   PortNum port = 0;
-  PartitionProblemCode code = PartitionProblemCode::kPartitionCap;
   std::string reason;
+  PartitionProblemCode code = PartitionProblemCode::kPartitionCap;
 };
 
 /// The planner's answer, plain data (DesiredFabric::partitions holds it frozen for the SA and smctl).
