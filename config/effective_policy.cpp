@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "config/key_path.h"
 #include "config/partitions_yaml.h"
 #include "config/policy_loader.h"
 #include "config/policy_overrides.h"
@@ -47,17 +48,6 @@ std::vector<KeyNote> unique_in_order(const std::vector<KeyNote>& notes) {
     if (seen.insert(n.path).second) out.push_back(chosen.at(n.path));
   }
   return out;
-}
-
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', begin);
-    parts.push_back(path.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin));
-    if (dot == std::string::npos) return parts;
-    begin = dot + 1;
-  }
 }
 
 }  // namespace
@@ -134,7 +124,7 @@ std::string effective_yaml(const std::vector<EffectiveKey>& keys) {
   out << YAML::Comment("smd effective policy: every key, its value, where it came from") << YAML::BeginMap;
   std::vector<std::string> open;  // the sections the emitter is inside, outermost first
   for (const EffectiveKey& key : keys) {
-    std::vector<std::string> parts = split_path(key.key);
+    std::vector<std::string> parts = split_key_path(key.key);
     const std::string leaf = parts.back();
     parts.pop_back();
     std::size_t same = 0;
@@ -181,14 +171,15 @@ Result<std::vector<std::string>> keys_missing_from(const std::string& text) {
     if (!note.typed) continue;
     YAML::Node at = YAML::Clone(dumped);
     bool found = true;
-    for (const std::string& part : split_path(note.path)) {
+    for (const std::string& part : split_key_path(note.path)) {
       if (!at.IsMap() || !at[part]) {
         found = false;
         break;
       }
       at = at[part];
     }
-    if (!found && note.unset) found = text.find("# " + split_path(note.path).back() + ": unset") != std::string::npos;
+    if (!found && note.unset)
+      found = text.find("# " + split_key_path(note.path).back() + ": unset") != std::string::npos;
     if (!found) missing.push_back(note.path);
   }
   return missing;

@@ -4,18 +4,20 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "config/key_path.h"
 #include "config/partitions_conf.h"
 #include "config/partitions_yaml.h"
 #include "config/policy_loader.h"
 #include "config/qos_policy_conf.h"
 #include "config/qos_yaml.h"
+#include "routing/base/hex_text.h"
+#include "routing/base/result_context.h"
 #include "routing/partitions/partition_spec.h"
 
 namespace smd {
@@ -38,17 +40,6 @@ struct Entry {
   std::string from;               ///< "FILE:LINE name value", for the comment and the report
   std::size_t setting = 0;        ///< index into the settings
 };
-
-std::vector<std::string> split_key(std::string_view key) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = key.find('.', start);
-    out.emplace_back(key.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return out;
-    start = dot + 1;
-  }
-}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -94,12 +85,6 @@ std::string quoted(const std::string& s) {
     out += c;
   }
   return out + "\"";
-}
-
-std::string hex64(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
-  return buf;
 }
 
 // log_flags (OpenSM's OSM_LOG_* bits) -> the one smd level that shows at least as much.
@@ -206,215 +191,220 @@ int line_of_error(const std::string& message, const std::string& source) {
   return std::atoi(message.c_str() + source.size() + 1);
 }
 
-}  // namespace
+// The conversions that make one YAML scalar of one value: how the value reads, and what a refusal says.
+// Options with such a conversion differ only in this row (the table keeps one code path for all of them).
+struct ScalarConversion {
+  OpenSmConversion conversion;
+  const char* refusal;                                              ///< "not a number"
+  std::optional<std::string> (*to_yaml)(const std::string& value);  ///< nullopt: refused
+};
 
-Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settings, const std::string& source,
-                                        const OpenSmImportInputs& inputs) {
-  OpenSmImport result;
-  Draft draft;
+// `format(*value)`, or nullopt (a refusal) when the value did not read.
+template <typename T, typename Format>
+std::optional<std::string> format_if(const std::optional<T>& value, Format format) {
+  if (!value) return std::nullopt;
+  return format(*value);
+}
 
-  // The last of a repeated option wins, as in OpenSM.
-  std::map<std::string, std::size_t> last;
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    const OpenSmSetting& s = settings[i];
-    const OpenSmOption* row = find_opensm_option(s.name);
-    const bool per_sl = row != nullptr && row->conversion == OpenSmConversion::kPerSl;  // every line counts
-    if (auto it = last.find(s.name); it != last.end() && !per_sl) {
-      result.warnings.push_back(source + ":" + std::to_string(s.line) + ": " + s.name + " given again (line " +
-                                std::to_string(settings[it->second].line) + "); this one counts, as in OpenSM");
+std::optional<std::string> as_decimal(const std::string& v) {
+  return format_if(parse_unsigned(v), [](std::uint64_t n) { return std::to_string(n); });
+}
+std::optional<std::string> as_hex64(const std::string& v) { return format_if(parse_unsigned(v), hex64_text); }
+std::optional<std::string> as_bool(const std::string& v) {
+  return format_if(parse_bool(v), [](bool b) { return std::string(b ? "true" : "false"); });
+}
+std::optional<std::string> as_not_bool(const std::string& v) {
+  return format_if(parse_bool(v), [](bool b) { return std::string(b ? "false" : "true"); });
+}
+// OpenSM counts milliseconds, smd whole seconds: rounded up, never below 1, so nothing fires sooner.
+std::optional<std::string> as_seconds(const std::string& v) {
+  return format_if(parse_unsigned(v),
+                   [](std::uint64_t ms) { return std::to_string(std::max<std::uint64_t>(1, (ms + 999) / 1000)); });
+}
+std::optional<std::string> as_log_level(const std::string& v) {
+  return format_if(parse_unsigned(v), level_of_log_flags);
+}
+
+const ScalarConversion kScalarConversions[] = {
+    {OpenSmConversion::kNumber, "not a number", as_decimal},
+    {OpenSmConversion::kHex64, "not a 64-bit number", as_hex64},
+    {OpenSmConversion::kBool, "not TRUE or FALSE", as_bool},
+    {OpenSmConversion::kNotBool, "not TRUE or FALSE", as_not_bool},
+    {OpenSmConversion::kMsToSeconds, "not a number of milliseconds", as_seconds},
+    {OpenSmConversion::kHighLimit, "not -1 or a number", as_decimal},  // -1 (no limit) is taken before the table
+    {OpenSmConversion::kLogFlags, "not a bit mask", as_log_level},
+};
+
+const ScalarConversion* scalar_conversion(OpenSmConversion conversion) {
+  for (const ScalarConversion& c : kScalarConversions) {
+    if (c.conversion == conversion) return &c;
+  }
+  return nullptr;
+}
+
+// "[a, b, c]": a YAML flow sequence of already-formatted items.
+template <typename Items, typename Format>
+std::string flow_list(const Items& items, std::size_t count, Format format) {
+  std::string list = "[";
+  for (std::size_t k = 0; k < count; ++k) list += (k ? ", " : "") + format(items[k]);
+  return list + "]";
+}
+
+const char* const kImportHeader =
+    " by `smd import-opensm-conf`.\n"
+    "# Each key names the opensm.conf line it came from; options at OpenSM's default are left "
+    "out (smd's\n# defaults apply; see config/smd.yaml), and what could not be carried over "
+    "is listed at the end.\n";
+
+// One conversion of one opensm.conf. The steps are OpenSM's own order of reading: the options (the last
+// of a repeated one wins), then the partitions file with the enforcement options over it, then the QoS
+// policy file (which may name those partitions), and last the check that smd's loader takes the result.
+// The class holds only what those steps share.
+class Importer {
+ public:
+  Importer(const std::vector<OpenSmSetting>& settings, const std::string& source, const OpenSmImportInputs& inputs)
+      : settings_(settings), source_(source), inputs_(inputs), partitions_path_(inputs.partitions_file) {}
+
+  Result<OpenSmImport> run() {
+    find_last_of_each();
+    for (std::size_t i = 0; i < settings_.size(); ++i) {
+      if (last_[settings_[i].name] == i) convert_setting(i);
     }
-    last[s.name] = i;
+    SMD_RETURN_IF_ERROR(read_partitions()) << partitions_origin();
+    apply_enforcement();
+    note_defaults_differ();
+    if (qos_setting_) {
+      SMD_RETURN_IF_ERROR(read_qos_policy()) << qos_origin();
+    } else if (qos_file_setting_) {
+      note_unread_qos_file();
+    }
+    if (partitions_changed_) {
+      draft_.partitions = partitions_;
+      draft_.partitions_from = partitions_from_;
+    }
+    return write_until_it_loads();
   }
 
-  auto at = [&](const OpenSmSetting& s) { return source + ":" + std::to_string(s.line); };
-  std::set<std::string_view> set_by_file;  // options the file gives a non-default value
-  auto not_carried = [&](const OpenSmSetting& s, std::string_view fate, const std::string& why) {
-    result.not_carried.push_back(at(s) + ": " + s.name + " " + s.value + ": " + std::string(fate) + ": " + why);
-  };
-  auto add = [&](const OpenSmSetting& s, std::size_t index, std::string_view key, std::string value) {
-    Entry e{split_key(key), std::move(value), at(s) + " " + s.name + " " + s.value, index};
-    draft.entries.push_back(std::move(e));
-  };
+ private:
+  std::string at(const OpenSmSetting& s) const { return source_ + ":" + std::to_string(s.line); }
+  void not_carried(const OpenSmSetting& s, std::string_view fate, const std::string& why) {
+    result_.not_carried.push_back(at(s) + ": " + s.name + " " + s.value + ": " + std::string(fate) + ": " + why);
+  }
+  void add(const OpenSmSetting& s, std::size_t index, std::string_view key, std::string value) {
+    draft_.entries.push_back(Entry{split_key_path(key), std::move(value), at(s) + " " + s.name + " " + s.value, index});
+  }
 
-  PartitionsSpec partitions = default_partitions();
-  bool partitions_changed = false;
-  std::string partitions_from = "partitions: OpenSM's default (no partitions file)";
-  std::optional<PartitionEnforcement> part_enforce;
-  bool no_enforcement = false;
-  std::optional<bool> allow_both;
-  std::string partitions_path = inputs.partitions_file;
-  int partitions_line = 0;
-  std::optional<std::size_t> qos_file_setting;  // the qos_policy_file line
-  std::optional<std::size_t> qos_setting;       // the qos line, when TRUE
+  // The last of a repeated option wins, as in OpenSM; the earlier ones are reported (per-SL options set
+  // one SL per line, so each of their lines counts).
+  void find_last_of_each() {
+    for (std::size_t i = 0; i < settings_.size(); ++i) {
+      const OpenSmSetting& s = settings_[i];
+      const OpenSmOption* row = find_opensm_option(s.name);
+      const bool per_sl = row != nullptr && row->conversion == OpenSmConversion::kPerSl;
+      if (auto it = last_.find(s.name); it != last_.end() && !per_sl) {
+        result_.warnings.push_back(at(s) + ": " + s.name + " given again (line " +
+                                   std::to_string(settings_[it->second].line) + "); this one counts, as in OpenSM");
+      }
+      last_[s.name] = i;
+    }
+  }
 
-  for (std::size_t i = 0; i < settings.size(); ++i) {
-    const OpenSmSetting& s = settings[i];
-    if (last[s.name] != i) continue;
+  // One option that counts: the files it names are only noted here (read once all options are known);
+  // a value at OpenSM's default, or at what smd always does, needs no key.
+  void convert_setting(std::size_t i) {
+    const OpenSmSetting& s = settings_[i];
     const OpenSmOption* o = find_opensm_option(s.name);
     if (o == nullptr) {
-      result.warnings.push_back(at(s) + ": " + s.name + " is not an OpenSM 3.3.23 option: ignored");
-      continue;
+      result_.warnings.push_back(at(s) + ": " + s.name + " is not an OpenSM 3.3.23 option: ignored");
+      return;
     }
     if (o->conversion == OpenSmConversion::kQosPolicyFile) {
-      qos_file_setting = i;  // read after the loop, once partitions and qos are known
-      continue;
+      qos_file_setting_ = i;
+      return;
     }
-    if (s.name == "qos" && parse_bool(s.value).value_or(false)) qos_setting = i;
+    if (s.name == "qos" && parse_bool(s.value).value_or(false)) qos_setting_ = i;
     if (o->conversion == OpenSmConversion::kPartitionsFile) {
       // OpenSM reads its default path too: the file is looked for whatever the value.
-      if (partitions_path.empty() && !is_null(s.value)) partitions_path = s.value;
-      partitions_line = s.line;
-      continue;
+      if (partitions_path_.empty() && !is_null(s.value)) partitions_path_ = s.value;
+      partitions_line_ = s.line;
+      return;
     }
     if (o->conversion == OpenSmConversion::kPerSl) {
-      // OpenSM sets one SL per line; the list keeps every line's SL, the last line for an SL winning.
-      std::array<std::uint64_t, 16> values{};
-      std::size_t used = 0;
-      bool any = false;
-      for (const OpenSmSetting& line : settings) {
-        if (line.name != s.name) continue;
-        const std::size_t space = line.value.find_first_of(" \t");
-        const auto sl = parse_unsigned(line.value.substr(0, space));
-        const auto v = space == std::string::npos
-                           ? std::optional<std::uint64_t>{}
-                           : parse_unsigned(line.value.substr(line.value.find_first_not_of(" \t", space)));
-        if (!sl || !v || *sl > 15) {
-          not_carried(line, "not converted", "expected `SL value` with SL 0..15");
-          continue;
-        }
-        values[*sl] = *v;
-        used = std::max<std::size_t>(used, *sl + 1);
-        any = any || *v != 0;
-      }
-      if (!any) {
-        ++result.at_default;
-        continue;
-      }
-      set_by_file.insert(o->name);
-      std::string list = "[";
-      for (std::size_t k = 0; k < used; ++k) list += (k ? ", " : "") + std::to_string(values[k]);
-      add(s, i, o->smd_key, list + "]");
-      continue;
+      convert_per_sl(s, i, *o);
+      return;
     }
     if (same_value(s.value, std::string(o->opensm_default))) {
-      ++result.at_default;
-      continue;
+      ++result_.at_default;
+      return;
     }
     if (!o->smd_value.empty() && same_value(s.value, std::string(o->smd_value))) {
-      result.carried.push_back(at(s) + ": " + s.name + " " + s.value + " -> (smd always behaves so)");
-      continue;
+      result_.carried.push_back(at(s) + ": " + s.name + " " + s.value + " -> (smd always behaves so)");
+      return;
     }
-    set_by_file.insert(o->name);
-    const std::string fate(to_string(o->fate));
-    const bool convertible = o->conversion != OpenSmConversion::kNone;
-    if (!convertible) {
-      not_carried(s, fate, std::string(o->note.empty() ? "no policy key" : o->note));
-      continue;
+    set_by_file_.insert(o->name);
+    if (o->conversion == OpenSmConversion::kNone) {
+      not_carried(s, to_string(o->fate), std::string(o->note.empty() ? "no policy key" : o->note));
+      return;
     }
+    convert_value(s, i, *o);
+  }
+
+  // OpenSM sets one SL per line; the list keeps every line's SL, the last line for an SL winning.
+  void convert_per_sl(const OpenSmSetting& s, std::size_t i, const OpenSmOption& o) {
+    std::array<std::uint64_t, 16> values{};
+    std::size_t used = 0;
+    bool any = false;
+    for (const OpenSmSetting& line : settings_) {
+      if (line.name != s.name) continue;
+      const std::size_t space = line.value.find_first_of(" \t");
+      const auto sl = parse_unsigned(line.value.substr(0, space));
+      const auto v = space == std::string::npos
+                         ? std::optional<std::uint64_t>{}
+                         : parse_unsigned(line.value.substr(line.value.find_first_not_of(" \t", space)));
+      if (!sl || !v || *sl > 15) {
+        not_carried(line, "not converted", "expected `SL value` with SL 0..15");
+        continue;
+      }
+      values[*sl] = *v;
+      used = std::max<std::size_t>(used, *sl + 1);
+      any = any || *v != 0;
+    }
+    if (!any) {
+      ++result_.at_default;
+      return;
+    }
+    set_by_file_.insert(o.name);
+    add(s, i, o.smd_key, flow_list(values, used, [](std::uint64_t v) { return std::to_string(v); }));
+  }
+
+  // A value that differs from OpenSM's default, by its option's conversion. The enforcement options and
+  // allow_both_pkeys are not keys of their own: they apply over the partitions file, after it is read.
+  void convert_value(const OpenSmSetting& s, std::size_t i, const OpenSmOption& o) {
     auto bad = [&](const std::string& why) { not_carried(s, "not converted", why); };
-    switch (o->conversion) {
-      case OpenSmConversion::kNumber: {
-        const auto v = parse_unsigned(s.value);
-        if (!v) {
-          bad("not a number");
-          break;
-        }
-        add(s, i, o->smd_key, std::to_string(*v));
-        break;
+    if (o.conversion == OpenSmConversion::kHighLimit && s.value == "-1") return;  // OpenSM's "no limit"
+    if (const ScalarConversion* scalar = scalar_conversion(o.conversion)) {
+      const std::optional<std::string> yaml = scalar->to_yaml(s.value);
+      if (!yaml) {
+        bad(scalar->refusal);
+      } else if (o.smd_key == "partitions.allow_both_pkeys") {
+        allow_both_ = *yaml == "true";
+      } else {
+        add(s, i, o.smd_key, *yaml);
       }
-      case OpenSmConversion::kHex64: {
-        const auto v = parse_unsigned(s.value);
-        if (!v) {
-          bad("not a 64-bit number");
-          break;
-        }
-        add(s, i, o->smd_key, hex64(*v));
-        break;
-      }
-      case OpenSmConversion::kBool: {
-        const auto v = parse_bool(s.value);
-        if (!v) {
-          bad("not TRUE or FALSE");
-          break;
-        }
-        if (o->smd_key == "partitions.allow_both_pkeys") {
-          allow_both = *v;
-          break;
-        }
-        add(s, i, o->smd_key, *v ? "true" : "false");
-        break;
-      }
-      case OpenSmConversion::kNotBool: {
-        const auto v = parse_bool(s.value);
-        if (!v) {
-          bad("not TRUE or FALSE");
-          break;
-        }
-        add(s, i, o->smd_key, *v ? "false" : "true");
-        break;
-      }
+      return;
+    }
+    switch (o.conversion) {
       case OpenSmConversion::kString:
-        if (!is_null(s.value)) add(s, i, o->smd_key, quoted(s.value));
+        if (!is_null(s.value)) add(s, i, o.smd_key, quoted(s.value));
         break;
-      case OpenSmConversion::kMsToSeconds: {
-        const auto v = parse_unsigned(s.value);
-        if (!v) {
-          bad("not a number of milliseconds");
-          break;
-        }
-        add(s, i, o->smd_key, std::to_string(std::max<std::uint64_t>(1, (*v + 999) / 1000)));
-        break;
-      }
-      case OpenSmConversion::kHighLimit: {
-        if (s.value == "-1") break;
-        const auto v = parse_unsigned(s.value);
-        if (!v) {
-          bad("not -1 or a number");
-          break;
-        }
-        add(s, i, o->smd_key, std::to_string(*v));
-        break;
-      }
-      case OpenSmConversion::kLogFlags: {
-        const auto v = parse_unsigned(s.value);
-        if (!v) {
-          bad("not a bit mask");
-          break;
-        }
-        add(s, i, o->smd_key, level_of_log_flags(*v));
-        break;
-      }
-      case OpenSmConversion::kEngines: {
-        std::vector<std::string> kept;
-        std::size_t start = 0;
-        while (start <= s.value.size()) {
-          std::size_t comma = s.value.find(',', start);
-          if (comma == std::string::npos) comma = s.value.size();
-          std::string name = s.value.substr(start, comma - start);
-          name.erase(0, name.find_first_not_of(" \t"));
-          name.erase(name.find_last_not_of(" \t") + 1);
-          start = comma + 1;
-          if (name.empty()) continue;
-          if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
-            not_carried(s, "missing", "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp)");
-            continue;
-          }
-          if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
-        }
-        if (kept.empty()) break;  // smd's default chain
-        if (std::find(kept.begin(), kept.end(), "minhop") == kept.end()) kept.push_back("minhop");
-        std::string list = "[";
-        for (std::size_t k = 0; k < kept.size(); ++k) list += (k ? ", " : "") + kept[k];
-        add(s, i, o->smd_key, list + "]");
-        break;
-      }
+      case OpenSmConversion::kEngines: convert_engines(s, i, o); break;
       case OpenSmConversion::kPartEnforce: {
         auto e = enforcement_of(s.value);
         if (!e.ok()) {
           bad(e.error().message);
           break;
         }
-        part_enforce = *e;
+        part_enforce_ = *e;
         break;
       }
       case OpenSmConversion::kNoEnforcement: {
@@ -423,168 +413,251 @@ Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settin
           bad("not TRUE or FALSE");
           break;
         }
-        no_enforcement = *v;
+        no_enforcement_ = *v;
         break;
       }
-      case OpenSmConversion::kRootGuidFile: {
-        if (is_null(s.value)) break;
-        auto text = inputs.read_file(s.value, "root GUID file");
-        if (!text.ok()) {
-          not_carried(s, "not converted", text.error().message);
-          break;
-        }
-        std::string list = "[";
-        std::size_t count = 0;
-        std::size_t pos = 0;
-        bool ok = true;
-        int line_no = 0;
-        while (pos < text->size() && ok) {
-          std::size_t end = text->find('\n', pos);
-          if (end == std::string::npos) end = text->size();
-          std::string line = text->substr(pos, end - pos);
-          pos = end + 1;
-          ++line_no;
-          line.erase(0, line.find_first_not_of(" \t\r"));
-          line.erase(line.find_last_not_of(" \t\r") + 1);
-          if (line.empty() || line[0] == '#') continue;
-          const auto guid = parse_unsigned(line);
-          if (!guid || *guid == 0) {
-            not_carried(s, "not converted",
-                        s.value + ":" + std::to_string(line_no) + ": '" + line.substr(0, 40) + "' is not a GUID");
-            ok = false;
-            break;
-          }
-          list += (count++ ? ", " : "") + hex64(*guid);
-        }
-        if (!ok || count == 0) break;
-        add(s, i, "routing.updn.roots", list + "]");
-        add(s, i, "routing.ftree.roots", list + "]");
-        break;
-      }
-      case OpenSmConversion::kPartitionsFile:
-      case OpenSmConversion::kQosPolicyFile:
-      case OpenSmConversion::kPerSl:
-      case OpenSmConversion::kNone: break;
+      case OpenSmConversion::kRootGuidFile: convert_root_guid_file(s, i); break;
+      default: break;  // the scalar conversions above, and the options noted in convert_setting
     }
   }
 
-  // partitions: the file, then enforcement and allow_both_pkeys on top of it.
-  const bool named_by_option = inputs.partitions_file.empty();
-  if (partitions_path.empty()) partitions_path = kOpenSmPartitionsDefault;
-  auto text = inputs.read_file(partitions_path, "partitions file");
-  if (text.ok()) {
-    auto imported = parse_partitions_conf(*text, partitions_path);
+  // routing_engine: the engines smd has, in order, each once, with minhop last as OpenSM's fallback.
+  void convert_engines(const OpenSmSetting& s, std::size_t i, const OpenSmOption& o) {
+    std::vector<std::string> kept;
+    std::size_t start = 0;
+    while (start <= s.value.size()) {
+      std::size_t comma = s.value.find(',', start);
+      if (comma == std::string::npos) comma = s.value.size();
+      std::string name = s.value.substr(start, comma - start);
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
+      start = comma + 1;
+      if (name.empty()) continue;
+      if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
+        not_carried(s, "missing", "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp)");
+        continue;
+      }
+      if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
+    }
+    if (kept.empty()) return;  // smd's default chain
+    if (std::find(kept.begin(), kept.end(), "minhop") == kept.end()) kept.push_back("minhop");
+    add(s, i, o.smd_key, flow_list(kept, kept.size(), [](const std::string& name) { return name; }));
+  }
+
+  // root_guid_file: one GUID a line (# comments); the roots of both updn and ftree, as OpenSM uses the
+  // one file for both. A file that cannot be read or holds a non-GUID is not carried, with the reason.
+  void convert_root_guid_file(const OpenSmSetting& s, std::size_t i) {
+    if (is_null(s.value)) return;
+    auto text = inputs_.read_file(s.value, "root GUID file");
+    if (!text.ok()) {
+      not_carried(s, "not converted", text.error().message);
+      return;
+    }
+    std::vector<std::uint64_t> roots;
+    std::size_t pos = 0;
+    int line_no = 0;
+    while (pos < text->size()) {
+      std::size_t end = text->find('\n', pos);
+      if (end == std::string::npos) end = text->size();
+      std::string line = text->substr(pos, end - pos);
+      pos = end + 1;
+      ++line_no;
+      line.erase(0, line.find_first_not_of(" \t\r"));
+      line.erase(line.find_last_not_of(" \t\r") + 1);
+      if (line.empty() || line[0] == '#') continue;
+      const auto guid = parse_unsigned(line);
+      if (!guid || *guid == 0) {
+        not_carried(s, "not converted",
+                    s.value + ":" + std::to_string(line_no) + ": '" + line.substr(0, 40) + "' is not a GUID");
+        return;
+      }
+      roots.push_back(*guid);
+    }
+    if (roots.empty()) return;
+    const std::string list = flow_list(roots, roots.size(), hex64_text);
+    add(s, i, "routing.updn.roots", list);
+    add(s, i, "routing.ftree.roots", list);
+  }
+
+  // Where the partitions file came from, for the context of its errors.
+  std::string partitions_origin() const {
+    if (!inputs_.partitions_file.empty()) return "--partitions";
+    if (partitions_line_) return source_ + ":" + std::to_string(partitions_line_) + ": partition_config_file";
+    return "OpenSM's default partition_config_file";
+  }
+
+  // The partitions file becomes the partitions: section. One named on the command line must be there; one
+  // named by opensm.conf that is missing is OpenSM's no-file case (the default partition), reported unless
+  // it is OpenSM's default path.
+  Status read_partitions() {
+    const bool named_by_option = inputs_.partitions_file.empty();
+    if (partitions_path_.empty()) partitions_path_ = kOpenSmPartitionsDefault;
+    auto text = inputs_.read_file(partitions_path_, "partitions file");
+    if (!text.ok()) {
+      if (!named_by_option) return text.error();
+      if (partitions_path_ != kOpenSmPartitionsDefault) {
+        result_.warnings.push_back(source_ + ":" + std::to_string(partitions_line_) +
+                                   ": partition_config_file: " + text.error().message +
+                                   "; OpenSM then runs with its default partition, and so does smd");
+      }
+      return Ok{};
+    }
+    auto imported = parse_partitions_conf(*text, partitions_path_);
     if (!imported.ok()) return imported.error();
-    for (const std::string& w : imported->warnings) result.warnings.push_back(w);
-    partitions = std::move(imported->spec);
-    partitions_changed = true;
-    partitions_from = "partitions: converted from " + partitions_path;
-    result.carried.push_back((partitions_line ? source + ":" + std::to_string(partitions_line) + ": " : "") +
-                             "partition_config_file " + partitions_path + " -> partitions: (" +
-                             std::to_string(partitions.partitions.size()) + " partitions)");
-  } else if (!named_by_option) {
-    return text.error();  // the operator named it on the command line: it must be there
-  } else if (partitions_path != kOpenSmPartitionsDefault) {
-    result.warnings.push_back(source + ":" + std::to_string(partitions_line) + ": partition_config_file: " +
-                              text.error().message + "; OpenSM then runs with its default partition, and so does smd");
-  }
-  if (no_enforcement) part_enforce = PartitionEnforcement::kOff;
-  if (part_enforce && *part_enforce != partitions.enforcement) {
-    partitions.enforcement = *part_enforce;
-    partitions_changed = true;
-  }
-  if (allow_both && *allow_both != partitions.allow_both_pkeys) {
-    partitions.allow_both_pkeys = *allow_both;
-    partitions_changed = true;
-  }
-  for (const OpenSmOption& o : opensm_options()) {
-    if (o.smd_default.empty() || set_by_file.contains(o.name)) continue;
-    result.defaults_differ.push_back(std::string(o.name) + " " + std::string(o.opensm_default) + " -> " +
-                                     std::string(o.smd_key) + ": " + std::string(o.smd_default));
-  }
-  // qos-policy.conf: OpenSM reads it only with qos TRUE; its lists go under qos: as one line each.
-  if (qos_setting) {
-    const bool named_by_conf = inputs.qos_policy_file.empty();
-    std::string qos_path = inputs.qos_policy_file;
-    if (qos_path.empty() && qos_file_setting && !is_null(settings[*qos_file_setting].value)) {
-      qos_path = settings[*qos_file_setting].value;
-    }
-    if (qos_path.empty()) qos_path = kOpenSmQosPolicyDefault;
-    const std::size_t from = qos_file_setting.value_or(*qos_setting);
-    auto qos_text = inputs.read_file(qos_path, "QoS policy file");
-    if (qos_text.ok()) {
-      auto qos = parse_qos_policy_conf(*qos_text, qos_path, partitions);
-      if (!qos.ok()) return qos.error();
-      for (const std::string& w : qos->warnings) result.warnings.push_back(w);
-      for (const QosYamlKey& key : qos_list_keys(qos->spec)) {
-        draft.entries.push_back(
-            Entry{{"qos", key.key}, flow_sequence(key), at(settings[from]) + " qos_policy_file " + qos_path, from});
-      }
-    } else if (!named_by_conf) {
-      return qos_text.error();
-    } else if (qos_path != kOpenSmQosPolicyDefault) {
-      result.warnings.push_back(at(settings[from]) + ": qos_policy_file: " + qos_text.error().message +
-                                "; OpenSM then gives every path the default QoS level, and so does smd");
-    }
-  } else if (qos_file_setting && !same_value(settings[*qos_file_setting].value, kOpenSmQosPolicyDefault)) {
-    not_carried(settings[*qos_file_setting], "partial", "OpenSM reads it only with qos TRUE; this file sets no qos");
-  } else if (qos_file_setting) {
-    ++result.at_default;
-  }
-  if (partitions_changed) {
-    draft.partitions = partitions;
-    draft.partitions_from = partitions_from;
+    for (const std::string& w : imported->warnings) result_.warnings.push_back(w);
+    partitions_ = std::move(imported->spec);
+    partitions_changed_ = true;
+    partitions_from_ = "partitions: converted from " + partitions_path_;
+    result_.carried.push_back((partitions_line_ ? source_ + ":" + std::to_string(partitions_line_) + ": " : "") +
+                              "partition_config_file " + partitions_path_ + " -> partitions: (" +
+                              std::to_string(partitions_.partitions.size()) + " partitions)");
+    return Ok{};
   }
 
-  const std::string header = "# smd policy converted from " + source +
-                             " by `smd import-opensm-conf`.\n"
-                             "# Each key names the opensm.conf line it came from; options at OpenSM's default are left "
-                             "out (smd's\n# defaults apply; see config/smd.yaml), and what could not be carried over "
-                             "is listed at the end.\n";
-  // Load what was written; a value the loader refuses moves to the not-carried list, and the rest is
-  // written again, until it loads.
-  const std::size_t rounds = draft.entries.size() + 1;  // each failed round removes at least one entry
-  for (std::size_t round = 0; round < rounds; ++round) {
-    std::map<int, const Entry*> line_of;
-    int part_line = 0;
-    std::string yaml = render(draft, header, line_of, part_line);
-    auto loaded = load_policy_string(yaml, source + " (converted)");
-    if (loaded.ok()) {
-      for (const Entry& e : draft.entries) {
-        std::string key;
-        for (const std::string& p : e.path) key += (key.empty() ? "" : ".") + p;
-        result.carried.push_back(e.from.substr(0, e.from.find(' ')) + ": " + e.from.substr(e.from.find(' ') + 1) +
-                                 " -> " + key + ": " + e.value);
-      }
-      if (!result.defaults_differ.empty()) {
-        yaml += "\n# Left at OpenSM's default in " + source +
-                ", where smd's default differs (smd's applies; write the key to keep OpenSM's):\n";
-        for (const std::string& d : result.defaults_differ) yaml += "#   " + d + "\n";
-      }
-      if (!result.not_carried.empty()) {
-        yaml += "\n# Not carried over from " + source + ":\n";
-        for (const std::string& n : result.not_carried) yaml += "#   " + n + "\n";
-      }
-      result.yaml = std::move(yaml);
-      return result;
+  // part_enforce, no_partition_enforcement and allow_both_pkeys over what the file (or the default) set.
+  void apply_enforcement() {
+    if (no_enforcement_) part_enforce_ = PartitionEnforcement::kOff;
+    if (part_enforce_ && *part_enforce_ != partitions_.enforcement) {
+      partitions_.enforcement = *part_enforce_;
+      partitions_changed_ = true;
     }
-    const int bad_line = line_of_error(loaded.error().message, source + " (converted)");
-    const auto it = line_of.find(bad_line);
-    if (it == line_of.end()) {
-      // Not one of the converted keys: the partitions section the file gave.
-      return make_error(ErrorCode::kInvalidInput,
-                        partitions_path + " converted, but the policy loader refused it: " + loaded.error().message);
+    if (allow_both_ && *allow_both_ != partitions_.allow_both_pkeys) {
+      partitions_.allow_both_pkeys = *allow_both_;
+      partitions_changed_ = true;
     }
-    const Entry* bad = it->second;
-    const OpenSmSetting& s = settings[bad->setting];
-    // "SOURCE:LINE:COL: key: what" -> "key: what", first line only.
-    std::string why = loaded.error().message.substr(0, loaded.error().message.find('\n'));
-    if (const std::size_t cut = why.find(": "); cut != std::string::npos) why = why.substr(cut + 2);
-    not_carried(s, "refused by smd", why);
-    const std::size_t bad_setting = bad->setting;
-    std::erase_if(draft.entries, [bad_setting](const Entry& e) { return e.setting == bad_setting; });
   }
-  return make_error(ErrorCode::kInternal, "the converted policy did not load");
+
+  // Options left at OpenSM's default where smd's default differs: listed, so the difference is a choice.
+  void note_defaults_differ() {
+    for (const OpenSmOption& o : opensm_options()) {
+      if (o.smd_default.empty() || set_by_file_.contains(o.name)) continue;
+      result_.defaults_differ.push_back(std::string(o.name) + " " + std::string(o.opensm_default) + " -> " +
+                                        std::string(o.smd_key) + ": " + std::string(o.smd_default));
+    }
+  }
+
+  // The QoS policy file's path: the command line's, else qos_policy_file's, else OpenSM's default.
+  std::string qos_path() const {
+    if (!inputs_.qos_policy_file.empty()) return inputs_.qos_policy_file;
+    if (qos_file_setting_ && !is_null(settings_[*qos_file_setting_].value)) return settings_[*qos_file_setting_].value;
+    return kOpenSmQosPolicyDefault;
+  }
+
+  // Where the QoS policy file came from, for the context of its errors.
+  std::string qos_origin() const {
+    if (!inputs_.qos_policy_file.empty()) return "--qos-policy";
+    if (qos_file_setting_) return at(settings_[*qos_file_setting_]) + ": qos_policy_file";
+    return at(settings_[*qos_setting_]) + ": qos TRUE";
+  }
+
+  // qos-policy.conf (read because qos is TRUE, as OpenSM): its lists go under qos: as one line each. The
+  // missing-file rules are the partitions file's.
+  Status read_qos_policy() {
+    const std::string path = qos_path();
+    const std::size_t from = qos_file_setting_.value_or(*qos_setting_);
+    auto text = inputs_.read_file(path, "QoS policy file");
+    if (!text.ok()) {
+      if (!inputs_.qos_policy_file.empty()) return text.error();
+      if (path != kOpenSmQosPolicyDefault) {
+        result_.warnings.push_back(at(settings_[from]) + ": qos_policy_file: " + text.error().message +
+                                   "; OpenSM then gives every path the default QoS level, and so does smd");
+      }
+      return Ok{};
+    }
+    auto qos = parse_qos_policy_conf(*text, path, partitions_);
+    if (!qos.ok()) return qos.error();
+    for (const std::string& w : qos->warnings) result_.warnings.push_back(w);
+    for (const QosYamlKey& key : qos_list_keys(qos->spec)) {
+      draft_.entries.push_back(
+          Entry{{"qos", key.key}, flow_sequence(key), at(settings_[from]) + " qos_policy_file " + path, from});
+    }
+    return Ok{};
+  }
+
+  // qos_policy_file without qos TRUE: OpenSM does not read it.
+  void note_unread_qos_file() {
+    const OpenSmSetting& s = settings_[*qos_file_setting_];
+    if (same_value(s.value, kOpenSmQosPolicyDefault)) {
+      ++result_.at_default;
+    } else {
+      not_carried(s, "partial", "OpenSM reads it only with qos TRUE; this file sets no qos");
+    }
+  }
+
+  // The report and the written policy once it loads: the carried keys, then as comments what stays
+  // at a differing default and what was not carried.
+  OpenSmImport finish(std::string yaml) {
+    for (const Entry& e : draft_.entries) {
+      std::string key;
+      for (const std::string& p : e.path) key += (key.empty() ? "" : ".") + p;
+      result_.carried.push_back(e.from.substr(0, e.from.find(' ')) + ": " + e.from.substr(e.from.find(' ') + 1) +
+                                " -> " + key + ": " + e.value);
+    }
+    if (!result_.defaults_differ.empty()) {
+      yaml += "\n# Left at OpenSM's default in " + source_ +
+              ", where smd's default differs (smd's applies; write the key to keep OpenSM's):\n";
+      for (const std::string& d : result_.defaults_differ) yaml += "#   " + d + "\n";
+    }
+    if (!result_.not_carried.empty()) {
+      yaml += "\n# Not carried over from " + source_ + ":\n";
+      for (const std::string& n : result_.not_carried) yaml += "#   " + n + "\n";
+    }
+    result_.yaml = std::move(yaml);
+    return std::move(result_);
+  }
+
+  // Load what was written; a value the loader refuses moves to the not-carried list, and the rest is
+  // written again, until it loads. Each failed round removes at least one entry, so it ends.
+  Result<OpenSmImport> write_until_it_loads() {
+    const std::string header = "# smd policy converted from " + source_ + kImportHeader;
+    const std::string converted = source_ + " (converted)";
+    const std::size_t rounds = draft_.entries.size() + 1;
+    for (std::size_t round = 0; round < rounds; ++round) {
+      std::map<int, const Entry*> line_of;
+      int part_line = 0;
+      std::string yaml = render(draft_, header, line_of, part_line);
+      auto loaded = load_policy_string(yaml, converted);
+      if (loaded.ok()) return finish(std::move(yaml));
+      const auto it = line_of.find(line_of_error(loaded.error().message, converted));
+      if (it == line_of.end()) {
+        // Not one of the converted keys: the partitions section the file gave.
+        return make_error(ErrorCode::kInvalidInput,
+                          partitions_path_ + " converted, but the policy loader refused it: " + loaded.error().message);
+      }
+      const std::size_t bad_setting = it->second->setting;
+      // "SOURCE:LINE:COL: key: what" -> "key: what", first line only.
+      std::string why = loaded.error().message.substr(0, loaded.error().message.find('\n'));
+      if (const std::size_t cut = why.find(": "); cut != std::string::npos) why = why.substr(cut + 2);
+      not_carried(settings_[bad_setting], "refused by smd", why);
+      std::erase_if(draft_.entries, [bad_setting](const Entry& e) { return e.setting == bad_setting; });
+    }
+    return make_error(ErrorCode::kInternal, "the converted policy did not load");
+  }
+
+  const std::vector<OpenSmSetting>& settings_;
+  const std::string& source_;
+  const OpenSmImportInputs& inputs_;
+  OpenSmImport result_;
+  Draft draft_;
+  std::map<std::string, std::size_t> last_;  // option name -> index of the line that counts
+  std::set<std::string_view> set_by_file_;   // options the file gives a non-default value
+  PartitionsSpec partitions_ = default_partitions();
+  bool partitions_changed_ = false;
+  std::string partitions_from_ = "partitions: OpenSM's default (no partitions file)";
+  std::string partitions_path_;
+  int partitions_line_ = 0;  // the partition_config_file line, 0 when the file has none
+  std::optional<PartitionEnforcement> part_enforce_;
+  bool no_enforcement_ = false;
+  std::optional<bool> allow_both_;
+  std::optional<std::size_t> qos_file_setting_;  // the qos_policy_file line
+  std::optional<std::size_t> qos_setting_;       // the qos line, when TRUE
+};
+
+}  // namespace
+
+Result<OpenSmImport> import_opensm_conf(const std::vector<OpenSmSetting>& settings, const std::string& source,
+                                        const OpenSmImportInputs& inputs) {
+  return Importer(settings, source, inputs).run();
 }
 
 }  // namespace smd

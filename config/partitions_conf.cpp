@@ -9,6 +9,7 @@
 #include "config/mgid_text.h"
 #include "config/partitions_section.h"
 #include "config/yaml_fields.h"
+#include "routing/base/result_context.h"
 
 namespace smd {
 
@@ -447,96 +448,121 @@ class Parser {
 
 }  // namespace
 
+namespace {
+
+// Explicit P_Keys are reserved first, so a generated one never collides with a later statement's; a
+// statement without one takes the lowest P_Key no statement names (said).
+Status assign_missing_pkeys(std::vector<Statement>& statements, Parser& parser) {
+  std::set<PKeyBase> used;
+  for (const Statement& s : statements) {
+    if (s.pkey) used.insert(*s.pkey);
+  }
+  PKeyBase next = 1;
+  for (Statement& s : statements) {
+    if (s.pkey) continue;
+    while (next <= 0x7fff && used.count(next) != 0) ++next;
+    if (next > 0x7fff) {
+      return make_error(ErrorCode::kInvalidInput,
+                        parser.located(s.at, "partition '" + s.name + "' has no P_Key and none is left"));
+    }
+    s.pkey = next;
+    used.insert(next);
+    parser.warn(s.at, "partition '" + s.name + "' has no P_Key; assigned " + hex4(next) +
+                          " (the lowest P_Key no other statement of the file names)");
+  }
+  return Ok{};
+}
+
+// The partition a statement adds to: the one already holding its P_Key (statements of one P_Key merge,
+// as in OpenSM), else a new one. OpenSM lets two P_Keys share a name; smd's policy names one partition per
+// name (QoS port groups and smctl refer to partitions by name), so the later one is renamed after its P_Key.
+PartitionSpec& partition_for(const Statement& s, PartitionsSpec& spec, Parser& parser) {
+  auto same = std::find_if(spec.partitions.begin(), spec.partitions.end(),
+                           [&](const PartitionSpec& p) { return p.pkey == *s.pkey; });
+  if (same != spec.partitions.end()) {
+    if (!s.name.empty() && s.name != same->name) {
+      parser.warn(s.at, "P_Key " + hex4(*s.pkey) + " is partition '" + same->name + "' (" + same->where +
+                            "); merged into it under that name");
+    }
+    return *same;
+  }
+  const auto named = [&](const std::string& n) {
+    return std::any_of(spec.partitions.begin(), spec.partitions.end(),
+                       [&](const PartitionSpec& q) { return q.name == n; });
+  };
+  PartitionSpec p;
+  p.name = s.name;
+  if (!p.name.empty() && named(p.name)) {
+    std::string renamed = s.name + "_" + hex4(*s.pkey);
+    while (named(renamed)) renamed += "_";
+    parser.warn(s.at, "partition name '" + s.name + "' is already used by another P_Key; P_Key " + hex4(*s.pkey) +
+                          " is named '" + renamed + "'");
+    p.name = std::move(renamed);
+  }
+  p.pkey = *s.pkey;
+  p.default_membership = s.defmember;
+  p.where = parser.where(s.at);
+  spec.partitions.push_back(std::move(p));
+  return spec.partitions.back();
+}
+
+// The multicast groups of a statement into its partition `p`. The policy refuses a second declaration of
+// a group (a group belongs to one partition): the first one in the file is kept, as a reader of the file
+// would expect, and the later one named.
+Status add_groups(Statement& s, PartitionSpec& p, const PartitionsSpec& spec, Parser& parser) {
+  for (McastGroupSpec& g : s.groups) {
+    SMD_RETURN_IF_ERROR(complete_group(g, p.pkey)) << g.where << ": mgid " << format_mgid(g.mgid);
+    const auto owner = std::find_if(spec.partitions.begin(), spec.partitions.end(), [&](const auto& q) {
+      return std::any_of(q.groups.begin(), q.groups.end(), [&](const auto& h) { return h.mgid == g.mgid; });
+    });
+    if (owner != spec.partitions.end()) {
+      parser.warnings.push_back(g.where + ": mgid " + format_mgid(g.mgid) + " is already a group of partition '" +
+                                owner->name + "'; this declaration is left out");
+      continue;
+    }
+    p.groups.push_back(std::move(g));
+  }
+  return Ok{};
+}
+
+// One statement merged into its partition: index0 and ipoib add up, the later broadcast-group flags win
+// (scopes only when given), members keep the membership their own statement gave them.
+void merge_statement(Statement& s, PartitionSpec& p) {
+  p.index0 = p.index0 || s.index0;
+  p.ipoib.enabled = p.ipoib.enabled || s.ipoib;
+  if (s.ipoib_flags) {
+    std::vector<std::uint8_t> scopes = s.ipoib_flags->scopes.empty() ? p.ipoib.scopes : s.ipoib_flags->scopes;
+    const bool enabled = p.ipoib.enabled;
+    p.ipoib = *s.ipoib_flags;
+    p.ipoib.enabled = enabled;
+    p.ipoib.scopes = std::move(scopes);
+  }
+  for (std::size_t k = 0; k < s.members.size(); ++k) {
+    PartitionMember m = std::move(s.members[k]);
+    // A member written without a membership took its statement's defmember; the merged partition's
+    // default is the first statement's, so a different one is written out.
+    if (!m.membership && s.member_default[k] != p.default_membership) m.membership = s.member_default[k];
+    p.members.push_back(std::move(m));
+  }
+}
+
+}  // namespace
+
 Result<PartitionsImport> parse_partitions_conf(std::string_view text, const std::string& source_name) {
   Parser parser(text, source_name);
   std::vector<Statement> statements;
   if (std::optional<Failure> failure = parser.run(statements)) {
     return make_error(ErrorCode::kInvalidInput, parser.located(failure->at, failure->message));
   }
-  // Explicit P_Keys are reserved first, so a generated one never collides with a later statement's.
-  std::set<PKeyBase> used;
-  for (const Statement& s : statements) {
-    if (s.pkey) used.insert(*s.pkey);
-  }
-  PKeyBase next = 1;
+  SMD_RETURN_IF_ERROR(assign_missing_pkeys(statements, parser));
   PartitionsImport result;
   for (Statement& s : statements) {
-    if (!s.pkey) {
-      while (next <= 0x7fff && used.count(next) != 0) ++next;
-      if (next > 0x7fff) {
-        return make_error(ErrorCode::kInvalidInput,
-                          parser.located(s.at, "partition '" + s.name + "' has no P_Key and none is left"));
-      }
-      s.pkey = next;
-      used.insert(next);
-      parser.warn(s.at, "partition '" + s.name + "' has no P_Key; assigned " + hex4(next) +
-                            " (the lowest P_Key no other statement of the file names)");
-    }
     if (s.ipoib_flags && !s.ipoib) {
       parser.warn(s.ipoib_flags_at, "partition '" + s.name + "': broadcast-group flags without ipoib have no effect");
     }
-    auto same = std::find_if(result.spec.partitions.begin(), result.spec.partitions.end(),
-                             [&](const PartitionSpec& p) { return p.pkey == *s.pkey; });
-    const bool fresh = same == result.spec.partitions.end();
-    if (fresh) {
-      PartitionSpec p;
-      p.name = s.name;
-      // OpenSM lets two P_Keys share a name; smd's policy names one partition per name (QoS port groups
-      // and smctl refer to partitions by name), so the later one is renamed after its P_Key.
-      const auto named = [&](const std::string& n) {
-        return std::any_of(result.spec.partitions.begin(), result.spec.partitions.end(),
-                           [&](const PartitionSpec& q) { return q.name == n; });
-      };
-      if (!p.name.empty() && named(p.name)) {
-        std::string renamed = s.name + "_" + hex4(*s.pkey);
-        while (named(renamed)) renamed += "_";
-        parser.warn(s.at, "partition name '" + s.name + "' is already used by another P_Key; P_Key " + hex4(*s.pkey) +
-                              " is named '" + renamed + "'");
-        p.name = std::move(renamed);
-      }
-      p.pkey = *s.pkey;
-      p.default_membership = s.defmember;
-      p.where = parser.where(s.at);
-      result.spec.partitions.push_back(std::move(p));
-      same = result.spec.partitions.end() - 1;
-    } else if (!s.name.empty() && s.name != same->name) {
-      parser.warn(s.at, "P_Key " + hex4(*s.pkey) + " is partition '" + same->name + "' (" + same->where +
-                            "); merged into it under that name");
-    }
-    PartitionSpec& p = *same;
-    p.index0 = p.index0 || s.index0;
-    p.ipoib.enabled = p.ipoib.enabled || s.ipoib;
-    if (s.ipoib_flags) {
-      std::vector<std::uint8_t> scopes = s.ipoib_flags->scopes.empty() ? p.ipoib.scopes : s.ipoib_flags->scopes;
-      const bool enabled = p.ipoib.enabled;
-      p.ipoib = *s.ipoib_flags;
-      p.ipoib.enabled = enabled;
-      p.ipoib.scopes = std::move(scopes);
-    }
-    for (std::size_t k = 0; k < s.members.size(); ++k) {
-      PartitionMember m = std::move(s.members[k]);
-      // A member written without a membership took its statement's defmember; the merged partition's
-      // default is the first statement's, so a different one is written out.
-      if (!m.membership && s.member_default[k] != p.default_membership) m.membership = s.member_default[k];
-      p.members.push_back(std::move(m));
-    }
-    for (McastGroupSpec& g : s.groups) {
-      if (Status done = complete_group(g, p.pkey); !done.ok()) {
-        return make_error(ErrorCode::kInvalidInput,
-                          g.where + ": mgid " + format_mgid(g.mgid) + ": " + done.error().message);
-      }
-      // The policy refuses a second declaration of a group (a group belongs to one partition): the first
-      // one in the file is kept, as a reader of the file would expect, and the later one named.
-      const auto owner = std::find_if(result.spec.partitions.begin(), result.spec.partitions.end(), [&](const auto& q) {
-        return std::any_of(q.groups.begin(), q.groups.end(), [&](const auto& h) { return h.mgid == g.mgid; });
-      });
-      if (owner != result.spec.partitions.end()) {
-        parser.warnings.push_back(g.where + ": mgid " + format_mgid(g.mgid) + " is already a group of partition '" +
-                                  owner->name + "'; this declaration is left out");
-        continue;
-      }
-      p.groups.push_back(std::move(g));
-    }
+    PartitionSpec& p = partition_for(s, result.spec, parser);
+    merge_statement(s, p);
+    SMD_RETURN_IF_ERROR(add_groups(s, p, result.spec, parser));
   }
   result.warnings = std::move(parser.warnings);
   return result;

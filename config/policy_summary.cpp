@@ -3,17 +3,12 @@
 #include <cstdio>
 
 #include "config/partitions_section.h"
+#include "routing/base/hex_text.h"
 #include "routing/chain/registry.h"
 
 namespace smd {
 
 namespace {
-
-std::string hex64(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -23,7 +18,7 @@ std::string join(const std::vector<std::string>& items) {
 
 /// How the SM port is chosen: by GUID, by CA and/or port number ("mlx5_0/1", "auto/2"), or "auto".
 std::string sm_port(const SmPolicy& sm) {
-  if (sm.port_guid != 0) return hex64(sm.port_guid);
+  if (sm.port_guid != 0) return hex64_text(sm.port_guid);
   if (sm.ca.empty() && sm.port == 0) return "auto";
   return (sm.ca.empty() ? "auto" : sm.ca) + "/" + (sm.port == 0 ? "auto" : std::to_string(sm.port));
 }
@@ -48,7 +43,7 @@ std::string summarize_policy(const Policy& p) {
   s += " sm_key=" + std::string(p.sm.sm_key == kDefaultSmKey ? "default" : p.sm.sm_key != 0 ? "set" : "unset");
   s += " m_key=" + std::string(p.security.m_key != 0 ? "set" : "unset");
   s += " m_key_protect=" + std::to_string(p.security.m_key_protect);
-  s += " subnet_prefix=" + hex64(p.sm.subnet_prefix);
+  s += " subnet_prefix=" + hex64_text(p.sm.subnet_prefix);
   s += " sweep=" + std::to_string(p.sm.sweep_interval_s) + "s";
   s += " max_resweeps=" + std::to_string(p.sm.max_resweeps);
   s += " mad.window=" + std::to_string(p.mad.window);

@@ -6,8 +6,10 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <type_traits>
 
 #include "config/yaml_fields.h"
+#include "routing/base/hex_text.h"
 
 namespace smd {
 
@@ -52,12 +54,6 @@ std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-std::string hex(std::uint64_t value, int digits) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(value));
-  return text;
 }
 
 /// A value and where it starts in its line.
@@ -242,8 +238,9 @@ class Parser {
     if (auto f = ranges(l, text, column, 0xffff, raw)) return f;
     for (QosRange r : raw) {
       if ((r.first | r.last) & 0x8000) {
-        warn(l, column, "P_Key " + hex(r.first, 4) + (r.first == r.last ? "" : "-" + hex(r.last, 4)) +
-                            ": bit 15 (membership) is not part of a match; its low 15 bits are used");
+        warn(l, column,
+             "P_Key " + hex_text(r.first, 4) + (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) +
+                 ": bit 15 (membership) is not part of a match; its low 15 bits are used");
         if (r.last - r.first >= 0x7fff) {
           r = {0, 0x7fff};
         } else {
@@ -269,9 +266,10 @@ class Parser {
     for (const QosRange& r : raw) {
       if (r.first == 0) return fail(l, column, l.key + ": GUID 0 is not a port GUID");
       if (r.last - r.first >= kMaxGroupGuids || out.size() + (r.last - r.first + 1) > kMaxGroupGuids) {
-        warn(l, column, l.key + ": " + hex(r.first, 16) + "-" + hex(r.last, 16) +
-                            " has too many GUIDs for a port group (at most " + std::to_string(kMaxGroupGuids) +
-                            "): not carried; list the ports, or group them by node description or partition");
+        warn(l, column,
+             l.key + ": " + hex_text(r.first, 16) + "-" + hex_text(r.last, 16) +
+                 " has too many GUIDs for a port group (at most " + std::to_string(kMaxGroupGuids) +
+                 "): not carried; list the ports, or group them by node description or partition");
         continue;
       }
       for (std::uint64_t g = r.first;; ++g) {
@@ -284,6 +282,103 @@ class Parser {
 
   // --- sections -----------------------------------------------------------------------------------------
 
+  /// The end of a named block (port-group, qos-level): it needs a name no earlier block of its kind
+  /// took; then it is kept. `noun` names the kind in errors ("port group", "qos-level").
+  template <typename Item>
+  std::optional<Failure> keep_named(const Line& open, std::optional<Failure> failed, Item&& item, Positioned pos,
+                                    const std::string& keyword, const std::string& noun,
+                                    std::map<std::string, Positioned>& at, std::vector<std::decay_t<Item>>& out) {
+    if (failed) return failed;
+    if (item.name.empty()) return fail(open, open.column, keyword + " without a name");
+    if (at.contains(item.name)) return Failure{pos.line, pos.column, noun + " '" + item.name + "' is defined twice"};
+    at[item.name] = pos;
+    out.push_back(std::forward<Item>(item));
+    return std::nullopt;
+  }
+
+  /// port-name: node descriptions; OpenSM's "node/Pn" names one port, smd groups the whole node (said).
+  std::optional<Failure> group_port_names(const Line& l, QosPortGroup& group) {
+    for (const Piece& p : split(l.value, l.value_column, ',')) {
+      if (p.text.empty()) return fail(l, p.column, "port-name: empty value in a list");
+      std::string node = p.text;
+      const std::size_t slash = node.rfind('/');
+      if (slash != std::string::npos && slash + 2 <= node.size() &&
+          (node[slash + 1] == 'P' || node[slash + 1] == 'p')) {
+        warn(l, p.column,
+             "port-name '" + p.text + "': smd groups every port of node '" + node.substr(0, slash) + "', not port " +
+                 node.substr(slash + 2) + " alone");
+        node.resize(slash);
+      }
+      group.nodes.push_back(node);
+    }
+    return std::nullopt;
+  }
+
+  /// partition: names of smd's partitions; an unknown one is not carried (said).
+  std::optional<Failure> group_partitions(const Line& l, QosPortGroup& group) {
+    for (const Piece& p : split(l.value, l.value_column, ',')) {
+      if (p.text.empty()) return fail(l, p.column, "partition: empty value in a list");
+      if (std::none_of(partitions_.partitions.begin(), partitions_.partitions.end(),
+                       [&](const PartitionSpec& s) { return s.name == p.text; })) {
+        warn(l, p.column, "partition '" + p.text + "' is not in smd's partitions: not carried");
+      } else {
+        group.partitions.push_back(p.text);
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// pkey: P_Key ranges, carried as the names of smd's partitions they cover (a group lists partitions).
+  std::optional<Failure> group_pkeys(const Line& l, QosPortGroup& group) {
+    std::vector<QosRange> keys;
+    if (auto e = pkey_ranges(l, l.value, l.value_column, keys)) return e;
+    for (const QosRange& r : keys) {
+      bool found = false;
+      for (const PartitionSpec& s : partitions_.partitions) {
+        if (!r.contains(s.pkey)) continue;
+        found = true;
+        if (s.name.empty()) {
+          warn(l, l.value_column,
+               "the partition of P_Key " + hex_text(s.pkey, 4) + " has no name to refer to: not carried");
+        } else if (std::find(group.partitions.begin(), group.partitions.end(), s.name) == group.partitions.end()) {
+          group.partitions.push_back(s.name);
+        }
+      }
+      if (!found) {
+        warn(l, l.value_column,
+             "no partition of smd's has P_Key " + hex_text(r.first, 4) +
+                 (r.first == r.last ? "" : "-" + hex_text(r.last, 4)) + ": not carried");
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// node-type: CA, SWITCH, ROUTER, ALL (the three) or SELF (the SM's own port).
+  std::optional<Failure> group_node_types(const Line& l, QosPortGroup& group) {
+    auto add = [&](NodeType type) {
+      if (std::find(group.node_types.begin(), group.node_types.end(), type) == group.node_types.end()) {
+        group.node_types.push_back(type);
+      }
+    };
+    for (const Piece& p : split(l.value, l.value_column, ',')) {
+      const std::string t = lower(p.text);
+      if (t == "ca") {
+        add(NodeType::kCa);
+      } else if (t == "switch") {
+        add(NodeType::kSwitch);
+      } else if (t == "router") {
+        add(NodeType::kRouter);
+      } else if (t == "all") {
+        add(NodeType::kCa), add(NodeType::kSwitch), add(NodeType::kRouter);
+      } else if (t == "self") {
+        group.self = true;
+      } else {
+        return fail(l, p.column, "node-type: expected CA, SWITCH, ROUTER, ALL or SELF, got '" + p.text + "'");
+      }
+    }
+    return std::nullopt;
+  }
+
   std::optional<Failure> port_group(const Line& open) {
     QosPortGroup group;
     Positioned pos{open.number, open.column};
@@ -291,87 +386,19 @@ class Parser {
       if (l.key == "name") {
         group.name = l.value;
         pos = {l.number, l.value_column};
-      } else if (l.key == "use") {
-        // a description for logs; smd has none to carry it to
-      } else if (l.key == "port-guid") {
-        return guid_list(l, l.value, l.value_column, group.guids);
-      } else if (l.key == "port-name") {
-        for (const Piece& p : split(l.value, l.value_column, ',')) {
-          if (p.text.empty()) return fail(l, p.column, "port-name: empty value in a list");
-          std::string node = p.text;
-          const std::size_t slash = node.rfind('/');
-          if (slash != std::string::npos && slash + 2 <= node.size() && (node[slash + 1] == 'P' || node[slash + 1] == 'p')) {
-            warn(l, p.column, "port-name '" + p.text + "': smd groups every port of node '" + node.substr(0, slash) +
-                                  "', not port " + node.substr(slash + 2) + " alone");
-            node.resize(slash);
-          }
-          group.nodes.push_back(node);
-        }
-      } else if (l.key == "partition") {
-        for (const Piece& p : split(l.value, l.value_column, ',')) {
-          if (p.text.empty()) return fail(l, p.column, "partition: empty value in a list");
-          if (std::none_of(partitions_.partitions.begin(), partitions_.partitions.end(),
-                           [&](const PartitionSpec& s) { return s.name == p.text; })) {
-            warn(l, p.column, "partition '" + p.text + "' is not in smd's partitions: not carried");
-          } else {
-            group.partitions.push_back(p.text);
-          }
-        }
-      } else if (l.key == "pkey") {
-        std::vector<QosRange> keys;
-        if (auto e = pkey_ranges(l, l.value, l.value_column, keys)) return e;
-        for (const QosRange& r : keys) {
-          bool found = false;
-          for (const PartitionSpec& s : partitions_.partitions) {
-            if (!r.contains(s.pkey)) continue;
-            found = true;
-            if (s.name.empty()) {
-              warn(l, l.value_column, "the partition of P_Key " + hex(s.pkey, 4) + " has no name to refer to: not carried");
-            } else if (std::find(group.partitions.begin(), group.partitions.end(), s.name) == group.partitions.end()) {
-              group.partitions.push_back(s.name);
-            }
-          }
-          if (!found) {
-            warn(l, l.value_column, "no partition of smd's has P_Key " + hex(r.first, 4) +
-                                        (r.first == r.last ? "" : "-" + hex(r.last, 4)) + ": not carried");
-          }
-        }
-      } else if (l.key == "node-type") {
-        for (const Piece& p : split(l.value, l.value_column, ',')) {
-          const std::string t = lower(p.text);
-          auto add = [&](NodeType type) {
-            if (std::find(group.node_types.begin(), group.node_types.end(), type) == group.node_types.end()) {
-              group.node_types.push_back(type);
-            }
-          };
-          if (t == "ca") {
-            add(NodeType::kCa);
-          } else if (t == "switch") {
-            add(NodeType::kSwitch);
-          } else if (t == "router") {
-            add(NodeType::kRouter);
-          } else if (t == "all") {
-            add(NodeType::kCa), add(NodeType::kSwitch), add(NodeType::kRouter);
-          } else if (t == "self") {
-            group.self = true;
-          } else {
-            return fail(l, p.column, "node-type: expected CA, SWITCH, ROUTER, ALL or SELF, got '" + p.text + "'");
-          }
-        }
-      } else {
-        return fail(l, l.column, "unknown port-group keyword '" + l.key +
-                                     "' (expected name, use, port-guid, port-name, pkey, partition, node-type)");
+        return std::nullopt;
       }
-      return std::nullopt;
+      if (l.key == "use") return std::nullopt;  // a description for logs; smd has none to carry it to
+      if (l.key == "port-guid") return guid_list(l, l.value, l.value_column, group.guids);
+      if (l.key == "port-name") return group_port_names(l, group);
+      if (l.key == "partition") return group_partitions(l, group);
+      if (l.key == "pkey") return group_pkeys(l, group);
+      if (l.key == "node-type") return group_node_types(l, group);
+      return fail(l, l.column,
+                  "unknown port-group keyword '" + l.key +
+                      "' (expected name, use, port-guid, port-name, pkey, partition, node-type)");
     });
-    if (f) return f;
-    if (group.name.empty()) return fail(open, open.column, "port-group without a name");
-    if (group_at_.contains(group.name)) {
-      return Failure{pos.line, pos.column, "port group '" + group.name + "' is defined twice"};
-    }
-    group_at_[group.name] = pos;
-    result.spec.port_groups.push_back(std::move(group));
-    return std::nullopt;
+    return keep_named(open, f, std::move(group), pos, "port-group", "port group", group_at_, result.spec.port_groups);
   }
 
   std::optional<Failure> level(const Line& open) {
@@ -424,12 +451,7 @@ class Parser {
       }
       return std::nullopt;
     });
-    if (f) return f;
-    if (lvl.name.empty()) return fail(open, open.column, "qos-level without a name");
-    if (level_at_.contains(lvl.name)) return Failure{pos.line, pos.column, "qos-level '" + lvl.name + "' is defined twice"};
-    level_at_[lvl.name] = pos;
-    result.spec.levels.push_back(std::move(lvl));
-    return std::nullopt;
+    return keep_named(open, f, std::move(lvl), pos, "qos-level", "qos-level", level_at_, result.spec.levels);
   }
 
   /// A reference to check once the whole file is read (a rule may name a group defined after it).
@@ -515,110 +537,145 @@ class Parser {
     QosMatchRule rule;
   };
 
+  /// One qos-ulps line taken apart: "ULP[, criterion values] : SL".
+  struct UlpParts {
+    std::string ulp;        ///< lower case
+    std::string criterion;  ///< lower case; "" when the line has none
+    std::string values;
+    int criterion_column = 1;
+    int values_column = 1;
+    std::uint8_t sl = 0;
+  };
+
+  std::optional<Failure> split_ulp_line(const Line& l, UlpParts& u) const {
+    const std::size_t colon = l.text.rfind(':');
+    if (colon == std::string::npos) return fail(l, l.column, "expected 'ULP[, criterion] : SL' or 'end-qos-ulps'");
+    std::uint64_t sl = 0;
+    const std::string sl_text = piece_trim(l.text.substr(colon + 1));
+    const int sl_column = l.column + static_cast<int>(l.text.find_first_not_of(' ', colon + 1));
+    if (auto f = number(Line{l.number, l.column, l.text, "sl", "", 0, true}, {sl_text, sl_column}, 15, sl)) return f;
+    u.sl = static_cast<std::uint8_t>(sl);
+    const std::string head = l.text.substr(0, colon);
+    const std::size_t comma = head.find(',');
+    u.ulp = lower(piece_trim(head.substr(0, comma)));
+    u.criterion_column = u.values_column = l.column;
+    if (comma == std::string::npos) return std::nullopt;
+    const std::string rest = head.substr(comma + 1);
+    const std::size_t a = rest.find_first_not_of(' ');
+    if (a == std::string::npos)
+      return fail(l, l.column + static_cast<int>(comma) + 1, "a criterion after ',' is missing");
+    const std::size_t sp = rest.find(' ', a);
+    u.criterion = lower(rest.substr(a, sp == std::string::npos ? std::string::npos : sp - a));
+    u.criterion_column = l.column + static_cast<int>(comma + 1 + a);
+    if (sp == std::string::npos) return fail(l, u.criterion_column, u.criterion + ": missing value");
+    u.values = piece_trim(rest.substr(sp));
+    u.values_column = l.column + static_cast<int>(comma + 1 + rest.find_first_not_of(' ', sp));
+    return std::nullopt;
+  }
+
+  /// The line as seen by the value readers: its key is the criterion, so their errors name it.
+  static Line criterion_line(const Line& l, const UlpParts& u) {
+    Line vl = l;
+    vl.key = u.criterion;
+    return vl;
+  }
+
+  /// SDP, RDS, iSER: service IDs base + port; without port-num, the ULP's default port (or all 64 Ki of
+  /// SDP's, which has none).
+  std::optional<Failure> ulp_service(const Line& l, const UlpParts& u, std::uint64_t base,
+                                     std::optional<std::uint64_t> default_port, QosMatchRule& rule) const {
+    if (u.criterion.empty()) {
+      rule.service_ids.push_back(default_port ? QosRange{base + *default_port, base + *default_port}
+                                              : QosRange{base, base + 0xffff});
+      return std::nullopt;
+    }
+    if (u.criterion != "port-num")
+      return fail(l, u.criterion_column, u.ulp + " takes port-num, got '" + u.criterion + "'");
+    std::vector<QosRange> ports;
+    if (auto e = ranges(criterion_line(l, u), u.values, u.values_column, 0xffff, ports)) return e;
+    for (const QosRange& p : ports) rule.service_ids.push_back({base + p.first, base + p.last});
+    return std::nullopt;
+  }
+
+  /// A GUID criterion becomes a port group of its own, named after the line; `carried` turns false when
+  /// every GUID was dropped.
+  std::optional<Failure> ulp_guid_group(const Line& l, const UlpParts& u, bool target, QosMatchRule& rule,
+                                        bool& carried) {
+    QosPortGroup g;
+    g.name = "ulp_line" + std::to_string(l.number) + (target ? "_target" : "_source");
+    if (auto e = guid_list(criterion_line(l, u), u.values, u.values_column, g.guids)) return e;
+    if (g.guids.empty()) {
+      warn(l, l.column, "this qos-ulps line has no port left to match: not carried");
+      carried = false;
+      return std::nullopt;
+    }
+    (target ? rule.destination : rule.source).push_back(g.name);
+    ulp_groups_.push_back(std::move(g));
+    return std::nullopt;
+  }
+
+  /// The match rule of one ULP line by its ULP and criterion (QoS_management_in_OpenSM.txt 6).
+  std::optional<Failure> ulp_rule(const Line& l, const UlpParts& u, QosMatchRule& rule, bool& carried) {
+    const Line vl = criterion_line(l, u);
+    if (u.ulp == "sdp") return ulp_service(l, u, kSdpServiceBase, std::nullopt, rule);
+    if (u.ulp == "rds") return ulp_service(l, u, kRdsIserServiceBase, kRdsDefaultPort, rule);
+    if (u.ulp == "iser") return ulp_service(l, u, kRdsIserServiceBase, kIserDefaultPort, rule);
+    if (u.ulp == "ipoib") {
+      if (u.criterion.empty()) {
+        rule.pkeys.push_back({kDefaultPKeyBase, kDefaultPKeyBase});
+        return std::nullopt;
+      }
+      if (u.criterion == "pkey") return pkey_ranges(vl, u.values, u.values_column, rule.pkeys);
+      return fail(l, u.criterion_column, "ipoib takes pkey, got '" + u.criterion + "'");
+    }
+    if (u.ulp == "srp") {
+      if (u.criterion != "target-port-guid") {
+        return fail(l, u.criterion.empty() ? l.column : u.criterion_column,
+                    "srp needs target-port-guid (SRP's service IDs differ by vendor)");
+      }
+      return ulp_guid_group(l, u, true, rule, carried);
+    }
+    if (u.ulp == "any") {
+      if (u.criterion == "service-id") return ranges(vl, u.values, u.values_column, UINT64_MAX, rule.service_ids);
+      if (u.criterion == "pkey") return pkey_ranges(vl, u.values, u.values_column, rule.pkeys);
+      if (u.criterion == "target-port-guid" || u.criterion == "source-port-guid") {
+        return ulp_guid_group(l, u, u.criterion == "target-port-guid", rule, carried);
+      }
+      return fail(l, u.criterion.empty() ? l.column : u.criterion_column,
+                  "any needs service-id, pkey, target-port-guid or source-port-guid");
+    }
+    return fail(l, l.column, "unknown ULP '" + u.ulp + "' (expected default, any, ipoib, sdp, rds, iser, srp)");
+  }
+
+  /// One qos-ulps line: the default SL, or a rule kept for finish() (which gives it its SL's level).
+  std::optional<Failure> ulp_line(const Line& l) {
+    UlpParts parts;
+    if (auto f = split_ulp_line(l, parts)) return f;
+    UlpLine u{l, parts.sl, {}};
+    if (parts.ulp == "default") {
+      if (!parts.criterion.empty()) return fail(l, parts.criterion_column, "default takes no criterion");
+      if (ulp_default_) {
+        return fail(l, l.column,
+                    "qos-ulps default given twice (first at line " + std::to_string(ulp_default_->line.number) + ")");
+      }
+      ulp_default_ = u;
+      return std::nullopt;
+    }
+    bool carried = true;  // false when every GUID of the line was dropped
+    if (auto f = ulp_rule(l, parts, u.rule, carried)) return f;
+    if (parts.criterion == "pkey" && u.rule.pkeys.empty()) {
+      warn(l, l.column, "this qos-ulps line has no P_Key left to match: not carried");
+      carried = false;
+    }
+    if (carried) ulp_lines_.push_back(std::move(u));
+    return std::nullopt;
+  }
+
   std::optional<Failure> ulps(const Line& open) {
     while (next_ < lines_.size()) {
       const Line& l = lines_[next_++];
       if (l.key == "end-qos-ulps" && !l.has_colon) return std::nullopt;
-      const std::size_t colon = l.text.rfind(':');
-      if (colon == std::string::npos) return fail(l, l.column, "expected 'ULP[, criterion] : SL' or 'end-qos-ulps'");
-      std::uint64_t sl = 0;
-      const std::string sl_text = piece_trim(l.text.substr(colon + 1));
-      const int sl_column = l.column + static_cast<int>(l.text.find_first_not_of(' ', colon + 1));
-      if (auto f = number(Line{l.number, l.column, l.text, "sl", "", 0, true}, {sl_text, sl_column}, 15, sl)) return f;
-      const std::string head = l.text.substr(0, colon);
-      const std::size_t comma = head.find(',');
-      const std::string ulp = lower(piece_trim(head.substr(0, comma)));
-      UlpLine u{l, static_cast<std::uint8_t>(sl), {}};
-      std::string criterion;
-      std::string values;
-      int values_column = l.column;
-      int criterion_column = l.column;
-      if (comma != std::string::npos) {
-        const std::string rest = head.substr(comma + 1);
-        const std::size_t a = rest.find_first_not_of(' ');
-        if (a == std::string::npos) return fail(l, l.column + static_cast<int>(comma) + 1, "a criterion after ',' is missing");
-        const std::size_t sp = rest.find(' ', a);
-        criterion = lower(rest.substr(a, sp == std::string::npos ? std::string::npos : sp - a));
-        criterion_column = l.column + static_cast<int>(comma + 1 + a);
-        if (sp == std::string::npos) return fail(l, criterion_column, criterion + ": missing value");
-        values = piece_trim(rest.substr(sp));
-        values_column = l.column + static_cast<int>(comma + 1 + rest.find_first_not_of(' ', sp));
-      }
-      Line vl = l;
-      vl.key = criterion;
-      if (ulp == "default") {
-        if (!criterion.empty()) return fail(l, criterion_column, "default takes no criterion");
-        if (ulp_default_) return fail(l, l.column, "qos-ulps default given twice (first at line " + std::to_string(ulp_default_->line.number) + ")");
-        ulp_default_ = u;
-        continue;
-      }
-      std::optional<Failure> f;
-      bool carried = true;  // false when every GUID of the line was dropped
-      auto service = [&](std::uint64_t base, std::optional<std::uint64_t> default_port) -> std::optional<Failure> {
-        if (criterion.empty()) {
-          if (default_port) {
-            u.rule.service_ids.push_back({base + *default_port, base + *default_port});
-          } else {
-            u.rule.service_ids.push_back({base, base + 0xffff});
-          }
-          return std::nullopt;
-        }
-        if (criterion != "port-num") return fail(l, criterion_column, ulp + " takes port-num, got '" + criterion + "'");
-        std::vector<QosRange> ports;
-        if (auto e = ranges(vl, values, values_column, 0xffff, ports)) return e;
-        for (const QosRange& p : ports) u.rule.service_ids.push_back({base + p.first, base + p.last});
-        return std::nullopt;
-      };
-      auto guid_group = [&](bool target) -> std::optional<Failure> {
-        QosPortGroup g;
-        g.name = "ulp_line" + std::to_string(l.number) + (target ? "_target" : "_source");
-        if (auto e = guid_list(vl, values, values_column, g.guids)) return e;
-        if (g.guids.empty()) {
-          warn(l, l.column, "this qos-ulps line has no port left to match: not carried");
-          carried = false;
-          return std::nullopt;
-        }
-        (target ? u.rule.destination : u.rule.source).push_back(g.name);
-        ulp_groups_.push_back(std::move(g));
-        return std::nullopt;
-      };
-      if (ulp == "sdp") {
-        f = service(kSdpServiceBase, std::nullopt);
-      } else if (ulp == "rds") {
-        f = service(kRdsIserServiceBase, kRdsDefaultPort);
-      } else if (ulp == "iser") {
-        f = service(kRdsIserServiceBase, kIserDefaultPort);
-      } else if (ulp == "ipoib") {
-        if (criterion.empty()) {
-          u.rule.pkeys.push_back({kDefaultPKeyBase, kDefaultPKeyBase});
-        } else if (criterion == "pkey") {
-          f = pkey_ranges(vl, values, values_column, u.rule.pkeys);
-        } else {
-          f = fail(l, criterion_column, "ipoib takes pkey, got '" + criterion + "'");
-        }
-      } else if (ulp == "srp") {
-        if (criterion != "target-port-guid") return fail(l, criterion.empty() ? l.column : criterion_column, "srp needs target-port-guid (SRP's service IDs differ by vendor)");
-        f = guid_group(true);
-      } else if (ulp == "any") {
-        if (criterion == "service-id") {
-          f = ranges(vl, values, values_column, UINT64_MAX, u.rule.service_ids);
-        } else if (criterion == "pkey") {
-          f = pkey_ranges(vl, values, values_column, u.rule.pkeys);
-        } else if (criterion == "target-port-guid" || criterion == "source-port-guid") {
-          f = guid_group(criterion == "target-port-guid");
-        } else {
-          f = fail(l, criterion.empty() ? l.column : criterion_column,
-                   "any needs service-id, pkey, target-port-guid or source-port-guid");
-        }
-      } else {
-        return fail(l, l.column, "unknown ULP '" + ulp + "' (expected default, any, ipoib, sdp, rds, iser, srp)");
-      }
-      if (f) return f;
-      if (criterion == "pkey" && u.rule.pkeys.empty()) {
-        warn(l, l.column, "this qos-ulps line has no P_Key left to match: not carried");
-        carried = false;
-      }
-      if (carried) ulp_lines_.push_back(std::move(u));
+      if (auto f = ulp_line(l)) return f;
     }
     return fail(open, open.column, "'qos-ulps' is never closed by 'end-qos-ulps'");
   }

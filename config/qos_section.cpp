@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "routing/base/result_context.h"
+
 namespace smd {
 
 namespace {
@@ -207,10 +209,14 @@ Result<QosRange> parse_range(const std::string& text, bool pkeys) {
   const std::size_t dash = text.find('-');
   const std::string first_text = trim(text.substr(0, dash));
   const std::string last_text = dash == std::string::npos ? first_text : trim(text.substr(dash + 1));
+  // In a range, say which end was refused: "range '1-0x10000', last: 0x10000 is above ...".
+  const auto end_context = [&](const char* end) {
+    return dash == std::string::npos ? "" : "range '" + text + "', " + end;
+  };
   Result<std::uint64_t> first = pkeys ? pkey_base(first_text) : parse_unsigned(first_text);
-  if (!first.ok()) return first.error();
+  if (!first.ok()) return context_of(first) << end_context("first");
   Result<std::uint64_t> last = pkeys ? pkey_base(last_text) : parse_unsigned(last_text);
-  if (!last.ok()) return last.error();
+  if (!last.ok()) return context_of(last) << end_context("last");
   if (*first > *last) return make_error(ErrorCode::kInvalidInput, "'" + text + "' is an empty range (first > last)");
   return QosRange{*first, *last};
 }

@@ -6,19 +6,14 @@
 #include <cstdio>
 
 #include "config/qos_section.h"
+#include "routing/base/hex_text.h"
 
 namespace smd {
 
 namespace {
 
-std::string hex(std::uint64_t value, int digits) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(value));
-  return text;
-}
-
 std::string range_text(const QosRange& r, int digits) {
-  return r.first == r.last ? hex(r.first, digits) : hex(r.first, digits) + "-" + hex(r.last, digits);
+  return r.first == r.last ? hex_text(r.first, digits) : hex_text(r.first, digits) + "-" + hex_text(r.last, digits);
 }
 
 std::string node_type_name(NodeType t) {
@@ -49,7 +44,7 @@ std::string group_item(const QosPortGroup& g) {
   out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << g.name;
   if (!g.guids.empty()) {
     out << YAML::Key << "guids" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-    for (Guid guid : g.guids) out << hex(guid, 16);
+    for (Guid guid : g.guids) out << hex_text(guid, 16);
     out << YAML::EndSeq;
   }
   if (!g.nodes.empty()) strings(out, "nodes", g.nodes);
@@ -73,7 +68,7 @@ std::string level_item(const QosLevel& l) {
   if (l.packet_life) out << YAML::Key << "packet_life" << YAML::Value << unsigned(*l.packet_life);
   if (!l.pkeys.empty()) {
     out << YAML::Key << "pkeys" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-    for (std::uint16_t k : l.pkeys) out << hex(k, 4);
+    for (std::uint16_t k : l.pkeys) out << hex_text(k, 4);
     out << YAML::EndSeq;
   }
   out << YAML::EndMap;

@@ -1,12 +1,13 @@
 #include "config/yaml_fields.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <charconv>
+#include <cstdio>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
 
+#include "routing/base/hex_text.h"
 #include "routing/base/safe_text.h"
 
 namespace smd {
@@ -16,12 +17,6 @@ namespace {
 Error invalid(std::string message) { return make_error(ErrorCode::kInvalidInput, std::move(message)); }
 
 /// A 64-bit value as the policy writes GUIDs and keys: 0x and 16 hex digits.
-std::string hex64(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 std::string join(std::span<const std::string> items, std::string_view separator) {
@@ -37,6 +32,27 @@ std::string join(std::span<const std::string> items, std::string_view separator)
 std::string suggestion(std::string_view word, std::span<const std::string> candidates) {
   std::optional<std::string> near = closest_within_two(word, candidates);
   return near ? " (did you mean " + quoted(*near) + "?)" : "";
+}
+
+// Each element of the sequence `list` (named `path`) as text: `take(text, index, mark, element_path)`
+// reports and returns false for an element it refuses; a non-scalar element is refused here ("expected
+// WHAT, got a map"). Every element is looked at, so one pass reports all of them; true when all were taken.
+template <typename Take>
+bool take_scalar_elements(const YAML::Node& list, const std::string& path, const std::string& what, Diagnostics& diag,
+                          Take take) {
+  bool ok = true;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node& item = list[i];
+    const std::string item_path = path + "[" + std::to_string(i) + "]";
+    const YAML::Mark mark = item.IsNull() ? list.Mark() : item.Mark();
+    if (!item.IsScalar()) {
+      diag.fail(mark, item_path, "expected " + what + ", got " + describe_kind(item));
+      ok = false;
+      continue;
+    }
+    if (!take(item.Scalar(), i, mark, item_path)) ok = false;
+  }
+  return ok;
 }
 
 }  // namespace
@@ -302,34 +318,24 @@ void MapReader::read_guid_list_value(std::string_view key, std::vector<std::uint
   }
   std::vector<std::uint64_t> guids;
   std::unordered_map<std::uint64_t, std::size_t> first_at;  // GUID -> index of its first listing
-  bool ok = true;
-  for (std::size_t i = 0; i < entry->value.size(); ++i) {
-    const YAML::Node& item = entry->value[i];
-    std::string path = child_path(key) + "[" + std::to_string(i) + "]";
-    YAML::Mark mark = item.IsNull() ? entry->value.Mark() : item.Mark();
-    if (!item.IsScalar()) {
-      diag_.fail(mark, path, "expected a GUID, got " + describe_kind(item));
-      ok = false;
-      continue;
-    }
-    Result<std::uint64_t> guid = parse_unsigned(item.Scalar());
-    if (!guid.ok()) {
-      diag_.fail(mark, path, guid.error().message);
-      ok = false;
-      continue;
-    }
-    if (*guid == 0) {
-      diag_.fail(mark, path, "GUID 0 is not a valid port or node GUID");
-      ok = false;
-      continue;
-    }
-    auto [same, fresh] = first_at.try_emplace(*guid, i);
-    if (!fresh) {
-      diag_.fail(mark, path, item.Scalar() + " is listed twice (first at [" + std::to_string(same->second) + "])");
-      ok = false;
-    }
-    guids.push_back(*guid);
-  }
+  const bool ok = take_scalar_elements(
+      entry->value, child_path(key), "a GUID", diag_,
+      [&](const std::string& text, std::size_t i, const YAML::Mark& mark, const std::string& path) {
+        Result<std::uint64_t> guid = parse_unsigned(text);
+        if (!guid.ok()) {
+          diag_.fail(mark, path, guid.error().message);
+          return false;
+        }
+        if (*guid == 0) {
+          diag_.fail(mark, path, "GUID 0 is not a valid port or node GUID");
+          return false;
+        }
+        guids.push_back(*guid);
+        auto [same, fresh] = first_at.try_emplace(*guid, i);
+        if (fresh) return true;
+        diag_.fail(mark, path, text + " is listed twice (first at [" + std::to_string(same->second) + "])");
+        return false;
+      });
   if (ok) out = std::move(guids);
 }
 
@@ -348,32 +354,21 @@ void MapReader::read_name_list_value(std::string_view key, std::string_view noun
     return;
   }
   std::vector<std::string> names;
-  bool ok = true;
-  for (std::size_t i = 0; i < entry->value.size(); ++i) {
-    const YAML::Node& item = entry->value[i];
-    std::string path = child_path(key) + "[" + std::to_string(i) + "]";
-    YAML::Mark mark = item.IsNull() ? entry->value.Mark() : item.Mark();
-    if (!item.IsScalar()) {
-      diag_.fail(mark, path, "expected a name, got " + describe_kind(item));
-      ok = false;
-      continue;
-    }
-    const std::string& name = item.Scalar();
-    if (std::find(choices.begin(), choices.end(), name) == choices.end()) {
-      diag_.fail(mark, path,
-                 "unknown " + std::string(noun) + " " + quoted(name) + suggestion(name, choices) +
-                     "; known: " + join(choices, ", "));
-      ok = false;
-      continue;
-    }
-    auto same = std::find(names.begin(), names.end(), name);
-    if (same != names.end()) {
-      diag_.fail(mark, path,
-                 quoted(name) + " is listed twice (first at [" + std::to_string(same - names.begin()) + "])");
-      ok = false;
-    }
-    names.push_back(name);
-  }
+  const bool ok = take_scalar_elements(
+      entry->value, child_path(key), "a name", diag_,
+      [&](const std::string& name, std::size_t, const YAML::Mark& mark, const std::string& path) {
+        if (std::find(choices.begin(), choices.end(), name) == choices.end()) {
+          diag_.fail(mark, path,
+                     "unknown " + std::string(noun) + " " + quoted(name) + suggestion(name, choices) +
+                         "; known: " + join(choices, ", "));
+          return false;
+        }
+        const auto first = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+        names.push_back(name);
+        if (first == names.size() - 1) return true;
+        diag_.fail(mark, path, quoted(name) + " is listed twice (first at [" + std::to_string(first) + "])");
+        return false;
+      });
   if (ok) out = std::move(names);
 }
 
@@ -391,7 +386,7 @@ void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint6
 
 void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
   read_u64_value(key, out);
-  note_typed(key, [&] { return YAML::Node(hex64(out)); });
+  note_typed(key, [&] { return YAML::Node(hex64_text(out)); });
 }
 
 void MapReader::read_bool(std::string_view key, bool& out) {
@@ -408,7 +403,7 @@ void MapReader::read_guid_list(std::string_view key, std::vector<std::uint64_t>&
   read_guid_list_value(key, out);
   note_typed(key, [&] {
     YAML::Node list(YAML::NodeType::Sequence);
-    for (std::uint64_t guid : out) list.push_back(hex64(guid));
+    for (std::uint64_t guid : out) list.push_back(hex64_text(guid));
     return list;
   });
 }

@@ -155,11 +155,40 @@ const PortPartitions* PartitionPlan::port(Guid node_guid, PortNum p) const {
   return it == ports.end() ? nullptr : &it->second;
 }
 
-PartitionPlan plan_partitions(const Topology& topo, const PartitionsSpec& spec, NodeIndex self_node, PortNum self_port,
-                              const PartitionCaps& caps, const PartitionPlan* previous) {
-  PartitionPlan plan;
-  auto cap_of = [](const std::vector<std::uint16_t>& v, NodeIndex n) -> std::size_t { return n < v.size() ? v[n] : 0; };
-  // Entries each CA port holds after the cap cut, for the copy to its switch port.
+const char* to_string(PartitionProblemCode code) {
+  switch (code) {
+    case PartitionProblemCode::kPartitionCap: return "partition-cap";
+    case PartitionProblemCode::kEnforcementCap: return "enforcement-cap";
+  }
+  return "unknown";
+}
+
+namespace {
+
+std::size_t cap_of(const std::vector<std::uint16_t>& caps, NodeIndex n) { return n < caps.size() ? caps[n] : 0; }
+
+// The entries an endport keeps when it wants more than `cap`: the index-0 entry first, then partition
+// order, so IPoIB's index-0 P_Key survives any cut; the kept ones stay in partition order.
+std::vector<PKey> cut_to_cap(const Wanted& w, std::size_t cap) {
+  std::vector<PKey> order;
+  if (w.index0) order.push_back(*w.index0);
+  for (PKey k : w.entries) {
+    if (!w.index0 || k != *w.index0) order.push_back(k);
+  }
+  order.resize(cap);
+  std::vector<PKey> kept;
+  for (PKey k : w.entries) {
+    if (std::find(order.begin(), order.end(), k) != order.end()) kept.push_back(k);
+  }
+  return kept;
+}
+
+// Every endport's membership and table (cut to its PartitionCap, a problem when cut). Returns the
+// entries each CA port holds after the cut, by port GUID: what its switch port enforces.
+std::unordered_map<Guid, std::vector<PKey>> plan_endports(const Topology& topo, const PartitionsSpec& spec,
+                                                          NodeIndex self_node, PortNum self_port,
+                                                          const PartitionCaps& caps, const PartitionPlan* previous,
+                                                          PartitionPlan& plan) {
   std::unordered_map<Guid, std::vector<PKey>> held;
   for (const Endport& e : endports_of(topo)) {
     const Node& node = topo.node(e.node);
@@ -169,21 +198,12 @@ PartitionPlan plan_partitions(const Topology& topo, const PartitionsSpec& spec, 
     if (cap == 0) continue;  // no P_Key table on this node
     std::vector<PKey> kept = w.entries;
     if (kept.size() > cap) {
-      // Keep the index-0 entry first, then partition order.
-      std::vector<PKey> order;
-      if (w.index0) order.push_back(*w.index0);
-      for (PKey k : w.entries) {
-        if (!w.index0 || k != *w.index0) order.push_back(k);
-      }
-      order.resize(cap);
-      kept.clear();
-      for (PKey k : w.entries) {
-        if (std::find(order.begin(), order.end(), k) != order.end()) kept.push_back(k);
-      }
+      kept = cut_to_cap(w, cap);
       plan.problems.push_back({node.guid, e.port,
                                port_name(node, e.port) + ": " + std::to_string(w.entries.size()) +
                                    " P_Keys exceed PartitionCap " + std::to_string(cap) + "; the last " +
-                                   std::to_string(w.entries.size() - cap) + " in partition order left out"});
+                                   std::to_string(w.entries.size() - cap) + " in partition order left out",
+                               PartitionProblemCode::kPartitionCap});
     }
     const PortKey key{node.guid, e.port};
     PortPartitions pp;
@@ -194,52 +214,67 @@ PartitionPlan plan_partitions(const Topology& topo, const PartitionsSpec& spec, 
     plan.ports.emplace(key, std::move(pp));
     held[e.port_guid] = std::move(kept);
   }
+  return held;
+}
 
-  // Switch external ports: enforcement towards CAs, none between switches.
+// What a switch port facing a CA enforces: the CA port's entries, a limited one left out when its full
+// twin is there (the full entry admits both memberships' packets).
+std::vector<PKey> enforcement_copy(const std::vector<PKey>& held) {
+  std::vector<PKey> copy;
+  for (PKey k : held) {
+    const bool twin =
+        !is_full(k) && std::find(held.begin(), held.end(), static_cast<PKey>(k | kPKeyFullBit)) != held.end();
+    if (!twin) copy.push_back(k);
+  }
+  return copy;
+}
+
+// One switch external port: enforcement towards a CA whose port has a table, none between switches or
+// when the spec turns it off; off too (a problem) when the copy does not fit PartitionEnforcementCap.
+PortPartitions plan_switch_port(const Topology& topo, const PartitionsSpec& spec, NodeIndex s, PortNum p,
+                                const PartitionCaps& caps, const PartitionPlan* previous,
+                                const std::unordered_map<Guid, std::vector<PKey>>& held, PartitionPlan& plan) {
+  const Node& sw = topo.node(s);
+  const Port& port = sw.ports[p];
+  const Node& peer = topo.node(port.peer);
+  PortPartitions pp;
+  pp.node = s;
+  pp.port = p;
+  pp.port_guid = sw.ports[0].guid != 0 ? sw.ports[0].guid : sw.guid;
+  pp.endport = false;
+  pp.has_table = false;
+  if (peer.is_switch() || spec.enforcement == PartitionEnforcement::kOff) return pp;
+  auto it = held.find(peer.ports[port.peer_port].guid);
+  if (it == held.end()) return pp;  // the CA port has no table: nothing to enforce
+  const std::vector<PKey> copy = enforcement_copy(it->second);
+  const std::size_t cap = cap_of(caps.enforcement_cap, s);
+  if (cap == 0) return pp;  // no enforcement table on this switch: not a problem
+  if (copy.size() > cap) {
+    plan.problems.push_back({sw.guid, p,
+                             port_name(sw, p) + ": the " + std::to_string(copy.size()) + " P_Keys of " +
+                                 port_name(peer, port.peer_port) + " exceed PartitionEnforcementCap " +
+                                 std::to_string(cap) + "; partition enforcement off",
+                             PartitionProblemCode::kEnforcementCap});
+    return pp;
+  }
+  pp.has_table = true;
+  pp.table = lay_out(copy, std::nullopt, cap, previous_table(previous, PortKey{sw.guid, p}));
+  pp.enforce_in = spec.enforcement == PartitionEnforcement::kBoth || spec.enforcement == PartitionEnforcement::kIn;
+  pp.enforce_out = spec.enforcement == PartitionEnforcement::kBoth || spec.enforcement == PartitionEnforcement::kOut;
+  return pp;
+}
+
+}  // namespace
+
+PartitionPlan plan_partitions(const Topology& topo, const PartitionsSpec& spec, NodeIndex self_node, PortNum self_port,
+                              const PartitionCaps& caps, const PartitionPlan* previous) {
+  PartitionPlan plan;
+  const auto held = plan_endports(topo, spec, self_node, self_port, caps, previous, plan);
   for (NodeIndex s : topo.switches()) {
     const Node& sw = topo.node(s);
     for (PortNum p = 1; p <= sw.num_ports; ++p) {
-      const Port& port = sw.ports[p];
-      if (!port.connected()) continue;
-      const Node& peer = topo.node(port.peer);
-      PortPartitions pp;
-      pp.node = s;
-      pp.port = p;
-      pp.port_guid = sw.ports[0].guid != 0 ? sw.ports[0].guid : sw.guid;
-      pp.endport = false;
-      pp.has_table = false;
-      const PortKey key{sw.guid, p};
-      if (peer.is_switch() || spec.enforcement == PartitionEnforcement::kOff) {
-        plan.ports.emplace(key, std::move(pp));  // enforcement off, no table
-        continue;
-      }
-      auto it = held.find(peer.ports[port.peer_port].guid);
-      if (it == held.end()) {
-        plan.ports.emplace(key, std::move(pp));  // the CA port has no table: nothing to enforce
-        continue;
-      }
-      std::vector<PKey> copy;
-      for (PKey k : it->second) {
-        const bool twin = !is_full(k) && std::find(it->second.begin(), it->second.end(),
-                                                   static_cast<PKey>(k | kPKeyFullBit)) != it->second.end();
-        if (!twin) copy.push_back(k);
-      }
-      const std::size_t cap = cap_of(caps.enforcement_cap, s);
-      if (cap > 0 && copy.size() > cap) {
-        plan.problems.push_back({sw.guid, p,
-                                 port_name(sw, p) + ": the " + std::to_string(copy.size()) + " P_Keys of " +
-                                     port_name(peer, port.peer_port) + " exceed PartitionEnforcementCap " +
-                                     std::to_string(cap) + "; partition enforcement off"});
-      }
-      if (cap > 0 && copy.size() <= cap) {
-        pp.has_table = true;
-        pp.table = lay_out(copy, std::nullopt, cap, previous_table(previous, key));
-        pp.enforce_in =
-            spec.enforcement == PartitionEnforcement::kBoth || spec.enforcement == PartitionEnforcement::kIn;
-        pp.enforce_out =
-            spec.enforcement == PartitionEnforcement::kBoth || spec.enforcement == PartitionEnforcement::kOut;
-      }
-      plan.ports.emplace(key, std::move(pp));
+      if (!sw.ports[p].connected()) continue;
+      plan.ports.emplace(PortKey{sw.guid, p}, plan_switch_port(topo, spec, s, p, caps, previous, held, plan));
     }
   }
   return plan;

@@ -53,11 +53,21 @@ struct PortPartitions {
   bool has_table = true;     ///< false: no table is written (cap 0, or an enforcement copy that does not fit)
 };
 
+/// Which cap a port's P_Keys exceed, and so what was given up.
+enum class PartitionProblemCode {
+  kPartitionCap,    ///< an endport's set above NodeInfo:PartitionCap: the last entries in partition order left out
+  kEnforcementCap,  ///< a CA's set above its switch port's PartitionEnforcementCap: enforcement off on that port
+};
+
+/// Short stable name of a PartitionProblemCode ("partition-cap", "enforcement-cap").
+const char* to_string(PartitionProblemCode code);
+
 /// Something the fabric cannot hold: a set above a cap. `reason` names the port and what was left out.
 struct PartitionProblem {
   Guid node_guid = 0;
   PortNum port = 0;
   std::string reason;
+  PartitionProblemCode code = PartitionProblemCode::kPartitionCap;
 };
 
 /// The planner's answer, plain data (DesiredFabric::partitions holds it frozen for the SA and smctl).

@@ -10,6 +10,8 @@ const char* opensm_node_type(NodeType type) {
   return node_type_word(type, {"Channel Adapter", "Switch", "Router", "Unknown"});
 }
 
+const char* opensm_node_tag(NodeType type) { return node_type_word(type, {"CA", "SW", "Rt", "**"}); }
+
 std::string opensm_print_desc(const std::string& description) {
   std::string out = description.substr(0, 63);
   if (const auto nul = out.find('\0'); nul != std::string::npos) out.resize(nul);

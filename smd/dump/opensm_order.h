@@ -25,8 +25,12 @@ void sort_as_opensm(std::vector<T>& items, GuidOf guid_of) {
                    [&](const T& a, const T& b) { return qmap_key(guid_of(a)) < qmap_key(guid_of(b)); });
 }
 
-/// NodeType as OpenSM's ib_get_node_type_str spells it: "Channel Adapter", "Switch", "Router".
+/// NodeType as OpenSM's ib_get_node_type_str spells it: "Channel Adapter", "Switch", "Router"
+/// ("Unknown" for a value outside IBA's three).
 const char* opensm_node_type(NodeType type);
+
+/// NodeType as OpenSM's subnet.lst tags a node: "CA", "SW", "Rt" ("**" for a value outside IBA's three).
+const char* opensm_node_tag(NodeType type);
 
 /// A NodeDescription as OpenSM's print_desc holds it (no node name map): cut to 63 bytes, and every byte
 /// outside printable ASCII a space, so one node stays on one line of a dump.

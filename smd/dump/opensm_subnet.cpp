@@ -2,13 +2,10 @@
 
 #include <cstdio>
 
-#include "routing/model/enum_names.h"
 #include "smd/dump/opensm_order.h"
 
 namespace smd::dump {
 namespace {
-
-const char* type_tag(NodeType type) { return node_type_word(type, {"CA", "SW", "Rt", "**"}); }
 
 const char* width_text(std::uint8_t w) {
   switch (w) {
@@ -61,7 +58,7 @@ std::string side_text(const FabricSnapshot& snap, Side s, bool peer) {
   std::snprintf(buf, sizeof buf,
                 "{ %s%s Ports:%02X SystemGUID:%016llx NodeGUID:%016llx PortGUID:%016llx VenID:%0*X DevID:%04X "
                 "Rev:%08X {%s} LID:%04X PN:%02X } ",
-                type_tag(node.type), sm ? "-SM" : "", static_cast<unsigned>(node.num_ports),
+                opensm_node_tag(node.type), sm ? "-SM" : "", static_cast<unsigned>(node.num_ports),
                 static_cast<unsigned long long>(node.system_image_guid), static_cast<unsigned long long>(node.guid),
                 static_cast<unsigned long long>(node.ports[s.port].guid), peer ? 8 : 6, id.vendor_id, dev, id.revision,
                 opensm_print_desc(node.description).c_str(), static_cast<unsigned>(lid), static_cast<unsigned>(s.port));

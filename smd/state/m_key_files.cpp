@@ -7,6 +7,8 @@
 #include <cstdio>
 
 #include "config/text_file.h"
+#include "routing/base/hex_text.h"
+#include "smd/state/state_file_lines.h"
 
 namespace smd {
 
@@ -26,46 +28,10 @@ bool parse_port(std::string_view token, PortNum& out) {
   return true;
 }
 
-std::vector<std::string_view> fields_of(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size() && out.size() < 8) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    if (i == line.size()) break;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
-// Calls `take(fields, where)` for each non-blank, non-comment line; `where` is "NAME:LINE: ".
-template <typename F>
-void each_line(std::string_view text, const std::string& name, F take) {
-  unsigned line_no = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t nl = text.find('\n', pos);
-    const bool cut = nl == std::string_view::npos;
-    const std::string_view line = text.substr(pos, cut ? std::string_view::npos : nl - pos);
-    pos = cut ? text.size() : nl + 1;
-    ++line_no;
-    const auto fields = fields_of(line);
-    if (fields.empty() || fields[0][0] == '#') continue;
-    take(fields, name + ":" + std::to_string(line_no) + ": " + (cut ? "truncated last line (no newline): " : ""));
-  }
-}
-
 bool parse_kind(std::string_view token, bool& is_switch) {
   if (token != "switch" && token != "ca") return false;
   is_switch = token == "switch";
   return true;
-}
-
-std::string hex16(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 template <typename T, typename P>
@@ -81,7 +47,7 @@ Result<MKeyFileLoad<T>> read_file(const std::string& path, const char* what, P p
 
 MKeyFileLoad<Guid2MKey> parse_guid2mkey(std::string_view text, const std::string& name) {
   MKeyFileLoad<Guid2MKey> load;
-  each_line(text, name, [&](const std::vector<std::string_view>& f, const std::string& where) {
+  for_each_state_line(text, name, 7, [&](const std::vector<std::string_view>& f, const std::string& where, unsigned) {
     std::uint64_t guid = 0, key = 0;
     if (f.size() != 2 || !parse_hex64(f[0], guid) || !parse_hex64(f[1], key)) {
       load.problems.push_back(where + "expected '0xPORTGUID 0xMKEY'");
@@ -94,13 +60,13 @@ MKeyFileLoad<Guid2MKey> parse_guid2mkey(std::string_view text, const std::string
 
 std::string format_guid2mkey(const Guid2MKey& keys) {
   std::string text;
-  for (const auto& [guid, key] : keys) text += hex16(guid) + " " + hex16(key) + "\n";
+  for (const auto& [guid, key] : keys) text += hex64_text(guid) + " " + hex64_text(key) + "\n";
   return text;
 }
 
 MKeyFileLoad<MKeyNeighbors> parse_neighbors(std::string_view text, const std::string& name) {
   MKeyFileLoad<MKeyNeighbors> load;
-  each_line(text, name, [&](const std::vector<std::string_view>& f, const std::string& where) {
+  for_each_state_line(text, name, 7, [&](const std::vector<std::string_view>& f, const std::string& where, unsigned) {
     MKeyHop hop;
     if (f[0] == "sm") {
       if (f.size() != 5 || !parse_hex64(f[1], hop.node) || !parse_port(f[2], hop.port) ||
@@ -130,12 +96,12 @@ std::string format_neighbors(const MKeyNeighbors& n) {
   auto kind = [](const MKeyHop& h) { return h.is_switch ? "switch" : "ca"; };
   std::string text;
   if (n.sm.node != 0) {
-    text += "sm " + hex16(n.sm.node) + " " + std::to_string(n.sm.port) + " " + hex16(n.sm.key_port) + " " +
+    text += "sm " + hex64_text(n.sm.node) + " " + std::to_string(n.sm.port) + " " + hex64_text(n.sm.key_port) + " " +
             kind(n.sm) + "\n";
   }
   for (const auto& [from, to] : n.links) {
-    text += hex16(from.first) + " " + std::to_string(from.second) + " " + hex16(to.node) + " " +
-            std::to_string(to.port) + " " + hex16(to.key_port) + " " + kind(to) + "\n";
+    text += hex64_text(from.first) + " " + std::to_string(from.second) + " " + hex64_text(to.node) + " " +
+            std::to_string(to.port) + " " + hex64_text(to.key_port) + " " + kind(to) + "\n";
   }
   return text;
 }

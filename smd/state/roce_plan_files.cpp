@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "config/text_file.h"
+#include "routing/base/result_context.h"
 #include "routing/roce/frr_writer.h"
 #include "smd/state/atomic_file.h"
 
@@ -206,10 +207,10 @@ Result<FrrUpdate> update_frr_dir(const std::string& dir, const roce::RoutePlan& 
       ++update.unchanged;
       continue;
     }
-    if (Status st = pending.make_directory(sub); !st.ok()) return st.error();
-    if (Status st = pending.write(file, text); !st.ok()) return st.error();
+    SMD_RETURN_IF_ERROR(pending.make_directory(sub));  // the errors name the path
+    SMD_RETURN_IF_ERROR(pending.write(file, text));
   }
-  if (Status st = pending.commit(); !st.ok()) return st.error();
+  SMD_RETURN_IF_ERROR(pending.commit());
   update.written = pending.written();
   const std::set<std::string> current(names.begin(), names.end());
   for (const auto& entry : fs::directory_iterator(dir, ec)) {

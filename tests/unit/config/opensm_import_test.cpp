@@ -313,12 +313,26 @@ TEST(OpenSmImport, MissingPartitionsFiles) {
   EXPECT_TRUE(
       mentions(named->warnings, "opensm.conf:1: partition_config_file: cannot open partitions file /nowhere/p.conf"));
   c.partitions_file = "/nowhere/q.conf";  // named on the command line: it must exist
-  EXPECT_FALSE(c.run("sm_priority 1\n").ok());
+  auto absent = c.run("sm_priority 1\n");
+  ASSERT_FALSE(absent.ok());
+  EXPECT_EQ(absent.error().code, ErrorCode::kIo);
+  // The error says which option brought the file in, before what went wrong with it.
+  EXPECT_EQ(absent.error().message.rfind("--partitions: cannot open partitions file /nowhere/q.conf", 0), 0u)
+      << absent.error().message;
   Conversion bad;
   bad.files["/etc/opensm/partitions.conf"] = "Default=0x7fff : ALL=full\n";  // no ';'
   auto refused = bad.run("sm_priority 1\n");
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.error().message.find("/etc/opensm/partitions.conf:"), std::string::npos) << refused.error().message;
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(refused.error().message.rfind("OpenSM's default partition_config_file: /etc/opensm/partitions.conf:", 0),
+            0u)
+      << refused.error().message;
+  Conversion named_bad;
+  named_bad.files["/etc/site/p.conf"] = "Default=0x7fff : ALL=full\n";
+  auto named_refused = named_bad.run("sm_priority 1\npartition_config_file /etc/site/p.conf\n");
+  ASSERT_FALSE(named_refused.ok());
+  EXPECT_EQ(named_refused.error().message.rfind("opensm.conf:2: partition_config_file: /etc/site/p.conf:", 0), 0u)
+      << named_refused.error().message;
 }
 
 // Issue 44's options: two of them hold the opposite truth value of smd's key.
@@ -388,15 +402,27 @@ TEST(OpenSmImport, QosPolicyFileWithQosTrue) {
   bad.files["/etc/opensm/qos-policy.conf"] = "qos-levels\n";
   auto refused = bad.run("qos TRUE\n");
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().message.rfind("/etc/opensm/qos-policy.conf:1:1: 'qos-levels' is never closed", 0), 0u)
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(refused.error().message.rfind(
+                "opensm.conf:1: qos TRUE: /etc/opensm/qos-policy.conf:1:1: 'qos-levels' is never closed", 0),
+            0u)
       << refused.error().message;
+  bad.files["/etc/site/q.conf"] = "qos-levels\n";
+  auto named_refused = bad.run("qos TRUE\nqos_policy_file /etc/site/q.conf\n");
+  ASSERT_FALSE(named_refused.ok());
+  EXPECT_EQ(named_refused.error().message.rfind("opensm.conf:2: qos_policy_file: /etc/site/q.conf:1:1: ", 0), 0u)
+      << named_refused.error().message;
   Conversion missing;
   auto warned = missing.run("qos TRUE\nqos_policy_file /nowhere/q.conf\n");
   ASSERT_TRUE(warned.ok());
   EXPECT_TRUE(mentions(warned->warnings, "opensm.conf:2: qos_policy_file: cannot open QoS policy file /nowhere/q.conf"));
   EXPECT_TRUE(missing.run("qos TRUE\n").ok());  // OpenSM's default path, absent: no levels, as OpenSM
   missing.qos_policy_file = "/nowhere/q.conf";
-  EXPECT_FALSE(missing.run("qos TRUE\n").ok());
+  auto absent = missing.run("qos TRUE\n");
+  ASSERT_FALSE(absent.ok());
+  EXPECT_EQ(absent.error().code, ErrorCode::kIo);
+  EXPECT_EQ(absent.error().message.rfind("--qos-policy: cannot open QoS policy file /nowhere/q.conf", 0), 0u)
+      << absent.error().message;
 }
 
 TEST(OpenSmImport, RootGuidFileFeedsUpdnAndFtree) {

@@ -165,6 +165,18 @@ TEST(QosSection, OneRuleHoldsAtMost256ServiceIdRanges) {
             "t.yaml:6:20: qos.rules[0].service_ids: 257 service IDs or ranges; at most 256 are accepted");
 }
 
+// A refused end of a range is named, so the reader knows which of the two numbers to fix.
+TEST(QosSection, ARangeSaysWhichEndIsRefused) {
+  const std::string rule = "qos:\n  levels:\n    - name: DEFAULT\n  rules:\n    - level: DEFAULT\n";
+  const std::string last = load_error(rule + "      pkeys: [0x10-0x10000]\n");
+  EXPECT_EQ(last.rfind("t.yaml:6:15: qos.rules[0].pkeys[0]: range '0x10-0x10000', last: ", 0), 0u) << last;
+  const std::string first = load_error(rule + "      service_ids: [x-3]\n");
+  EXPECT_EQ(first.rfind("t.yaml:6:21: qos.rules[0].service_ids[0]: range 'x-3', first: ", 0), 0u) << first;
+  // One value alone needs no range context.
+  const std::string single = load_error(rule + "      service_ids: [x]\n");
+  EXPECT_EQ(single.find("range"), std::string::npos) << single;
+}
+
 TEST(QosSection, AnUnknownLevelKeyIsHintedFromEveryLevelKey) {
   EXPECT_EQ(load_error("qos:\n  levels:\n    - name: DEFAULT\n      packet_lif: 3\n"),
             "t.yaml:4:7: qos.levels[0].packet_lif: unknown key (did you mean 'packet_life'?)");

@@ -201,6 +201,8 @@ TEST(PartitionPlan, ASetAboveTheCapKeepsWhatFitsInPartitionOrderAndSaysSo) {
   ASSERT_EQ(p.problems.size(), 2u);  // S and T
   EXPECT_EQ(p.problems[0].node_guid, kS);
   EXPECT_EQ(p.problems[0].port, 0);
+  EXPECT_EQ(p.problems[0].code, PartitionProblemCode::kPartitionCap);
+  EXPECT_EQ(p.problems[1].code, PartitionProblemCode::kPartitionCap);
   EXPECT_NE(p.problems[0].reason.find("port 0"), std::string::npos) << p.problems[0].reason;
   EXPECT_NE(p.problems[0].reason.find("PartitionCap 8"), std::string::npos) << p.problems[0].reason;
   EXPECT_EQ(p.pkeys_of(kS).size(), 10u) << "membership is what the policy says, before the cut";
@@ -245,7 +247,23 @@ TEST(PartitionPlan, EnforcementIsOffWhereTheCopyDoesNotFit) {
   EXPECT_FALSE(p.port(kS, 2)->has_table);
   ASSERT_EQ(p.problems.size(), 1u);
   EXPECT_EQ(p.problems[0].port, 2);
+  EXPECT_EQ(p.problems[0].code, PartitionProblemCode::kEnforcementCap);
   EXPECT_NE(p.problems[0].reason.find("PartitionEnforcementCap 2"), std::string::npos) << p.problems[0].reason;
+}
+
+TEST(PartitionPlan, ProblemCodesHaveStableNames) {
+  EXPECT_STREQ(to_string(PartitionProblemCode::kPartitionCap), "partition-cap");
+  EXPECT_STREQ(to_string(PartitionProblemCode::kEnforcementCap), "enforcement-cap");
+}
+
+TEST(PartitionPlan, NoEnforcementTableIsNotAProblem) {
+  const Fabric f = fabric(64, 8, 0);  // the switch has no PartitionEnforcementCap
+  PartitionsSpec spec = default_partitions();
+  spec.partitions.push_back(partition(0x70, {member(MemberSelector::kPortGuid, Membership::kFull, kPortB)}));
+  const PartitionPlan p = plan(f, spec);
+  EXPECT_FALSE(p.port(kS, 2)->has_table);
+  EXPECT_FALSE(p.port(kS, 2)->enforce_in);
+  EXPECT_TRUE(p.problems.empty());
 }
 
 TEST(PartitionPlan, NoTableWherePartitionCapIsZero) {

@@ -231,6 +231,19 @@ TEST(OpensmSubnet, NoSweptFabricIsAnError) {
   EXPECT_EQ(bad.error().code, ErrorCode::kInternal);
 }
 
+// OpenSM's words for node types: ib_get_node_type_str (opensm-lfts, opensm-sl2vl) and subnet.lst's tags,
+// as OpenSM 3.3.23's dumps print them.
+TEST(OpenSmDump, NodeTypeWords) {
+  EXPECT_STREQ(opensm_node_type(NodeType::kCa), "Channel Adapter");
+  EXPECT_STREQ(opensm_node_type(NodeType::kSwitch), "Switch");
+  EXPECT_STREQ(opensm_node_type(NodeType::kRouter), "Router");
+  EXPECT_STREQ(opensm_node_type(static_cast<NodeType>(0)), "Unknown");
+  EXPECT_STREQ(opensm_node_tag(NodeType::kCa), "CA");
+  EXPECT_STREQ(opensm_node_tag(NodeType::kSwitch), "SW");
+  EXPECT_STREQ(opensm_node_tag(NodeType::kRouter), "Rt");
+  EXPECT_STREQ(opensm_node_tag(static_cast<NodeType>(9)), "**");
+}
+
 }  // namespace
 }  // namespace smd::dump
 
