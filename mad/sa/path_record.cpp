@@ -40,6 +40,7 @@ constexpr FieldTable kTable{
     reserved<bytes_at(58, 6)>,
 };
 constexpr auto kFields = component_spans(kTable);
+static_assert(kFields.size() == field_count<PathRecordField>(), "one ComponentMask position per field");
 
 void put_gid(std::span<std::uint8_t> rec, FieldSpan f, const Gid& gid) {
   std::copy(gid.begin(), gid.end(), rec.begin() + f.bit_offset / 8);
