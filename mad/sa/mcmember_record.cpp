@@ -40,18 +40,16 @@ static_assert(kFields.size() == field_count<McMemberRecordField>(), "one Compone
 const RecordLayout kMcMemberRecordLayout{"MCMemberRecord", 0x0038, McMemberRecord::kSize, kFields};
 
 McMemberRecord McMemberRecord::decode(std::span<const std::uint8_t> rec) {
-  McMemberRecord r;
+  auto r = decode_record<McMemberRecord>(rec, kTable);
   std::copy_n(rec.begin() + kMgid.bit_offset / 8, 16, r.mgid.begin());
   std::copy_n(rec.begin() + kPortGid.bit_offset / 8, 16, r.port_gid.begin());
-  decode_fields(rec.data(), r, kTable);
   return r;
 }
 
 void McMemberRecord::encode(std::span<std::uint8_t> rec) const {
-  std::fill_n(rec.begin(), kSize, std::uint8_t{0});
+  encode_record(*this, rec, kSize, kTable);
   std::copy(mgid.begin(), mgid.end(), rec.begin() + kMgid.bit_offset / 8);
   std::copy(port_gid.begin(), port_gid.end(), rec.begin() + kPortGid.bit_offset / 8);
-  encode_fields(rec.data(), *this, kTable);
 }
 
 }  // namespace smd::mad::sa
