@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 namespace smd::mad {
 
@@ -85,9 +86,12 @@ template <BitSpan F>
 constexpr std::uint64_t read_field(const std::uint8_t* p) {
   constexpr std::size_t kByte = F.bit_offset / 8u;
   if constexpr (F.bit_offset % 8 == 0 && F.bit_width % 8 == 0) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < F.bit_width / 8u; ++i) v = (v << 8) | p[kByte + i];
-    return v;
+    // Unrolled while compiling (a loop here stays a loop at -O2): the compiler sees one big-endian load.
+    return [p]<std::size_t... I>(std::index_sequence<I...>) {
+      std::uint64_t v = 0;
+      ((v = (v << 8) | p[kByte + I]), ...);
+      return v;
+    }(std::make_index_sequence<F.bit_width / 8u>{});
   } else if constexpr (F.bit_offset % 8 + F.bit_width <= 8) {
     return (p[kByte] >> (8 - F.bit_offset % 8 - F.bit_width)) & ((1u << F.bit_width) - 1u);
   } else {
@@ -100,10 +104,10 @@ template <BitSpan F>
 constexpr void write_field(std::uint8_t* p, std::uint64_t v) {
   constexpr std::size_t kByte = F.bit_offset / 8u;
   if constexpr (F.bit_offset % 8 == 0 && F.bit_width % 8 == 0) {
-    for (std::size_t i = F.bit_width / 8u; i-- > 0;) {
-      p[kByte + i] = static_cast<std::uint8_t>(v & 0xFF);
-      v >>= 8;
-    }
+    constexpr std::size_t kBytes = F.bit_width / 8u;
+    [p, v]<std::size_t... I>(std::index_sequence<I...>) {  // unrolled as read_field<F>: one big-endian store
+      ((p[kByte + I] = static_cast<std::uint8_t>(v >> (8 * (kBytes - 1 - I)))), ...);
+    }(std::make_index_sequence<kBytes>{});
   } else if constexpr (F.bit_offset % 8 + F.bit_width <= 8) {
     constexpr unsigned kShift = 8 - F.bit_offset % 8 - F.bit_width;
     constexpr auto kMask = static_cast<std::uint8_t>(((1u << F.bit_width) - 1u) << kShift);

@@ -5,19 +5,20 @@
 #include <algorithm>
 
 #include "mad/codec/bits.h"
+#include "mad/codec/field_table.h"
 
 namespace smd::mad {
 
 namespace {
-namespace off {
-constexpr std::size_t kGenericType = 0;  // IsGeneric bit 7, Type bits 6..0
-constexpr std::size_t kProducerType = 1;
-constexpr std::size_t kTrapNumber = 4;
-constexpr std::size_t kIssuerLid = 6;
-constexpr std::size_t kToggleCount = 8;  // NoticeToggle bit 15, NoticeCount bits 14..0
 constexpr std::size_t kDataDetails = 10;
 constexpr std::size_t kIssuerGid = 64;
-}  // namespace off
+// Notice (table 142): every byte is a field, so encode writes all of the first 64 bytes.
+constexpr FieldTable kHead{
+    bind<&Notice::is_generic, at(0, 0, 1)>,       bind<&Notice::type, at(0, 1, 7)>,
+    bind<&Notice::producer_type, bytes_at(1, 3)>, bind<&Notice::trap_number, bytes_at(4, 2)>,
+    bind<&Notice::issuer_lid, bytes_at(6, 2)>,    bind<&Notice::notice_toggle, at(8, 0, 1)>,
+    bind<&Notice::notice_count, at(8, 1, 15)>,
+};
 
 namespace details {
 constexpr std::size_t kTrap128Lid = 0;
@@ -29,27 +30,14 @@ constexpr std::size_t kPortTrapPort = 4;
 
 Notice decode_head(const std::uint8_t* p) {
   Notice n;
-  n.is_generic = bits::get_bits(p, off::kGenericType, 0, 1) != 0;
-  n.type = bits::get_bits(p, off::kGenericType, 1, 7);
-  n.producer_type = bits::get24(p, off::kProducerType);
-  n.trap_number = bits::get16(p, off::kTrapNumber);
-  n.issuer_lid = bits::get16(p, off::kIssuerLid);
-  const std::uint16_t tc = bits::get16(p, off::kToggleCount);
-  n.notice_toggle = (tc & 0x8000) != 0;
-  n.notice_count = tc & 0x7FFF;
-  std::copy_n(p + off::kDataDetails, kNoticeDataDetailsSize, n.data_details.begin());
+  decode_fields(p, n, kHead);
+  std::copy_n(p + kDataDetails, kNoticeDataDetailsSize, n.data_details.begin());
   return n;
 }
 
 void encode_head(const Notice& n, std::uint8_t* p) {
-  bits::put_bits(p, off::kGenericType, 0, 1, n.is_generic ? 1 : 0);
-  bits::put_bits(p, off::kGenericType, 1, 7, n.type);
-  bits::put24(p, off::kProducerType, n.producer_type);
-  bits::put16(p, off::kTrapNumber, n.trap_number);
-  bits::put16(p, off::kIssuerLid, n.issuer_lid);
-  bits::put16(p, off::kToggleCount,
-              static_cast<std::uint16_t>((n.notice_toggle ? 0x8000 : 0) | (n.notice_count & 0x7FFF)));
-  std::copy(n.data_details.begin(), n.data_details.end(), p + off::kDataDetails);
+  encode_fields(p, n, kHead);
+  std::copy(n.data_details.begin(), n.data_details.end(), p + kDataDetails);
 }
 }  // namespace
 
@@ -59,13 +47,13 @@ void Notice::encode(SmpData& data) const { encode_head(*this, data.data()); }
 
 Notice Notice::decode_full(std::span<const std::uint8_t, kNoticeFullSize> data) {
   Notice n = decode_head(data.data());
-  std::copy_n(data.data() + off::kIssuerGid, n.issuer_gid.size(), n.issuer_gid.begin());
+  std::copy_n(data.data() + kIssuerGid, n.issuer_gid.size(), n.issuer_gid.begin());
   return n;
 }
 
 void Notice::encode_full(std::span<std::uint8_t, kNoticeFullSize> data) const {
   encode_head(*this, data.data());
-  std::copy(issuer_gid.begin(), issuer_gid.end(), data.data() + off::kIssuerGid);
+  std::copy(issuer_gid.begin(), issuer_gid.end(), data.data() + kIssuerGid);
 }
 
 std::uint16_t Notice::trap128_lid() const { return bits::get16(data_details.data(), details::kTrap128Lid); }

@@ -5,21 +5,15 @@
 #include <algorithm>
 
 #include "mad/codec/bits.h"
+#include "mad/codec/mad_header_fields.h"
 
 namespace smd::mad {
 
 namespace {
+// The common header's offsets are mad_header:: (mad_header_fields.h); these are the SMP's own (IBA 14.2.1).
 namespace off {
-constexpr std::size_t kBaseVersion = 0;
-constexpr std::size_t kMgmtClass = 1;
-constexpr std::size_t kClassVersion = 2;
-constexpr std::size_t kMethod = 3;  // R bit 7 (response), Method 6..0
-constexpr std::size_t kStatus = 4;  // DR: D bit 15 + 15-bit status; LID routed: 16-bit status
 constexpr std::size_t kHopPointer = 6;
 constexpr std::size_t kHopCount = 7;
-constexpr std::size_t kTid = 8;
-constexpr std::size_t kAttrId = 16;
-constexpr std::size_t kAttrMod = 20;  // bytes 18..19 are reserved
 constexpr std::size_t kMKey = 24;
 constexpr std::size_t kDrSlid = 32;
 constexpr std::size_t kDrDlid = 34;
@@ -36,13 +30,15 @@ void encode_smp(const SmpRequest& req, std::uint64_t tid, std::span<std::uint8_t
   std::uint8_t* p = out.data();
   std::fill(out.begin(), out.end(), std::uint8_t{0});
   const bool directed = !req.dlid.has_value();
-  bits::put8(p, off::kBaseVersion, kBaseVersion);
-  bits::put8(p, off::kMgmtClass, directed ? kClassSmiDirect : kClassSmiLid);
-  bits::put8(p, off::kClassVersion, kSmpClassVersion);
-  bits::put8(p, off::kMethod, static_cast<std::uint8_t>(req.method));
-  bits::put64(p, off::kTid, tid);
-  bits::put16(p, off::kAttrId, req.attr_id);
-  bits::put32(p, off::kAttrMod, req.attr_mod);
+  SmpHeader h;
+  h.mgmt_class = directed ? kClassSmiDirect : kClassSmiLid;
+  h.class_version = kSmpClassVersion;
+  h.method = static_cast<std::uint8_t>(req.method);
+  h.tid = tid;
+  h.attr_id = req.attr_id;
+  h.attr_mod = req.attr_mod;
+  write_field<mad_header::kBaseVersion>(p, kBaseVersion);
+  encode_fields(p, h, kCommonMadHeader<SmpHeader>);
   bits::put64(p, off::kMKey, req.m_key);
   std::copy(req.data.begin(), req.data.end(), p + off::kData);
   if (directed) {
@@ -58,17 +54,12 @@ void encode_smp(const SmpRequest& req, std::uint64_t tid, std::span<std::uint8_t
 std::optional<SmpHeader> decode_smp_header(std::span<const std::uint8_t, kMadSize> mad) {
   const std::uint8_t* p = mad.data();
   SmpHeader h;
-  h.mgmt_class = bits::get8(p, off::kMgmtClass);
+  decode_fields(p, h, kCommonMadHeader<SmpHeader>);
   if (h.mgmt_class != kClassSmiDirect && h.mgmt_class != kClassSmiLid) return std::nullopt;
   const bool directed = h.mgmt_class == kClassSmiDirect;
-  h.class_version = bits::get8(p, off::kClassVersion);
-  h.method = bits::get8(p, off::kMethod);
-  const std::uint16_t status = bits::get16(p, off::kStatus);
+  const auto status = static_cast<std::uint16_t>(read_field<mad_header::kStatus>(p));
   h.status = directed ? static_cast<std::uint16_t>(status & ~kDirectionBit) : status;
   h.direction_inbound = directed && (status & kDirectionBit) != 0;
-  h.tid = bits::get64(p, off::kTid);
-  h.attr_id = bits::get16(p, off::kAttrId);
-  h.attr_mod = bits::get32(p, off::kAttrMod);
   h.m_key = bits::get64(p, off::kMKey);
   if (directed) {
     h.hop_pointer = bits::get8(p, off::kHopPointer);
@@ -87,15 +78,15 @@ SmpData smp_data(std::span<const std::uint8_t, kMadSize> mad) {
   return d;
 }
 
-std::uint64_t mad_tid(std::span<const std::uint8_t, kMadSize> mad) { return bits::get64(mad.data(), off::kTid); }
+std::uint64_t mad_tid(std::span<const std::uint8_t, kMadSize> mad) { return read_field<mad_header::kTid>(mad.data()); }
 
 void make_smp_response(std::span<const std::uint8_t, kMadSize> request, std::uint16_t status, const SmpData& data,
                        std::span<std::uint8_t, kMadSize> out) {
   if (out.data() != request.data()) std::copy(request.begin(), request.end(), out.begin());
   std::uint8_t* p = out.data();
-  const bool directed = bits::get8(p, off::kMgmtClass) == kClassSmiDirect;
-  bits::put8(p, off::kMethod, static_cast<std::uint8_t>(Method::kGetResp));
-  bits::put16(p, off::kStatus,
+  const bool directed = read_field<mad_header::kMgmtClass>(p) == kClassSmiDirect;
+  write_field<mad_header::kMethod>(p, static_cast<std::uint8_t>(Method::kGetResp));
+  write_field<mad_header::kStatus>(p,
               directed ? static_cast<std::uint16_t>((status & ~kDirectionBit) | kDirectionBit) : status);
   std::copy(data.begin(), data.end(), p + off::kData);
 }

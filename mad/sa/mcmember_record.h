@@ -12,26 +12,50 @@
 
 namespace smd::mad::sa {
 
-/// MCMemberRecord ComponentMask bits (IBA 15.2.5.17, table 219): bit n selects field n of the layout.
+/// MCMemberRecord's fields in layout order (IBA 15.2.5.17, table 219): the enumerator's value is the field's
+/// ComponentMask bit.
+enum class McMemberRecordField : unsigned {
+  kMgid,
+  kPortGid,
+  kQKey,
+  kMlid,
+  kMtuSelector,
+  kMtu,
+  kTClass,
+  kPKey,
+  kRateSelector,
+  kRate,
+  kLifeSelector,
+  kLife,
+  kSl,
+  kFlowLabel,
+  kHopLimit,
+  kScope,
+  kJoinState,
+  kProxyJoin,
+  kCount
+};
+
+/// MCMemberRecord ComponentMask bits, one per field of McMemberRecordField.
 namespace mcm_mask {
-inline constexpr std::uint64_t kMgid = 1ull << 0;
-inline constexpr std::uint64_t kPortGid = 1ull << 1;
-inline constexpr std::uint64_t kQKey = 1ull << 2;
-inline constexpr std::uint64_t kMlid = 1ull << 3;
-inline constexpr std::uint64_t kMtuSelector = 1ull << 4;
-inline constexpr std::uint64_t kMtu = 1ull << 5;
-inline constexpr std::uint64_t kTClass = 1ull << 6;
-inline constexpr std::uint64_t kPKey = 1ull << 7;
-inline constexpr std::uint64_t kRateSelector = 1ull << 8;
-inline constexpr std::uint64_t kRate = 1ull << 9;
-inline constexpr std::uint64_t kLifeSelector = 1ull << 10;
-inline constexpr std::uint64_t kLife = 1ull << 11;
-inline constexpr std::uint64_t kSl = 1ull << 12;
-inline constexpr std::uint64_t kFlowLabel = 1ull << 13;
-inline constexpr std::uint64_t kHopLimit = 1ull << 14;
-inline constexpr std::uint64_t kScope = 1ull << 15;
-inline constexpr std::uint64_t kJoinState = 1ull << 16;
-inline constexpr std::uint64_t kProxyJoin = 1ull << 17;
+inline constexpr std::uint64_t kMgid = mask_bit(McMemberRecordField::kMgid);
+inline constexpr std::uint64_t kPortGid = mask_bit(McMemberRecordField::kPortGid);
+inline constexpr std::uint64_t kQKey = mask_bit(McMemberRecordField::kQKey);
+inline constexpr std::uint64_t kMlid = mask_bit(McMemberRecordField::kMlid);
+inline constexpr std::uint64_t kMtuSelector = mask_bit(McMemberRecordField::kMtuSelector);
+inline constexpr std::uint64_t kMtu = mask_bit(McMemberRecordField::kMtu);
+inline constexpr std::uint64_t kTClass = mask_bit(McMemberRecordField::kTClass);
+inline constexpr std::uint64_t kPKey = mask_bit(McMemberRecordField::kPKey);
+inline constexpr std::uint64_t kRateSelector = mask_bit(McMemberRecordField::kRateSelector);
+inline constexpr std::uint64_t kRate = mask_bit(McMemberRecordField::kRate);
+inline constexpr std::uint64_t kLifeSelector = mask_bit(McMemberRecordField::kLifeSelector);
+inline constexpr std::uint64_t kLife = mask_bit(McMemberRecordField::kLife);
+inline constexpr std::uint64_t kSl = mask_bit(McMemberRecordField::kSl);
+inline constexpr std::uint64_t kFlowLabel = mask_bit(McMemberRecordField::kFlowLabel);
+inline constexpr std::uint64_t kHopLimit = mask_bit(McMemberRecordField::kHopLimit);
+inline constexpr std::uint64_t kScope = mask_bit(McMemberRecordField::kScope);
+inline constexpr std::uint64_t kJoinState = mask_bit(McMemberRecordField::kJoinState);
+inline constexpr std::uint64_t kProxyJoin = mask_bit(McMemberRecordField::kProxyJoin);
 }  // namespace mcm_mask
 
 /// JoinState bits (IBA 15.2.5.17: bit 0 FullMember, 1 NonMember, 2 SendOnlyNonMember, 3 SendOnlyFullMember

@@ -8,36 +8,41 @@
 namespace smd::mad::sa {
 
 namespace {
-constexpr FieldSpan kFields[] = {
-    at(0, 0, 1),  at(0, 1, 3),     at(0, 4, 20),    bytes_at(3, 1),  bytes_at(4, 1),  at(5, 0, 1),
-    at(5, 1, 7),  bytes_at(6, 2),  at(8, 0, 12),    at(9, 4, 4),     at(10, 0, 2),    at(10, 2, 6),
-    at(11, 0, 2), at(11, 2, 6),    at(12, 0, 2),    at(12, 2, 6),    bytes_at(13, 1), at(14, 0, 2),
-    at(14, 2, 6), bytes_at(15, 1), bytes_at(16, 1), bytes_at(17, 7),
+using F = MultiPathRecordField;
+// ServiceID is split over two positions (its top byte and its low 56 bits) and the GID counts follow from
+// the lists: those are coded apart.
+constexpr BitSpan kServiceIdMsb = bytes_at(13, 1);
+constexpr BitSpan kSgidCount = bytes_at(15, 1);
+constexpr BitSpan kDgidCount = bytes_at(16, 1);
+constexpr BitSpan kServiceIdLsb = bytes_at(17, 7);
+constexpr FieldTable kTable{
+    bind<&MultiPathRecord::raw_traffic, at(0, 0, 1)>,
+    reserved<at(0, 1, 3)>,
+    bind<&MultiPathRecord::flow_label, at(0, 4, 20)>,
+    bind<&MultiPathRecord::hop_limit, bytes_at(3, 1)>,
+    bind<&MultiPathRecord::tclass, bytes_at(4, 1)>,
+    bind<&MultiPathRecord::reversible, at(5, 0, 1)>,
+    bind<&MultiPathRecord::numb_path, at(5, 1, 7)>,
+    bind<&MultiPathRecord::pkey, bytes_at(6, 2)>,
+    bind<&MultiPathRecord::qos_class, at(8, 0, 12)>,
+    bind<&MultiPathRecord::sl, at(9, 4, 4)>,
+    bind<&MultiPathRecord::mtu_selector, at(10, 0, 2)>,
+    bind<&MultiPathRecord::mtu, at(10, 2, 6)>,
+    bind<&MultiPathRecord::rate_selector, at(11, 0, 2)>,
+    bind<&MultiPathRecord::rate, at(11, 2, 6)>,
+    bind<&MultiPathRecord::packet_life_selector, at(12, 0, 2)>,
+    bind<&MultiPathRecord::packet_life, at(12, 2, 6)>,
+    coded_apart<kServiceIdMsb>,
+    bind<&MultiPathRecord::independence_selector, at(14, 0, 2)>,
+    reserved<at(14, 2, 6)>,
+    coded_apart<kSgidCount>,
+    coded_apart<kDgidCount>,
+    coded_apart<kServiceIdLsb>,
 };
-enum : unsigned {
-  kRaw,
-  kRes1,
-  kFlow,
-  kHop,
-  kTClass,
-  kRev,
-  kNumb,
-  kPKey,
-  kQos,
-  kSl,
-  kMtuSel,
-  kMtu,
-  kRateSel,
-  kRate,
-  kLifeSel,
-  kLife,
-  kSidMsb,
-  kIndep,
-  kRes2,
-  kSgidCount,
-  kDgidCount,
-  kSidLsb
-};
+constexpr auto kFields = component_spans(kTable);
+static_assert(kFields.size() == field_count<MultiPathRecordField>(), "one ComponentMask position per field");
+static_assert(kFields[static_cast<unsigned>(F::kSgidCount)].bit_offset == kSgidCount.bit_offset);
+static_assert(kFields[static_cast<unsigned>(F::kServiceIdLsb)].bit_offset == kServiceIdLsb.bit_offset);
 }  // namespace
 
 const RecordLayout kMultiPathRecordLayout{"MultiPathRecord", 0x003A, MultiPathRecord::kFixedSize, kFields};
@@ -45,26 +50,10 @@ const RecordLayout kMultiPathRecordLayout{"MultiPathRecord", 0x003A, MultiPathRe
 std::optional<MultiPathRecord> MultiPathRecord::decode(std::span<const std::uint8_t> rec) {
   if (rec.size() < kFixedSize) return std::nullopt;
   MultiPathRecord r;
-  auto u = [&](unsigned f) { return get_field(rec, kFields[f]); };
-  r.raw_traffic = u(kRaw) != 0;
-  r.flow_label = static_cast<std::uint32_t>(u(kFlow));
-  r.hop_limit = static_cast<std::uint8_t>(u(kHop));
-  r.tclass = static_cast<std::uint8_t>(u(kTClass));
-  r.reversible = u(kRev) != 0;
-  r.numb_path = static_cast<std::uint8_t>(u(kNumb));
-  r.pkey = static_cast<std::uint16_t>(u(kPKey));
-  r.qos_class = static_cast<std::uint16_t>(u(kQos));
-  r.sl = static_cast<std::uint8_t>(u(kSl));
-  r.mtu_selector = static_cast<std::uint8_t>(u(kMtuSel));
-  r.mtu = static_cast<std::uint8_t>(u(kMtu));
-  r.rate_selector = static_cast<std::uint8_t>(u(kRateSel));
-  r.rate = static_cast<std::uint8_t>(u(kRate));
-  r.packet_life_selector = static_cast<std::uint8_t>(u(kLifeSel));
-  r.packet_life = static_cast<std::uint8_t>(u(kLife));
-  r.service_id = (u(kSidMsb) << 56) | u(kSidLsb);
-  r.independence_selector = static_cast<std::uint8_t>(u(kIndep));
-  const std::size_t ns = u(kSgidCount);
-  const std::size_t nd = u(kDgidCount);
+  decode_fields(rec.data(), r, kTable);
+  r.service_id = (get_field(rec, kServiceIdMsb) << 56) | get_field(rec, kServiceIdLsb);
+  const std::size_t ns = get_field(rec, kSgidCount);
+  const std::size_t nd = get_field(rec, kDgidCount);
   if (kFixedSize + (ns + nd) * 16 > rec.size()) return std::nullopt;
   for (std::size_t i = 0; i < ns + nd; ++i) {
     Gid g{};
@@ -76,27 +65,11 @@ std::optional<MultiPathRecord> MultiPathRecord::decode(std::span<const std::uint
 
 void MultiPathRecord::encode(std::span<std::uint8_t> rec) const {
   std::fill(rec.begin(), rec.end(), std::uint8_t{0});
-  auto put = [&](unsigned f, std::uint64_t v) { put_field(rec, kFields[f], v); };
-  put(kRaw, raw_traffic ? 1 : 0);
-  put(kFlow, flow_label);
-  put(kHop, hop_limit);
-  put(kTClass, tclass);
-  put(kRev, reversible ? 1 : 0);
-  put(kNumb, numb_path);
-  put(kPKey, pkey);
-  put(kQos, qos_class);
-  put(kSl, sl);
-  put(kMtuSel, mtu_selector);
-  put(kMtu, mtu);
-  put(kRateSel, rate_selector);
-  put(kRate, rate);
-  put(kLifeSel, packet_life_selector);
-  put(kLife, packet_life);
-  put(kSidMsb, service_id >> 56);
-  put(kSidLsb, service_id & 0x00FFFFFFFFFFFFFFull);
-  put(kIndep, independence_selector);
-  put(kSgidCount, sgids.size());
-  put(kDgidCount, dgids.size());
+  encode_fields(rec.data(), *this, kTable);
+  put_field(rec, kServiceIdMsb, service_id >> 56);
+  put_field(rec, kServiceIdLsb, service_id & 0x00FFFFFFFFFFFFFFull);
+  put_field(rec, kSgidCount, sgids.size());
+  put_field(rec, kDgidCount, dgids.size());
   std::size_t at_byte = kFixedSize;
   for (const auto* list : {&sgids, &dgids}) {
     for (const Gid& g : *list) {

@@ -18,26 +18,55 @@
 
 namespace smd::mad::sa {
 
+/// MultiPathRecord's fields in layout order (IBA 15.2.5.20, table 229): the enumerator's value is the field's ComponentMask bit.
+enum class MultiPathRecordField : unsigned {
+  kRawTraffic,
+  kReserved1,
+  kFlowLabel,
+  kHopLimit,
+  kTClass,
+  kReversible,
+  kNumbPath,
+  kPKey,
+  kQosClass,
+  kSl,
+  kMtuSelector,
+  kMtu,
+  kRateSelector,
+  kRate,
+  kPacketLifeSelector,
+  kPacketLife,
+  kServiceIdMsb,
+  kIndependenceSelector,
+  kReserved18,
+  kSgidCount,
+  kDgidCount,
+  kServiceIdLsb,
+  kCount
+};
+
+/// MultiPathRecord ComponentMask bits, one per named field of MultiPathRecordField.
 namespace mpr_mask {
-inline constexpr std::uint64_t kRawTraffic = 1ull << 0;
-inline constexpr std::uint64_t kFlowLabel = 1ull << 2;
-inline constexpr std::uint64_t kHopLimit = 1ull << 3;
-inline constexpr std::uint64_t kTClass = 1ull << 4;
-inline constexpr std::uint64_t kReversible = 1ull << 5;
-inline constexpr std::uint64_t kNumbPath = 1ull << 6;
-inline constexpr std::uint64_t kPKey = 1ull << 7;
-inline constexpr std::uint64_t kQosClass = 1ull << 8;
-inline constexpr std::uint64_t kSl = 1ull << 9;
-inline constexpr std::uint64_t kMtuSelector = 1ull << 10;
-inline constexpr std::uint64_t kMtu = 1ull << 11;
-inline constexpr std::uint64_t kRateSelector = 1ull << 12;
-inline constexpr std::uint64_t kRate = 1ull << 13;
-inline constexpr std::uint64_t kPacketLifeSelector = 1ull << 14;
-inline constexpr std::uint64_t kPacketLife = 1ull << 15;
-inline constexpr std::uint64_t kServiceIdMsb = 1ull << 16;
-inline constexpr std::uint64_t kSgidCount = 1ull << 19;
-inline constexpr std::uint64_t kDgidCount = 1ull << 20;
-inline constexpr std::uint64_t kServiceIdLsb = 1ull << 21;
+inline constexpr std::uint64_t kRawTraffic = mask_bit(MultiPathRecordField::kRawTraffic);
+inline constexpr std::uint64_t kFlowLabel = mask_bit(MultiPathRecordField::kFlowLabel);
+inline constexpr std::uint64_t kHopLimit = mask_bit(MultiPathRecordField::kHopLimit);
+inline constexpr std::uint64_t kTClass = mask_bit(MultiPathRecordField::kTClass);
+inline constexpr std::uint64_t kReversible = mask_bit(MultiPathRecordField::kReversible);
+inline constexpr std::uint64_t kNumbPath = mask_bit(MultiPathRecordField::kNumbPath);
+inline constexpr std::uint64_t kPKey = mask_bit(MultiPathRecordField::kPKey);
+inline constexpr std::uint64_t kQosClass = mask_bit(MultiPathRecordField::kQosClass);
+inline constexpr std::uint64_t kSl = mask_bit(MultiPathRecordField::kSl);
+inline constexpr std::uint64_t kMtuSelector = mask_bit(MultiPathRecordField::kMtuSelector);
+inline constexpr std::uint64_t kMtu = mask_bit(MultiPathRecordField::kMtu);
+inline constexpr std::uint64_t kRateSelector = mask_bit(MultiPathRecordField::kRateSelector);
+inline constexpr std::uint64_t kRate = mask_bit(MultiPathRecordField::kRate);
+inline constexpr std::uint64_t kPacketLifeSelector = mask_bit(MultiPathRecordField::kPacketLifeSelector);
+inline constexpr std::uint64_t kPacketLife = mask_bit(MultiPathRecordField::kPacketLife);
+inline constexpr std::uint64_t kServiceIdMsb = mask_bit(MultiPathRecordField::kServiceIdMsb);
+inline constexpr std::uint64_t kIndependenceSelector = mask_bit(MultiPathRecordField::kIndependenceSelector);
+inline constexpr std::uint64_t kSgidCount = mask_bit(MultiPathRecordField::kSgidCount);
+inline constexpr std::uint64_t kDgidCount = mask_bit(MultiPathRecordField::kDgidCount);
+inline constexpr std::uint64_t kServiceIdLsb = mask_bit(MultiPathRecordField::kServiceIdLsb);
 }  // namespace mpr_mask
 
 struct MultiPathRecord {

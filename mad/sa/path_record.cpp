@@ -40,6 +40,7 @@ constexpr FieldTable kTable{
     reserved<bytes_at(58, 6)>,
 };
 constexpr auto kFields = component_spans(kTable);
+static_assert(kFields.size() == field_count<PathRecordField>(), "one ComponentMask position per field");
 
 void put_gid(std::span<std::uint8_t> rec, FieldSpan f, const Gid& gid) {
   std::copy(gid.begin(), gid.end(), rec.begin() + f.bit_offset / 8);
@@ -73,21 +74,19 @@ std::uint64_t gid_guid(const Gid& gid) {
 }
 
 PathRecord PathRecord::decode(std::span<const std::uint8_t> rec) {
-  PathRecord r;
+  auto r = decode_record<PathRecord>(rec, kTable);
   r.service_id = (get_field(rec, kServiceIdHigh) << 32) | get_field(rec, kServiceIdLow);
   r.dgid = get_gid(rec, kDgid);
   r.sgid = get_gid(rec, kSgid);
-  decode_fields(rec.data(), r, kTable);
   return r;
 }
 
 void PathRecord::encode(std::span<std::uint8_t> rec) const {
-  std::fill_n(rec.begin(), kSize, std::uint8_t{0});
+  encode_record(*this, rec, kSize, kTable);
   put_field(rec, kServiceIdHigh, service_id >> 32);
   put_field(rec, kServiceIdLow, service_id & 0xFFFFFFFFu);
   put_gid(rec, kDgid, dgid);
   put_gid(rec, kSgid, sgid);
-  encode_fields(rec.data(), *this, kTable);
 }
 
 }  // namespace smd::mad::sa

@@ -26,31 +26,60 @@ inline constexpr std::uint8_t kExactly = 2;
 inline constexpr std::uint8_t kLargest = 3;
 }  // namespace selector
 
-/// PathRecord ComponentMask bits.
+/// PathRecord's fields in layout order (IBA 15.2.5.16, table 221): the enumerator's value is the field's ComponentMask bit.
+enum class PathRecordField : unsigned {
+  kServiceIdMsb,
+  kServiceIdLsb,
+  kDgid,
+  kSgid,
+  kDlid,
+  kSlid,
+  kRawTraffic,
+  kReserved7,
+  kFlowLabel,
+  kHopLimit,
+  kTClass,
+  kReversible,
+  kNumbPath,
+  kPKey,
+  kQosClass,
+  kSl,
+  kMtuSelector,
+  kMtu,
+  kRateSelector,
+  kRate,
+  kPacketLifeSelector,
+  kPacketLife,
+  kPreference,
+  kReserved23,
+  kCount
+};
+
+/// PathRecord ComponentMask bits, one per named field of PathRecordField.
 namespace pr_mask {
-inline constexpr std::uint64_t kServiceIdMsb = 1ull << 0;
-inline constexpr std::uint64_t kServiceIdLsb = 1ull << 1;
+inline constexpr std::uint64_t kServiceIdMsb = mask_bit(PathRecordField::kServiceIdMsb);
+inline constexpr std::uint64_t kServiceIdLsb = mask_bit(PathRecordField::kServiceIdLsb);
+inline constexpr std::uint64_t kDgid = mask_bit(PathRecordField::kDgid);
+inline constexpr std::uint64_t kSgid = mask_bit(PathRecordField::kSgid);
+inline constexpr std::uint64_t kDlid = mask_bit(PathRecordField::kDlid);
+inline constexpr std::uint64_t kSlid = mask_bit(PathRecordField::kSlid);
+inline constexpr std::uint64_t kRawTraffic = mask_bit(PathRecordField::kRawTraffic);
+inline constexpr std::uint64_t kFlowLabel = mask_bit(PathRecordField::kFlowLabel);
+inline constexpr std::uint64_t kHopLimit = mask_bit(PathRecordField::kHopLimit);
+inline constexpr std::uint64_t kTClass = mask_bit(PathRecordField::kTClass);
+inline constexpr std::uint64_t kReversible = mask_bit(PathRecordField::kReversible);
+inline constexpr std::uint64_t kNumbPath = mask_bit(PathRecordField::kNumbPath);
+inline constexpr std::uint64_t kPKey = mask_bit(PathRecordField::kPKey);
+inline constexpr std::uint64_t kQosClass = mask_bit(PathRecordField::kQosClass);
+inline constexpr std::uint64_t kSl = mask_bit(PathRecordField::kSl);
+inline constexpr std::uint64_t kMtuSelector = mask_bit(PathRecordField::kMtuSelector);
+inline constexpr std::uint64_t kMtu = mask_bit(PathRecordField::kMtu);
+inline constexpr std::uint64_t kRateSelector = mask_bit(PathRecordField::kRateSelector);
+inline constexpr std::uint64_t kRate = mask_bit(PathRecordField::kRate);
+inline constexpr std::uint64_t kPacketLifeSelector = mask_bit(PathRecordField::kPacketLifeSelector);
+inline constexpr std::uint64_t kPacketLife = mask_bit(PathRecordField::kPacketLife);
+inline constexpr std::uint64_t kPreference = mask_bit(PathRecordField::kPreference);
 inline constexpr std::uint64_t kServiceId = kServiceIdMsb | kServiceIdLsb;
-inline constexpr std::uint64_t kDgid = 1ull << 2;
-inline constexpr std::uint64_t kSgid = 1ull << 3;
-inline constexpr std::uint64_t kDlid = 1ull << 4;
-inline constexpr std::uint64_t kSlid = 1ull << 5;
-inline constexpr std::uint64_t kRawTraffic = 1ull << 6;
-inline constexpr std::uint64_t kFlowLabel = 1ull << 8;
-inline constexpr std::uint64_t kHopLimit = 1ull << 9;
-inline constexpr std::uint64_t kTClass = 1ull << 10;
-inline constexpr std::uint64_t kReversible = 1ull << 11;
-inline constexpr std::uint64_t kNumbPath = 1ull << 12;
-inline constexpr std::uint64_t kPKey = 1ull << 13;
-inline constexpr std::uint64_t kQosClass = 1ull << 14;
-inline constexpr std::uint64_t kSl = 1ull << 15;
-inline constexpr std::uint64_t kMtuSelector = 1ull << 16;
-inline constexpr std::uint64_t kMtu = 1ull << 17;
-inline constexpr std::uint64_t kRateSelector = 1ull << 18;
-inline constexpr std::uint64_t kRate = 1ull << 19;
-inline constexpr std::uint64_t kPacketLifeSelector = 1ull << 20;
-inline constexpr std::uint64_t kPacketLife = 1ull << 21;
-inline constexpr std::uint64_t kPreference = 1ull << 22;
 }  // namespace pr_mask
 
 struct PathRecord {

@@ -12,11 +12,12 @@ namespace smd::mad::sa {
 
 namespace {
 constexpr std::size_t kPi = 4;  // PortInfo starts here
-constexpr std::array<FieldSpan, 3> kHead{
-    bytes_at(0, 2),  // 0 EndportLID
-    bytes_at(2, 1),  // 1 PortNum
-    bytes_at(3, 1),  // 2 Options
+constexpr FieldTable kHeadTable{
+    bind<&PortInfoRecord::lid, bytes_at(0, 2)>,       // 0 EndportLID
+    bind<&PortInfoRecord::port_num, bytes_at(2, 1)>,  // 1 PortNum
+    bind<&PortInfoRecord::options, bytes_at(3, 1)>,   // 2 Options
 };
+constexpr auto kHead = component_spans(kHeadTable);
 constexpr auto kFields = concat_shifted(kHead, component_spans(kPortInfoFields), kPi);
 static_assert(kFields.size() == 58, "IBA table 150 with PortInfo's 55 fields: ComponentMask bits 0..57");
 }  // namespace
@@ -24,19 +25,13 @@ static_assert(kFields.size() == 58, "IBA table 150 with PortInfo's 55 fields: Co
 const RecordLayout kPortInfoRecordLayout{"PortInfoRecord", 0x0012, PortInfoRecord::kSize, kFields};
 
 PortInfoRecord PortInfoRecord::decode(std::span<const std::uint8_t> rec) {
-  PortInfoRecord r;
-  r.lid = static_cast<std::uint16_t>(get_field(rec, kFields[0]));
-  r.port_num = rec[2];
-  r.options = rec[3];
+  auto r = decode_record<PortInfoRecord>(rec, kHeadTable);
   std::copy_n(rec.begin() + kPi, r.port_info.size(), r.port_info.begin());
   return r;
 }
 
 void PortInfoRecord::encode(std::span<std::uint8_t> rec) const {
-  std::fill_n(rec.begin(), kSize, std::uint8_t{0});
-  put_field(rec, kFields[0], lid);
-  rec[2] = port_num;
-  rec[3] = options;
+  encode_record(*this, rec, kSize, kHeadTable);
   std::copy(port_info.begin(), port_info.end(), rec.begin() + kPi);
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "mad/codec/field_table.h"
 
@@ -37,6 +38,21 @@ bool field_equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> 
 /// them too). Both spans must be at least layout.size bytes.
 bool matches(const RecordLayout& layout, std::uint64_t comp_mask, std::span<const std::uint8_t> tmpl,
              std::span<const std::uint8_t> candidate);
+
+/// The ComponentMask bit of field `f` (IBA 15.2.5: bit n selects field n of the record, reserved fields
+/// counted). `f` is an enumerator of the record's fields in layout order (e.g. McMemberRecordField), so a
+/// record's mask bits follow from its layout's order instead of being numbered by hand.
+template <class Field>
+  requires std::is_enum_v<Field>
+constexpr std::uint64_t mask_bit(Field f) {
+  return 1ull << static_cast<unsigned>(f);
+}
+/// The number of fields of a record's field enumeration (its last enumerator is kCount).
+template <class Field>
+  requires std::is_enum_v<Field>
+constexpr std::size_t field_count() {
+  return static_cast<std::size_t>(Field::kCount);
+}
 
 /// Mask of the ComponentMask bits that name a field of `layout`.
 constexpr std::uint64_t known_components(const RecordLayout& layout) {

@@ -14,14 +14,31 @@
 
 namespace smd::mad::sa {
 
+/// ServiceRecord's fields in layout order (IBA 15.2.5.14, table 217): the enumerator's value is the field's
+/// ComponentMask bit; each ServiceData array takes one position per element.
+enum class ServiceRecordField : unsigned {
+  kServiceId,
+  kServiceGid,
+  kServicePKey,
+  kReserved3,
+  kServiceLease,
+  kServiceKey,
+  kServiceName,
+  kServiceData8,
+  kServiceData16 = kServiceData8 + 16,
+  kServiceData32 = kServiceData16 + 8,
+  kServiceData64 = kServiceData32 + 4,
+  kCount = kServiceData64 + 2,
+};
+
 /// ServiceRecord ComponentMask bits the SA reads itself.
 namespace sr_mask {
-inline constexpr std::uint64_t kServiceId = 1ull << 0;
-inline constexpr std::uint64_t kServiceGid = 1ull << 1;
-inline constexpr std::uint64_t kServicePKey = 1ull << 2;
-inline constexpr std::uint64_t kServiceLease = 1ull << 4;
-inline constexpr std::uint64_t kServiceKey = 1ull << 5;
-inline constexpr std::uint64_t kServiceName = 1ull << 6;
+inline constexpr std::uint64_t kServiceId = mask_bit(ServiceRecordField::kServiceId);
+inline constexpr std::uint64_t kServiceGid = mask_bit(ServiceRecordField::kServiceGid);
+inline constexpr std::uint64_t kServicePKey = mask_bit(ServiceRecordField::kServicePKey);
+inline constexpr std::uint64_t kServiceLease = mask_bit(ServiceRecordField::kServiceLease);
+inline constexpr std::uint64_t kServiceKey = mask_bit(ServiceRecordField::kServiceKey);
+inline constexpr std::uint64_t kServiceName = mask_bit(ServiceRecordField::kServiceName);
 }  // namespace sr_mask
 
 /// ServiceLease value meaning "never expires" (IBA 15.2.5.14).
