@@ -55,6 +55,9 @@
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
 #include "smd/sm/pending_sweep.h"
+#include "smd/sm/policy_reloads.h"
+#include "smd/sm/runtime_controls.h"
+#include "smd/sm/sm_election.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
 #include "smd/state/fabric_snapshot.h"
@@ -99,12 +102,20 @@ class Daemon final : public DaemonControl {
   /// Hand the request to the PerfMgr thread now (PerfAgent is thread-safe and holds off while a sweep runs).
   Status request_perfmgr(PerfMgrRequest what, const std::string& requester) override;
   /// What SIGUSR1 runs to reopen the log file (logrotate); set by main() before run(). Its error is logged.
-  void set_log_reopen(std::function<Status()> reopen) { reopen_log_ = std::move(reopen); }
+  void set_log_reopen(std::function<Status()> reopen) { runtime_.set_log_reopen(std::move(reopen)); }
 
  private:
   using Clock = std::chrono::steady_clock;
 
   // --- daemon.cpp: lifecycle ---
+  /// The SA thread (sa.enabled) and the sink through which the transport hands it SA MADs (empty without).
+  mad::GmpSink start_sa_agent();
+  /// The PerfMgr and CC manager, and the transport on `port` with their sinks; the runner on it.
+  void open_transport(std::unique_ptr<mad::MadChannel> port, mad::GmpSink sa_sink);
+  /// Apply queued events between handlers until a stop is applied.
+  void run_loop();
+  /// Stop the endpoints, timers, threads and the transport, in the order their users need.
+  void shut_down();
   void start_management();
   void arm_watchdog();
 
@@ -172,6 +183,15 @@ class Daemon final : public DaemonControl {
   /// sweep: it never changes state_; a stop is applied as the sweep's outcome (kSweepFoundMaster,
   /// kSweepAwaitsHandover).
   SweepRunner::GateVerdict election_gate(const ObservedFabric& d);
+  /// The gate's first step: SMInfo of every other port that says IsSM or whose SM reached us, read at once;
+  /// the ports that answered with their own GUID.
+  std::vector<WatchedSm> read_peer_sminfo(const ObservedFabric& d);
+  /// The gate's second step: the answers whose SM_Key we trust become known_sms_ (changes logged); their
+  /// SMInfo in the same order.
+  std::vector<mad::SmInfo> admit_peers(const SmSelf& self, const std::vector<WatchedSm>& answered);
+  /// The gate's last step: act on the decision about known_sms_[decision.peer] (follow, hand over, yield,
+  /// wait) and say whether this sweep goes on.
+  SweepRunner::GateVerdict act_on_election(const ElectionDecision& decision);
   /// SubnSet(SMInfo) HANDOVER to `to` (a STANDBY or MASTER that outranks us). True when it answered with
   /// status 0 (OpenSM answers in the state it had before the Set: STANDBY; smd answers MASTER).
   bool hand_over(const WatchedSm& to, const mad::SmInfo& info);
@@ -317,14 +337,7 @@ class Daemon final : public DaemonControl {
   Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
   Clock::time_point sweep_started_{};  ///< when the last heavy sweep began
 
-  // The policy in effect, and one read by SIGHUP that waits for the next heavy sweep.
-  std::uint64_t policy_generation_ = 1;
-  std::uint64_t last_generation_ = 1;  ///< the newest generation read (staged or in effect)
-  std::vector<RestartNeeded> needs_restart_;
-  std::shared_ptr<const ReloadedPolicy> staged_;
-  std::string reload_refused_;  ///< the refused file's error while no later reload was accepted
-  std::chrono::system_clock::time_point reload_refused_since_{};
-  std::uint64_t reloads_refused_total_ = 0;
+  PolicyReloads reloads_;  ///< the generation in effect, a staged reload, refusals (smd/sm/policy_reloads.h)
 
   mad::SmState state_ = mad::SmState::kDiscovering;
   std::uint32_t act_count_ = 0;
@@ -369,11 +382,7 @@ class Daemon final : public DaemonControl {
   std::set<PortKey> enable_ends_;             ///< ends to enable again (operator clear, reload)
   std::uint64_t babbling_ports_total_ = 0;    ///< ports found babbling since the daemon started
 
-  // Runtime controls. Sweeps off is not kept across a restart (OpenSM's `sweep off` is not either): a
-  // restarted daemon sweeps, so it never comes up unable to repair a fabric nobody remembers freezing.
-  std::optional<SweepsOffView> sweeps_off_;
-  std::string log_level_;               ///< the running level's name
-  std::function<Status()> reopen_log_;  ///< SIGUSR1
+  RuntimeControls runtime_;  ///< sweeps off, the log level's name, SIGUSR1 (smd/sm/runtime_controls.h)
 
   DaemonCounters counters_;
   SweepSummary last_summary_;

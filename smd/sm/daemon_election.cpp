@@ -60,10 +60,16 @@ void Daemon::note_polled_peer(const mad::SmInfo& answer) {
 }
 
 SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
-  using Verdict = SweepRunner::GateVerdict;
   const Topology& topo = *d.topo;
   if (topo.sm_node != kNoNode) ensure_is_sm("discovery", d.port_info(topo.sm_node, topo.sm_port));
+  const std::vector<WatchedSm> answered = read_peer_sminfo(d);
+  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  const std::vector<mad::SmInfo> infos = admit_peers(self, answered);
+  return act_on_election(decide_election(self, infos));
+}
 
+std::vector<WatchedSm> Daemon::read_peer_sminfo(const ObservedFabric& d) {
+  const Topology& topo = *d.topo;
   // Every other port that advertises IsSM, and every port of an SM that reached us with its SMInfo (its
   // IsSM may be missing: ibsim clears it when an earlier process on that port dies).
   SmpBatch batch(io_, *transport_);
@@ -99,8 +105,10 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
     }
   }
   batch.wait();
+  return answered;
+}
 
-  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+std::vector<mad::SmInfo> Daemon::admit_peers(const SmSelf& self, const std::vector<WatchedSm>& answered) {
   std::vector<mad::SmInfo> infos;
   const std::vector<WatchedSm> before = std::exchange(known_sms_, {});
   unsigned masters = 0;
@@ -118,8 +126,11 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
   other_masters_ = masters;
   if (masters > 0) other_master_since_served_ = true;
   if (!known_sms_.empty()) ++counters_.elections;
+  return infos;
+}
 
-  const ElectionDecision decision = decide_election(self, infos);
+SweepRunner::GateVerdict Daemon::act_on_election(const ElectionDecision& decision) {
+  using Verdict = SweepRunner::GateVerdict;
   if (decision.outcome == ElectionOutcome::kConfigure) return Verdict::kConfigure;
   const WatchedSm& peer = known_sms_[decision.peer];
   const std::string who = describe_sm(peer);

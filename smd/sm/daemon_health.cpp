@@ -208,7 +208,7 @@ void Daemon::health_policy_changed() {
     kept_warned_.clear();
   }
   babbling_policy_changed();
-  health_changed("policy " + std::to_string(policy_generation_));
+  health_changed("policy " + std::to_string(reloads_.generation()));
   update_perfmgr();
 }
 

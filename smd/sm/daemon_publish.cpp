@@ -22,10 +22,10 @@ std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
   // Only a running PerfMgr's counters: a standby's (or a disabled one's) last view would be stale.
   const bool perf = perf_ && perf_->running();
   // `smctl log-level` applies at once, even while a sweep runs and nothing is published.
-  const bool level = snapshot_ && snapshot_->log_level != log_level_;
+  const bool level = snapshot_ && snapshot_->log_level != runtime_.log_level();
   if ((!sa_ && !perf && !level) || !snapshot_) return snapshot_;
   auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
-  snap->log_level = log_level_;
+  snap->log_level = runtime_.log_level();
   if (sa_) snap->sa = std::make_shared<const SaStats>(sa_->stats());
   if (perf) snap->perf = perf_->view();  // counter passes end between sweeps: the newest one
   return snap;
@@ -59,8 +59,8 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->priority = policy_.sm.priority;
   snap->sm_port_guid = own_guid_;
   snap->instance = policy_.instance.name;
-  snap->log_level = log_level_;
-  snap->sweeps_off = sweeps_off_;
+  snap->log_level = runtime_.log_level();
+  snap->sweeps_off = runtime_.sweeps_off_view();
   snap->subnet_prefix = policy_.sm.subnet_prefix;
   snap->sm_lid = own_lid_;
   const bool master = state_ == mad::SmState::kMaster;
@@ -104,13 +104,13 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->last_sweep_time = last_sweep_time_;
   snap->last_repair_ms = last_repair_ms_;
   snap->counters = counters_;
-  snap->policy_generation = policy_generation_;
+  snap->policy_generation = reloads_.generation();
   snap->policy_source = policy_.source;
   snap->names = NodeNames(policy_.node_names);
-  snap->needs_restart = needs_restart_;
-  snap->reload_refused = reload_refused_;
-  snap->reload_refused_since = reload_refused_since_;
-  snap->reloads_refused_total = reloads_refused_total_;
+  snap->needs_restart = reloads_.needs_restart();
+  snap->reload_refused = reloads_.refused();
+  snap->reload_refused_since = reloads_.refused_since();
+  snap->reloads_refused_total = reloads_.refused_total();
   if (metrics_ && metrics_->port() != 0) snap->metrics_address = metrics_->address();
   snap->unhealthy = unhealthy_view();
   snap->unhealthy_marks_total = unhealthy_marks_total_;
@@ -137,11 +137,11 @@ void Daemon::publish_sa() {
     sa_qos_.reset();
     sa_qos_topo_.reset();
     sa_qos_plan_.reset();
-  } else if (topo != sa_qos_topo_ || plan != sa_qos_plan_ || policy_generation_ != sa_qos_generation_) {
+  } else if (topo != sa_qos_topo_ || plan != sa_qos_plan_ || reloads_.generation() != sa_qos_generation_) {
     sa_qos_ = std::make_shared<const QosLevelMatcher>(policy_.qos, *topo, policy_.partitions, plan.get(), own_guid_);
     sa_qos_topo_ = topo;
     sa_qos_plan_ = plan;
-    sa_qos_generation_ = policy_generation_;
+    sa_qos_generation_ = reloads_.generation();
   }
   auto snap = std::make_shared<sa::SaSnapshot>();
   const bool master = state_ == mad::SmState::kMaster;

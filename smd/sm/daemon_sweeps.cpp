@@ -78,7 +78,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   adopt_staged_policy();
   const SweepOrder order = pending_.take();
   const std::uint64_t n = ++sweep_seq_;
-  const std::uint64_t generation = policy_generation_;
+  const std::uint64_t generation = reloads_.generation();
   spdlog::info("heavy sweep {} under policy {} ({}): {} (state {})", n, generation, policy_.source, order.reason,
                mad::to_string(state_));
   gate_why_.clear();
@@ -173,7 +173,7 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
 }
 
 void Daemon::arm_light_sweep() {
-  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster || sweeps_off_) return;
+  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster || runtime_.sweeps_off_view()) return;
   light_timer_.arm_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
 }
 
