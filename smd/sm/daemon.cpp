@@ -22,8 +22,7 @@ std::string sa_services_file(const Policy& p) {
 Daemon::Daemon(Policy policy, std::string config_path)
     : policy_(std::move(policy)),
       config_path_(std::move(config_path)),
-      sweep_timer_(io_, SmEvent::kHeavySweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
-      light_timer_(io_, SmEvent::kLightSweepDue, [this](DaemonEvent e) { post(std::move(e)); }),
+      sweeps_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
       poll_timer_(io_, SmEvent::kPollDue, [this](DaemonEvent e) { post(std::move(e)); }),
       mcast_timer_(io_, SmEvent::kMcastDue, [this](DaemonEvent e) { post(std::move(e)); }),
       watchdog_timer_(io_),
@@ -126,8 +125,8 @@ void Daemon::shut_down() {
   notify::stopping();
   if (control_) (void)control_->stop();
   if (metrics_) (void)metrics_->stop();
-  sweep_timer_.cancel();
-  light_timer_.cancel();
+  sweeps_.cancel();
+  sweeps_.cancel_light();
   poll_timer_.cancel();
   watchdog_timer_.cancel();
   signals_.cancel();

@@ -12,17 +12,20 @@
 // The files, one purpose each:
 //   daemon.cpp          lifecycle: open the port, start the control socket and metrics, the loop, stop
 //   daemon_events.cpp   the queue and the table's executor: post, apply, enter a state, perform an action
-//   daemon_sweeps.cpp   heavy-sweep scheduling (coalesced requests, one timer), heavy and light sweeps
+//   daemon_sweeps.cpp   heavy and light sweeps, asking the SweepScheduler (sweep_scheduler.h) when they run
 //   daemon_sminfo.cpp   the SMInfo agent: answers to other SMs' Gets and Sets (control packets)
-//   daemon_election.cpp the election gate after discovery, handover, the other SMs in light sweeps
+//   daemon_election.cpp the election gate after discovery, handover, the other SMs in light sweeps (what is
+//                       known of them: KnownSms, known_sms.h)
 //   daemon_poll.cpp     polling the watched SM (STANDBY: the master; MASTER: a lower master) and nudging it
 //   daemon_is_sm.cpp    our own port's IsSM capability: checked, and restored when it is missing
-//   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, then an event) and the SMInfo dispatch
+//   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, classify_trap, an event) and the SMInfo dispatch
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
+//                       (the generations and refusals: PolicyReloads, policy_reloads.h)
 //   daemon_publish.cpp  the frozen FabricSnapshot and the counters
 //   daemon_health.cpp   the PerfMgr thread's life, link flaps, unhealthy marks and the cables routed around
 //   daemon_runtime.cpp  the operator's runtime controls: sweeps off/on, a light sweep on request, the log
-//                       level, PerfMgr pass and clear, reopening the log file (SIGUSR1)
+//                       level, PerfMgr pass and clear, reopening the log file (SIGUSR1); their state is
+//                       RuntimeControls (runtime_controls.h)
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -54,26 +57,18 @@
 #include "smd/sa/sa_agent.h"
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
+#include "smd/sm/known_sms.h"
 #include "smd/sm/pending_sweep.h"
 #include "smd/sm/policy_reloads.h"
 #include "smd/sm/runtime_controls.h"
 #include "smd/sm/sm_election.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
+#include "smd/sm/sweep_scheduler.h"
 #include "smd/state/fabric_snapshot.h"
 #include "smd/sweep/sweep_runner.h"
 
 namespace smd {
-
-/// The SM this one polls: its master (STANDBY), or the lower master it waits for (MASTER), and the other
-/// SMs it knows from its last election.
-struct WatchedSm {
-  mad::DrPath path;     ///< directed route to its port (used when `by_lid` is false)
-  bool by_lid = false;  ///< reached LID-routed instead (a STANDBY Set from an SM not in our fabric)
-  Guid guid = 0;        ///< its port GUID
-  Lid lid = 0;          ///< its port's LID as last read (the nudge goes there), 0 = unknown
-  mad::SmInfo info;     ///< its SMInfo as last read
-};
 
 class Daemon final : public DaemonControl {
  public:
@@ -312,8 +307,7 @@ class Daemon final : public DaemonControl {
   std::unique_ptr<SweepRunner> runner_;
   std::unique_ptr<ControlServer> control_;
   std::unique_ptr<MetricsServer> metrics_;
-  EventTimer sweep_timer_;  ///< kHeavySweepDue
-  EventTimer light_timer_;  ///< kLightSweepDue
+  SweepScheduler sweeps_;   ///< heavy-sweep requests and timer, the light timer, the repair clock
   EventTimer poll_timer_;   ///< kPollDue
   EventTimer mcast_timer_;  ///< kMcastDue
   boost::asio::steady_timer watchdog_timer_;
@@ -324,18 +318,6 @@ class Daemon final : public DaemonControl {
   bool applying_ = false;  ///< apply_events() is on the stack (it never nests)
   bool stopping_ = false;
   int exit_code_ = 0;              ///< what run() returns: 1 when the SM port stopped taking SMPs
-  unsigned dead_port_sweeps_ = 0;  ///< heavy sweeps in a row whose every SMP failed to send
-
-  // Heavy-sweep scheduling. Each arming of a timer gets a generation; a firing of an older one is stale.
-  PendingSweep pending_;
-  bool sweep_armed_ = false;         ///< the sweep timer waits
-  bool sweep_due_ = false;           ///< it fired; its kHeavySweepDue is queued (and takes every request until it runs)
-  std::uint64_t sweep_seq_ = 0;      ///< heavy sweeps started (their number in the log)
-  std::uint64_t sweep_running_ = 0;  ///< the number of the heavy sweep in progress, 0 = none
-  std::string gate_why_;             ///< the election gate stopped this sweep: why
-  unsigned failed_in_row_ = 0;       ///< heavy sweeps in a row that did not bring the subnet up
-  Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
-  Clock::time_point sweep_started_{};  ///< when the last heavy sweep began
 
   PolicyReloads reloads_;  ///< the generation in effect, a staged reload, refusals (smd/sm/policy_reloads.h)
 
@@ -351,10 +333,7 @@ class Daemon final : public DaemonControl {
   WatchedSm watched_;               ///< STANDBY: the master; MASTER: the lower master awaited
   bool awaiting_handover_ = false;  ///< MASTER: watched_ is a lower master we poll until it hands over
   unsigned poll_failures_ = 0;
-  std::vector<WatchedSm> known_sms_;        ///< the other trusted SMs the last gate read
-  std::unordered_set<Guid> heard_sms_;      ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
-  unsigned other_masters_ = 0;              ///< other SMs in MASTER state at the last look
-  bool other_master_since_served_ = false;  ///< another SM was MASTER since the SA last started serving
+  KnownSms known_;                          ///< the other SMs: the last gate's, polled, heard (known_sms.h)
   std::uint32_t trap_tid_ = 0;              ///< TIDs of the traps this SM sends
   Guid nudged_guid_ = 0;                    ///< the last master nudged (repeats are logged at debug)
 
@@ -387,7 +366,6 @@ class Daemon final : public DaemonControl {
   DaemonCounters counters_;
   SweepSummary last_summary_;
   std::chrono::system_clock::time_point last_sweep_time_{};
-  double last_repair_ms_ = 0;
   std::shared_ptr<const FabricSnapshot> snapshot_;
 };
 

@@ -111,7 +111,7 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
       }
       return;
     case SmAction::kTakeOver:
-      change_seen_ = event.at;
+      sweeps_.restart_repair_clock(event.at);
       schedule_heavy_sweep(event.at, "takeover");
       return;
     case SmAction::kRequestSweep: request_sweep_for(event); return;

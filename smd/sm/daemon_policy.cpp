@@ -85,9 +85,9 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   reloaded->needs_restart = keys_needing_restart(policy_, loaded.value());
   reloaded->policy = keep_restart_keys(policy_, std::move(loaded.value()));
   reloaded->generation = reloads_.next_generation();
-  if (sweep_running_ != 0) {
+  if (sweeps_.running() != 0) {
     spdlog::info("SIGHUP: policy {} read from {} while heavy sweep {} runs; queued", reloaded->generation, config_path_,
-                 sweep_running_);
+                 sweeps_.running());
   } else {
     spdlog::info("SIGHUP: policy {} read from {}", reloaded->generation, config_path_);
   }

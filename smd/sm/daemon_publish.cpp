@@ -66,9 +66,9 @@ void Daemon::publish(const SweepSummary* summary) {
   const bool master = state_ == mad::SmState::kMaster;
   snap->master_port_guid = master ? own_guid_ : watched_.guid;
   snap->master_lid = master ? own_lid_ : watched_.lid;
-  snap->masters_seen = other_masters_ + (master ? 1 : 0);
+  snap->masters_seen = known_.other_masters() + (master ? 1 : 0);
   snap->awaiting_handover_from = awaiting_handover_ ? watched_.guid : 0;
-  for (const WatchedSm& sm : known_sms_) {
+  for (const WatchedSm& sm : known_.list()) {
     snap->other_sms.push_back({sm.guid, sm.info.priority, mad::to_string(sm.info.state), sm.lid});
   }
   if (runner_ && runner_->topology()) {
@@ -102,7 +102,7 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->groups = mcast_groups_view();
   snap->last_sweep = last_summary_;
   snap->last_sweep_time = last_sweep_time_;
-  snap->last_repair_ms = last_repair_ms_;
+  snap->last_repair_ms = sweeps_.last_repair_ms();
   snap->counters = counters_;
   snap->policy_generation = reloads_.generation();
   snap->policy_source = policy_.source;
@@ -153,8 +153,8 @@ void Daemon::publish_sa() {
   }
   snap->serving = sa_ready_ && sa_fabric_ != nullptr;
   // Read by the SA when serving starts; the first serving snapshot carries it, later ones start afresh.
-  snap->other_master_seen = other_master_since_served_;
-  if (snap->serving) other_master_since_served_ = false;
+  snap->other_master_seen = known_.other_master_since_served();
+  if (snap->serving) known_.served();
   snap->fabric = sa_fabric_;
   if (sa_fabric_ && sa_fabric_->tables().layering) {
     // A VL-layered engine's SL is part of its deadlock freedom: PathRecord must hand out exactly it.
@@ -182,7 +182,7 @@ void Daemon::publish_sa() {
   snap->settings.resp_time_value = sa::resp_time_value_for_ms(policy_.mad.timeout_ms);
   snap->sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_,
                        static_cast<std::uint8_t>(policy_.sm.priority), static_cast<std::uint8_t>(state_)});
-  for (const WatchedSm& sm : known_sms_) {
+  for (const WatchedSm& sm : known_.list()) {
     snap->sms.push_back({sm.lid, sm.guid, sm.info.sm_key, sm.info.act_count, sm.info.priority,
                          static_cast<std::uint8_t>(sm.info.state)});
   }

@@ -40,7 +40,7 @@ void Daemon::set_sweeping(const DaemonEvent& event) {
                    was.deferred);
       if (was.deferred > 0) {
         // What changed while sweeps were off is repaired now; the repair clock starts here.
-        if (change_seen_ == Clock::time_point{}) change_seen_ = event.at;
+        sweeps_.change_seen(event.at);
         schedule_heavy_sweep(
             event.at, "sweeps on: " + std::to_string(was.deferred) + " held back, the first: " + was.first_deferred);
       }
