@@ -111,7 +111,7 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
       }
       return;
     case SmAction::kTakeOver:
-      change_seen_ = event.at;
+      sweeps_.restart_repair_clock(event.at);
       schedule_heavy_sweep(event.at, "takeover");
       return;
     case SmAction::kRequestSweep: request_sweep_for(event); return;
@@ -122,12 +122,12 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
       request_sweep_for(event);
       return;
     case SmAction::kStagePolicy:
-      staged_ = event.policy;
-      spdlog::info("policy {} staged: it takes effect at the start of the next heavy sweep", staged_->generation);
+      reloads_.stage(event.policy);
+      spdlog::info("policy {} staged: it takes effect at the start of the next heavy sweep", event.policy->generation);
       schedule_heavy_sweep(event.at, event.why);
       return;
     case SmAction::kAdoptPolicy:
-      staged_ = event.policy;
+      reloads_.stage(event.policy);
       adopt_staged_policy();
       publish(nullptr);
       return;

@@ -31,7 +31,7 @@ void Daemon::health_after_sweep(const SweepSummary& s) { health_.after_sweep(s.s
 
 void Daemon::health_tick() { health_.tick(); }
 
-void Daemon::health_policy_changed() { health_.policy_changed(policy_generation_, perfmgr_may_run()); }
+void Daemon::health_policy_changed() { health_.policy_changed(reloads_.generation(), perfmgr_may_run()); }
 
 void Daemon::record_port_trap(std::uint16_t trap_number, Lid lid, PortNum port) {
   health_.record_port_trap(trap_number, lid, port);

@@ -8,10 +8,10 @@ std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
   // Only a running PerfMgr's counters: a standby's (or a disabled one's) last view would be stale.
   const bool perf = health_.perf().running();
   // `smctl log-level` applies at once, even while a sweep runs and nothing is published.
-  const bool level = snapshot_ && snapshot_->log_level != log_level_;
+  const bool level = snapshot_ && snapshot_->log_level != runtime_.log_level();
   if ((!sa_ && !perf && !level) || !snapshot_) return snapshot_;
   auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
-  snap->log_level = log_level_;
+  snap->log_level = runtime_.log_level();
   if (sa_) snap->sa = std::make_shared<const SaStats>(sa_->stats());
   if (perf) snap->perf = health_.perf().view();  // counter passes end between sweeps: the newest one
   return snap;
@@ -45,16 +45,16 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->priority = policy_.sm.priority;
   snap->sm_port_guid = own_guid_;
   snap->instance = policy_.instance.name;
-  snap->log_level = log_level_;
-  snap->sweeps_off = sweeps_off_;
+  snap->log_level = runtime_.log_level();
+  snap->sweeps_off = runtime_.sweeps_off_view();
   snap->subnet_prefix = policy_.sm.subnet_prefix;
   snap->sm_lid = own_lid_;
   const bool master = state_ == mad::SmState::kMaster;
   snap->master_port_guid = master ? own_guid_ : watched_.guid;
   snap->master_lid = master ? own_lid_ : watched_.lid;
-  snap->masters_seen = other_masters_ + (master ? 1 : 0);
+  snap->masters_seen = known_.other_masters() + (master ? 1 : 0);
   snap->awaiting_handover_from = awaiting_handover_ ? watched_.guid : 0;
-  for (const WatchedSm& sm : known_sms_) {
+  for (const WatchedSm& sm : known_.list()) {
     snap->other_sms.push_back({sm.guid, sm.info.priority, mad::to_string(sm.info.state), sm.lid});
   }
   if (runner_ && runner_->topology()) {
@@ -70,15 +70,15 @@ void Daemon::publish(const SweepSummary* summary) {
       runner_ ? mcast_.view(&runner_->mcast_tables(), runner_->mcast_rebuild_pending()) : mcast_.view(nullptr, false);
   snap->last_sweep = last_summary_;
   snap->last_sweep_time = last_sweep_time_;
-  snap->last_repair_ms = last_repair_ms_;
+  snap->last_repair_ms = sweeps_.last_repair_ms();
   snap->counters = counters_;
-  snap->policy_generation = policy_generation_;
+  snap->policy_generation = reloads_.generation();
   snap->policy_source = policy_.source;
   snap->names = NodeNames(policy_.node_names);
-  snap->needs_restart = needs_restart_;
-  snap->reload_refused = reload_refused_;
-  snap->reload_refused_since = reload_refused_since_;
-  snap->reloads_refused_total = reloads_refused_total_;
+  snap->needs_restart = reloads_.needs_restart();
+  snap->reload_refused = reloads_.refused();
+  snap->reload_refused_since = reloads_.refused_since();
+  snap->reloads_refused_total = reloads_.refused_total();
   if (metrics_ && metrics_->port() != 0) snap->metrics_address = metrics_->address();
   snap->unhealthy = health_.view();
   snap->unhealthy_marks_total = health_.unhealthy_marks_total();
@@ -92,7 +92,7 @@ void Daemon::publish(const SweepSummary* summary) {
 sa::SaPublishInput Daemon::sa_input() const {
   sa::SaPublishInput in;
   in.policy = &policy_;
-  in.policy_generation = policy_generation_;
+  in.policy_generation = reloads_.generation();
   in.master = state_ == mad::SmState::kMaster;
   in.subnet_up = last_summary_.subnet_up;
   in.problems = &last_summary_.problems;
@@ -100,7 +100,7 @@ sa::SaPublishInput Daemon::sa_input() const {
   in.sm_guid = own_guid_;
   in.sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_, static_cast<std::uint8_t>(policy_.sm.priority),
                     static_cast<std::uint8_t>(state_)});
-  for (const WatchedSm& sm : known_sms_) {
+  for (const WatchedSm& sm : known_.list()) {
     in.sms.push_back({sm.lid, sm.guid, sm.info.sm_key, sm.info.act_count, sm.info.priority,
                       static_cast<std::uint8_t>(sm.info.state)});
   }

@@ -93,7 +93,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
       // Only a sender that proved our SM_Key learns it.
       if (refusal == SetRefusal::kSenderNotMaster || refusal == SetRefusal::kNoTransition) key_out = own_key;
     } else {
-      heard_sms_.insert(theirs.guid);
+      known_.heard(theirs.guid);
       DaemonEvent e;
       e.kind = *event;
       e.peer_guid = theirs.guid;
@@ -123,7 +123,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
     if (trusted) {
       // smd's polls carry its own SMInfo: an SM that outranks us and polls us is the cue to sweep, find it
       // and hand over (a STANDBY), or yield (a MASTER waiting for us), without waiting for a trap.
-      heard_sms_.insert(theirs.guid);
+      known_.heard(theirs.guid);
       const PeerVerdict v = judge_peer({state, policy_.sm.priority, own_guid_, own_key}, theirs);
       if (v == PeerVerdict::kHandOver) post(SmEvent::kPolledByHigherStandby, "polled by higher-priority " + from);
       if (v == PeerVerdict::kYield) post(SmEvent::kPolledByHigherMaster, "polled by higher-priority " + from);
