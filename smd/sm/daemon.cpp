@@ -21,12 +21,12 @@ std::string sa_services_file(const Policy& p) {
 
 Daemon::Daemon(Policy policy, std::string config_path)
     : policy_(std::move(policy)),
-      config_path_(std::move(config_path)),
       sweeps_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
-      poll_timer_(io_, SmEvent::kPollDue, [this](DaemonEvent e) { post(std::move(e)); }),
+      election_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
       mcast_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
       watchdog_timer_(io_),
       signals_(io_, SIGTERM, SIGINT, SIGHUP),
+      reloads_(std::move(config_path)),
       runtime_(policy_.log.level) {
   signals_.add(SIGUSR1);
   publish(nullptr);
@@ -40,8 +40,8 @@ int Daemon::run() {
     spdlog::error("cannot open the SM port: {}", port.error().message);
     return 2;
   }
-  own_guid_ = port.value()->port_guid();
-  own_port_ = static_cast<PortNum>(port.value()->port_num());
+  local_.guid = port.value()->port_guid();
+  local_.port = static_cast<PortNum>(port.value()->port_num());
   spdlog::info("SM port {}; priority {}; state DISCOVERING", port.value()->describe(), policy_.sm.priority);
   spdlog::info("policy {} takes effect ({}): {}", reloads_.generation(), policy_.source, summarize_policy(policy_));
 
@@ -58,13 +58,13 @@ int Daemon::run() {
   (void)ensure_is_sm("start-up");
 
   arm_signals();
-  start_management();
+  endpoints_.start(io_, *this, policy_, [this] { return snapshot(); });
   publish(nullptr);  // the bound metrics address, for `smctl status`
   arm_watchdog();
   schedule_heavy_sweep(Clock::now(), "start-up");
   run_loop();
   shut_down();
-  return exit_code_;
+  return events_.exit_code();
 }
 
 mad::GmpSink Daemon::start_sa_agent() {
@@ -111,7 +111,7 @@ void Daemon::open_transport(std::unique_ptr<mad::MadChannel> port, mad::GmpSink 
 // Every handler only queues events; they are applied here, between handlers, never inside one. A sweep
 // that an event starts re-enters io_ from its SmpBatch::wait(), and what runs there queues in turn.
 void Daemon::run_loop() {
-  while (!stopping_) {
+  while (!events_.stopping()) {
     io_.run_one();
     apply_events();
   }
@@ -120,11 +120,10 @@ void Daemon::run_loop() {
 // The SA, PerfMgr and CC threads send through the transport: they stop before it does.
 void Daemon::shut_down() {
   notify::stopping();
-  if (control_) (void)control_->stop();
-  if (metrics_) (void)metrics_->stop();
+  endpoints_.stop();
   sweeps_.cancel();
   sweeps_.cancel_light();
-  poll_timer_.cancel();
+  election_.cancel_poll();
   watchdog_timer_.cancel();
   signals_.cancel();
   if (sa_) sa_->stop();
@@ -133,23 +132,6 @@ void Daemon::shut_down() {
   transport_->stop();
   spdlog::info("smd stopped");
   spdlog::default_logger()->flush();  // warnings still being counted get their "[N more in T s]" line
-}
-
-// The control socket and metrics are conveniences: the SM keeps running the fabric when they cannot start.
-void Daemon::start_management() {
-  control_ = std::make_unique<ControlServer>(io_, *this, policy_.control.socket, policy_.control.mode);
-  if (auto st = control_->start(); !st.ok()) {
-    spdlog::error("control socket: {}", st.error().message);
-    control_.reset();
-  }
-  if (policy_.metrics.enabled) {
-    metrics_ = std::make_unique<MetricsServer>(
-        io_, [this] { return snapshot(); }, policy_.metrics.listen);
-    if (auto st = metrics_->start(); !st.ok()) {
-      spdlog::error("metrics: {}", st.error().message);
-      metrics_.reset();
-    }
-  }
 }
 
 // systemd's watchdog (WatchdogSec=) is pinged from the event loop, so a wedged loop gets the unit restarted.

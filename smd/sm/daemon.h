@@ -10,18 +10,23 @@
 // the control socket's reads of the frozen snapshot, and the systemd watchdog.
 //
 // The files, one purpose each:
-//   daemon.cpp          lifecycle: open the port, start the control socket and metrics, the loop, stop
-//   daemon_events.cpp   the queue and the table's executor: post, apply, enter a state, perform an action
+//   daemon.cpp          lifecycle: open the port, start the control socket and metrics (ManagementEndpoints,
+//                       management_endpoints.h), the loop, stop
+//   daemon_events.cpp   the table's executor: post to and apply the EventQueue (event_queue.h), enter a state,
+//                       perform an action
 //   daemon_sweeps.cpp   heavy and light sweeps, asking the SweepScheduler (sweep_scheduler.h) when they run
 //   daemon_sminfo.cpp   the SMInfo agent: answers to other SMs' Gets and Sets (control packets)
 //   daemon_election.cpp the election gate after discovery, handover, the other SMs in light sweeps (what is
 //                       known of them: KnownSms, known_sms.h)
-//   daemon_poll.cpp     polling the watched SM (STANDBY: the master; MASTER: a lower master) and nudging it
+//   daemon_poll.cpp     polling the watched SM (STANDBY: the master; MASTER: a lower master) and nudging it;
+//                       what polling keeps is the ElectionAgent (election_agent.h), our SMInfo LocalSm
+//                       (local_sm.h)
 //   daemon_is_sm.cpp    our own port's IsSM capability: checked, and restored when it is missing
 //   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, classify_trap, an event) and the SMInfo dispatch
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
 //                       (the generations and refusals: PolicyReloads, policy_reloads.h)
-//   daemon_publish.cpp  the frozen FabricSnapshot and the counters; the SA's input (smd/sa/sa_publisher.h)
+//   daemon_publish.cpp  the frozen FabricSnapshot (kept with the counters in SweepRecord, sweep_record.h); the
+//                       SA's input (smd/sa/sa_publisher.h)
 //   daemon_health.cpp   the health monitor's calls (smd/perfmgr/health_monitor.h: the PerfMgr thread, link
 //                       flaps, unhealthy marks, babbling ports) and what it asks of the SM
 //   daemon_runtime.cpp  the operator's runtime controls: sweeps off/on, a light sweep on request, the log
@@ -57,7 +62,11 @@
 #include "smd/sa/sa_publisher.h"
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
+#include "smd/sm/election_agent.h"
+#include "smd/sm/event_queue.h"
 #include "smd/sm/known_sms.h"
+#include "smd/sm/local_sm.h"
+#include "smd/sm/management_endpoints.h"
 #include "smd/sm/mcast_mailbox.h"
 #include "smd/sm/pending_sweep.h"
 #include "smd/sm/policy_reloads.h"
@@ -65,6 +74,7 @@
 #include "smd/sm/sm_election.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
+#include "smd/sm/sweep_record.h"
 #include "smd/sm/sweep_scheduler.h"
 #include "smd/state/fabric_snapshot.h"
 #include "smd/sweep/sweep_runner.h"
@@ -112,7 +122,6 @@ class Daemon final : public DaemonControl, private HealthHost {
   void run_loop();
   /// Stop the endpoints, timers, threads and the transport, in the order their users need.
   void shut_down();
-  void start_management();
   void arm_watchdog();
 
   // --- daemon_events.cpp: the queue and the table's executor ---
@@ -178,10 +187,10 @@ class Daemon final : public DaemonControl, private HealthHost {
   /// The gate's first step: SMInfo of every other port that says IsSM or whose SM reached us, read at once;
   /// the ports that answered with their own GUID.
   std::vector<WatchedSm> read_peer_sminfo(const ObservedFabric& d);
-  /// The gate's second step: the answers whose SM_Key we trust become known_sms_ (changes logged); their
+  /// The gate's second step: the answers whose SM_Key we trust become the known SMs (changes logged); their
   /// SMInfo in the same order.
   std::vector<mad::SmInfo> admit_peers(const SmSelf& self, const std::vector<WatchedSm>& answered);
-  /// The gate's last step: act on the decision about known_sms_[decision.peer] (follow, hand over, yield,
+  /// The gate's last step: act on the decision about the known SM decision.peer (follow, hand over, yield,
   /// wait) and say whether this sweep goes on.
   SweepRunner::GateVerdict act_on_election(const ElectionDecision& decision);
   /// SubnSet(SMInfo) HANDOVER to `to` (a STANDBY or MASTER that outranks us). True when it answered with
@@ -271,46 +280,22 @@ class Daemon final : public DaemonControl, private HealthHost {
   void publish_sa();
   /// What sa_publisher_ reads: runner_'s last fabric, this SM and the SMs it knows, the policy.
   sa::SaPublishInput sa_input() const;
-  void count_sweep(const SweepSummary& s);
 
   boost::asio::io_context io_;
   Policy policy_;
-  std::string config_path_;
   std::unique_ptr<sa::SaAgent> sa_;  ///< the SA thread (null with sa.enabled false); stopped before transport_
   std::unique_ptr<mad::UmadTransport> transport_;
   std::unique_ptr<SweepRunner> runner_;
-  std::unique_ptr<ControlServer> control_;
-  std::unique_ptr<MetricsServer> metrics_;
-  SweepScheduler sweeps_;   ///< heavy-sweep requests and timer, the light timer, the repair clock
-  EventTimer poll_timer_;   ///< kPollDue
-  McastMailbox mcast_;      ///< the SA's groups handed to this thread; kMcastDue
-  sa::SaPublisher sa_publisher_;  ///< the SA's snapshot, the serving rule, the fabric views
+  ManagementEndpoints endpoints_;  ///< the control socket and the Prometheus endpoint
+  EventQueue events_;              ///< what handlers posted, applied by the loop; stopping and the exit code
+  SweepScheduler sweeps_;          ///< heavy-sweep requests and timer, the light timer, the repair clock
+  ElectionAgent election_;         ///< the gate's verdict, the other SMs, the watched SM and its polls
+  McastMailbox mcast_;             ///< the SA's groups handed to this thread; kMcastDue
+  sa::SaPublisher sa_publisher_;   ///< the SA's snapshot, the serving rule, the fabric views
   boost::asio::steady_timer watchdog_timer_;
   boost::asio::signal_set signals_;
-
-  // The event queue.
-  std::deque<DaemonEvent> events_;
-  bool applying_ = false;  ///< apply_events() is on the stack (it never nests)
-  bool stopping_ = false;
-  int exit_code_ = 0;              ///< what run() returns: 1 when the SM port stopped taking SMPs
-
-  PolicyReloads reloads_;  ///< the generation in effect, a staged reload, refusals (smd/sm/policy_reloads.h)
-
-  mad::SmState state_ = mad::SmState::kDiscovering;
-  std::uint32_t act_count_ = 0;
-  Guid own_guid_ = 0;
-  Lid own_lid_ = 0;
-  PortNum own_port_ = 0;           ///< our port's number (PortInfo attribute modifier of the IsSM check)
-  std::uint32_t own_capmask_ = 0;  ///< our port's CapabilityMask as last read
-
-  // The election. `gate_` is what the last gate decided (read when its sweep's outcome is applied).
-  SweepRunner::GateVerdict gate_ = SweepRunner::GateVerdict::kConfigure;
-  WatchedSm watched_;               ///< STANDBY: the master; MASTER: the lower master awaited
-  bool awaiting_handover_ = false;  ///< MASTER: watched_ is a lower master we poll until it hands over
-  unsigned poll_failures_ = 0;
-  KnownSms known_;                          ///< the other SMs: the last gate's, polled, heard (known_sms.h)
-  std::uint32_t trap_tid_ = 0;              ///< TIDs of the traps this SM sends
-  Guid nudged_guid_ = 0;                    ///< the last master nudged (repeats are logged at debug)
+  PolicyReloads reloads_;  ///< the file SIGHUP reads, the generation in effect, a staged reload, refusals
+  LocalSm local_;          ///< our port's identity, SMState and ActCount (what our SMInfo says)
 
   // Fabric health: the PerfMgr thread, unhealthy and babbling ports. The CC manager (smd/cc) runs only when enabled.
   HealthMonitor health_{policy_, *this, [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) {
@@ -319,11 +304,7 @@ class Daemon final : public DaemonControl, private HealthHost {
   std::unique_ptr<CcAgent> cc_;
 
   RuntimeControls runtime_;  ///< sweeps off, the log level's name, SIGUSR1 (smd/sm/runtime_controls.h)
-
-  DaemonCounters counters_;
-  SweepSummary last_summary_;
-  std::chrono::system_clock::time_point last_sweep_time_{};
-  std::shared_ptr<const FabricSnapshot> snapshot_;
+  SweepRecord record_;       ///< the counters, the last sweep's summary, the published snapshot
 };
 
 }  // namespace smd

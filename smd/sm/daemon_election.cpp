@@ -35,7 +35,7 @@ void log_peer_change(const WatchedSm* before, const WatchedSm& now) {
 }  // namespace
 
 void Daemon::note_polled_peer(const mad::SmInfo& answer) {
-  const KnownSms::Polled polled = known_.note_polled(watched_, answer);
+  const KnownSms::Polled polled = election_.known().note_polled(election_.watched(), answer);
   log_peer_change(polled.was ? &*polled.was : nullptr, polled.now);
   if (polled.changed) publish(nullptr);
 }
@@ -44,7 +44,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
   const Topology& topo = *d.topo;
   if (topo.sm_node != kNoNode) ensure_is_sm("discovery", d.port_info(topo.sm_node, topo.sm_port));
   const std::vector<WatchedSm> answered = read_peer_sminfo(d);
-  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  const SmSelf self = local_.self(policy_.sm.priority, policy_.sm.sm_key);
   const std::vector<mad::SmInfo> infos = admit_peers(self, answered);
   return act_on_election(decide_election(self, infos));
 }
@@ -63,7 +63,7 @@ std::vector<WatchedSm> Daemon::read_peer_sminfo(const ObservedFabric& d) {
       if (pi == nullptr || (n == topo.sm_node && p == topo.sm_port)) continue;
       if (node.is_switch() && p != 0) continue;
       const Guid port_guid = node.ports[p].guid ? node.ports[p].guid : node.guid;
-      if ((pi->capability_mask & mad::capmask::kIsSm) == 0 && !known_.was_heard(port_guid)) continue;
+      if ((pi->capability_mask & mad::capmask::kIsSm) == 0 && !election_.known().was_heard(port_guid)) continue;
       mad::SmpRequest req;
       req.path = d.port_path(n, p);
       req.attr_id = mad::attr::kSmInfo;
@@ -72,7 +72,7 @@ std::vector<WatchedSm> Daemon::read_peer_sminfo(const ObservedFabric& d) {
       WatchedSm sm{req.path, false, port_guid, pi->lid, {}};
       batch.submit(std::move(req), [this, &answered, sm](const mad::SmpReply& r) mutable {
         if (r.outcome != mad::SmpOutcome::kOk) {
-          known_.forget_heard(sm.guid);
+          election_.known().forget_heard(sm.guid);
           return;
         }
         sm.info = mad::SmInfo::decode(r.data);
@@ -91,7 +91,7 @@ std::vector<WatchedSm> Daemon::read_peer_sminfo(const ObservedFabric& d) {
 
 std::vector<mad::SmInfo> Daemon::admit_peers(const SmSelf& self, const std::vector<WatchedSm>& answered) {
   std::vector<mad::SmInfo> infos;
-  const std::vector<WatchedSm> before = known_.list();
+  const std::vector<WatchedSm> before = election_.known().list();
   std::vector<WatchedSm> trusted;
   for (const WatchedSm& sm : answered) {
     if (judge_peer(self, sm.info) == PeerVerdict::kDistrust) {
@@ -103,41 +103,41 @@ std::vector<mad::SmInfo> Daemon::admit_peers(const SmSelf& self, const std::vect
     trusted.push_back(sm);
     infos.push_back(sm.info);
   }
-  if (known_.replace(std::move(trusted))) sa_publisher_.note_other_master();
-  if (!known_.list().empty()) ++counters_.elections;
+  if (election_.known().replace(std::move(trusted))) sa_publisher_.note_other_master();
+  if (!election_.known().list().empty()) ++record_.counters().elections;
   return infos;
 }
 
 SweepRunner::GateVerdict Daemon::act_on_election(const ElectionDecision& decision) {
   using Verdict = SweepRunner::GateVerdict;
   if (decision.outcome == ElectionOutcome::kConfigure) return Verdict::kConfigure;
-  const WatchedSm& peer = known_.list()[decision.peer];
+  const WatchedSm& peer = election_.known().list()[decision.peer];
   const std::string who = describe_sm(peer);
-  spdlog::info("election in state {}: {} {}", mad::to_string(state_), to_string(decision.outcome), who);
+  spdlog::info("election in state {}: {} {}", mad::to_string(local_.state), to_string(decision.outcome), who);
   switch (decision.outcome) {
     case ElectionOutcome::kFollow:
-      watched_ = peer;
+      election_.watched() = peer;
       sweeps_.set_gate_why("following " + who);
       return Verdict::kStandBy;
     case ElectionOutcome::kHandOver:
       // IBA 14.4.1.1: the master hands the subnet to a standby of higher precedence, which takes it by
       // answering; if it does not, this SM stays master and goes on configuring.
       if (!hand_over(peer, peer.info)) return Verdict::kConfigure;
-      watched_ = peer;
+      election_.watched() = peer;
       sweeps_.set_gate_why("handed over to higher-priority " + who);
       return Verdict::kStandBy;
     case ElectionOutcome::kYield:
       // Two masters: the lower one hands its part over to the higher one and stands by under it, whether
       // or not the HANDOVER is answered (the higher master keeps the subnet either way; polling it tells).
       (void)hand_over(peer, peer.info);
-      watched_ = peer;
+      election_.watched() = peer;
       sweeps_.set_gate_why("yielded to higher-priority master " + who);
       return Verdict::kStandBy;
     case ElectionOutcome::kAwaitHandover:
       // Two masters, and we outrank the other one: it hands over to us (it finds us in its own sweep, or
       // our poll, which carries our SMInfo, tells it); meanwhile nothing of the subnet is written twice.
-      ++counters_.two_masters_found;
-      watched_ = peer;
+      ++record_.counters().two_masters_found;
+      election_.watched() = peer;
       sweeps_.set_gate_why("waiting for lower-priority master " + who + " to hand over");
       spdlog::warn("two masters: {}", sweeps_.gate_why());
       return Verdict::kWait;
@@ -165,21 +165,21 @@ bool Daemon::hand_over(const WatchedSm& to, const mad::SmInfo& info) {
                  reply ? describe_failure(*reply) : std::string("no answer"));
     return false;
   }
-  ++counters_.handovers_sent;
+  ++record_.counters().handovers_sent;
   spdlog::info("HANDOVER to {} at DR path {} taken (it answered {})", who, to.path.to_string(),
                mad::to_string(mad::SmInfo::decode(reply->data).state));
   return true;
 }
 
 bool Daemon::other_sms_need_sweep(std::string& reason) {
-  if (known_.list().empty()) return false;
+  if (election_.known().list().empty()) return false;
   SmpBatch batch(io_, *transport_);
-  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  const SmSelf self = local_.self(policy_.sm.priority, policy_.sm.sm_key);
   const mad::SmInfo ours = own_sminfo(policy_.sm.sm_key);
   std::vector<Guid> gone;
   unsigned masters = 0;
-  for (WatchedSm& sm : known_.entries()) {
-    if (awaiting_handover_ && sm.guid == watched_.guid) continue;  // polled already
+  for (WatchedSm& sm : election_.known().entries()) {
+    if (election_.awaiting_handover() && sm.guid == election_.watched().guid) continue;  // polled already
     mad::SmpRequest req;
     req.path = sm.path;
     req.attr_id = mad::attr::kSmInfo;
@@ -205,10 +205,10 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
   }
   batch.wait();
   for (const Guid g : gone) {
-    if (const WatchedSm* sm = find_sm(known_.list(), g))
+    if (const WatchedSm* sm = find_sm(election_.known().list(), g))
       spdlog::info("{} no longer answers: left the subnet", describe_sm(*sm));
   }
-  if (known_.after_light_sweep(gone, masters, awaiting_handover_)) sa_publisher_.note_other_master();
+  if (election_.known().after_light_sweep(gone, masters, election_.awaiting_handover())) sa_publisher_.note_other_master();
   return !reason.empty();
 }
 

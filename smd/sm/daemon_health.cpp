@@ -19,7 +19,7 @@ void Daemon::request_port_clear(PortKey port, const std::string& reason) {
   post(std::move(e));
 }
 
-bool Daemon::perfmgr_may_run() const { return state_ == mad::SmState::kMaster && !stopping_ && transport_; }
+bool Daemon::perfmgr_may_run() const { return local_.state == mad::SmState::kMaster && !events_.stopping() && transport_; }
 
 void Daemon::update_perfmgr() { health_.update_perfmgr(perfmgr_may_run()); }
 

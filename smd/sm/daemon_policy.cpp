@@ -59,9 +59,9 @@ void Daemon::on_signal(int signo) {
 }
 
 std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
-  if (config_path_.empty()) return nullptr;
-  auto perms = check_policy_file_permissions(config_path_);
-  auto loaded = perms.ok() ? load_policy_file(config_path_) : Result<Policy>(perms.error());
+  if (reloads_.config_path().empty()) return nullptr;
+  auto perms = check_policy_file_permissions(reloads_.config_path());
+  auto loaded = perms.ok() ? load_policy_file(reloads_.config_path()) : Result<Policy>(perms.error());
   if (!loaded.ok()) {
     // One log line per error of the file (the loader lists them all, one a line).
     const std::string_view all = loaded.error().message;
@@ -86,10 +86,10 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   reloaded->policy = keep_restart_keys(policy_, std::move(loaded.value()));
   reloaded->generation = reloads_.next_generation();
   if (sweeps_.running() != 0) {
-    spdlog::info("SIGHUP: policy {} read from {} while heavy sweep {} runs; queued", reloaded->generation, config_path_,
+    spdlog::info("SIGHUP: policy {} read from {} while heavy sweep {} runs; queued", reloaded->generation, reloads_.config_path(),
                  sweeps_.running());
   } else {
-    spdlog::info("SIGHUP: policy {} read from {}", reloaded->generation, config_path_);
+    spdlog::info("SIGHUP: policy {} read from {}", reloaded->generation, reloads_.config_path());
   }
   for (const RestartNeeded& k : reloaded->needs_restart) {
     spdlog::warn("needs restart: {} (running {}, file {})", k.key, k.running, k.file);

@@ -24,7 +24,7 @@ void Daemon::request_heavy_sweep(const std::string& reason) { post(SmEvent::kSwe
 void Daemon::request_reroute(const std::string& reason) { post(SmEvent::kRerouteRequested, "reroute: " + reason); }
 
 void Daemon::schedule_heavy_sweep(Clock::time_point due, const std::string& reason, SweepScope scope, Lid trap_lid) {
-  if (stopping_ || state_ == mad::SmState::kNotActive || state_ == mad::SmState::kStandby) return;
+  if (events_.stopping() || local_.state == mad::SmState::kNotActive || local_.state == mad::SmState::kStandby) return;
   sweeps_.request(due, reason, scope, trap_lid);
 }
 
@@ -68,9 +68,12 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   const std::uint64_t n = started.number;
   const std::uint64_t generation = reloads_.generation();
   spdlog::info("heavy sweep {} under policy {} ({}): {} (state {})", n, generation, policy_.source, order.reason,
-               mad::to_string(state_));
-  gate_ = SweepRunner::GateVerdict::kConfigure;
-  auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
+               mad::to_string(local_.state));
+  election_.set_gate(SweepRunner::GateVerdict::kConfigure);
+  auto gate = [this](const ObservedFabric& d) {
+    election_.set_gate(election_gate(d));
+    return election_.gate();
+  };
   take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
   health_.perf().set_sweeping(true);  // the PerfMgr and CC manager send nothing new until the sweep is over
   if (cc_) cc_->set_sweeping(true);
@@ -78,7 +81,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   health_.perf().set_sweeping(false);
   if (cc_) cc_->set_sweeping(false);
   const unsigned dead_port_sweeps = sweeps_.end(s->smps_sent > 0 && s->send_errors == s->smps_sent);
-  count_sweep(*s);
+  record_.count_sweep(*s);
   // A port that sends nothing at all (its device went away; under ibsim, the simulator did) does not come
   // back by itself: after six heavy sweeps in a row that sent nothing (three quick re-sweeps, then one per
   // sweep_interval: about half a minute at the default), smd stops with an error so that the service
@@ -89,8 +92,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
         "SM port: every SMP of the last {} heavy sweeps failed to send; stopping (exit status 1) so that "
         "the service manager starts smd again and it opens the port afresh",
         kDeadPortSweeps);
-    exit_code_ = 1;
-    stopping_ = true;
+    events_.stop(1);
   }
   const std::string result = s->stopped_after_discovery ? "stopped at the election gate: " + sweeps_.gate_why()
                              : s->subnet_up             ? "subnet up"
@@ -99,7 +101,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
 
   // The outcome is applied now, before anything that was queued while the sweep ran.
   DaemonEvent outcome;
-  const bool waits = gate_ == SweepRunner::GateVerdict::kWait;
+  const bool waits = election_.gate() == SweepRunner::GateVerdict::kWait;
   outcome.kind = !s->stopped_after_discovery ? (s->subnet_up ? SmEvent::kSweepUp : SmEvent::kSweepNotUp)
                  : waits                     ? SmEvent::kSweepAwaitsHandover
                                              : SmEvent::kSweepFoundMaster;
@@ -112,16 +114,16 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
 
 void Daemon::after_gate_stopped_sweep(const SweepSummary& s) {
   publish(&s);
-  notify::ready(std::string("STANDBY: master ") + format_guid(watched_.guid));
+  notify::ready(std::string("STANDBY: master ") + format_guid(election_.watched().guid));
 }
 
 void Daemon::after_configuring_sweep(const SweepSummary& s) {
   if (!s.subnet_up) {
-    ++counters_.failed_sweeps;
+    ++record_.counters().failed_sweeps;
     spdlog::warn("heavy sweep left {} problems; first: {}", s.problems.size(),
                  s.problems.empty() ? "" : s.problems.front().to_string());
   }
-  ++act_count_;
+  ++local_.act_count;
   // The gate found no other master in this sweep: a lower master we waited for is gone.
   stop_awaiting("this sweep found no other master");
   // A change seen while this sweep ran (its own links going Active send traps) is not what it repaired:
@@ -129,15 +131,15 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
   if (const std::optional<double> ms = sweeps_.repaired(Clock::now(), s.subnet_up)) {
     spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", *ms);
   }
-  own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
+  local_.lid = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};
   health_after_sweep(s);
   cc_after_sweep(s);
   publish(&s);
-  const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
+  const std::string line = std::string(mad::to_string(local_.state)) + ": " + std::to_string(s.switches) + " switches, " +
                            std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +
                            (s.subnet_up ? ", subnet up" : ", " + std::to_string(s.problems.size()) + " problems");
-  if (counters_.heavy_sweeps == 1) {
+  if (record_.counters().heavy_sweeps == 1) {
     notify::ready(line);
   } else {
     notify::status(line);
@@ -155,7 +157,7 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
 }
 
 void Daemon::arm_light_sweep() {
-  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster || runtime_.sweeps_off_view()) return;
+  if (policy_.sm.sweep_interval_s == 0 || local_.state != mad::SmState::kMaster || runtime_.sweeps_off_view()) return;
   sweeps_.arm_light(std::chrono::seconds(policy_.sm.sweep_interval_s));
 }
 
@@ -177,7 +179,7 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   // The SMs the last election found: another MASTER, or a STANDBY that outranks us, needs a heavy sweep
   // (OpenSM's light sweep asks the same of every SM it knows).
   if (!change) change = other_sms_need_sweep(reason);
-  ++counters_.light_sweeps;
+  ++record_.counters().light_sweeps;
   health_tick();
   if (change) {
     DaemonEvent found;

@@ -24,7 +24,7 @@ void Daemon::on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, co
 }
 
 void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
-  ++counters_.traps_received;
+  ++record_.counters().traps_received;
   const mad::Notice notice = mad::Notice::decode(mad::smp_data(mad));
   // TrapRepress (IBA 14.2.5.1): the same MAD back with method 0x07 stops the producer repeating it.
   std::array<std::uint8_t, mad::kMadSize> repress;
@@ -38,7 +38,7 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
   const TrapClass what = classify_trap(TrapSource{.is_generic = notice.is_generic,
                                                    .trap_number = notice.trap_number,
                                                    .issuer_lid = notice.issuer_lid,
-                                                   .own_lid = own_lid_});
+                                                   .own_lid = local_.lid});
   switch (what.response) {
     case TrapResponse::kCountPortError:
       record_port_trap(notice.trap_number, notice.port_trap_lid(), notice.port_trap_port());

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "smd/sm/daemon_event.h"
@@ -17,6 +18,10 @@ namespace smd {
 
 class PolicyReloads {
  public:
+  /// `config_path`: the file SIGHUP re-reads ("" = the defaults only: nothing to reload).
+  explicit PolicyReloads(std::string config_path = {}) : config_path_(std::move(config_path)) {}
+  const std::string& config_path() const { return config_path_; }
+
   /// The generation a newly read file gets: 2, 3, ... (1 is the start-up policy). Counts files read even
   /// while an older one is still staged, so each reload in the log has its own number.
   std::uint64_t next_generation() { return ++last_generation_; }
@@ -45,6 +50,7 @@ class PolicyReloads {
   std::uint64_t refused_total() const { return refused_total_; }
 
  private:
+  std::string config_path_;
   std::uint64_t generation_ = 1;
   std::uint64_t last_generation_ = 1;  ///< the newest generation read (staged or in effect)
   std::vector<RestartNeeded> needs_restart_;
