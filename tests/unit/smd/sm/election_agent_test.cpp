@@ -78,8 +78,8 @@ TEST(ElectionAgent, OnlyTheFirstNudgeOfEachMasterIsNews) {
   EXPECT_TRUE(r.agent.note_nudge(0x10));
   EXPECT_FALSE(r.agent.note_nudge(0x10));  // the next poll's repeat
   EXPECT_FALSE(r.agent.note_nudge(0x10));
-  EXPECT_TRUE(r.agent.note_nudge(0x20));   // another master
-  EXPECT_TRUE(r.agent.note_nudge(0x10));   // back to the first: news again
+  EXPECT_TRUE(r.agent.note_nudge(0x20));  // another master
+  EXPECT_TRUE(r.agent.note_nudge(0x10));  // back to the first: news again
 }
 
 TEST(ElectionAgent, TheGateVerdictAndTheWatchedSmAreKept) {
