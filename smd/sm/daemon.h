@@ -10,20 +10,28 @@
 // the control socket's reads of the frozen snapshot, and the systemd watchdog.
 //
 // The files, one purpose each:
-//   daemon.cpp          lifecycle: open the port, start the control socket and metrics, the loop, stop
-//   daemon_events.cpp   the queue and the table's executor: post, apply, enter a state, perform an action
-//   daemon_sweeps.cpp   heavy-sweep scheduling (coalesced requests, one timer), heavy and light sweeps
+//   daemon.cpp          lifecycle: open the port, start the control socket and metrics (ManagementEndpoints,
+//                       management_endpoints.h), the loop, stop
+//   daemon_events.cpp   the table's executor: post to and apply the EventQueue (event_queue.h), enter a state,
+//                       perform an action
+//   daemon_sweeps.cpp   heavy and light sweeps, asking the SweepScheduler (sweep_scheduler.h) when they run
 //   daemon_sminfo.cpp   the SMInfo agent: answers to other SMs' Gets and Sets (control packets)
-//   daemon_election.cpp the election gate after discovery, handover, the other SMs in light sweeps
-//   daemon_poll.cpp     polling the watched SM (STANDBY: the master; MASTER: a lower master) and nudging it
+//   daemon_election.cpp the election gate after discovery, handover, the other SMs in light sweeps (what is
+//                       known of them: KnownSms, known_sms.h)
+//   daemon_poll.cpp     polling the watched SM (STANDBY: the master; MASTER: a lower master) and nudging it;
+//                       what polling keeps is the ElectionAgent (election_agent.h), our SMInfo LocalSm
+//                       (local_sm.h)
 //   daemon_is_sm.cpp    our own port's IsSM capability: checked, and restored when it is missing
-//   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, then an event) and the SMInfo dispatch
+//   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, classify_trap, an event) and the SMInfo dispatch
 //   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
-//   daemon_publish.cpp  the frozen FabricSnapshot and the counters; the SA's input (smd/sa/sa_publisher.h)
+//                       (the generations and refusals: PolicyReloads, policy_reloads.h)
+//   daemon_publish.cpp  the frozen FabricSnapshot (kept with the counters in SweepRecord, sweep_record.h); the
+//                       SA's input (smd/sa/sa_publisher.h)
 //   daemon_health.cpp   the health monitor's calls (smd/perfmgr/health_monitor.h: the PerfMgr thread, link
 //                       flaps, unhealthy marks, babbling ports) and what it asks of the SM
 //   daemon_runtime.cpp  the operator's runtime controls: sweeps off/on, a light sweep on request, the log
-//                       level, PerfMgr pass and clear, reopening the log file (SIGUSR1)
+//                       level, PerfMgr pass and clear, reopening the log file (SIGUSR1); their state is
+//                       RuntimeControls (runtime_controls.h)
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -54,24 +62,24 @@
 #include "smd/sa/sa_publisher.h"
 #include "smd/sm/daemon_event.h"
 #include "smd/sm/event_timer.h"
+#include "smd/sm/election_agent.h"
+#include "smd/sm/event_queue.h"
+#include "smd/sm/known_sms.h"
+#include "smd/sm/local_sm.h"
+#include "smd/sm/management_endpoints.h"
 #include "smd/sm/mcast_mailbox.h"
 #include "smd/sm/pending_sweep.h"
+#include "smd/sm/policy_reloads.h"
+#include "smd/sm/runtime_controls.h"
+#include "smd/sm/sm_election.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
+#include "smd/sm/sweep_record.h"
+#include "smd/sm/sweep_scheduler.h"
 #include "smd/state/fabric_snapshot.h"
 #include "smd/sweep/sweep_runner.h"
 
 namespace smd {
-
-/// The SM this one polls: its master (STANDBY), or the lower master it waits for (MASTER), and the other
-/// SMs it knows from its last election.
-struct WatchedSm {
-  mad::DrPath path;     ///< directed route to its port (used when `by_lid` is false)
-  bool by_lid = false;  ///< reached LID-routed instead (a STANDBY Set from an SM not in our fabric)
-  Guid guid = 0;        ///< its port GUID
-  Lid lid = 0;          ///< its port's LID as last read (the nudge goes there), 0 = unknown
-  mad::SmInfo info;     ///< its SMInfo as last read
-};
 
 class Daemon final : public DaemonControl, private HealthHost {
  public:
@@ -100,13 +108,20 @@ class Daemon final : public DaemonControl, private HealthHost {
   /// Hand the request to the PerfMgr thread now (PerfAgent is thread-safe and holds off while a sweep runs).
   Status request_perfmgr(PerfMgrRequest what, const std::string& requester) override;
   /// What SIGUSR1 runs to reopen the log file (logrotate); set by main() before run(). Its error is logged.
-  void set_log_reopen(std::function<Status()> reopen) { reopen_log_ = std::move(reopen); }
+  void set_log_reopen(std::function<Status()> reopen) { runtime_.set_log_reopen(std::move(reopen)); }
 
  private:
   using Clock = std::chrono::steady_clock;
 
   // --- daemon.cpp: lifecycle ---
-  void start_management();
+  /// The SA thread (sa.enabled) and the sink through which the transport hands it SA MADs (empty without).
+  mad::GmpSink start_sa_agent();
+  /// The PerfMgr and CC manager, and the transport on `port` with their sinks; the runner on it.
+  void open_transport(std::unique_ptr<mad::MadChannel> port, mad::GmpSink sa_sink);
+  /// Apply queued events between handlers until a stop is applied.
+  void run_loop();
+  /// Stop the endpoints, timers, threads and the transport, in the order their users need.
+  void shut_down();
   void arm_watchdog();
 
   // --- daemon_events.cpp: the queue and the table's executor ---
@@ -169,6 +184,15 @@ class Daemon final : public DaemonControl, private HealthHost {
   /// sweep: it never changes state_; a stop is applied as the sweep's outcome (kSweepFoundMaster,
   /// kSweepAwaitsHandover).
   SweepRunner::GateVerdict election_gate(const ObservedFabric& d);
+  /// The gate's first step: SMInfo of every other port that says IsSM or whose SM reached us, read at once;
+  /// the ports that answered with their own GUID.
+  std::vector<WatchedSm> read_peer_sminfo(const ObservedFabric& d);
+  /// The gate's second step: the answers whose SM_Key we trust become the known SMs (changes logged); their
+  /// SMInfo in the same order.
+  std::vector<mad::SmInfo> admit_peers(const SmSelf& self, const std::vector<WatchedSm>& answered);
+  /// The gate's last step: act on the decision about the known SM decision.peer (follow, hand over, yield,
+  /// wait) and say whether this sweep goes on.
+  SweepRunner::GateVerdict act_on_election(const ElectionDecision& decision);
   /// SubnSet(SMInfo) HANDOVER to `to` (a STANDBY or MASTER that outranks us). True when it answered with
   /// status 0 (OpenSM answers in the state it had before the Set: STANDBY; smd answers MASTER).
   bool hand_over(const WatchedSm& to, const mad::SmInfo& info);
@@ -248,68 +272,22 @@ class Daemon final : public DaemonControl, private HealthHost {
   void publish_sa();
   /// What sa_publisher_ reads: runner_'s last fabric, this SM and the SMs it knows, the policy.
   sa::SaPublishInput sa_input() const;
-  void count_sweep(const SweepSummary& s);
 
   boost::asio::io_context io_;
   Policy policy_;
-  std::string config_path_;
   std::unique_ptr<sa::SaAgent> sa_;  ///< the SA thread (null with sa.enabled false); stopped before transport_
   std::unique_ptr<mad::UmadTransport> transport_;
   std::unique_ptr<SweepRunner> runner_;
-  std::unique_ptr<ControlServer> control_;
-  std::unique_ptr<MetricsServer> metrics_;
-  EventTimer sweep_timer_;  ///< kHeavySweepDue
-  EventTimer light_timer_;  ///< kLightSweepDue
-  EventTimer poll_timer_;   ///< kPollDue
-  McastMailbox mcast_;      ///< the SA's groups handed to this thread; kMcastDue
-  sa::SaPublisher sa_publisher_;  ///< the SA's snapshot, the serving rule, the fabric views
+  ManagementEndpoints endpoints_;  ///< the control socket and the Prometheus endpoint
+  EventQueue events_;              ///< what handlers posted, applied by the loop; stopping and the exit code
+  SweepScheduler sweeps_;          ///< heavy-sweep requests and timer, the light timer, the repair clock
+  ElectionAgent election_;         ///< the gate's verdict, the other SMs, the watched SM and its polls
+  McastMailbox mcast_;             ///< the SA's groups handed to this thread; kMcastDue
+  sa::SaPublisher sa_publisher_;   ///< the SA's snapshot, the serving rule, the fabric views
   boost::asio::steady_timer watchdog_timer_;
   boost::asio::signal_set signals_;
-
-  // The event queue.
-  std::deque<DaemonEvent> events_;
-  bool applying_ = false;  ///< apply_events() is on the stack (it never nests)
-  bool stopping_ = false;
-  int exit_code_ = 0;              ///< what run() returns: 1 when the SM port stopped taking SMPs
-  unsigned dead_port_sweeps_ = 0;  ///< heavy sweeps in a row whose every SMP failed to send
-
-  // Heavy-sweep scheduling. Each arming of a timer gets a generation; a firing of an older one is stale.
-  PendingSweep pending_;
-  bool sweep_armed_ = false;         ///< the sweep timer waits
-  bool sweep_due_ = false;           ///< it fired; its kHeavySweepDue is queued (and takes every request until it runs)
-  std::uint64_t sweep_seq_ = 0;      ///< heavy sweeps started (their number in the log)
-  std::uint64_t sweep_running_ = 0;  ///< the number of the heavy sweep in progress, 0 = none
-  std::string gate_why_;             ///< the election gate stopped this sweep: why
-  unsigned failed_in_row_ = 0;       ///< heavy sweeps in a row that did not bring the subnet up
-  Clock::time_point change_seen_{};  ///< first trap/change not yet repaired (for last_repair_ms)
-  Clock::time_point sweep_started_{};  ///< when the last heavy sweep began
-
-  // The policy in effect, and one read by SIGHUP that waits for the next heavy sweep.
-  std::uint64_t policy_generation_ = 1;
-  std::uint64_t last_generation_ = 1;  ///< the newest generation read (staged or in effect)
-  std::vector<RestartNeeded> needs_restart_;
-  std::shared_ptr<const ReloadedPolicy> staged_;
-  std::string reload_refused_;  ///< the refused file's error while no later reload was accepted
-  std::chrono::system_clock::time_point reload_refused_since_{};
-  std::uint64_t reloads_refused_total_ = 0;
-
-  mad::SmState state_ = mad::SmState::kDiscovering;
-  std::uint32_t act_count_ = 0;
-  Guid own_guid_ = 0;
-  Lid own_lid_ = 0;
-  PortNum own_port_ = 0;           ///< our port's number (PortInfo attribute modifier of the IsSM check)
-  std::uint32_t own_capmask_ = 0;  ///< our port's CapabilityMask as last read
-
-  // The election. `gate_` is what the last gate decided (read when its sweep's outcome is applied).
-  SweepRunner::GateVerdict gate_ = SweepRunner::GateVerdict::kConfigure;
-  WatchedSm watched_;               ///< STANDBY: the master; MASTER: the lower master awaited
-  bool awaiting_handover_ = false;  ///< MASTER: watched_ is a lower master we poll until it hands over
-  unsigned poll_failures_ = 0;
-  std::vector<WatchedSm> known_sms_;        ///< the other trusted SMs the last gate read
-  std::unordered_set<Guid> heard_sms_;      ///< SMs whose trusted SMInfo reached us (asked even without IsSM)
-  unsigned other_masters_ = 0;              ///< other SMs in MASTER state at the last look
-  std::uint32_t trap_tid_ = 0;              ///< TIDs of the traps this SM sends
-  Guid nudged_guid_ = 0;                    ///< the last master nudged (repeats are logged at debug)
+  PolicyReloads reloads_;  ///< the file SIGHUP reads, the generation in effect, a staged reload, refusals
+  LocalSm local_;          ///< our port's identity, SMState and ActCount (what our SMInfo says)
 
   // Fabric health: the PerfMgr thread, unhealthy and babbling ports. The CC manager (smd/cc) runs only when enabled.
   HealthMonitor health_{policy_, *this, [this](std::span<const std::uint8_t> mad, const mad::MadAddress& to) {
@@ -317,17 +295,8 @@ class Daemon final : public DaemonControl, private HealthHost {
                         }};
   std::unique_ptr<CcAgent> cc_;
 
-  // Runtime controls. Sweeps off is not kept across a restart (OpenSM's `sweep off` is not either): a
-  // restarted daemon sweeps, so it never comes up unable to repair a fabric nobody remembers freezing.
-  std::optional<SweepsOffView> sweeps_off_;
-  std::string log_level_;               ///< the running level's name
-  std::function<Status()> reopen_log_;  ///< SIGUSR1
-
-  DaemonCounters counters_;
-  SweepSummary last_summary_;
-  std::chrono::system_clock::time_point last_sweep_time_{};
-  double last_repair_ms_ = 0;
-  std::shared_ptr<const FabricSnapshot> snapshot_;
+  RuntimeControls runtime_;  ///< sweeps off, the log level's name, SIGUSR1 (smd/sm/runtime_controls.h)
+  SweepRecord record_;       ///< the counters, the last sweep's summary, the published snapshot
 };
 
 }  // namespace smd

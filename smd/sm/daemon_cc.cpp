@@ -10,7 +10,7 @@ void Daemon::cc_after_sweep(const SweepSummary& s) {
   if (!cc_) return;
   const CongestionControlPolicy& policy = policy_.congestion_control;
   const std::shared_ptr<const Topology> topo = runner_ ? runner_->topology() : nullptr;
-  const bool want = policy.enabled && state_ == mad::SmState::kMaster && !stopping_ && topo;
+  const bool want = policy.enabled && local_.state == mad::SmState::kMaster && !events_.stopping() && topo;
   if (!want) {
     if (cc_->running()) {
       cc_->stop();

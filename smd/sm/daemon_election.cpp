@@ -32,38 +32,25 @@ void log_peer_change(const WatchedSm* before, const WatchedSm& now) {
   }
 }
 
-const WatchedSm* find_sm(const std::vector<WatchedSm>& sms, Guid guid) {
-  const auto it = std::find_if(sms.begin(), sms.end(), [guid](const WatchedSm& sm) { return sm.guid == guid; });
-  return it == sms.end() ? nullptr : &*it;
-}
-
 }  // namespace
 
 void Daemon::note_polled_peer(const mad::SmInfo& answer) {
-  const std::vector<WatchedSm> before = known_sms_;
-  WatchedSm* known = nullptr;
-  for (WatchedSm& sm : known_sms_) {
-    if (sm.guid == watched_.guid) known = &sm;
-  }
-  if (known == nullptr) {
-    known_sms_.push_back(watched_);
-    known = &known_sms_.back();
-  }
-  known->info = answer;
-  const WatchedSm* was = find_sm(before, watched_.guid);
-  log_peer_change(was, *known);
-  unsigned masters = 0;
-  for (const WatchedSm& sm : known_sms_) masters += sm.info.state == mad::SmState::kMaster ? 1 : 0;
-  const bool changed = was == nullptr || was->info.state != answer.state || masters != other_masters_;
-  other_masters_ = masters;
-  if (changed) publish(nullptr);
+  const KnownSms::Polled polled = election_.known().note_polled(election_.watched(), answer);
+  log_peer_change(polled.was ? &*polled.was : nullptr, polled.now);
+  if (polled.changed) publish(nullptr);
 }
 
 SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
-  using Verdict = SweepRunner::GateVerdict;
   const Topology& topo = *d.topo;
   if (topo.sm_node != kNoNode) ensure_is_sm("discovery", d.port_info(topo.sm_node, topo.sm_port));
+  const std::vector<WatchedSm> answered = read_peer_sminfo(d);
+  const SmSelf self = local_.self(policy_.sm.priority, policy_.sm.sm_key);
+  const std::vector<mad::SmInfo> infos = admit_peers(self, answered);
+  return act_on_election(decide_election(self, infos));
+}
 
+std::vector<WatchedSm> Daemon::read_peer_sminfo(const ObservedFabric& d) {
+  const Topology& topo = *d.topo;
   // Every other port that advertises IsSM, and every port of an SM that reached us with its SMInfo (its
   // IsSM may be missing: ibsim clears it when an earlier process on that port dies).
   SmpBatch batch(io_, *transport_);
@@ -76,7 +63,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
       if (pi == nullptr || (n == topo.sm_node && p == topo.sm_port)) continue;
       if (node.is_switch() && p != 0) continue;
       const Guid port_guid = node.ports[p].guid ? node.ports[p].guid : node.guid;
-      if ((pi->capability_mask & mad::capmask::kIsSm) == 0 && !heard_sms_.contains(port_guid)) continue;
+      if ((pi->capability_mask & mad::capmask::kIsSm) == 0 && !election_.known().was_heard(port_guid)) continue;
       mad::SmpRequest req;
       req.path = d.port_path(n, p);
       req.attr_id = mad::attr::kSmInfo;
@@ -85,7 +72,7 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
       WatchedSm sm{req.path, false, port_guid, pi->lid, {}};
       batch.submit(std::move(req), [this, &answered, sm](const mad::SmpReply& r) mutable {
         if (r.outcome != mad::SmpOutcome::kOk) {
-          heard_sms_.erase(sm.guid);
+          election_.known().forget_heard(sm.guid);
           return;
         }
         sm.info = mad::SmInfo::decode(r.data);
@@ -99,11 +86,13 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
     }
   }
   batch.wait();
+  return answered;
+}
 
-  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+std::vector<mad::SmInfo> Daemon::admit_peers(const SmSelf& self, const std::vector<WatchedSm>& answered) {
   std::vector<mad::SmInfo> infos;
-  const std::vector<WatchedSm> before = std::exchange(known_sms_, {});
-  unsigned masters = 0;
+  const std::vector<WatchedSm> before = election_.known().list();
+  std::vector<WatchedSm> trusted;
   for (const WatchedSm& sm : answered) {
     if (judge_peer(self, sm.info) == PeerVerdict::kDistrust) {
       spdlog::error("{} answered with another SM_Key (0x{:x}): not trusted, left out of the election", describe_sm(sm),
@@ -111,45 +100,46 @@ SweepRunner::GateVerdict Daemon::election_gate(const ObservedFabric& d) {
       continue;
     }
     log_peer_change(find_sm(before, sm.guid), sm);
-    known_sms_.push_back(sm);
+    trusted.push_back(sm);
     infos.push_back(sm.info);
-    if (sm.info.state == mad::SmState::kMaster) ++masters;
   }
-  other_masters_ = masters;
-  if (masters > 0) sa_publisher_.note_other_master();
-  if (!known_sms_.empty()) ++counters_.elections;
+  if (election_.known().replace(std::move(trusted))) sa_publisher_.note_other_master();
+  if (!election_.known().list().empty()) ++record_.counters().elections;
+  return infos;
+}
 
-  const ElectionDecision decision = decide_election(self, infos);
+SweepRunner::GateVerdict Daemon::act_on_election(const ElectionDecision& decision) {
+  using Verdict = SweepRunner::GateVerdict;
   if (decision.outcome == ElectionOutcome::kConfigure) return Verdict::kConfigure;
-  const WatchedSm& peer = known_sms_[decision.peer];
+  const WatchedSm& peer = election_.known().list()[decision.peer];
   const std::string who = describe_sm(peer);
-  spdlog::info("election in state {}: {} {}", mad::to_string(state_), to_string(decision.outcome), who);
+  spdlog::info("election in state {}: {} {}", mad::to_string(local_.state), to_string(decision.outcome), who);
   switch (decision.outcome) {
     case ElectionOutcome::kFollow:
-      watched_ = peer;
-      gate_why_ = "following " + who;
+      election_.watched() = peer;
+      sweeps_.set_gate_why("following " + who);
       return Verdict::kStandBy;
     case ElectionOutcome::kHandOver:
       // IBA 14.4.1.1: the master hands the subnet to a standby of higher precedence, which takes it by
       // answering; if it does not, this SM stays master and goes on configuring.
       if (!hand_over(peer, peer.info)) return Verdict::kConfigure;
-      watched_ = peer;
-      gate_why_ = "handed over to higher-priority " + who;
+      election_.watched() = peer;
+      sweeps_.set_gate_why("handed over to higher-priority " + who);
       return Verdict::kStandBy;
     case ElectionOutcome::kYield:
       // Two masters: the lower one hands its part over to the higher one and stands by under it, whether
       // or not the HANDOVER is answered (the higher master keeps the subnet either way; polling it tells).
       (void)hand_over(peer, peer.info);
-      watched_ = peer;
-      gate_why_ = "yielded to higher-priority master " + who;
+      election_.watched() = peer;
+      sweeps_.set_gate_why("yielded to higher-priority master " + who);
       return Verdict::kStandBy;
     case ElectionOutcome::kAwaitHandover:
       // Two masters, and we outrank the other one: it hands over to us (it finds us in its own sweep, or
       // our poll, which carries our SMInfo, tells it); meanwhile nothing of the subnet is written twice.
-      ++counters_.two_masters_found;
-      watched_ = peer;
-      gate_why_ = "waiting for lower-priority master " + who + " to hand over";
-      spdlog::warn("two masters: {}", gate_why_);
+      ++record_.counters().two_masters_found;
+      election_.watched() = peer;
+      sweeps_.set_gate_why("waiting for lower-priority master " + who + " to hand over");
+      spdlog::warn("two masters: {}", sweeps_.gate_why());
       return Verdict::kWait;
     case ElectionOutcome::kConfigure: break;
   }
@@ -175,21 +165,21 @@ bool Daemon::hand_over(const WatchedSm& to, const mad::SmInfo& info) {
                  reply ? describe_failure(*reply) : std::string("no answer"));
     return false;
   }
-  ++counters_.handovers_sent;
+  ++record_.counters().handovers_sent;
   spdlog::info("HANDOVER to {} at DR path {} taken (it answered {})", who, to.path.to_string(),
                mad::to_string(mad::SmInfo::decode(reply->data).state));
   return true;
 }
 
 bool Daemon::other_sms_need_sweep(std::string& reason) {
-  if (known_sms_.empty()) return false;
+  if (election_.known().list().empty()) return false;
   SmpBatch batch(io_, *transport_);
-  const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
+  const SmSelf self = local_.self(policy_.sm.priority, policy_.sm.sm_key);
   const mad::SmInfo ours = own_sminfo(policy_.sm.sm_key);
   std::vector<Guid> gone;
   unsigned masters = 0;
-  for (WatchedSm& sm : known_sms_) {
-    if (awaiting_handover_ && sm.guid == watched_.guid) continue;  // polled already
+  for (WatchedSm& sm : election_.known().entries()) {
+    if (election_.awaiting_handover() && sm.guid == election_.watched().guid) continue;  // polled already
     mad::SmpRequest req;
     req.path = sm.path;
     req.attr_id = mad::attr::kSmInfo;
@@ -215,14 +205,10 @@ bool Daemon::other_sms_need_sweep(std::string& reason) {
   }
   batch.wait();
   for (const Guid g : gone) {
-    if (const WatchedSm* sm = find_sm(known_sms_, g))
+    if (const WatchedSm* sm = find_sm(election_.known().list(), g))
       spdlog::info("{} no longer answers: left the subnet", describe_sm(*sm));
   }
-  if (masters > 0) sa_publisher_.note_other_master();
-  if (awaiting_handover_) ++masters;
-  other_masters_ = masters;
-  std::erase_if(known_sms_,
-                [&gone](const WatchedSm& sm) { return std::find(gone.begin(), gone.end(), sm.guid) != gone.end(); });
+  if (election_.known().after_light_sweep(gone, masters, election_.awaiting_handover())) sa_publisher_.note_other_master();
   return !reason.empty();
 }
 

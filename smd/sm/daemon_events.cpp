@@ -10,10 +10,7 @@
 
 namespace smd {
 
-void Daemon::post(DaemonEvent event) {
-  if (event.at == Clock::time_point{}) event.at = Clock::now();
-  events_.push_back(std::move(event));
-}
+void Daemon::post(DaemonEvent event) { events_.post(std::move(event)); }
 
 void Daemon::post(SmEvent kind, std::string why) {
   DaemonEvent event;
@@ -22,39 +19,31 @@ void Daemon::post(SmEvent kind, std::string why) {
   post(std::move(event));
 }
 
+// The loop is the only caller, and an action only posts, so this never nests.
 void Daemon::apply_events() {
-  // The loop is the only caller, and an action only posts, so this never nests: an event is applied
-  // only when the previous one (and the sweep it may have run) is done.
-  assert(!applying_);
-  applying_ = true;
-  while (!events_.empty() && !stopping_) {
-    const DaemonEvent event = std::move(events_.front());
-    events_.pop_front();
-    dispatch(event);
-  }
-  applying_ = false;
+  events_.apply([this](const DaemonEvent& event) { dispatch(event); });
 }
 
 void Daemon::dispatch(const DaemonEvent& event) {
-  const SmTransition t = sm_transition(state_, event.kind);
-  spdlog::debug("event {} in {}: {} -> {}", to_string(event.kind), mad::to_string(state_), to_string(t.action),
+  const SmTransition t = sm_transition(local_.state, event.kind);
+  spdlog::debug("event {} in {}: {} -> {}", to_string(event.kind), mad::to_string(local_.state), to_string(t.action),
                 mad::to_string(t.next));
   enter_state(t.next, event.why);
   perform(t.action, event);
 }
 
 void Daemon::enter_state(mad::SmState next, const std::string& why) {
-  if (next == state_) return;
-  spdlog::info("SM state {} -> {}: {}", mad::to_string(state_), mad::to_string(next), why);
-  const bool was_master = state_ == mad::SmState::kMaster;
-  state_ = next;
-  awaiting_handover_ = false;
+  if (next == local_.state) return;
+  spdlog::info("SM state {} -> {}: {}", mad::to_string(local_.state), mad::to_string(next), why);
+  const bool was_master = local_.state == mad::SmState::kMaster;
+  local_.state = next;
+  (void)election_.stop_awaiting();
   switch (next) {
     case mad::SmState::kStandby:
       // A standby only polls the master (IBA 14.4.1.1): it neither sweeps nor keeps sweep requests.
       cancel_light_sweep();
       cancel_heavy_sweeps();
-      poll_failures_ = 0;
+      election_.poll_answered();
       arm_poll();
       break;
     case mad::SmState::kNotActive:
@@ -80,13 +69,13 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
     case SmAction::kConfigured: after_configuring_sweep(*event.summary); return;
     case SmAction::kFollowMaster: after_gate_stopped_sweep(*event.summary); return;
     case SmAction::kTakeHandover:
-      ++counters_.handovers_received;
-      watched_ = {};
+      ++record_.counters().handovers_received;
+      election_.watched() = {};
       schedule_heavy_sweep(event.at, event.why);
       return;
     case SmAction::kAcceptHandover:
       // A lower master handed its part of the subnet over (two masters): the whole fabric is ours now.
-      ++counters_.handovers_received;
+      ++record_.counters().handovers_received;
       stop_awaiting("it handed over");
       schedule_heavy_sweep(event.at, event.why);
       return;
@@ -102,16 +91,16 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
     case SmAction::kSetSweeping: set_sweeping(event); return;
     case SmAction::kFollowSender:
       if (auto sm = reach_sm(event.peer_guid, event.peer_lid)) {
-        watched_ = *sm;
+        election_.watched() = *sm;
       } else {
         spdlog::warn("told to stand by by {}, which this SM cannot reach: it takes over after {} polls",
                      format_guid(event.peer_guid), policy_.sm.poll_retries);
-        watched_ = {};
-        watched_.guid = event.peer_guid;
+        election_.watched() = {};
+        election_.watched().guid = event.peer_guid;
       }
       return;
     case SmAction::kTakeOver:
-      change_seen_ = event.at;
+      sweeps_.restart_repair_clock(event.at);
       schedule_heavy_sweep(event.at, "takeover");
       return;
     case SmAction::kRequestSweep: request_sweep_for(event); return;
@@ -122,24 +111,21 @@ void Daemon::perform(SmAction action, const DaemonEvent& event) {
       request_sweep_for(event);
       return;
     case SmAction::kStagePolicy:
-      staged_ = event.policy;
-      spdlog::info("policy {} staged: it takes effect at the start of the next heavy sweep", staged_->generation);
+      reloads_.stage(event.policy);
+      spdlog::info("policy {} staged: it takes effect at the start of the next heavy sweep", event.policy->generation);
       schedule_heavy_sweep(event.at, event.why);
       return;
     case SmAction::kAdoptPolicy:
-      staged_ = event.policy;
+      reloads_.stage(event.policy);
       adopt_staged_policy();
       publish(nullptr);
       return;
-    case SmAction::kStop: stopping_ = true; return;
+    case SmAction::kStop: events_.stop(); return;
   }
 }
 
 mad::SmState Daemon::projected_state() const {
-  std::vector<SmEvent> kinds;
-  kinds.reserve(events_.size());
-  for (const DaemonEvent& e : events_) kinds.push_back(e.kind);
-  return project_state(state_, kinds);
+  return project_state(local_.state, events_.kinds());
 }
 
 }  // namespace smd

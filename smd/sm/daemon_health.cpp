@@ -19,13 +19,13 @@ void Daemon::request_port_clear(PortKey port, const std::string& reason) {
   post(std::move(e));
 }
 
-bool Daemon::perfmgr_may_run() const { return state_ == mad::SmState::kMaster && !stopping_ && transport_; }
+bool Daemon::perfmgr_may_run() const { return local_.state == mad::SmState::kMaster && !events_.stopping() && transport_; }
 
 void Daemon::update_perfmgr() { health_.update_perfmgr(perfmgr_may_run()); }
 
 void Daemon::health_after_sweep(const SweepSummary& s) { health_.after_sweep(s.subnet_up, perfmgr_may_run()); }
 
-void Daemon::health_policy_changed() { health_.policy_changed(policy_generation_, perfmgr_may_run()); }
+void Daemon::health_policy_changed() { health_.policy_changed(reloads_.generation(), perfmgr_may_run()); }
 
 std::shared_ptr<const Topology> Daemon::topology() const { return runner_ ? runner_->topology() : nullptr; }
 

@@ -37,15 +37,15 @@ std::optional<mad::PortInfo> read_own_port(boost::asio::io_context& io, mad::Smp
 bool Daemon::ensure_is_sm(const char* when, const mad::PortInfo* seen) {
   std::optional<mad::PortInfo> read;
   if (seen == nullptr) {
-    read = read_own_port(io_, *transport_, own_port_, m_key_of_port(own_guid_));
+    read = read_own_port(io_, *transport_, local_.port, m_key_of_port(local_.guid));
     if (!read) {
       spdlog::warn("IsSM check ({}): our port's PortInfo did not answer", when);
       return false;
     }
     seen = &*read;
   }
-  own_capmask_ = seen->capability_mask;
-  if (seen->lid != 0) own_lid_ = seen->lid;
+  local_.capmask = seen->capability_mask;
+  if (seen->lid != 0) local_.lid = seen->lid;
   if ((seen->capability_mask & mad::capmask::kIsSm) != 0) return false;
 
   spdlog::warn(
@@ -56,13 +56,13 @@ bool Daemon::ensure_is_sm(const char* when, const mad::PortInfo* seen) {
     spdlog::error("IsSM not restored: {}", st.error().message);
     return false;
   }
-  const std::optional<mad::PortInfo> after = read_own_port(io_, *transport_, own_port_, m_key_of_port(own_guid_));
+  const std::optional<mad::PortInfo> after = read_own_port(io_, *transport_, local_.port, m_key_of_port(local_.guid));
   if (!after || (after->capability_mask & mad::capmask::kIsSm) == 0) {
     spdlog::error("IsSM not restored: our port reads {}", after ? "without it still" : "nothing");
     return false;
   }
-  own_capmask_ = after->capability_mask;
-  ++counters_.is_sm_restored;
+  local_.capmask = after->capability_mask;
+  ++record_.counters().is_sm_restored;
   spdlog::info("IsSM restored on our port (CapabilityMask 0x{:08x})", after->capability_mask);
   return true;
 }

@@ -33,8 +33,8 @@ void Daemon::run_mcast_pass(const DaemonEvent& event) {
   health_.perf().set_sweeping(false);
   if (cc_) cc_->set_sweeping(false);
   if (r.skipped) return;
-  ++counters_.mcast_passes;
-  counters_.mft_blocks_written += r.counts.blocks_written;
+  ++record_.counters().mcast_passes;
+  record_.counters().mft_blocks_written += r.counts.blocks_written;
   if (!r.problems.empty()) {
     spdlog::warn("multicast pass: {} MLID(s) re-planned, {} MFT blocks written, {} problems; first: {}", r.rebuilt,
                  r.counts.blocks_written, r.problems.size(), r.problems.front().to_string());

@@ -37,7 +37,7 @@ void Daemon::on_signal(int signo) {
     return;
   }
   notify::reloading();
-  const std::uint64_t refused_before = reloads_refused_total_;
+  const std::uint64_t refused_before = reloads_.refused_total();
   if (auto reloaded = read_reloaded_policy()) {
     DaemonEvent event;
     event.kind = SmEvent::kPolicyReloaded;
@@ -46,7 +46,7 @@ void Daemon::on_signal(int signo) {
     post(std::move(event));
     notify::ready("policy reloaded");
     publish(nullptr);  // a refusal shown until now is over
-  } else if (reloads_refused_total_ != refused_before) {
+  } else if (reloads_.refused_total() != refused_before) {
     // A refused file changes nothing, so there is nothing to sweep for; status and metrics say so.
     notify::ready("policy reload refused, running policy kept");
     publish(nullptr);
@@ -59,9 +59,9 @@ void Daemon::on_signal(int signo) {
 }
 
 std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
-  if (config_path_.empty()) return nullptr;
-  auto perms = check_policy_file_permissions(config_path_);
-  auto loaded = perms.ok() ? load_policy_file(config_path_) : Result<Policy>(perms.error());
+  if (reloads_.config_path().empty()) return nullptr;
+  auto perms = check_policy_file_permissions(reloads_.config_path());
+  auto loaded = perms.ok() ? load_policy_file(reloads_.config_path()) : Result<Policy>(perms.error());
   if (!loaded.ok()) {
     // One log line per error of the file (the loader lists them all, one a line).
     const std::string_view all = loaded.error().message;
@@ -70,12 +70,10 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
       spdlog::error("reload refused, running policy kept: {}", all.substr(begin, end - begin));
       begin = end + 1;
     }
-    if (reload_refused_.empty()) reload_refused_since_ = std::chrono::system_clock::now();
-    reload_refused_ = loaded.error().message;
-    ++reloads_refused_total_;
+    reloads_.refuse(loaded.error().message, std::chrono::system_clock::now());
     return nullptr;
   }
-  reload_refused_.clear();
+  reloads_.accept();
   for (const std::string& w : loaded.value().warnings) spdlog::warn("SIGHUP: policy: {}", w);
   // The file says nothing of --instance, --metrics-listen or the overrides (-p, -g, -R): apply them again,
   // or the instance's paths would read as changed restart keys and `smd -p 10` would lose its priority.
@@ -86,12 +84,12 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
   // while an older reload is still staged.
   reloaded->needs_restart = keys_needing_restart(policy_, loaded.value());
   reloaded->policy = keep_restart_keys(policy_, std::move(loaded.value()));
-  reloaded->generation = ++last_generation_;
-  if (sweep_running_ != 0) {
-    spdlog::info("SIGHUP: policy {} read from {} while heavy sweep {} runs; queued", reloaded->generation, config_path_,
-                 sweep_running_);
+  reloaded->generation = reloads_.next_generation();
+  if (sweeps_.running() != 0) {
+    spdlog::info("SIGHUP: policy {} read from {} while heavy sweep {} runs; queued", reloaded->generation, reloads_.config_path(),
+                 sweeps_.running());
   } else {
-    spdlog::info("SIGHUP: policy {} read from {}", reloaded->generation, config_path_);
+    spdlog::info("SIGHUP: policy {} read from {}", reloaded->generation, reloads_.config_path());
   }
   for (const RestartNeeded& k : reloaded->needs_restart) {
     spdlog::warn("needs restart: {} (running {}, file {})", k.key, k.running, k.file);
@@ -100,18 +98,16 @@ std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {
 }
 
 void Daemon::adopt_staged_policy() {
-  if (!staged_) return;
-  policy_ = staged_->policy;
+  const std::shared_ptr<const ReloadedPolicy> staged = reloads_.take_staged();
+  if (!staged) return;
+  policy_ = staged->policy;
   runner_->set_policy(policy_);
   // The SA re-applies the policy's pre-created groups when this pointer changes.
   sa_publisher_.set_partition_policy(policy_.partitions);
-  policy_generation_ = staged_->generation;
-  needs_restart_ = staged_->needs_restart;
-  staged_.reset();
-  spdlog::info("policy {} takes effect ({}): {}", policy_generation_, policy_.source, summarize_policy(policy_));
+  spdlog::info("policy {} takes effect ({}): {}", reloads_.generation(), policy_.source, summarize_policy(policy_));
   // Each accepted reload sets the level again: the file's log.level, or --log-level when smd was started with
   // it (an override, applied above); an earlier `smctl log-level` lasts until then.
-  apply_log_level(policy_.log.level, "policy " + std::to_string(policy_generation_));
+  apply_log_level(policy_.log.level, "policy " + std::to_string(reloads_.generation()));
   health_policy_changed();
 }
 

@@ -25,68 +25,66 @@ constexpr std::uint16_t kSmPriorityChange = 0x0008;
 }  // namespace
 
 void Daemon::arm_poll(std::optional<std::chrono::milliseconds> delay) {
-  poll_timer_.arm_after(delay ? *delay : std::chrono::milliseconds(std::chrono::seconds(policy_.sm.poll_interval_s)));
+  election_.arm_poll(delay ? *delay : std::chrono::milliseconds(std::chrono::seconds(policy_.sm.poll_interval_s)));
 }
 
-void Daemon::cancel_poll() { poll_timer_.cancel(); }
+void Daemon::cancel_poll() { election_.cancel_poll(); }
 
 void Daemon::await_handover() {
-  awaiting_handover_ = true;
-  poll_failures_ = 0;
+  election_.start_awaiting();
   arm_poll(std::chrono::milliseconds(0));
   publish(nullptr);
-  notify::status("MASTER: waiting for lower-priority master " + format_guid(watched_.guid) + " to hand over");
+  notify::status("MASTER: waiting for lower-priority master " + format_guid(election_.watched().guid) + " to hand over");
 }
 
 void Daemon::stop_awaiting(const std::string& why) {
-  if (!awaiting_handover_) return;
-  spdlog::info("no longer waiting for {} to hand over: {}", format_guid(watched_.guid), why);
-  awaiting_handover_ = false;
+  if (!election_.stop_awaiting()) return;
+  spdlog::info("no longer waiting for {} to hand over: {}", format_guid(election_.watched().guid), why);
   cancel_poll();
 }
 
 void Daemon::poll_watched(const DaemonEvent& event) {
-  if (!poll_timer_.is_current(event.timer_gen)) return;
-  const bool standby = state_ == mad::SmState::kStandby;
-  if (!standby && !awaiting_handover_) return;
+  if (!election_.is_current_poll(event.timer_gen)) return;
+  const bool standby = local_.state == mad::SmState::kStandby;
+  if (!standby && !election_.awaiting_handover()) return;
   // A standby runs no light sweeps: its polls are where it checks that its own port still says IsSM.
   if (standby) ensure_is_sm("poll");
   mad::SmpRequest req;
-  if (watched_.by_lid) {
-    req.dlid = watched_.lid;
+  if (election_.watched().by_lid) {
+    req.dlid = election_.watched().lid;
   } else {
-    req.path = watched_.path;
+    req.path = election_.watched().path;
   }
   req.attr_id = mad::attr::kSmInfo;
-  req.m_key = m_key_of_port(watched_.guid);
+  req.m_key = m_key_of_port(election_.watched().guid);
   own_sminfo(policy_.sm.sm_key).encode(req.data);
-  const std::uint64_t gen = poll_timer_.generation();
+  const std::uint64_t gen = election_.poll_generation();
   transport_->submit(std::move(req), [this, gen](const mad::SmpReply& r) {
     // The answer only counts for the polling that sent it; what it means is an event.
-    if (!poll_timer_.is_current(gen)) return;
+    if (!election_.is_current_poll(gen)) return;
     std::optional<mad::SmInfo> answer;
     if (r.outcome == mad::SmpOutcome::kOk) answer = mad::SmInfo::decode(r.data);
-    const SmSelf self{state_, policy_.sm.priority, own_guid_, policy_.sm.sm_key};
-    const PollVerdict verdict = judge_poll(self, watched_.guid, answer);
-    if (answer && verdict != PollVerdict::kFailed) watched_.info = *answer;
+    const SmSelf self = local_.self(policy_.sm.priority, policy_.sm.sm_key);
+    const PollVerdict verdict = judge_poll(self, election_.watched().guid, answer);
+    if (answer && verdict != PollVerdict::kFailed) election_.watched().info = *answer;
     if (answer && verdict != PollVerdict::kFailed && verdict != PollVerdict::kKeyMismatch) note_polled_peer(*answer);
-    const std::string who = format_guid(watched_.guid);
+    const std::string who = format_guid(election_.watched().guid);
     switch (verdict) {
       case PollVerdict::kFailed:
       case PollVerdict::kKeyMismatch:
-        if (++poll_failures_ >= policy_.sm.poll_retries) {
+        if (const unsigned failures = election_.poll_failed(); failures >= policy_.sm.poll_retries) {
           const std::string what =
               verdict == PollVerdict::kKeyMismatch
                   ? " answered with another SM_Key (not one of this subnet's SMs, IBA 14.4.1) in " +
-                        std::to_string(poll_failures_) + " polls"
-                  : " silent for " + std::to_string(poll_failures_) + " polls";
-          post(SmEvent::kMasterLost, (state_ == mad::SmState::kMaster ? "lower master " : "master ") + who + what);
+                        std::to_string(failures) + " polls"
+                  : " silent for " + std::to_string(failures) + " polls";
+          post(SmEvent::kMasterLost, (local_.state == mad::SmState::kMaster ? "lower master " : "master ") + who + what);
           return;
         }
         break;
-      case PollVerdict::kAlive: poll_failures_ = 0; break;
+      case PollVerdict::kAlive: election_.poll_answered(); break;
       case PollVerdict::kAliveBelowUs:
-        poll_failures_ = 0;
+        election_.poll_answered();
         post(SmEvent::kPolledMasterBelowUs,
              "master " + who + " (priority " + std::to_string(answer->priority) + ") is below us");
         break;
@@ -100,9 +98,9 @@ void Daemon::poll_watched(const DaemonEvent& event) {
 }
 
 void Daemon::nudge_watched() {
-  if (watched_.lid == 0 || own_lid_ == 0) {
-    spdlog::debug("no trap 144 to {}: LID unknown (ours {}, its {})", format_guid(watched_.guid), own_lid_,
-                  watched_.lid);
+  if (election_.watched().lid == 0 || local_.lid == 0) {
+    spdlog::debug("no trap 144 to {}: LID unknown (ours {}, its {})", format_guid(election_.watched().guid), local_.lid,
+                  election_.watched().lid);
     return;
   }
   mad::Notice notice;
@@ -113,30 +111,29 @@ void Daemon::nudge_watched() {
                              ? 2
                              : 1;
   notice.trap_number = mad::trap::kCapabilityMaskChange;
-  notice.issuer_lid = own_lid_;
-  notice.set_trap144(own_lid_, own_capmask_);
+  notice.issuer_lid = local_.lid;
+  notice.set_trap144(local_.lid, local_.capmask);
   notice.data_details[kTrap144LocalChanges] = kOtherLocalChanges;
   notice.data_details[kTrap144ChangeFlags] = static_cast<std::uint8_t>(kSmPriorityChange >> 8);
   notice.data_details[kTrap144ChangeFlags + 1] = static_cast<std::uint8_t>(kSmPriorityChange & 0xFF);
   mad::SmpRequest req;
-  req.dlid = watched_.lid;
+  req.dlid = election_.watched().lid;
   req.method = mad::Method::kTrap;
   req.attr_id = mad::attr::kNotice;
   notice.encode(req.data);
   std::array<std::uint8_t, mad::kMadSize> trap{};
-  mad::encode_smp(req, ++trap_tid_, trap);
+  mad::encode_smp(req, election_.next_trap_tid(), trap);
   mad::MadAddress to;
-  to.lid = watched_.lid;
+  to.lid = election_.watched().lid;
   if (auto st = transport_->send_raw(to, trap); !st.ok()) {
-    spdlog::warn("trap 144 to {}: {}", format_guid(watched_.guid), st.error().message);
+    spdlog::warn("trap 144 to {}: {}", format_guid(election_.watched().guid), st.error().message);
     return;
   }
-  ++counters_.nudges_sent;
+  ++record_.counters().nudges_sent;
   // Once per watched master at info level; the repeats (one per poll until it hands over) at debug.
-  const auto level = nudged_guid_ == watched_.guid ? spdlog::level::debug : spdlog::level::info;
-  nudged_guid_ = watched_.guid;
-  spdlog::log(level, "trap 144 (SM priority change) to master {} at LID {}: we outrank it", format_guid(watched_.guid),
-              watched_.lid);
+  const auto level = election_.note_nudge(election_.watched().guid) ? spdlog::level::info : spdlog::level::debug;
+  spdlog::log(level, "trap 144 (SM priority change) to master {} at LID {}: we outrank it", format_guid(election_.watched().guid),
+              election_.watched().lid);
 }
 
 }  // namespace smd

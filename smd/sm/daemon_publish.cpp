@@ -8,53 +8,35 @@ std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
   // Only a running PerfMgr's counters: a standby's (or a disabled one's) last view would be stale.
   const bool perf = health_.perf().running();
   // `smctl log-level` applies at once, even while a sweep runs and nothing is published.
-  const bool level = snapshot_ && snapshot_->log_level != log_level_;
-  if ((!sa_ && !perf && !level) || !snapshot_) return snapshot_;
-  auto snap = std::make_shared<FabricSnapshot>(*snapshot_);
-  snap->log_level = log_level_;
+  const std::shared_ptr<const FabricSnapshot>& last = record_.snapshot();
+  const bool level = last && last->log_level != runtime_.log_level();
+  if ((!sa_ && !perf && !level) || !last) return last;
+  auto snap = std::make_shared<FabricSnapshot>(*last);
+  snap->log_level = runtime_.log_level();
   if (sa_) snap->sa = std::make_shared<const SaStats>(sa_->stats());
   if (perf) snap->perf = health_.perf().view();  // counter passes end between sweeps: the newest one
   return snap;
 }
 
-void Daemon::count_sweep(const SweepSummary& s) {
-  ++counters_.heavy_sweeps;
-  if (s.incremental) ++counters_.incremental_sweeps;
-  if (!s.full_discovery_because.empty()) ++counters_.incremental_fallbacks;
-  counters_.smps_sent += s.smps_sent;
-  counters_.smp_retries += s.retries;
-  counters_.smp_timeouts += s.timeouts;
-  counters_.lft_blocks_written += s.lft_blocks_written;
-  counters_.pkey_blocks_written += s.pkey_blocks_written;
-  counters_.sl2vl_tables_written += s.sl2vl_tables_written;
-  counters_.vlarb_blocks_written += s.vlarb_blocks_written;
-  counters_.mft_blocks_written += s.mft_blocks_written;
-  counters_.heavy_sweep_seconds_total += s.total_ms / 1000.0;
-  for (const PhaseTime& p : s.phases) {
-    if (p.id == SweepPhase::kRouting) counters_.routing_seconds_total += p.ms / 1000.0;
-  }
-}
-
 void Daemon::publish(const SweepSummary* summary) {
   auto snap = std::make_shared<FabricSnapshot>();
   if (summary) {
-    last_summary_ = *summary;
-    last_sweep_time_ = std::chrono::system_clock::now();
+    record_.note_last_sweep(*summary, std::chrono::system_clock::now());
   }
-  snap->sm_state = mad::to_string(state_);
+  snap->sm_state = mad::to_string(local_.state);
   snap->priority = policy_.sm.priority;
-  snap->sm_port_guid = own_guid_;
+  snap->sm_port_guid = local_.guid;
   snap->instance = policy_.instance.name;
-  snap->log_level = log_level_;
-  snap->sweeps_off = sweeps_off_;
+  snap->log_level = runtime_.log_level();
+  snap->sweeps_off = runtime_.sweeps_off_view();
   snap->subnet_prefix = policy_.sm.subnet_prefix;
-  snap->sm_lid = own_lid_;
-  const bool master = state_ == mad::SmState::kMaster;
-  snap->master_port_guid = master ? own_guid_ : watched_.guid;
-  snap->master_lid = master ? own_lid_ : watched_.lid;
-  snap->masters_seen = other_masters_ + (master ? 1 : 0);
-  snap->awaiting_handover_from = awaiting_handover_ ? watched_.guid : 0;
-  for (const WatchedSm& sm : known_sms_) {
+  snap->sm_lid = local_.lid;
+  const bool master = local_.state == mad::SmState::kMaster;
+  snap->master_port_guid = master ? local_.guid : election_.watched().guid;
+  snap->master_lid = master ? local_.lid : election_.watched().lid;
+  snap->masters_seen = election_.known().other_masters() + (master ? 1 : 0);
+  snap->awaiting_handover_from = election_.awaiting_handover() ? election_.watched().guid : 0;
+  for (const WatchedSm& sm : election_.known().list()) {
     snap->other_sms.push_back({sm.guid, sm.info.priority, mad::to_string(sm.info.state), sm.lid});
   }
   if (runner_ && runner_->topology()) {
@@ -68,42 +50,38 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->partition_policy = sa_publisher_.partition_policy();
   snap->groups =
       runner_ ? mcast_.view(&runner_->mcast_tables(), runner_->mcast_rebuild_pending()) : mcast_.view(nullptr, false);
-  snap->last_sweep = last_summary_;
-  snap->last_sweep_time = last_sweep_time_;
-  snap->last_repair_ms = last_repair_ms_;
-  snap->counters = counters_;
-  snap->policy_generation = policy_generation_;
+  snap->last_sweep = record_.last_sweep();
+  snap->last_sweep_time = record_.last_sweep_time();
+  snap->last_repair_ms = sweeps_.last_repair_ms();
+  snap->counters = record_.counters();
+  snap->policy_generation = reloads_.generation();
   snap->policy_source = policy_.source;
   snap->names = NodeNames(policy_.node_names);
-  snap->needs_restart = needs_restart_;
-  snap->reload_refused = reload_refused_;
-  snap->reload_refused_since = reload_refused_since_;
-  snap->reloads_refused_total = reloads_refused_total_;
-  if (metrics_ && metrics_->port() != 0) snap->metrics_address = metrics_->address();
+  snap->needs_restart = reloads_.needs_restart();
+  snap->reload_refused = reloads_.refused();
+  snap->reload_refused_since = reloads_.refused_since();
+  snap->reloads_refused_total = reloads_.refused_total();
+  snap->metrics_address = endpoints_.metrics_address();
   snap->unhealthy = health_.view();
   snap->unhealthy_marks_total = health_.unhealthy_marks_total();
   snap->babbling_ports_total = health_.babbling_ports_total();
   snap->babbling_links_disabled = health_.links_disabled();
   if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;
-  snapshot_ = std::move(snap);
+  record_.set_snapshot(std::move(snap));
   publish_sa();
 }
 
 sa::SaPublishInput Daemon::sa_input() const {
   sa::SaPublishInput in;
   in.policy = &policy_;
-  in.policy_generation = policy_generation_;
-  in.master = state_ == mad::SmState::kMaster;
-  in.subnet_up = last_summary_.subnet_up;
-  in.problems = &last_summary_.problems;
-  in.sm_lid = own_lid_;
-  in.sm_guid = own_guid_;
-  in.sms.push_back({own_lid_, own_guid_, policy_.sm.sm_key, act_count_, static_cast<std::uint8_t>(policy_.sm.priority),
-                    static_cast<std::uint8_t>(state_)});
-  for (const WatchedSm& sm : known_sms_) {
-    in.sms.push_back({sm.lid, sm.guid, sm.info.sm_key, sm.info.act_count, sm.info.priority,
-                      static_cast<std::uint8_t>(sm.info.state)});
-  }
+  in.policy_generation = reloads_.generation();
+  in.master = local_.state == mad::SmState::kMaster;
+  in.subnet_up = record_.last_sweep().subnet_up;
+  in.problems = &record_.last_sweep().problems;
+  in.sm_lid = local_.lid;
+  in.sm_guid = local_.guid;
+  in.sms.push_back(local_.sa_entry(policy_.sm.sm_key, policy_.sm.priority));
+  for (const WatchedSm& sm : election_.known().list()) in.sms.push_back(sa_entry_of(sm.lid, sm.guid, sm.info));
   if (!runner_) return in;
   in.topo = runner_->topology();
   in.known = &runner_->known_fabric();

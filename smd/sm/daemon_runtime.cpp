@@ -24,29 +24,23 @@ void Daemon::request_sweeping(bool on, const std::string& reason, const std::str
 void Daemon::set_sweeping(const DaemonEvent& event) {
   const std::string by = event.requester.empty() ? "the control socket" : event.requester;
   if (!event.sweeping_on) {
-    if (!sweeps_off_) {
-      sweeps_off_ = SweepsOffView{};
-      sweeps_off_->since = std::chrono::system_clock::now();
-    }
-    // Off again while off: the new reason and requester, the held-back count and the start kept.
-    sweeps_off_->by = by;
-    sweeps_off_->reason = event.why;
+    runtime_.sweeps_off(by, event.why, std::chrono::system_clock::now());
     cancel_light_sweep();
     spdlog::warn(
         "sweeps OFF by {}: {}; no light sweeps, and heavy sweeps for traps, light-sweep changes and re-sweeps are "
         "held back until `smctl sweeps on` (an explicit `smctl sweep` still runs)",
         by, event.why);
   } else {
-    if (!sweeps_off_) {
+    const std::optional<SweepsOffView> off = runtime_.sweeps_on();
+    if (!off) {
       spdlog::info("sweeps on (by {}): they were not off", by);
     } else {
-      const SweepsOffView was = std::move(*sweeps_off_);
-      sweeps_off_.reset();
+      const SweepsOffView& was = *off;
       spdlog::warn("sweeps ON by {} (turned OFF by {}: {}); {} heavy sweep(s) were held back", by, was.by, was.reason,
                    was.deferred);
       if (was.deferred > 0) {
         // What changed while sweeps were off is repaired now; the repair clock starts here.
-        if (change_seen_ == Clock::time_point{}) change_seen_ = event.at;
+        sweeps_.change_seen(event.at);
         schedule_heavy_sweep(
             event.at, "sweeps on: " + std::to_string(was.deferred) + " held back, the first: " + was.first_deferred);
       }
@@ -57,9 +51,8 @@ void Daemon::set_sweeping(const DaemonEvent& event) {
 }
 
 bool Daemon::hold_back_sweep(const std::string& why) {
-  if (!sweeps_off_) return false;
-  if (sweeps_off_->deferred++ == 0) sweeps_off_->first_deferred = why;
-  spdlog::info("sweeps off: heavy sweep held back ({} so far): {}", sweeps_off_->deferred, why);
+  if (!runtime_.hold_back(why)) return false;
+  spdlog::info("sweeps off: heavy sweep held back ({} so far): {}", runtime_.sweeps_off_view()->deferred, why);
   publish(nullptr);
   return true;
 }
@@ -70,8 +63,7 @@ void Daemon::set_log_level(const std::string& level, const std::string& requeste
 
 void Daemon::apply_log_level(const std::string& level, const std::string& why) {
   const auto next = spdlog::level::from_str(level);
-  const std::string was = log_level_;
-  log_level_ = level;
+  const std::string was = runtime_.set_log_level(level);
   if (was == level) {
     spdlog::default_logger()->set_level(next);
     return;
@@ -101,12 +93,12 @@ Status Daemon::request_perfmgr(PerfMgrRequest what, const std::string& requester
 }
 
 void Daemon::reopen_log() {
-  if (!reopen_log_) return;
-  const Status st = reopen_log_();
-  if (st.ok()) {
+  const std::optional<Status> st = runtime_.reopen_log();
+  if (!st) return;
+  if (st->ok()) {
     spdlog::info("SIGUSR1: log file reopened");
   } else {
-    spdlog::error("SIGUSR1: cannot reopen the log file: {}", st.error().message);
+    spdlog::error("SIGUSR1: cannot reopen the log file: {}", st->error().message);
   }
 }
 

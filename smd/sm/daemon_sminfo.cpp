@@ -27,18 +27,10 @@ std::string describe_sender(const mad::SmInfo& theirs, const mad::UnsolicitedInf
 
 }  // namespace
 
-mad::SmInfo Daemon::own_sminfo(std::uint64_t sm_key) const {
-  mad::SmInfo info;
-  info.guid = own_guid_;
-  info.sm_key = sm_key;
-  info.act_count = act_count_;
-  info.priority = static_cast<std::uint8_t>(policy_.sm.priority);
-  info.state = state_;
-  return info;
-}
+mad::SmInfo Daemon::own_sminfo(std::uint64_t sm_key) const { return local_.sminfo(sm_key, policy_.sm.priority); }
 
 OwnPortKey Daemon::own_port_key() const {
-  return {m_key_of_port(own_guid_), policy_.security.m_key_protect};
+  return {m_key_of_port(local_.guid), policy_.security.m_key_protect};
 }
 
 std::uint64_t Daemon::m_key_of_port(Guid port_guid) const {
@@ -75,7 +67,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
   const std::uint64_t own_key = policy_.sm.sm_key;
   const OwnPortKey port_key = own_port_key();
   const std::string from = describe_sender(theirs, info);
-  const bool trusted = theirs.guid != 0 && theirs.guid != own_guid_ && sm_key_matches(theirs.sm_key, own_key);
+  const bool trusted = theirs.guid != 0 && theirs.guid != local_.guid && sm_key_matches(theirs.sm_key, own_key);
   // Events may wait (a sweep runs): answer for the state they lead to, as the requester will find it.
   mad::SmState state = projected_state();
   std::uint16_t status = 0;
@@ -85,7 +77,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
     const SetRefusal refusal = sminfo_set_refusal(state, header->attr_mod, theirs, own_key, header->m_key, port_key);
     const std::optional<SmEvent> event = sminfo_set_event(header->attr_mod);
     if (refusal != SetRefusal::kObeyed || !event) {
-      ++counters_.sminfo_sets_refused;
+      ++record_.counters().sminfo_sets_refused;
       spdlog::warn("SMInfo Set (modifier {}) from {} refused in state {}: {}", header->attr_mod, from,
                    mad::to_string(state), to_string(refusal));
       if (refusal == SetRefusal::kWrongMKey) return;  // IBA 14.2.4.3: an M_Key violation is not answered
@@ -93,7 +85,7 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
       // Only a sender that proved our SM_Key learns it.
       if (refusal == SetRefusal::kSenderNotMaster || refusal == SetRefusal::kNoTransition) key_out = own_key;
     } else {
-      heard_sms_.insert(theirs.guid);
+      election_.known().heard(theirs.guid);
       DaemonEvent e;
       e.kind = *event;
       e.peer_guid = theirs.guid;
@@ -123,8 +115,8 @@ void Daemon::answer_sminfo(std::span<const std::uint8_t, mad::kMadSize> mad, con
     if (trusted) {
       // smd's polls carry its own SMInfo: an SM that outranks us and polls us is the cue to sweep, find it
       // and hand over (a STANDBY), or yield (a MASTER waiting for us), without waiting for a trap.
-      heard_sms_.insert(theirs.guid);
-      const PeerVerdict v = judge_peer({state, policy_.sm.priority, own_guid_, own_key}, theirs);
+      election_.known().heard(theirs.guid);
+      const PeerVerdict v = judge_peer({state, policy_.sm.priority, local_.guid, own_key}, theirs);
       if (v == PeerVerdict::kHandOver) post(SmEvent::kPolledByHigherStandby, "polled by higher-priority " + from);
       if (v == PeerVerdict::kYield) post(SmEvent::kPolledByHigherMaster, "polled by higher-priority " + from);
     }

@@ -24,24 +24,12 @@ void Daemon::request_heavy_sweep(const std::string& reason) { post(SmEvent::kSwe
 void Daemon::request_reroute(const std::string& reason) { post(SmEvent::kRerouteRequested, "reroute: " + reason); }
 
 void Daemon::schedule_heavy_sweep(Clock::time_point due, const std::string& reason, SweepScope scope, Lid trap_lid) {
-  if (stopping_ || state_ == mad::SmState::kNotActive || state_ == mad::SmState::kStandby) return;
-  pending_.add(reason, scope, trap_lid);
-  // A sweep already due (its event queued) takes this request too; one armed sooner covers it; one armed
-  // later (a re-sweep a sweep interval away) is brought forward, or a trap would wait for it.
-  if (sweep_due_) return;
-  if (sweep_armed_ && sweep_timer_.expiry() <= due) return;
-  sweep_armed_ = true;
-  sweep_timer_.arm_at(due, [this] {
-    sweep_armed_ = false;
-    sweep_due_ = true;
-  });
+  if (events_.stopping() || local_.state == mad::SmState::kNotActive || local_.state == mad::SmState::kStandby) return;
+  sweeps_.request(due, reason, scope, trap_lid);
 }
 
 void Daemon::cancel_heavy_sweeps() {
-  sweep_armed_ = false;
-  sweep_due_ = false;
-  sweep_timer_.cancel();
-  pending_.clear();
+  sweeps_.cancel();
 }
 
 void Daemon::request_sweep_for(const DaemonEvent& event) {
@@ -54,7 +42,7 @@ void Daemon::request_sweep_for(const DaemonEvent& event) {
     case SmEvent::kTrapLinkChange:
     case SmEvent::kTrapOther:
     case SmEvent::kLightSweepChange:
-      if (change_seen_ == Clock::time_point{}) change_seen_ = event.at;
+      sweeps_.change_seen(event.at);
       break;
     case SmEvent::kMasterLost: stop_awaiting(event.why); break;
     default: break;
@@ -71,56 +59,54 @@ void Daemon::request_sweep_for(const DaemonEvent& event) {
 }
 
 void Daemon::run_heavy_sweep(const DaemonEvent& event) {
-  if (!sweep_timer_.is_current(event.timer_gen) || !sweep_due_) return;  // re-armed or cancelled since it fired
-  sweep_due_ = false;
+  if (!sweeps_.take_due(event.timer_gen)) return;  // re-armed or cancelled since it fired
   // A reloaded policy takes effect here, whole, for the daemon and the runner: this sweep runs under it
   // from its first SMP to its last, whatever SIGHUPs arrive meanwhile (they queue).
   adopt_staged_policy();
-  const SweepOrder order = pending_.take();
-  const std::uint64_t n = ++sweep_seq_;
-  const std::uint64_t generation = policy_generation_;
+  const SweepScheduler::Started started = sweeps_.begin(Clock::now());
+  const SweepOrder& order = started.order;
+  const std::uint64_t n = started.number;
+  const std::uint64_t generation = reloads_.generation();
   spdlog::info("heavy sweep {} under policy {} ({}): {} (state {})", n, generation, policy_.source, order.reason,
-               mad::to_string(state_));
-  gate_why_.clear();
-  gate_ = SweepRunner::GateVerdict::kConfigure;
-  sweep_running_ = n;
-  auto gate = [this](const ObservedFabric& d) { return gate_ = election_gate(d); };
+               mad::to_string(local_.state));
+  election_.set_gate(SweepRunner::GateVerdict::kConfigure);
+  auto gate = [this](const ObservedFabric& d) {
+    election_.set_gate(election_gate(d));
+    return election_.gate();
+  };
   take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
   health_.perf().set_sweeping(true);  // the PerfMgr and CC manager send nothing new until the sweep is over
   if (cc_) cc_->set_sweeping(true);
-  sweep_started_ = Clock::now();
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));
   health_.perf().set_sweeping(false);
   if (cc_) cc_->set_sweeping(false);
-  sweep_running_ = 0;
-  count_sweep(*s);
+  const unsigned dead_port_sweeps = sweeps_.end(s->smps_sent > 0 && s->send_errors == s->smps_sent);
+  record_.count_sweep(*s);
   // A port that sends nothing at all (its device went away; under ibsim, the simulator did) does not come
   // back by itself: after six heavy sweeps in a row that sent nothing (three quick re-sweeps, then one per
   // sweep_interval: about half a minute at the default), smd stops with an error so that the service
   // manager (Restart=on-failure) starts it again and it opens the port afresh.
   constexpr unsigned kDeadPortSweeps = 6;
-  dead_port_sweeps_ = s->smps_sent > 0 && s->send_errors == s->smps_sent ? dead_port_sweeps_ + 1 : 0;
-  if (dead_port_sweeps_ == kDeadPortSweeps) {
+  if (dead_port_sweeps == kDeadPortSweeps) {
     spdlog::error(
         "SM port: every SMP of the last {} heavy sweeps failed to send; stopping (exit status 1) so that "
         "the service manager starts smd again and it opens the port afresh",
         kDeadPortSweeps);
-    exit_code_ = 1;
-    stopping_ = true;
+    events_.stop(1);
   }
-  const std::string result = s->stopped_after_discovery ? "stopped at the election gate: " + gate_why_
+  const std::string result = s->stopped_after_discovery ? "stopped at the election gate: " + sweeps_.gate_why()
                              : s->subnet_up             ? "subnet up"
                                                         : std::to_string(s->problems.size()) + " problems";
   spdlog::info("heavy sweep {} done under policy {} ({}): {}", n, generation, policy_.source, result);
 
   // The outcome is applied now, before anything that was queued while the sweep ran.
   DaemonEvent outcome;
-  const bool waits = gate_ == SweepRunner::GateVerdict::kWait;
+  const bool waits = election_.gate() == SweepRunner::GateVerdict::kWait;
   outcome.kind = !s->stopped_after_discovery ? (s->subnet_up ? SmEvent::kSweepUp : SmEvent::kSweepNotUp)
                  : waits                     ? SmEvent::kSweepAwaitsHandover
                                              : SmEvent::kSweepFoundMaster;
   outcome.at = Clock::now();
-  outcome.why = s->stopped_after_discovery ? (gate_why_.empty() ? "another SM is master" : gate_why_)
+  outcome.why = s->stopped_after_discovery ? (sweeps_.gate_why().empty() ? "another SM is master" : sweeps_.gate_why())
                                            : "no SM of higher precedence found";
   outcome.summary = std::move(s);
   dispatch(outcome);
@@ -128,43 +114,41 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
 
 void Daemon::after_gate_stopped_sweep(const SweepSummary& s) {
   publish(&s);
-  notify::ready(std::string("STANDBY: master ") + format_guid(watched_.guid));
+  notify::ready(std::string("STANDBY: master ") + format_guid(election_.watched().guid));
 }
 
 void Daemon::after_configuring_sweep(const SweepSummary& s) {
   if (!s.subnet_up) {
-    ++counters_.failed_sweeps;
+    ++record_.counters().failed_sweeps;
     spdlog::warn("heavy sweep left {} problems; first: {}", s.problems.size(),
                  s.problems.empty() ? "" : s.problems.front().to_string());
   }
-  ++act_count_;
+  ++local_.act_count;
   // The gate found no other master in this sweep: a lower master we waited for is gone.
   stop_awaiting("this sweep found no other master");
   // A change seen while this sweep ran (its own links going Active send traps) is not what it repaired:
   // the next sweep answers that one.
-  if (change_seen_ != Clock::time_point{} && change_seen_ <= sweep_started_ && s.subnet_up) {
-    last_repair_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - change_seen_).count();
-    spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", last_repair_ms_);
-    change_seen_ = {};
+  if (const std::optional<double> ms = sweeps_.repaired(Clock::now(), s.subnet_up)) {
+    spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", *ms);
   }
-  own_lid_ = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
+  local_.lid = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};
   health_after_sweep(s);
   cc_after_sweep(s);
   publish(&s);
-  const std::string line = std::string(mad::to_string(state_)) + ": " + std::to_string(s.switches) + " switches, " +
+  const std::string line = std::string(mad::to_string(local_.state)) + ": " + std::to_string(s.switches) + " switches, " +
                            std::to_string(s.cas) + " CAs, " + std::to_string(s.links) + " links, engine " + s.engine +
                            (s.subnet_up ? ", subnet up" : ", " + std::to_string(s.problems.size()) + " problems");
-  if (counters_.heavy_sweeps == 1) {
+  if (record_.counters().heavy_sweeps == 1) {
     notify::ready(line);
   } else {
     notify::status(line);
   }
-  failed_in_row_ = s.subnet_up ? 0 : failed_in_row_ + 1;
+  const unsigned failed_in_row = sweeps_.count_result(s.subnet_up);
   if (!s.subnet_up) {
     // What helps depends on the problems' codes (smd/sm/sweep_decision.h).
     const SweepDecision next =
-        decide_after_failed_sweep(s.problems, failed_in_row_, policy_.sm.max_resweeps, policy_.sm.sweep_interval_s);
+        decide_after_failed_sweep(s.problems, failed_in_row, policy_.sm.max_resweeps, policy_.sm.sweep_interval_s);
     if (next.next == NextSweep::kWaitForOperator) spdlog::warn("no re-sweep can fix this: {}", next.reason);
     if (!hold_back_sweep("re-sweep: " + next.reason))
       schedule_heavy_sweep(Clock::now() + next.delay, next.reason, next.scope);
@@ -173,16 +157,16 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
 }
 
 void Daemon::arm_light_sweep() {
-  if (policy_.sm.sweep_interval_s == 0 || state_ != mad::SmState::kMaster || sweeps_off_) return;
-  light_timer_.arm_after(std::chrono::seconds(policy_.sm.sweep_interval_s));
+  if (policy_.sm.sweep_interval_s == 0 || local_.state != mad::SmState::kMaster || runtime_.sweeps_off_view()) return;
+  sweeps_.arm_light(std::chrono::seconds(policy_.sm.sweep_interval_s));
 }
 
-void Daemon::cancel_light_sweep() { light_timer_.cancel(); }
+void Daemon::cancel_light_sweep() { sweeps_.cancel_light(); }
 
 void Daemon::run_light_sweep(const DaemonEvent& event) {
   // A heavy sweep that ran since the timer fired re-armed it: the light sweep is due later. One the operator
   // asked for runs whatever the timer says.
-  if (event.kind == SmEvent::kLightSweepDue && !light_timer_.is_current(event.timer_gen)) return;
+  if (event.kind == SmEvent::kLightSweepDue && !sweeps_.light_current(event.timer_gen)) return;
   if (event.kind == SmEvent::kLightSweepRequested) spdlog::info("light sweep: {}", event.why);
   std::string reason;
   // Our port must still say IsSM, or no other SM can find this one (daemon_is_sm.cpp).
@@ -195,7 +179,7 @@ void Daemon::run_light_sweep(const DaemonEvent& event) {
   // The SMs the last election found: another MASTER, or a STANDBY that outranks us, needs a heavy sweep
   // (OpenSM's light sweep asks the same of every SM it knows).
   if (!change) change = other_sms_need_sweep(reason);
-  ++counters_.light_sweeps;
+  ++record_.counters().light_sweeps;
   health_.tick();
   if (change) {
     DaemonEvent found;

@@ -1,10 +1,12 @@
 // Unsolicited MADs: another SM's SMInfo (answered by the SMInfo agent) and traps. A trap is repressed at
-// once (the reply changes nothing) and becomes an event; the sweep it asks for is scheduled between sweeps.
+// once (the reply changes nothing); what it means is smd/protocol/trap_class.h's decision, and the sweep it
+// asks for becomes an event, scheduled between sweeps.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 
 #include "mad/codec/notice.h"
+#include "smd/protocol/trap_class.h"
 #include "smd/sm/daemon.h"
 
 namespace smd {
@@ -22,7 +24,7 @@ void Daemon::on_unsolicited(std::span<const std::uint8_t, mad::kMadSize> mad, co
 }
 
 void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info) {
-  ++counters_.traps_received;
+  ++record_.counters().traps_received;
   const mad::Notice notice = mad::Notice::decode(mad::smp_data(mad));
   // TrapRepress (IBA 14.2.5.1): the same MAD back with method 0x07 stops the producer repeating it.
   std::array<std::uint8_t, mad::kMadSize> repress;
@@ -33,29 +35,29 @@ void Daemon::repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, cons
   }
   // Subscribers get every trap the SM receives (IBA 13.4.8.3; srp_daemon waits for 144, tools for 128).
   if (sa_) sa_->forward(notice, notice.issuer_lid);
-  if (notice.is_generic && (notice.trap_number == mad::trap::kLocalLinkIntegrity ||
-                            notice.trap_number == mad::trap::kExcessiveBufferOverrun ||
-                            notice.trap_number == mad::trap::kFlowControlWatchdog)) {
-    health_.record_port_trap(notice.trap_number, notice.port_trap_lid(), notice.port_trap_port());
-    return;
+  const TrapClass what = classify_trap(TrapSource{.is_generic = notice.is_generic,
+                                                   .trap_number = notice.trap_number,
+                                                   .issuer_lid = notice.issuer_lid,
+                                                   .own_lid = local_.lid});
+  switch (what.response) {
+    case TrapResponse::kCountPortError:
+      health_.record_port_trap(notice.trap_number, notice.port_trap_lid(), notice.port_trap_port());
+      return;
+    case TrapResponse::kNone:
+      if (what.kind == TrapKind::kLocalChange) {
+        spdlog::debug("trap {} from our own LID {}: no sweep", notice.trap_number, notice.issuer_lid);
+      }
+      return;
+    case TrapResponse::kSweepChanged:
+    case TrapResponse::kSweepFull: break;
   }
-  if (notice.is_generic && notice.trap_number == mad::trap::kCapabilityMaskChange && own_lid_ != 0 &&
-      notice.issuer_lid == own_lid_) {
-    // Our own port announcing the IsSM bit this SM set: nothing in the fabric changed.
-    spdlog::debug("trap {} from our own LID {}: no sweep", notice.trap_number, notice.issuer_lid);
-    return;
-  }
-  if (notice.is_generic &&
-      (notice.trap_number == mad::trap::kLinkStateChange || notice.trap_number == mad::trap::kCapabilityMaskChange)) {
-    spdlog::info("trap {} from LID {}", notice.trap_number, notice.issuer_lid);
-    // A link change names the switch to re-read (an incremental sweep); anything else, the whole fabric.
-    DaemonEvent event;
-    const bool link = notice.trap_number == mad::trap::kLinkStateChange && notice.issuer_lid != 0;
-    event.kind = link ? SmEvent::kTrapLinkChange : SmEvent::kTrapOther;
-    event.why = "trap " + std::to_string(notice.trap_number);
-    event.trap_lid = link ? notice.issuer_lid : Lid{0};
-    post(std::move(event));
-  }
+  spdlog::info("trap {} from LID {}", notice.trap_number, notice.issuer_lid);
+  DaemonEvent event;
+  const bool changed = what.response == TrapResponse::kSweepChanged;
+  event.kind = changed ? SmEvent::kTrapLinkChange : SmEvent::kTrapOther;
+  event.why = "trap " + std::to_string(notice.trap_number);
+  event.trap_lid = what.sweep_from;
+  post(std::move(event));
 }
 
 }  // namespace smd

@@ -27,8 +27,8 @@ enum class SmEvent : std::uint8_t {
   kPolledByHigherStandby,  ///< a STANDBY that outranks us polled our SMInfo: sweep, find it, hand over
   kPolledByHigherMaster,   ///< a MASTER that outranks us polled our SMInfo: sweep, find it, yield
   // The fabric changed.
-  kTrapLinkChange,    ///< trap 128 with an issuer LID: an incremental sweep from that switch
-  kTrapOther,         ///< trap 144 (or 128 without an issuer): a full sweep
+  kTrapLinkChange,    ///< a trap classify_trap answers kSweepChanged (128 with an issuer LID)
+  kTrapOther,         ///< a trap classify_trap answers kSweepFull (144, 128 without an issuer)
   kLightSweepChange,  ///< a light sweep found PortStateChange, a switch gone, or another master: a full sweep
   kIsSmRestored,      ///< our port had lost IsSM and has it again: other SMs may have missed us
   // The operator.
