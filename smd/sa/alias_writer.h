@@ -24,7 +24,7 @@
 
 #include "mad/codec/smp.h"
 #include "routing/base/ids.h"
-#include "smd/sa/table_cache.h"
+#include "smd/sa/smp_retry_window.h"
 
 namespace smd::sa {
 
@@ -32,7 +32,7 @@ class AliasWriter {
  public:
   using Clock = std::chrono::steady_clock;
   /// Sends one 256-byte SMP to a LID (QP0); returns 0 or -errno.
-  using Send = std::function<int(std::span<const std::uint8_t, mad::kMadSize> smp, Lid to)>;
+  using Send = SaSmpSend;
   static constexpr std::size_t kWindow = 16;
 
   /// How one write ended.
@@ -68,24 +68,11 @@ class AliasWriter {
     Lid lid = 0;
     std::array<Guid, 8> guids{};
   };
-  struct InFlight {
-    Write write;
-    std::uint32_t tid = 0;
-    unsigned attempts = 0;
-    Clock::time_point deadline;
-  };
-  void send(const Key& key, InFlight& f, Clock::time_point now);
-  void finish(const Key& key, Outcome o);
+  void finish(const Key& key, const Write& write, Outcome o);
 
-  Send send_;
-  std::uint64_t m_key_;
-  std::chrono::milliseconds timeout_;
-  unsigned retries_;
   std::map<Key, Write> queued_;
   std::deque<Key> order_;  // queued_ keys in the order first queued
-  std::map<Key, InFlight> in_flight_;
-  std::map<std::uint32_t, Key> by_tid_;
-  std::uint32_t next_tid_ = 1;
+  SmpRetryWindow<Key, Write> in_flight_;
   std::vector<Outcome> outcomes_;
 };
 

@@ -19,11 +19,9 @@
 
 #include "mad/codec/smp.h"
 #include "routing/base/ids.h"
+#include "smd/sa/smp_retry_window.h"
 
 namespace smd::sa {
-
-/// TID bit of the SA's SMP Sets (AliasWriter, beside kSaTidBit): TableCache's Gets never carry it.
-inline constexpr std::uint32_t kSaWriteTidBit = 1u << 30;
 
 /// One block of one table: the LID-routed SMP Get that reads it.
 struct TableKey {
@@ -37,7 +35,7 @@ class TableCache {
  public:
   using Clock = std::chrono::steady_clock;
   /// Sends one 256-byte SMP to a LID (QP0); returns 0 or -errno.
-  using Send = std::function<int(std::span<const std::uint8_t, mad::kMadSize> smp, Lid to)>;
+  using Send = SaSmpSend;
   static constexpr std::size_t kWindow = 32;
 
   TableCache(Send send, std::uint64_t m_key, std::chrono::milliseconds timeout, unsigned retries);
@@ -61,24 +59,13 @@ class TableCache {
   std::size_t outstanding() const { return in_flight_.size() + waiting_.size(); }
 
  private:
-  struct InFlight {
-    std::uint32_t tid = 0;
-    unsigned attempts = 0;
-    Clock::time_point deadline;
-  };
-  void send(const TableKey& key, InFlight& f, Clock::time_point now);
+  struct NoPayload {};  // a Get's answer is all it needs
 
-  Send send_;
-  std::uint64_t m_key_;
-  std::chrono::milliseconds timeout_;
-  unsigned retries_;
   std::map<TableKey, mad::SmpData> done_;
   std::map<TableKey, bool> failed_;
-  std::map<TableKey, InFlight> in_flight_;
+  SmpRetryWindow<TableKey, NoPayload> in_flight_;
   std::deque<TableKey> waiting_;     // asked for, not sent yet, in the order asked
   std::set<TableKey> waiting_keys_;  // the same keys, to find them
-  std::map<std::uint32_t, TableKey> by_tid_;
-  std::uint32_t next_tid_ = 1;
 };
 
 }  // namespace smd::sa
