@@ -12,6 +12,7 @@
 
 #include "mad/codec/pkey_table.h"
 #include "routing/partitions/partition_plan.h"
+#include "smd/fabric/per_port_store.h"
 
 namespace smd {
 
@@ -26,24 +27,15 @@ struct AppliedPortPKeys {
   bool block_is(unsigned b, const Block& want) const { return b < blocks.size() && blocks[b] && *blocks[b] == want; }
 };
 
-class AppliedPKeys {
+/// Per port (PerPortStore: port, forget, forget_all, size): the blocks and bits each port echoed.
+class AppliedPKeys : public PerPortStore<AppliedPortPKeys> {
  public:
-  /// The port's acknowledged state, null when the SM knows nothing of it.
-  const AppliedPortPKeys* port(Guid node_guid, PortNum port) const;
   /// Block `b` of the port's table was echoed as `data`.
   void record_block(Guid node_guid, PortNum port, unsigned b, const AppliedPortPKeys::Block& data);
   /// Block `b` may hold anything now (its Set got no answer or was not echoed).
   void forget_block(Guid node_guid, PortNum port, unsigned b);
   /// The port's PortInfo answered with these enforcement bits.
   void record_enforcement(Guid node_guid, PortNum port, bool in, bool out);
-
-  /// Forget every port of one node (it rebooted, or left the fabric): its table is written again.
-  void forget(Guid node_guid);
-  void forget_all() { ports_.clear(); }
-  std::size_t size() const { return ports_.size(); }
-
- private:
-  std::map<PortKey, AppliedPortPKeys> ports_;
 };
 
 }  // namespace smd

@@ -7,29 +7,20 @@
 #include <map>
 
 #include "routing/base/ids.h"
+#include "smd/fabric/per_port_store.h"
 #include "smd/fabric/port_fields.h"
 
 namespace smd {
 
-class AppliedPortFields {
+/// Per port (PerPortStore: port, forget, forget_all, size, ports() for the state file port_fields_file.h);
+/// a port without a record never had a Set answered by this SM.
+class AppliedPortFields : public PerPortStore<PortFieldAcks> {
  public:
-  /// The port's record, null when this SM never had a Set of it answered.
-  const PortFieldAcks* port(Guid node_guid, PortNum port) const;
   /// A Set carrying `sent` was answered with `echoed`: every field's (code, echo) pair is recorded.
   void record(Guid node_guid, PortNum port, const mad::PortInfo& sent, const mad::PortInfo& echoed);
-
-  /// Forget every port of one node (it rebooted, or left the fabric): what it answered means nothing now.
-  void forget(Guid node_guid);
-  void forget_all() { ports_.clear(); }
-  std::size_t size() const { return ports_.size(); }
-  /// Every port's record, in (node GUID, port) order: what the state file keeps (port_fields_file.h).
-  const std::map<PortKey, PortFieldAcks>& ports() const { return ports_; }
   /// Put one port's record back as a state file kept it.
-  void restore(PortKey key, const PortFieldAcks& acks) { ports_[key] = acks; }
+  void restore(PortKey key, const PortFieldAcks& acks) { record_of(key.node_guid, key.port) = acks; }
   bool operator==(const AppliedPortFields&) const = default;
-
- private:
-  std::map<PortKey, PortFieldAcks> ports_;
 };
 
 }  // namespace smd

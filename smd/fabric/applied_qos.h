@@ -12,6 +12,7 @@
 #include "routing/base/ids.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/qos/qos_spec.h"
+#include "smd/fabric/per_port_store.h"
 
 namespace smd {
 
@@ -31,24 +32,15 @@ struct AppliedPortQos {
   }
 };
 
-class AppliedQos {
+/// Per port (PerPortStore: port, forget, forget_all, size): the tables each port echoed.
+class AppliedQos : public PerPortStore<AppliedPortQos> {
  public:
-  /// The port's acknowledged state, null when the SM knows nothing of it.
-  const AppliedPortQos* port(Guid node_guid, PortNum port) const;
   /// The table of (in, out) was echoed as `table`.
   void record_sl2vl(Guid node_guid, PortNum in, PortNum out, const Sl2Vl& table);
   /// The table of (in, out) may hold anything now.
   void forget_sl2vl(Guid node_guid, PortNum in, PortNum out);
   void record_vlarb(Guid node_guid, PortNum port, mad::VlArbBlock b, const mad::VlArbBlockData& data);
   void forget_vlarb(Guid node_guid, PortNum port, mad::VlArbBlock b);
-
-  /// Forget every port of one node (it rebooted, or left the fabric): its tables are written again.
-  void forget(Guid node_guid);
-  void forget_all() { ports_.clear(); }
-  std::size_t size() const { return ports_.size(); }
-
- private:
-  std::map<PortKey, AppliedPortQos> ports_;
 };
 
 }  // namespace smd
