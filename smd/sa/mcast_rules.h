@@ -25,6 +25,7 @@ inline constexpr std::uint8_t kScopeLinkLocal = 2;
 
 /// A refused request: `status` with `why` for the log.
 McastResult refusal(std::uint16_t status, std::string why);
+/// True for the all-zero GID (16 zero bytes): a join's MGID of 0 asks the SA to choose one (IBA 15.2.5.17).
 bool is_zero_gid(const mad::sa::Gid& g);
 /// Bytes 2..3 of an MGID: 0x401B/0x601B IPoIB (IPv4/IPv6), 0xA01B the SA's own.
 std::uint16_t mgid_signature(const mad::sa::Gid& mgid);
