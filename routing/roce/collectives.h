@@ -66,6 +66,9 @@ struct Collective {
   std::vector<CollectivePhase> phases;
 };
 
+/// The --collectives default: every collective, MoE with expert groups of 8 (one 8-GPU host's worth).
+inline constexpr const char* kDefaultCollectives = "ring,tree,allgather,reducescatter,alltoall,moe:8,pipeline";
+
 /// The comma-separated list of --collectives: ring, tree, allgather, reducescatter, alltoall, moe:G,
 /// pipeline; "none" or "" = no collective. Errors: kInvalidInput naming the unknown word or a bad G.
 Result<std::vector<CollectiveSpec>> parse_collectives(std::string_view list);
