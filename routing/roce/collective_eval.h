@@ -31,7 +31,7 @@ struct CollectiveFigures {
   double relative_time = 0;  ///< time / ideal time (>= 1; +infinity when a flow is unrouted)
   /// NCCL busBw as a share of line rate: bus_factor x S / time (busBw = algBw x factor, algBw = S / time).
   double bus_bandwidth = 0;
-  std::size_t slowest_phase = 0;  ///< the phase (index into Collective::phases) furthest above its ideal
+  std::size_t slowest_phase = 0;   ///< the phase (index into Collective::phases) furthest above its ideal
   double slowest_phase_ratio = 0;  ///< that phase's time / its ideal time
   std::uint64_t unrouted = 0;      ///< flows without a route, summed over distinct phases
 };
@@ -40,12 +40,12 @@ struct CollectiveFigures {
 struct CollectiveResult {
   std::string name;
   std::size_t ranks = 0;
-  std::uint64_t phases = 0;           ///< phase_count(): repeats counted
-  std::size_t distinct_phases = 0;    ///< phases evaluated (a repeated phase once)
-  std::uint64_t flows = 0;            ///< flows over the distinct phases
-  double ideal_time = 0;              ///< on a non-blocking fabric, units of S / line rate
-  double bus_factor = 1.0;            ///< NCCL's busBw / algBw
-  double ideal_bus_bandwidth = 0;     ///< bus_factor / ideal_time: 1 for every ring collective
+  std::uint64_t phases = 0;         ///< phase_count(): repeats counted
+  std::size_t distinct_phases = 0;  ///< phases evaluated (a repeated phase once)
+  std::uint64_t flows = 0;          ///< flows over the distinct phases
+  double ideal_time = 0;            ///< on a non-blocking fabric, units of S / line rate
+  double bus_factor = 1.0;          ///< NCCL's busBw / algBw
+  double ideal_bus_bandwidth = 0;   ///< bus_factor / ideal_time: 1 for every ring collective
   std::vector<CollectiveFigures> schemes;
 };
 

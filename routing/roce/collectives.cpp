@@ -14,9 +14,9 @@ struct Word {
   CollectiveKind kind;
 };
 constexpr Word kWords[] = {
-    {"ring", CollectiveKind::kRingAllReduce},    {"tree", CollectiveKind::kTreeAllReduce},
-    {"allgather", CollectiveKind::kAllGather},   {"reducescatter", CollectiveKind::kReduceScatter},
-    {"alltoall", CollectiveKind::kAllToAll},     {"moe", CollectiveKind::kMoeAllToAll},
+    {"ring", CollectiveKind::kRingAllReduce},  {"tree", CollectiveKind::kTreeAllReduce},
+    {"allgather", CollectiveKind::kAllGather}, {"reducescatter", CollectiveKind::kReduceScatter},
+    {"alltoall", CollectiveKind::kAllToAll},   {"moe", CollectiveKind::kMoeAllToAll},
     {"pipeline", CollectiveKind::kPipeline},
 };
 
@@ -92,7 +92,8 @@ Result<std::vector<CollectiveSpec>> parse_collectives(std::string_view list) {
     at = comma + 1;
     const std::size_t colon = item.find(':');
     const std::string_view word = item.substr(0, colon);
-    const auto* found = std::find_if(std::begin(kWords), std::end(kWords), [&](const Word& w) { return w.word == word; });
+    const auto* found =
+        std::find_if(std::begin(kWords), std::end(kWords), [&](const Word& w) { return w.word == word; });
     if (found == std::end(kWords)) {
       return make_error(ErrorCode::kInvalidInput,
                         "--collectives: unknown collective '" + std::string(item) + "' (known: " + known_words() + ")");
@@ -155,9 +156,8 @@ Result<Collective> make_collective(const CollectiveSpec& spec, std::span<const s
   std::unordered_set<std::uint32_t> seen;
   for (std::size_t i = 0; i < r; ++i) {
     if (!seen.insert(ranks[i]).second) {
-      return make_error(ErrorCode::kInvalidInput,
-                        name + ": rank " + std::to_string(i) + " is endpoint " + std::to_string(ranks[i]) +
-                            ", which an earlier rank already is");
+      return make_error(ErrorCode::kInvalidInput, name + ": rank " + std::to_string(i) + " is endpoint " +
+                                                      std::to_string(ranks[i]) + ", which an earlier rank already is");
     }
   }
   Collective c{name, r, bus_factor(spec, r), {}};

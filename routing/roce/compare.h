@@ -34,7 +34,7 @@ struct CompareOptions {
   /// Per-switch hash seed and per-tier hash bit offset (ecmp_hash.h); false: every switch hashes alike,
   /// which shows hash polarization (a flow's choices at successive tiers are correlated).
   bool per_switch_hash_seed = true;
-  unsigned threads = 0;  ///< 0 = hardware concurrency
+  unsigned threads = 0;                     ///< 0 = hardware concurrency
   std::vector<CollectiveSpec> collectives;  ///< evaluated after the patterns (collectives.h); empty = none
   /// The job: rank i runs on endpoint ranks[i]; empty = every endpoint in the comparison's order.
   std::vector<std::uint32_t> ranks;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <vector>
 #include <sstream>
+#include <vector>
 
 namespace smd::roce {
 namespace {
@@ -103,8 +103,8 @@ void draw_panel(std::ostringstream& s, const Panel& panel, const Geometry& g, do
     for (int t = 0; t <= 5; ++t) ticks.push_back(t / 5.0);
   }
   for (double v : ticks) {
-    const double y = base - (panel.log_axis ? (v > 1 ? g.panel_h * std::log(v) / std::log(ytop) : 0)
-                                            : g.panel_h * v / ytop);
+    const double y =
+        base - (panel.log_axis ? (v > 1 ? g.panel_h * std::log(v) / std::log(ytop) : 0) : g.panel_h * v / ytop);
     s << "<line x1=\"" << num(g.left) << "\" y1=\"" << num(y) << "\" x2=\"" << num(g.left + g.plot_w) << "\" y2=\""
       << num(y) << "\" stroke=\"#dddddd\"/>\n"
       << "<text x=\"" << num(g.left - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">" << num(v)
@@ -121,9 +121,9 @@ void draw_panel(std::ostringstream& s, const Panel& panel, const Geometry& g, do
       const double h = bar_height(panel, v, ytop, g.panel_h);
       const double x = gx + k * g.bar_w;
       const std::string name = k < scheme_names.size() ? scheme_names[k] : "";
-      s << "<rect x=\"" << num(x) << "\" y=\"" << num(base - h) << "\" width=\"" << num(g.bar_w - 2)
-        << "\" height=\"" << num(h) << "\" fill=\"" << (std::isfinite(v) ? kColours[k % 5] : "#999999")
-        << "\"><title>" << escape(grp.label) << ", " << escape(name) << ": " << label(v) << "</title></rect>\n"
+      s << "<rect x=\"" << num(x) << "\" y=\"" << num(base - h) << "\" width=\"" << num(g.bar_w - 2) << "\" height=\""
+        << num(h) << "\" fill=\"" << (std::isfinite(v) ? kColours[k % 5] : "#999999") << "\"><title>"
+        << escape(grp.label) << ", " << escape(name) << ": " << label(v) << "</title></rect>\n"
         << "<text x=\"" << num(x + g.bar_w / 2 - 1) << "\" y=\"" << num(base - h - 3)
         << "\" text-anchor=\"middle\" font-size=\"9\">" << label(v) << "</text>\n";
     }
@@ -150,8 +150,10 @@ Panel pattern_panel(const Comparison& cmp, std::string title, Value value) {
 std::string svg_chart(const Comparison& cmp, const std::string& title) {
   std::vector<Panel> panels;
   if (!cmp.collectives.empty()) {
-    Panel first{"collective completion time relative to ideal (log axis from 1 = a non-blocking fabric), lower is better",
-                {}, true};
+    Panel first{
+        "collective completion time relative to ideal (log axis from 1 = a non-blocking fabric), lower is better",
+        {},
+        true};
     for (const auto& c : cmp.collectives) {
       Group grp{c.name, {}};
       for (const auto& f : c.schemes) grp.values.push_back(f.relative_time);

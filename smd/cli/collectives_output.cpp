@@ -42,8 +42,8 @@ void print_collectives(std::ostream& out, const std::vector<roce::CollectiveResu
   out << "collectives: time relative to a non-blocking fabric of the same line rate, NCCL bus bandwidth as a "
          "share of line rate\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-16s %-12s %6s %8s %10s %8s %8s %14s\n", "collective", "scheme", "ranks",
-                "phases", "time/ideal", "busBw", "ideal-bw", "slowest-phase");
+  std::snprintf(line, sizeof line, "%-16s %-12s %6s %8s %10s %8s %8s %14s\n", "collective", "scheme", "ranks", "phases",
+                "time/ideal", "busBw", "ideal-bw", "slowest-phase");
   out << line;
   for (const auto& c : collectives) {
     for (const auto& f : c.schemes) {

@@ -86,12 +86,12 @@ TEST(RoceCollectives, IdealTimesAndBusFactorsByHand) {
     double ideal, factor;
   };
   const Case cases[] = {
-      {CollectiveKind::kRingAllReduce, 4, 0, 1.5, 1.5},   {CollectiveKind::kRingAllReduce, 8, 0, 1.75, 1.75},
-      {CollectiveKind::kAllGather, 4, 0, 0.75, 0.75},     {CollectiveKind::kReduceScatter, 8, 0, 0.875, 0.875},
-      {CollectiveKind::kAllToAll, 4, 0, 0.75, 0.75},      {CollectiveKind::kAllToAll, 8, 0, 0.875, 0.875},
-      {CollectiveKind::kMoeAllToAll, 8, 4, 0.75, 0.75},   {CollectiveKind::kMoeAllToAll, 8, 3, 2.0 / 3, 2.0 / 3},
-      {CollectiveKind::kMoeAllToAll, 4, 8, 0.75, 0.75},   {CollectiveKind::kPipeline, 4, 0, 1.0, 1.0},
-      {CollectiveKind::kTreeAllReduce, 4, 0, 3.0, 1.5},   {CollectiveKind::kTreeAllReduce, 8, 0, 5.0, 1.75},
+      {CollectiveKind::kRingAllReduce, 4, 0, 1.5, 1.5}, {CollectiveKind::kRingAllReduce, 8, 0, 1.75, 1.75},
+      {CollectiveKind::kAllGather, 4, 0, 0.75, 0.75},   {CollectiveKind::kReduceScatter, 8, 0, 0.875, 0.875},
+      {CollectiveKind::kAllToAll, 4, 0, 0.75, 0.75},    {CollectiveKind::kAllToAll, 8, 0, 0.875, 0.875},
+      {CollectiveKind::kMoeAllToAll, 8, 4, 0.75, 0.75}, {CollectiveKind::kMoeAllToAll, 8, 3, 2.0 / 3, 2.0 / 3},
+      {CollectiveKind::kMoeAllToAll, 4, 8, 0.75, 0.75}, {CollectiveKind::kPipeline, 4, 0, 1.0, 1.0},
+      {CollectiveKind::kTreeAllReduce, 4, 0, 3.0, 1.5}, {CollectiveKind::kTreeAllReduce, 8, 0, 5.0, 1.75},
   };
   for (const auto& c : cases) {
     const Collective col = build(c.kind, c.r, c.group);
@@ -258,7 +258,8 @@ TEST_F(RoceCollectiveCompare, OnePhaseIsTheMaxMinEvaluatorOnTheSameFlows) {
 // the fabric does not have is an error naming the rank.
 TEST_F(RoceCollectiveCompare, CrossbarIsIdealAndRanksAreChecked) {
   ASSERT_NO_FATAL_FAILURE(route(make_single_switch(5), "minhop"));
-  const auto cmp = compare({CollectiveSpec{CollectiveKind::kAllToAll, 0}, CollectiveSpec{CollectiveKind::kPipeline, 0}});
+  const auto cmp =
+      compare({CollectiveSpec{CollectiveKind::kAllToAll, 0}, CollectiveSpec{CollectiveKind::kPipeline, 0}});
   ASSERT_TRUE(cmp.ok());
   // One switch is a crossbar: every scheme is at ideal (4 flows of S/5 per host: 0.8).
   for (const auto& c : cmp->collectives) {
