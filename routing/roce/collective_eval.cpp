@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
+#include <vector>
 
 namespace smd::roce {
 
 double ideal_phase_time(const CollectivePhase& phase) {
-  std::unordered_map<std::uint32_t, std::uint32_t> sends, receives;
+  // Endpoint ids are dense (0..n-1): count in arrays, an all-to-all phase is millions of flows.
+  std::uint32_t top = 0;
+  for (const auto& f : phase.instance.flows) top = std::max({top, f.src, f.dst});
+  std::vector<std::uint32_t> sends(top + std::size_t{1}, 0), receives(top + std::size_t{1}, 0);
   std::uint32_t most = 0;
   for (const auto& f : phase.instance.flows) {
     most = std::max({most, ++sends[f.src], ++receives[f.dst]});

@@ -106,6 +106,7 @@ struct EvalPlan {
   std::vector<std::vector<std::size_t>> first_unit;  // [collective][phase]
 };
 
+/// Same flows in the same order with the same seed: the evaluator's figures are then the same too.
 bool same_instance(const PatternInstance& a, const PatternInstance& b) {
   return a.seed == b.seed && a.flows.size() == b.flows.size() &&
          std::equal(a.flows.begin(), a.flows.end(), b.flows.begin(),
