@@ -9,7 +9,9 @@
 //               rule); the 5-tuple (src IP, dst IP, UDP, random source port, 4791) hashed with CRC-32
 //               (per-switch seed, per-tier output bit offset), hash mod group size.
 // Figures per pattern and scheme (DESIGN.md "Routing quality"): max link load, mean bottleneck share
-// (eBB), max-min fair throughput, collision share.
+// (eBB), max-min fair throughput, collision share. Per AI collective (collectives.h) and scheme:
+// completion time relative to a non-blocking fabric and NCCL bus bandwidth (collective_eval.h), its
+// phases evaluated by the same evaluator as the patterns.
 #pragma once
 
 #include <cstdint>
