@@ -537,6 +537,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
   cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
   cmd->add_option("--qps", args->roce.qps, "QPs (UDP source ports) per flow")->check(CLI::Range(1u, 64u));
+  cmd->add_option("--collectives", args->roce.collectives,
+                  "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
+                  "or none (default: all, moe:8)");
   cmd->callback([args] {
     const int code = run_plan(*args, std::cout, std::cerr);
     if (code != 0) throw CLI::RuntimeError(code);
