@@ -247,7 +247,7 @@ Result<DrainReport> what_if_drain(const Topology& topo, const LidMap& lids, cons
   rep.warning = routed->warning;
 
   start = Clock::now();
-  auto q_before = compute_quality(topo, lids, before, options.quality);
+  auto q_before = compute_quality(topo, lids, before, options.quality, options.verified_before);
   if (!q_before) return q_before.error().with_context("before");
   auto q_after = compute_quality(drained, lids, routed->tables, options.quality, &routed->verified);
   if (!q_after) return q_after.error().with_context("drained fabric");
@@ -269,6 +269,7 @@ Result<DrainReport> what_if_drain(const Topology& topo, const LidMap& lids, cons
   compare_pairs(topo, eps, reach_before, reach_after, members ? &*members : nullptr, options.listed, rep);
   compare_lfts(topo, before, routed->tables, options.listed, rep);
   rep.pairs_ms = ms_since(start);
+  rep.tables_after = std::move(routed->tables);
   return rep;
 }
 

@@ -54,6 +54,8 @@ struct DrainOptions {
   /// the SM's port (Topology::sm_node/sm_port) as SELF.
   const PartitionsSpec* partitions = nullptr;
   std::size_t listed = 10;  ///< lost pairs, cut-off ports and switches listed at most (counts are whole)
+  /// The verifier's report on the tables before, when the caller has one (the chain's); null = verified here.
+  const VerifyReport* verified_before = nullptr;
 };
 
 /// One CA port: where it is and its base LID.
@@ -92,6 +94,7 @@ struct DrainReport {
   std::string engine_after;        ///< the engine whose tables the chain chose on the drained fabric
   std::vector<ChainAttempt> declined;
   std::string warning;  ///< the chain's warning on the drained fabric, if any
+  RoutingTables tables_after;  ///< the chain's tables on the drained fabric: what a repair would program
 
   std::size_t endpoints = 0;             ///< CA ports with a base LID
   std::uint64_t reachable_before = 0;    ///< ordered pairs with a path before

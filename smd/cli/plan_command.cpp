@@ -504,6 +504,7 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
   options.quality.ebb_samples = 0;  // the drain report shows max loads; eBB would only cost time
   options.quality.max_shifts = args.max_shifts;
   options.partitions = &run.policy.partitions;
+  options.verified_before = &run.routed->verified;
   DrainTimings tm{run.tm.read, run.tm.lids, run.tm.route, 0, 0};
   auto report = timed(tm.what_if, [&] {
     return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options);
@@ -512,12 +513,16 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
     err << "smd plan: " << args.topology << ": " << printable_text(report.error().message) << "\n";
     return kPlanRoutingFailed;
   }
+  // The files asked for hold the tables after the drain, on the whole fabric's DR paths (links stay up).
+  const std::string engine_before = run.routed->tables.engine;
+  run.routed->tables = std::move(report->tables_after);
+  if (const int rc = write_table_files(args, run, err)) return rc;
   tm.total = ms_since(started);
   if (args.format == "json") {
-    const auto j = drain_report_json(*run.topo, run.routed->tables.engine, *report, tm);
+    const auto j = drain_report_json(*run.topo, engine_before, *report, tm);
     out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
-    print_drain_report(out, *run.topo, run.routed->tables.engine, *report, tm);
+    print_drain_report(out, *run.topo, engine_before, *report, tm);
   }
   if (report->lost_pairs == 0) return 0;
   err << "smd plan: the drain would cut off " << report->lost_pairs << " ordered CA pairs (" << report->cut_off

@@ -61,8 +61,37 @@ grep -q "^smd plan: the drain would cut off $((2 * h * (N - h) + h * (h - 1))) o
 got=$(python3 -c 'import json,sys; print("\n".join(sorted(p["port"].split("[")[0] for p in json.load(open(sys.argv[1]))["first_cut_off_ports"])))' "${work}/out")
 [[ ${got} == "$(leaf_hosts sw-L0-1 | sort)" ]] || fail "leaf: cut off ${got}"
 
-plan --drain sw-L2-0
+plan --drain sw-L2-0 --lft-dump "${work}/after.lft"
 [[ ${rc} == 0 ]] || fail "spine: exit ${rc}: $(cat "${work}/err")"
 grep -q "^lost pairs    0$" "${work}/out" && grep -q "^reachable     $((N * (N - 1))) -> $((N * (N - 1))) " "${work}/out" ||
   fail "spine: $(cat "${work}/out")"
+# The dump holds the tables after the drain: the spine routes only its own LID (port 0), and no switch
+# sends anything down a cable to it (its cables read off the netfile).
+python3 - "${NET}" "${work}/after.lft" <<'PY' || fail "spine: the LFT dump still uses sw-L2-0"
+import re, sys
+net, dump = sys.argv[1], sys.argv[2]
+to_spine, cur = set(), None
+for line in open(net):
+    m = re.match(r'^Switch \d+ "([^"]+)"', line)
+    if m:
+        cur = m.group(1)
+        continue
+    m = re.match(r'^\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)
+    if m and cur and m.group(2) == "sw-L2-0":
+        to_spine.add((cur, int(m.group(1))))
+assert len(to_spine) == 4, to_spine
+entries, cur = {}, None
+for line in open(dump):
+    m = re.match(r'^switch \S+ "([^"]*)"', line)
+    if m:
+        cur = m.group(1)
+        entries[cur] = []
+    elif not line.startswith("#"):
+        lid, port = line.split()
+        entries[cur].append(int(port))
+assert entries["sw-L2-0"] == [0], entries["sw-L2-0"]
+used = [(sw, p) for sw, ports in entries.items() for p in ports if (sw, p) in to_spine]
+assert not used, used[:5]
+print(f"after.lft: {len(entries)} switches, none forwards to sw-L2-0")
+PY
 echo PASS
