@@ -226,8 +226,8 @@ Result<DrainReport> what_if_drain(const Topology& topo, const LidMap& lids, cons
                                   std::span<const DrainPart> parts, const DrainOptions& options) {
   for (NodeIndex n : topo.switches()) {
     if (n >= before.lft.size()) {
-      return make_error(ErrorCode::kInvalidInput, "what-if drain: the tables before have no LFT for " +
-                                                      describe_node(topo.node(n)));
+      return make_error(ErrorCode::kInvalidInput,
+                        "what-if drain: the tables before have no LFT for " + describe_node(topo.node(n)));
     }
   }
   DrainReport rep;

@@ -49,7 +49,7 @@ struct DrainOptions {
   /// Added to verification on the drained fabric (the planner: its SL2VL check), given that fabric's
   /// Topology; may be empty.
   std::function<Status(const Topology&, const RoutingTables&)> extra_check;
-  QualityOptions quality;          ///< for both quality reports
+  QualityOptions quality;  ///< for both quality reports
   /// The policy's partitions; null = partitions not reported. Planned on the fabric before the drain with
   /// the SM's port (Topology::sm_node/sm_port) as SELF.
   const PartitionsSpec* partitions = nullptr;
@@ -83,7 +83,7 @@ struct SwitchBlockChange {
 struct PartitionImpact {
   std::string name;
   PKeyBase pkey = 0;
-  std::uint64_t lost_pairs = 0;                      ///< lost pairs whose two ports share this P_Key
+  std::uint64_t lost_pairs = 0;                     ///< lost pairs whose two ports share this P_Key
   std::vector<std::array<std::uint8_t, 16>> mgids;  ///< the groups it pre-creates
 };
 
@@ -93,16 +93,16 @@ struct DrainReport {
   std::size_t cables_drained = 0;  ///< distinct cables taken out (a switch's and named cables, counted once)
   std::string engine_after;        ///< the engine whose tables the chain chose on the drained fabric
   std::vector<ChainAttempt> declined;
-  std::string warning;  ///< the chain's warning on the drained fabric, if any
+  std::string warning;         ///< the chain's warning on the drained fabric, if any
   RoutingTables tables_after;  ///< the chain's tables on the drained fabric: what a repair would program
 
-  std::size_t endpoints = 0;             ///< CA ports with a base LID
-  std::uint64_t reachable_before = 0;    ///< ordered pairs with a path before
-  std::uint64_t reachable_after = 0;     ///< the same after
-  std::uint64_t lost_pairs = 0;          ///< reachable before and not after
-  std::uint64_t gained_pairs = 0;        ///< not reachable before, reachable after (normally 0)
-  std::vector<LostPair> first_lost;      ///< the first `listed`, by source LID then destination LID
-  std::uint64_t cut_off = 0;             ///< CA ports left with no path to or from any other
+  std::size_t endpoints = 0;           ///< CA ports with a base LID
+  std::uint64_t reachable_before = 0;  ///< ordered pairs with a path before
+  std::uint64_t reachable_after = 0;   ///< the same after
+  std::uint64_t lost_pairs = 0;        ///< reachable before and not after
+  std::uint64_t gained_pairs = 0;      ///< not reachable before, reachable after (normally 0)
+  std::vector<LostPair> first_lost;    ///< the first `listed`, by source LID then destination LID
+  std::uint64_t cut_off = 0;           ///< CA ports left with no path to or from any other
   std::vector<DrainEndpoint> first_cut_off;
   bool sm_cut_off = false;  ///< the SM's own port (Topology::sm_node/sm_port) is among them
 
@@ -113,8 +113,8 @@ struct DrainReport {
   bool ca_deadlock_free_before = false;
   bool ca_deadlock_free_after = false;
 
-  std::uint64_t lft_blocks = 0;       ///< total LFT blocks to write
-  std::size_t switches_changed = 0;   ///< switches with at least one
+  std::uint64_t lft_blocks = 0;                 ///< total LFT blocks to write
+  std::size_t switches_changed = 0;             ///< switches with at least one
   std::vector<SwitchBlockChange> most_changed;  ///< the `listed` switches with the most blocks, most first
 
   std::vector<PartitionImpact> partitions;  ///< only partitions with lost pairs, in policy order

@@ -37,8 +37,8 @@ std::string mgid_text(const std::array<std::uint8_t, 16>& g) {
 
 std::string part_text(const Topology& topo, const DrainPart& p) {
   if (p.kind == DrainPart::Kind::kSwitch) return "switch " + node_name(topo, p.node);
-  return "cable " + node_name(topo, p.node) + " port " + std::to_string(p.port) + " <-> " +
-         node_name(topo, p.peer) + " port " + std::to_string(p.peer_port);
+  return "cable " + node_name(topo, p.node) + " port " + std::to_string(p.port) + " <-> " + node_name(topo, p.peer) +
+         " port " + std::to_string(p.peer_port);
 }
 
 nlohmann::ordered_json loads_json(const QualityReport& q, bool deadlock_free, bool ca_deadlock_free) {
@@ -56,8 +56,8 @@ const char* yes_no(bool v) { return v ? "yes" : "no"; }
 
 }  // namespace
 
-nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string& engine_before,
-                                         const DrainReport& rep, const DrainTimings& tm) {
+nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string& engine_before, const DrainReport& rep,
+                                         const DrainTimings& tm) {
   nlohmann::ordered_json j;
   auto parts = nlohmann::ordered_json::array();
   for (const DrainPart& p : rep.parts) {
@@ -79,7 +79,8 @@ nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string
   j["engine_after"] = rep.engine_after;
   auto declined = nlohmann::ordered_json::array();
   for (const ChainAttempt& a : rep.declined) {
-    declined.push_back({{"engine", a.engine}, {"reason", std::string(to_string(a.error.code)) + ": " + a.error.message}});
+    declined.push_back(
+        {{"engine", a.engine}, {"reason", std::string(to_string(a.error.code)) + ": " + a.error.message}});
   }
   j["declined_after"] = declined;
   if (!rep.warning.empty()) j["warning_after"] = rep.warning;
@@ -90,8 +91,10 @@ nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string
   j["gained_pairs"] = rep.gained_pairs;
   auto lost = nlohmann::ordered_json::array();
   for (const LostPair& p : rep.first_lost) {
-    lost.push_back({{"src", endpoint_name(topo, p.src)}, {"src_lid", p.src.lid},
-                    {"dst", endpoint_name(topo, p.dst)}, {"dst_lid", p.dst.lid}});
+    lost.push_back({{"src", endpoint_name(topo, p.src)},
+                    {"src_lid", p.src.lid},
+                    {"dst", endpoint_name(topo, p.dst)},
+                    {"dst_lid", p.dst.lid}});
   }
   j["first_lost_pairs"] = lost;
   j["cut_off_ports"] = rep.cut_off;
@@ -140,11 +143,10 @@ void print_drain_report(std::ostream& out, const Topology& topo, const std::stri
   }
   if (!rep.warning.empty()) out << "warning       " << rep.warning << "\n";
   out << "engine        " << engine_before << " -> " << rep.engine_after << "\n";
-  std::snprintf(line, sizeof line, "reachable     %llu -> %llu of %llu ordered CA pairs (%zu CA ports)\n",
-                static_cast<unsigned long long>(rep.reachable_before),
-                static_cast<unsigned long long>(rep.reachable_after),
-                static_cast<unsigned long long>(rep.endpoints ? rep.endpoints * (rep.endpoints - 1) : 0),
-                rep.endpoints);
+  std::snprintf(
+      line, sizeof line, "reachable     %llu -> %llu of %llu ordered CA pairs (%zu CA ports)\n",
+      static_cast<unsigned long long>(rep.reachable_before), static_cast<unsigned long long>(rep.reachable_after),
+      static_cast<unsigned long long>(rep.endpoints ? rep.endpoints * (rep.endpoints - 1) : 0), rep.endpoints);
   out << line;
   out << "lost pairs    " << rep.lost_pairs << (rep.lost_pairs ? " (would lose every path)" : "") << "\n";
   for (const LostPair& p : rep.first_lost) {
@@ -173,7 +175,8 @@ void print_drain_report(std::ostream& out, const Topology& topo, const std::stri
   out << "LFT blocks    " << rep.lft_blocks << " to write on " << rep.switches_changed << " switches\n";
   for (const SwitchBlockChange& c : rep.most_changed) {
     out << "  blocks      " << c.blocks << " on " << node_name(topo, c.node);
-    if (c.top_before != c.top_after) out << " (LinearFDBTop " << hex4(c.top_before) << " -> " << hex4(c.top_after) << ")";
+    if (c.top_before != c.top_after)
+      out << " (LinearFDBTop " << hex4(c.top_before) << " -> " << hex4(c.top_after) << ")";
     out << "\n";
   }
   std::snprintf(line, sizeof line,

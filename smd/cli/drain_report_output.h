@@ -24,8 +24,8 @@ struct DrainTimings {
 };
 
 /// The report as one JSON object (keys documented in docs/man/smd.8 under --drain).
-nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string& engine_before,
-                                         const DrainReport& rep, const DrainTimings& tm);
+nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string& engine_before, const DrainReport& rep,
+                                         const DrainTimings& tm);
 
 /// The report as aligned text lines, one figure per line, "before -> after" where both exist.
 void print_drain_report(std::ostream& out, const Topology& topo, const std::string& engine_before,

@@ -506,9 +506,8 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
   options.partitions = &run.policy.partitions;
   options.verified_before = &run.routed->verified;
   DrainTimings tm{run.tm.read, run.tm.lids, run.tm.route, 0, 0};
-  auto report = timed(tm.what_if, [&] {
-    return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options);
-  });
+  auto report =
+      timed(tm.what_if, [&] { return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options); });
   if (!report) {
     err << "smd plan: " << args.topology << ": " << printable_text(report.error().message) << "\n";
     return kPlanRoutingFailed;

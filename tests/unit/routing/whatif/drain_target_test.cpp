@@ -57,12 +57,9 @@ TEST(DrainTarget, CableFromEitherEndInBothForms) {
     NodeIndex node, peer;
     PortNum port, peer_port;
   };
-  const std::vector<Case> cases{{"\"leaf 1\"[1]", f.leaf, f.spine, 1, 4},
-                                {"leaf 1[1]", f.leaf, f.spine, 1, 4},
-                                {"0x200/1", f.leaf, f.spine, 1, 4},
-                                {"spine[4]", f.spine, f.leaf, 4, 1},
-                                {"h0[1]", f.host, f.leaf, 1, 2},
-                                {"0x10/1", f.host, f.leaf, 1, 2}};
+  const std::vector<Case> cases{{"\"leaf 1\"[1]", f.leaf, f.spine, 1, 4}, {"leaf 1[1]", f.leaf, f.spine, 1, 4},
+                                {"0x200/1", f.leaf, f.spine, 1, 4},       {"spine[4]", f.spine, f.leaf, 4, 1},
+                                {"h0[1]", f.host, f.leaf, 1, 2},          {"0x10/1", f.host, f.leaf, 1, 2}};
   for (const Case& c : cases) {
     auto p = resolve_drain_part(f.t, c.text);
     ASSERT_TRUE(p.ok()) << c.text << ": " << p.error().message;
