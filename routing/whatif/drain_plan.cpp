@@ -10,6 +10,9 @@
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/partitions/partition_plan.h"
+#include "routing/verify/local_repair.h"
+#include "routing/verify/repair.h"
+#include "routing/verify/verify.h"
 
 namespace smd {
 namespace {
@@ -186,6 +189,61 @@ void compare_lfts(const Topology& topo, const RoutingTables& before, const Routi
   rep.most_changed = std::move(changed);
 }
 
+/// The tables after and the verifier's report on them, made as the daemon's routing phase makes them.
+struct RoutedAfter {
+  RoutingTables tables;
+  VerifyReport verified;
+};
+
+Result<RoutedAfter> route_drained(const Topology& topo, const Topology& drained, const LidMap& lids,
+                                  const RoutingTables& before, const DrainOptions& options, DrainReport& rep) {
+  ChainCheck check;
+  if (options.extra_check) {
+    check = [&](const RoutingTables& tables) { return options.extra_check(drained, tables); };
+  }
+  std::string declined_repair;
+  if (options.minimal_repair) {
+    RepairStats rs;
+    auto local = repair_locally(topo, before, drained, lids, rs);
+    if (local.ok()) {
+      auto verified = verify_tables(drained, lids, *local, false);
+      if (!verified.ok()) return verified.error().with_context("local repair");
+      rep.made_by = "local repair";
+      rep.entries_kept = rs.entries_kept;
+      rep.entries_repaired = rs.entries_repaired;
+      return RoutedAfter{std::move(local).value(), std::move(verified).value()};
+    }
+    declined_repair = local.error().message;
+  }
+  auto routed = route_with_chain(options.chain, options.routing, drained, lids, check);
+  if (!routed) return routed.error();
+  rep.declined = routed->declined;
+  rep.warning = routed->warning;
+  if (!options.minimal_repair) {
+    rep.made_by = "fresh tables";
+    return RoutedAfter{std::move(routed->tables), std::move(routed->verified)};
+  }
+  // Layers belong to a whole route set: old routes on old layers beside fresh ones prove nothing.
+  std::string rejected;
+  if (!routed->tables.layering && !before.layering) {
+    RepairStats rs;
+    RoutingTables mixed = repair_tables(topo, before, drained, lids, routed->tables, rs);
+    auto verified = verify_tables(drained, lids, mixed, false);
+    if (verified.ok() && (!routed->tables.deadlock_free || verified->ca_deadlock_free)) {
+      mixed.deadlock_free = routed->tables.deadlock_free && verified->deadlock_free;
+      rep.made_by = "minimal repair";
+      rep.entries_kept = rs.entries_kept;
+      rep.entries_repaired = rs.entries_repaired;
+      return RoutedAfter{std::move(mixed), std::move(verified).value()};
+    }
+    rejected = verified.ok() ? "CA traffic would have a channel-dependency cycle" : verified.error().message;
+  } else {
+    rejected = "VL-layered tables are never mixed";
+  }
+  rep.made_by = "fresh tables (local repair: " + declined_repair + "; minimal repair: " + rejected + ")";
+  return RoutedAfter{std::move(routed->tables), std::move(routed->verified)};
+}
+
 }  // namespace
 
 Topology drained_topology(const Topology& topo, std::span<const DrainPart> parts, std::size_t& cables) {
@@ -235,16 +293,10 @@ Result<DrainReport> what_if_drain(const Topology& topo, const LidMap& lids, cons
   const Topology drained = drained_topology(topo, parts, rep.cables_drained);
 
   auto start = Clock::now();
-  ChainCheck check;
-  if (options.extra_check) {
-    check = [&](const RoutingTables& tables) { return options.extra_check(drained, tables); };
-  }
-  auto routed = route_with_chain(options.chain, options.routing, drained, lids, check);
+  auto routed = route_drained(topo, drained, lids, before, options, rep);
   rep.route_ms = ms_since(start);
   if (!routed) return routed.error().with_context("drained fabric");
   rep.engine_after = routed->tables.engine;
-  rep.declined = routed->declined;
-  rep.warning = routed->warning;
 
   start = Clock::now();
   auto q_before = compute_quality(topo, lids, before, options.quality, options.verified_before);

@@ -7,7 +7,13 @@
 // switch loses every cable, CA cables included: it still owns its LID but forwards nothing, so the CAs
 // behind it lose their paths (and one another). The engine chain and its verifier then route that fabric.
 //
-// What is reported, before (the tables given) and after (the chain's tables on the drained fabric):
+// The tables after are the ones the daemon's routing phase would program (smd/sweep/sweep_routing.cpp):
+// with `minimal_repair` (routing.repair: minimal, the default) the local repair of routing/verify/
+// local_repair.h when it accepts, else the chain's fresh tables with every route of `before` that still
+// delivers kept (repair_tables), verified whole and dropped for the fresh ones when that fails or CA
+// traffic would lose deadlock freedom the fresh tables promise; without it, the chain's fresh tables.
+//
+// What is reported, before (the tables given) and after:
 //   - lost pairs: ordered pairs (src, dst) of distinct CA ports with a base LID whose packets arrive
 //     following the before tables from src's switch to some LID of dst, and arrive for none of dst's LIDs
 //     after. A leaf with h CAs drained out of N: h*(N-h) pairs each way plus h*(h-1) among its own CAs.
@@ -56,6 +62,8 @@ struct DrainOptions {
   std::size_t listed = 10;  ///< lost pairs, cut-off ports and switches listed at most (counts are whole)
   /// The verifier's report on the tables before, when the caller has one (the chain's); null = verified here.
   const VerifyReport* verified_before = nullptr;
+  /// routing.repair minimal: keep what still delivers, as the daemon's sweep does (header comment).
+  bool minimal_repair = true;
 };
 
 /// One CA port: where it is and its base LID.
@@ -92,6 +100,11 @@ struct DrainReport {
   std::vector<DrainPart> parts;
   std::size_t cables_drained = 0;  ///< distinct cables taken out (a switch's and named cables, counted once)
   std::string engine_after;        ///< the engine whose tables the chain chose on the drained fabric
+  /// How the tables after were made: "local repair", "minimal repair" (fresh + kept routes) or "fresh
+  /// tables" (with the reason when a repair was tried and declined or rejected).
+  std::string made_by;
+  std::uint64_t entries_kept = 0;      ///< (switch, LID) entries a repair kept from before
+  std::uint64_t entries_repaired = 0;  ///< entries a repair routed again
   std::vector<ChainAttempt> declined;
   std::string warning;         ///< the chain's warning on the drained fabric, if any
   RoutingTables tables_after;  ///< the chain's tables on the drained fabric: what a repair would program
@@ -119,7 +132,7 @@ struct DrainReport {
 
   std::vector<PartitionImpact> partitions;  ///< only partitions with lost pairs, in policy order
 
-  double route_ms = 0;    ///< the engine chain on the drained fabric (verification included)
+  double route_ms = 0;    ///< routing the drained fabric: repair and/or engine chain, verification included
   double quality_ms = 0;  ///< both quality reports
   double pairs_ms = 0;    ///< lost pairs, partitions and LFT blocks
 };

@@ -77,6 +77,9 @@ nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string
   j["cables_drained"] = rep.cables_drained;
   j["engine_before"] = engine_before;
   j["engine_after"] = rep.engine_after;
+  j["made_by"] = rep.made_by;
+  j["entries_kept"] = rep.entries_kept;
+  j["entries_repaired"] = rep.entries_repaired;
   auto declined = nlohmann::ordered_json::array();
   for (const ChainAttempt& a : rep.declined) {
     declined.push_back(
@@ -143,6 +146,11 @@ void print_drain_report(std::ostream& out, const Topology& topo, const std::stri
   }
   if (!rep.warning.empty()) out << "warning       " << rep.warning << "\n";
   out << "engine        " << engine_before << " -> " << rep.engine_after << "\n";
+  out << "tables after  " << rep.made_by;
+  if (rep.entries_kept || rep.entries_repaired) {
+    out << ": " << rep.entries_repaired << " (switch, LID) entries routed again, " << rep.entries_kept << " kept";
+  }
+  out << "\n";
   std::snprintf(
       line, sizeof line, "reachable     %llu -> %llu of %llu ordered CA pairs (%zu CA ports)\n",
       static_cast<unsigned long long>(rep.reachable_before), static_cast<unsigned long long>(rep.reachable_after),

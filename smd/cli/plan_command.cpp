@@ -505,6 +505,7 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
   options.quality.max_shifts = args.max_shifts;
   options.partitions = &run.policy.partitions;
   options.verified_before = &run.routed->verified;
+  options.minimal_repair = run.policy.routing.repair == RepairMode::kMinimal;
   DrainTimings tm{run.tm.read, run.tm.lids, run.tm.route, 0, 0};
   auto report =
       timed(tm.what_if, [&] { return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options); });

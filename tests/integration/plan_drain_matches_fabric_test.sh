@@ -9,7 +9,9 @@
 . "$(dirname "$0")/once_common.sh"
 net="${IBSIM_WORKDIR}/leafspine.net"
 "${SMD_BUILD_DIR}/smd/smd-fabric" leafspine --leaves 4 --spines 2 --hosts-per-leaf 4 --links-per-pair 2 -o "${net}"
-once_bringup "${net}" 6 16
+# routing.repair full: the second smd --once is a fresh process with no tables to repair, so the plan must
+# model fresh tables too (the minimal repair a running daemon makes is the default the plan models otherwise).
+once_bringup "${net}" 6 16 "routing:" "  repair: full"
 leaf_cable='"leaf-0"[5]'
 spine_cable='"spine-1"[4]'
 set +e
@@ -23,6 +25,7 @@ cat "${IBSIM_WORKDIR}/drain.out"
 grep -q "^lost pairs    0$" "${IBSIM_WORKDIR}/drain.out" || { echo "FAIL: the plan loses pairs" >&2; exit 1; }
 grep -q "^cables        2 " "${IBSIM_WORKDIR}/drain.out" || { echo "FAIL: not two cables drained" >&2; exit 1; }
 grep -q "^engine        ftree -> ftree$" "${IBSIM_WORKDIR}/drain.out" || { echo "FAIL: ftree did not route the drained fabric" >&2; exit 1; }
+grep -q "^tables after  fresh tables$" "${IBSIM_WORKDIR}/drain.out" || { echo "FAIL: the plan did not model fresh tables" >&2; exit 1; }
 
 ibsim_console "Unlink ${leaf_cable}"
 ibsim_console "Unlink ${spine_cable}"

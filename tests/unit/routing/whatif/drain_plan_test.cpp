@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "tests/unit/routing/hand_node.h"
@@ -143,6 +144,8 @@ TEST(DrainPlan, SpineDrainLosesNothingAndDoublesTheWorstShiftLoad) {
   auto rep = what_if_drain(f.t, f.lids, f.before, parts, f.options());
   ASSERT_TRUE(rep.ok()) << rep.error().message;
   EXPECT_EQ(rep->engine_after, "minhop");
+  // S0 alone is an island now, which local repair declines: the chain's tables with the old routes kept.
+  EXPECT_EQ(rep->made_by, "minimal repair");
   EXPECT_EQ(rep->cables_drained, 2u);
   EXPECT_EQ(rep->endpoints, 4u);
   EXPECT_EQ(rep->reachable_before, 12u);
@@ -170,10 +173,13 @@ TEST(DrainPlan, LeafDrainCutsItsHostsOffAndNamesThePairs) {
   const std::vector<DrainPart> parts{f.sw(f.l0)};
   DrainOptions o = f.options();
   o.listed = 3;
+  o.minimal_repair = false;  // routing.repair full: the same pairs are lost
   auto rep = what_if_drain(f.t, f.lids, f.before, parts, o);
   ASSERT_TRUE(rep.ok()) << rep.error().message;
   EXPECT_EQ(rep->reachable_before, 12u);
   EXPECT_EQ(rep->reachable_after, 2u);  // h2 <-> h3
+  EXPECT_EQ(rep->made_by, "fresh tables");
+  EXPECT_EQ(rep->entries_repaired, 0u);
   EXPECT_EQ(rep->lost_pairs, 10u);
   EXPECT_EQ(rep->gained_pairs, 0u);
   ASSERT_EQ(rep->first_lost.size(), 3u);
@@ -237,6 +243,79 @@ TEST(DrainPlan, PartitionsCountTheirMembersLostPairsAndListTheirGroups) {
   // ff12:401b:8010::ffff:ffff, the IPoIB broadcast group of P_Key 0x8010 (RFC 4391)
   const std::array<std::uint8_t, 16> want{0xff, 0x12, 0x40, 0x1b, 0x80, 0x10, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
   EXPECT_EQ(rep->partitions[0].mgids[0], want);
+}
+
+// Three spines S0..S2 (LIDs 7, 8, 9), two leaves: L0 (LID 5) ports 1..3 -> S0..S2, host h0 (LID 1) on port 4;
+// L1 (LID 6) likewise with h1 (LID 2). Before: the leaves send each other's host and LID by S1 (port 2);
+// spines go down directly and reach each other through L0. Drain the cable L1 port 1 - S0 port 2. The routes
+// it carried are the only broken ones: S0 to h1 and to L1 (now down to L0, port 1) and L1 to S0 (now up by
+// S1 or S2). A minimal repair changes those three entries only: block 0 of S0 and of L1, nothing else.
+TEST(DrainPlan, MinimalRepairRewritesOnlyTheBrokenRoutes) {
+  Topology t;
+  LidMap lids;
+  const auto add = [&](NodeType type, unsigned ports, Guid guid, const char* name) {
+    Node n = make_node(type, ports, guid);
+    n.description = name;
+    for (PortNum p = 0; p < n.ports.size(); ++p) n.ports[p].guid = type == NodeType::kSwitch ? guid : guid + p;
+    return t.add_node(std::move(n)).value();
+  };
+  const NodeIndex s[3] = {add(NodeType::kSwitch, 2, 0x300, "S0"), add(NodeType::kSwitch, 2, 0x400, "S1"),
+                          add(NodeType::kSwitch, 2, 0x500, "S2")};
+  const NodeIndex l0 = add(NodeType::kSwitch, 4, 0x100, "L0");
+  const NodeIndex l1 = add(NodeType::kSwitch, 4, 0x200, "L1");
+  const NodeIndex h0 = add(NodeType::kCa, 1, 0x10, "h0");
+  const NodeIndex h1 = add(NodeType::kCa, 1, 0x20, "h1");
+  for (PortNum i = 0; i < 3; ++i) {
+    ASSERT_TRUE(t.connect(l0, i + 1, s[i], 1).ok());
+    ASSERT_TRUE(t.connect(l1, i + 1, s[i], 2).ok());
+  }
+  ASSERT_TRUE(t.connect(h0, 1, l0, 4).ok());
+  ASSERT_TRUE(t.connect(h1, 1, l1, 4).ok());
+  t.sm_node = h0;
+  t.sm_port = 1;
+  for (auto [n, p, lid] : std::vector<std::tuple<NodeIndex, PortNum, Lid>>{
+           {h0, 1, 1}, {h1, 1, 2}, {l0, 0, 5}, {l1, 0, 6}, {s[0], 0, 7}, {s[1], 0, 8}, {s[2], 0, 9}}) {
+    ASSERT_TRUE(lids.assign(n, p, lid, 0).ok());
+  }
+  RoutingTables before;
+  before.engine = "by hand";
+  before.lft.resize(t.size());
+  const auto lft = [&](NodeIndex sw, std::vector<std::pair<Lid, PortNum>> entries) {
+    Lft table(9);
+    for (auto [lid, port] : entries) table.set(lid, port);
+    before.lft[sw] = table;
+  };
+  lft(l0, {{1, 4}, {2, 2}, {5, 0}, {6, 2}, {7, 1}, {8, 2}, {9, 3}});
+  lft(l1, {{1, 2}, {2, 4}, {5, 2}, {6, 0}, {7, 1}, {8, 2}, {9, 3}});
+  for (int i = 0; i < 3; ++i) {
+    lft(s[i], {{1, 1}, {2, 2}, {5, 1}, {6, 2}, {7, 1}, {8, 1}, {9, 1}});
+    before.lft[s[i]].set(static_cast<Lid>(7 + i), 0);
+  }
+  DrainPart cable;
+  cable.kind = DrainPart::Kind::kCable;
+  cable.node = l1;
+  cable.port = 1;
+  cable.peer = s[0];
+  cable.peer_port = 2;
+  DrainOptions o;
+  o.chain = {"minhop"};
+  o.quality.perm_seeds = 2;
+  o.quality.ebb_samples = 0;
+  o.quality.threads = 1;
+  o.minimal_repair = true;
+  auto rep = what_if_drain(t, lids, before, std::vector<DrainPart>{cable}, o);
+  ASSERT_TRUE(rep.ok()) << rep.error().message;
+  EXPECT_EQ(rep->lost_pairs, 0u);
+  EXPECT_EQ(rep->lft_blocks, 2u) << rep->made_by;
+  EXPECT_EQ(rep->switches_changed, 2u);
+  EXPECT_EQ(rep->entries_repaired, 3u) << rep->made_by;
+  const Lft& s0 = rep->tables_after.lft[s[0]];
+  EXPECT_EQ(s0.get(2), 1);  // h1: down to L0, which goes up again by S1
+  EXPECT_EQ(s0.get(6), 1);
+  EXPECT_EQ(s0.get(1), 1);  // unchanged
+  const PortNum l1_to_s0 = rep->tables_after.lft[l1].get(7);
+  EXPECT_TRUE(l1_to_s0 == 2 || l1_to_s0 == 3) << static_cast<int>(l1_to_s0);
+  for (NodeIndex n : {l0, s[1], s[2]}) EXPECT_EQ(rep->tables_after.lft[n], before.lft[n]) << n;
 }
 
 TEST(DrainPlan, BeforeTablesMissingASwitchAreRefused) {
