@@ -189,6 +189,33 @@ void compare_lfts(const Topology& topo, const RoutingTables& before, const Routi
   rep.most_changed = std::move(changed);
 }
 
+/// The sweep's second try when ftree declines (SweepRunner::route_with_last_ftree_roots): levels counted
+/// down from the top switches of the tables before, when those were ftree's and the policy names no roots.
+/// A drained switch has no cable, so levels counted up from the CAs never reach it; from the roots they do.
+/// nullopt when the rule does not apply or the retry is not ftree's.
+std::optional<Result<ChainResult>> route_with_roots_before(const Topology& drained, const LidMap& lids,
+                                                           const RoutingTables& before, const DrainOptions& options,
+                                                           const ChainCheck& check, const Result<ChainResult>& routed) {
+  if (before.tree_roots.empty() || ftree_roots_configured(options.routing)) return std::nullopt;
+  if (routed.ok() && routed->tables.engine == "ftree") return std::nullopt;
+  const bool ftree_declined =
+      routed.ok() ? std::any_of(routed->declined.begin(), routed->declined.end(),
+                                [](const ChainAttempt& a) {
+                                  return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
+                                })
+                  : std::find(options.chain.begin(), options.chain.end(), "ftree") != options.chain.end();
+  if (!ftree_declined) return std::nullopt;
+  std::vector<Guid> present;
+  for (Guid g : before.tree_roots) {
+    if (drained.find(g)) present.push_back(g);
+  }
+  if (present.empty()) return std::nullopt;
+  auto rooted =
+      route_with_chain(options.chain, with_ftree_roots(options.routing, std::move(present)), drained, lids, check);
+  if (!rooted.ok() || rooted->tables.engine != "ftree") return std::nullopt;
+  return rooted;
+}
+
 /// The tables after and the verifier's report on them, made as the daemon's routing phase makes them.
 struct RoutedAfter {
   RoutingTables tables;
@@ -216,6 +243,7 @@ Result<RoutedAfter> route_drained(const Topology& topo, const Topology& drained,
     declined_repair = local.error().message;
   }
   auto routed = route_with_chain(options.chain, options.routing, drained, lids, check);
+  if (auto rooted = route_with_roots_before(drained, lids, before, options, check, routed)) routed = std::move(*rooted);
   if (!routed) return routed.error();
   rep.declined = routed->declined;
   rep.warning = routed->warning;

@@ -9,7 +9,8 @@
 //
 // The tables after are the ones the daemon's routing phase would program (smd/sweep/sweep_routing.cpp):
 // with `minimal_repair` (routing.repair: minimal, the default) the local repair of routing/verify/
-// local_repair.h when it accepts, else the chain's fresh tables with every route of `before` that still
+// local_repair.h when it accepts, else the chain's fresh tables (ftree retried with the top switches of
+// `before` as roots when it declines, as the sweep does) with every route of `before` that still
 // delivers kept (repair_tables), verified whole and dropped for the fresh ones when that fails or CA
 // traffic would lose deadlock freedom the fresh tables promise; without it, the chain's fresh tables.
 //
