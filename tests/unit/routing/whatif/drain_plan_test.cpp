@@ -17,6 +17,8 @@
 #include <tuple>
 #include <vector>
 
+#include "routing/fabric_gen/fabric_gen.h"
+#include "routing/lids/lid_assign.h"
 #include "tests/unit/routing/hand_node.h"
 
 namespace smd {
@@ -316,6 +318,44 @@ TEST(DrainPlan, MinimalRepairRewritesOnlyTheBrokenRoutes) {
   const PortNum l1_to_s0 = rep->tables_after.lft[l1].get(7);
   EXPECT_TRUE(l1_to_s0 == 2 || l1_to_s0 == 3) << static_cast<int>(l1_to_s0);
   for (NodeIndex n : {l0, s[1], s[2]}) EXPECT_EQ(rep->tables_after.lft[n], before.lft[n]) << n;
+}
+
+// Both hosts of one leaf of the 2-ary 3-tree drained by their cables: counted up from the CAs that leaf is
+// no leaf any more and ftree declines; the sweep then retries ftree with the top switches of the tables it
+// programmed as roots, and so does the what-if, so the tables after are still ftree's. The two hosts lose
+// everything: 2 x 6 pairs each way plus the pair between them.
+TEST(DrainPlan, FtreeIsRetriedWithTheRootsOfTheTablesBefore) {
+  auto topo = make_kary_ntree(2, 3);
+  ASSERT_TRUE(topo.ok());
+  auto lids = assign_lids(*topo, {}, LidAssignOptions{});
+  ASSERT_TRUE(lids.ok());
+  auto before = route_with_chain({"ftree"}, RoutingOptions{}, *topo, *lids);
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  ASSERT_FALSE(before->tables.tree_roots.empty());
+  const NodeIndex leaf = topo->switches().front();
+  std::vector<DrainPart> parts;
+  for (PortNum p = 1; p <= topo->node(leaf).num_ports; ++p) {
+    const Port& port = topo->node(leaf).ports[p];
+    if (!port.connected() || topo->node(port.peer).is_switch()) continue;
+    DrainPart part;
+    part.kind = DrainPart::Kind::kCable;
+    part.node = leaf;
+    part.port = p;
+    part.peer = port.peer;
+    part.peer_port = port.peer_port;
+    parts.push_back(part);
+  }
+  ASSERT_EQ(parts.size(), 2u);
+  DrainOptions o;
+  o.chain = {"ftree", "minhop"};
+  o.minimal_repair = false;
+  o.quality.perm_seeds = 2;
+  o.quality.ebb_samples = 0;
+  auto rep = what_if_drain(*topo, *lids, before->tables, parts, o);
+  ASSERT_TRUE(rep.ok()) << rep.error().message;
+  EXPECT_EQ(rep->engine_after, "ftree") << rep->made_by;
+  EXPECT_EQ(rep->lost_pairs, 2u * 2u * 6u + 2u);
+  EXPECT_EQ(rep->cut_off, 2u);
 }
 
 TEST(DrainPlan, BeforeTablesMissingASwitchAreRefused) {
