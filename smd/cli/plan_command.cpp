@@ -489,6 +489,11 @@ void print_report(const PlanArgs& args, const PlanRun& run, std::ostream& out) {
 
 /// --drain: the what-if on the routed plan (routing/whatif), its report, and the exit code a script acts on.
 int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, std::ostream& out, std::ostream& err) {
+  if (args.roce.requested()) {
+    err << "smd plan: --drain reports on InfiniBand routing only: leave out --roce-plan, --frr-dir, --compare, "
+           "--svg and --pairs\n";
+    return kPlanBadInput;
+  }
   auto parts = resolve_drain_parts(*run.topo, args.drain);
   if (!parts) {
     err << "smd plan: " << printable_text(parts.error().message) << "\n";

@@ -34,6 +34,10 @@ grep -qx "smd plan: --drain 'sw-L9-9': no node is named 'sw-L9-9'" "${work}/err"
 plan --drain '"sw-L0-0"[9]'
 [[ ${rc} == 2 ]] && grep -q "has no port 9 (ports 1..8)" "${work}/err" || fail "bad port: ${rc} $(cat "${work}/err")"
 
+plan --drain sw-L2-0 --compare
+[[ ${rc} == 2 ]] && grep -q "^smd plan: --drain reports on InfiniBand routing only" "${work}/err" ||
+  fail "--drain --compare: ${rc} $(cat "${work}/err")"
+
 plan --drain '"sw-L0-0"[5]' --format json
 [[ ${rc} == 0 ]] || fail "one up-cable: exit ${rc}: $(cat "${work}/err")"
 [[ $(field lost_pairs) == 0 && $(field cut_off_ports) == 0 && $(field cables_drained) == 1 ]] ||
