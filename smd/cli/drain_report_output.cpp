@@ -54,13 +54,10 @@ nlohmann::ordered_json loads_json(const QualityReport& q, bool deadlock_free, bo
 
 const char* yes_no(bool v) { return v ? "yes" : "no"; }
 
-}  // namespace
-
-nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string& engine_before, const DrainReport& rep,
-                                         const DrainTimings& tm) {
-  nlohmann::ordered_json j;
+/// The "drain" array: each argument as given and the part it named.
+nlohmann::ordered_json parts_json(const Topology& topo, const std::vector<DrainPart>& parts_in) {
   auto parts = nlohmann::ordered_json::array();
-  for (const DrainPart& p : rep.parts) {
+  for (const DrainPart& p : parts_in) {
     nlohmann::ordered_json o{{"argument", p.text},
                              {"kind", p.kind == DrainPart::Kind::kSwitch ? "switch" : "cable"},
                              {"node", format_guid(topo.node(p.node).guid)},
@@ -73,7 +70,15 @@ nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string
     }
     parts.push_back(std::move(o));
   }
-  j["drain"] = parts;
+  return parts;
+}
+
+}  // namespace
+
+nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string& engine_before, const DrainReport& rep,
+                                         const DrainTimings& tm) {
+  nlohmann::ordered_json j;
+  j["drain"] = parts_json(topo, rep.parts);
   j["cables_drained"] = rep.cables_drained;
   j["engine_before"] = engine_before;
   j["engine_after"] = rep.engine_after;
