@@ -210,8 +210,10 @@ std::optional<Result<ChainResult>> route_with_roots_before(const Topology& drain
     if (drained.find(g)) present.push_back(g);
   }
   if (present.empty()) return std::nullopt;
+  // Only ftree's answer is taken, and the engines before it in the chain failed already (or ftree would not
+  // have run) and do not read the roots: running ftree alone gives the sweep's answer at a chain's cost less.
   auto rooted =
-      route_with_chain(options.chain, with_ftree_roots(options.routing, std::move(present)), drained, lids, check);
+      route_with_chain({"ftree"}, with_ftree_roots(options.routing, std::move(present)), drained, lids, check);
   if (!rooted.ok() || rooted->tables.engine != "ftree") return std::nullopt;
   return rooted;
 }
