@@ -439,7 +439,8 @@ class Importer {
       start = comma + 1;
       if (name.empty()) continue;
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
-        not_carried(s, "missing", "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp, file)");
+        not_carried(s, "missing",
+                    "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp, file)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);

@@ -34,8 +34,8 @@ Result<RoutingTables> FileEngine::compute(const Topology& topo, const LidMap& li
     // LinearFDBCap counts entries (LIDs 0..cap-1); 0 = not known (a hand-made topology), not checked.
     if (sw.lft_cap != 0 && section.top >= sw.lft_cap) {
       return misfit(dump, section.top_at,
-                    "top LID " + std::to_string(section.top) + " is beyond " + describe_node(sw) +
-                        "'s LinearFDBCap " + std::to_string(sw.lft_cap));
+                    "top LID " + std::to_string(section.top) + " is beyond " + describe_node(sw) + "'s LinearFDBCap " +
+                        std::to_string(sw.lft_cap));
     }
     Lft lft(section.top);
     for (const DumpRoute& route : section.routes) {

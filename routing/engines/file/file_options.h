@@ -14,8 +14,8 @@ namespace smd {
 /// does the reading, so that routing/ stays free of I/O). Empty path and null dump = none configured.
 struct FileOptions : EngineOptions {
   static constexpr std::string_view kEngine = "file";
-  std::string lfts_file;                  ///< the path as the policy names it
-  std::shared_ptr<const LftsDump> dump;   ///< its parsed contents; shared by every copy of the options
+  std::string lfts_file;                 ///< the path as the policy names it
+  std::shared_ptr<const LftsDump> dump;  ///< its parsed contents; shared by every copy of the options
 };
 
 }  // namespace smd

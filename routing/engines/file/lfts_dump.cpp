@@ -174,7 +174,8 @@ Result<LftsDump> parse_lfts_dump(std::string_view text, std::string source) {
                "\"<n> lids dumped\")");
   }
   if (dump.switches.empty()) {
-    return bad(dump.source, DumpPlace{line_no == 0 ? 1 : line_no, 1}, "no \"Unicast lids\" section: not an opensm-lfts.dump");
+    return bad(dump.source, DumpPlace{line_no == 0 ? 1 : line_no, 1},
+               "no \"Unicast lids\" section: not an opensm-lfts.dump");
   }
   return dump;
 }

@@ -55,10 +55,10 @@ struct LftsDump {
 std::string dump_message(const std::string& source, DumpPlace at, const std::string& message);
 
 /// Parse `text`; `source` names it in errors. Errors (kInvalidInput, "source:line:column: ..."): a line
-/// that is neither a section header, a row, a "<n> lids dumped" trailer nor blank; a row outside
-/// a section (before a header or after its trailer); a LID above 0xBFFF (multicast) or above the section's top; a port above 254 (255 is
-/// "no route", which a dump leaves out); a LID listed twice in one section; a switch GUID of 0 or
-/// listed twice; a dump without any section.
+/// that is neither a section header, a row, a "<n> lids dumped" trailer nor blank; a row outside a
+/// section (before a header or after its trailer); a LID above 0xBFFF (multicast) or above the section's
+/// top; a port above 254 (255 is "no route", which a dump leaves out); a LID listed twice in one section;
+/// a switch GUID of 0 or listed twice; a dump without any section.
 Result<LftsDump> parse_lfts_dump(std::string_view text, std::string source);
 
 }  // namespace smd

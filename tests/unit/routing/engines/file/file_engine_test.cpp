@@ -36,7 +36,9 @@ struct TwoSwitch {
     // host-0..3 = LIDs 1..4, sw-0 = 5, sw-1 = 6.
     Lid next = 1;
     for (NodeIndex n = 0; n < topo.nodes().size(); ++n) {
-      if (!topo.node(n).is_switch()) EXPECT_TRUE(lids.assign(n, 1, next++, 0).ok());
+      if (!topo.node(n).is_switch()) {
+        EXPECT_TRUE(lids.assign(n, 1, next++, 0).ok());
+      }
     }
     for (NodeIndex n : topo.switches()) {
       EXPECT_TRUE(lids.assign(n, 0, next++, 0).ok());
@@ -51,8 +53,8 @@ struct TwoSwitch {
   std::string good(unsigned cross) const {
     const std::string c = "00" + std::to_string(cross);
     return header(sw0, 6) + "0x0001 003\n0x0002 004\n0x0003 " + c + "\n0x0004 " + c + "\n0x0005 000\n0x0006 " + c +
-           "\n6 lids dumped\n" + header(sw1, 6) + "0x0001 " + c + "\n0x0002 " + c + "\n0x0003 003\n0x0004 004\n0x0005 " +
-           c + "\n0x0006 000\n6 lids dumped\n";
+           "\n6 lids dumped\n" + header(sw1, 6) + "0x0001 " + c + "\n0x0002 " + c +
+           "\n0x0003 003\n0x0004 004\n0x0005 " + c + "\n0x0006 000\n6 lids dumped\n";
   }
 };
 
@@ -82,7 +84,9 @@ TEST(FileEngine, TablesAreTheDumpsRows) {
   EXPECT_EQ(tables->lft[f.sw0].entries(), want0);
   EXPECT_EQ(tables->lft[f.sw1].entries(), want1);
   for (NodeIndex n = 0; n < f.topo.nodes().size(); ++n) {
-    if (!f.topo.node(n).is_switch()) EXPECT_TRUE(tables->lft[n].empty());
+    if (!f.topo.node(n).is_switch()) {
+      EXPECT_TRUE(tables->lft[n].empty());
+    }
   }
 }
 

@@ -87,7 +87,8 @@ TEST(LftsDump, MalformedLines) {
   EXPECT_EQ(error_of(kHead + "0x00001 001\n"), "t.dump:2:1: LID must be 0x and 1..4 hex digits, then a space");
   EXPECT_EQ(error_of(kHead + "0x0001\n"), "t.dump:2:1: LID must be 0x and 1..4 hex digits, then a space");
   EXPECT_EQ(error_of(kHead + "0x0001 x01\n"), "t.dump:2:8: port must be a decimal number 0..254");
-  EXPECT_EQ(error_of(kHead + "0x0001  255 # no route is left out\n"), "t.dump:2:9: port must be a decimal number 0..254");
+  EXPECT_EQ(error_of(kHead + "0x0001  255 # no route is left out\n"),
+            "t.dump:2:9: port must be a decimal number 0..254");
   EXPECT_EQ(error_of(kHead + "0x0001 001 host-0\n"),
             "t.dump:2:12: unexpected text after the port (a comment starts with '#')");
   EXPECT_EQ(error_of(""), "t.dump:1:1: no \"Unicast lids\" section: not an opensm-lfts.dump");
