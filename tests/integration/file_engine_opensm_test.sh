@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The file routing engine (issue 41) with OpenSM 3.3.23 as the witness, on tests/fabrics/kary4-3.net
-# (48 switches, 64 hosts). OpenSM routes a first ibsim once with its minhop engine and writes opensm-lfts.dump (log_flags ROUTING)
-# and its guid2lid (OSM_CACHE_DIR); what it programmed is read back with ibroute/smpdump (read_lfts.py).
-# smd's own default chain (ftree) routes this fabric otherwise: about 1 row in 5 differs (checked
-# offline below), so only a replay can match.
-# `smd plan` with the file engine and OpenSM's guid2lid must reproduce OpenSM's dump byte for byte; then on
-# a FRESH ibsim `smd --once` with the file engine fed that dump and OpenSM's guid2lid (copied to its
-# state_dir) must leave every switch holding what OpenSM programmed, as ibroute reads it, and
-# check_fabric.py must find every LID delivered.
+# (48 switches, 64 hosts). OpenSM routes a first ibsim once with its minhop engine and writes
+# opensm-lfts.dump (log_flags ROUTING) and its guid2lid (OSM_CACHE_DIR); what it programmed is read back
+# with ibroute/smpdump (read_lfts.py). smd's own default chain (ftree) routes this fabric otherwise: about
+# 1 row in 5 differs (checked offline below), so only a replay can match. `smd plan` with the file engine
+# and OpenSM's guid2lid must reproduce OpenSM's dump byte for byte (and, without that guid2lid, refuse
+# the dump because the switches' LIDs moved); then on a FRESH ibsim `smd --once` with the file engine fed
+# that dump and OpenSM's guid2lid (copied to its state_dir) must leave every switch holding what OpenSM
+# programmed, as ibroute reads it, and check_fabric.py must find every LID delivered.
 . "$(dirname "$0")/once_common.sh"
 w=${IBSIM_WORKDIR}
 NET="${SMD_SOURCE_DIR}/tests/fabrics/kary4-3.net"
@@ -44,6 +44,12 @@ write_policy "${w}/plan.yaml" "${w}/plan-state" "routing:" "  engines: [file]" "
 "${SMD_BIN}" plan --topology "${NET}" --config "${w}/plan.yaml" --guid2lid "${g2l}" \
   --opensm-lfts "${w}/replay.dump" >"${w}/plan.out" || { cat "${w}/plan.out" >&2; fail "smd plan with the file engine"; }
 cmp "${w}/replay.dump" "${dump}" || fail "smd plan --opensm-lfts of the replay differs from OpenSM's dump"
+# Without OpenSM's guid2lid smd numbers the fabric in netfile order: the replay is refused, naming why.
+rc=0
+"${SMD_BIN}" plan --topology "${NET}" --config "${w}/plan.yaml" >"${w}/nolids.out" 2>&1 || rc=$?
+[[ ${rc} -eq 3 ]] || { cat "${w}/nolids.out" >&2; fail "replay without OpenSM's LIDs: exit ${rc}, expected 3"; }
+grep -qF "in the dump: run with the guid2lid of the fabric the dump was made on" "${w}/nolids.out" ||
+  { cat "${w}/nolids.out" >&2; fail "replay without OpenSM's LIDs: no reason given"; }
 
 # --- smd --once on a fresh ibsim of the same netfile, with OpenSM's dump and guid2lid ---
 mkdir -p "${w}/state"

@@ -14,7 +14,6 @@ Error misfit(const LftsDump& dump, DumpPlace at, const std::string& message) {
 }  // namespace
 
 Result<RoutingTables> FileEngine::compute(const Topology& topo, const LidMap& lids) const {
-  (void)lids;  // the dump names LIDs itself; the verifier checks them against `lids`
   if (!options_.dump) {
     return make_error(ErrorCode::kInvalidInput, "routing.file.lfts_file is not set: no dump to replay");
   }
@@ -30,6 +29,14 @@ Result<RoutingTables> FileEngine::compute(const Topology& topo, const LidMap& li
     const Node& sw = topo.node(*n);
     if (sw.type != NodeType::kSwitch) {
       return misfit(dump, section.guid_at, describe_node(sw) + " is not a switch");
+    }
+    // Rows name destination LIDs: they mean something only if the fabric kept the dump's LIDs. A
+    // switch's own LID moved is the cheap sign that it did not (another guid2lid, or none).
+    if (section.lid != 0 && lids.base_lid(*n, 0) != section.lid) {
+      return misfit(dump, section.lid_at,
+                    describe_node(sw) + " has LID " + std::to_string(lids.base_lid(*n, 0)) + " in the fabric, " +
+                        std::to_string(section.lid) +
+                        " in the dump: run with the guid2lid of the fabric the dump was made on");
     }
     // LinearFDBCap counts entries (LIDs 0..cap-1); 0 = not known (a hand-made topology), not checked.
     if (sw.lft_cap != 0 && section.top >= sw.lft_cap) {

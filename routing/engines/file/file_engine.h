@@ -11,7 +11,8 @@
 // fallback). The dump names LIDs, so the fabric must hold the LIDs it was made with: keep the guid2lid
 // of the same fabric (docs/man/smd.8, FILE ENGINE).
 // Errors (nothing is programmed from a dump that does not fit): kInvalidInput "source:line:column: ..."
-// for a section whose switch is not in the fabric (or is not a switch), a top at or above the switch's
+// for a section whose switch is not in the fabric (or is not a switch), whose switch has another LID in
+// the fabric than in the dump's header (the LIDs were not kept), a top at or above the switch's
 // LinearFDBCap, a port above the switch's NumPorts; kInvalidInput when no dump is configured;
 // kDeclined naming the first fabric switch without a section. O(switches + rows).
 #pragma once

@@ -67,6 +67,15 @@ Result<DumpSwitch> read_header(LineCursor c, unsigned line, const std::string& s
   }
   sw.top = static_cast<Lid>(top);
   if (!c.take("]")) return bad(source, c.at(line), "expected ']' after the top LID");
+  // OpenSM and smd write the switch's own LID here; it tells whether the fabric kept the dump's LIDs.
+  if (c.take(" of switch Lid ")) {
+    sw.lid_at = c.at(line);
+    std::uint64_t lid = 0;
+    if (!c.decimal(kMaxUnicastLid, lid) || lid == 0) {
+      return bad(source, sw.lid_at, "switch LID must be a decimal number 1.." + std::to_string(kMaxUnicastLid));
+    }
+    sw.lid = static_cast<Lid>(lid);
+  }
   const std::size_t guid = c.text.find(" guid ", c.pos);
   if (guid == std::string_view::npos) return bad(source, c.at(line), "section header has no \"guid 0x...\"");
   c.pos = guid + 6;

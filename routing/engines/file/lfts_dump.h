@@ -7,8 +7,9 @@
 //   ...
 //   <n> lids dumped
 //
-// Only the switch GUID, `top`, and each row's LID and port carry meaning; the switch's LID, its
-// description and every row's comment describe the fabric the dump was made on and are not checked.
+// Only the switch GUID, `top`, and each row's LID and port carry meaning; the switch's LID tells whether
+// the fabric holds the dump's LIDs (the engine checks it); its description and every row's comment
+// describe the fabric the dump was made on and are not checked.
 // Blank lines are skipped. Anything else is refused: a dump that does not read cleanly is not replayed.
 // Pure text -> data; no I/O (config/ reads the file). O(size of the text).
 #pragma once
@@ -40,6 +41,8 @@ struct DumpRoute {
 struct DumpSwitch {
   Guid guid = 0;
   Lid top = 0;
+  Lid lid = 0;        ///< the switch's own LID when the dump was made ("of switch Lid N"); 0 = not written
+  DumpPlace lid_at;   ///< where that LID is written
   DumpPlace guid_at;  ///< where the GUID is written
   DumpPlace top_at;   ///< where `top` is written
   std::vector<DumpRoute> routes;
@@ -55,10 +58,10 @@ struct LftsDump {
 std::string dump_message(const std::string& source, DumpPlace at, const std::string& message);
 
 /// Parse `text`; `source` names it in errors. Errors (kInvalidInput, "source:line:column: ..."): a line
-/// that is neither a section header, a row, a "<n> lids dumped" trailer nor blank; a row outside a
-/// section (before a header or after its trailer); a LID above 0xBFFF (multicast) or above the section's
-/// top; a port above 254 (255 is "no route", which a dump leaves out); a LID listed twice in one section;
-/// a switch GUID of 0 or listed twice; a dump without any section.
+/// that is neither a section header (with a switch LID 1..0xBFFF when it has "of switch Lid"), a row, a "<n> lids
+/// dumped" trailer nor blank; a row outside a section (before a header or after its trailer); a LID above 0xBFFF
+/// (multicast) or above the section's top; a port above 254 (255 is "no route", which a dump leaves out); a LID listed
+/// twice in one section; a switch GUID of 0 or listed twice; a dump without any section.
 Result<LftsDump> parse_lfts_dump(std::string_view text, std::string source);
 
 }  // namespace smd

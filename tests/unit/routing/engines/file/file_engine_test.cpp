@@ -46,8 +46,8 @@ struct TwoSwitch {
     }
   }
   std::string header(NodeIndex sw, unsigned top) const {
-    return "Unicast lids [0-" + std::to_string(top) + "] of switch Lid 9 guid " + format_guid(topo.node(sw).guid) +
-           " ('x'):\n";
+    return "Unicast lids [0-" + std::to_string(top) + "] of switch Lid " + std::to_string(lids.base_lid(sw, 0)) +
+           " guid " + format_guid(topo.node(sw).guid) + " ('x'):\n";
   }
   /// A dump that routes every LID: hosts on the other switch through port `cross` (1 or 2).
   std::string good(unsigned cross) const {
@@ -126,6 +126,23 @@ TEST(FileEngine, DumpThatDoesNotFitTheFabricIsRefusedAtItsPlace) {
   ASSERT_FALSE(port.ok());
   EXPECT_EQ(port.error().message,
             "d.dump:3:8: port 5 for LID 0x0002: " + describe_node(g.topo.node(g.sw0)) + " has ports 0..4");
+}
+
+TEST(FileEngine, SwitchLidOtherThanTheDumpsIsRefused) {
+  TwoSwitch f;
+  // sw-1 holds LID 6; a dump made where it held 7 routes other LIDs than this fabric's.
+  std::string text = f.good(1);
+  const std::string sw1 = "of switch Lid 6 guid";
+  text.replace(text.find(sw1), sw1.size(), "of switch Lid 7 guid");
+  auto tables = run(f, text);
+  ASSERT_FALSE(tables.ok());
+  EXPECT_EQ(tables.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(tables.error().message, "d.dump:9:34: " + describe_node(f.topo.node(f.sw1)) +
+                                        " has LID 6 in the fabric, 7 in the dump: run with the guid2lid of the "
+                                        "fabric the dump was made on");
+  // A header without "Lid N" (hand-written) is not checked.
+  text.replace(text.find("of switch Lid 7 guid"), 20, "of switch guid");
+  EXPECT_TRUE(run(f, text).ok());
 }
 
 TEST(FileEngine, SwitchWithoutSectionDeclines) {

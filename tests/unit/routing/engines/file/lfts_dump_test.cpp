@@ -42,6 +42,8 @@ TEST(LftsDump, ReadsOpenSmLayout) {
   EXPECT_EQ(a.guid_at.line, 1u);
   EXPECT_EQ(a.guid_at.column, 41u);
   EXPECT_EQ(a.top_at.column, 17u);
+  EXPECT_EQ(a.lid, 2);
+  EXPECT_EQ(a.lid_at.column, 34u);
   ASSERT_EQ(a.routes.size(), 3u);
   EXPECT_EQ(a.routes[0].lid, 1);
   EXPECT_EQ(a.routes[0].port, 1);
@@ -55,6 +57,7 @@ TEST(LftsDump, ReadsOpenSmLayout) {
   const DumpSwitch& b = dump->switches[1];
   EXPECT_EQ(b.guid, 0x200001u);
   EXPECT_EQ(b.top, 3);
+  EXPECT_EQ(b.lid, 3);
   EXPECT_EQ(b.guid_at.line, 7u);
   ASSERT_EQ(b.routes.size(), 1u);  // short hex and an unpadded port read too
   EXPECT_EQ(b.routes[0].lid, 3);
@@ -78,7 +81,11 @@ TEST(LftsDump, MalformedLines) {
             "t.dump:1:17: top LID must be a decimal number 0..49151");
   EXPECT_EQ(error_of("Unicast lids [0-9 of switch guid 0x1\n"), "t.dump:1:18: expected ']' after the top LID");
   EXPECT_EQ(error_of("Unicast lids [0-9] of switch Lid 2 ('leaf-0'):\n"),
-            "t.dump:1:19: section header has no \"guid 0x...\"");
+            "t.dump:1:35: section header has no \"guid 0x...\"");
+  EXPECT_EQ(error_of("Unicast lids [0-9] of switch Lid x guid 0x1 ('leaf-0'):\n"),
+            "t.dump:1:34: switch LID must be a decimal number 1..49151");
+  EXPECT_EQ(error_of("Unicast lids [0-9] of switch Lid 0 guid 0x1 ('leaf-0'):\n"),
+            "t.dump:1:34: switch LID must be a decimal number 1..49151");
   EXPECT_EQ(error_of("Unicast lids [0-9] of switch guid 0x00000000002000001 ('x'):\n"),
             "t.dump:1:35: switch GUID must be 0x and 1..16 hex digits");
   EXPECT_EQ(error_of("Unicast lids [0-9] of switch guid 0xzz ('x'):\n"),
