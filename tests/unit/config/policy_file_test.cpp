@@ -134,7 +134,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "sm.sweep_interval", "sm.max_resweeps", "sm.poll_interval", "sm.poll_retries", "sm.node_name_map",
       "sm.client_reregister", "sm.multicast", "routing.engines",
       "routing.adaptive", "routing.repair", "routing.updn.roots", "routing.ftree.roots", "routing.dfsssp.max_vls",
-      "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
+      "routing.dfsssp.spread_vls", "routing.file.lfts_file", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
       "security.m_key_lease_period", "security.m_key_per_port", "ports.subnet_timeout", "ports.head_of_queue_lifetime",
       "ports.leaf_head_of_queue_lifetime", "ports.vl_stall_count", "ports.leaf_vl_stall_count",
