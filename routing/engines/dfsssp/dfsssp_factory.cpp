@@ -44,12 +44,4 @@ const EngineFactory& dfsssp_factory() {
   return factory;
 }
 
-std::unique_ptr<RoutingEngine> make_sssp_engine(const RoutingOptions& options) {
-  return sssp_factory().create(options);
-}
-
-std::unique_ptr<RoutingEngine> make_dfsssp_engine(const RoutingOptions& options) {
-  return dfsssp_factory().create(options);
-}
-
 }  // namespace smd

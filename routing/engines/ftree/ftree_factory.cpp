@@ -9,8 +9,4 @@ const EngineFactory& ftree_factory() {
   return factory;
 }
 
-std::unique_ptr<RoutingEngine> make_ftree_engine(const RoutingOptions& options) {
-  return ftree_factory().create(options);
-}
-
 }  // namespace smd

@@ -9,8 +9,4 @@ const EngineFactory& updn_factory() {
   return factory;
 }
 
-std::unique_ptr<RoutingEngine> make_updn_engine(const RoutingOptions& options) {
-  return updn_factory().create(options);
-}
-
 }  // namespace smd
