@@ -1,11 +1,12 @@
 #include "routing/engines/updn/updn_factory.h"
 
+#include "routing/engines/section_engine_factory.h"
 #include "routing/engines/updn/updn.h"
 
 namespace smd {
 
 const EngineFactory& updn_factory() {
-  static const RootedEngineFactory<UpdnOptions, UpDownEngine> factory;
+  static const SectionEngineFactory<UpdnOptions, UpDownEngine> factory;
   return factory;
 }
 
