@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -243,42 +244,29 @@ void MapReader::read_string_value(std::string_view key, std::string& out, bool n
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(*bad)));
     diag_.fail(value_mark(*entry), child_path(key),
-               std::string("holds a control character (") + hex + " at byte " +
-                   std::to_string(bad - text->begin()) + "): a name or path never does");
+               std::string("holds a control character (") + hex + " at byte " + std::to_string(bad - text->begin()) +
+                   "): a name or path never does");
     return;
   }
   out = *text;
 }
 
-void MapReader::read_unsigned_value(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) {
+std::optional<std::uint64_t> MapReader::read_integer_value(std::string_view key, std::uint64_t lo, std::uint64_t hi) {
   const Entry* entry = find(key);
-  if (entry == nullptr) return;
+  if (entry == nullptr) return std::nullopt;
   std::optional<std::string> text = scalar(*entry, "an integer");
-  if (!text) return;
+  if (!text) return std::nullopt;
   Result<std::uint64_t> value = parse_unsigned(*text);
   if (!value.ok()) {
     diag_.fail(value_mark(*entry), child_path(key), value.error().message);
-    return;
+    return std::nullopt;
   }
   if (*value < lo || *value > hi) {
     diag_.fail(value_mark(*entry), child_path(key),
                *text + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
-    return;
+    return std::nullopt;
   }
-  out = static_cast<unsigned>(*value);
-}
-
-void MapReader::read_u64_value(std::string_view key, std::uint64_t& out) {
-  const Entry* entry = find(key);
-  if (entry == nullptr) return;
-  std::optional<std::string> text = scalar(*entry, "an integer");
-  if (!text) return;
-  Result<std::uint64_t> value = parse_unsigned(*text);
-  if (!value.ok()) {
-    diag_.fail(value_mark(*entry), child_path(key), value.error().message);
-    return;
-  }
-  out = *value;
+  return *value;
 }
 
 void MapReader::read_bool_value(std::string_view key, bool& out) {
@@ -380,12 +368,13 @@ void MapReader::read_string(std::string_view key, std::string& out, bool non_emp
 }
 
 void MapReader::read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) {
-  read_unsigned_value(key, lo, hi, out);
+  if (std::optional<std::uint64_t> value = read_integer_value(key, lo, hi)) out = static_cast<unsigned>(*value);
   note_typed(key, [&] { return YAML::Node(std::to_string(out)); });
 }
 
 void MapReader::read_u64(std::string_view key, std::uint64_t& out) {
-  read_u64_value(key, out);
+  if (std::optional<std::uint64_t> value = read_integer_value(key, 0, std::numeric_limits<std::uint64_t>::max()))
+    out = *value;
   note_typed(key, [&] { return YAML::Node(hex64_text(out)); });
 }
 

@@ -161,8 +161,9 @@ class MapReader {
   };
   // The reads themselves; the public read_* add the note.
   void read_string_value(std::string_view key, std::string& out, bool non_empty);
-  void read_unsigned_value(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out);
-  void read_u64_value(std::string_view key, std::uint64_t& out);
+  /// The one integer read behind read_unsigned and read_u64: decimal or 0x hex, in lo..hi; nullopt (the
+  /// failure recorded at the value) when absent, not a scalar, not a number or out of range.
+  std::optional<std::uint64_t> read_integer_value(std::string_view key, std::uint64_t lo, std::uint64_t hi);
   void read_bool_value(std::string_view key, bool& out);
   void read_choice_value(std::string_view key, std::span<const std::string> choices, std::string& out);
   void read_guid_list_value(std::string_view key, std::vector<std::uint64_t>& out);

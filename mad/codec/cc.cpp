@@ -4,8 +4,9 @@
 
 #include <algorithm>
 
-#include "mad/codec/bits.h"
 #include "mad/codec/attribute_codec.h"
+#include "mad/codec/bits.h"
+#include "mad/codec/gmp_header.h"
 
 namespace smd::mad {
 
@@ -64,24 +65,21 @@ constexpr std::size_t kKeyInfoSize = 14;
 
 std::array<std::uint8_t, kMadSize> make_cc_request(std::uint8_t method, std::uint16_t attr, std::uint32_t mod,
                                                    std::uint64_t tid, std::uint64_t cc_key, const CcData& data) {
-  std::array<std::uint8_t, kMadSize> mad{};
-  std::uint8_t* m = mad.data();
-  put8(m, 0, 1);  // BaseVersion
-  put8(m, 1, kClassCongestionControl);
-  put8(m, 2, kCcClassVersion);
-  put8(m, 3, method);
-  put64(m, 8, tid);
-  put16(m, 16, attr);
-  put32(m, 20, mod);
-  put64(m, kCcKeyOffset, cc_key);
+  std::array<std::uint8_t, kMadSize> mad = make_gmp_request({.mgmt_class = kClassCongestionControl,
+                                                             .class_version = kCcClassVersion,
+                                                             .method = method,
+                                                             .tid = tid,
+                                                             .attr_id = attr,
+                                                             .attr_mod = mod});
+  put64(mad.data(), kCcKeyOffset, cc_key);
   std::copy(data.begin(), data.end(), mad.begin() + kCcDataOffset);
   return mad;
 }
 
 std::optional<CcResponse> parse_cc_response(std::span<const std::uint8_t, kMadSize> mad) {
-  const std::uint8_t* m = mad.data();
-  if (get8(m, 1) != kClassCongestionControl || (get8(m, 3) & 0x80) == 0) return std::nullopt;
-  return CcResponse{get8(m, 3), get16(m, 4), get64(m, 8), get16(m, 16), get32(m, 20), mad.subspan(kCcDataOffset)};
+  const std::optional<GmpHeader> h = read_gmp_response(mad, kClassCongestionControl);
+  if (!h) return std::nullopt;
+  return CcResponse{h->method, h->status, h->tid, h->attr_id, h->attr_mod, mad.subspan(kCcDataOffset)};
 }
 
 CongestionInfo CongestionInfo::decode(std::span<const std::uint8_t> data) {
@@ -144,14 +142,16 @@ CongestionControlTable CongestionControlTable::decode(std::span<const std::uint8
   CongestionControlTable t;
   if (data.size() < kSize) return t;
   t.ccti_limit = get16(data.data(), 0);
-  for (std::size_t i = 0; i < kEntries; ++i) decode_fields(data.data() + kCctEntryBase + 2 * i, t.entries[i], kCctEntryFields);
+  for (std::size_t i = 0; i < kEntries; ++i)
+    decode_fields(data.data() + kCctEntryBase + 2 * i, t.entries[i], kCctEntryFields);
   return t;
 }
 
 void CongestionControlTable::encode(std::span<std::uint8_t> data) const {
   if (data.size() < kSize) return;
   put16(data.data(), 0, ccti_limit);
-  for (std::size_t i = 0; i < kEntries; ++i) encode_fields(data.data() + kCctEntryBase + 2 * i, entries[i], kCctEntryFields);
+  for (std::size_t i = 0; i < kEntries; ++i)
+    encode_fields(data.data() + kCctEntryBase + 2 * i, entries[i], kCctEntryFields);
 }
 
 CongestionKeyInfo CongestionKeyInfo::decode(std::span<const std::uint8_t> data) {

@@ -4,8 +4,9 @@
 
 #include <algorithm>
 
-#include "mad/codec/bits.h"
 #include "mad/codec/attribute_codec.h"
+#include "mad/codec/bits.h"
+#include "mad/codec/gmp_header.h"
 
 namespace smd::mad {
 
@@ -13,23 +14,17 @@ using namespace bits;
 
 std::array<std::uint8_t, kMadSize> make_pma_request(std::uint8_t method, std::uint16_t attr, std::uint64_t tid,
                                                     std::span<const std::uint8_t> data) {
-  std::array<std::uint8_t, kMadSize> mad{};
-  std::uint8_t* m = mad.data();
-  put8(m, 0, 1);  // BaseVersion
-  put8(m, 1, kClassPerfMgt);
-  put8(m, 2, kPmaClassVersion);
-  put8(m, 3, method);
-  put64(m, 8, tid);
-  put16(m, 16, attr);
+  std::array<std::uint8_t, kMadSize> mad = make_gmp_request(
+      {.mgmt_class = kClassPerfMgt, .class_version = kPmaClassVersion, .method = method, .tid = tid, .attr_id = attr});
   const std::size_t n = std::min(data.size(), kPmaDataSize);
   std::copy_n(data.begin(), n, mad.begin() + kPmaDataOffset);
   return mad;
 }
 
 std::optional<PmaResponse> parse_pma_response(std::span<const std::uint8_t, kMadSize> mad) {
-  const std::uint8_t* m = mad.data();
-  if (get8(m, 1) != kClassPerfMgt || (get8(m, 3) & 0x80) == 0) return std::nullopt;
-  return PmaResponse{get8(m, 3), get16(m, 4), get64(m, 8), get16(m, 16), mad.subspan(kPmaDataOffset)};
+  const std::optional<GmpHeader> h = read_gmp_response(mad, kClassPerfMgt);
+  if (!h) return std::nullopt;
+  return PmaResponse{h->method, h->status, h->tid, h->attr_id, mad.subspan(kPmaDataOffset)};
 }
 
 namespace {
@@ -72,10 +67,8 @@ constexpr FieldTable kPortCountersExtendedFields{
 
 // The generic ClassPortInfo (IBA 13.4.8.1 table 126) up to RespTimeValue, then its redirect fields.
 constexpr FieldTable kClassPortInfoFields{
-    bind<&PmaClassPortInfo::base_version, bytes_at(0, 1)>,
-    bind<&PmaClassPortInfo::class_version, bytes_at(1, 1)>,
-    bind<&PmaClassPortInfo::capability_mask, bytes_at(2, 2)>,
-    bind<&PmaClassPortInfo::capability_mask2, at(4, 0, 27)>,
+    bind<&PmaClassPortInfo::base_version, bytes_at(0, 1)>,    bind<&PmaClassPortInfo::class_version, bytes_at(1, 1)>,
+    bind<&PmaClassPortInfo::capability_mask, bytes_at(2, 2)>, bind<&PmaClassPortInfo::capability_mask2, at(4, 0, 27)>,
     bind<&PmaClassPortInfo::resp_time_value, at(7, 3, 5)>,
 };
 constexpr FieldTable kClassPortInfoRedirectFields{

@@ -15,31 +15,14 @@ constexpr BitSpan kServiceIdMsb = bytes_at(13, 1);
 constexpr BitSpan kSgidCount = bytes_at(15, 1);
 constexpr BitSpan kDgidCount = bytes_at(16, 1);
 constexpr BitSpan kServiceIdLsb = bytes_at(17, 7);
-constexpr FieldTable kTable{
-    bind<&MultiPathRecord::raw_traffic, at(0, 0, 1)>,
-    reserved<at(0, 1, 3)>,
-    bind<&MultiPathRecord::flow_label, at(0, 4, 20)>,
-    bind<&MultiPathRecord::hop_limit, bytes_at(3, 1)>,
-    bind<&MultiPathRecord::tclass, bytes_at(4, 1)>,
-    bind<&MultiPathRecord::reversible, at(5, 0, 1)>,
-    bind<&MultiPathRecord::numb_path, at(5, 1, 7)>,
-    bind<&MultiPathRecord::pkey, bytes_at(6, 2)>,
-    bind<&MultiPathRecord::qos_class, at(8, 0, 12)>,
-    bind<&MultiPathRecord::sl, at(9, 4, 4)>,
-    bind<&MultiPathRecord::mtu_selector, at(10, 0, 2)>,
-    bind<&MultiPathRecord::mtu, at(10, 2, 6)>,
-    bind<&MultiPathRecord::rate_selector, at(11, 0, 2)>,
-    bind<&MultiPathRecord::rate, at(11, 2, 6)>,
-    bind<&MultiPathRecord::packet_life_selector, at(12, 0, 2)>,
-    bind<&MultiPathRecord::packet_life, at(12, 2, 6)>,
-    coded_apart<kServiceIdMsb>,
-    bind<&MultiPathRecord::independence_selector, at(14, 0, 2)>,
-    reserved<at(14, 2, 6)>,
-    coded_apart<kSgidCount>,
-    coded_apart<kDgidCount>,
-    coded_apart<kServiceIdLsb>,
+// The path properties come first (path_properties.h, at byte 0); this is the rest.
+constexpr FieldTable kTailTable{
+    coded_apart<kServiceIdMsb>, bind<&MultiPathRecord::independence_selector, at(14, 0, 2)>,
+    reserved<at(14, 2, 6)>,     coded_apart<kSgidCount>,
+    coded_apart<kDgidCount>,    coded_apart<kServiceIdLsb>,
 };
-constexpr auto kFields = component_spans(kTable);
+constexpr auto kFields = concat_shifted(component_spans(kPathPropertiesFields), component_spans(kTailTable), 0);
+static_assert(kServiceIdMsb.bit_offset == kPathPropertiesSize * 8, "ServiceID8MSB follows PacketLifeTime");
 static_assert(kFields.size() == field_count<MultiPathRecordField>(), "one ComponentMask position per field");
 static_assert(kFields[static_cast<unsigned>(F::kSgidCount)].bit_offset == kSgidCount.bit_offset);
 static_assert(kFields[static_cast<unsigned>(F::kServiceIdLsb)].bit_offset == kServiceIdLsb.bit_offset);
@@ -50,7 +33,8 @@ const RecordLayout kMultiPathRecordLayout{"MultiPathRecord", 0x003A, MultiPathRe
 std::optional<MultiPathRecord> MultiPathRecord::decode(std::span<const std::uint8_t> rec) {
   if (rec.size() < kFixedSize) return std::nullopt;
   MultiPathRecord r;
-  decode_fields(rec.data(), r, kTable);
+  decode_fields(rec.data(), r, kPathPropertiesFields);
+  decode_fields(rec.data(), r, kTailTable);
   r.service_id = (get_field(rec, kServiceIdMsb) << 56) | get_field(rec, kServiceIdLsb);
   const std::size_t ns = get_field(rec, kSgidCount);
   const std::size_t nd = get_field(rec, kDgidCount);
@@ -65,7 +49,8 @@ std::optional<MultiPathRecord> MultiPathRecord::decode(std::span<const std::uint
 
 void MultiPathRecord::encode(std::span<std::uint8_t> rec) const {
   std::fill(rec.begin(), rec.end(), std::uint8_t{0});
-  encode_fields(rec.data(), *this, kTable);
+  encode_fields(rec.data(), *this, kPathPropertiesFields);
+  encode_fields(rec.data(), *this, kTailTable);
   put_field(rec, kServiceIdMsb, service_id >> 56);
   put_field(rec, kServiceIdLsb, service_id & 0x00FFFFFFFFFFFFFFull);
   put_field(rec, kSgidCount, sgids.size());

@@ -1,6 +1,7 @@
 // MultiPathRecord (attribute 0x003A, IBA vol. 1, 15.2.5.20): a GetMulti request for paths between every
-// listed source GID and every listed destination GID. Bytes 0..23 carry the path properties (as in a
-// PathRecord, rearranged), then SGIDCount source GIDs followed by DGIDCount destination GIDs, 16 bytes each
+// listed source GID and every listed destination GID. Bytes 0..12 carry the path properties (the run a
+// PathRecord carries at byte 44, path_properties.h), 13..23 the ServiceID, IndependenceSelector and the GID
+// counts, then SGIDCount source GIDs followed by DGIDCount destination GIDs, 16 bytes each
 // (10 fit in one MAD beside the header). The SA answers with PathRecords (attribute 0x0035).
 // ComponentMask bits: 0 RawTraffic, 1 reserved, 2 FlowLabel, 3 HopLimit, 4 TClass, 5 Reversible,
 // 6 NumbPath, 7 P_Key, 8 QoSClass, 9 SL, 10 MTUSelector, 11 MTU, 12 RateSelector, 13 Rate,
@@ -20,23 +21,8 @@ namespace smd::mad::sa {
 
 /// MultiPathRecord's fields in layout order (IBA 15.2.5.20, table 229): the enumerator's value is the field's ComponentMask bit.
 enum class MultiPathRecordField : unsigned {
-  kRawTraffic,
-  kReserved1,
-  kFlowLabel,
-  kHopLimit,
-  kTClass,
-  kReversible,
-  kNumbPath,
-  kPKey,
-  kQosClass,
-  kSl,
-  kMtuSelector,
-  kMtu,
-  kRateSelector,
-  kRate,
-  kPacketLifeSelector,
-  kPacketLife,
-  kServiceIdMsb,
+  kProperties,  ///< the path properties' PathPropertyField::kCount positions start here
+  kServiceIdMsb = kProperties + field_count<PathPropertyField>(),
   kIndependenceSelector,
   kReserved18,
   kSgidCount,
@@ -45,23 +31,10 @@ enum class MultiPathRecordField : unsigned {
   kCount
 };
 
-/// MultiPathRecord ComponentMask bits, one per named field of MultiPathRecordField.
+/// MultiPathRecord ComponentMask bits: the path properties' (property_bit(MultiPathRecordField::kProperties,
+/// f), bits 0..15, the same run a PathRecord has at bits 6..21), then one per named field of its own.
 namespace mpr_mask {
-inline constexpr std::uint64_t kRawTraffic = mask_bit(MultiPathRecordField::kRawTraffic);
-inline constexpr std::uint64_t kFlowLabel = mask_bit(MultiPathRecordField::kFlowLabel);
-inline constexpr std::uint64_t kHopLimit = mask_bit(MultiPathRecordField::kHopLimit);
-inline constexpr std::uint64_t kTClass = mask_bit(MultiPathRecordField::kTClass);
-inline constexpr std::uint64_t kReversible = mask_bit(MultiPathRecordField::kReversible);
-inline constexpr std::uint64_t kNumbPath = mask_bit(MultiPathRecordField::kNumbPath);
-inline constexpr std::uint64_t kPKey = mask_bit(MultiPathRecordField::kPKey);
-inline constexpr std::uint64_t kQosClass = mask_bit(MultiPathRecordField::kQosClass);
-inline constexpr std::uint64_t kSl = mask_bit(MultiPathRecordField::kSl);
-inline constexpr std::uint64_t kMtuSelector = mask_bit(MultiPathRecordField::kMtuSelector);
-inline constexpr std::uint64_t kMtu = mask_bit(MultiPathRecordField::kMtu);
-inline constexpr std::uint64_t kRateSelector = mask_bit(MultiPathRecordField::kRateSelector);
-inline constexpr std::uint64_t kRate = mask_bit(MultiPathRecordField::kRate);
-inline constexpr std::uint64_t kPacketLifeSelector = mask_bit(MultiPathRecordField::kPacketLifeSelector);
-inline constexpr std::uint64_t kPacketLife = mask_bit(MultiPathRecordField::kPacketLife);
+inline constexpr std::uint64_t kProperties = property_bits(MultiPathRecordField::kProperties);
 inline constexpr std::uint64_t kServiceIdMsb = mask_bit(MultiPathRecordField::kServiceIdMsb);
 inline constexpr std::uint64_t kIndependenceSelector = mask_bit(MultiPathRecordField::kIndependenceSelector);
 inline constexpr std::uint64_t kSgidCount = mask_bit(MultiPathRecordField::kSgidCount);
@@ -69,25 +42,11 @@ inline constexpr std::uint64_t kDgidCount = mask_bit(MultiPathRecordField::kDgid
 inline constexpr std::uint64_t kServiceIdLsb = mask_bit(MultiPathRecordField::kServiceIdLsb);
 }  // namespace mpr_mask
 
-struct MultiPathRecord {
+/// A MultiPathRecord: the path properties (its base) for every pair of the listed GIDs.
+struct MultiPathRecord : PathProperties {
   static constexpr std::size_t kFixedSize = 24;
   static constexpr std::size_t kMaxGids = 10;
 
-  bool raw_traffic = false;
-  std::uint32_t flow_label = 0;
-  std::uint8_t hop_limit = 0;
-  std::uint8_t tclass = 0;
-  bool reversible = false;
-  std::uint8_t numb_path = 0;
-  std::uint16_t pkey = 0;
-  std::uint16_t qos_class = 0;
-  std::uint8_t sl = 0;
-  std::uint8_t mtu_selector = 0;
-  std::uint8_t mtu = 0;
-  std::uint8_t rate_selector = 0;
-  std::uint8_t rate = 0;
-  std::uint8_t packet_life_selector = 0;
-  std::uint8_t packet_life = 0;
   std::uint64_t service_id = 0;  ///< ServiceID8MSB and ServiceID56LSB put together
   std::uint8_t independence_selector = 0;
   std::vector<Gid> sgids;

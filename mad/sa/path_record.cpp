@@ -1,4 +1,5 @@
-// PathRecord codec: the field table of IBA vol. 1, 15.2.5.16 (table 221) in ComponentMask order.
+// PathRecord codec: the field table of IBA vol. 1, 15.2.5.16 (table 221) in ComponentMask order: the
+// record's own head, the path properties' table (path_properties.h) moved to byte 44, then its tail.
 #include "mad/sa/path_record.h"
 
 #include <algorithm>
@@ -13,33 +14,23 @@ constexpr BitSpan kServiceIdHigh = bytes_at(0, 4);
 constexpr BitSpan kServiceIdLow = bytes_at(4, 4);
 constexpr BitSpan kDgid = bytes_at(8, 16);
 constexpr BitSpan kSgid = bytes_at(24, 16);
-constexpr FieldTable kTable{
+constexpr FieldTable kHeadTable{
     coded_apart<kServiceIdHigh>,
     coded_apart<kServiceIdLow>,
     coded_apart<kDgid>,
     coded_apart<kSgid>,
     bind<&PathRecord::dlid, bytes_at(40, 2)>,
     bind<&PathRecord::slid, bytes_at(42, 2)>,
-    bind<&PathRecord::raw_traffic, at(44, 0, 1)>,
-    reserved<at(44, 1, 3)>,
-    bind<&PathRecord::flow_label, at(44, 4, 20)>,
-    bind<&PathRecord::hop_limit, bytes_at(47, 1)>,
-    bind<&PathRecord::tclass, bytes_at(48, 1)>,
-    bind<&PathRecord::reversible, at(49, 0, 1)>,
-    bind<&PathRecord::numb_path, at(49, 1, 7)>,
-    bind<&PathRecord::pkey, bytes_at(50, 2)>,
-    bind<&PathRecord::qos_class, at(52, 0, 12)>,
-    bind<&PathRecord::sl, at(53, 4, 4)>,
-    bind<&PathRecord::mtu_selector, at(54, 0, 2)>,
-    bind<&PathRecord::mtu, at(54, 2, 6)>,
-    bind<&PathRecord::rate_selector, at(55, 0, 2)>,
-    bind<&PathRecord::rate, at(55, 2, 6)>,
-    bind<&PathRecord::packet_life_selector, at(56, 0, 2)>,
-    bind<&PathRecord::packet_life, at(56, 2, 6)>,
+};
+constexpr std::size_t kProperties = 44;  // the path properties start here
+constexpr FieldTable kTailTable{
     bind<&PathRecord::preference, bytes_at(57, 1)>,
     reserved<bytes_at(58, 6)>,
 };
-constexpr auto kFields = component_spans(kTable);
+constexpr auto kFields =
+    concat_shifted(concat_shifted(component_spans(kHeadTable), component_spans(kPathPropertiesFields), kProperties),
+                   component_spans(kTailTable), 0);
+static_assert(kProperties + kPathPropertiesSize == 57, "Preference follows PacketLifeTime");
 static_assert(kFields.size() == field_count<PathRecordField>(), "one ComponentMask position per field");
 
 void put_gid(std::span<std::uint8_t> rec, FieldSpan f, const Gid& gid) {
@@ -74,7 +65,9 @@ std::uint64_t gid_guid(const Gid& gid) {
 }
 
 PathRecord PathRecord::decode(std::span<const std::uint8_t> rec) {
-  auto r = decode_record<PathRecord>(rec, kTable);
+  auto r = decode_record<PathRecord>(rec, kHeadTable);
+  decode_fields(rec.data() + kProperties, r, kPathPropertiesFields);
+  decode_fields(rec.data(), r, kTailTable);
   r.service_id = (get_field(rec, kServiceIdHigh) << 32) | get_field(rec, kServiceIdLow);
   r.dgid = get_gid(rec, kDgid);
   r.sgid = get_gid(rec, kSgid);
@@ -82,7 +75,9 @@ PathRecord PathRecord::decode(std::span<const std::uint8_t> rec) {
 }
 
 void PathRecord::encode(std::span<std::uint8_t> rec) const {
-  encode_record(*this, rec, kSize, kTable);
+  encode_record(*this, rec, kSize, kHeadTable);
+  encode_fields(rec.data() + kProperties, *this, kPathPropertiesFields);
+  encode_fields(rec.data(), *this, kTailTable);
   put_field(rec, kServiceIdHigh, service_id >> 32);
   put_field(rec, kServiceIdLow, service_id & 0xFFFFFFFFu);
   put_gid(rec, kDgid, dgid);

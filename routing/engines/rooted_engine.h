@@ -1,6 +1,7 @@
 // The shape ftree and updn share: an engine whose only option is a list of root switch GUIDs
-// (routing.<engine>.roots) and which may also build adaptive-routing groups. Its options, its engine base
-// and its factory are written once here; each engine keeps its algorithm and what "root" means to it.
+// (routing.<engine>.roots) and which may also build adaptive-routing groups. Its options and its engine base
+// are written once here (their registry entry is a SectionEngineFactory); each engine keeps its algorithm
+// and what "root" means to it.
 #pragma once
 
 #include <memory>
@@ -21,6 +22,11 @@ struct RootGuidOptions : EngineOptions {
   RootGuidOptions() = default;
   explicit RootGuidOptions(std::vector<Guid> root_guids) : roots(std::move(root_guids)) {}
 
+  /// Read the one key "roots" (non-zero, distinct GUIDs); false when it was refused.
+  bool read(OptionReader& in) { return in.read_guid_list("roots", roots); }
+  /// "roots" as summarise_guids prints it.
+  std::vector<OptionSummary> summary() const { return {{"roots", summarise_guids(roots)}}; }
+
   std::vector<Guid> roots;
 };
 
@@ -29,36 +35,14 @@ struct RootGuidOptions : EngineOptions {
 template <class Options>
 class RootedEngine : public RoutingEngine {
  public:
-  /// `options` as the factory validated them; `adaptive` = routing.adaptive (also build AR groups).
-  RootedEngine(Options options, bool adaptive) : options_(std::move(options)), adaptive_(adaptive) {}
+  /// `options` as the factory validated them; `routing`.adaptive: also build AR groups.
+  RootedEngine(Options options, const RoutingOptions& routing)
+      : options_(std::move(options)), adaptive_(routing.adaptive) {}
   std::string_view name() const override { return Options::kEngine; }
 
  protected:
   Options options_;
   bool adaptive_ = false;
-};
-
-/// The registry entry of a root-GUID engine: parse reads the one key "roots", summarise prints it as
-/// summarise_guids does, create builds Engine(options, adaptive). Options derives from RootGuidOptions.
-template <class Options, class Engine>
-class RootedEngineFactory final : public EngineFactory {
- public:
-  std::string_view name() const override { return Options::kEngine; }
-  bool has_options() const override { return true; }
-
-  std::shared_ptr<const EngineOptions> parse(OptionReader& in) const override {
-    auto options = std::make_shared<Options>();
-    if (!in.read_guid_list("roots", options->roots)) return nullptr;
-    return options;
-  }
-
-  std::vector<OptionSummary> summarise(const RoutingOptions& options) const override {
-    return {{"roots", summarise_guids(options.engines.get<Options>().roots)}};
-  }
-
-  std::unique_ptr<RoutingEngine> create(const RoutingOptions& options) const override {
-    return std::make_unique<Engine>(options.engines.get<Options>(), options.adaptive);
-  }
 };
 
 }  // namespace smd

@@ -1,9 +1,9 @@
 #include "smd/cc/cc_agent.h"
 
-#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <mutex>
 #include <utility>
 
 namespace smd {
@@ -12,8 +12,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-constexpr std::uint8_t kMethodGet = 0x01;
-constexpr std::uint8_t kMethodSet = 0x02;
 constexpr std::uint32_t kGsiQkey = 0x80010000;
 // Per attempt, and re-sends after a timeout: a CC agent answers as a PMA does (the PerfMgr's defaults).
 constexpr auto kTimeout = std::chrono::milliseconds(200);
@@ -28,7 +26,8 @@ mad::CcData cc_data(std::span<const std::uint8_t> data) {
 
 }  // namespace
 
-// The CC thread's side of its GmpWindow: CC MADs (with the pass's CC_Key) through the Sender, answers from rx_.
+// The CC thread's side of its GmpWindow: CC MADs (with the pass's CC_Key) through the Sender, answers from its
+// GmpManagerThread's inbox.
 class CcAgent::Link final : public mad::GmpLink<Request> {
  public:
   explicit Link(CcAgent& agent) : agent_(agent) {}
@@ -46,12 +45,10 @@ class CcAgent::Link final : public mad::GmpLink<Request> {
     to.qpn = 1;
     to.qkey = kGsiQkey;
     ++agent_.pass_.mads;
-    return agent_.sender_(mad::make_cc_request(r.method, r.attr, r.mod, tid, policy_->cc_key, r.data), to);
+    return agent_.sender_(
+        mad::make_cc_request(static_cast<std::uint8_t>(r.method), r.attr, r.mod, tid, policy_->cc_key, r.data), to);
   }
-  void wait(Clock::time_point until, std::vector<Mad>& answers) override {
-    std::unique_lock lock(agent_.mutex_);
-    agent_.rx_.take(lock, agent_.wake_, until, [this] { return agent_.stopping(); }, answers);
-  }
+  void wait(Clock::time_point until, std::vector<Mad>& answers) override { agent_.worker_.take(until, answers); }
   // Any class-0x21 MAD, response or not: an unroutable request comes back as it was sent, and is given up.
   std::optional<std::uint32_t> answer_tid(const Mad& m) const override {
     if (m[1] != mad::kClassCongestionControl) return std::nullopt;
@@ -73,52 +70,30 @@ CcAgent::CcAgent(Sender sender)
 CcAgent::~CcAgent() { stop(); }
 
 void CcAgent::configure(const CongestionControlPolicy& policy) {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(worker_.mutex());
   policy_ = policy;
 }
 
 void CcAgent::request_pass(std::vector<CcTarget> targets) {
-  {
-    const std::lock_guard lock(mutex_);
-    pending_ = std::move(targets);
-  }
-  wake_.notify_all();
+  worker_.post([&] { pending_ = std::move(targets); });
 }
 
-void CcAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
-  {
-    const std::lock_guard lock(mutex_);
-    if (!rx_.push(mad)) return;
-  }
-  wake_.notify_all();
-}
+void CcAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) { worker_.submit(mad); }
 
 void CcAgent::start() {
-  if (thread_.joinable()) return;
-  stop_.store(false);
-  thread_ = std::thread([this] { loop(); });
-  pthread_setname_np(thread_.native_handle(), "smd-ccmgr");
+  worker_.start("smd-ccmgr", [this] { loop(); });
 }
 
-void CcAgent::stop() {
-  if (!thread_.joinable()) return;
-  {
-    // Set under the lock: a thread between its wait predicate and the wait itself would miss the notify.
-    const std::lock_guard lock(mutex_);
-    stop_.store(true);
-  }
-  wake_.notify_all();
-  thread_.join();
-}
+void CcAgent::stop() { worker_.stop(); }
 
 CcPassStats CcAgent::last_pass() const {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(worker_.mutex());
   return stats_;
 }
 
 bool CcAgent::wait_for_passes(std::uint64_t passes, std::chrono::milliseconds timeout) const {
-  std::unique_lock lock(mutex_);
-  return wake_.wait_for(lock, timeout, [&] { return stats_.passes >= passes; });
+  std::unique_lock lock(worker_.mutex());
+  return worker_.wake().wait_for(lock, timeout, [&] { return stats_.passes >= passes; });
 }
 
 void CcAgent::loop() {
@@ -126,13 +101,13 @@ void CcAgent::loop() {
     std::vector<CcTarget> targets;
     CongestionControlPolicy policy;
     {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping() || pending_.has_value(); });
+      std::unique_lock lock(worker_.mutex());
+      worker_.wake().wait(lock, [&] { return stopping() || pending_.has_value(); });
       if (stopping()) return;
       targets = std::move(*pending_);
       pending_.reset();
       policy = policy_;
-      rx_.clear();  // answers to an abandoned pass
+      worker_.inbox().clear();  // answers to an abandoned pass
     }
     run_pass(targets, policy);
   }
@@ -158,10 +133,10 @@ std::vector<CcReading> CcAgent::read_settings(const std::vector<CcTarget>& targe
   const std::size_t cct_blocks = wanted_cct_blocks(policy).size();
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (targets[i].is_switch) {
-      window_->push_back({i, kMethodGet, mad::cc_attr::kSwitchCongestionSetting});
+      window_->push_back({i, mad::Method::kGet, mad::cc_attr::kSwitchCongestionSetting});
     } else {
-      window_->push_back({i, kMethodGet, mad::cc_attr::kCaCongestionSetting});
-      if (cct_blocks > 0) window_->push_back({i, kMethodGet, mad::cc_attr::kCongestionInfo});
+      window_->push_back({i, mad::Method::kGet, mad::cc_attr::kCaCongestionSetting});
+      if (cct_blocks > 0) window_->push_back({i, mad::Method::kGet, mad::cc_attr::kCongestionInfo});
     }
   }
   auto store = [&](const Request& r, std::optional<std::span<const std::uint8_t>> data) {
@@ -189,7 +164,7 @@ std::vector<CcReading> CcAgent::read_settings(const std::vector<CcTarget>& targe
                    targets[i].port, cap, cct_blocks);
     }
     for (std::size_t b = 0; b < std::min(cap, cct_blocks); ++b) {
-      window_->push_back({i, kMethodGet, mad::cc_attr::kCongestionControlTable, static_cast<std::uint32_t>(b)});
+      window_->push_back({i, mad::Method::kGet, mad::cc_attr::kCongestionControlTable, static_cast<std::uint32_t>(b)});
     }
   }
   drain(targets, store);
@@ -199,7 +174,7 @@ std::vector<CcReading> CcAgent::read_settings(const std::vector<CcTarget>& targe
 std::vector<CcAgent::Request> CcAgent::write_plan(const std::vector<CcTarget>& targets,
                                                   const std::vector<CcWrite>& plan) {
   for (std::size_t w = 0; w < plan.size(); ++w) {
-    window_->push_back({plan[w].target, kMethodSet, plan[w].attr, plan[w].mod, plan[w].data, w});
+    window_->push_back({plan[w].target, mad::Method::kSet, plan[w].attr, plan[w].mod, plan[w].data, w});
   }
   pass_.sets = static_cast<unsigned>(plan.size());
   std::vector<Request> reads;
@@ -207,7 +182,7 @@ std::vector<CcAgent::Request> CcAgent::write_plan(const std::vector<CcTarget>& t
     if (!data) return;
     if (cc_echoed(plan[r.write], cc_data(*data))) {
       ++pass_.believed;
-      reads.push_back({r.target, kMethodGet, r.attr, r.mod, {}, r.write});
+      reads.push_back({r.target, mad::Method::kGet, r.attr, r.mod, {}, r.write});
       return;
     }
     ++pass_.not_echoed;
@@ -234,12 +209,10 @@ void CcAgent::verify_plan(const std::vector<CcTarget>& targets, const std::vecto
 
 void CcAgent::finish_pass(SteadyClock::time_point started) {
   pass_.wall_ms = std::chrono::duration<double, std::milli>(SteadyClock::now() - started).count();
-  {
-    const std::lock_guard lock(mutex_);
+  worker_.post([&] {
     pass_.passes = stats_.passes + 1;
     stats_ = pass_;
-  }
-  wake_.notify_all();
+  });
   const bool short_of_policy = pass_.unanswered > 0 || pass_.not_echoed > 0 || pass_.not_held > 0;
   spdlog::log(short_of_policy ? spdlog::level::warn : spdlog::level::info,
               "congestion control: pass {}: {} switches, {} CA ports; {} reads answered, {} Sets ({} echoed, {} not "
@@ -252,14 +225,14 @@ void CcAgent::drain(const std::vector<CcTarget>& targets, const Answer& on_answe
   auto give_up = [&](const Request& r, const char* why) {
     ++pass_.unanswered;
     spdlog::debug("congestion control: {} (LID {}): {} {}: {}", targets[r.target].name, targets[r.target].lid,
-                  describe_cc_attr(r.attr, r.mod), r.method == kMethodSet ? "Set" : "Get", why);
+                  describe_cc_attr(r.attr, r.mod), r.method == mad::Method::kSet ? "Set" : "Get", why);
     on_answer(r, std::nullopt);
   };
   mad::GmpOutcome<Request> outcome;
   outcome.answered = [&](const Request& r, const mad::GmpLink<Request>::Mad& m) {
     const auto resp = mad::parse_cc_response(m);
     spdlog::trace("congestion control: LID {} {} {}: back with method 0x{:02x}, MAD status 0x{:04x}",
-                  targets[r.target].lid, describe_cc_attr(r.attr, r.mod), r.method == kMethodSet ? "Set" : "Get",
+                  targets[r.target].lid, describe_cc_attr(r.attr, r.mod), r.method == mad::Method::kSet ? "Set" : "Get",
                   m[3], (std::uint16_t{m[4]} << 8) | m[5]);
     if (!resp) {
       give_up(r, "handed back unrouted");  // our own request, returned: no route to that LID

@@ -14,18 +14,16 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "config/cc_policy.h"
+#include "mad/transport/gmp_thread.h"
 #include "mad/transport/gmp_window.h"
 #include "mad/transport/mad_channel.h"
 #include "smd/cc/cc_plan.h"
@@ -72,7 +70,7 @@ class CcAgent {
   void start();
   /// Stop and join the thread (idempotent); a pass in progress is abandoned.
   void stop();
-  bool running() const { return thread_.joinable(); }
+  bool running() const { return worker_.running(); }
   /// The last completed pass (any thread).
   CcPassStats last_pass() const;
   /// Block until `passes` passes have completed or `timeout` passes; true when they have (tests).
@@ -82,7 +80,7 @@ class CcAgent {
   /// One CC MAD queued or in flight (the GmpWindow keeps its attempts and deadline).
   struct Request {
     std::size_t target = 0;
-    std::uint8_t method = 0;
+    mad::Method method = mad::Method::kGet;
     std::uint16_t attr = 0;
     std::uint32_t mod = 0;
     mad::CcData data{};
@@ -104,18 +102,15 @@ class CcAgent {
   void finish_pass(std::chrono::steady_clock::time_point started);
   /// Send, receive and time out until every queued request is answered (data) or given up (nullopt).
   void drain(const std::vector<CcTarget>& targets, const Answer& on_answer);
-  bool stopping() const { return stop_.load(std::memory_order_relaxed); }
+  bool stopping() const { return worker_.stopping(); }
 
   Sender sender_;
-  mutable std::mutex mutex_;  // guards policy_, pending_, rx_, stats_
-  mutable std::condition_variable wake_;
   CongestionControlPolicy policy_;
   std::optional<std::vector<CcTarget>> pending_;
-  mad::GmpInbox rx_{4096};  // answers from the receive thread
   CcPassStats stats_;
-  std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};
-  std::thread thread_;
+  // The thread, its mutex (guards policy_, pending_, stats_ and the answers) and its wake-up.
+  mad::GmpManagerThread worker_{4096};
 
   // The thread's own state.
   std::unique_ptr<Link> link_;

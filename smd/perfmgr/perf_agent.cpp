@@ -1,10 +1,10 @@
 #include "smd/perfmgr/perf_agent.h"
 
-#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <ctime>
+#include <mutex>
 #include <set>
 #include <utility>
 
@@ -16,8 +16,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-constexpr std::uint8_t kMethodGet = 0x01;
-constexpr std::uint8_t kMethodSet = 0x02;
 // The status an OnAnswer sees for a request given up (no MAD status has all bits set).
 constexpr std::uint16_t kNoAnswer = 0xFFFF;
 
@@ -54,14 +52,14 @@ CounterArray error_counters(const mad::PortCounters& pc) {
 
 }  // namespace
 
-// The PerfMgr thread's side of its GmpWindow: PMA MADs through the Sender, answers from rx_.
+// The PerfMgr thread's side of its GmpWindow: PMA MADs through the Sender, answers from its GmpManagerThread's inbox.
 class PerfAgent::Link final : public mad::GmpLink<Request> {
  public:
   explicit Link(PerfAgent& agent) : agent_(agent) {}
   bool stopping() const override { return agent_.stopping(); }
   bool paused() const override { return agent_.sweeping_.load(std::memory_order_relaxed); }
   mad::GmpLimits limits() const override {
-    const std::lock_guard lock(agent_.mutex_);
+    const std::lock_guard lock(agent_.worker_.mutex());
     const PerfMgrPolicy& p = agent_.policy_;
     return {p.max_outstanding, std::chrono::milliseconds(p.timeout_ms), p.retries};
   }
@@ -72,12 +70,9 @@ class PerfAgent::Link final : public mad::GmpLink<Request> {
     to.qkey = r.route.qkey;
     to.pkey_index = 0;  // redirect_route admits the default partition only
     ++agent_.pass_.mads_sent;
-    return agent_.sender_(mad::make_pma_request(r.method, r.attr, tid, r.data), to);
+    return agent_.sender_(mad::make_pma_request(static_cast<std::uint8_t>(r.method), r.attr, tid, r.data), to);
   }
-  void wait(Clock::time_point until, std::vector<Mad>& answers) override {
-    std::unique_lock lock(agent_.mutex_);
-    agent_.rx_.take(lock, agent_.wake_, until, [this] { return agent_.stopping(); }, answers);
-  }
+  void wait(Clock::time_point until, std::vector<Mad>& answers) override { agent_.worker_.take(until, answers); }
   std::optional<std::uint32_t> answer_tid(const Mad& mad) const override {
     const auto resp = mad::parse_pma_response(mad);
     if (!resp) return std::nullopt;
@@ -99,61 +94,31 @@ PerfAgent::PerfAgent(Sender sender, PassSink sink)
 PerfAgent::~PerfAgent() { stop(); }
 
 void PerfAgent::configure(const PerfMgrPolicy& policy) {
-  {
-    const std::lock_guard lock(mutex_);
-    policy_ = policy;
-  }
-  wake_.notify_all();
+  worker_.post([&] { policy_ = policy; });
 }
 
 void PerfAgent::set_targets(std::vector<PerfTarget> targets) {
   auto shared = std::make_shared<const std::vector<PerfTarget>>(std::move(targets));
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(worker_.mutex());
   targets_ = std::move(shared);
 }
 
 void PerfAgent::set_sweeping(bool sweeping) { sweeping_.store(sweeping, std::memory_order_relaxed); }
 
-void PerfAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) {
-  {
-    const std::lock_guard lock(mutex_);
-    if (!rx_.push(mad)) return;
-  }
-  wake_.notify_all();
-}
+void PerfAgent::submit(std::span<const std::uint8_t, mad::kMadSize> mad) { worker_.submit(mad); }
 
 void PerfAgent::start() {
-  if (thread_.joinable()) return;
-  stop_.store(false);
-  thread_ = std::thread([this] { loop(); });
-  pthread_setname_np(thread_.native_handle(), "smd-perfmgr");
+  worker_.start("smd-perfmgr", [this] { loop(); });
 }
 
-void PerfAgent::stop() {
-  if (!thread_.joinable()) return;
-  {
-    // Set under the lock: a thread between its wait predicate and the wait itself would miss the notify.
-    const std::lock_guard lock(mutex_);
-    stop_.store(true);
-  }
-  wake_.notify_all();
-  thread_.join();
-}
+void PerfAgent::stop() { worker_.stop(); }
 
 void PerfAgent::request_pass() {
-  {
-    const std::lock_guard lock(mutex_);
-    pass_requested_ = true;
-  }
-  wake_.notify_all();
+  worker_.post([&] { pass_requested_ = true; });
 }
 
 void PerfAgent::request_clear() {
-  {
-    const std::lock_guard lock(mutex_);
-    clear_requested_ = true;
-  }
-  wake_.notify_all();
+  worker_.post([&] { clear_requested_ = true; });
 }
 
 void PerfAgent::loop() {
@@ -163,7 +128,7 @@ void PerfAgent::loop() {
     // The next pass is due an interval after this one began; a reload that shortens the interval (configure
     // wakes this wait) takes effect at once rather than after the old interval. A requested clear is applied
     // here, between passes, where the store is not being written; a requested pass starts at once.
-    std::unique_lock lock(mutex_);
+    std::unique_lock lock(worker_.mutex());
     while (!stopping()) {
       if (clear_requested_) {
         clear_requested_ = false;
@@ -178,7 +143,7 @@ void PerfAgent::loop() {
       }
       const auto due = started + std::chrono::seconds(policy_.interval_s);
       if (SteadyClock::now() >= due) break;
-      wake_.wait_until(lock, due);
+      worker_.wake().wait_until(lock, due);
     }
   }
 }
@@ -257,7 +222,7 @@ void PerfAgent::drain(const OnAnswer& on_answer) {
 }
 
 std::pair<PerfMgrPolicy, std::shared_ptr<const std::vector<PerfTarget>>> PerfAgent::snapshot() const {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(worker_.mutex());
   return {policy_, targets_};
 }
 
@@ -268,7 +233,7 @@ void PerfAgent::read_capabilities(const std::vector<PerfTarget>& ports) {
     if (capability_.contains(node) || !asked.insert(node).second) continue;
     Request r = request_to(node, ports[i].lid, i);
     r.attr = mad::kAttrPmaClassPortInfo;
-    r.method = kMethodGet;
+    r.method = mad::Method::kGet;
     window_->push_back(r);
   }
   drain([&](const Request& r, std::uint16_t status, std::span<const std::uint8_t> data) {
@@ -279,7 +244,7 @@ void PerfAgent::read_capabilities(const std::vector<PerfTarget>& ports) {
 std::vector<PerfAgent::PortProgress> PerfAgent::read_counters(const std::vector<PerfTarget>& ports) {
   for (std::size_t i = 0; i < ports.size(); ++i) {
     Request r = request_to(ports[i].key.node_guid, ports[i].lid, i);
-    r.method = kMethodGet;
+    r.method = mad::Method::kGet;
     r.attr = mad::kAttrPortCounters;
     mad::PortCounters select;
     select.port_select = static_cast<std::uint8_t>(ports[i].key.port);
@@ -357,7 +322,7 @@ PerfPassDeltas PerfAgent::fold_readings(const std::vector<PerfTarget>& ports, co
 
 void PerfAgent::queue_clear(const PerfTarget& t, std::size_t target, const ReadingResult& result) {
   Request r = request_to(t.key.node_guid, t.lid, target);
-  r.method = kMethodSet;
+  r.method = mad::Method::kSet;
   r.attr = mad::kAttrPortCounters;
   mad::PortCounters clear;
   clear.port_select = static_cast<std::uint8_t>(t.key.port);

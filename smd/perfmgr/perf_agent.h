@@ -12,20 +12,18 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "config/policy.h"
+#include "mad/transport/gmp_thread.h"
 #include "mad/transport/gmp_window.h"
 #include "mad/transport/mad_channel.h"
 #include "smd/perfmgr/counter_store.h"
@@ -77,7 +75,7 @@ class PerfAgent {
   void start();
   /// Stop and join the thread (idempotent). The last view stays readable.
   void stop();
-  bool running() const { return thread_.joinable(); }
+  bool running() const { return worker_.running(); }
   /// `smctl perfmgr pass`: start the next pass now instead of at the end of the interval (any thread). A
   /// pass in progress finishes first; requests made meanwhile fold into one. The interval restarts from it.
   void request_pass();
@@ -92,7 +90,7 @@ class PerfAgent {
   /// One MAD queued or in flight (the GmpWindow keeps its attempts and deadline).
   struct Request {
     std::uint16_t attr = 0;
-    std::uint8_t method = 0;
+    mad::Method method = mad::Method::kGet;
     Lid lid = 0;               ///< the port's LID (the PMA's GSI)
     PmaRoute route;            ///< where it is sent: gsi_route(lid), or where the node's PMA redirected
     Guid node = 0;             ///< the node whose PMA answers (redirects are per node)
@@ -141,22 +139,19 @@ class PerfAgent {
   /// An answer with the redirect status: true when `r` was re-queued ahead of the rest to the route its
   /// ClassPortInfo `data` names (perfmgr.follow_redirect, once per request); false = answer it as failed.
   bool follow_redirect(Request r, std::span<const std::uint8_t> data, bool allowed);
-  bool stopping() const { return stop_.load(std::memory_order_relaxed); }
+  bool stopping() const { return worker_.stopping(); }
 
   Sender sender_;
   PassSink sink_;
   Renderer render_;
 
-  mutable std::mutex mutex_;  // guards policy_, targets_, rx_, and wakes the thread
-  std::condition_variable wake_;
   PerfMgrPolicy policy_;
   std::shared_ptr<const std::vector<PerfTarget>> targets_;
-  mad::GmpInbox rx_{4 * mad::kMadSize};  // answers from the receive thread
-  std::atomic<bool> stop_{false};
   std::atomic<bool> sweeping_{false};
-  bool pass_requested_ = false;   // guarded by mutex_
-  bool clear_requested_ = false;  // guarded by mutex_
-  std::thread thread_;
+  bool pass_requested_ = false;   // guarded by worker_.mutex()
+  bool clear_requested_ = false;  // guarded by worker_.mutex()
+  // The thread, its mutex (guards policy_, targets_, the two requests and the answers) and its wake-up.
+  mad::GmpManagerThread worker_{4 * mad::kMadSize};
 
   // The PerfMgr thread's own state.
   CounterStore store_;

@@ -9,6 +9,7 @@
 #include "mad/sa/node_record.h"
 #include "mad/sa/port_info_record.h"
 #include "mad/sa/table_records.h"
+#include "smd/sa/candidate_nodes.h"
 #include "smd/sa/partition_rules.h"
 
 namespace smd::sa {
@@ -17,26 +18,6 @@ using namespace mad::sa;
 namespace bits = mad::bits;
 
 namespace {
-
-constexpr std::uint64_t kLidBit = 1;
-
-/// The LID the request names in its first field, when ComponentMask bit 0 is set.
-std::optional<Lid> requested_lid(const SaQuery& q) {
-  if (!(q.mask() & kLidBit)) return std::nullopt;
-  return static_cast<Lid>(bits::get16(q.record.data(), 0));
-}
-
-/// The nodes a request can match: the owner of the requested LID only, or all.
-std::vector<NodeIndex> candidate_nodes(const SaFabric& f, const SaQuery& q) {
-  std::vector<NodeIndex> nodes;
-  if (auto lid = requested_lid(q)) {
-    if (const Endport* e = f.by_lid(*lid)) nodes.push_back(e->node);
-    return nodes;
-  }
-  nodes.resize(f.topo().size());
-  for (NodeIndex n = 0; n < nodes.size(); ++n) nodes[n] = n;
-  return nodes;
-}
 
 std::uint32_t limit(const SaSnapshot& s) { return s.settings.max_records; }
 
@@ -56,7 +37,7 @@ SaAnswer answer_node_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   RecordCollector out(kNodeRecordLayout, q, limit(snap));
   const std::vector<PKey>& req = f.requester_pkeys(q.requester_lid);
-  for (NodeIndex n : candidate_nodes(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const Node& node = f.topo().node(n);
     const smd::NodeRecord& rec = f.observed().nodes[n];
     for (PortNum p = node.is_switch() ? 0 : 1; p <= (node.is_switch() ? 0 : node.num_ports) && !out.done(); ++p) {
@@ -74,9 +55,7 @@ SaAnswer answer_node_records(const SaSnapshot& snap, const SaQuery& q) {
       r.encode(out.slot());
       out.offer();
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
@@ -101,7 +80,7 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
 
   RecordCollector out(kPortInfoRecordLayout, plain, limit(snap));
   const std::vector<PKey>& req = f.requester_pkeys(q.requester_lid);
-  for (NodeIndex n : candidate_nodes(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const Node& node = f.topo().node(n);
     for (PortNum p = 0; p <= node.num_ports && !out.done(); ++p) {
       if (one_port && want_port != p) continue;
@@ -121,15 +100,13 @@ SaAnswer answer_port_info_records(const SaSnapshot& snap, const SaQuery& q) {
       r.encode(out.slot());
       out.offer();
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 SaAnswer answer_link_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   RecordCollector out(kLinkRecordLayout, q, limit(snap));
-  for (NodeIndex n : candidate_nodes(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const Node& node = f.topo().node(n);
     for (PortNum p = 1; p <= node.num_ports && !out.done(); ++p) {
       const Port& port = node.ports[p];
@@ -141,27 +118,24 @@ SaAnswer answer_link_records(const SaSnapshot& snap, const SaQuery& q) {
       r.encode(out.slot());
       out.offer();
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 SaAnswer answer_switch_info_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   RecordCollector out(kSwitchInfoRecord.layout, q, limit(snap));
-  for (NodeIndex n : candidate_nodes(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const auto& si = f.observed().nodes[n].switch_info;
     const Lid lid = f.record_lid(n, 0);
-    if (!si || lid == 0 || !f.topo().node(n).is_switch()) continue;
+    if (!si || lid == 0 || !f.topo().node(n).is_switch()) return;
     TableRecord r;
     r.lid = lid;
     mad::SmpData bytes{};
     si->encode(bytes);
     std::copy_n(bytes.begin(), r.payload.size(), r.payload.begin());
     r.encode(kSwitchInfoRecord, out.slot());
-    if (out.offer() && out.done()) break;
-  }
-  return std::move(out).finish();
+    out.offer();
+  });
 }
 
 SaAnswer answer_lft_records(const SaSnapshot& snap, const SaQuery& q) {
@@ -169,11 +143,11 @@ SaAnswer answer_lft_records(const SaSnapshot& snap, const SaQuery& q) {
   RecordCollector out(kLftRecord.layout, q, limit(snap));
   const bool one_block = q.mask() & 2u;
   const unsigned want_block = bits::get16(q.record.data(), 2);
-  for (NodeIndex n : candidate_nodes(f, q)) {
-    if (!f.topo().node(n).is_switch() || n >= f.tables().lft.size()) continue;
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
+    if (!f.topo().node(n).is_switch() || n >= f.tables().lft.size()) return;
     const Lft& lft = f.tables().lft[n];
     const Lid lid = f.record_lid(n, 0);
-    if (lid == 0 || lft.empty()) continue;
+    if (lid == 0 || lft.empty()) return;
     for (unsigned b = one_block ? want_block : 0; b < lft.num_blocks() && !out.done(); ++b) {
       TableRecord r;
       r.lid = lid;
@@ -184,9 +158,7 @@ SaAnswer answer_lft_records(const SaSnapshot& snap, const SaQuery& q) {
       out.offer();
       if (one_block) break;
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 SaAnswer answer_sm_info_records(const SaSnapshot& snap, const SaQuery& q) {

@@ -2,6 +2,7 @@
 // re-applied on every policy load. Three steps: what the policy lists, the groups it no longer lists,
 // each listed group brought to the policy's values (or created).
 #include <algorithm>
+#include <tuple>
 
 #include "smd/sa/mcast_db.h"
 #include "smd/sa/mcast_rules.h"
@@ -13,20 +14,21 @@ using namespace mcast;
 
 namespace {
 
-/// The values a policy group takes from its spec (scope, hop limit and packet life are set once, at creation).
-void set_policy_values(McastGroup& g, const McastPolicyGroup& w) {
-  g.q_key = w.props.q_key;
-  g.mtu = w.props.mtu;
-  g.rate = w.props.rate;
-  g.sl = w.props.sl;
-  g.tclass = w.props.tclass;
-  g.flow_label = w.props.flow_label;
-  g.pkey = w.pkey;
+/// The values a policy group takes from its spec (scope, hop limit and packet life are set once, at creation),
+/// as the group holds them and as the spec gives them, in one order: setting and comparing read one list, so
+/// the two cannot drift apart.
+template <class Group>  // McastGroup, const or not
+auto policy_values(Group& g) {
+  return std::tie(g.q_key, g.mtu, g.rate, g.sl, g.tclass, g.flow_label, g.pkey);
+}
+auto wanted_values(const McastPolicyGroup& w) {
+  return std::tie(w.props.q_key, w.props.mtu, w.props.rate, w.props.sl, w.props.tclass, w.props.flow_label, w.pkey);
 }
 
+void set_policy_values(McastGroup& g, const McastPolicyGroup& w) { policy_values(g) = wanted_values(w); }
+
 bool differs_from_policy(const McastGroup& g, const McastPolicyGroup& w) {
-  return g.q_key != w.props.q_key || g.mtu != w.props.mtu || g.rate != w.props.rate || g.sl != w.props.sl ||
-         g.tclass != w.props.tclass || g.flow_label != w.props.flow_label || g.pkey != w.pkey;
+  return policy_values(g) != wanted_values(w);
 }
 
 /// The IPoIB broadcast group of partition `p` in `scope` (RFC 4391 4), with its `ipoib:` values.

@@ -7,6 +7,7 @@
 
 #include "mad/codec/bits.h"
 #include "mad/sa/table_records.h"
+#include "smd/sa/candidate_nodes.h"
 
 namespace smd::sa {
 
@@ -17,7 +18,7 @@ namespace {
 
 constexpr Lid kFirstMlid = 0xC000;
 constexpr unsigned kEntriesPerBlock = 32;
-constexpr std::uint64_t kLidBit = 1u << 0, kPositionBit = 1u << 1, kBlockBit = 1u << 3;
+constexpr std::uint64_t kPositionBit = 1u << 1, kBlockBit = 1u << 3;
 
 /// The 64-byte MulticastForwardingTable block `block` at `position` of a switch whose masks are `masks`:
 /// entry i is MLID 0xC000 + 32 * block + i, 16 bits big-endian, bit j = port 16 * position + j.
@@ -47,18 +48,12 @@ SaAnswer answer_mft_records(const SaSnapshot& snap, const SaQuery& q) {
   const unsigned want_position = key >> 12;
   const unsigned want_block = key & 0x1FFu;
 
-  std::vector<NodeIndex> nodes;
-  if (q.mask() & kLidBit) {
-    if (const Endport* e = f.by_lid(static_cast<Lid>(bits::get16(q.record.data(), 0)))) nodes.push_back(e->node);
-  } else {
-    for (NodeIndex n = 0; n < f.topo().size(); ++n) nodes.push_back(n);
-  }
-  for (NodeIndex n : nodes) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const Node& node = f.topo().node(n);
-    if (!node.is_switch()) continue;
+    if (!node.is_switch()) return;
     const auto& si = f.observed().nodes[n].switch_info;
     const Lid lid = f.record_lid(n, 0);
-    if (!si || si->multicast_fdb_cap == 0 || lid == 0) continue;
+    if (!si || si->multicast_fdb_cap == 0 || lid == 0) return;
     const auto sw = snap.mfts->by_switch.find(node.guid);
     const std::map<Lid, McastPortMask>* masks = sw == snap.mfts->by_switch.end() ? nullptr : &sw->second;
     const unsigned last_position = node.num_ports / 16;
@@ -75,9 +70,7 @@ SaAnswer answer_mft_records(const SaSnapshot& snap, const SaQuery& q) {
         out.offer();
       }
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 }  // namespace smd::sa

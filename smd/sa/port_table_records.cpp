@@ -3,13 +3,12 @@
 
 #include <algorithm>
 
-#include "mad/codec/bits.h"
 #include "mad/sa/table_records.h"
+#include "smd/sa/candidate_nodes.h"
 
 namespace smd::sa {
 
 using namespace mad::sa;
-namespace bits = mad::bits;
 
 namespace {
 
@@ -21,16 +20,6 @@ constexpr std::uint16_t kAttrVlArb = 0x0018;
 std::optional<std::uint32_t> wanted(const SaQuery& q, const TableRecordKind& kind, int field) {
   if (field < 0 || !(q.mask() & (1ull << field))) return std::nullopt;
   return static_cast<std::uint32_t>(get_field(q.rec(), kind.layout.fields[field]));
-}
-
-std::vector<NodeIndex> nodes_for(const SaFabric& f, const SaQuery& q) {
-  std::vector<NodeIndex> nodes;
-  if (q.mask() & 1u) {
-    if (const Endport* e = f.by_lid(static_cast<Lid>(bits::get16(q.record.data(), 0)))) nodes.push_back(e->node);
-    return nodes;
-  }
-  for (NodeIndex n = 0; n < f.topo().size(); ++n) nodes.push_back(n);
-  return nodes;
 }
 
 /// The ports of node n whose tables a record can name: a CA's ports with LIDs, every switch port.
@@ -81,7 +70,7 @@ SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, con
   const auto want_block = wanted(q, kind, kind.key_field[0]);
   const auto want_port = wanted(q, kind, kind.key_field[1]);
   RecordCollector out(kind.layout, q, snap.settings.max_records);
-  for (NodeIndex n : nodes_for(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const Node& node = f.topo().node(n);
     const auto& rec = f.observed().nodes[n];
     for (PortNum p : ports_of(f, n)) {
@@ -99,9 +88,7 @@ SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, con
         offer_record(out, kind, lid, b, p, d, d->size());
       }
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
@@ -111,7 +98,7 @@ SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, co
   const auto want_in = wanted(q, kind, kind.key_field[0]);
   const auto want_out = wanted(q, kind, kind.key_field[1]);
   RecordCollector out(kind.layout, q, snap.settings.max_records);
-  for (NodeIndex n : nodes_for(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     const Node& node = f.topo().node(n);
     struct Pair {
       Lid lid;
@@ -135,9 +122,7 @@ SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, co
       if (!d) continue;
       offer_record(out, kind, lid, in, o, d, 8);
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
@@ -148,12 +133,13 @@ SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, co
   const auto want_block = wanted(q, kind, kind.key_field[1]);
   // A LID that names a CA port names that port: OutputPortNum is the SA's to fill in (IBA 15.2.5.14;
   // OpenSM does, and osmtest asks with port 0), so it is not matched.
-  const Endport* named = (q.mask() & 1u) ? f.by_lid(static_cast<Lid>(bits::get16(q.record.data(), 0))) : nullptr;
+  const std::optional<Lid> named_lid = requested_lid(q);
+  const Endport* named = named_lid ? f.by_lid(*named_lid) : nullptr;
   const bool ca_named = named && !f.topo().node(named->node).is_switch();
   SaQuery matched = q;
   if (ca_named) matched.header.comp_mask &= ~(1ull << kind.key_field[0]);
   RecordCollector out(kind.layout, matched, snap.settings.max_records);
-  for (NodeIndex n : nodes_for(f, q)) {
+  return collect_per_node(f, q, out, [&](NodeIndex n) {
     for (PortNum p : ports_of(f, n)) {
       if (ca_named ? p != named->port : (want_port && *want_port != p)) continue;
       const mad::PortInfo* pi = f.port_info(n, p);
@@ -170,9 +156,7 @@ SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, co
         offer_record(out, kind, lid, p, b, d, d ? d->size() : 0);
       }
     }
-    if (out.done()) break;
-  }
-  return std::move(out).finish();
+  });
 }
 
 }  // namespace smd::sa

@@ -29,7 +29,7 @@ class SsspEngine : public RoutingEngine {
 /// offers 1 data VL (qos.enabled is off ...)"), so the chain moves on; kInvalidInput for an empty LidMap.
 class DfssspEngine : public RoutingEngine {
  public:
-  DfssspEngine(DfssspOptions options, std::uint8_t data_vls) : options_(options), data_vls_(data_vls) {}
+  DfssspEngine(DfssspOptions options, const RoutingOptions& routing) : options_(options), data_vls_(routing.data_vls) {}
   std::string_view name() const override { return "dfsssp"; }
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
 

@@ -1,38 +1,24 @@
 #include "routing/engines/dfsssp/dfsssp_factory.h"
 
+#include <string>
+#include <vector>
+
 #include "routing/engines/dfsssp/dfsssp.h"
 #include "routing/engines/plain_engine_factory.h"
+#include "routing/engines/section_engine_factory.h"
 #include "routing/model/vl_layers.h"
 
 namespace smd {
-namespace {
 
-class DfssspFactory final : public EngineFactory {
- public:
-  std::string_view name() const override { return DfssspOptions::kEngine; }
-  bool has_options() const override { return true; }
+bool DfssspOptions::read(OptionReader& in) {
+  const bool vls_ok = in.read_unsigned("max_vls", 0, kMaxDataVls, max_vls);
+  const bool spread_ok = in.read_bool("spread_vls", spread_vls);
+  return vls_ok && spread_ok;
+}
 
-  std::shared_ptr<const EngineOptions> parse(OptionReader& in) const override {
-    auto options = std::make_shared<DfssspOptions>();
-    // Both keys are read even when the first is wrong, so the earliest problem in the file is reported.
-    const bool vls_ok = in.read_unsigned("max_vls", 0, kMaxDataVls, options->max_vls);
-    const bool spread_ok = in.read_bool("spread_vls", options->spread_vls);
-    if (!vls_ok || !spread_ok) return nullptr;
-    return options;
-  }
-
-  std::vector<OptionSummary> summarise(const RoutingOptions& options) const override {
-    const DfssspOptions& o = options.engines.get<DfssspOptions>();
-    return {{"max_vls", o.max_vls == 0 ? "auto" : std::to_string(o.max_vls)},
-            {"spread_vls", o.spread_vls ? "on" : "off"}};
-  }
-
-  std::unique_ptr<RoutingEngine> create(const RoutingOptions& options) const override {
-    return std::make_unique<DfssspEngine>(options.engines.get<DfssspOptions>(), options.data_vls);
-  }
-};
-
-}  // namespace
+std::vector<OptionSummary> DfssspOptions::summary() const {
+  return {{"max_vls", max_vls == 0 ? "auto" : std::to_string(max_vls)}, {"spread_vls", spread_vls ? "on" : "off"}};
+}
 
 const EngineFactory& sssp_factory() {
   static const PlainEngineFactory<SsspEngine> factory("sssp");
@@ -40,16 +26,8 @@ const EngineFactory& sssp_factory() {
 }
 
 const EngineFactory& dfsssp_factory() {
-  static const DfssspFactory factory;
+  static const SectionEngineFactory<DfssspOptions, DfssspEngine> factory;
   return factory;
-}
-
-std::unique_ptr<RoutingEngine> make_sssp_engine(const RoutingOptions& options) {
-  return sssp_factory().create(options);
-}
-
-std::unique_ptr<RoutingEngine> make_dfsssp_engine(const RoutingOptions& options) {
-  return dfsssp_factory().create(options);
 }
 
 }  // namespace smd

@@ -1,8 +1,6 @@
 // The registry entries of sssp (no options of its own) and dfsssp (routing.dfsssp: max_vls, spread_vls).
 #pragma once
 
-#include <memory>
-
 #include "routing/engines/dfsssp/dfsssp_options.h"
 #include "routing/engines/engine_factory.h"
 
@@ -12,9 +10,5 @@ namespace smd {
 const EngineFactory& sssp_factory();
 /// The factory the registry lists for "dfsssp".
 const EngineFactory& dfsssp_factory();
-
-/// Phase two in one call (tests, tools).
-std::unique_ptr<RoutingEngine> make_sssp_engine(const RoutingOptions& options);
-std::unique_ptr<RoutingEngine> make_dfsssp_engine(const RoutingOptions& options);
 
 }  // namespace smd

@@ -1,16 +1,13 @@
 #include "routing/engines/ftree/ftree_factory.h"
 
 #include "routing/engines/ftree/ftree.h"
+#include "routing/engines/section_engine_factory.h"
 
 namespace smd {
 
 const EngineFactory& ftree_factory() {
-  static const RootedEngineFactory<FtreeOptions, FatTreeEngine> factory;
+  static const SectionEngineFactory<FtreeOptions, FatTreeEngine> factory;
   return factory;
-}
-
-std::unique_ptr<RoutingEngine> make_ftree_engine(const RoutingOptions& options) {
-  return ftree_factory().create(options);
 }
 
 }  // namespace smd

@@ -10,8 +10,4 @@ const EngineFactory& minhop_factory() {
   return factory;
 }
 
-std::unique_ptr<RoutingEngine> make_minhop_engine(const RoutingOptions& options) {
-  return minhop_factory().create(options);
-}
-
 }  // namespace smd

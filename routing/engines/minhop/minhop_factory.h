@@ -2,16 +2,11 @@
 // policy key; it only takes what every engine takes (RoutingOptions).
 #pragma once
 
-#include <memory>
-
 #include "routing/engines/engine_factory.h"
 
 namespace smd {
 
 /// The factory the registry lists for "minhop".
 const EngineFactory& minhop_factory();
-
-/// Phase two in one call (tests, tools): minhop_factory().create(options).
-std::unique_ptr<RoutingEngine> make_minhop_engine(const RoutingOptions& options);
 
 }  // namespace smd

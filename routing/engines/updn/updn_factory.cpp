@@ -1,16 +1,13 @@
 #include "routing/engines/updn/updn_factory.h"
 
+#include "routing/engines/section_engine_factory.h"
 #include "routing/engines/updn/updn.h"
 
 namespace smd {
 
 const EngineFactory& updn_factory() {
-  static const RootedEngineFactory<UpdnOptions, UpDownEngine> factory;
+  static const SectionEngineFactory<UpdnOptions, UpDownEngine> factory;
   return factory;
-}
-
-std::unique_ptr<RoutingEngine> make_updn_engine(const RoutingOptions& options) {
-  return updn_factory().create(options);
 }
 
 }  // namespace smd

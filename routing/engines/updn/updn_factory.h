@@ -2,8 +2,6 @@
 // engine from it.
 #pragma once
 
-#include <memory>
-
 #include "routing/engines/engine_factory.h"
 #include "routing/engines/updn/updn_options.h"
 
@@ -11,8 +9,5 @@ namespace smd {
 
 /// The factory the registry lists for "updn".
 const EngineFactory& updn_factory();
-
-/// Phase two in one call (tests, tools): updn_factory().create(options).
-std::unique_ptr<RoutingEngine> make_updn_engine(const RoutingOptions& options);
 
 }  // namespace smd

@@ -50,12 +50,14 @@ TEST(ComponentMask, PathRecordBitsAreTable221) {
 }
 
 TEST(ComponentMask, MultiPathRecordBitsAreTable229) {
-  EXPECT_EQ(mpr_mask::kRawTraffic, 1ull << 0);
-  EXPECT_EQ(mpr_mask::kFlowLabel, 1ull << 2);  // bit 1 is the reserved run
-  EXPECT_EQ(mpr_mask::kNumbPath, 1ull << 6);
-  EXPECT_EQ(mpr_mask::kPKey, 1ull << 7);
-  EXPECT_EQ(mpr_mask::kSl, 1ull << 9);
-  EXPECT_EQ(mpr_mask::kPacketLife, 1ull << 15);
+  const auto mpr_property = [](PathPropertyField f) { return property_bit(MultiPathRecordField::kProperties, f); };
+  EXPECT_EQ(mpr_property(PathPropertyField::kRawTraffic), 1ull << 0);
+  EXPECT_EQ(mpr_property(PathPropertyField::kFlowLabel), 1ull << 2);  // bit 1 is the reserved run
+  EXPECT_EQ(mpr_property(PathPropertyField::kNumbPath), 1ull << 6);
+  EXPECT_EQ(mpr_property(PathPropertyField::kPKey), 1ull << 7);
+  EXPECT_EQ(mpr_property(PathPropertyField::kSl), 1ull << 9);
+  EXPECT_EQ(mpr_property(PathPropertyField::kPacketLife), 1ull << 15);
+  EXPECT_EQ(mpr_mask::kProperties, 0xFFFFull);  // bits 0..15: RawTraffic .. PacketLifeTime
   EXPECT_EQ(mpr_mask::kServiceIdMsb, 1ull << 16);
   EXPECT_EQ(mpr_mask::kSgidCount, 1ull << 19);  // bit 18 is the reserved run after IndependenceSelector
   EXPECT_EQ(mpr_mask::kDgidCount, 1ull << 20);

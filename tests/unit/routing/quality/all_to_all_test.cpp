@@ -58,7 +58,7 @@ Fabric kary(unsigned k, unsigned n) {
   EXPECT_TRUE(topo.ok());
   Fabric f{std::move(topo).value(), {}, {}};
   f.lids = assign_test_lids(f.topo, 0);
-  auto tables = make_ftree_engine(RoutingOptions{})->compute(f.topo, f.lids);
+  auto tables = ftree_factory().create(RoutingOptions{})->compute(f.topo, f.lids);
   EXPECT_TRUE(tables.ok()) << tables.error().message;
   f.tables = std::move(tables).value();
   return f;

@@ -22,7 +22,8 @@ using testing::assign_test_lids;
 Result<RoutingTables> route(const std::string& engine, const Topology& topo, const LidMap& lids, bool adaptive) {
   RoutingOptions opts;
   opts.adaptive = adaptive;
-  return engine == "ftree" ? make_ftree_engine(opts)->compute(topo, lids) : make_updn_engine(opts)->compute(topo, lids);
+  return engine == "ftree" ? ftree_factory().create(opts)->compute(topo, lids)
+                           : updn_factory().create(opts)->compute(topo, lids);
 }
 
 class PathDiversity : public ::testing::TestWithParam<std::string> {};

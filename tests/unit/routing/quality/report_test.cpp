@@ -36,7 +36,7 @@ struct TwoLeaves {
     for (int i = 0; i < 4; ++i) EXPECT_TRUE(t.connect(leaf[i / 2], 1 + i % 2, h[i], 1).ok());
     for (int l = 0; l < 2; ++l) EXPECT_TRUE(t.connect(leaf[l], 3, spine, 1 + l).ok());
     lids = number_lids(t);
-    r = make_minhop_engine({})->compute(t, lids).value();  // one path per pair: the only possible tables
+    r = minhop_factory().create({})->compute(t, lids).value();  // one path per pair: the only possible tables
   }
 };
 
@@ -84,7 +84,7 @@ TEST(Quality, SingleSwitchIsACrossbar) {
   auto t = make_single_switch(8);
   ASSERT_TRUE(t.ok()) << t.error().message;
   const LidMap lids = number_lids(*t);
-  auto r = make_minhop_engine({})->compute(*t, lids);
+  auto r = minhop_factory().create({})->compute(*t, lids);
   ASSERT_TRUE(r.ok());
   auto q = compute_quality(*t, lids, *r, QualityOptions{});
   ASSERT_TRUE(q.ok());
@@ -114,7 +114,7 @@ TEST(Quality, SampledShiftsAreCountedAndSpread) {
   auto t = make_single_switch(50);
   ASSERT_TRUE(t.ok());
   const LidMap lids = number_lids(*t);
-  auto r = make_minhop_engine({})->compute(*t, lids);
+  auto r = minhop_factory().create({})->compute(*t, lids);
   ASSERT_TRUE(r.ok());
   QualityOptions o;
   o.max_shifts = 7;
@@ -156,7 +156,7 @@ TEST(Quality, GeneratedTreesMatchBruteForceShiftsAndAllToAll) {
     auto t = make();
     ASSERT_TRUE(t.ok()) << t.error().message;
     const LidMap lids = number_lids(*t);
-    auto r = make_minhop_engine({})->compute(*t, lids);
+    auto r = minhop_factory().create({})->compute(*t, lids);
     ASSERT_TRUE(r.ok());
     QualityOptions o;
     o.max_shifts = 0;

@@ -243,7 +243,7 @@ TEST(Verify, MinhopOnGeneratedFatTreesPassesWithTreeHopCounts) {
     Lid next = 1;
     for (NodeIndex h : t->cas()) ASSERT_TRUE(lids.assign(h, 1, next++, 0).ok());
     for (NodeIndex s : t->switches()) ASSERT_TRUE(lids.assign(s, 0, next++, 0).ok());
-    auto r = make_minhop_engine({})->compute(*t, lids);
+    auto r = minhop_factory().create({})->compute(*t, lids);
     ASSERT_TRUE(r.ok());
     auto v = verify_tables(*t, lids, *r, false);
     ASSERT_TRUE(v.ok()) << v.error().message;

@@ -31,7 +31,8 @@ using testing::assign_test_lids;
 Result<RoutingTables> route(const std::string& engine, const Topology& topo, const LidMap& lids) {
   RoutingOptions opts;
   opts.adaptive = true;
-  return engine == "ftree" ? make_ftree_engine(opts)->compute(topo, lids) : make_updn_engine(opts)->compute(topo, lids);
+  return engine == "ftree" ? ftree_factory().create(opts)->compute(topo, lids)
+                           : updn_factory().create(opts)->compute(topo, lids);
 }
 
 /// Level of every switch node: 0 for switches with CAs, then BFS upwards. [NodeIndex], -1 for CAs.

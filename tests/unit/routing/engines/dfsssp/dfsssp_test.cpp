@@ -32,7 +32,7 @@ RoutingOptions with_vls(std::uint8_t data_vls) {
 }
 
 Result<RoutingTables> dfsssp(const Topology& topo, const LidMap& lids, const RoutingOptions& opts) {
-  return make_dfsssp_engine(opts)->compute(topo, lids);
+  return dfsssp_factory().create(opts)->compute(topo, lids);
 }
 
 /// Every (switch, LID) route of `t` on its layer (0 when t has no layering), dependencies grouped by
@@ -185,7 +185,7 @@ TEST(Dfsssp, KaryNTreeNeedsOneLayerOnOneVl) {
   // Why dfsssp routes switch LIDs up*/down* where that saves layers: with sssp's own switch routes, host
   // traffic is acyclic (shortest fat-tree routes go up, then down) but the routes between top switches
   // turn down and up again and close cycles with the others.
-  auto sssp = make_sssp_engine({})->compute(topo, lids);
+  auto sssp = sssp_factory().create({})->compute(topo, lids);
   ASSERT_TRUE(sssp.ok());
   auto v = verify_tables(topo, lids, *sssp, false);
   ASSERT_TRUE(v.ok());
@@ -226,9 +226,9 @@ TEST(Dfsssp, SpareVlsSpreadTheRoutesAndStayAcyclic) {
 TEST(Sssp, BalancesAllToAllBetterThanMinhopAndUpdnWithNearShortestPaths) {
   const Topology topo = make_torus({6, 6}, 4).value();
   const LidMap lids = assign_test_lids(topo);
-  auto sssp = make_sssp_engine({})->compute(topo, lids);
-  auto minhop = make_minhop_engine({})->compute(topo, lids);
-  auto updn = make_updn_engine({})->compute(topo, lids);
+  auto sssp = sssp_factory().create({})->compute(topo, lids);
+  auto minhop = minhop_factory().create({})->compute(topo, lids);
+  auto updn = updn_factory().create({})->compute(topo, lids);
   ASSERT_TRUE(sssp.ok() && minhop.ok() && updn.ok());
   EXPECT_EQ(sssp->engine, "sssp");
   EXPECT_FALSE(sssp->deadlock_free);
@@ -255,7 +255,7 @@ TEST(Sssp, BalancesAllToAllBetterThanMinhopAndUpdnWithNearShortestPaths) {
 TEST(Sssp, LmcLidsOfOnePortTakeDifferentPaths) {
   const Topology topo = make_torus({6, 6}, 4).value();
   const LidMap lids = assign_test_lids(topo, 1);
-  auto t = make_sssp_engine({})->compute(topo, lids);
+  auto t = sssp_factory().create({})->compute(topo, lids);
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(testing::check_all_reach(topo, lids, *t), "");
   unsigned pairs = 0, differ = 0;

@@ -21,7 +21,7 @@ namespace {
 using testing::assign_test_lids;
 
 Result<RoutingTables> run(const Topology& topo, const LidMap& lids, RoutingOptions opts = {}) {
-  return make_ftree_engine(opts)->compute(topo, lids);
+  return ftree_factory().create(opts)->compute(topo, lids);
 }
 
 void expect_sound(const Topology& topo, const LidMap& lids, const RoutingTables& t) {

@@ -51,7 +51,7 @@ struct SmallClos {
 TEST(MinHop, SmallClosTablesMatchHandComputation) {
   SmallClos c;
   const LidMap lids = number_lids(c.t, 0);  // h0..h3 = 1..4, leaf0 = 5, leaf1 = 6, spine0 = 7, spine1 = 8
-  auto r = make_minhop_engine({})->compute(c.t, lids);
+  auto r = minhop_factory().create({})->compute(c.t, lids);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->engine, "minhop");
   EXPECT_FALSE(r->deadlock_free);
@@ -72,7 +72,7 @@ TEST(MinHop, SmallClosTablesMatchHandComputation) {
 TEST(MinHop, LmcLidsOfOnePortSpreadOverEqualCostPorts) {
   SmallClos c;
   const LidMap lids = number_lids(c.t, 1);  // h2 = LIDs 6,7; h3 = 8,9
-  auto r = make_minhop_engine({})->compute(c.t, lids);
+  auto r = minhop_factory().create({})->compute(c.t, lids);
   ASSERT_TRUE(r.ok());
   const Lft& l0 = r->lft[c.leaf[0]];
   EXPECT_EQ(l0.get(2), 1);
@@ -94,7 +94,7 @@ TEST(MinHop, UnreachableLidsStayNoPort) {
   ASSERT_TRUE(t.connect(a, 1, ha, 1).ok());
   ASSERT_TRUE(t.connect(b, 1, hb, 1).ok());
   LidMap lids = number_lids(t, 0);  // ha 1, hb 2, loose 3, a 4, b 5
-  auto r = make_minhop_engine({})->compute(t, lids);
+  auto r = minhop_factory().create({})->compute(t, lids);
   ASSERT_TRUE(r.ok());
   const std::vector<PortNum> la = {kNoPort, 1, kNoPort, kNoPort, 0, kNoPort};
   EXPECT_EQ(r->lft[a].entries(), la);
@@ -103,7 +103,7 @@ TEST(MinHop, UnreachableLidsStayNoPort) {
 
 TEST(MinHop, EmptyLidMapIsInvalidInput) {
   SmallClos c;
-  auto r = make_minhop_engine({})->compute(c.t, LidMap{});
+  auto r = minhop_factory().create({})->compute(c.t, LidMap{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
 }
@@ -166,7 +166,7 @@ TEST(MinHop, RandomGraphsRouteEveryLidOnAShortestPath) {
     auto t = make_random(40, 5, 2, seed);
     ASSERT_TRUE(t.ok()) << t.error().message;
     const LidMap lids = number_lids(*t, 1);
-    auto r = make_minhop_engine({})->compute(*t, lids);
+    auto r = minhop_factory().create({})->compute(*t, lids);
     ASSERT_TRUE(r.ok());
     expect_shortest(*t, lids, *r);
   }
@@ -177,7 +177,7 @@ TEST(MinHop, FatTreeUpPortsCarryBalancedHostLids) {
   auto t = make_kary_ntree(4, 2);
   ASSERT_TRUE(t.ok()) << t.error().message;
   const LidMap lids = number_lids(*t, 0);
-  auto r = make_minhop_engine({})->compute(*t, lids);
+  auto r = minhop_factory().create({})->compute(*t, lids);
   ASSERT_TRUE(r.ok());
   expect_shortest(*t, lids, *r);
   for (NodeIndex s : t->switches()) {

@@ -21,7 +21,7 @@ namespace {
 using testing::assign_test_lids;
 
 RoutingTables route(const Topology& topo, const LidMap& lids, RoutingOptions opts = {}) {
-  auto r = make_updn_engine(opts)->compute(topo, lids);
+  auto r = updn_factory().create(opts)->compute(topo, lids);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.ok() ? std::move(r).value() : RoutingTables{};
 }
@@ -146,13 +146,13 @@ TEST(UpDown, UnknownRootGuidIsInvalidInput) {
   ASSERT_TRUE(topo.ok());
   RoutingOptions opts;
   opts.engines.set(UpdnOptions({0xdeadbeefULL}));
-  auto r = make_updn_engine(opts)->compute(*topo, assign_test_lids(*topo));
+  auto r = updn_factory().create(opts)->compute(*topo, assign_test_lids(*topo));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
   EXPECT_NE(r.error().message.find("0x00000000deadbeef"), std::string::npos) << r.error().message;
   // A CA GUID is not a switch either.
   opts.engines.set(UpdnOptions({topo->node(topo->cas()[0]).guid}));
-  auto r2 = make_updn_engine(opts)->compute(*topo, assign_test_lids(*topo));
+  auto r2 = updn_factory().create(opts)->compute(*topo, assign_test_lids(*topo));
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().code, ErrorCode::kInvalidInput);
 }
@@ -276,7 +276,7 @@ TEST(UpDown, DISABLED_ComputeTime32kHosts) {
   // CPU time as well as wall time: the build host is shared, wall time alone says little.
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t c0 = std::clock();
-  auto r = make_updn_engine({})->compute(*topo, lids);
+  auto r = updn_factory().create({})->compute(*topo, lids);
   const std::clock_t c1 = std::clock();
   const auto t1 = std::chrono::steady_clock::now();
   ASSERT_TRUE(r.ok());
