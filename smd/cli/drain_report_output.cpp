@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "routing/base/safe_text.h"
+#include "smd/cli/chain_attempts_output.h"
 
 namespace smd {
 namespace {
@@ -85,12 +86,7 @@ nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string
   j["made_by"] = rep.made_by;
   j["entries_kept"] = rep.entries_kept;
   j["entries_repaired"] = rep.entries_repaired;
-  auto declined = nlohmann::ordered_json::array();
-  for (const ChainAttempt& a : rep.declined) {
-    declined.push_back(
-        {{"engine", a.engine}, {"reason", std::string(to_string(a.error.code)) + ": " + a.error.message}});
-  }
-  j["declined_after"] = declined;
+  j["declined_after"] = declined_json(rep.declined);
   if (!rep.warning.empty()) j["warning_after"] = rep.warning;
   j["endpoints"] = rep.endpoints;
   j["reachable_pairs_before"] = rep.reachable_before;
@@ -146,9 +142,7 @@ void print_drain_report(std::ostream& out, const Topology& topo, const std::stri
   char line[320];
   for (const DrainPart& p : rep.parts) out << "drain         " << part_text(topo, p) << "\n";
   out << "cables        " << rep.cables_drained << " taken out of routing (links stay up, LIDs kept)\n";
-  for (const ChainAttempt& a : rep.declined) {
-    out << "declined      " << a.engine << ": " << to_string(a.error.code) << ": " << a.error.message << "\n";
-  }
+  print_declined(out, rep.declined);
   if (!rep.warning.empty()) out << "warning       " << rep.warning << "\n";
   out << "engine        " << engine_before << " -> " << rep.engine_after << "\n";
   out << "tables after  " << rep.made_by;

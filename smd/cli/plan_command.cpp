@@ -26,6 +26,7 @@
 #include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
 #include "routing/whatif/drain_plan.h"
+#include "smd/cli/chain_attempts_output.h"
 #include "smd/cli/drain_report_output.h"
 #include "smd/cli/layer_report.h"
 #include "smd/dump/opensm_lfts.h"
@@ -258,12 +259,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
   }
   j["ar_group_sizes"] = sizes;
   j["ar_groups"] = r.tables.adaptive ? r.tables.adaptive->groups.size() : 0;
-  auto declined = nlohmann::ordered_json::array();
-  for (const auto& a : r.declined) {
-    declined.push_back(
-        {{"engine", a.engine}, {"reason", std::string(to_string(a.error.code)) + ": " + a.error.message}});
-  }
-  j["declined"] = declined;
+  j["declined"] = declined_json(r.declined);
   if (!r.warning.empty()) j["warning"] = r.warning;
   return j;
 }
@@ -273,9 +269,7 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
   char line[256];
   out << "topology      " << args.topology << ": " << topo.switches().size() << " switches, " << topo.cas().size()
       << " CAs, " << topo.link_count() << " links, max LID " << hex(lids.max_lid(), 4) << "\n";
-  for (const auto& a : r.declined) {
-    out << "declined      " << a.engine << ": " << to_string(a.error.code) << ": " << a.error.message << "\n";
-  }
+  print_declined(out, r.declined);
   if (!r.warning.empty()) out << "warning       " << r.warning << "\n";
   std::snprintf(line, sizeof line, "engine        %s (compute %.1f ms, verify %.1f ms, report %.1f ms)\n",
                 r.tables.engine.c_str(), r.compute_ms, r.verify_ms, tm.quality);
