@@ -1,9 +1,7 @@
-// The file engine's registry entry: reads routing.file (lfts_file) when the policy loads, parsing the dump
-// then so that a malformed one refuses the policy at start or reload, and builds the engine from it.
+// The file engine's registry entry (routing.file: lfts_file).
 #pragma once
 
 #include <cstddef>
-#include <memory>
 
 #include "routing/engines/engine_factory.h"
 #include "routing/engines/file/file_options.h"
@@ -15,8 +13,5 @@ inline constexpr std::size_t kMaxLftsDumpBytes = 512u << 20;
 
 /// The factory the registry lists for "file".
 const EngineFactory& file_factory();
-
-/// Phase two in one call (tests, tools): file_factory().create(options).
-std::unique_ptr<RoutingEngine> make_file_engine(const RoutingOptions& options);
 
 }  // namespace smd

@@ -70,7 +70,7 @@ RoutingOptions with_dump(const std::string& text) {
 }
 
 Result<RoutingTables> run(const TwoSwitch& f, const std::string& text) {
-  return make_file_engine(with_dump(text))->compute(f.topo, f.lids);
+  return file_factory().create(with_dump(text))->compute(f.topo, f.lids);
 }
 
 TEST(FileEngine, TablesAreTheDumpsRows) {
@@ -156,7 +156,7 @@ TEST(FileEngine, SwitchWithoutSectionDeclines) {
 
 TEST(FileEngine, NoDumpConfigured) {
   TwoSwitch f;
-  auto tables = make_file_engine(RoutingOptions{})->compute(f.topo, f.lids);
+  auto tables = file_factory().create(RoutingOptions{})->compute(f.topo, f.lids);
   ASSERT_FALSE(tables.ok());
   EXPECT_EQ(tables.error().code, ErrorCode::kInvalidInput);
   EXPECT_EQ(tables.error().message, "routing.file.lfts_file is not set: no dump to replay");
@@ -191,7 +191,7 @@ TEST(FileEngine, VerifierRefusesALoopAndABlackHole) {
     EXPECT_EQ(fallback->declined[0].engine, "file");
     EXPECT_EQ(fallback->declined[0].error.code, ErrorCode::kVerifyFailed);
     // What was programmed is minhop's own result, not a mix with the dump's rows.
-    auto minhop = make_minhop_engine(RoutingOptions{})->compute(f.topo, f.lids);
+    auto minhop = minhop_factory().create(RoutingOptions{})->compute(f.topo, f.lids);
     ASSERT_TRUE(minhop.ok());
     EXPECT_EQ(fallback->tables.lft, minhop->lft);
   }
