@@ -154,8 +154,9 @@ std::string svg_chart(const Comparison& cmp, const std::string& title) {
         "collective completion time relative to ideal (log axis from 1 = a non-blocking fabric), lower is better",
         {},
         true};
+    // One group of bars per (job, collective); the job named when it is not the whole fabric.
     for (const auto& c : cmp.collectives) {
-      Group grp{c.name, {}};
+      Group grp{c.job.empty() || c.job == "all" ? c.name : c.job + " " + c.name, {}};
       for (const auto& f : c.schemes) grp.values.push_back(f.relative_time);
       first.groups.push_back(std::move(grp));
     }
