@@ -13,7 +13,7 @@ namespace {
 
 Error bad(std::string_view text, const std::string& why) {
   return make_error(ErrorCode::kInvalidInput, "--placement '" + std::string(text) + "': " + why +
-                                                  " (contiguous:N, fragmented:N,FILL or random:N,SEED)");
+                                                  " (contiguous:N, fragmented:N,FILL[,across] or random:N,SEED)");
 }
 
 /// A whole decimal number, nothing else.
@@ -50,9 +50,16 @@ Result<PlacementSpec> parse_placement(std::string_view text) {
     return bad(text, "SEED must be a whole number");
   }
   if (spec.kind == PlacementKind::kFragmented) {
+    std::string_view fill_text = second;
+    if (const std::size_t order = second.find(','); order != std::string_view::npos) {
+      if (second.substr(order + 1) != "across") return bad(text, "the order after FILL can only be 'across'");
+      spec.across = true;
+      fill_text = second.substr(0, order);
+    }
     double fill = 0;
-    const auto [end, ec] = std::from_chars(second.data(), second.data() + second.size(), fill);
-    if (second.empty() || ec != std::errc{} || end != second.data() + second.size() || !(fill > 0) || fill > 1) {
+    const auto [end, ec] = std::from_chars(fill_text.data(), fill_text.data() + fill_text.size(), fill);
+    if (fill_text.empty() || ec != std::errc{} || end != fill_text.data() + fill_text.size() || !(fill > 0) ||
+        fill > 1) {
       return bad(text, "FILL must be a number in (0, 1]");
     }
     spec.fill = fill;
@@ -87,11 +94,24 @@ Result<std::vector<std::uint32_t>> place_job(const PlacementSpec& spec,
         if (fresh) leaves.emplace_back();
         leaves[it->second].push_back(e);
       }
+      std::vector<std::vector<std::uint32_t>> taken;
+      std::size_t count = 0;
       for (const auto& hosts : leaves) {
         const auto share = static_cast<std::size_t>(std::floor(spec.fill * static_cast<double>(hosts.size()) + 1e-9));
-        const std::size_t take = std::min({std::max<std::size_t>(1, share), hosts.size(), spec.ranks - out.size()});
-        out.insert(out.end(), hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(take));
-        if (out.size() == spec.ranks) break;
+        const std::size_t take = std::min({std::max<std::size_t>(1, share), hosts.size(), spec.ranks - count});
+        taken.emplace_back(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(take));
+        count += take;
+        if (count == spec.ranks) break;
+      }
+      if (!spec.across) {
+        for (const auto& hosts : taken) out.insert(out.end(), hosts.begin(), hosts.end());
+      } else {
+        // Round after round, the next host of every leaf that still has one.
+        for (std::size_t round = 0; out.size() < count; ++round) {
+          for (const auto& hosts : taken) {
+            if (round < hosts.size()) out.push_back(hosts[round]);
+          }
+        }
       }
       if (out.size() < spec.ranks) {
         return make_error(ErrorCode::kInvalidInput, "placement: " + need + " asked, " + std::to_string(leaves.size()) +

@@ -7,6 +7,9 @@
 //                       that leaf)) hosts of each, until N: the job spans ceil(N / (FILL x hosts per
 //                       leaf)) leaves on a uniform fabric. Ranks stay grouped by leaf, as a scheduler's
 //                       host list sorted by name gives them and NCCL orders its ring (by host).
+//   fragmented:N,FILL,across  the same hosts ranked across the leaves: one host of each leaf in turn
+//                       (a host list sorted by slot number, not by rack), so every ring flow crosses
+//                       leaves: the order where static routing and hashing part.
 //   random:N,SEED       N endpoints drawn by seeded_shuffle (routing/quality/seeded_shuffle.h), in the
 //                       order drawn.
 // Several jobs are evaluated one after the other, each alone on the fabric (see compare.h).
@@ -30,6 +33,7 @@ struct PlacementSpec {
   PlacementKind kind = PlacementKind::kContiguous;
   std::size_t ranks = 0;
   double fill = 1.0;
+  bool across = false;  ///< fragmented: rank across the leaves instead of leaf by leaf
   std::uint64_t seed = 0;
 };
 
@@ -39,7 +43,7 @@ struct Job {
   std::vector<std::uint32_t> ranks;
 };
 
-/// Parse "contiguous:N", "fragmented:N,FILL" or "random:N,SEED" (N >= 2). Errors: kInvalidInput quoting
+/// Parse "contiguous:N", "fragmented:N,FILL[,across]" or "random:N,SEED" (N >= 2). Errors: kInvalidInput quoting
 /// the text and saying which part is wrong.
 Result<PlacementSpec> parse_placement(std::string_view text);
 

@@ -32,6 +32,11 @@ TEST(RocePlacement, ParsesTheThreeKinds) {
   EXPECT_EQ(f->kind, PlacementKind::kFragmented);
   EXPECT_EQ(f->ranks, 512u);
   EXPECT_DOUBLE_EQ(f->fill, 0.5);
+  EXPECT_FALSE(f->across);
+  auto a = parse_placement("fragmented:8,0.25,across");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_DOUBLE_EQ(a->fill, 0.25);
+  EXPECT_TRUE(a->across);
   auto r = parse_placement("random:64,7");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->kind, PlacementKind::kRandom);
@@ -49,6 +54,8 @@ TEST(RocePlacement, ParseErrorsQuoteTheTextAndThePart) {
       {"fragmented:8,0", "FILL must be"},
       {"fragmented:8,1.5", "FILL must be"},
       {"fragmented:8,half", "FILL must be"},
+      {"fragmented:8,0.5,by-rack", "only be 'across'"},
+      {"fragmented:8,,across", "FILL must be"},
       {"random:8,-1", "SEED must be"},
       {"random:8,", "SEED must be"},
   };
@@ -89,6 +96,10 @@ TEST(RocePlacement, GeneratorsPickTheHostsCountedByHand) {
   // fill 0.5: floor(1.5) = 1, max(1, floor(0.5)) = 1, floor(1) = 1.
   EXPECT_EQ(place("fragmented:3,0.5", kUneven), (Ranks{0, 2, 4}));
   EXPECT_EQ(place("fragmented:6,1", kUneven), (Ranks{0, 1, 3, 2, 4, 5}));
+  // Across: the same hosts, one of each leaf in turn; leaves that run out are skipped.
+  EXPECT_EQ(place("fragmented:6,0.5,across", kFourByFour), (Ranks{0, 4, 8, 1, 5, 9}));
+  EXPECT_EQ(place("fragmented:7,0.75,across", kFourByFour), (Ranks{0, 4, 8, 1, 5, 2, 6}));
+  EXPECT_EQ(place("fragmented:6,1,across", kUneven), (Ranks{0, 2, 4, 1, 5, 3}));
   // Random: the first N of the seeded shuffle of all endpoints, in the order drawn.
   const auto shuffled = seeded_shuffle(16, 3);
   EXPECT_EQ(place("random:5,3", kFourByFour), Ranks(shuffled.begin(), shuffled.begin() + 5));
@@ -196,6 +207,9 @@ TEST_F(RocePlacementCompare, FragmentedRingIdealUnderFtreeAboveUnderEcmpWhenRank
   }
   std::vector<std::uint32_t> across;
   for (std::size_t i = 0; i < 32; ++i) across.push_back((*fragmented)[4 * (i % 8) + i / 8]);
+  auto across_spec = parse_placement("fragmented:32,0.5,across");
+  ASSERT_TRUE(across_spec.ok());
+  EXPECT_EQ(place_job(*across_spec, leaves).value(), across);
 
   const auto cmp = compare({Job{"fragmented", *fragmented}, Job{"across", across}});
   ASSERT_TRUE(cmp.ok()) << cmp.error().message;
