@@ -83,8 +83,12 @@ assert cols[2]["ranks"] == 16 and 1 <= cols[2]["leaves"] <= 16, cols[2]
 svg = ET.parse(sys.argv[2]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 labels = [t.text for t in svg.iter(ns + "text")]
-for name in ("fragmented:16,0.5 ring-allreduce", "random:16,5 ring-allreduce"):
-    assert name in labels, (name, labels)
+# Under each group its collective, then its job on a second line.
+for job in (sys.argv[4], "fragmented:16,0.5", "random:16,5"):
+    at = labels.index(job)
+    assert labels[at - 1] == "ring-allreduce", (job, labels[at - 1])
+titles = [t.text for t in svg.iter(ns + "title")]
+assert any(t.startswith("random:16,5 ring-allreduce, roce-ecmp: ") for t in titles), titles
 PY
 echo "smd plan --job/--placement: one result per job, leaves and ring figures as expected"
 
