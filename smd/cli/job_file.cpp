@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <sstream>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -58,14 +59,11 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
   std::string line;
   for (unsigned number = 1; std::getline(in, line); ++number) {
     if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string word, extra;
-    if (!(words >> word)) continue;
+    // The whole line is the endpoint: an ibnetdiscover NodeDescription holds spaces ("mlx5_0 node-7").
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
     const std::string where = path + ":" + std::to_string(number) + ": ";
-    if (words >> extra) {
-      return make_error(ErrorCode::kInvalidInput, where + "one endpoint per line (port GUID, LID or node name), "
-                                                          "found '" + extra + "' after '" + word + "'");
-    }
     Guid guid = 0;
     Lid lid = 0;
     std::uint32_t e = 0xFFFFFFFFu;

@@ -23,9 +23,9 @@ class JobFile : public test::TempDirTest {
     ::chmod(path.c_str(), 0644);
     return path;
   }
-  // Three endpoints; a two-port CA "d" is endpoints 3 and 4.
+  // Six endpoints: a two-port CA "d" is endpoints 3 and 4; endpoint 5's name holds a space.
   const std::vector<JobEndpoint> endpoints_{{0x10, 1, "a"}, {0x11, 2, "b"}, {0x12, 3, "c"}, {0x21, 7, "d"},
-                                            {0x22, 8, "d"}};
+                                            {0x22, 8, "d"}, {0x30, 9, "mlx5_0 node-7"}};
 };
 
 TEST_F(JobFile, ReadsGuidsLidsAndNamesInRankOrder) {
@@ -44,12 +44,16 @@ TEST_F(JobFile, ReadsGuidsLidsAndNamesInRankOrder) {
   auto second = read_job_file(write("d.txt", "0x22\n1\n"), endpoints_);
   ASSERT_TRUE(second.ok()) << second.error().message;
   EXPECT_EQ(second->ranks, (std::vector<std::uint32_t>{4, 0}));
+  // An ibnetdiscover description with a space: the whole trimmed line.
+  auto spaced = read_job_file(write("s.txt", "\tmlx5_0 node-7  # the CA\na\n"), endpoints_);
+  ASSERT_TRUE(spaced.ok()) << spaced.error().message;
+  EXPECT_EQ(spaced->ranks, (std::vector<std::uint32_t>{5, 0}));
 }
 
 TEST_F(JobFile, EachErrorNamesFileAndLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"a\n\nzz\n", ":3: 'zz' is no endpoint"},
-      {"a\nb c\n", ":2: one endpoint per line"},
+      {"a\nb c\n", ":2: 'b c' is no endpoint"},
       {"# x\na\n0x10\n", ":3: '0x10' is already rank of line 2"},
       {"a\n0x99\n", ":2: '0x99' is no endpoint"},
       {"a\n49152\n", ":2: '49152' is no endpoint"},  // a multicast LID is read as a name: unknown
