@@ -182,7 +182,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     summary["frr_files"] = plan->switches().size();
     summary["frr_ms"] = ms_since(start);
   }
-  if (!o.compare && o.svg.empty()) return summary;
+  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty()) return summary;
 
   roce::CompareOptions c;
   c.patterns.seeds = o.seeds;

@@ -35,12 +35,16 @@ struct RocePlanOptions {
   /// --collectives: the AI collectives timed in the comparison (roce::parse_collectives; "none" = none).
   std::string collectives = roce::kDefaultCollectives;
   /// --job FILE (job_file.h) and --placement SPEC (roce/placement.h): the jobs the collectives run over,
-  /// the files first, then the placements, each in the order given; none = the whole fabric.
+  /// the files first, then the placements, each in the order given; none = the whole fabric. Either
+  /// implies compare.
   std::vector<std::string> job_files;
   std::vector<std::string> placements;
 
   /// True when any RoCE output was asked for.
-  bool requested() const { return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty(); }
+  bool requested() const {
+    return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty() || !job_files.empty() ||
+           !placements.empty();
+  }
 };
 
 /// Do everything `options` asks: build the plan, write the JSON / FRR / SVG files, run the comparison and,
