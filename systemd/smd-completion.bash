@@ -99,7 +99,7 @@ _smd() {
     config) _smd_complete_words "--effective --json ${global}" ;;
     plan)
       _smd_complete_words "--topology --config --format --seeds --linear-fdb-cap --max-shifts --lft-dump --opensm-lfts --guid2lid
-        --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --collectives --job --placement --help" ;;
+        --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --collectives --job --placement --jobs-at-once --help" ;;
     check-config)
       if [[ ${cur} == -* ]]; then _smd_complete_words "--skip-permissions --help"; else _smd_complete_files; fi ;;
     import-partitions)

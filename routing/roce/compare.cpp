@@ -96,7 +96,27 @@ Result<std::vector<JobCollective>> make_collectives(const CompareOptions& option
       out.push_back(JobCollective{std::move(c).value(), job.name, leaves});
     }
   }
-  return out;
+  if (!options.jobs_at_once || options.jobs.size() < 2) return out;
+  // Job-major: collective k of job j is out[j * per_job + k]; merge each collective over the jobs.
+  const std::size_t per_job = options.collectives.size();
+  const std::size_t jobs = options.jobs.size();
+  std::vector<std::string> names;
+  std::vector<std::uint32_t> all_ranks;
+  std::string together;
+  for (const Job& job : options.jobs) {
+    names.push_back(job.name);
+    all_ranks.insert(all_ranks.end(), job.ranks.begin(), job.ranks.end());
+    together += (together.empty() ? "" : " + ") + job.name;
+  }
+  std::vector<JobCollective> merged;
+  for (std::size_t k = 0; k < per_job; ++k) {
+    std::vector<Collective> same;
+    for (std::size_t j = 0; j < jobs; ++j) same.push_back(std::move(out[j * per_job + k].collective));
+    auto m = merge_jobs_at_once(same, names);
+    if (!m) return m.error();
+    merged.push_back(JobCollective{std::move(m).value(), together, leaves_spanned(all_ranks, leaf_of_endpoint)});
+  }
+  return merged;
 }
 
 /// What a reader of the figures must know about how each scheme was modelled on these tables.

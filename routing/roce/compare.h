@@ -26,6 +26,7 @@
 #include "routing/roce/collective_eval.h"
 #include "routing/roce/collectives.h"
 #include "routing/roce/flow_patterns.h"
+#include "routing/roce/jobs_at_once.h"
 #include "routing/roce/placement.h"
 
 namespace smd::roce {
@@ -45,6 +46,9 @@ struct CompareOptions {
   /// Several jobs (placement.h): every collective is evaluated per job, one job after the other, each
   /// alone on the fabric. Results are job-major: every collective of jobs[0], then of jobs[1], ...
   std::vector<Job> jobs;
+  /// Run the jobs at once instead (jobs_at_once.h): per collective one result over all jobs, named
+  /// "JOB1 + JOB2 ...", their flows sharing the fabric. Needs jobs of the same rank count.
+  bool jobs_at_once = false;
 };
 
 /// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps).

@@ -548,6 +548,8 @@ void add_plan_command(CLI::App& app) {
                   "a generated job: contiguous:N, fragmented:N,FILL[,across] or random:N,SEED; repeatable; "
                   "implies --compare")
       ->allow_extra_args(false);
+  cmd->add_flag("--jobs-at-once", args->roce.jobs_at_once,
+                "run the --job/--placement jobs at once, sharing the fabric (same rank count each)");
   cmd->callback([args] {
     const int code = run_plan(*args, std::cout, std::cerr);
     if (code != 0) throw CLI::RuntimeError(code);

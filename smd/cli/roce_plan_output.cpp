@@ -204,6 +204,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     if (!pairs) return pairs.error();
     c.patterns.pairs = std::move(pairs).value();
   }
+  c.jobs_at_once = o.jobs_at_once;
   if (auto jobs = make_jobs(topo, lids, tables, o); jobs) {
     c.jobs = std::move(jobs).value();
   } else {

@@ -39,6 +39,7 @@ struct RocePlanOptions {
   /// implies compare.
   std::vector<std::string> job_files;
   std::vector<std::string> placements;
+  bool jobs_at_once = false;  ///< --jobs-at-once: the jobs share the fabric (roce/jobs_at_once.h)
 
   /// True when any RoCE output was asked for.
   bool requested() const {

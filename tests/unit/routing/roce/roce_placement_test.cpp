@@ -235,6 +235,59 @@ TEST_F(RocePlacementCompare, FragmentedRingIdealUnderFtreeAboveUnderEcmpWhenRank
   RecordProperty("ecmp_fragmented_across_ring_relative_time", std::to_string(ecmp.relative_time));
 }
 
+// Two jobs at once on the 8-ary 2-tree: job A on host positions 0..3 of every leaf, job B on positions
+// 4..7, each ranked across the leaves. Alone or together, ftree's routes give every host position of a
+// leaf its own spine and every ring flow goes from position p of one leaf to position p of the next (or,
+// closing the ring, to p+1 within the job's four positions): no cable carries two flows, ib-static at
+// ideal (62/32 for r = 32, the ideal unchanged by the other job since no host is in both). Together
+// every leaf hashes 8 flows onto 8 uplinks under ECMP (all distinct: 8!/8^8 = 0.24 %): above ideal, in
+// (1, 8]. Jobs of different sizes or sharing a host are refused.
+TEST_F(RocePlacementCompare, JobsAtOnceShareTheFabric) {
+  const auto host_of_endpoint = compare_endpoints(topo, lids, tables, *plan);
+  std::map<NodeIndex, std::vector<std::uint32_t>> by_switch;
+  for (std::uint32_t e = 0; e < 64; ++e) by_switch[cabled_switch(host_of_endpoint, e)].push_back(e);
+  ASSERT_EQ(by_switch.size(), 8u);
+  Job a{"A", {}}, b{"B", {}};
+  for (std::size_t p = 0; p < 4; ++p) {
+    for (const auto& [sw, hosts] : by_switch) {
+      a.ranks.push_back(hosts[p]);
+      b.ranks.push_back(hosts[p + 4]);
+    }
+  }
+  CompareOptions o;
+  o.patterns.seeds = 1;
+  o.patterns.max_shifts = 1;
+  o.patterns.all_to_all = false;
+  o.collectives = {CollectiveSpec{CollectiveKind::kRingAllReduce, 0}};
+  o.jobs = {a, b};
+  o.jobs_at_once = true;
+  const auto cmp = compare_schemes(topo, lids, tables, *plan, o);
+  ASSERT_TRUE(cmp.ok()) << cmp.error().message;
+  ASSERT_EQ(cmp->collectives.size(), 1u);
+  const auto& both = cmp->collectives[0];
+  EXPECT_EQ(both.job, "A + B");
+  EXPECT_EQ(both.ranks, 64u);
+  EXPECT_EQ(both.leaves, 8u);
+  EXPECT_EQ(both.phases, 62u);
+  EXPECT_NEAR(both.ideal_time, 62.0 / 32, 1e-12);
+  EXPECT_DOUBLE_EQ(scheme(both, "ib-static").relative_time, 1.0);
+  const double ecmp = scheme(both, "roce-ecmp").relative_time;
+  EXPECT_GT(ecmp, 1.0 + 1e-9);
+  EXPECT_LE(ecmp, 8.0 + 1e-9);
+  RecordProperty("ecmp_two_jobs_at_once_ring_relative_time", std::to_string(ecmp));
+
+  o.jobs = {a, Job{"C", {a.ranks[0], b.ranks[0], b.ranks[1]}}};
+  const auto shared = compare_schemes(topo, lids, tables, *plan, o);
+  ASSERT_FALSE(shared.ok());
+  EXPECT_NE(shared.error().message.find("their phases differ"), std::string::npos) << shared.error().message;
+  Job d = b;
+  d.ranks[5] = a.ranks[0];
+  o.jobs = {a, d};
+  const auto overlap = compare_schemes(topo, lids, tables, *plan, o);
+  ASSERT_FALSE(overlap.ok());
+  EXPECT_NE(overlap.error().message.find("is in job A and in job B"), std::string::npos) << overlap.error().message;
+}
+
 // Without jobs the collectives run over the whole fabric as job "all"; a job naming an endpoint the
 // fabric does not have is refused with the job's name.
 TEST_F(RocePlacementCompare, DefaultJobAndBadRank) {
