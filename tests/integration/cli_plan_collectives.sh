@@ -92,6 +92,30 @@ assert any(t.startswith("random:16,5 ring-allreduce, roce-ecmp: ") for t in titl
 PY
 echo "smd plan --job/--placement: one result per job, leaves and ring figures as expected"
 
+# Two jobs at once: host-2, host-3 and host-6, host-7 beside the job file's hosts: 4 ranks each, no host
+# shared, so the result is one collective over 8 ranks on 2 leaves, named after both.
+printf 'host-2\nhost-3\nhost-6\nhost-7\n' >"${work}/other.txt"
+printf 'host-0\nhost-1\nhost-4\nhost-5\n' >"${work}/four.txt"
+smd plan --topology "${NET}" --seeds 1 --format json --collectives ring --job "${work}/four.txt" \
+  --job "${work}/other.txt" --jobs-at-once >"${work}/once.json" || fail "--jobs-at-once exited $?"
+python3 - "${work}/once.json" "${work}/four.txt" "${work}/other.txt" <<'PY' || fail "jobs at once"
+import json, sys
+cols = json.load(open(sys.argv[1]))["roce"]["comparison"]["collectives"]
+assert len(cols) == 1, cols
+c = cols[0]
+assert c["job"] == sys.argv[2] + " + " + sys.argv[3] and c["ranks"] == 8 and c["leaves"] == 2, c
+assert c["phases"] == 6 and abs(c["ideal_time"] - 6 / 4) < 1e-12, c
+PY
+if smd plan --topology "${NET}" --seeds 1 --collectives ring --job "${work}/four.txt" --placement contiguous:5 \
+  --jobs-at-once >"${work}/out" 2>"${work}/err"; then
+  fail "jobs of different sizes were run at once"
+else
+  rc=$?
+fi
+[[ ${rc} -eq 2 ]] || fail "jobs at once of different sizes: exit ${rc}, want 2"
+grep -q "their phases differ" "${work}/err" || { cat "${work}/err"; fail "no reason given"; }
+echo "smd plan --jobs-at-once: one result for both jobs; different sizes exit 2"
+
 printf 'host-0\nhost-99\n' >"${work}/bad.txt"  # --job without --compare: it implies it
 if smd plan --topology "${NET}" --seeds 1 --collectives ring --job "${work}/bad.txt" >"${work}/out" 2>"${work}/err"; then
   fail "a job file naming an unknown host was accepted"
