@@ -39,6 +39,8 @@ struct CollectiveFigures {
 /// A collective's figures under every scheme of the comparison, with the fabric-independent figures.
 struct CollectiveResult {
   std::string name;
+  std::string job;          ///< the job's name (placement.h): "all" when the whole fabric runs it
+  std::size_t leaves = 0;   ///< leaf switches the job's ranks are cabled to
   std::size_t ranks = 0;
   std::uint64_t phases = 0;         ///< phase_count(): repeats counted
   std::size_t distinct_phases = 0;  ///< phases evaluated (a repeated phase once)

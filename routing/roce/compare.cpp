@@ -1,6 +1,7 @@
 #include "routing/roce/compare.h"
 
 #include <algorithm>
+#include <span>
 #include <atomic>
 #include <string>
 #include <thread>
@@ -19,6 +20,13 @@ std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap&
     const long h = plan.host_index(e.ca, e.port);
     out.push_back(h < 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(h));
   }
+  return out;
+}
+
+std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  const FlowTracer tracer(topo, lids, tables, tables.ca_order);
+  std::vector<SwitchIndex> out;
+  for (const auto& e : tracer.endpoints()) out.push_back(e.sw);
   return out;
 }
 
@@ -51,26 +59,64 @@ Status check_pairs(const std::vector<FlowPair>& pairs, std::size_t n) {
   return Ok{};
 }
 
-/// The collectives of `options` over its ranks (all `n` endpoints in order when none are given).
-Result<std::vector<Collective>> make_collectives(const CompareOptions& options, std::size_t n) {
-  std::vector<std::uint32_t> ranks = options.ranks;
-  if (ranks.empty()) {
-    for (std::uint32_t e = 0; e < n; ++e) ranks.push_back(e);
+/// A collective over one job, with the job's name and the leaves it spans.
+struct JobCollective {
+  Collective collective;
+  std::string job;
+  std::size_t leaves = 0;
+};
+
+/// The jobs of `options`: its `jobs`, else one job "all" of its ranks (all `n` endpoints when none).
+std::vector<Job> jobs_of(const CompareOptions& options, std::size_t n) {
+  if (!options.jobs.empty()) return options.jobs;
+  Job all{"all", options.ranks};
+  if (all.ranks.empty()) {
+    for (std::uint32_t e = 0; e < n; ++e) all.ranks.push_back(e);
   }
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    if (ranks[i] >= n) {
-      return make_error(ErrorCode::kInvalidInput, "rank " + std::to_string(i) + " names endpoint " +
-                                                      std::to_string(ranks[i]) + ", out of range (0.." +
-                                                      std::to_string(n - 1) + ")");
+  return {all};
+}
+
+/// The collectives of `options` over each job's ranks, job-major.
+Result<std::vector<JobCollective>> make_collectives(const CompareOptions& options,
+                                                    std::span<const SwitchIndex> leaf_of_endpoint) {
+  const std::size_t n = leaf_of_endpoint.size();
+  std::vector<JobCollective> out;
+  for (const Job& job : jobs_of(options, n)) {
+    for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+      if (job.ranks[i] >= n) {
+        return make_error(ErrorCode::kInvalidInput, "job " + job.name + ": rank " + std::to_string(i) +
+                                                        " names endpoint " + std::to_string(job.ranks[i]) +
+                                                        ", out of range (0.." + std::to_string(n - 1) + ")");
+      }
+    }
+    const std::size_t leaves = leaves_spanned(job.ranks, leaf_of_endpoint);
+    for (const auto& spec : options.collectives) {
+      auto c = make_collective(spec, job.ranks);
+      if (!c) return c.error().with_context("job " + job.name);
+      out.push_back(JobCollective{std::move(c).value(), job.name, leaves});
     }
   }
-  std::vector<Collective> out;
-  for (const auto& spec : options.collectives) {
-    auto c = make_collective(spec, ranks);
-    if (!c) return c.error();
-    out.push_back(std::move(c).value());
+  if (!options.jobs_at_once || options.jobs.size() < 2) return out;
+  // Job-major: collective k of job j is out[j * per_job + k]; merge each collective over the jobs.
+  const std::size_t per_job = options.collectives.size();
+  const std::size_t jobs = options.jobs.size();
+  std::vector<std::string> names;
+  std::vector<std::uint32_t> all_ranks;
+  std::string together;
+  for (const Job& job : options.jobs) {
+    names.push_back(job.name);
+    all_ranks.insert(all_ranks.end(), job.ranks.begin(), job.ranks.end());
+    together += (together.empty() ? "" : " + ") + job.name;
   }
-  return out;
+  std::vector<JobCollective> merged;
+  for (std::size_t k = 0; k < per_job; ++k) {
+    std::vector<Collective> same;
+    for (std::size_t j = 0; j < jobs; ++j) same.push_back(std::move(out[j * per_job + k].collective));
+    auto m = merge_jobs_at_once(same, names);
+    if (!m) return m.error();
+    merged.push_back(JobCollective{std::move(m).value(), together, leaves_spanned(all_ranks, leaf_of_endpoint)});
+  }
+  return merged;
 }
 
 /// What a reader of the figures must know about how each scheme was modelled on these tables.
@@ -115,7 +161,7 @@ bool same_instance(const PatternInstance& a, const PatternInstance& b) {
 
 /// Every (pattern, instance, scheme), pattern-major, then every collective phase not identical to an
 /// instance already planned (the all-to-all collective over all endpoints is the all-to-all pattern).
-EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<Collective>& collectives) {
+EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<JobCollective>& collectives) {
   EvalPlan plan;
   std::vector<std::pair<const PatternInstance*, std::size_t>> planned;  // instance, its first unit
   auto add = [&](const PatternInstance& inst, std::size_t pattern) {
@@ -129,9 +175,9 @@ EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<Coll
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     for (const auto& inst : patterns[p].instances) add(inst, p);
   }
-  for (const auto& c : collectives) {
+  for (const auto& jc : collectives) {
     auto& firsts = plan.first_unit.emplace_back();
-    for (const auto& phase : c.phases) {
+    for (const auto& phase : jc.collective.phases) {
       const auto same = std::find_if(planned.begin(), planned.end(),
                                      [&](const auto& e) { return same_instance(*e.first, phase.instance); });
       firsts.push_back(same != planned.end() ? same->second : add(phase.instance, kNoPattern));
@@ -215,7 +261,9 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   out.notes = comparison_notes(plan, adaptive != nullptr, out.qps);
 
   const auto patterns = make_patterns(n, options.patterns);
-  auto collectives = make_collectives(options, n);
+  std::vector<SwitchIndex> leaf_of_endpoint;
+  for (const auto& e : tracer.endpoints()) leaf_of_endpoint.push_back(e.sw);
+  auto collectives = make_collectives(options, leaf_of_endpoint);
   if (!collectives) return collectives.error();
   const auto plan_units = make_units(patterns, *collectives);
   const auto& units = plan_units.units;
@@ -233,8 +281,10 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
     out.patterns.push_back(std::move(pr));
   }
   for (std::size_t c = 0; c < collectives->size(); ++c) {
-    const Collective& collective = (*collectives)[c];
+    const Collective& collective = (*collectives)[c].collective;
     CollectiveResult cr = collective_result(collective);
+    cr.job = (*collectives)[c].job;
+    cr.leaves = (*collectives)[c].leaves;
     for (unsigned s = 0; s < kNumSchemes; ++s) {
       std::vector<InstanceFigures> phases;
       for (std::size_t first : plan_units.first_unit[c]) phases.push_back(figures[first + s]);

@@ -26,6 +26,8 @@
 #include "routing/roce/collective_eval.h"
 #include "routing/roce/collectives.h"
 #include "routing/roce/flow_patterns.h"
+#include "routing/roce/jobs_at_once.h"
+#include "routing/roce/placement.h"
 
 namespace smd::roce {
 
@@ -39,7 +41,14 @@ struct CompareOptions {
   unsigned threads = 0;                     ///< 0 = hardware concurrency
   std::vector<CollectiveSpec> collectives;  ///< evaluated after the patterns (collectives.h); empty = none
   /// The job: rank i runs on endpoint ranks[i]; empty = every endpoint in the comparison's order.
+  /// Used when `jobs` is empty.
   std::vector<std::uint32_t> ranks;
+  /// Several jobs (placement.h): every collective is evaluated per job, one job after the other, each
+  /// alone on the fabric. Results are job-major: every collective of jobs[0], then of jobs[1], ...
+  std::vector<Job> jobs;
+  /// Run the jobs at once instead (jobs_at_once.h): per collective one result over all jobs, named
+  /// "JOB1 + JOB2 ...", their flows sharing the fabric. Needs jobs of the same rank count.
+  bool jobs_at_once = false;
 };
 
 /// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps).
@@ -68,7 +77,7 @@ struct Comparison {
   std::size_t endpoints = 0;
   unsigned qps = 1;
   std::vector<PatternResult> patterns;
-  std::vector<CollectiveResult> collectives;  ///< in CompareOptions::collectives order
+  std::vector<CollectiveResult> collectives;  ///< job-major, then in CompareOptions::collectives order
   std::vector<std::string> notes;
 };
 
@@ -76,6 +85,9 @@ struct Comparison {
 /// FlowTracer order), as indices into plan.hosts(). Use it to turn a user pair list into FlowPairs.
 std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RoutePlan& plan);
+
+/// The leaf switch (placement.h) of every endpoint, in compare_endpoints' order.
+std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
 
 /// Run every pattern of options.patterns and every phase of options.collectives through the three
 /// schemes. Work is spread over threads by (instance, scheme); an instance identical to an earlier one

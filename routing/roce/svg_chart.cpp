@@ -54,6 +54,7 @@ double nice_top(double v) {
 struct Group {
   std::string label;
   std::vector<double> values;
+  std::string job;  ///< a second, smaller label line: the job of a collective ("" = none)
 };
 
 /// One panel. Linear panels run 0..1; the log panel runs from 1 (ideal) to a nice top >= 2, so that
@@ -123,12 +124,17 @@ void draw_panel(std::ostringstream& s, const Panel& panel, const Geometry& g, do
       const std::string name = k < scheme_names.size() ? scheme_names[k] : "";
       s << "<rect x=\"" << num(x) << "\" y=\"" << num(base - h) << "\" width=\"" << num(g.bar_w - 2) << "\" height=\""
         << num(h) << "\" fill=\"" << (std::isfinite(v) ? kColours[k % 5] : "#999999") << "\"><title>"
-        << escape(grp.label) << ", " << escape(name) << ": " << label(v) << "</title></rect>\n"
+        << escape(grp.job.empty() ? grp.label : grp.job + " " + grp.label) << ", " << escape(name) << ": " << label(v)
+        << "</title></rect>\n"
         << "<text x=\"" << num(x + g.bar_w / 2 - 1) << "\" y=\"" << num(base - h - 3)
         << "\" text-anchor=\"middle\" font-size=\"9\">" << label(v) << "</text>\n";
     }
     s << "<text x=\"" << num(gx + g.schemes * g.bar_w / 2) << "\" y=\"" << num(base + 16)
       << "\" text-anchor=\"middle\">" << escape(grp.label) << "</text>\n";
+    if (!grp.job.empty()) {
+      s << "<text x=\"" << num(gx + g.schemes * g.bar_w / 2) << "\" y=\"" << num(base + 30)
+        << "\" text-anchor=\"middle\" font-size=\"10\">" << escape(grp.job) << "</text>\n";
+    }
   }
   s << "</g>\n";
 }
@@ -138,7 +144,7 @@ template <class Value>
 Panel pattern_panel(const Comparison& cmp, std::string title, Value value) {
   Panel panel{std::move(title), {}, false};
   for (const auto& p : cmp.patterns) {
-    Group grp{p.name, {}};
+    Group grp{p.name, {}, {}};
     for (const auto& f : p.schemes) grp.values.push_back(value(f));
     panel.groups.push_back(std::move(grp));
   }
@@ -154,8 +160,9 @@ std::string svg_chart(const Comparison& cmp, const std::string& title) {
         "collective completion time relative to ideal (log axis from 1 = a non-blocking fabric), lower is better",
         {},
         true};
+    // One group of bars per (job, collective); the job named under it when it is not the whole fabric.
     for (const auto& c : cmp.collectives) {
-      Group grp{c.name, {}};
+      Group grp{c.name, {}, c.job == "all" ? std::string() : c.job};
       for (const auto& f : c.schemes) grp.values.push_back(f.relative_time);
       first.groups.push_back(std::move(grp));
     }

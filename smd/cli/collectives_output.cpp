@@ -25,6 +25,8 @@ nlohmann::ordered_json collectives_json(const std::vector<roce::CollectiveResult
                          {"unrouted", f.unrouted}});
     }
     out.push_back({{"name", c.name},
+                   {"job", c.job},
+                   {"leaves", c.leaves},
                    {"ranks", c.ranks},
                    {"phases", c.phases},
                    {"distinct_phases", c.distinct_phases},
@@ -41,11 +43,16 @@ void print_collectives(std::ostream& out, const std::vector<roce::CollectiveResu
   if (collectives.empty()) return;
   out << "collectives: time relative to a non-blocking fabric of the same line rate, NCCL bus bandwidth as a "
          "share of line rate\n";
-  char line[256];
+  char line[320];
+  std::string job;
   std::snprintf(line, sizeof line, "%-16s %-12s %6s %8s %10s %8s %8s %14s\n", "collective", "scheme", "ranks", "phases",
                 "time/ideal", "busBw", "ideal-bw", "slowest-phase");
   out << line;
   for (const auto& c : collectives) {
+    if (c.job != job) {
+      job = c.job;
+      out << "job " << job << ": " << c.ranks << " ranks on " << c.leaves << " leaves\n";
+    }
     for (const auto& f : c.schemes) {
       if (f.unrouted) {
         std::snprintf(line, sizeof line, "%-16s %-12s %6zu %8llu %10s %8s %8.3f %14llu\n", c.name.c_str(),

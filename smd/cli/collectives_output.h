@@ -10,12 +10,12 @@
 
 namespace smd {
 
-/// [{name, ranks, phases, distinct_phases, flows, ideal_time, bus_factor, ideal_bus_bandwidth,
+/// [{name, job, leaves, ranks, phases, distinct_phases, flows, ideal_time, bus_factor, ideal_bus_bandwidth,
 ///   schemes[{name, time, relative_time, bus_bandwidth, slowest_phase, slowest_phase_ratio, unrouted}]}];
 /// times in units of S / line rate, bandwidths as shares of line rate.
 nlohmann::ordered_json collectives_json(const std::vector<roce::CollectiveResult>& collectives);
 
-/// One row per (collective, scheme): phases, time relative to ideal, bus bandwidth, slowest phase.
+/// Per job a line "job NAME: R ranks on L leaves", then one row per (collective, scheme): phases, time relative to ideal, bus bandwidth, slowest phase.
 void print_collectives(std::ostream& out, const std::vector<roce::CollectiveResult>& collectives);
 
 }  // namespace smd

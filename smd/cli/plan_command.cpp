@@ -592,6 +592,16 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--collectives", args->roce.collectives,
                   "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
                   "or none (default: all, moe:8)");
+  cmd->add_option("--job", args->roce.job_files,
+                  "a job for the collectives: one endpoint per line (port GUID, LID or CA name); repeatable; "
+                  "implies --compare")
+      ->allow_extra_args(false);
+  cmd->add_option("--placement", args->roce.placements,
+                  "a generated job: contiguous:N, fragmented:N,FILL[,across] or random:N,SEED; repeatable; "
+                  "implies --compare")
+      ->allow_extra_args(false);
+  cmd->add_flag("--jobs-at-once", args->roce.jobs_at_once,
+                "run the --job/--placement jobs at once, sharing the fabric (same rank count each)");
   cmd->callback([args] {
     const int code = run_plan(*args, std::cout, std::cerr);
     if (code != 0) throw CLI::RuntimeError(code);

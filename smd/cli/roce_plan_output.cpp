@@ -10,6 +10,7 @@
 #include "routing/model/topology.h"
 #include "routing/roce/svg_chart.h"
 #include "smd/cli/collectives_output.h"
+#include "smd/cli/job_file.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/roce_plan_files.h"
 
@@ -132,6 +133,32 @@ Result<std::vector<roce::FlowPair>> read_pairs_file(const std::string& path, con
   return pairs;
 }
 
+namespace {
+
+/// The jobs of --job and --placement: files first, then placements, each in the order given.
+Result<std::vector<roce::Job>> make_jobs(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                         const RocePlanOptions& o) {
+  std::vector<roce::Job> jobs;
+  if (o.job_files.empty() && o.placements.empty()) return jobs;
+  const auto endpoints = job_endpoints(topo, lids, tables);
+  for (const auto& path : o.job_files) {
+    auto job = read_job_file(path, endpoints);
+    if (!job) return job.error();
+    jobs.push_back(std::move(job).value());
+  }
+  const auto leaves = roce::compare_endpoint_leaves(topo, lids, tables);
+  for (const auto& text : o.placements) {
+    auto spec = roce::parse_placement(text);
+    if (!spec) return spec.error();
+    auto ranks = roce::place_job(*spec, leaves);
+    if (!ranks) return ranks.error().with_context("--placement '" + text + "'");
+    jobs.push_back(roce::Job{text, std::move(ranks).value()});
+  }
+  return jobs;
+}
+
+}  // namespace
+
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RocePlanOptions& o, std::ostream& out) {
   nlohmann::ordered_json summary;
@@ -155,7 +182,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     summary["frr_files"] = plan->switches().size();
     summary["frr_ms"] = ms_since(start);
   }
-  if (!o.compare && o.svg.empty()) return summary;
+  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty()) return summary;
 
   roce::CompareOptions c;
   c.patterns.seeds = o.seeds;
@@ -176,6 +203,12 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     auto pairs = read_pairs_file(o.pairs_file, *plan, endpoint_of_host);
     if (!pairs) return pairs.error();
     c.patterns.pairs = std::move(pairs).value();
+  }
+  c.jobs_at_once = o.jobs_at_once;
+  if (auto jobs = make_jobs(topo, lids, tables, o); jobs) {
+    c.jobs = std::move(jobs).value();
+  } else {
+    return jobs.error();
   }
   start = Clock::now();
   auto cmp = roce::compare_schemes(topo, lids, tables, *plan, c);

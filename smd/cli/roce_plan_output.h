@@ -34,16 +34,25 @@ struct RocePlanOptions {
   unsigned threads = 0;         ///< comparison threads (0 = hardware concurrency)
   /// --collectives: the AI collectives timed in the comparison (roce::parse_collectives; "none" = none).
   std::string collectives = roce::kDefaultCollectives;
+  /// --job FILE (job_file.h) and --placement SPEC (roce/placement.h): the jobs the collectives run over,
+  /// the files first, then the placements, each in the order given; none = the whole fabric. Either
+  /// implies compare.
+  std::vector<std::string> job_files;
+  std::vector<std::string> placements;
+  bool jobs_at_once = false;  ///< --jobs-at-once: the jobs share the fabric (roce/jobs_at_once.h)
 
   /// True when any RoCE output was asked for.
-  bool requested() const { return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty(); }
+  bool requested() const {
+    return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty() || !job_files.empty() ||
+           !placements.empty();
+  }
 };
 
 /// Do everything `options` asks: build the plan, write the JSON / FRR / SVG files, run the comparison and,
 /// with format "text", print it as a table on `out`. Returns a JSON summary (files written, timings, the
 /// comparison when run) that a JSON-format caller embeds in its own report.
-/// Errors: kInvalidInput (address pools exhausted, bad pairs file, bad --collectives list, fewer than 2
-/// endpoints), kIo (a file
+/// Errors: kInvalidInput (address pools exhausted, bad pairs file, bad --collectives list, a bad --job file
+/// (file:line) or --placement, fewer than 2 endpoints), kIo (a file
 /// or directory could not be written; the message names the path).
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RocePlanOptions& options, std::ostream& out);

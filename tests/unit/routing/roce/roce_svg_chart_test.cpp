@@ -81,5 +81,29 @@ TEST(RoceSvgChart, UnroutedCollectiveIsLabelledNotInfinite) {
   EXPECT_NE(svg.find("ring-allreduce, roce-ecmp: unrouted"), std::string::npos);
 }
 
+// Two jobs: one group of bars per (job, collective), in the comparison's order, each job written on a
+// second line under its group and in its bars' tooltips; the whole fabric ("all") gets no job line.
+TEST(RoceSvgChart, OneGroupPerJob) {
+  Comparison c = sample();
+  c.collectives[0].job = "all";
+  CollectiveResult frag = c.collectives[0];
+  frag.job = "fragmented:32,0.5";
+  frag.schemes[2].relative_time = 3.0;
+  c.collectives.push_back(frag);
+  const std::string svg = svg_chart(c, "t");
+  const auto b = bars(svg);
+  ASSERT_EQ(b.size(), 2u * 3 + 3 * 2 * 3);
+  EXPECT_EQ(b.count("ring-allreduce, roce-ecmp: 10"), 1u);
+  EXPECT_EQ(b.count("fragmented:32,0.5 ring-allreduce, roce-ecmp: 3"), 1u);
+  EXPECT_EQ(svg.find(">all</text>"), std::string::npos);
+  const auto job_line = svg.find("font-size=\"10\">fragmented:32,0.5</text>");
+  ASSERT_NE(job_line, std::string::npos);
+  // The job line follows the second group's collective label, after the first group's.
+  const auto first = svg.find(">ring-allreduce</text>");
+  const auto second = svg.find(">ring-allreduce</text>", first + 1);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(second, job_line);
+}
+
 }  // namespace
 }  // namespace smd::roce

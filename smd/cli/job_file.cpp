@@ -1,0 +1,94 @@
+#include "smd/cli/job_file.h"
+
+#include <charconv>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "config/text_file.h"
+#include "routing/quality/flow_trace.h"
+
+namespace smd {
+namespace {
+
+constexpr std::size_t kMaxJobBytes = 16u << 20;  // ~20 bytes a rank: far beyond any fabric
+
+/// "0x" followed by 1..16 hex digits.
+bool parse_guid(const std::string& s, Guid& g) {
+  if (s.size() < 3 || s.size() > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
+  const auto [end, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), g, 16);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+/// 1..0xBFFF in decimal: a unicast LID.
+bool parse_lid(const std::string& s, Lid& lid) {
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || v == 0 || v > 0xBFFF) return false;
+  lid = static_cast<Lid>(v);
+  return true;
+}
+
+}  // namespace
+
+std::vector<JobEndpoint> job_endpoints(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  const FlowTracer tracer(topo, lids, tables, tables.ca_order);
+  std::vector<JobEndpoint> out;
+  for (const auto& e : tracer.endpoints()) {
+    const Node& ca = topo.node(e.ca);
+    out.push_back(JobEndpoint{ca.ports[e.port].guid, e.lid, ca.description});
+  }
+  return out;
+}
+
+Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEndpoint>& endpoints) {
+  auto text = read_regular_file(path, kMaxJobBytes, "job file");
+  if (!text) return make_error(ErrorCode::kInvalidInput, text.error().message);  // an input problem: exit 2
+  std::unordered_map<Guid, std::uint32_t> by_guid;
+  std::unordered_map<Lid, std::uint32_t> by_lid;
+  std::unordered_map<std::string, std::uint32_t> by_name;
+  for (std::uint32_t e = 0; e < endpoints.size(); ++e) {
+    by_guid.emplace(endpoints[e].port_guid, e);
+    by_lid.emplace(endpoints[e].lid, e);
+    if (!endpoints[e].name.empty()) by_name.emplace(endpoints[e].name, e);  // first port of a multi-port CA
+  }
+  roce::Job job{path, {}};
+  std::unordered_map<std::uint32_t, unsigned> line_of;  // endpoint -> line it was given on
+  std::istringstream in(std::move(text).value());
+  std::string line;
+  for (unsigned number = 1; std::getline(in, line); ++number) {
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    // The whole line is the endpoint: an ibnetdiscover NodeDescription holds spaces ("mlx5_0 node-7").
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    Guid guid = 0;
+    Lid lid = 0;
+    std::uint32_t e = 0xFFFFFFFFu;
+    if (parse_guid(word, guid)) {
+      if (auto it = by_guid.find(guid); it != by_guid.end()) e = it->second;
+    } else if (parse_lid(word, lid)) {
+      if (auto it = by_lid.find(lid); it != by_lid.end()) e = it->second;
+    } else if (auto it = by_name.find(word); it != by_name.end()) {
+      e = it->second;
+    }
+    if (e == 0xFFFFFFFFu) {
+      return make_error(ErrorCode::kInvalidInput,
+                        where + "'" + word + "' is no endpoint of the comparison (port GUID, base LID or CA name)");
+    }
+    if (const auto [it, fresh] = line_of.emplace(e, number); !fresh) {
+      return make_error(ErrorCode::kInvalidInput,
+                        where + "'" + word + "' is already rank of line " + std::to_string(it->second));
+    }
+    job.ranks.push_back(e);
+  }
+  if (job.ranks.size() < 2) {
+    return make_error(ErrorCode::kInvalidInput,
+                      path + ": a job needs at least 2 ranks, found " + std::to_string(job.ranks.size()));
+  }
+  return job;
+}
+
+}  // namespace smd

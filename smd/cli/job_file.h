@@ -1,0 +1,36 @@
+// `smd plan --compare --job FILE`: a job's rank list read from a file, one endpoint per line in rank
+// order, named by its port GUID (0x...), its base LID (decimal) or its CA's NodeDescription (the quoted
+// id of an ibsim netfile, or an ibnetdiscover description with its spaces: the whole line, trimmed, is
+// the name; a multi-port CA's name means its first port the comparison uses). '#' starts a comment;
+// blank lines are skipped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "routing/base/status.h"
+#include "routing/model/forwarding.h"
+#include "routing/model/lid_map.h"
+#include "routing/model/topology.h"
+#include "routing/roce/placement.h"
+
+namespace smd {
+
+/// What a job file may call endpoint e (index in roce::compare_endpoints' order).
+struct JobEndpoint {
+  Guid port_guid = 0;
+  Lid lid = 0;
+  std::string name;  ///< the CA's NodeDescription
+};
+
+/// The comparison's endpoints as a job file names them.
+std::vector<JobEndpoint> job_endpoints(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
+
+/// Read the job at `path` over `endpoints`; the job is named after the path. Errors: kInvalidInput as
+/// "PATH:LINE: ..." for an unknown endpoint or an endpoint already in the job;
+/// "PATH: ..." when the file cannot be read (read_regular_file: not a regular file, over 16 MiB) or holds
+/// fewer than 2 ranks.
+Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEndpoint>& endpoints);
+
+}  // namespace smd
