@@ -230,6 +230,7 @@ Result<RoutedAfter> route_drained(const Topology& topo, const Topology& drained,
                                          : "fresh tables";
       break;
   }
+  if (!routed->verified) return make_error(ErrorCode::kInternal, "route after change: tables without a report");
   return RoutedAfter{std::move(routed->tables), std::move(*routed->verified)};
 }
 
