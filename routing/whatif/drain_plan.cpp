@@ -6,12 +6,11 @@
 #include <set>
 #include <utility>
 
+#include "routing/chain/route_after_change.h"
 #include "routing/isolation/cable_isolation.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/partitions/partition_plan.h"
-#include "routing/verify/local_repair.h"
-#include "routing/verify/repair.h"
 #include "routing/verify/verify.h"
 
 namespace smd {
@@ -189,36 +188,8 @@ void compare_lfts(const Topology& topo, const RoutingTables& before, const Routi
   rep.most_changed = std::move(changed);
 }
 
-/// The sweep's second try when ftree declines (SweepRunner::route_with_last_ftree_roots): levels counted
-/// down from the top switches of the tables before, when those were ftree's and the policy names no roots.
-/// A drained switch has no cable, so levels counted up from the CAs never reach it; from the roots they do.
-/// nullopt when the rule does not apply or the retry is not ftree's.
-std::optional<Result<ChainResult>> route_with_roots_before(const Topology& drained, const LidMap& lids,
-                                                           const RoutingTables& before, const DrainOptions& options,
-                                                           const ChainCheck& check, const Result<ChainResult>& routed) {
-  if (before.tree_roots.empty() || ftree_roots_configured(options.routing)) return std::nullopt;
-  if (routed.ok() && routed->tables.engine == "ftree") return std::nullopt;
-  const bool ftree_declined =
-      routed.ok() ? std::any_of(routed->declined.begin(), routed->declined.end(),
-                                [](const ChainAttempt& a) {
-                                  return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
-                                })
-                  : std::find(options.chain.begin(), options.chain.end(), "ftree") != options.chain.end();
-  if (!ftree_declined) return std::nullopt;
-  std::vector<Guid> present;
-  for (Guid g : before.tree_roots) {
-    if (drained.find(g)) present.push_back(g);
-  }
-  if (present.empty()) return std::nullopt;
-  // Only ftree's answer is taken, and the engines before it in the chain failed already (or ftree would not
-  // have run) and do not read the roots: running ftree alone gives the sweep's answer at a chain's cost less.
-  auto rooted =
-      route_with_chain({"ftree"}, with_ftree_roots(options.routing, std::move(present)), drained, lids, check);
-  if (!rooted.ok() || rooted->tables.engine != "ftree") return std::nullopt;
-  return rooted;
-}
-
-/// The tables after and the verifier's report on them, made as the daemon's routing phase makes them.
+/// The tables after and the verifier's report on them, chosen by the daemon's own decision
+/// (route_after_change), with how they were made in `rep`.
 struct RoutedAfter {
   RoutingTables tables;
   VerifyReport verified;
@@ -226,52 +197,41 @@ struct RoutedAfter {
 
 Result<RoutedAfter> route_drained(const Topology& topo, const Topology& drained, const LidMap& lids,
                                   const RoutingTables& before, const DrainOptions& options, DrainReport& rep) {
-  ChainCheck check;
+  RouteChangeInput in;
+  in.before = &topo;
+  in.previous = &before;
+  in.now = &drained;
+  in.lids = &lids;
+  in.chain = &options.chain;
+  in.options = &options.routing;
+  in.minimal_repair = options.minimal_repair;
+  in.last_ftree_roots = before.tree_roots;
   if (options.extra_check) {
-    check = [&](const RoutingTables& tables) { return options.extra_check(drained, tables); };
+    in.extra_check = [&](const RoutingTables& tables) { return options.extra_check(drained, tables); };
   }
-  std::string declined_repair;
-  if (options.minimal_repair) {
-    RepairStats rs;
-    auto local = repair_locally(topo, before, drained, lids, rs);
-    if (local.ok()) {
-      auto verified = verify_tables(drained, lids, *local, false);
-      if (!verified.ok()) return verified.error().with_context("local repair");
-      rep.made_by = "local repair";
-      rep.entries_kept = rs.entries_kept;
-      rep.entries_repaired = rs.entries_repaired;
-      return RoutedAfter{std::move(local).value(), std::move(verified).value()};
-    }
-    declined_repair = local.error().message;
-  }
-  auto routed = route_with_chain(options.chain, options.routing, drained, lids, check);
-  if (auto rooted = route_with_roots_before(drained, lids, before, options, check, routed)) routed = std::move(*rooted);
+  in.verify_local_repair = true;  // the report's deadlock-freedom figures and quality need it
+  RouteSteps steps;
+  auto routed = route_after_change(in, steps);
   if (!routed) return routed.error();
-  rep.declined = routed->declined;
-  rep.warning = routed->warning;
-  if (!options.minimal_repair) {
-    rep.made_by = "fresh tables";
-    return RoutedAfter{std::move(routed->tables), std::move(routed->verified)};
-  }
-  // Layers belong to a whole route set: old routes on old layers beside fresh ones prove nothing.
-  std::string rejected;
-  if (!routed->tables.layering && !before.layering) {
-    RepairStats rs;
-    RoutingTables mixed = repair_tables(topo, before, drained, lids, routed->tables, rs);
-    auto verified = verify_tables(drained, lids, mixed, false);
-    if (verified.ok() && (!routed->tables.deadlock_free || verified->ca_deadlock_free)) {
-      mixed.deadlock_free = routed->tables.deadlock_free && verified->deadlock_free;
+  rep.declined = std::move(routed->declined);
+  rep.warning = std::move(routed->warning);
+  rep.entries_kept = routed->stats.entries_kept;
+  rep.entries_repaired = routed->stats.entries_repaired;
+  switch (routed->made_by) {
+    case TablesMadeBy::kLocalRepair:
+      rep.made_by = "local repair";
+      break;
+    case TablesMadeBy::kMinimalRepair:
       rep.made_by = "minimal repair";
-      rep.entries_kept = rs.entries_kept;
-      rep.entries_repaired = rs.entries_repaired;
-      return RoutedAfter{std::move(mixed), std::move(verified).value()};
-    }
-    rejected = verified.ok() ? "CA traffic would have a channel-dependency cycle" : verified.error().message;
-  } else {
-    rejected = "VL-layered tables are never mixed";
+      break;
+    case TablesMadeBy::kFresh:
+      rep.made_by = steps.repair_allowed ? "fresh tables (local repair: " + steps.local_repair_declined +
+                                               "; minimal repair: " + steps.mix_rejected + ")"
+                                         : "fresh tables";
+      break;
   }
-  rep.made_by = "fresh tables (local repair: " + declined_repair + "; minimal repair: " + rejected + ")";
-  return RoutedAfter{std::move(routed->tables), std::move(routed->verified)};
+  if (!routed->verified) return make_error(ErrorCode::kInternal, "route after change: tables without a report");
+  return RoutedAfter{std::move(routed->tables), std::move(*routed->verified)};
 }
 
 }  // namespace

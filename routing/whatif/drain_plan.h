@@ -7,11 +7,11 @@
 // switch loses every cable, CA cables included: it still owns its LID but forwards nothing, so the CAs
 // behind it lose their paths (and one another). The engine chain and its verifier then route that fabric.
 //
-// The tables after are the ones the daemon's routing phase would program (smd/sweep/sweep_routing.cpp):
-// with `minimal_repair` (routing.repair: minimal, the default) the local repair of routing/verify/
-// local_repair.h when it accepts, else the chain's fresh tables (ftree retried with the top switches of
-// `before` as roots when it declines, as the sweep does) with every route of `before` that still
-// delivers kept (repair_tables), verified whole and dropped for the fresh ones when that fails or CA
+// The tables after are the ones the daemon's routing phase would program: both ask route_after_change
+// (routing/chain/route_after_change.h). With `minimal_repair` (routing.repair: minimal, the default) the
+// local repair of routing/verify/local_repair.h when it accepts, else the chain's fresh tables (ftree
+// retried with the top switches of `before` as roots when it declines) with every route of `before` that
+// still delivers kept (repair_tables), verified whole and dropped for the fresh ones when that fails or CA
 // traffic would lose deadlock freedom the fresh tables promise; without it, the chain's fresh tables.
 //
 // What is reported, before (the tables given) and after:

@@ -1,24 +1,18 @@
-// Phase 3 of a heavy sweep. When the fabric only lost links or nodes since the tables now programmed were
-// routed (routing.repair: minimal), the local repair of those tables first (routing/verify/local_repair.h:
-// no engine run, only the broken routes re-routed and checked); if it declines, the engine chain (every
-// result verified before it is accepted, routing/chain) and the minimal repair of the previous tables
-// against the fresh ones. The CA order and the AR plan go to state_dir once the sweep's timed phases are
-// over (smd/state/routing_state_files.h).
+// Phase 3 of a heavy sweep. Which tables to program is route_after_change's decision (routing/chain/
+// route_after_change.h: with routing.repair minimal and only lost links or nodes, the local repair of the
+// programmed tables, else the engine chain and the minimal repair against its fresh tables), the same one
+// the what-if drain makes; here the daemon keeps its state, logs each step and names repaired tables. The
+// CA order and the AR plan go to state_dir once the sweep's timed phases are over
+// (smd/state/routing_state_files.h).
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <chrono>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "routing/chain/registry.h"
-#include "routing/verify/local_repair.h"
-#include "routing/verify/repair.h"
 #include "routing/verify/updown_check.h"
-#include "routing/verify/verify.h"
 #include "smd/sweep/phase_timer.h"
 #include "smd/sweep/sweep_runner.h"
 
@@ -28,68 +22,40 @@ namespace {
 constexpr std::string_view kRepairedSuffix = "+repair";
 }  // namespace
 
-std::optional<Result<ChainResult>> SweepRunner::route_with_last_ftree_roots(const Topology& topo, const LidMap& lids,
-                                                                            const Result<ChainResult>& routed) {
-  if (ftree_roots_.empty() || ftree_roots_configured(policy_.routing.options)) return std::nullopt;
-  if (routed.ok() && routed->tables.engine == "ftree") return std::nullopt;
-  // A failed chain's attempts are only in its error text: retry whenever ftree was in it (the retry's
-  // tables are verified like any other). A chain that succeeded says whether ftree declined.
-  const auto in_chain = [&] {
-    return std::find(policy_.routing.engines.begin(), policy_.routing.engines.end(), "ftree") !=
-           policy_.routing.engines.end();
-  };
-  const auto declined = [](const ChainAttempt& a) {
-    return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
-  };
-  const bool ftree_declined =
-      routed.ok() ? std::any_of(routed->declined.begin(), routed->declined.end(), declined) : in_chain();
-  if (!ftree_declined) return std::nullopt;
-  std::vector<Guid> present;
-  for (Guid g : ftree_roots_) {
-    if (topo.find(g)) present.push_back(g);
-  }
-  if (present.empty()) return std::nullopt;
-  const std::size_t roots = present.size();
-  auto rooted = route_with_chain(policy_.routing.engines, with_ftree_roots(policy_.routing.options, std::move(present)),
-                                 topo, lids);
-  if (!rooted.ok() || rooted->tables.engine != "ftree") return std::nullopt;
-  // A leaf whose hosts are all down reads as a top switch when levels are counted up from the CAs.
-  spdlog::info(
-      "routing: ftree declined with levels counted from the CAs; routed with the {} top switches of its "
-      "last run as roots",
-      roots);
-  return rooted;
-}
-
 bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems) {
   PhaseTimer t(s, SweepPhase::kRouting, "routing computed and verified");
   const LidMap& lids = *desired_.lids;
-  const bool may_repair = repair_allowed(topo);
-  std::optional<RoutingTables> local;
-  if (may_repair) local = repair_locally_phase(topo, s);
-  if (local) {
-    desired_.tables = std::make_shared<const RoutingTables>(std::move(*local));
-  } else {
-    desired_.route_proof = nullptr;  // made after programming (prove_programmed_routes)
-    auto routed = route_with_chain(policy_.routing.engines, policy_.routing.options, topo, lids);
-    if (auto rooted = route_with_last_ftree_roots(topo, lids, routed)) routed = std::move(*rooted);
-    if (routed.ok() && routed->tables.engine == "ftree") ftree_roots_ = routed->tables.tree_roots;
-    if (!routed.ok()) {
-      problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
-      return false;
-    }
-    for (const ChainAttempt& a : routed->declined) {
-      s.declined.push_back(a.engine + ": " + a.error.message);
-      spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
-    }
-    if (!routed->warning.empty()) {
-      s.declined.push_back("warning: " + routed->warning);
-      spdlog::warn("routing: {}", routed->warning);
-    }
-    RoutingTables fresh = std::move(routed->tables);
-    desired_.tables =
-        std::make_shared<const RoutingTables>(may_repair ? choose_tables(topo, std::move(fresh), s) : std::move(fresh));
+  const bool full = std::exchange(full_reroute_, false);
+  // The previous tables were routed on routed_topo_ (without the cables isolated then): a cable no longer
+  // isolated is a gained link, and a newly isolated one a lost link the repair routes around.
+  const Topology* before = programmed_.tables ? programmed_topology() : nullptr;
+  auto proof = std::make_shared<RouteProof>();
+  RouteChangeInput in;
+  in.before = before;
+  in.previous = before ? programmed_.tables.get() : nullptr;
+  in.previous_proof = programmed_.route_proof.get();
+  in.proof_out = proof.get();
+  in.now = &topo;
+  in.lids = &lids;
+  in.chain = &policy_.routing.engines;
+  in.options = &policy_.routing.options;
+  in.minimal_repair = !full && policy_.routing.repair == RepairMode::kMinimal;
+  in.last_ftree_roots = ftree_roots_;
+  RouteSteps steps;
+  auto routed = route_after_change(in, steps);
+  log_route_steps(steps, routed.ok() ? &*routed : nullptr);
+  if (!routed.ok()) {
+    desired_.route_proof = nullptr;
+    problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
+    return false;
   }
+  if (!routed->fresh_tree_roots.empty()) ftree_roots_ = std::move(routed->fresh_tree_roots);
+  for (const ChainAttempt& a : routed->declined) s.declined.push_back(a.engine + ": " + a.error.message);
+  if (!routed->warning.empty()) s.declined.push_back("warning: " + routed->warning);
+  // The local repair hands its proof on; any other tables are proved after programming (prove_programmed_routes).
+  desired_.route_proof = routed->made_by == TablesMadeBy::kLocalRepair ? std::move(proof) : nullptr;
+  if (routed->made_by != TablesMadeBy::kFresh) name_repaired(routed->tables, routed->stats, s);
+  desired_.tables = std::make_shared<const RoutingTables>(std::move(routed->tables));
   const RoutingTables& tables = *desired_.tables;
   s.engine = tables.engine;
   std::size_t lid_count = 0;  // each entry holds 2^LMC LIDs (max_lid() overstates it when LMC ranges align)
@@ -99,62 +65,37 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   return true;
 }
 
-bool SweepRunner::repair_allowed(const Topology& topo) {
-  const bool full = std::exchange(full_reroute_, false);
-  // The previous tables were routed on routed_topo_ (without the cables isolated then): a cable no longer
-  // isolated is a gained link, and a newly isolated one a lost link the repair routes around.
-  const Topology* before = programmed_topology();
-  return !full && policy_.routing.repair == RepairMode::kMinimal && before != nullptr &&
-         programmed_.tables != nullptr && !topology_gained_links(*before, topo);
-}
-
-std::optional<RoutingTables> SweepRunner::repair_locally_phase(const Topology& topo, SweepSummary& s) {
-  const Topology& before = *programmed_topology();  // repair_allowed checked it is there
-  RepairStats rs;
-  auto proof = std::make_shared<RouteProof>();
-  auto local =
-      repair_locally(before, *programmed_.tables, topo, *desired_.lids, rs, programmed_.route_proof.get(), proof.get());
-  if (!local.ok()) {
-    spdlog::info("routing: {}; running the engine chain", local.error().message);
-    return std::nullopt;
+void SweepRunner::log_route_steps(const RouteSteps& steps, const RouteAfterChange* routed) const {
+  if (!steps.local_repair_declined.empty()) {
+    spdlog::info("routing: {}; running the engine chain", steps.local_repair_declined);
   }
-  name_repaired(*local, rs, s);
-  desired_.route_proof = std::move(proof);
-  if (rs.lids_touched > 0) {
+  if (steps.ftree_retry_roots > 0) {
+    // A leaf whose hosts are all down reads as a top switch when levels are counted up from the CAs.
+    spdlog::info(
+        "routing: ftree declined with levels counted from the CAs; routed with the {} top switches of its "
+        "last run as roots",
+        steps.ftree_retry_roots);
+  }
+  if (routed == nullptr) return;
+  for (const ChainAttempt& a : routed->declined) {
+    spdlog::info("routing: engine {} declined: {}", a.engine, a.error.message);
+  }
+  if (!routed->warning.empty()) spdlog::warn("routing: {}", routed->warning);
+  if (steps.mix == MixVerdict::kRejected) {
+    spdlog::warn("routing: minimal repair rejected ({}), programming the fresh tables", steps.mix_rejected);
+  }
+  const RepairStats& rs = routed->stats;
+  if (rs.lids_touched == 0) return;
+  if (routed->made_by == TablesMadeBy::kLocalRepair) {
     spdlog::info(
         "routing: local repair: {} LIDs had broken routes, {} (switch, LID) entries changed, {} kept, {} LIDs "
         "classified{}",
         rs.lids_touched, rs.entries_repaired, rs.entries_kept, rs.lids_proved,
         rs.verified_fully ? "; host-traffic dependency graph checked whole (switch-LID valleys)" : "");
-  }
-  return std::move(local.value());
-}
-
-RoutingTables SweepRunner::choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s) {
-  const RoutingTables* previous = programmed_.tables.get();
-  const Topology* before = programmed_topology();
-  // Layers are a property of the whole route set (a cycle may close through any route): keeping old routes
-  // on their old layers beside fresh ones on fresh layers proves nothing, so layered tables are never mixed.
-  if (fresh.layering || previous->layering) return fresh;
-  const LidMap& lids = *desired_.lids;
-  RepairStats rs;
-  RoutingTables mixed = repair_tables(*before, *previous, topo, lids, fresh, rs);
-  // Every route must deliver; deadlock freedom is required for the traffic CAs inject. A switch whose old
-  // route died may need a detour with a down-up turn for its own (management) traffic: on a degraded fat
-  // tree no up/down-legal route exists from it, and a fresh engine run would re-route everything instead.
-  auto verified = verify_tables(topo, lids, mixed, false);
-  if (!verified.ok() || (fresh.deadlock_free && !verified->ca_deadlock_free)) {
-    spdlog::warn("routing: minimal repair rejected ({}), programming the fresh tables",
-                 verified.ok() ? "CA traffic would have a channel-dependency cycle" : verified.error().message);
-    return fresh;
-  }
-  mixed.deadlock_free = fresh.deadlock_free && verified->deadlock_free;
-  name_repaired(mixed, rs, s);
-  if (rs.lids_touched > 0) {
+  } else if (routed->made_by == TablesMadeBy::kMinimalRepair) {
     spdlog::info("routing: minimal repair: {} LIDs had broken routes, {} (switch, LID) entries re-routed, {} kept",
                  rs.lids_touched, rs.entries_repaired, rs.entries_kept);
   }
-  return mixed;
 }
 
 void SweepRunner::prove_programmed_routes() {

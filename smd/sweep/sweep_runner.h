@@ -24,6 +24,7 @@
 #include "mad/transport/smp_batch.h"
 #include "mad/transport/transport.h"
 #include "routing/chain/registry.h"
+#include "routing/chain/route_after_change.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/mcast/mcast_tables.h"
 #include "routing/mcast/mcast_tree.h"
@@ -188,20 +189,14 @@ class SweepRunner {
   // after each configuring sweep whose answers changed it.
   void load_port_fields();
   void save_port_fields();
-  // Phase 3 (sweep_routing.cpp): when the fabric only lost links or nodes (routing.repair: minimal), the
-  // local repair of the programmed tables (routing/verify/local_repair.h); else, or if it declines, the
-  // engine chain, then the fresh run or the minimal repair against it (routing/verify/repair.h).
+  // Phase 3 (sweep_routing.cpp): the tables to program, decided by route_after_change (routing/chain/
+  // route_after_change.h: local repair, else the engine chain and the minimal repair against it); what
+  // stays here is the daemon's part: its state, the log lines, the summary and the "+repair" name.
   bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
-  /// The chain run again with ftree_roots_ (those still in `topo`) when ftree declined `routed` and the
-  /// policy names no roots; nullopt when that does not apply or does not make ftree win.
-  std::optional<Result<ChainResult>> route_with_last_ftree_roots(const Topology& topo, const LidMap& lids,
-                                                                 const Result<ChainResult>& routed);
-  // May this sweep keep the programmed tables' routes? Consumes a pending full re-route request.
-  bool repair_allowed(const Topology& topo);
+  // The log lines of the steps route_after_change took (`routed` null when routing failed).
+  void log_route_steps(const RouteSteps& steps, const RouteAfterChange* routed) const;
   // The topology the programmed tables were routed on (routed_topo_, else topo_); null before the first sweep.
   const Topology* programmed_topology() const { return routed_topo_ ? routed_topo_.get() : topo_.get(); }
-  // The local repair, nullopt (logged) when it declines.
-  std::optional<RoutingTables> repair_locally_phase(const Topology& topo, SweepSummary& s);
   // After programming: the RouteProof of the programmed tables for the next local repair, unless the
   // local repair that made them handed one on (~12 ms on the 1728-host tree, off the repair's path).
   void prove_programmed_routes();
@@ -210,7 +205,6 @@ class SweepRunner {
   /// The topology routing sees (sweep_isolation.cpp): `topo` itself, or a copy without the cables of the
   /// isolation requests that plan_isolation allows. Fills isolation_.
   std::shared_ptr<const Topology> isolation_phase(const std::shared_ptr<const Topology>& topo);
-  RoutingTables choose_tables(const Topology& topo, RoutingTables fresh, SweepSummary& s);
   EndportSettings endport_settings(const Topology& topo) const;
   // The partition plan of this sweep's fabric, indexes kept from the last one (sweep_partitions.cpp).
   std::shared_ptr<const PartitionPlan> plan_partitions_phase(const SweepFabric& fabric) const;
