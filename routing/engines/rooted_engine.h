@@ -1,5 +1,5 @@
-// The shape ftree and updn share: an engine whose only option is a list of root switch GUIDs
-// (routing.<engine>.roots) and which may also build adaptive-routing groups. Its options, its engine base
+// The shape ftree and updn share: an engine whose main option is a list of root switch GUIDs
+// (routing.<engine>.roots or roots_file) and which may also build adaptive-routing groups. Its options, its engine base
 // and its factory are written once here; each engine keeps its algorithm and what "root" means to it.
 #pragma once
 
@@ -24,6 +24,23 @@ struct RootGuidOptions : EngineOptions {
   std::vector<Guid> roots;
 };
 
+/// Reads routing.<engine>.roots (an inline list) or roots_file (OpenSM's root_guid_file format: one GUID
+/// a line) into `out`; both at once is an error at roots_file. True when nothing was wrong.
+inline bool read_roots(OptionReader& in, std::vector<Guid>& out) {
+  std::vector<Guid> inline_list;
+  std::vector<Guid> from_file;
+  // Both keys are read even when the first is wrong, so the earliest problem in the file is reported.
+  const bool list_ok = in.read_guid_list("roots", inline_list);
+  const bool file_ok = in.read_guid_list_file("roots_file", from_file);
+  if (!list_ok || !file_ok) return false;
+  if (!inline_list.empty() && !from_file.empty()) {
+    in.fail("roots_file", "give roots or roots_file, not both");
+    return false;
+  }
+  out = inline_list.empty() ? std::move(from_file) : std::move(inline_list);
+  return true;
+}
+
 /// Base of a root-GUID engine: holds its validated options and routing.adaptive, and names itself by
 /// Options::kEngine so the registry name and the engine's name cannot drift apart.
 template <class Options>
@@ -38,7 +55,7 @@ class RootedEngine : public RoutingEngine {
   bool adaptive_ = false;
 };
 
-/// The registry entry of a root-GUID engine: parse reads the one key "roots", summarise prints it as
+/// The registry entry of a root-GUID engine: parse reads "roots" or "roots_file" (read_roots), summarise prints it as
 /// summarise_guids does, create builds Engine(options, adaptive). Options derives from RootGuidOptions.
 template <class Options, class Engine>
 class RootedEngineFactory final : public EngineFactory {
@@ -48,7 +65,7 @@ class RootedEngineFactory final : public EngineFactory {
 
   std::shared_ptr<const EngineOptions> parse(OptionReader& in) const override {
     auto options = std::make_shared<Options>();
-    if (!in.read_guid_list("roots", options->roots)) return nullptr;
+    if (!read_roots(in, options->roots)) return nullptr;
     return options;
   }
 

@@ -261,6 +261,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
   }
   j["declined"] = declined;
   if (!r.warning.empty()) j["warning"] = r.warning;
+  if (!r.tables.notes.empty()) j["notes"] = r.tables.notes;
   return j;
 }
 
@@ -273,6 +274,7 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
     out << "declined      " << a.engine << ": " << to_string(a.error.code) << ": " << a.error.message << "\n";
   }
   if (!r.warning.empty()) out << "warning       " << r.warning << "\n";
+  for (const std::string& note : r.tables.notes) out << "note          " << note << "\n";
   std::snprintf(line, sizeof line, "engine        %s (compute %.1f ms, verify %.1f ms, report %.1f ms)\n",
                 r.tables.engine.c_str(), r.compute_ms, r.verify_ms, tm.quality);
   out << line;

@@ -86,6 +86,9 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
       s.declined.push_back("warning: " + routed->warning);
       spdlog::warn("routing: {}", routed->warning);
     }
+    // An input the engine could not fully use (a GUID of its routing order not in the fabric) is not
+    // worth refusing the routes for, but the operator should hear of it.
+    for (const std::string& note : routed->tables.notes) spdlog::warn("routing: {}: {}", routed->tables.engine, note);
     RoutingTables fresh = std::move(routed->tables);
     desired_.tables =
         std::make_shared<const RoutingTables>(may_repair ? choose_tables(topo, std::move(fresh), s) : std::move(fresh));

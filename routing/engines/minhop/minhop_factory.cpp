@@ -1,12 +1,35 @@
 #include "routing/engines/minhop/minhop_factory.h"
 
+#include "routing/engines/common/routing_order.h"
 #include "routing/engines/minhop/minhop.h"
-#include "routing/engines/plain_engine_factory.h"
 
 namespace smd {
+namespace {
+
+class MinhopFactory final : public EngineFactory {
+ public:
+  std::string_view name() const override { return MinhopOptions::kEngine; }
+  bool has_options() const override { return true; }
+
+  std::shared_ptr<const EngineOptions> parse(OptionReader& in) const override {
+    auto options = std::make_shared<MinhopOptions>();
+    if (!read_routing_order(in, options->guid_routing_order)) return nullptr;
+    return options;
+  }
+
+  std::vector<OptionSummary> summarise(const RoutingOptions& options) const override {
+    return {{"guid_routing_order", summarise_order(options.engines.get<MinhopOptions>().guid_routing_order)}};
+  }
+
+  std::unique_ptr<RoutingEngine> create(const RoutingOptions& options) const override {
+    return std::make_unique<MinHopEngine>(options.engines.get<MinhopOptions>());
+  }
+};
+
+}  // namespace
 
 const EngineFactory& minhop_factory() {
-  static const PlainEngineFactory<MinHopEngine> factory("minhop");
+  static const MinhopFactory factory;
   return factory;
 }
 
