@@ -13,9 +13,9 @@ template <class T, class Read>
 bool read_file_key(MapReader& section, std::string_view key, std::vector<T>& out, Read read) {
   std::string path;
   const std::size_t before = section.diagnostics().failures();
-  section.read_string(key, path, /*non_empty=*/true);
+  section.read_string(key, path);
   if (section.diagnostics().failures() != before) return false;
-  if (path.empty()) return true;  // absent
+  if (path.empty()) return true;  // absent, or "": no file (how the shipped policy writes the default)
   auto parsed = read(path);
   if (!parsed.ok()) {
     section.fail_key(key, parsed.error().message);

@@ -30,7 +30,7 @@ class OptionReader {
   /// A sequence of non-zero, distinct GUIDs (decimal or 0x hex); errors name the element ("roots[2]").
   virtual bool read_guid_list(std::string_view key, std::vector<Guid>& out) = 0;
   /// A path to a file of GUIDs in OpenSM's format (one a line, '#' comments; config/guid_list_file.h),
-  /// read when the policy loads. A problem inside the file is reported at the key's place with the file's
+  /// read when the policy loads; "" = no file. A problem inside the file is reported at the key's place with the file's
   /// own "FILE:line:column" in the message, so both places are named.
   virtual bool read_guid_list_file(std::string_view key, std::vector<Guid>& out) = 0;
   /// A path to a GUID-to-id file in OpenSM's ids_guid_file format ("<guid> <id>" a line), read likewise.
