@@ -1,4 +1,4 @@
-// The registry entry every engine without options of its own shares (minhop, sssp): a name and a
+// The registry entry an engine without options of its own can share: a name and a
 // constructor call, nothing to parse or summarise.
 #pragma once
 
@@ -9,7 +9,8 @@
 
 namespace smd {
 
-/// The registry entry of an engine without options (minhop, sssp): routing.<name> is not a policy key.
+/// The registry entry of an engine without options: routing.<name> is not a policy key. (minhop and sssp
+/// had this shape until they took a routing order.)
 template <class Engine>
 class PlainEngineFactory final : public EngineFactory {
  public:

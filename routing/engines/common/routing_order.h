@@ -3,7 +3,9 @@
 // routed, so the ports listed first get the emptiest paths: a scheduler that lists its job's hosts in rank
 // order gets those hosts' routes spread over distinct links before anyone else's are placed.
 // OpenSM's minhop and updn honour the file (osm_ucast_mgr.c builds the port order once per sweep);
-// its ftree, dfsssp and the other engines ignore it. smd's minhop and updn honour it likewise.
+// its ftree, dfsssp and the other engines ignore it. smd's minhop and updn honour it likewise, and so do
+// sssp and dfsssp (an extension: they balance per destination too). ftree keeps its own CA order: it
+// routes by its leaf and port indexing to stay shift-optimal, which a foreign order would break.
 #pragma once
 
 #include <span>

@@ -1,7 +1,7 @@
 #include "routing/engines/dfsssp/dfsssp_factory.h"
 
 #include "routing/engines/dfsssp/dfsssp.h"
-#include "routing/engines/plain_engine_factory.h"
+#include "routing/engines/common/routing_order.h"
 #include "routing/model/vl_layers.h"
 
 namespace smd {
@@ -17,14 +17,16 @@ class DfssspFactory final : public EngineFactory {
     // Both keys are read even when the first is wrong, so the earliest problem in the file is reported.
     const bool vls_ok = in.read_unsigned("max_vls", 0, kMaxDataVls, options->max_vls);
     const bool spread_ok = in.read_bool("spread_vls", options->spread_vls);
-    if (!vls_ok || !spread_ok) return nullptr;
+    const bool order_ok = read_routing_order(in, options->guid_routing_order);
+    if (!vls_ok || !spread_ok || !order_ok) return nullptr;
     return options;
   }
 
   std::vector<OptionSummary> summarise(const RoutingOptions& options) const override {
     const DfssspOptions& o = options.engines.get<DfssspOptions>();
     return {{"max_vls", o.max_vls == 0 ? "auto" : std::to_string(o.max_vls)},
-            {"spread_vls", o.spread_vls ? "on" : "off"}};
+            {"spread_vls", o.spread_vls ? "on" : "off"},
+            {"guid_routing_order", summarise_order(o.guid_routing_order)}};
   }
 
   std::unique_ptr<RoutingEngine> create(const RoutingOptions& options) const override {
@@ -32,10 +34,30 @@ class DfssspFactory final : public EngineFactory {
   }
 };
 
+class SsspFactory final : public EngineFactory {
+ public:
+  std::string_view name() const override { return SsspOptions::kEngine; }
+  bool has_options() const override { return true; }
+
+  std::shared_ptr<const EngineOptions> parse(OptionReader& in) const override {
+    auto options = std::make_shared<SsspOptions>();
+    if (!read_routing_order(in, options->guid_routing_order)) return nullptr;
+    return options;
+  }
+
+  std::vector<OptionSummary> summarise(const RoutingOptions& options) const override {
+    return {{"guid_routing_order", summarise_order(options.engines.get<SsspOptions>().guid_routing_order)}};
+  }
+
+  std::unique_ptr<RoutingEngine> create(const RoutingOptions& options) const override {
+    return std::make_unique<SsspEngine>(options.engines.get<SsspOptions>());
+  }
+};
+
 }  // namespace
 
 const EngineFactory& sssp_factory() {
-  static const PlainEngineFactory<SsspEngine> factory("sssp");
+  static const SsspFactory factory;
   return factory;
 }
 

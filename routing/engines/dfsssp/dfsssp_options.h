@@ -1,11 +1,24 @@
-// routing.dfsssp: the options of the VL-layered engine, as dfsssp_factory's parse accepted them.
+// routing.sssp and routing.dfsssp: the options of the balanced and the VL-layered engine, as their
+// factories' parse accepted them.
 #pragma once
 
 #include <string_view>
+#include <vector>
 
+#include "routing/base/ids.h"
 #include "routing/engines/engine_options.h"
 
 namespace smd {
+
+/// routing.sssp: the balanced shortest paths without layers.
+struct SsspOptions : EngineOptions {
+  static constexpr std::string_view kEngine = "sssp";
+
+  /// routing.sssp.guid_routing_order (or _file): port GUIDs whose LIDs are routed first, in this order
+  /// (routing/engines/common/routing_order.h): each finds the channels least loaded. Empty = LID order.
+  /// An smd extension: OpenSM's sssp/dfsssp ignore guid_routing_order_file.
+  std::vector<Guid> guid_routing_order;
+};
 
 struct DfssspOptions : EngineOptions {
   static constexpr std::string_view kEngine = "dfsssp";
@@ -16,6 +29,8 @@ struct DfssspOptions : EngineOptions {
   /// routing.dfsssp.spread_vls: spread each layer's routes over the VLs the layering leaves spare (fewer
   /// flows share a VL's buffers; paths stay the same).
   bool spread_vls = false;
+  /// routing.dfsssp.guid_routing_order (or _file): as SsspOptions::guid_routing_order.
+  std::vector<Guid> guid_routing_order;
 };
 
 }  // namespace smd

@@ -64,13 +64,23 @@ TEST(EngineFactories, MinhopHasItsRoutingOrder) {
   EXPECT_EQ(minhop_factory().summarise(options)[0].value, "1");
 }
 
-TEST(EngineFactories, EnginesWithoutOptionsHaveNoSection) {
-  const RoutingOptions options;
-  const EngineFactory& f = sssp_factory();
-  EXPECT_FALSE(f.has_options()) << f.name();
-  EXPECT_TRUE(f.summarise(options).empty()) << f.name();
-  EXPECT_EQ(f.create(options)->name(), f.name());
+TEST(EngineFactories, SsspAndDfssspHaveTheirRoutingOrder) {
+  RoutingOptions options;
+  EXPECT_TRUE(sssp_factory().has_options());
   EXPECT_EQ(sssp_factory().name(), "sssp");
+  EXPECT_EQ(sssp_factory().create(options)->name(), "sssp");
+  auto summary = sssp_factory().summarise(options);
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0].key, "guid_routing_order");
+  EXPECT_EQ(summary[0].value, "none");
+  summary = dfsssp_factory().summarise(options);
+  ASSERT_EQ(summary.size(), 3u);
+  EXPECT_EQ(summary[2].key, "guid_routing_order");
+  SsspOptions sssp;
+  sssp.guid_routing_order = {0x100005, 0x100007};
+  options.engines.set(sssp);
+  EXPECT_EQ(sssp_factory().summarise(options)[0].value, "2");
+  EXPECT_EQ(dfsssp_factory().summarise(options)[2].value, "none") << "sssp's order is not dfsssp's";
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
-// The routing order (routing/engines/common/routing_order.h) and what it changes in minhop's and updn's
-// tables, on a fabric small enough to route by hand: two leaves, two spines, four hosts per leaf.
+// The routing order (routing/engines/common/routing_order.h) and what it changes in minhop's, updn's,
+// sssp's and dfsssp's tables, on a fabric small enough to route by hand: two leaves, two spines, four hosts per leaf.
 // Expected values are worked out in the comments from the engines' documented rules (least-loaded
 // equal-cost port, lowest port on ties), not read from the engines.
 #include "routing/engines/common/routing_order.h"
 
 #include <gtest/gtest.h>
 
+#include "routing/engines/dfsssp/dfsssp_factory.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/updn/updn_factory.h"
@@ -143,6 +144,36 @@ TEST(UpdnRoutingOrder, ListedHostsTakeTheEmptyUpPortsFirstAndLeadTheCaOrder) {
   EXPECT_EQ(ordered.ca_order[1], c.h[6]);
   EXPECT_TRUE(ordered.deadlock_free);
   EXPECT_TRUE(verify_tables(c.t, c.lids, ordered, /*require_deadlock_free=*/true).ok());
+}
+
+template <class Options>
+RoutingTables route_balanced(const Clos& c, std::vector<Guid> order) {
+  RoutingOptions options;
+  Options o;
+  o.guid_routing_order = std::move(order);
+  options.engines.set(o);
+  auto engine = Options::kEngine == "sssp" ? make_sssp_engine(options) : make_dfsssp_engine(options);
+  auto r = engine->compute(c.t, c.lids);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return r.ok() ? std::move(r).value() : RoutingTables{};
+}
+
+TEST(SsspRoutingOrder, ListedHostsFindTheUnloadedChannelsFirst) {
+  const Clos c;
+  // sssp: the loads that decide leaf0's up-port for a host of leaf1 are those of leaf0 -> spine and
+  // spine -> leaf1, which only the LIDs of leaf1's hosts add to (4 sources each, all on leaf0). Equal
+  // loads tie to the lower channel (port 5); a loaded path is 4 + 4 heavier. Own order h4..h7: 5, 6, 5, 6.
+  EXPECT_EQ(leaf0_ups(c, route_balanced<SsspOptions>(c, {})), (std::vector<PortNum>{5, 6, 5, 6}));
+  // h5, h6 first: h5 -> 5, h6 -> 6, then h4 ties -> 5, h7 -> 6.
+  const RoutingTables ordered = route_balanced<SsspOptions>(c, {Clos::port_guid(5), Clos::port_guid(6), 0xbad});
+  EXPECT_EQ(leaf0_ups(c, ordered), (std::vector<PortNum>{5, 5, 6, 6}));
+  ASSERT_EQ(ordered.notes.size(), 1u);
+  EXPECT_EQ(ordered.notes[0].rfind("routing.sssp.guid_routing_order: 1 GUID names no port", 0), 0u) << ordered.notes[0];
+  EXPECT_TRUE(verify_tables(c.t, c.lids, ordered, /*require_deadlock_free=*/false).ok());
+  // dfsssp takes the same paths and puts them on layers (one suffices on this tree).
+  const RoutingTables layered = route_balanced<DfssspOptions>(c, {Clos::port_guid(5), Clos::port_guid(6)});
+  EXPECT_EQ(leaf0_ups(c, layered), (std::vector<PortNum>{5, 5, 6, 6}));
+  EXPECT_TRUE(layered.deadlock_free);
 }
 
 }  // namespace
