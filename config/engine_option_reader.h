@@ -20,6 +20,7 @@ class MapOptionReader final : public OptionReader {
   bool read_guid_id_map(std::string_view key, std::vector<GuidId>& out) override;
   bool read_bool(std::string_view key, bool& out) override;
   bool read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) override;
+  bool read_file(std::string_view key, std::size_t max_bytes, File& out) override;
   void fail(std::string_view key, const std::string& message) override;
 
  private:

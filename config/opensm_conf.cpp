@@ -65,14 +65,15 @@ const std::vector<OpenSmOption> kOptions = {
     {"hop_weights_file", "(null)", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"port_search_ordering_file", "(null)", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"routing_engine", "(null)", F::kEquivalent, C::kEngines, "routing.engines",
-     "engines smd lacks (dnup, file, lash, dor, torus-2QoS, nue) are dropped; minhop ends the chain as "
+     "engines smd lacks (dnup, lash, dor, torus-2QoS, nue) are dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},
     {"avoid_throttled_links", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"connect_roots", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"use_ucast_cache", "FALSE", F::kPartial, C::kNone, "routing.repair",
      "routing.repair minimal keeps the routes a failure left intact (the default)"},
     {"lid_matrix_dump_file", "(null)", F::kMissing, C::kNone, "", "no LID matrix input"},
-    {"lfts_file", "(null)", F::kMissing, C::kNone, "", "no file routing engine"},
+    {"lfts_file", "(null)", F::kEquivalent, C::kString, "routing.file.lfts_file",
+     "read with the policy; the dump names LIDs, so keep the guid2lid of the fabric it was made on"},
     {"root_guid_file", "(null)", F::kEquivalent, C::kRootGuidFile, "routing.updn.roots",
      "the file's GUIDs become routing.updn.roots and routing.ftree.roots"},
     {"cn_guid_file", "(null)", F::kMissing, C::kNone, "", "ftree has no compute-node list"},

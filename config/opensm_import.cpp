@@ -29,7 +29,7 @@ const std::vector<std::string> kSectionOrder = {"sm",       "routing", "lid",  "
                                                 "security", "ports",   "roce", "sa",  "perfmgr", "health",  "multicast", "congestion_control", "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
-const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp"};
+const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp", "file"};
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
 constexpr const char* kOpenSmQosPolicyDefault = "/etc/opensm/qos-policy.conf";
@@ -396,6 +396,11 @@ class Importer {
     switch (o.conversion) {
       case OpenSmConversion::kString:
         if (!is_null(s.value)) add(s, i, o.smd_key, quoted(s.value));
+        if (s.name == "lfts_file" && !is_null(s.value) && s.value.front() != '/') {
+          result_.warnings.push_back(at(s) + ": lfts_file " + s.value +
+                                     " is relative: smd takes it from the policy file's folder, OpenSM from its "
+                                     "working folder");
+        }
         break;
       case OpenSmConversion::kEngines: convert_engines(s, i, o); break;
       case OpenSmConversion::kPartEnforce: {
@@ -441,14 +446,25 @@ class Importer {
       start = comma + 1;
       if (name.empty()) continue;
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
-        not_carried(s, "missing", "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp)");
+        not_carried(s, "missing",
+                    "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp, file)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
     }
     if (kept.empty()) return;  // smd's default chain
+    if (std::find(kept.begin(), kept.end(), "file") != kept.end() && !names_lfts_file()) {
+      result_.warnings.push_back(at(s) + ": routing_engine names file but no lfts_file is set: the file engine "
+                                         "has no dump and the chain's next engine routes, as OpenSM falls back");
+    }
     if (std::find(kept.begin(), kept.end(), "minhop") == kept.end()) kept.push_back("minhop");
     add(s, i, o.smd_key, flow_list(kept, kept.size(), [](const std::string& name) { return name; }));
+  }
+
+  // Whether the option that counts for lfts_file names a file (routing_engine file needs one).
+  bool names_lfts_file() const {
+    const auto it = last_.find("lfts_file");
+    return it != last_.end() && !is_null(settings_[it->second].value);
   }
 
   // root_guid_file: one GUID a line (# comments); the roots of both updn and ftree, as OpenSM uses the

@@ -72,9 +72,15 @@ _smd() {
       [[ ${cur} == *,* ]] && done_part=${cur%,*}, && last=${cur##*,}
       mapfile -t COMPREPLY < <(compgen -P "${done_part}" -W "${_smd_engines}" -- "${last}")
       return ;;
+    --collectives)
+      # A list: complete the collective after the last comma.
+      local so_far="" word=${cur}
+      [[ ${cur} == *,* ]] && so_far=${cur%,*}, && word=${cur##*,}
+      mapfile -t COMPREPLY < <(compgen -P "${so_far}" -W "ring tree allgather reducescatter alltoall moe:8 pipeline none" -- "${word}")
+      return ;;
     --format) _smd_complete_words "text json"; return ;;
     -p | --priority) _smd_complete_words "$(echo {0..15})"; return ;;
-    -g | --guid | --instance | --metrics-listen | --seeds | --linear-fdb-cap | --max-shifts | --vl-cap | --qps)
+    -g | --guid | --instance | --metrics-listen | --seeds | --linear-fdb-cap | --max-shifts | --vl-cap | --qps | --drain)
       COMPREPLY=(); return ;;
   esac
   local i command=""
@@ -92,7 +98,7 @@ _smd() {
     config) _smd_complete_words "--effective --json ${global}" ;;
     plan)
       _smd_complete_words "--topology --config --format --seeds --linear-fdb-cap --max-shifts --lft-dump --opensm-lfts --guid2lid
-        --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --help" ;;
+        --drain --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --collectives --help" ;;
     check-config)
       if [[ ${cur} == -* ]]; then _smd_complete_words "--skip-permissions --help"; else _smd_complete_files; fi ;;
     import-partitions)

@@ -3,6 +3,7 @@
 // stays free of yaml-cpp and every problem is still reported at the key's file:line:column.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -41,6 +42,16 @@ class OptionReader {
   virtual bool read_bool(std::string_view key, bool& out) = 0;
   /// An integer in lo..hi (decimal or 0x hex).
   virtual bool read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) = 0;
+  /// A file an engine takes its input from (routing.file.lfts_file): `path` as the policy writes it,
+  /// `resolved` the path read (a relative one is taken from the policy file's folder), `text` all of it.
+  struct File {
+    std::string path;
+    std::string resolved;
+    std::string text;
+  };
+  /// A path to a regular file of at most `max_bytes`, read whole when the policy loads; "" reads as absent.
+  /// A file that cannot be opened or read, is not a regular file or is larger is reported at the key.
+  virtual bool read_file(std::string_view key, std::size_t max_bytes, File& out) = 0;
   /// Report a problem no single read can see (two keys that contradict each other) at `key`'s place, as
   /// "file:line:column: section.key: message"; at the section's own place when `key` is absent.
   virtual void fail(std::string_view key, const std::string& message) = 0;

@@ -51,6 +51,28 @@ Status check_pairs(const std::vector<FlowPair>& pairs, std::size_t n) {
   return Ok{};
 }
 
+/// The collectives of `options` over its ranks (all `n` endpoints in order when none are given).
+Result<std::vector<Collective>> make_collectives(const CompareOptions& options, std::size_t n) {
+  std::vector<std::uint32_t> ranks = options.ranks;
+  if (ranks.empty()) {
+    for (std::uint32_t e = 0; e < n; ++e) ranks.push_back(e);
+  }
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    if (ranks[i] >= n) {
+      return make_error(ErrorCode::kInvalidInput, "rank " + std::to_string(i) + " names endpoint " +
+                                                      std::to_string(ranks[i]) + ", out of range (0.." +
+                                                      std::to_string(n - 1) + ")");
+    }
+  }
+  std::vector<Collective> out;
+  for (const auto& spec : options.collectives) {
+    auto c = make_collective(spec, ranks);
+    if (!c) return c.error();
+    out.push_back(std::move(c).value());
+  }
+  return out;
+}
+
 /// What a reader of the figures must know about how each scheme was modelled on these tables.
 std::vector<std::string> comparison_notes(const RoutePlan& plan, bool has_adaptive_plan, unsigned qps) {
   std::vector<std::string> notes;
@@ -68,30 +90,60 @@ std::vector<std::string> comparison_notes(const RoutePlan& plan, bool has_adapti
   return notes;
 }
 
-/// One evaluation: an instance of a pattern under one scheme.
+/// One evaluation: an instance under one scheme. `pattern` indexes the ordinary patterns; a collective's
+/// phase has kNoPattern (its figures are read through EvalPlan::first_unit, not aggregated by pattern).
 struct Unit {
-  std::size_t pattern, instance;
+  const PatternInstance* instance;
+  std::size_t pattern;
   Scheme scheme;
   std::size_t flows;
 };
+constexpr std::size_t kNoPattern = static_cast<std::size_t>(-1);
 
-/// Every (pattern, instance, scheme), pattern-major.
-std::vector<Unit> make_units(const std::vector<Pattern>& patterns) {
+/// The units to evaluate, and for every collective phase the first of its kNumSchemes consecutive units.
+struct EvalPlan {
   std::vector<Unit> units;
+  std::vector<std::vector<std::size_t>> first_unit;  // [collective][phase]
+};
+
+/// Same flows in the same order with the same seed: the evaluator's figures are then the same too.
+bool same_instance(const PatternInstance& a, const PatternInstance& b) {
+  return a.seed == b.seed && a.flows.size() == b.flows.size() &&
+         std::equal(a.flows.begin(), a.flows.end(), b.flows.begin(),
+                    [](const FlowPair& x, const FlowPair& y) { return x.src == y.src && x.dst == y.dst; });
+}
+
+/// Every (pattern, instance, scheme), pattern-major, then every collective phase not identical to an
+/// instance already planned (the all-to-all collective over all endpoints is the all-to-all pattern).
+EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<Collective>& collectives) {
+  EvalPlan plan;
+  std::vector<std::pair<const PatternInstance*, std::size_t>> planned;  // instance, its first unit
+  auto add = [&](const PatternInstance& inst, std::size_t pattern) {
+    const std::size_t first = plan.units.size();
+    planned.emplace_back(&inst, first);
+    for (unsigned s = 0; s < kNumSchemes; ++s) {
+      plan.units.push_back(Unit{&inst, pattern, static_cast<Scheme>(s), inst.flows.size()});
+    }
+    return first;
+  };
   for (std::size_t p = 0; p < patterns.size(); ++p) {
-    for (std::size_t i = 0; i < patterns[p].instances.size(); ++i) {
-      for (unsigned s = 0; s < kNumSchemes; ++s) {
-        units.push_back(Unit{p, i, static_cast<Scheme>(s), patterns[p].instances[i].flows.size()});
-      }
+    for (const auto& inst : patterns[p].instances) add(inst, p);
+  }
+  for (const auto& c : collectives) {
+    auto& firsts = plan.first_unit.emplace_back();
+    for (const auto& phase : c.phases) {
+      const auto same = std::find_if(planned.begin(), planned.end(),
+                                     [&](const auto& e) { return same_instance(*e.first, phase.instance); });
+      firsts.push_back(same != planned.end() ? same->second : add(phase.instance, kNoPattern));
     }
   }
-  return units;
+  return plan;
 }
 
 /// The figures of every unit, evaluated on `threads` threads (0 = one per core). Each unit's figures
 /// depend only on the unit, so the result does not depend on the thread count.
-std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, const std::vector<Pattern>& patterns,
-                                            const std::vector<Unit>& units, unsigned threads) {
+std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, const std::vector<Unit>& units,
+                                            unsigned threads) {
   // Costliest first so that a big all-to-all unit does not run alone at the end. ib-adaptive places its
   // flows one by one in random order and costs about three times the other schemes per flow.
   auto cost = [&](const Unit& u) { return u.flows * (u.scheme == Scheme::kAdaptive ? 3 : 1); };
@@ -105,7 +157,7 @@ std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, co
     EvalWorkspace workspace;  // kept across this thread's units
     for (std::size_t k = next++; k < by_size.size(); k = next++) {
       const Unit& u = units[by_size[k]];
-      figures[by_size[k]] = evaluator.evaluate(patterns[u.pattern].instances[u.instance], u.scheme, workspace);
+      figures[by_size[k]] = evaluator.evaluate(*u.instance, u.scheme, workspace);
     }
   };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -163,8 +215,11 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   out.notes = comparison_notes(plan, adaptive != nullptr, out.qps);
 
   const auto patterns = make_patterns(n, options.patterns);
-  const auto units = make_units(patterns);
-  const auto figures = evaluate_units(evaluator, patterns, units, options.threads);
+  auto collectives = make_collectives(options, n);
+  if (!collectives) return collectives.error();
+  const auto plan_units = make_units(patterns, *collectives);
+  const auto& units = plan_units.units;
+  const auto figures = evaluate_units(evaluator, units, options.threads);
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     PatternResult pr;
     pr.name = patterns[p].name;
@@ -176,6 +231,16 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
       pr.schemes.push_back(std::move(sf));
     }
     out.patterns.push_back(std::move(pr));
+  }
+  for (std::size_t c = 0; c < collectives->size(); ++c) {
+    const Collective& collective = (*collectives)[c];
+    CollectiveResult cr = collective_result(collective);
+    for (unsigned s = 0; s < kNumSchemes; ++s) {
+      std::vector<InstanceFigures> phases;
+      for (std::size_t first : plan_units.first_unit[c]) phases.push_back(figures[first + s]);
+      cr.schemes.push_back(collective_figures(collective, phases, scheme_name(static_cast<Scheme>(s))));
+    }
+    out.collectives.push_back(std::move(cr));
   }
   return out;
 }

@@ -9,7 +9,9 @@
 //               rule); the 5-tuple (src IP, dst IP, UDP, random source port, 4791) hashed with CRC-32
 //               (per-switch seed, per-tier output bit offset), hash mod group size.
 // Figures per pattern and scheme (DESIGN.md "Routing quality"): max link load, mean bottleneck share
-// (eBB), max-min fair throughput, collision share.
+// (eBB), max-min fair throughput, collision share. Per AI collective (collectives.h) and scheme:
+// completion time relative to a non-blocking fabric and NCCL bus bandwidth (collective_eval.h), its
+// phases evaluated by the same evaluator as the patterns.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,8 @@
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
 #include "routing/roce/clos_plan.h"
+#include "routing/roce/collective_eval.h"
+#include "routing/roce/collectives.h"
 #include "routing/roce/flow_patterns.h"
 
 namespace smd::roce {
@@ -32,7 +36,10 @@ struct CompareOptions {
   /// Per-switch hash seed and per-tier hash bit offset (ecmp_hash.h); false: every switch hashes alike,
   /// which shows hash polarization (a flow's choices at successive tiers are correlated).
   bool per_switch_hash_seed = true;
-  unsigned threads = 0;  ///< 0 = hardware concurrency
+  unsigned threads = 0;                     ///< 0 = hardware concurrency
+  std::vector<CollectiveSpec> collectives;  ///< evaluated after the patterns (collectives.h); empty = none
+  /// The job: rank i runs on endpoint ranks[i]; empty = every endpoint in the comparison's order.
+  std::vector<std::uint32_t> ranks;
 };
 
 /// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps).
@@ -61,6 +68,7 @@ struct Comparison {
   std::size_t endpoints = 0;
   unsigned qps = 1;
   std::vector<PatternResult> patterns;
+  std::vector<CollectiveResult> collectives;  ///< in CompareOptions::collectives order
   std::vector<std::string> notes;
 };
 
@@ -69,9 +77,11 @@ struct Comparison {
 std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RoutePlan& plan);
 
-/// Run every pattern of options.patterns through the three schemes. Work is spread over threads by
-/// (instance, scheme); results do not depend on the thread count. Errors: kInvalidInput when a pair
-/// names an endpoint out of range or fewer than 2 endpoints exist.
+/// Run every pattern of options.patterns and every phase of options.collectives through the three
+/// schemes. Work is spread over threads by (instance, scheme); an instance identical to an earlier one
+/// (same flows, same seed: the all-to-all collective over all endpoints is the all-to-all pattern) is
+/// evaluated once. Results do not depend on the thread count. Errors: kInvalidInput when a pair or a
+/// rank names an endpoint out of range, a rank repeats, or fewer than 2 endpoints exist.
 Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                    const RoutePlan& plan, const CompareOptions& options);
 

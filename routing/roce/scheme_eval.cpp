@@ -282,6 +282,8 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
   const auto rates = maxmin_rates(offsets, channels, num_channels_, ws.maxmin);
   // A flow collides when one of its QPs crosses a switch cable that another flow crosses too.
   bool collided = false;
+  double flow_rate = 0;
+  double min_rate = std::numeric_limits<double>::infinity();
   for (std::size_t sub = 0; sub + 1 < offsets.size(); ++sub) {
     double worst = 0;
     for (std::uint32_t j = offsets[sub]; j < offsets[sub + 1]; ++j) {
@@ -291,11 +293,15 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
     }
     if (worst > 0) r.bottleneck_sum += weight / worst;
     r.maxmin_sum += rates[sub];
+    flow_rate += rates[sub];
     if (sub % qps == qps - 1) {  // the flow's last QP
       r.collisions += collided;
       collided = false;
+      min_rate = std::min(min_rate, flow_rate);
+      flow_rate = 0;
     }
   }
+  r.min_flow_rate = offsets.size() > 1 ? min_rate : 0.0;
 }
 
 InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& ws) const {

@@ -35,6 +35,10 @@ struct InstanceFigures {
   double max_switch_load = 0;  ///< max over switch-to-switch channels
   double bottleneck_sum = 0;   ///< sum over routed flows of their bottleneck share
   double maxmin_sum = 0;       ///< sum over routed QPs of their max-min fair rate
+  /// Min over routed flows of the flow's max-min fair rate (its QPs' rates summed): the flow that ends
+  /// last when all carry the same bytes, which is how a collective's phase ends (collective_eval.h).
+  /// 0 when no flow was routed.
+  double min_flow_rate = 0;
   std::uint64_t collisions = 0;
   std::uint64_t flows = 0;
   std::uint64_t unrouted = 0;

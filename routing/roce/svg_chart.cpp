@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <sstream>
+#include <vector>
 
 namespace smd::roce {
 namespace {
@@ -32,11 +32,13 @@ std::string num(double v) {
 /// Colour-blind-safe palette (Okabe & Ito 2008), one colour per scheme in Comparison order.
 constexpr const char* kColours[] = {"#0072B2", "#009E73", "#D55E00", "#CC79A7", "#E69F00"};
 
-struct Panel {
-  std::string label;
-  std::function<double(const SchemeFigures&)> value;
-  bool unit_range;  // fixed 0..1 axis
-};
+/// A bar's printed value: short, and never "inf" (a collective with an unrouted flow has no time).
+std::string label(double v) {
+  if (!std::isfinite(v)) return "unrouted";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.3g", v);
+  return buf;
+}
 
 /// A "nice" axis top: the smallest of 1, 2, 5 times a power of ten at or above v.
 double nice_top(double v) {
@@ -48,24 +50,137 @@ double nice_top(double v) {
   return 10 * p;
 }
 
+/// One group of bars (a collective or a pattern), a value per scheme.
+struct Group {
+  std::string label;
+  std::vector<double> values;
+};
+
+/// One panel. Linear panels run 0..1; the log panel runs from 1 (ideal) to a nice top >= 2, so that
+/// ratios of 1.05 and 40 are both readable.
+struct Panel {
+  std::string title;
+  std::vector<Group> groups;
+  bool log_axis = false;
+};
+
+struct Geometry {
+  double bar_w = 36, group_gap = 30, left = 70, top = 60, panel_h = 220, panel_gap = 80, plot_w = 300;
+  std::size_t schemes = 0;
+};
+
+/// Height of value v on the panel's axis; every bar gets at least 2 px, so a value that is tiny (a
+/// per-flow share of 1/511 in an all-to-all) or exactly ideal still shows, with its number above it.
+double bar_height(const Panel& panel, double v, double ytop, double panel_h) {
+  double h = 0;
+  if (!std::isfinite(v)) {
+    h = panel_h;
+  } else if (panel.log_axis) {
+    h = v > 1 ? panel_h * std::min(1.0, std::log(v) / std::log(ytop)) : 0;
+  } else {
+    h = ytop > 0 ? panel_h * std::clamp(v, 0.0, ytop) / ytop : 0;
+  }
+  return std::max(h, 2.0);
+}
+
+void draw_panel(std::ostringstream& s, const Panel& panel, const Geometry& g, double y0,
+                const std::vector<std::string>& scheme_names) {
+  const double base = y0 + g.panel_h;
+  double vmax = 1;
+  for (const auto& grp : panel.groups)
+    for (double v : grp.values)
+      if (std::isfinite(v)) vmax = std::max(vmax, v);
+  const double ytop = panel.log_axis ? std::max(2.0, nice_top(vmax)) : 1.0;
+  s << "<g class=\"panel\">\n<text x=\"" << num(g.left) << "\" y=\"" << num(y0 - 24) << "\" font-weight=\"bold\">"
+    << escape(panel.title) << "</text>\n";
+  // Y axis: linear 0..1 in fifths; log at 1, 2, 5 times powers of ten up to the top.
+  std::vector<double> ticks;
+  if (panel.log_axis) {
+    for (double p = 1; p <= ytop * 1.0001; p *= 10)
+      for (double m : {1.0, 2.0, 5.0})
+        if (m * p <= ytop * 1.0001) ticks.push_back(m * p);
+  } else {
+    for (int t = 0; t <= 5; ++t) ticks.push_back(t / 5.0);
+  }
+  for (double v : ticks) {
+    const double y =
+        base - (panel.log_axis ? (v > 1 ? g.panel_h * std::log(v) / std::log(ytop) : 0) : g.panel_h * v / ytop);
+    s << "<line x1=\"" << num(g.left) << "\" y1=\"" << num(y) << "\" x2=\"" << num(g.left + g.plot_w) << "\" y2=\""
+      << num(y) << "\" stroke=\"#dddddd\"/>\n"
+      << "<text x=\"" << num(g.left - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">" << num(v)
+      << "</text>\n";
+  }
+  s << "<line x1=\"" << num(g.left) << "\" y1=\"" << num(y0) << "\" x2=\"" << num(g.left) << "\" y2=\"" << num(base)
+    << "\" stroke=\"black\"/>\n<line x1=\"" << num(g.left) << "\" y1=\"" << num(base) << "\" x2=\""
+    << num(g.left + g.plot_w) << "\" y2=\"" << num(base) << "\" stroke=\"black\"/>\n";
+  for (std::size_t i = 0; i < panel.groups.size(); ++i) {
+    const auto& grp = panel.groups[i];
+    const double gx = g.left + g.group_gap / 2 + i * (g.schemes * g.bar_w + g.group_gap);
+    for (std::size_t k = 0; k < grp.values.size(); ++k) {
+      const double v = grp.values[k];
+      const double h = bar_height(panel, v, ytop, g.panel_h);
+      const double x = gx + k * g.bar_w;
+      const std::string name = k < scheme_names.size() ? scheme_names[k] : "";
+      s << "<rect x=\"" << num(x) << "\" y=\"" << num(base - h) << "\" width=\"" << num(g.bar_w - 2) << "\" height=\""
+        << num(h) << "\" fill=\"" << (std::isfinite(v) ? kColours[k % 5] : "#999999") << "\"><title>"
+        << escape(grp.label) << ", " << escape(name) << ": " << label(v) << "</title></rect>\n"
+        << "<text x=\"" << num(x + g.bar_w / 2 - 1) << "\" y=\"" << num(base - h - 3)
+        << "\" text-anchor=\"middle\" font-size=\"9\">" << label(v) << "</text>\n";
+    }
+    s << "<text x=\"" << num(gx + g.schemes * g.bar_w / 2) << "\" y=\"" << num(base + 16)
+      << "\" text-anchor=\"middle\">" << escape(grp.label) << "</text>\n";
+  }
+  s << "</g>\n";
+}
+
+/// The pattern panels: one value per (pattern, scheme) of `value`.
+template <class Value>
+Panel pattern_panel(const Comparison& cmp, std::string title, Value value) {
+  Panel panel{std::move(title), {}, false};
+  for (const auto& p : cmp.patterns) {
+    Group grp{p.name, {}};
+    for (const auto& f : p.schemes) grp.values.push_back(value(f));
+    panel.groups.push_back(std::move(grp));
+  }
+  return panel;
+}
+
 }  // namespace
 
 std::string svg_chart(const Comparison& cmp, const std::string& title) {
-  const std::vector<Panel> panels = {
-      {"mean bottleneck share (eBB), higher is better", [](const SchemeFigures& f) { return f.mean_bottleneck_share; },
-       true},
-      {"max-min fair throughput per flow (share of line rate), higher is better",
-       [](const SchemeFigures& f) { return f.maxmin_throughput; }, true},
-      // Loads are left to the table: all-to-all's would dwarf every other pattern on a shared axis.
-      {"collision share (flows sharing a switch-to-switch cable), lower is better",
-       [](const SchemeFigures& f) { return f.collision_share; }, true},
-  };
-  const std::size_t groups = cmp.patterns.size();
-  const std::size_t schemes = groups ? cmp.patterns[0].schemes.size() : 0;
-  const double bar_w = 22, group_gap = 30, left = 70, right = 20, top = 60, panel_h = 220, panel_gap = 70;
-  const double plot_w = std::max(300.0, groups * (schemes * bar_w + group_gap));
-  const double width = left + plot_w + right + 170;  // legend column on the right
-  const double height = top + panels.size() * (panel_h + panel_gap);
+  std::vector<Panel> panels;
+  if (!cmp.collectives.empty()) {
+    Panel first{
+        "collective completion time relative to ideal (log axis from 1 = a non-blocking fabric), lower is better",
+        {},
+        true};
+    for (const auto& c : cmp.collectives) {
+      Group grp{c.name, {}};
+      for (const auto& f : c.schemes) grp.values.push_back(f.relative_time);
+      first.groups.push_back(std::move(grp));
+    }
+    panels.push_back(std::move(first));
+  }
+  panels.push_back(pattern_panel(cmp, "mean bottleneck share (eBB), higher is better",
+                                 [](const SchemeFigures& f) { return f.mean_bottleneck_share; }));
+  panels.push_back(pattern_panel(cmp, "max-min fair throughput per flow (share of line rate), higher is better",
+                                 [](const SchemeFigures& f) { return f.maxmin_throughput; }));
+  // Loads are left to the table: all-to-all's would dwarf every other pattern on a shared axis.
+  panels.push_back(pattern_panel(cmp, "collision share (flows sharing a switch-to-switch cable), lower is better",
+                                 [](const SchemeFigures& f) { return f.collision_share; }));
+  std::vector<std::string> scheme_names;
+  if (!cmp.patterns.empty()) {
+    for (const auto& f : cmp.patterns[0].schemes) scheme_names.push_back(f.name);
+  } else if (!cmp.collectives.empty()) {
+    for (const auto& f : cmp.collectives[0].schemes) scheme_names.push_back(f.name);
+  }
+  Geometry g;
+  g.schemes = scheme_names.size();
+  for (const auto& panel : panels) {
+    g.plot_w = std::max(g.plot_w, panel.groups.size() * (g.schemes * g.bar_w + g.group_gap));
+  }
+  const double width = g.left + g.plot_w + 20 + 170;  // legend column on the right
+  const double height = g.top + panels.size() * (g.panel_h + g.panel_gap);
 
   std::ostringstream s;
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -73,52 +188,18 @@ std::string svg_chart(const Comparison& cmp, const std::string& title) {
     << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
     << "<rect x=\"0\" y=\"0\" width=\"" << num(width) << "\" height=\"" << num(height) << "\" fill=\"white\"/>\n"
-    << "<text x=\"" << num(left) << "\" y=\"28\" font-size=\"16\" font-weight=\"bold\">" << escape(title)
+    << "<text x=\"" << num(g.left) << "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" << escape(title)
     << "</text>\n";
-
   for (std::size_t pi = 0; pi < panels.size(); ++pi) {
-    const Panel& panel = panels[pi];
-    const double y0 = top + pi * (panel_h + panel_gap);  // panel top
-    const double base = y0 + panel_h;                    // x axis
-    double vmax = 0;
-    for (const auto& p : cmp.patterns)
-      for (const auto& f : p.schemes) vmax = std::max(vmax, panel.value(f));
-    const double ytop = panel.unit_range ? 1.0 : nice_top(vmax);
-    s << "<g class=\"panel\">\n<text x=\"" << num(left) << "\" y=\"" << num(y0 - 10) << "\" font-weight=\"bold\">"
-      << escape(panel.label) << "</text>\n";
-    // Y axis: 5 intervals with grid lines and labels.
-    for (int t = 0; t <= 5; ++t) {
-      const double v = ytop * t / 5, y = base - panel_h * t / 5;
-      s << "<line x1=\"" << num(left) << "\" y1=\"" << num(y) << "\" x2=\"" << num(left + plot_w) << "\" y2=\""
-        << num(y) << "\" stroke=\"#dddddd\"/>\n"
-        << "<text x=\"" << num(left - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">" << num(v)
-        << "</text>\n";
-    }
-    s << "<line x1=\"" << num(left) << "\" y1=\"" << num(y0) << "\" x2=\"" << num(left) << "\" y2=\"" << num(base)
-      << "\" stroke=\"black\"/>\n<line x1=\"" << num(left) << "\" y1=\"" << num(base) << "\" x2=\""
-      << num(left + plot_w) << "\" y2=\"" << num(base) << "\" stroke=\"black\"/>\n";
-    for (std::size_t g = 0; g < groups; ++g) {
-      const auto& p = cmp.patterns[g];
-      const double gx = left + group_gap / 2 + g * (schemes * bar_w + group_gap);
-      for (std::size_t k = 0; k < p.schemes.size(); ++k) {
-        const double v = panel.value(p.schemes[k]);
-        const double h = ytop > 0 ? panel_h * std::min(v, ytop) / ytop : 0;
-        s << "<rect x=\"" << num(gx + k * bar_w) << "\" y=\"" << num(base - h) << "\" width=\"" << num(bar_w - 2)
-          << "\" height=\"" << num(h) << "\" fill=\"" << kColours[k % 5] << "\"><title>" << escape(p.name) << ", "
-          << escape(p.schemes[k].name) << ": " << num(v) << "</title></rect>\n";
-      }
-      s << "<text x=\"" << num(gx + schemes * bar_w / 2) << "\" y=\"" << num(base + 16) << "\" text-anchor=\"middle\">"
-        << escape(p.name) << "</text>\n";
-    }
-    s << "</g>\n";
+    draw_panel(s, panels[pi], g, g.top + 20 + pi * (g.panel_h + g.panel_gap), scheme_names);
   }
   // Legend: one swatch per scheme.
-  const double lx = left + plot_w + 30;
-  for (std::size_t k = 0; k < schemes; ++k) {
-    const double ly = top + k * 20;
+  const double lx = g.left + g.plot_w + 30;
+  for (std::size_t k = 0; k < scheme_names.size(); ++k) {
+    const double ly = g.top + 20 + k * 20;
     s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly) << "\" width=\"14\" height=\"14\" fill=\"" << kColours[k % 5]
-      << "\"/>\n<text x=\"" << num(lx + 20) << "\" y=\"" << num(ly + 11) << "\">"
-      << escape(cmp.patterns[0].schemes[k].name) << "</text>\n";
+      << "\"/>\n<text x=\"" << num(lx + 20) << "\" y=\"" << num(ly + 11) << "\">" << escape(scheme_names[k])
+      << "</text>\n";
   }
   s << "</svg>\n";
   return s.str();

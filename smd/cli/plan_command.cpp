@@ -25,6 +25,8 @@
 #include "routing/quality/report.h"
 #include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
+#include "routing/whatif/drain_plan.h"
+#include "smd/cli/drain_report_output.h"
 #include "smd/cli/layer_report.h"
 #include "smd/dump/opensm_lfts.h"
 #include "smd/state/ar_plan_json.h"
@@ -72,12 +74,14 @@ using Routed = ChainResult;
 /// The policy's engine chain (route_with_chain), with the check the sweep makes before it writes added to
 /// verification: the SL2VL tables the policy and a VL-layered engine's layers give must keep every route on
 /// its layer's VL at every hop.
+Status check_sl2vl(const Policy& policy, const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  if (!tables.layering || tables.layering->layers() <= 1) return Ok{};
+  const Sl2VlPlan sl2vl(topo, policy.qos, tables.layering.get());
+  return verify_sl2vl_layers(topo, lids, tables, sl2vl);
+}
+
 Result<Routed> route_timed(const Policy& policy, const Topology& topo, const LidMap& lids) {
-  const auto sl2vl_check = [&](const RoutingTables& tables) -> Status {
-    if (!tables.layering || tables.layering->layers() <= 1) return Ok{};
-    const Sl2VlPlan sl2vl(topo, policy.qos, tables.layering.get());
-    return verify_sl2vl_layers(topo, lids, tables, sl2vl);
-  };
+  const auto sl2vl_check = [&](const RoutingTables& tables) { return check_sl2vl(policy, topo, lids, tables); };
   return route_with_chain(policy.routing.engines, policy.routing.options, topo, lids, sl2vl_check);
 }
 
@@ -485,6 +489,54 @@ void print_report(const PlanArgs& args, const PlanRun& run, std::ostream& out) {
   out << run.roce_text.str();
 }
 
+/// --drain: the what-if on the routed plan (routing/whatif), its report, and the exit code a script acts on.
+int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, std::ostream& out, std::ostream& err) {
+  if (args.roce.requested()) {
+    err << "smd plan: --drain reports on InfiniBand routing only: leave out --roce-plan, --frr-dir, --compare, "
+           "--svg and --pairs\n";
+    return kPlanBadInput;
+  }
+  auto parts = resolve_drain_parts(*run.topo, args.drain);
+  if (!parts) {
+    err << "smd plan: " << printable_text(parts.error().message) << "\n";
+    return kPlanBadInput;
+  }
+  DrainOptions options;
+  options.chain = run.policy.routing.engines;
+  options.routing = run.policy.routing.options;
+  options.extra_check = [&policy = run.policy, &lids = *run.lids](const Topology& drained, const RoutingTables& t) {
+    return check_sl2vl(policy, drained, lids, t);
+  };
+  options.quality.perm_seeds = args.seeds;
+  options.quality.ebb_samples = 0;  // the drain report shows max loads; eBB would only cost time
+  options.quality.max_shifts = args.max_shifts;
+  options.partitions = &run.policy.partitions;
+  options.verified_before = &run.routed->verified;
+  options.minimal_repair = run.policy.routing.repair == RepairMode::kMinimal;
+  DrainTimings tm{run.tm.read, run.tm.lids, run.tm.route, 0, 0};
+  auto report =
+      timed(tm.what_if, [&] { return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options); });
+  if (!report) {
+    err << "smd plan: " << args.topology << ": " << printable_text(report.error().message) << "\n";
+    return kPlanRoutingFailed;
+  }
+  // The files asked for hold the tables after the drain, on the whole fabric's DR paths (links stay up).
+  const std::string engine_before = run.routed->tables.engine;
+  run.routed->tables = std::move(report->tables_after);
+  if (const int rc = write_table_files(args, run, err)) return rc;
+  tm.total = ms_since(started);
+  if (args.format == "json") {
+    const auto j = drain_report_json(*run.topo, engine_before, *report, tm);
+    out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  } else {
+    print_drain_report(out, *run.topo, engine_before, *report, tm);
+  }
+  if (report->lost_pairs == 0) return 0;
+  err << "smd plan: the drain would cut off " << report->lost_pairs << " ordered CA pairs (" << report->cut_off
+      << " CA ports lose every path)\n";
+  return kPlanDrainCutsOff;
+}
+
 }  // namespace
 
 // The steps in the order the daemon's sweep takes them, each timed for the report.
@@ -499,6 +551,7 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
     return kPlanRoutingFailed;
   }
   run.routed = std::move(routed).value();
+  if (!args.drain.empty()) return plan_drain(args, run, started, out, err);
   if (const int rc = timed(run.tm.outputs, [&] { return write_table_files(args, run, err); })) return rc;
   run.qos_lines = timed(run.tm.outputs, [&] { return qos_warnings(run.policy, *run.topo, run.routed->tables); });
   if (const int rc = measure(args, run, err)) return rc;
@@ -533,12 +586,20 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--vl-cap", args->vl_cap,
                   "VLCap of every port (1 = VL0, 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14); 0 = unknown")
       ->check(CLI::Range(0u, 5u));
+  cmd->add_option("--drain", args->drain,
+                  "what-if: take this switch (GUID or name) or cable (GUID/PORT or NAME[PORT]) out of routing and "
+                  "report what is lost (repeatable; exit 5 when CA pairs lose every path)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)");
   cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf");
   cmd->add_flag("--compare", args->roce.compare, "compare ib-static, ib-adaptive and roce-ecmp on the same flows");
   cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
   cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
   cmd->add_option("--qps", args->roce.qps, "QPs (UDP source ports) per flow")->check(CLI::Range(1u, 64u));
+  cmd->add_option("--collectives", args->roce.collectives,
+                  "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
+                  "or none (default: all, moe:8)");
   cmd->callback([args] {
     const int code = run_plan(*args, std::cout, std::cerr);
     if (code != 0) throw CLI::RuntimeError(code);

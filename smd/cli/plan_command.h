@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "smd/cli/roce_plan_output.h"
 
@@ -35,14 +36,19 @@ struct PlanArgs {
   /// --guid2lid: a guid2lid file (the daemon's state_dir/guid2lid): its ports keep their LIDs, so the plan
   /// routes the LIDs the fabric has ("" = LIDs assigned afresh, in netfile order).
   std::string guid2lid;
+  /// --drain (repeatable): switches and cables to take out of routing in a what-if (routing/whatif/
+  /// drain_target.h has the names accepted); non-empty = print the drain report instead of the plan's.
+  std::vector<std::string> drain;
 };
 
 /// Exit codes of `smd plan`: 0 planned; 2 bad input (netfile, policy, LIDs, a fabric in several
 /// islands that no cable joins); 3 no engine of the chain produced tables that pass verification;
-/// 4 the LFT dump or the AR plan could not be written (or the winning engine computes no AR plan).
+/// 4 the LFT dump or the AR plan could not be written (or the winning engine computes no AR plan);
+/// 5 (--drain only) the drain would cut some CA pair off, every path lost: a script refuses it unless forced.
 inline constexpr int kPlanBadInput = 2;
 inline constexpr int kPlanRoutingFailed = 3;
 inline constexpr int kPlanWriteFailed = 4;
+inline constexpr int kPlanDrainCutsOff = 5;
 
 /// Run the planner: report on `out`, errors (one line each, prefixed "smd plan: ") on `err`.
 /// Returns the exit code above.

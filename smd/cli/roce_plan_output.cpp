@@ -9,6 +9,7 @@
 #include "config/text_file.h"
 #include "routing/model/topology.h"
 #include "routing/roce/svg_chart.h"
+#include "smd/cli/collectives_output.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/roce_plan_files.h"
 
@@ -45,6 +46,7 @@ nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
   j["endpoints"] = c.endpoints;
   j["qps"] = c.qps;
   j["notes"] = c.notes;
+  j["collectives"] = collectives_json(c.collectives);
   auto patterns = nlohmann::ordered_json::array();
   for (const auto& p : c.patterns) {
     auto schemes = nlohmann::ordered_json::array();
@@ -71,6 +73,7 @@ nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
 void print_comparison(std::ostream& out, const roce::Comparison& c) {
   out << "IB vs RoCE comparison: " << c.endpoints << " endpoints, " << c.qps << " QP(s) per flow\n";
   for (const auto& n : c.notes) out << "note: " << n << "\n";
+  print_collectives(out, c.collectives);
   char header[256];
   std::snprintf(header, sizeof header, "%-12s %-12s %9s %9s %9s %10s %10s %10s %9s\n", "pattern", "scheme", "max-load",
                 "mean-max", "max-sw", "eBB-share", "maxmin", "collision", "unrouted");
@@ -161,6 +164,9 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   c.hash_seed = o.hash_seed;
   c.patterns.all_to_all = o.all_to_all;
   c.threads = o.threads;
+  auto collectives = roce::parse_collectives(o.collectives);
+  if (!collectives) return collectives.error();
+  c.collectives = std::move(collectives).value();
   if (!o.pairs_file.empty()) {
     const auto endpoints = roce::compare_endpoints(topo, lids, tables, *plan);
     std::vector<std::uint32_t> endpoint_of_host(plan->hosts().size(), 0xFFFFFFFFu);

@@ -32,6 +32,8 @@ struct RocePlanOptions {
   std::uint32_t hash_seed = 0;  ///< fabric ECMP hash seed
   bool all_to_all = true;       ///< include the all-to-all pattern (N(N-1) flows: most of the run time)
   unsigned threads = 0;         ///< comparison threads (0 = hardware concurrency)
+  /// --collectives: the AI collectives timed in the comparison (roce::parse_collectives; "none" = none).
+  std::string collectives = roce::kDefaultCollectives;
 
   /// True when any RoCE output was asked for.
   bool requested() const { return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty(); }
@@ -40,15 +42,17 @@ struct RocePlanOptions {
 /// Do everything `options` asks: build the plan, write the JSON / FRR / SVG files, run the comparison and,
 /// with format "text", print it as a table on `out`. Returns a JSON summary (files written, timings, the
 /// comparison when run) that a JSON-format caller embeds in its own report.
-/// Errors: kInvalidInput (address pools exhausted, bad pairs file, fewer than 2 endpoints), kIo (a file
+/// Errors: kInvalidInput (address pools exhausted, bad pairs file, bad --collectives list, fewer than 2
+/// endpoints), kIo (a file
 /// or directory could not be written; the message names the path).
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RocePlanOptions& options, std::ostream& out);
 
-/// The comparison as JSON: {endpoints, qps, notes, patterns[{name, instances, schemes[{name, figures}]}]}.
+/// The comparison as JSON: {endpoints, qps, notes, collectives[...] (collectives_json),
+/// patterns[{name, instances, schemes[{name, figures}]}]}.
 nlohmann::ordered_json comparison_json(const roce::Comparison& comparison);
 
-/// The comparison as a fixed-width text table, one row per (pattern, scheme).
+/// The comparison as fixed-width text tables: the collectives, then one row per (pattern, scheme).
 void print_comparison(std::ostream& out, const roce::Comparison& comparison);
 
 /// Parse a pair list: one flow per line, "SRC DST", each a host's NodeDescription (its first addressed

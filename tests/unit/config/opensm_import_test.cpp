@@ -13,6 +13,7 @@
 #include "config/policy_loader.h"
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/updn/updn_options.h"
+#include "routing/engines/file/file_options.h"
 #include "tests/unit/temp_dir.h"
 
 namespace smd {
@@ -499,6 +500,38 @@ TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
   ASSERT_TRUE(scatter.ok());
   EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: no scatter_ports"))
       << (scatter->not_carried.empty() ? "" : scatter->not_carried[0]);
+}
+
+// routing_engine file with lfts_file: both carry (the file engine stays in the chain, minhop after it as
+// OpenSM's fallback); the loader reads the dump, so one that is not there or does not parse is not carried.
+TEST_F(OpenSmImportFiles, FileEngineAndItsDumpAreCarried) {
+  const std::string dump = dir_ + "/opensm-lfts.dump";
+  {
+    std::ofstream(dump) << "Unicast lids [0-1] of switch Lid 1 guid 0x0000000000200000 ('s'):\n0x0001 000\n1 lids dumped\n";
+  }
+  Conversion c;
+  const Policy p = c.policy("routing_engine file\nlfts_file " + dump + "\n");
+  EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"file", "minhop"}));
+  const FileOptions& o = p.routing.options.engines.get<FileOptions>();
+  EXPECT_EQ(o.lfts_file, dump);
+  ASSERT_NE(o.dump, nullptr);
+  EXPECT_EQ(o.dump->switches.size(), 1u);
+
+  auto missing = c.run("routing_engine file,updn\nlfts_file " + dir_ + "/absent\n");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_TRUE(mentions(missing->not_carried,
+                       "opensm.conf:2: lfts_file " + dir_ + "/absent: refused by smd: routing.file.lfts_file: cannot open"))
+      << (missing->not_carried.empty() ? "" : missing->not_carried[0]);
+  auto p2 = load_policy_string(missing->yaml, "x");
+  ASSERT_TRUE(p2.ok()) << p2.error().message;
+  EXPECT_EQ(p2->routing.engines, (std::vector<std::string>{"file", "updn", "minhop"}));
+
+  auto bare = c.run("routing_engine file\n");
+  ASSERT_TRUE(bare.ok());
+  EXPECT_TRUE(mentions(bare->warnings, "opensm.conf:1: routing_engine names file but no lfts_file is set"));
+  auto relative = c.run("lfts_file lfts.dump\n");
+  ASSERT_TRUE(relative.ok());
+  EXPECT_TRUE(mentions(relative->warnings, "opensm.conf:1: lfts_file lfts.dump is relative"));
 }
 
 TEST(OpenSmImport, MalformedValuesAreNotCarried) {

@@ -140,7 +140,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "routing.ftree.roots", "routing.ftree.roots_file", "routing.sssp.guid_routing_order",
       "routing.sssp.guid_routing_order_file", "routing.dfsssp.guid_routing_order",
       "routing.dfsssp.guid_routing_order_file", "routing.dfsssp.max_vls",
-      "routing.dfsssp.spread_vls", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
+      "routing.dfsssp.spread_vls", "routing.file.lfts_file", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
       "security.m_key_lease_period", "security.m_key_per_port", "ports.subnet_timeout", "ports.head_of_queue_lifetime",
       "ports.leaf_head_of_queue_lifetime", "ports.vl_stall_count", "ports.leaf_vl_stall_count",

@@ -35,7 +35,7 @@ TEST(PolicyOverrides, EngineListIsCommaSeparatedAndChecked) {
   auto unknown = parse_engine_list_override("ftree,lash");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message,
-            "--routing-engine 'ftree,lash': unknown engine 'lash'; known: dfsssp, ftree, minhop, sssp, updn");
+            "--routing-engine 'ftree,lash': unknown engine 'lash'; known: dfsssp, file, ftree, minhop, sssp, updn");
   auto empty = parse_engine_list_override("updn,,minhop");
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("engine 2 is empty"), std::string::npos) << empty.error().message;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "routing/engines/dfsssp/dfsssp_options.h"
+#include "routing/engines/file/file_options.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/updn/updn_options.h"
@@ -16,7 +17,7 @@ TEST(PolicySummary, Defaults) {
       summarize_policy(Policy{}),
       "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none updn.roots=auto "
       "updn.guid_routing_order=none updn.ids=guids ftree.roots=auto sssp.guid_routing_order=none dfsssp.max_vls=auto "
-      "dfsssp.spread_vls=off dfsssp.guid_routing_order=none repair=minimal lmc=0 sm.port=auto "
+      "dfsssp.spread_vls=off dfsssp.guid_routing_order=none file.lfts_file=none repair=minimal lmc=0 sm.port=auto "
       "priority=0 "
       "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
       "mad.window=32 "
@@ -42,6 +43,9 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   dfsssp.max_vls = 4;
   dfsssp.spread_vls = true;
   p.routing.options.engines.set(dfsssp);
+  FileOptions file;
+  file.lfts_file = "/srv/opensm-lfts.dump";
+  p.routing.options.engines.set(file);
   p.lid.lmc = 2;
   p.routing.repair = RepairMode::kFull;
   p.sm.ca = "mlx5_0";
@@ -81,7 +85,7 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
             "updn.roots=0x0000000000000010,0x0000000000000020 "
             "updn.guid_routing_order=3 updn.ids=2 "
             "ftree.roots=0x0002c90300001000 sssp.guid_routing_order=none dfsssp.max_vls=4 dfsssp.spread_vls=on "
-            "dfsssp.guid_routing_order=none repair=full lmc=2 "
+            "dfsssp.guid_routing_order=none file.lfts_file=/srv/opensm-lfts.dump repair=full lmc=2 "
             "sm.port=mlx5_0/1 priority=14 sm_key=set "
             "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
             "mad.timeout=250ms mad.retries=1 "

@@ -183,7 +183,9 @@ InstanceFigures reference(const Routed& r, const RoutePlan& plan, const PatternI
   }
   const auto rates = textbook_maxmin(paths, tracer.num_channels());
   std::map<std::uint32_t, bool> collided;
+  std::map<std::uint32_t, double> flow_rate;  // placed flow -> its QPs' rates summed
   for (std::size_t k = 0; k < paths.size(); ++k) {
+    flow_rate[owner[k]] += rates[k];
     double worst = 0;
     for (auto c : paths[k]) {
       worst = std::max(worst, load[c]);
@@ -193,6 +195,10 @@ InstanceFigures reference(const Routed& r, const RoutePlan& plan, const PatternI
     out.maxmin_sum += rates[k];
   }
   out.collisions = collided.size();
+  if (!flow_rate.empty()) {
+    out.min_flow_rate = std::numeric_limits<double>::infinity();
+    for (const auto& [flow, rate] : flow_rate) out.min_flow_rate = std::min(out.min_flow_rate, rate);
+  }
   return out;
 }
 
@@ -219,6 +225,7 @@ void expect_same_as_reference(const Routed& r, unsigned qps, const char* what) {
         EXPECT_NEAR(got.max_switch_load, want.max_switch_load, 1e-9);
         EXPECT_NEAR(got.bottleneck_sum, want.bottleneck_sum, 1e-9);
         EXPECT_NEAR(got.maxmin_sum, want.maxmin_sum, 1e-9);
+        EXPECT_NEAR(got.min_flow_rate, want.min_flow_rate, 1e-12);
       }
     }
   }

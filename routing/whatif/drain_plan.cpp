@@ -1,0 +1,358 @@
+// what_if_drain and its parts: see drain_plan.h for what each figure means.
+#include "routing/whatif/drain_plan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <utility>
+
+#include "routing/isolation/cable_isolation.h"
+#include "routing/model/hop_table.h"
+#include "routing/model/lft_walk.h"
+#include "routing/partitions/partition_plan.h"
+#include "routing/verify/local_repair.h"
+#include "routing/verify/repair.h"
+#include "routing/verify/verify.h"
+
+namespace smd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// CA ports with a base LID, in LID order: the endpoints pairs are counted over.
+std::vector<DrainEndpoint> ca_endpoints(const Topology& topo, const LidMap& lids) {
+  std::vector<DrainEndpoint> out;
+  for (const LidMap::Entry& e : lids.entries()) {
+    if (e.owner.node >= topo.size() || topo.node(e.owner.node).is_switch()) continue;
+    out.push_back(DrainEndpoint{e.owner.node, e.owner.port, e.base});
+  }
+  return out;
+}
+
+/// Which endpoint pairs the tables deliver on one fabric: row[i] is the switch row endpoint i sends from
+/// (-1 when its port has no switch), bit (row, d) says whether some LID of endpoint d is delivered from it.
+class PairReach {
+ public:
+  PairReach(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+            const std::vector<DrainEndpoint>& eps)
+      : words_((eps.size() + 63) / 64), row_of_(eps.size(), -1) {
+    const SwitchGraph graph = SwitchGraph::build(topo);
+    const SwitchLfts lfts(graph, tables);
+    std::vector<int> row_of_switch(graph.num_switches(), -1);
+    std::vector<SwitchIndex> sources;
+    std::vector<LidTarget> target(eps.size());
+    for (std::size_t i = 0; i < eps.size(); ++i) {
+      target[i] = port_target(topo, graph, eps[i].node, eps[i].port);
+      const SwitchIndex s = target[i].sw;
+      if (s == kNoSwitch) continue;
+      if (row_of_switch[s] < 0) {
+        row_of_switch[s] = static_cast<int>(sources.size());
+        sources.push_back(s);
+      }
+      row_of_[i] = row_of_switch[s];
+    }
+    bits_.assign(sources.size() * words_, 0);
+    for (std::size_t d = 0; d < eps.size(); ++d) {
+      if (target[d].sw == kNoSwitch) continue;
+      const unsigned lid_count = 1u << lids.lmc_of(eps[d].node, eps[d].port);
+      for (std::size_t r = 0; r < sources.size(); ++r) {
+        for (unsigned k = 0; k < lid_count; ++k) {
+          const Lid lid = static_cast<Lid>(eps[d].lid + k);
+          const LftWalkEnd end = walk_lft(
+              graph, sources[r], target[d], [&](SwitchIndex s) { return lfts.out_port(s, lid); },
+              [](SwitchIndex, PortNum) {});
+          if (end.delivered()) {
+            bits_[r * words_ + d / 64] |= std::uint64_t{1} << (d % 64);
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /// Packets from endpoint `src` to endpoint `dst` arrive (for some LID of dst).
+  bool reaches(std::size_t src, std::size_t dst) const {
+    const int r = row_of_[src];
+    return r >= 0 && (bits_[static_cast<std::size_t>(r) * words_ + dst / 64] >> (dst % 64) & 1u);
+  }
+
+ private:
+  std::size_t words_;
+  std::vector<int> row_of_;
+  std::vector<std::uint64_t> bits_;
+};
+
+/// Per endpoint and partition: 0 not a member, bit 0 limited, bit 1 full (IBA 10.9.1, the P_Key's top bit).
+struct PartitionMembers {
+  std::vector<PartitionImpact> impacts;  // one per partition of the spec, policy order
+  std::vector<std::uint8_t> member;      // [endpoint * partitions + p]
+
+  bool share(std::size_t a, std::size_t b, std::size_t p) const {
+    const std::size_t n = impacts.size();
+    const std::uint8_t ma = member[a * n + p];
+    const std::uint8_t mb = member[b * n + p];
+    return ma != 0 && mb != 0 && ((ma | mb) & 2u) != 0;  // limited with limited does not match (10.9.3)
+  }
+};
+
+PartitionMembers partition_members(const Topology& topo, const PartitionsSpec& spec,
+                                   const std::vector<DrainEndpoint>& eps) {
+  PartitionMembers out;
+  const PartitionPlan plan = plan_partitions(topo, spec, topo.sm_node, topo.sm_port, PartitionCaps{}, nullptr);
+  for (const PartitionSpec& ps : spec.partitions) {
+    PartitionImpact impact;
+    impact.name = ps.name;
+    impact.pkey = ps.pkey;
+    if (ps.ipoib.enabled) {
+      for (std::uint8_t scope : ps.ipoib.scopes) impact.mgids.push_back(ipoib_broadcast_mgid(ps.pkey, scope));
+    }
+    for (const McastGroupSpec& g : ps.groups) impact.mgids.push_back(g.mgid);
+    out.impacts.push_back(std::move(impact));
+  }
+  const std::size_t n = out.impacts.size();
+  out.member.assign(eps.size() * n, 0);
+  for (std::size_t i = 0; i < eps.size(); ++i) {
+    const Guid guid = topo.node(eps[i].node).ports[eps[i].port].guid;
+    for (PKey key : plan.pkeys_of(guid)) {
+      for (std::size_t p = 0; p < n; ++p) {
+        if ((key & 0x7fff) != out.impacts[p].pkey || (key & 0x7fff) == 0) continue;
+        out.member[i * n + p] |= (key & kPKeyFullBit) ? 2u : 1u;
+      }
+    }
+  }
+  return out;
+}
+
+/// Lost pairs, cut-off ports and partitions into `rep`.
+void compare_pairs(const Topology& topo, const std::vector<DrainEndpoint>& eps, const PairReach& before,
+                   const PairReach& after, const PartitionMembers* parts, std::size_t listed, DrainReport& rep) {
+  std::vector<std::uint8_t> had(eps.size(), 0);  // bit 0: some path before, bit 1: some path after
+  std::vector<std::uint64_t> part_lost(parts ? parts->impacts.size() : 0, 0);
+  for (std::size_t s = 0; s < eps.size(); ++s) {
+    for (std::size_t d = 0; d < eps.size(); ++d) {
+      if (s == d) continue;
+      const bool b = before.reaches(s, d);
+      const bool a = after.reaches(s, d);
+      if (b) {
+        ++rep.reachable_before;
+        had[s] |= 1u;
+        had[d] |= 1u;
+      }
+      if (a) {
+        ++rep.reachable_after;
+        had[s] |= 2u;
+        had[d] |= 2u;
+      }
+      if (a && !b) ++rep.gained_pairs;
+      if (!b || a) continue;
+      ++rep.lost_pairs;
+      if (rep.first_lost.size() < listed) rep.first_lost.push_back(LostPair{eps[s], eps[d]});
+      for (std::size_t p = 0; p < part_lost.size(); ++p) {
+        if (parts->share(s, d, p)) ++part_lost[p];
+      }
+    }
+  }
+  for (std::size_t i = 0; i < eps.size(); ++i) {
+    if (had[i] != 1u) continue;
+    ++rep.cut_off;
+    if (rep.first_cut_off.size() < listed) rep.first_cut_off.push_back(eps[i]);
+    if (eps[i].node == topo.sm_node && eps[i].port == topo.sm_port) rep.sm_cut_off = true;
+  }
+  for (std::size_t p = 0; p < part_lost.size(); ++p) {
+    if (part_lost[p] == 0) continue;
+    PartitionImpact impact = parts->impacts[p];
+    impact.lost_pairs = part_lost[p];
+    rep.partitions.push_back(std::move(impact));
+  }
+}
+
+void compare_lfts(const Topology& topo, const RoutingTables& before, const RoutingTables& after, std::size_t listed,
+                  DrainReport& rep) {
+  static const Lft kNone;
+  std::vector<SwitchBlockChange> changed;
+  for (NodeIndex n : topo.switches()) {
+    const Lft& b = n < before.lft.size() ? before.lft[n] : kNone;
+    const Lft& a = n < after.lft.size() ? after.lft[n] : kNone;
+    const unsigned blocks = changed_lft_blocks(b, a);
+    if (blocks == 0) continue;
+    rep.lft_blocks += blocks;
+    changed.push_back(SwitchBlockChange{n, blocks, b.top(), a.top()});
+  }
+  rep.switches_changed = changed.size();
+  std::stable_sort(changed.begin(), changed.end(),
+                   [](const SwitchBlockChange& x, const SwitchBlockChange& y) { return x.blocks > y.blocks; });
+  if (changed.size() > listed) changed.resize(listed);
+  rep.most_changed = std::move(changed);
+}
+
+/// The sweep's second try when ftree declines (SweepRunner::route_with_last_ftree_roots): levels counted
+/// down from the top switches of the tables before, when those were ftree's and the policy names no roots.
+/// A drained switch has no cable, so levels counted up from the CAs never reach it; from the roots they do.
+/// nullopt when the rule does not apply or the retry is not ftree's.
+std::optional<Result<ChainResult>> route_with_roots_before(const Topology& drained, const LidMap& lids,
+                                                           const RoutingTables& before, const DrainOptions& options,
+                                                           const ChainCheck& check, const Result<ChainResult>& routed) {
+  if (before.tree_roots.empty() || ftree_roots_configured(options.routing)) return std::nullopt;
+  if (routed.ok() && routed->tables.engine == "ftree") return std::nullopt;
+  const bool ftree_declined =
+      routed.ok() ? std::any_of(routed->declined.begin(), routed->declined.end(),
+                                [](const ChainAttempt& a) {
+                                  return a.engine == "ftree" && a.error.code == ErrorCode::kDeclined;
+                                })
+                  : std::find(options.chain.begin(), options.chain.end(), "ftree") != options.chain.end();
+  if (!ftree_declined) return std::nullopt;
+  std::vector<Guid> present;
+  for (Guid g : before.tree_roots) {
+    if (drained.find(g)) present.push_back(g);
+  }
+  if (present.empty()) return std::nullopt;
+  // Only ftree's answer is taken, and the engines before it in the chain failed already (or ftree would not
+  // have run) and do not read the roots: running ftree alone gives the sweep's answer at a chain's cost less.
+  auto rooted =
+      route_with_chain({"ftree"}, with_ftree_roots(options.routing, std::move(present)), drained, lids, check);
+  if (!rooted.ok() || rooted->tables.engine != "ftree") return std::nullopt;
+  return rooted;
+}
+
+/// The tables after and the verifier's report on them, made as the daemon's routing phase makes them.
+struct RoutedAfter {
+  RoutingTables tables;
+  VerifyReport verified;
+};
+
+Result<RoutedAfter> route_drained(const Topology& topo, const Topology& drained, const LidMap& lids,
+                                  const RoutingTables& before, const DrainOptions& options, DrainReport& rep) {
+  ChainCheck check;
+  if (options.extra_check) {
+    check = [&](const RoutingTables& tables) { return options.extra_check(drained, tables); };
+  }
+  std::string declined_repair;
+  if (options.minimal_repair) {
+    RepairStats rs;
+    auto local = repair_locally(topo, before, drained, lids, rs);
+    if (local.ok()) {
+      auto verified = verify_tables(drained, lids, *local, false);
+      if (!verified.ok()) return verified.error().with_context("local repair");
+      rep.made_by = "local repair";
+      rep.entries_kept = rs.entries_kept;
+      rep.entries_repaired = rs.entries_repaired;
+      return RoutedAfter{std::move(local).value(), std::move(verified).value()};
+    }
+    declined_repair = local.error().message;
+  }
+  auto routed = route_with_chain(options.chain, options.routing, drained, lids, check);
+  if (auto rooted = route_with_roots_before(drained, lids, before, options, check, routed)) routed = std::move(*rooted);
+  if (!routed) return routed.error();
+  rep.declined = routed->declined;
+  rep.warning = routed->warning;
+  if (!options.minimal_repair) {
+    rep.made_by = "fresh tables";
+    return RoutedAfter{std::move(routed->tables), std::move(routed->verified)};
+  }
+  // Layers belong to a whole route set: old routes on old layers beside fresh ones prove nothing.
+  std::string rejected;
+  if (!routed->tables.layering && !before.layering) {
+    RepairStats rs;
+    RoutingTables mixed = repair_tables(topo, before, drained, lids, routed->tables, rs);
+    auto verified = verify_tables(drained, lids, mixed, false);
+    if (verified.ok() && (!routed->tables.deadlock_free || verified->ca_deadlock_free)) {
+      mixed.deadlock_free = routed->tables.deadlock_free && verified->deadlock_free;
+      rep.made_by = "minimal repair";
+      rep.entries_kept = rs.entries_kept;
+      rep.entries_repaired = rs.entries_repaired;
+      return RoutedAfter{std::move(mixed), std::move(verified).value()};
+    }
+    rejected = verified.ok() ? "CA traffic would have a channel-dependency cycle" : verified.error().message;
+  } else {
+    rejected = "VL-layered tables are never mixed";
+  }
+  rep.made_by = "fresh tables (local repair: " + declined_repair + "; minimal repair: " + rejected + ")";
+  return RoutedAfter{std::move(routed->tables), std::move(routed->verified)};
+}
+
+}  // namespace
+
+Topology drained_topology(const Topology& topo, std::span<const DrainPart> parts, std::size_t& cables) {
+  std::vector<IsolationDecision> cut;
+  std::set<std::pair<CableEnd, CableEnd>> seen;
+  const auto add = [&](NodeIndex n, PortNum p) {
+    const Port& port = topo.node(n).ports[p];
+    if (!port.connected()) return;
+    IsolationDecision d;
+    d.end = CableEnd{n, p};
+    d.peer = CableEnd{port.peer, port.peer_port};
+    d.isolated = true;  // a drain is asked for whatever it cuts off: the report says what
+    if (seen.insert(std::minmax(d.end, d.peer)).second) cut.push_back(d);
+  };
+  for (const DrainPart& part : parts) {
+    if (part.node >= topo.size()) continue;
+    if (part.kind == DrainPart::Kind::kCable) {
+      if (part.port < topo.node(part.node).ports.size()) add(part.node, part.port);
+      continue;
+    }
+    const Node& sw = topo.node(part.node);
+    for (PortNum p = 1; p < sw.ports.size(); ++p) add(part.node, p);
+  }
+  cables = cut.size();
+  return without_cables(topo, cut);
+}
+
+unsigned changed_lft_blocks(const Lft& before, const Lft& after) {
+  const unsigned blocks = std::max(before.num_blocks(), after.num_blocks());
+  unsigned changed = 0;
+  for (unsigned b = 0; b < blocks; ++b) {
+    if (before.block(b) != after.block(b)) ++changed;
+  }
+  return changed;
+}
+
+Result<DrainReport> what_if_drain(const Topology& topo, const LidMap& lids, const RoutingTables& before,
+                                  std::span<const DrainPart> parts, const DrainOptions& options) {
+  for (NodeIndex n : topo.switches()) {
+    if (n >= before.lft.size()) {
+      return make_error(ErrorCode::kInvalidInput,
+                        "what-if drain: the tables before have no LFT for " + describe_node(topo.node(n)));
+    }
+  }
+  DrainReport rep;
+  rep.parts.assign(parts.begin(), parts.end());
+  const Topology drained = drained_topology(topo, parts, rep.cables_drained);
+
+  auto start = Clock::now();
+  auto routed = route_drained(topo, drained, lids, before, options, rep);
+  rep.route_ms = ms_since(start);
+  if (!routed) return routed.error().with_context("drained fabric");
+  rep.engine_after = routed->tables.engine;
+
+  start = Clock::now();
+  auto q_before = compute_quality(topo, lids, before, options.quality, options.verified_before);
+  if (!q_before) return q_before.error().with_context("before");
+  auto q_after = compute_quality(drained, lids, routed->tables, options.quality, &routed->verified);
+  if (!q_after) return q_after.error().with_context("drained fabric");
+  rep.quality_ms = ms_since(start);
+  rep.quality_before = std::move(q_before).value();
+  rep.quality_after = std::move(q_after).value();
+  rep.deadlock_free_before = rep.quality_before.deadlock_free;
+  rep.ca_deadlock_free_before = rep.quality_before.ca_deadlock_free;
+  rep.deadlock_free_after = routed->verified.deadlock_free;
+  rep.ca_deadlock_free_after = routed->verified.ca_deadlock_free;
+
+  start = Clock::now();
+  const std::vector<DrainEndpoint> eps = ca_endpoints(topo, lids);
+  rep.endpoints = eps.size();
+  const PairReach reach_before(topo, lids, before, eps);
+  const PairReach reach_after(drained, lids, routed->tables, eps);
+  std::optional<PartitionMembers> members;
+  if (options.partitions) members = partition_members(topo, *options.partitions, eps);
+  compare_pairs(topo, eps, reach_before, reach_after, members ? &*members : nullptr, options.listed, rep);
+  compare_lfts(topo, before, routed->tables, options.listed, rep);
+  rep.pairs_ms = ms_since(start);
+  rep.tables_after = std::move(routed->tables);
+  return rep;
+}
+
+}  // namespace smd

@@ -1,0 +1,128 @@
+// resolve_drain_part(s): see drain_target.h for the grammar.
+#include "routing/whatif/drain_target.h"
+
+#include <charconv>
+#include <string_view>
+
+namespace smd {
+namespace {
+
+Error bad(const std::string& text, const std::string& why) {
+  return make_error(ErrorCode::kInvalidInput, "--drain '" + text + "': " + why);
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+/// A name with its ibsim quotes taken off ("sw-L0-0" -> sw-L0-0).
+std::string_view unquote(std::string_view s) {
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') return s.substr(1, s.size() - 2);
+  return s;
+}
+
+bool looks_like_guid(std::string_view s) { return s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
+
+/// The node named by a GUID or a NodeDescription; errors name `text`.
+Result<NodeIndex> find_node(const Topology& topo, std::string_view name, const std::string& text) {
+  if (looks_like_guid(name)) {
+    Guid guid = 0;
+    const char* first = name.data() + 2;
+    const char* last = name.data() + name.size();
+    const auto [ptr, ec] = std::from_chars(first, last, guid, 16);
+    if (ec != std::errc{} || ptr != last || last - first > 16) return bad(text, "not a 64-bit hex GUID");
+    const std::optional<NodeIndex> n = topo.find(guid);
+    if (!n) return bad(text, "no node has GUID " + format_guid(guid));
+    return *n;
+  }
+  NodeIndex found = kNoNode;
+  std::size_t count = 0;
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    if (topo.node(n).description != name) continue;
+    if (count++ == 0) found = n;
+  }
+  if (count == 0) return bad(text, "no node is named '" + std::string(name) + "'");
+  if (count > 1) {
+    return bad(text, std::to_string(count) + " nodes are named '" + std::string(name) + "'; name it by GUID");
+  }
+  return found;
+}
+
+Result<PortNum> parse_port(std::string_view s, const std::string& text) {
+  unsigned v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || v > 254) {
+    return bad(text, "'" + std::string(s) + "' is not a port number (1..254)");
+  }
+  return static_cast<PortNum>(v);
+}
+
+Result<DrainPart> cable_part(const Topology& topo, NodeIndex n, PortNum port, const std::string& text) {
+  const Node& node = topo.node(n);
+  if (port == 0 || port > node.num_ports || port >= node.ports.size()) {
+    return bad(text, describe_node(node) + " has no port " + std::to_string(port) + " (ports 1.." +
+                         std::to_string(node.num_ports) + ")");
+  }
+  const Port& p = node.ports[port];
+  if (!p.connected()) return bad(text, describe_node(node) + " port " + std::to_string(port) + " has no cable");
+  DrainPart part;
+  part.kind = DrainPart::Kind::kCable;
+  part.text = text;
+  part.node = n;
+  part.port = port;
+  part.peer = p.peer;
+  part.peer_port = p.peer_port;
+  return part;
+}
+
+}  // namespace
+
+Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& text) {
+  const std::string_view s = trim(text);
+  if (s.empty()) return bad(text, "empty name");
+  // NAME[PORT]: ibsim's console form.
+  if (s.back() == ']') {
+    const std::size_t open = s.rfind('[');
+    if (open == std::string_view::npos) return bad(text, "']' without '['");
+    auto port = parse_port(s.substr(open + 1, s.size() - open - 2), text);
+    if (!port) return port.error();
+    auto n = find_node(topo, unquote(trim(s.substr(0, open))), text);
+    if (!n) return n.error();
+    return cable_part(topo, *n, *port, text);
+  }
+  // GUID/PORT. Only after a GUID: a NodeDescription may hold '/' itself.
+  if (const std::size_t slash = s.rfind('/'); slash != std::string_view::npos && looks_like_guid(s)) {
+    auto port = parse_port(s.substr(slash + 1), text);
+    if (!port) return port.error();
+    auto n = find_node(topo, s.substr(0, slash), text);
+    if (!n) return n.error();
+    return cable_part(topo, *n, *port, text);
+  }
+  auto n = find_node(topo, unquote(s), text);
+  if (!n) return n.error();
+  const Node& node = topo.node(*n);
+  if (!node.is_switch()) {
+    return bad(text, describe_node(node) + " is not a switch; drain a CA's cable as NAME[PORT] or GUID/PORT");
+  }
+  DrainPart part;
+  part.kind = DrainPart::Kind::kSwitch;
+  part.text = text;
+  part.node = *n;
+  return part;
+}
+
+Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts) {
+  if (texts.empty()) return make_error(ErrorCode::kInvalidInput, "--drain: nothing named to drain");
+  std::vector<DrainPart> parts;
+  parts.reserve(texts.size());
+  for (const std::string& t : texts) {
+    auto part = resolve_drain_part(topo, t);
+    if (!part) return part.error();
+    parts.push_back(std::move(part).value());
+  }
+  return parts;
+}
+
+}  // namespace smd

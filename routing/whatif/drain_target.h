@@ -1,0 +1,40 @@
+// Naming what to drain: the parts an operator lists before maintenance (`smd plan --drain`, later
+// `smctl what-if drain`), resolved against one Topology. Two kinds of part:
+//   - a switch: its node GUID ("0x0002c90300001234") or its NodeDescription (the netfile's id, e.g.
+//     sw-L0-0, quotes optional);
+//   - a cable: one of its ends, "GUID/PORT" or "NAME[PORT]" (ibsim's console form, "sw-L0-0"[13]).
+// A CA is never drained whole: name its cable. Everything is decided before anything is computed, so a
+// typo stops the what-if with the argument named instead of reporting on a fabric nobody asked about.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "routing/base/status.h"
+#include "routing/model/topology.h"
+
+namespace smd {
+
+/// One part to drain, resolved. For a switch `port` is 0 and the peer fields are unused; for a cable
+/// (node, port) is the end named and (peer, peer_port) the other end.
+struct DrainPart {
+  enum class Kind : unsigned char { kSwitch, kCable };
+  Kind kind = Kind::kSwitch;
+  std::string text;  ///< the argument as given, for messages and the report
+  NodeIndex node = kNoNode;
+  PortNum port = 0;
+  NodeIndex peer = kNoNode;
+  PortNum peer_port = 0;
+};
+
+/// Resolve one argument (grammar in the header comment). Errors, kInvalidInput, each naming the argument:
+/// unknown GUID or name, a name several switches share, a CA named without a port, a port the node does
+/// not have, a port without a cable, a malformed GUID or port number.
+Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& text);
+
+/// Resolve every argument, in order; the first error stops it. Errors: as resolve_drain_part, and
+/// kInvalidInput for an empty list.
+Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts);
+
+}  // namespace smd

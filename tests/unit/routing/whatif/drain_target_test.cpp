@@ -1,0 +1,112 @@
+// Naming drained parts (routing/whatif/drain_target.h): every accepted form resolves to the node and port
+// read off the drawing, and every bad argument fails with a message that names it.
+#include "routing/whatif/drain_target.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/unit/routing/hand_node.h"
+
+namespace smd {
+namespace {
+
+using test::make_node;
+
+// leaf (0x200, "leaf 1") port 1 -> spine (0x300, "spine") port 4; host (0x10, "h0") port 1 -> leaf port 2;
+// a second node also called "twin" twice, to be ambiguous.
+struct Small {
+  Topology t;
+  NodeIndex leaf = 0, spine = 0, host = 0;
+  Small() {
+    Node l = make_node(NodeType::kSwitch, 8, 0x200);
+    l.description = "leaf 1";
+    leaf = t.add_node(std::move(l)).value();
+    Node s = make_node(NodeType::kSwitch, 8, 0x300);
+    s.description = "spine";
+    spine = t.add_node(std::move(s)).value();
+    Node h = make_node(NodeType::kCa, 1, 0x10);
+    h.description = "h0";
+    host = t.add_node(std::move(h)).value();
+    for (Guid g : {Guid{0x400}, Guid{0x500}}) {
+      Node twin = make_node(NodeType::kSwitch, 4, g);
+      twin.description = "twin";
+      EXPECT_TRUE(t.add_node(std::move(twin)).ok());
+    }
+    EXPECT_TRUE(t.connect(leaf, 1, spine, 4).ok());
+    EXPECT_TRUE(t.connect(host, 1, leaf, 2).ok());
+  }
+};
+
+TEST(DrainTarget, SwitchByGuidOrNameQuotedOrNot) {
+  Small f;
+  for (const std::string text : {"0x300", "0x0000000000000300", "spine", "\"spine\"", " spine "}) {
+    auto p = resolve_drain_part(f.t, text);
+    ASSERT_TRUE(p.ok()) << text << ": " << p.error().message;
+    EXPECT_EQ(p->kind, DrainPart::Kind::kSwitch) << text;
+    EXPECT_EQ(p->node, f.spine) << text;
+    EXPECT_EQ(p->text, text);
+  }
+}
+
+TEST(DrainTarget, CableFromEitherEndInBothForms) {
+  Small f;
+  struct Case {
+    std::string text;
+    NodeIndex node, peer;
+    PortNum port, peer_port;
+  };
+  const std::vector<Case> cases{{"\"leaf 1\"[1]", f.leaf, f.spine, 1, 4}, {"leaf 1[1]", f.leaf, f.spine, 1, 4},
+                                {"0x200/1", f.leaf, f.spine, 1, 4},       {"spine[4]", f.spine, f.leaf, 4, 1},
+                                {"h0[1]", f.host, f.leaf, 1, 2},          {"0x10/1", f.host, f.leaf, 1, 2}};
+  for (const Case& c : cases) {
+    auto p = resolve_drain_part(f.t, c.text);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.error().message;
+    EXPECT_EQ(p->kind, DrainPart::Kind::kCable) << c.text;
+    EXPECT_EQ(p->node, c.node) << c.text;
+    EXPECT_EQ(p->port, c.port) << c.text;
+    EXPECT_EQ(p->peer, c.peer) << c.text;
+    EXPECT_EQ(p->peer_port, c.peer_port) << c.text;
+  }
+}
+
+TEST(DrainTarget, BadArgumentsSayWhatAndName) {
+  Small f;
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"sw9", "--drain 'sw9': no node is named 'sw9'"},
+      {"0x999", "--drain '0x999': no node has GUID 0x0000000000000999"},
+      {"0xzz", "--drain '0xzz': not a 64-bit hex GUID"},
+      {"h0", "--drain 'h0': 0x0000000000000010 (h0) is not a switch; drain a CA's cable as NAME[PORT] or GUID/PORT"},
+      {"twin", "--drain 'twin': 2 nodes are named 'twin'; name it by GUID"},
+      {"spine[9]", "--drain 'spine[9]': 0x0000000000000300 (spine) has no port 9 (ports 1..8)"},
+      {"spine[0]", "--drain 'spine[0]': 0x0000000000000300 (spine) has no port 0 (ports 1..8)"},
+      {"spine[3]", "--drain 'spine[3]': 0x0000000000000300 (spine) port 3 has no cable"},
+      {"spine[x]", "--drain 'spine[x]': 'x' is not a port number (1..254)"},
+      {"0x300/", "--drain '0x300/': '' is not a port number (1..254)"},
+      {"", "--drain '': empty name"},
+  };
+  for (const auto& [text, message] : cases) {
+    auto p = resolve_drain_part(f.t, text);
+    ASSERT_FALSE(p.ok()) << text;
+    EXPECT_EQ(p.error().code, ErrorCode::kInvalidInput) << text;
+    EXPECT_EQ(p.error().message, message);
+  }
+}
+
+TEST(DrainTarget, ListStopsAtTheFirstBadOneAndRefusesNone) {
+  Small f;
+  const std::vector<std::string> ok{"spine", "h0[1]"};
+  auto parts = resolve_drain_parts(f.t, ok);
+  ASSERT_TRUE(parts.ok());
+  ASSERT_EQ(parts->size(), 2u);
+  EXPECT_EQ((*parts)[1].kind, DrainPart::Kind::kCable);
+  const std::vector<std::string> bad{"spine", "nope", "also-nope"};
+  auto failed = resolve_drain_parts(f.t, bad);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().message, "--drain 'nope': no node is named 'nope'");
+  EXPECT_FALSE(resolve_drain_parts(f.t, std::vector<std::string>{}).ok());
+}
+
+}  // namespace
+}  // namespace smd
