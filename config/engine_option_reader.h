@@ -15,6 +15,9 @@ class MapOptionReader final : public OptionReader {
   MapOptionReader(MapReader& section, Diagnostics& diag) : section_(section), diag_(diag) {}
 
   bool read_guid_list(std::string_view key, std::vector<Guid>& out) override;
+  bool read_guid_list_file(std::string_view key, std::vector<Guid>& out) override;
+  bool read_guid_id_file(std::string_view key, std::vector<GuidId>& out) override;
+  bool read_guid_id_map(std::string_view key, std::vector<GuidId>& out) override;
   bool read_bool(std::string_view key, bool& out) override;
   bool read_unsigned(std::string_view key, std::uint64_t lo, std::uint64_t hi, unsigned& out) override;
   bool read_file(std::string_view key, std::size_t max_bytes, File& out) override;

@@ -422,6 +422,13 @@ class Importer {
         break;
       }
       case OpenSmConversion::kRootGuidFile: convert_root_guid_file(s, i); break;
+      case OpenSmConversion::kRoutingOrderFile:
+        // OpenSM's minhop and updn both route in the file's order (osm_ucast_mgr.c); ftree and dfsssp do not.
+        if (!is_null(s.value)) {
+          add(s, i, "routing.minhop.guid_routing_order_file", quoted(s.value));
+          add(s, i, "routing.updn.guid_routing_order_file", quoted(s.value));
+        }
+        break;
       default: break;  // the scalar conversions above, and the options noted in convert_setting
     }
   }

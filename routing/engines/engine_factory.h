@@ -22,7 +22,7 @@ struct OptionSummary {
   std::string value;
 };
 
-/// The defaults describe an engine without options (minhop): routing.<name> is then not a policy key.
+/// The defaults describe an engine without options: routing.<name> is then not a policy key.
 class EngineFactory {
  public:
   virtual ~EngineFactory() = default;

@@ -13,6 +13,13 @@
 
 namespace smd {
 
+/// One entry of a GUID-to-id map (routing.updn.ids): the switch and the id that replaces its GUID where
+/// updn orders switches of equal rank (OpenSM's ids_guid_file).
+struct GuidId {
+  Guid guid = 0;
+  std::uint64_t id = 0;
+};
+
 /// Typed reads of one section's keys. `key` is relative to the section ("roots"); errors name the full
 /// dotted path ("routing.updn.roots"). A key that is absent leaves `out` untouched and reads as true. A key
 /// that is present but wrong is reported at its value's file:line:column, leaves `out` untouched and
@@ -23,6 +30,14 @@ class OptionReader {
 
   /// A sequence of non-zero, distinct GUIDs (decimal or 0x hex); errors name the element ("roots[2]").
   virtual bool read_guid_list(std::string_view key, std::vector<Guid>& out) = 0;
+  /// A path to a file of GUIDs in OpenSM's format (one a line, '#' comments; config/guid_list_file.h),
+  /// read when the policy loads; "" = no file. A problem inside the file is reported at the key's place with the file's
+  /// own "FILE:line:column" in the message, so both places are named.
+  virtual bool read_guid_list_file(std::string_view key, std::vector<Guid>& out) = 0;
+  /// A path to a GUID-to-id file in OpenSM's ids_guid_file format ("<guid> <id>" a line), read likewise.
+  virtual bool read_guid_id_file(std::string_view key, std::vector<GuidId>& out) = 0;
+  /// A mapping of distinct non-zero GUIDs to unsigned ids ({0x...: 3}); errors name the entry.
+  virtual bool read_guid_id_map(std::string_view key, std::vector<GuidId>& out) = 0;
   /// true or false.
   virtual bool read_bool(std::string_view key, bool& out) = 0;
   /// An integer in lo..hi (decimal or 0x hex).

@@ -1,7 +1,7 @@
-// The shape ftree and updn share: an engine whose only option is a list of root switch GUIDs
-// (routing.<engine>.roots) and which may also build adaptive-routing groups. Its options and its engine base
-// are written once here (their registry entry is a SectionEngineFactory); each engine keeps its algorithm
-// and what "root" means to it.
+// The shape ftree and updn share: an engine whose main option is a list of root switch GUIDs
+// (routing.<engine>.roots or roots_file) and which may also build adaptive-routing groups. Its options and its
+// engine base are written once here (their registry entry is a SectionEngineFactory); each engine keeps its
+// algorithm and what "root" means to it.
 #pragma once
 
 #include <memory>
@@ -16,14 +16,31 @@
 
 namespace smd {
 
+/// Reads routing.<engine>.roots (an inline list) or roots_file (OpenSM's root_guid_file format: one GUID
+/// a line) into `out`; both at once is an error at roots_file. True when nothing was wrong.
+inline bool read_roots(OptionReader& in, std::vector<Guid>& out) {
+  std::vector<Guid> inline_list;
+  std::vector<Guid> from_file;
+  // Both keys are read even when the first is wrong, so the earliest problem in the file is reported.
+  const bool list_ok = in.read_guid_list("roots", inline_list);
+  const bool file_ok = in.read_guid_list_file("roots_file", from_file);
+  if (!list_ok || !file_ok) return false;
+  if (!inline_list.empty() && !from_file.empty()) {
+    in.fail("roots_file", "give roots or roots_file, not both");
+    return false;
+  }
+  out = inline_list.empty() ? std::move(from_file) : std::move(inline_list);
+  return true;
+}
+
 /// routing.<engine>.roots as parse accepted it: non-zero, distinct GUIDs; empty = the engine chooses.
 /// Whether each names a switch of the fabric is only known when routing, which refuses one that does not.
 struct RootGuidOptions : EngineOptions {
   RootGuidOptions() = default;
   explicit RootGuidOptions(std::vector<Guid> root_guids) : roots(std::move(root_guids)) {}
 
-  /// Read the one key "roots" (non-zero, distinct GUIDs); false when it was refused.
-  bool read(OptionReader& in) { return in.read_guid_list("roots", roots); }
+  /// Read "roots" or "roots_file" (read_roots); false when refused.
+  bool read(OptionReader& in) { return read_roots(in, roots); }
   /// "roots" as summarise_guids prints it.
   std::vector<OptionSummary> summary() const { return {{"roots", summarise_guids(roots)}}; }
 

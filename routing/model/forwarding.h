@@ -48,6 +48,9 @@ struct RoutingTables {
   std::string engine;               ///< name of the engine that produced the tables
   std::vector<Lft> lft;             ///< [NodeIndex] -> table; empty Lft for non-switches
   std::vector<NodeIndex> ca_order;  ///< CA order the engine optimised for (shift patterns), may be empty
+  /// Things the operator should hear about that did not stop the engine (a GUID of
+  /// routing.<engine>.guid_routing_order that is not in the fabric); the sweep logs each as a warning.
+  std::vector<std::string> notes;
   /// ftree: the top-level switches its levels were counted down from (the roots it inferred or was
   /// given). The sweep hands them back when inference later fails (a leaf whose hosts are all down).
   std::vector<Guid> tree_roots;

@@ -261,6 +261,7 @@ nlohmann::ordered_json to_json(const PlanArgs& args, const Policy& policy, const
   j["ar_groups"] = r.tables.adaptive ? r.tables.adaptive->groups.size() : 0;
   j["declined"] = declined_json(r.declined);
   if (!r.warning.empty()) j["warning"] = r.warning;
+  if (!r.tables.notes.empty()) j["notes"] = r.tables.notes;
   return j;
 }
 
@@ -271,6 +272,7 @@ void print_text(std::ostream& out, const PlanArgs& args, const Topology& topo, c
       << " CAs, " << topo.link_count() << " links, max LID " << hex(lids.max_lid(), 4) << "\n";
   print_declined(out, r.declined);
   if (!r.warning.empty()) out << "warning       " << r.warning << "\n";
+  for (const std::string& note : r.tables.notes) out << "note          " << note << "\n";
   std::snprintf(line, sizeof line, "engine        %s (compute %.1f ms, verify %.1f ms, report %.1f ms)\n",
                 r.tables.engine.c_str(), r.compute_ms, r.verify_ms, tm.quality);
   out << line;

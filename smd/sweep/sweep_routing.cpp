@@ -52,6 +52,11 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   if (!routed->fresh_tree_roots.empty()) ftree_roots_ = std::move(routed->fresh_tree_roots);
   for (const ChainAttempt& a : routed->declined) s.declined.push_back(a.engine + ": " + a.error.message);
   if (!routed->warning.empty()) s.declined.push_back("warning: " + routed->warning);
+  // An input the engine could not fully use (a GUID of its routing order not in the fabric) is not worth
+  // refusing the routes for, but the operator should hear of it whenever the chain ran.
+  if (routed->made_by != TablesMadeBy::kLocalRepair) {
+    for (const std::string& note : routed->tables.notes) spdlog::warn("routing: {}: {}", routed->tables.engine, note);
+  }
   // The local repair hands its proof on; any other tables are proved after programming (prove_programmed_routes).
   desired_.route_proof = routed->made_by == TablesMadeBy::kLocalRepair ? std::move(proof) : nullptr;
   if (routed->made_by != TablesMadeBy::kFresh) name_repaired(routed->tables, routed->stats, s);

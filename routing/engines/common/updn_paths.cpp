@@ -5,13 +5,15 @@
 
 namespace smd {
 
-UpDownOrder make_updown_order(const Topology& topo, const SwitchGraph& graph, const std::vector<std::uint32_t>& rank) {
+UpDownOrder make_updown_order(const Topology& topo, const SwitchGraph& graph, const std::vector<std::uint32_t>& rank,
+                              std::span<const std::uint64_t> ids) {
   const std::size_t n = graph.num_switches();
   UpDownOrder order;
   order.by_pos.resize(n);
   std::iota(order.by_pos.begin(), order.by_pos.end(), SwitchIndex{0});
   std::sort(order.by_pos.begin(), order.by_pos.end(), [&](SwitchIndex a, SwitchIndex b) {
     if (rank[a] != rank[b]) return rank[a] < rank[b];
+    if (!ids.empty() && ids[a] != ids[b]) return ids[a] < ids[b];
     return topo.node(graph.node(a)).guid < topo.node(graph.node(b)).guid;
   });
   order.pos.resize(n);

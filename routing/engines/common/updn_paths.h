@@ -37,8 +37,11 @@ struct UpDownOrder {
   }
 };
 
-/// Order switches by (rank[s], node GUID). rank must be sized to graph.num_switches().
-UpDownOrder make_updown_order(const Topology& topo, const SwitchGraph& graph, const std::vector<std::uint32_t>& rank);
+/// Order switches by (rank[s], id[s], node GUID): `ids` ([switch] -> id, routing.updn.ids) breaks ties of
+/// rank before the GUID does, lower first; empty = by GUID alone. rank (and ids when given) must be sized to
+/// graph.num_switches().
+UpDownOrder make_updown_order(const Topology& topo, const SwitchGraph& graph, const std::vector<std::uint32_t>& rank,
+                              std::span<const std::uint64_t> ids = {});
 
 /// Shortest legal up*/down* next hops of every switch towards one destination switch.
 /// A switch that can reach the destination by down-going cables alone routes downwards only (a packet

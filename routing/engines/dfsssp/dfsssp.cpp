@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "routing/engines/common/routing_order.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/dfsssp/channels.h"
 #include "routing/engines/dfsssp/layer_assign.h"
@@ -21,7 +22,8 @@ struct Paths {
   RoutingTables tables;
 };
 
-Result<Paths> balanced_paths(const Topology& topo, const LidMap& lids, std::string_view engine) {
+Result<Paths> balanced_paths(const Topology& topo, const LidMap& lids, std::string_view engine,
+                             const std::vector<Guid>& guid_routing_order) {
   if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
   SwitchGraph graph = SwitchGraph::build(topo);
   ChannelIndex channels(graph);
@@ -29,7 +31,10 @@ Result<Paths> balanced_paths(const Topology& topo, const LidMap& lids, std::stri
   RoutingTables tables;
   tables.engine = std::string(engine);
   tables.lft.resize(topo.size());
-  route_balanced_shortest_paths(graph, channels, targets, lids.max_lid(), tables.lft);
+  DestinationOrder order;  // empty: increasing LIDs
+  if (!guid_routing_order.empty()) order = destination_order(topo, lids, guid_routing_order);
+  if (auto note = unknown_order_note(engine, order.unknown); !note.empty()) tables.notes.push_back(std::move(note));
+  route_balanced_shortest_paths(graph, channels, targets, lids.max_lid(), tables.lft, order.lids);
   return Paths{std::move(graph), std::move(channels), std::move(targets), std::move(tables)};
 }
 
@@ -68,13 +73,13 @@ std::string plural(unsigned n, const char* one, const char* many) {
 }  // namespace
 
 Result<RoutingTables> SsspEngine::compute(const Topology& topo, const LidMap& lids) const {
-  auto paths = balanced_paths(topo, lids, name());
+  auto paths = balanced_paths(topo, lids, name(), options_.guid_routing_order);
   if (!paths) return paths.error();
   return std::move(paths->tables);
 }
 
 Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& lids) const {
-  auto paths = balanced_paths(topo, lids, name());
+  auto paths = balanced_paths(topo, lids, name(), options_.guid_routing_order);
   if (!paths) return paths.error();
   const VlBudget budget = available_data_vls(topo, data_vls_, options_.max_vls);
   // Layers are found up to the IBA maximum even when fewer VLs are available, so the message can say

@@ -12,10 +12,19 @@ namespace smd {
 
 /// Balanced shortest paths (route_balanced_shortest_paths) and nothing else: deadlock_free is false and
 /// layering null. Errors: kInvalidInput for an empty LidMap (nothing to route); never declines.
+/// With options.guid_routing_order the listed ports' LIDs are routed first (destination_order); GUIDs the
+/// fabric lacks are named in RoutingTables::notes. Likewise for dfsssp.
 class SsspEngine : public RoutingEngine {
  public:
-  std::string_view name() const override { return "sssp"; }
+  SsspEngine() = default;
+  explicit SsspEngine(SsspOptions options) : options_(std::move(options)) {}
+  /// As the shared section factory builds every engine; sssp uses nothing of the routing options.
+  SsspEngine(SsspOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
+  std::string_view name() const override { return SsspOptions::kEngine; }
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
+
+ private:
+  SsspOptions options_;
 };
 
 /// The sssp paths, then assign_layers over every (source switch, DLID) route. When that needs more than

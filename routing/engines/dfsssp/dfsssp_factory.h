@@ -1,4 +1,5 @@
-// The registry entries of sssp (no options of its own) and dfsssp (routing.dfsssp: max_vls, spread_vls).
+// The registry entries of sssp (routing.sssp: guid_routing_order) and dfsssp (routing.dfsssp: max_vls,
+// spread_vls, guid_routing_order).
 #pragma once
 
 #include "routing/engines/dfsssp/dfsssp_options.h"

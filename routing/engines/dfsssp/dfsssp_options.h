@@ -1,13 +1,30 @@
-// routing.dfsssp: the options of the VL-layered engine, as dfsssp_factory's parse accepted them.
+// routing.sssp and routing.dfsssp: the options of the balanced and the VL-layered engine, read when the policy
+// loads.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
+#include "routing/base/ids.h"
 #include "routing/engines/engine_factory.h"
 #include "routing/engines/engine_options.h"
 
 namespace smd {
+
+/// routing.sssp: the balanced shortest paths without layers.
+struct SsspOptions : EngineOptions {
+  static constexpr std::string_view kEngine = "sssp";
+
+  /// routing.sssp.guid_routing_order (or _file): port GUIDs whose LIDs are routed first, in this order
+  /// (routing/engines/common/routing_order.h): each finds the channels least loaded. Empty = LID order.
+  /// An smd extension: OpenSM's sssp/dfsssp ignore guid_routing_order_file.
+  std::vector<Guid> guid_routing_order;
+
+  /// Read guid_routing_order or its _file (read_routing_order); false when refused.
+  bool read(OptionReader& in);
+  /// The routing order as summarise_order prints it.
+  std::vector<OptionSummary> summary() const;
+};
 
 struct DfssspOptions : EngineOptions {
   static constexpr std::string_view kEngine = "dfsssp";
@@ -18,11 +35,13 @@ struct DfssspOptions : EngineOptions {
   /// routing.dfsssp.spread_vls: spread each layer's routes over the VLs the layering leaves spare (fewer
   /// flows share a VL's buffers; paths stay the same).
   bool spread_vls = false;
+  /// routing.dfsssp.guid_routing_order (or _file): as SsspOptions::guid_routing_order.
+  std::vector<Guid> guid_routing_order;
 
-  /// Read max_vls (0..kMaxDataVls) and spread_vls; false when either was refused. Both are read even when
+  /// Read max_vls (0..kMaxDataVls), spread_vls and the routing order; false when one was refused. All are read even when
   /// the first is wrong, so the earliest problem in the file is reported.
   bool read(OptionReader& in);
-  /// max_vls ("auto" for 0) and spread_vls ("on"/"off") for the policy summary.
+  /// max_vls ("auto" for 0), spread_vls ("on"/"off") and the routing order for the policy summary.
   std::vector<OptionSummary> summary() const;
 };
 

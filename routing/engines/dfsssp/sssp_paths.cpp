@@ -29,7 +29,8 @@ std::vector<std::uint32_t> source_ports(const SwitchGraph& graph) {
 }
 
 SsspStats route_balanced_shortest_paths(const SwitchGraph& graph, const ChannelIndex& channels,
-                                        const std::vector<LidTarget>& targets, Lid max_lid, std::vector<Lft>& lft) {
+                                        const std::vector<LidTarget>& targets, Lid max_lid, std::vector<Lft>& lft,
+                                        std::span<const Lid> order) {
   const std::size_t n = graph.num_switches();
   const std::vector<std::uint32_t> sources = source_ports(graph);
   std::vector<std::uint64_t> load(channels.size(), 0);
@@ -48,7 +49,13 @@ SsspStats route_balanced_shortest_paths(const SwitchGraph& graph, const ChannelI
   for (SwitchIndex s = 0; s < n; ++s) lft[graph.node(s)] = Lft(max_lid);
 
   SsspStats stats;
-  for (std::size_t lid = 1; lid <= max_lid && lid < targets.size(); ++lid) {
+  std::vector<Lid> ascending;
+  if (order.empty()) {
+    for (std::size_t lid = 1; lid <= max_lid && lid < targets.size(); ++lid) ascending.push_back(static_cast<Lid>(lid));
+    order = ascending;
+  }
+  for (const Lid lid : order) {
+    if (lid == 0 || lid > max_lid || lid >= targets.size()) continue;
     const LidTarget& t = targets[lid];
     if (t.sw == kNoSwitch) continue;
     ++stats.destinations;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "routing/engines/dfsssp/channels.h"
@@ -31,8 +32,10 @@ struct SsspStats {
 /// `lft` is indexed by NodeIndex and sized by the caller; each switch's table is (re)made to cover 0..max_lid.
 /// Cost O(LIDs * (C + S) log S) for C channels and S switches; sequential by nature (each destination
 /// depends on the loads of the previous ones).
+/// `order` (destination_order(), each LID at most once) replaces the LID order when not empty.
 SsspStats route_balanced_shortest_paths(const SwitchGraph& graph, const ChannelIndex& channels,
-                                        const std::vector<LidTarget>& targets, Lid max_lid, std::vector<Lft>& lft);
+                                        const std::vector<LidTarget>& targets, Lid max_lid, std::vector<Lft>& lft,
+                                        std::span<const Lid> order = {});
 
 /// Source endpoints behind each switch of `graph`: its cabled ports that lead to a CA or router. O(ports).
 std::vector<std::uint32_t> source_ports(const SwitchGraph& graph);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <numeric>
+
+#include "routing/engines/common/routing_order.h"
 
 namespace smd {
 namespace {
@@ -117,8 +120,14 @@ void build_groups(SwitchIndex s, const SwitchGraph& graph, const HopTable& hops,
 }  // namespace
 
 void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const std::vector<LidTarget>& targets,
-                        Lid max_lid, RoutingTables& tables) {
+                        Lid max_lid, RoutingTables& tables, std::span<const Lid> order) {
   const std::size_t n = graph.num_switches();
+  std::vector<Lid> ascending;
+  if (order.empty()) {
+    ascending.resize(std::min<std::size_t>(max_lid, targets.empty() ? 0 : targets.size() - 1));
+    std::iota(ascending.begin(), ascending.end(), Lid{1});
+    order = ascending;
+  }
   parallel_for_chunks(n, 0, [&](std::size_t first, std::size_t last) {
     Scratch sc(n);
     for (std::size_t si = first; si < last; ++si) {
@@ -126,7 +135,8 @@ void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const st
       build_groups(s, graph, hops, sc);
       std::array<std::uint32_t, 256> count{};
       Lft lft(max_lid);
-      for (std::size_t lid = 1; lid < targets.size() && lid <= max_lid; ++lid) {
+      for (const Lid lid : order) {
+        if (lid == 0 || lid >= targets.size() || lid > max_lid) continue;
         const LidTarget& t = targets[lid];
         if (t.sw == kNoSwitch) continue;
         if (t.sw == s) {
@@ -152,7 +162,10 @@ Result<RoutingTables> MinHopEngine::compute(const Topology& topo, const LidMap& 
   tables.engine = std::string(name());
   tables.deadlock_free = false;
   tables.lft.resize(topo.size());
-  fill_minhop_tables(graph, hops, targets, lids.max_lid(), tables);
+  DestinationOrder order;  // empty: increasing LIDs
+  if (!options_.guid_routing_order.empty()) order = destination_order(topo, lids, options_.guid_routing_order);
+  if (auto note = unknown_order_note(name(), order.unknown); !note.empty()) tables.notes.push_back(std::move(note));
+  fill_minhop_tables(graph, hops, targets, lids.max_lid(), tables, order.lids);
   return tables;
 }
 

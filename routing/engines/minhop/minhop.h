@@ -3,7 +3,10 @@
 // channel-dependency graph, so RoutingTables::deadlock_free is false.
 #pragma once
 
+#include <span>
+
 #include "routing/engines/engine.h"
+#include "routing/engines/minhop/minhop_options.h"
 #include "routing/model/hop_table.h"
 
 namespace smd {
@@ -13,20 +16,31 @@ namespace smd {
 ///   - otherwise, among the ports of s whose neighbour switch is one hop closer to d's switch (minimum
 ///     hop counts from HopTable), the one with the fewest LIDs routed through it so far; ties go to the
 ///     lowest port number. LIDs are visited in increasing order, so the result is deterministic and the
-///     2^LMC LIDs of one port spread over different equal-cost ports.
+///     2^LMC LIDs of one port spread over different equal-cost ports; with guid_routing_order, in the
+///     order destination_order() gives (the listed ports' LIDs first, as OpenSM's minhop).
 ///   - d unreachable from s (other component, uncabled CA port, unassigned) -> kNoPort.
 /// Every LFT covers 0..max LID. Work is O(S * (S * ports + LIDs)) and runs per switch on all threads.
+/// Listed GUIDs that name no port are skipped and named in RoutingTables::notes.
 class MinHopEngine : public RoutingEngine {
  public:
-  std::string_view name() const override { return "minhop"; }
+  MinHopEngine() = default;
+  explicit MinHopEngine(MinhopOptions options) : options_(std::move(options)) {}
+  /// As the shared section factory builds every engine; minhop uses nothing of the routing options.
+  MinHopEngine(MinhopOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
+  std::string_view name() const override { return MinhopOptions::kEngine; }
   /// Never declines; errors only for an empty LidMap (kInvalidInput: nothing to route).
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
+
+ private:
+  MinhopOptions options_;
 };
 
 /// The minhop port choice for all switches given precomputed graph, hops and LID targets, written into
-/// `tables.lft` (indexed by NodeIndex, sized by the caller to the topology's node count). Exposed so that other engines
-/// can reuse the balanced shortest-path fill for switches they do not handle themselves.
+/// `tables.lft` (indexed by NodeIndex, sized by the caller to the topology's node count). LIDs are taken
+/// in the order of `order` (each at most once; LIDs not in it stay kNoPort), or 1..max_lid when it is
+/// empty. Exposed so that other engines can reuse the balanced shortest-path fill for switches they do
+/// not handle themselves.
 void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const std::vector<LidTarget>& targets,
-                        Lid max_lid, RoutingTables& tables);
+                        Lid max_lid, RoutingTables& tables, std::span<const Lid> order = {});
 
 }  // namespace smd

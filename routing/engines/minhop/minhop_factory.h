@@ -1,5 +1,5 @@
-// The minhop engine's registry entry. minhop has no options of its own, so routing.minhop is not a
-// policy key; it only takes what every engine takes (RoutingOptions).
+// The minhop engine's registry entry: reads routing.minhop (guid_routing_order) when the policy loads and
+// builds the engine from it.
 #pragma once
 
 #include "routing/engines/engine_factory.h"

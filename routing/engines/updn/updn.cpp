@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 
 #include "routing/engines/common/ar_groups.h"
 #include "routing/engines/common/ca_destinations.h"
+#include "routing/engines/common/routing_order.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/updn/updn_roots.h"
 #include "routing/model/hop_table.h"
@@ -26,6 +28,48 @@ std::vector<CaDest> ca_order_destinations(const Topology& topo, const LidMap& li
   return out;
 }
 
+/// routing.updn.guid_routing_order: the listed CA ports first, in list order, then the others in CA order
+/// (stable). A listed switch port keeps updn's switch-LID rule; unknown GUIDs are left to the caller.
+void put_listed_first(const Topology& topo, const LidMap& lids, const std::vector<Guid>& listed,
+                      std::vector<CaDest>& cas) {
+  if (listed.empty()) return;
+  std::unordered_map<Guid, std::size_t> position;
+  for (std::size_t i = 0; i < listed.size(); ++i) position.emplace(listed[i], i);
+  const auto rank = [&](const CaDest& d) {
+    const auto owner = lids.owner(d.base);
+    const Node& node = topo.node(d.node);
+    if (!owner || owner->port >= node.ports.size()) return listed.size();
+    auto it = position.find(node.ports[owner->port].guid);
+    return it == position.end() ? listed.size() : it->second;
+  };
+  std::stable_sort(cas.begin(), cas.end(), [&](const CaDest& a, const CaDest& b) { return rank(a) < rank(b); });
+}
+
+/// routing.updn.ids as [switch] -> id (the GUID where none is given); empty when none are. GUIDs that name
+/// no switch of the fabric are skipped, as OpenSM does, and named in `notes`.
+std::vector<std::uint64_t> switch_ids(const Topology& topo, const SwitchGraph& graph, const std::vector<GuidId>& ids,
+                                      std::vector<std::string>& notes) {
+  if (ids.empty()) return {};
+  std::vector<std::uint64_t> out(graph.num_switches());
+  for (SwitchIndex s = 0; s < graph.num_switches(); ++s) out[s] = topo.node(graph.node(s)).guid;
+  std::string unknown;
+  std::size_t count = 0;
+  for (const GuidId& e : ids) {
+    const auto node = topo.find(e.guid);
+    const SwitchIndex s = node ? graph.index_of(*node) : kNoSwitch;
+    if (s != kNoSwitch) {
+      out[s] = e.id;
+    } else if (++count <= 8) {
+      unknown += " " + format_guid(e.guid);
+    }
+  }
+  if (count > 0) {
+    notes.push_back("routing.updn.ids: " + std::to_string(count) + (count == 1 ? " GUID names" : " GUIDs name") +
+                    " no switch of the fabric, skipped:" + unknown + (count > 8 ? " ..." : ""));
+  }
+  return out;
+}
+
 /// Everything one routing pass needs besides the roots.
 struct Fabric {
   const Topology& topo;
@@ -35,13 +79,16 @@ struct Fabric {
   std::vector<std::uint32_t> component;
   std::vector<CaDest> cas;
   std::vector<std::uint32_t> sources;
+  std::vector<std::uint64_t> ids;  ///< routing.updn.ids by switch, empty = GUIDs
+  std::vector<std::string> notes;  ///< what the options named that the fabric lacks
 };
 
 Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<SwitchIndex>& roots, bool adaptive) {
-  const UpDownOrder order = make_updown_order(f.topo, f.graph, rank_from_roots(f.graph, roots));
+  const UpDownOrder order = make_updown_order(f.topo, f.graph, rank_from_roots(f.graph, roots), f.ids);
   RoutingTables tables = ca_tables(f.topo, f.graph, f.lids, f.cas);
   tables.engine = "updn";
   tables.deadlock_free = true;
+  tables.notes = f.notes;
 
   UpDownBalancer balancer(f.graph, f.sources);
   DestPaths paths;
@@ -89,10 +136,16 @@ Result<RoutingTables> route_from_roots(const Fabric& f, const std::vector<Switch
 
 Result<RoutingTables> UpDownEngine::compute(const Topology& topo, const LidMap& lids) const {
   if (lids.max_lid() == 0) return make_error(ErrorCode::kInvalidInput, "no LIDs assigned, nothing to route");
-  Fabric f{topo, lids, SwitchGraph::build(topo), {}, {}, {}, {}};
+  Fabric f{topo, lids, SwitchGraph::build(topo), {}, {}, {}, {}, {}, {}};
   f.targets = lid_targets(topo, f.graph, lids);
   f.component = switch_components(f.graph);
   f.cas = ca_order_destinations(topo, lids, f.targets);
+  if (!options_.guid_routing_order.empty()) {
+    put_listed_first(topo, lids, options_.guid_routing_order, f.cas);
+    const auto unknown = destination_order(topo, lids, options_.guid_routing_order).unknown;
+    if (auto note = unknown_order_note(name(), unknown); !note.empty()) f.notes.push_back(std::move(note));
+  }
+  f.ids = switch_ids(topo, f.graph, options_.ids, f.notes);
   f.sources.assign(f.graph.num_switches(), 0);
   for (const CaDest& d : f.cas) ++f.sources[d.sw];
 

@@ -14,10 +14,13 @@ namespace smd {
 ///   - CA LIDs: for each destination switch, shortest legal paths from every switch (DestPaths); each LID
 ///     is then routed with UpDownBalancer, which counts only the CA flows that really reach a switch, so
 ///     a fat tree is spread over all its spines (d-mod-k like) rather than funnelled. LIDs are taken in
-///     CA order = (attached switch index, port), LMC LIDs in later rounds with rotated ties.
+///     CA order = (attached switch index, port), LMC LIDs in later rounds with rotated ties; with
+///     UpdnOptions::guid_routing_order the listed CA ports come first, in list order (as OpenSM's updn).
+///   - UpdnOptions::ids replace switch GUIDs where the order breaks ties of rank (OpenSM's ids_guid_file).
 ///   - switch LIDs: legal paths where they exist; between local maxima of the order (two spines) a
 ///     single down->up turn at one valley switch per component (route_switch_lid_via_valley).
-/// RoutingTables::deadlock_free = true; ca_order = the CA order above.
+/// RoutingTables::deadlock_free = true; ca_order = the CA order above; notes name listed GUIDs the fabric
+/// lacks (skipped, not fatal).
 /// Errors: kInvalidInput for an empty LidMap, a root GUID that is not a switch of the fabric, or
 /// configured roots that leave some switch without a legal path to a CA LID of its own component.
 /// Automatic roots never fail: if the spines chosen for a fat-tree-like graph leave a CA LID unreachable,

@@ -1,4 +1,4 @@
-// The updn engine's registry entry: reads routing.updn (roots) when the policy loads and builds the
+// The updn engine's registry entry: reads routing.updn (roots, guid_routing_order, ids) when the policy loads and builds the
 // engine from it.
 #pragma once
 

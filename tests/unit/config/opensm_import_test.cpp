@@ -11,6 +11,8 @@
 
 #include "config/opensm_conf.h"
 #include "config/policy_loader.h"
+#include "routing/engines/minhop/minhop_options.h"
+#include "routing/engines/updn/updn_options.h"
 #include "routing/engines/file/file_options.h"
 #include "tests/unit/temp_dir.h"
 
@@ -470,6 +472,34 @@ TEST_F(OpenSmImportFiles, NodeNameMapPathIsCarriedWhenTheFileReads) {
   ASSERT_TRUE(missing.ok());
   EXPECT_TRUE(mentions(missing->not_carried, "node_name_map_name " + dir_ + "/absent: refused by smd: sm.node_name_map"))
       << (missing->not_carried.empty() ? "" : missing->not_carried[0]);
+}
+
+// guid_routing_order_file feeds minhop and updn, the engines OpenSM applies it to; ids_guid_file feeds
+// updn. The files keep OpenSM's format, so their paths are carried; one that does not read is not.
+TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
+  const std::string order = dir_ + "/order";
+  const std::string ids = dir_ + "/ids";
+  std::ofstream(order) << "0x0000000000100003\n0x0000000000100001\n";
+  std::ofstream(ids) << "0x0000000000200001 7\n";
+  Conversion c;
+  const Policy p = c.policy("guid_routing_order_file " + order + "\nids_guid_file " + ids + "\n");
+  EXPECT_EQ(p.routing.options.engines.get<MinhopOptions>().guid_routing_order, (std::vector<Guid>{0x100003, 0x100001}));
+  const UpdnOptions& updn = p.routing.options.engines.get<UpdnOptions>();
+  EXPECT_EQ(updn.guid_routing_order, (std::vector<Guid>{0x100003, 0x100001}));
+  ASSERT_EQ(updn.ids.size(), 1u);
+  EXPECT_EQ(updn.ids[0].guid, 0x200001u);
+  EXPECT_EQ(updn.ids[0].id, 7u);
+
+  std::ofstream(order) << "0x0000000000100003\n0x0000000000100003\n";  // a GUID twice: smd refuses the file
+  auto twice = c.run("guid_routing_order_file " + order + "\n");
+  ASSERT_TRUE(twice.ok());
+  EXPECT_TRUE(mentions(twice->not_carried, order + ":2:1: 0x0000000000100003 is listed twice (first at line 1)"))
+      << (twice->not_carried.empty() ? "" : twice->not_carried[0]);
+  EXPECT_TRUE(load_policy_string(twice->yaml, "x").ok());
+  auto scatter = c.run("guid_routing_order_no_scatter TRUE\n");
+  ASSERT_TRUE(scatter.ok());
+  EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: no scatter_ports"))
+      << (scatter->not_carried.empty() ? "" : scatter->not_carried[0]);
 }
 
 // routing_engine file with lfts_file: both carry (the file engine stays in the chain, minhop after it as

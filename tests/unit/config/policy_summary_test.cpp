@@ -6,6 +6,7 @@
 #include "routing/engines/dfsssp/dfsssp_options.h"
 #include "routing/engines/file/file_options.h"
 #include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/updn/updn_options.h"
 
 namespace smd {
@@ -14,8 +15,9 @@ namespace {
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(
       summarize_policy(Policy{}),
-      "engines=ftree,updn,minhop adaptive=off updn.roots=auto ftree.roots=auto dfsssp.max_vls=auto "
-      "dfsssp.spread_vls=off file.lfts_file=none repair=minimal lmc=0 sm.port=auto "
+      "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none updn.roots=auto "
+      "updn.guid_routing_order=none updn.ids=guids ftree.roots=auto sssp.guid_routing_order=none dfsssp.max_vls=auto "
+      "dfsssp.spread_vls=off dfsssp.guid_routing_order=none file.lfts_file=none repair=minimal lmc=0 sm.port=auto "
       "priority=0 "
       "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
       "mad.window=32 "
@@ -29,7 +31,13 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   Policy p;
   p.routing.engines = {"ftree", "minhop"};
   p.routing.options.adaptive = true;
-  p.routing.options.engines.set(UpdnOptions({0x10, 0x20}));
+  UpdnOptions updn({0x10, 0x20});
+  updn.guid_routing_order = {0x100001, 0x100002, 0x100003};
+  updn.ids = {{0x10, 2}, {0x20, 1}};
+  p.routing.options.engines.set(updn);
+  MinhopOptions minhop;
+  minhop.guid_routing_order = {0x100009};
+  p.routing.options.engines.set(minhop);
   p.routing.options.engines.set(FtreeOptions({0x0002c90300001000ULL}));
   DfssspOptions dfsssp;
   dfsssp.max_vls = 4;
@@ -73,8 +81,11 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.ports = PortsPolicy{14, 0x13, 0x0c, 5, 2, 4, 6, 3, 0x0f, 1, 0, 30};
   std::string s = summarize_policy(p);
   EXPECT_EQ(s,
-            "engines=ftree,minhop adaptive=on updn.roots=0x0000000000000010,0x0000000000000020 "
-            "ftree.roots=0x0002c90300001000 dfsssp.max_vls=4 dfsssp.spread_vls=on file.lfts_file=/srv/opensm-lfts.dump repair=full lmc=2 "
+            "engines=ftree,minhop adaptive=on minhop.guid_routing_order=1 "
+            "updn.roots=0x0000000000000010,0x0000000000000020 "
+            "updn.guid_routing_order=3 updn.ids=2 "
+            "ftree.roots=0x0002c90300001000 sssp.guid_routing_order=none dfsssp.max_vls=4 dfsssp.spread_vls=on "
+            "dfsssp.guid_routing_order=none file.lfts_file=/srv/opensm-lfts.dump repair=full lmc=2 "
             "sm.port=mlx5_0/1 priority=14 sm_key=set "
             "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "
             "mad.timeout=250ms mad.retries=1 "

@@ -1,4 +1,4 @@
-// The shared factory shapes (rooted_engine.h, plain_engine_factory.h) behind each engine's registry
+// The factories (rooted_engine.h, section_engine_factory.h and the engines' own) behind each engine's registry
 // entry: names, whether routing.<name> is a section, the summary strings and the engine each creates.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,9 @@
 #include "routing/engines/dfsssp/dfsssp_factory.h"
 #include "routing/engines/ftree/ftree_factory.h"
 #include "routing/engines/minhop/minhop_factory.h"
+#include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/updn/updn_factory.h"
+#include "routing/engines/updn/updn_options.h"
 
 namespace smd {
 namespace {
@@ -17,11 +19,12 @@ TEST(EngineFactories, RootedEnginesReadRootsAndNameThemselves) {
   for (const EngineFactory* f : {&ftree_factory(), &updn_factory()}) {
     EXPECT_TRUE(f->has_options()) << f->name();
     const auto summary = f->summarise(options);
-    ASSERT_EQ(summary.size(), 1u);
+    ASSERT_GE(summary.size(), 1u);
     EXPECT_EQ(summary[0].key, "roots");
     EXPECT_EQ(summary[0].value, "auto") << "no roots set: the engine chooses";
     EXPECT_EQ(f->create(options)->name(), f->name());
   }
+  EXPECT_EQ(ftree_factory().summarise(options).size(), 1u) << "ftree's only option is its roots";
   EXPECT_EQ(ftree_factory().name(), "ftree");
   EXPECT_EQ(updn_factory().name(), "updn");
   options.engines.set(FtreeOptions({0x10, 0x2c9}));
@@ -29,15 +32,55 @@ TEST(EngineFactories, RootedEnginesReadRootsAndNameThemselves) {
   EXPECT_EQ(updn_factory().summarise(options)[0].value, "auto") << "ftree's roots are not updn's";
 }
 
-TEST(EngineFactories, EnginesWithoutOptionsHaveNoSection) {
-  const RoutingOptions options;
-  for (const EngineFactory* f : {&minhop_factory(), &sssp_factory()}) {
-    EXPECT_FALSE(f->has_options()) << f->name();
-    EXPECT_TRUE(f->summarise(options).empty()) << f->name();
-    EXPECT_EQ(f->create(options)->name(), f->name());
-  }
+TEST(EngineFactories, UpdnSummarisesItsOrderAndIds) {
+  RoutingOptions options;
+  auto summary = updn_factory().summarise(options);
+  ASSERT_EQ(summary.size(), 3u);
+  EXPECT_EQ(summary[1].key, "guid_routing_order");
+  EXPECT_EQ(summary[1].value, "none");
+  EXPECT_EQ(summary[2].key, "ids");
+  EXPECT_EQ(summary[2].value, "guids");
+  UpdnOptions updn;
+  updn.guid_routing_order = {0x100001, 0x100003};
+  updn.ids = {{0x200000, 7}};
+  options.engines.set(updn);
+  summary = updn_factory().summarise(options);
+  EXPECT_EQ(summary[1].value, "2");
+  EXPECT_EQ(summary[2].value, "1");
+}
+
+TEST(EngineFactories, MinhopHasItsRoutingOrder) {
+  RoutingOptions options;
+  EXPECT_TRUE(minhop_factory().has_options());
   EXPECT_EQ(minhop_factory().name(), "minhop");
+  EXPECT_EQ(minhop_factory().create(options)->name(), "minhop");
+  auto summary = minhop_factory().summarise(options);
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0].key, "guid_routing_order");
+  EXPECT_EQ(summary[0].value, "none");
+  MinhopOptions minhop;
+  minhop.guid_routing_order = {0x100005};
+  options.engines.set(minhop);
+  EXPECT_EQ(minhop_factory().summarise(options)[0].value, "1");
+}
+
+TEST(EngineFactories, SsspAndDfssspHaveTheirRoutingOrder) {
+  RoutingOptions options;
+  EXPECT_TRUE(sssp_factory().has_options());
   EXPECT_EQ(sssp_factory().name(), "sssp");
+  EXPECT_EQ(sssp_factory().create(options)->name(), "sssp");
+  auto summary = sssp_factory().summarise(options);
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0].key, "guid_routing_order");
+  EXPECT_EQ(summary[0].value, "none");
+  summary = dfsssp_factory().summarise(options);
+  ASSERT_EQ(summary.size(), 3u);
+  EXPECT_EQ(summary[2].key, "guid_routing_order");
+  SsspOptions sssp;
+  sssp.guid_routing_order = {0x100005, 0x100007};
+  options.engines.set(sssp);
+  EXPECT_EQ(sssp_factory().summarise(options)[0].value, "2");
+  EXPECT_EQ(dfsssp_factory().summarise(options)[2].value, "none") << "sssp's order is not dfsssp's";
 }
 
 }  // namespace

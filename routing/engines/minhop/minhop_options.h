@@ -1,0 +1,26 @@
+// routing.minhop: the options of the minhop engine, read when the policy loads.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "routing/base/ids.h"
+#include "routing/engines/engine_factory.h"
+#include "routing/engines/engine_options.h"
+
+namespace smd {
+
+struct MinhopOptions : EngineOptions {
+  static constexpr std::string_view kEngine = "minhop";
+
+  /// routing.minhop.guid_routing_order (or _file): port GUIDs whose LIDs are routed first, in this order
+  /// (routing/engines/common/routing_order.h); empty = increasing LID order.
+  std::vector<Guid> guid_routing_order;
+
+  /// Read guid_routing_order or its _file (read_routing_order); false when refused.
+  bool read(OptionReader& in);
+  /// The routing order as summarise_order prints it.
+  std::vector<OptionSummary> summary() const;
+};
+
+}  // namespace smd
