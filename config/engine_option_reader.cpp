@@ -8,16 +8,24 @@
 namespace smd {
 namespace {
 
+// A relative path is taken from the policy's folder, as sm.node_name_map and netfile includes: the daemon's
+// working directory (/ under systemd) never matters.
+std::string from_policy_folder(const std::string& path, const std::string& policy) {
+  if (path.empty() || path.front() == '/' || policy.rfind('/') == std::string::npos) return path;
+  return policy.substr(0, policy.rfind('/') + 1) + path;
+}
+
 /// Reads the path under `key` and parses the file it names with `read`; a problem in the file is
 /// reported at the key, its message carrying the file's own place.
 template <class T, class Read>
-bool read_file_key(MapReader& section, std::string_view key, std::vector<T>& out, Read read) {
+bool read_file_key(MapReader& section, const std::string& policy, std::string_view key, std::vector<T>& out,
+                   Read read) {
   std::string path;
   const std::size_t before = section.diagnostics().failures();
   section.read_string(key, path);
   if (section.diagnostics().failures() != before) return false;
   if (path.empty()) return true;  // absent, or "": no file (how the shipped policy writes the default)
-  auto parsed = read(path);
+  auto parsed = read(from_policy_folder(path, policy));
   if (!parsed.ok()) {
     section.fail_key(key, parsed.error().message);
     return false;
@@ -33,11 +41,13 @@ bool MapOptionReader::read_guid_list(std::string_view key, std::vector<Guid>& ou
 }
 
 bool MapOptionReader::read_guid_list_file(std::string_view key, std::vector<Guid>& out) {
-  return read_file_key(section_, key, out, [](const std::string& path) { return smd::read_guid_list_file(path); });
+  return read_file_key(section_, diag_.source(), key, out,
+                       [](const std::string& path) { return smd::read_guid_list_file(path); });
 }
 
 bool MapOptionReader::read_guid_id_file(std::string_view key, std::vector<GuidId>& out) {
-  return read_file_key(section_, key, out, [](const std::string& path) { return smd::read_guid_id_file(path); });
+  return read_file_key(section_, diag_.source(), key, out,
+                       [](const std::string& path) { return smd::read_guid_id_file(path); });
 }
 
 bool MapOptionReader::read_guid_id_map(std::string_view key, std::vector<GuidId>& out) {
@@ -93,12 +103,7 @@ bool MapOptionReader::read_file(std::string_view key, std::size_t max_bytes, Fil
   std::string path;
   if (!clean([&] { section_.read_string(key, path); })) return false;
   if (path.empty()) return true;
-  // From the policy's folder, as sm.node_name_map and netfile includes: the daemon's cwd never matters.
-  std::string resolved = path;
-  const std::string& policy = diag_.source();
-  if (resolved.front() != '/' && policy.rfind('/') != std::string::npos) {
-    resolved = policy.substr(0, policy.rfind('/') + 1) + resolved;
-  }
+  std::string resolved = from_policy_folder(path, diag_.source());
   auto text = read_regular_file(resolved, max_bytes, "file");
   if (!text) {
     section_.fail_key(key, text.error().message);

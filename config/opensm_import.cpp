@@ -633,7 +633,10 @@ class Importer {
   // written again, until it loads. Each failed round removes at least one entry, so it ends.
   Result<OpenSmImport> write_until_it_loads() {
     const std::string header = "# smd policy converted from " + source_ + kImportHeader;
-    const std::string converted = source_ + " (converted)";
+    // Named as the written file, so the loader resolves relative paths from its folder (none: the working
+    // directory, where standard output's reader presumably keeps it).
+    const std::string converted =
+        inputs_.policy_path.empty() ? std::string("(converted)") : inputs_.policy_path + " (converted)";
     const std::size_t rounds = draft_.entries.size() + 1;
     for (std::size_t round = 0; round < rounds; ++round) {
       std::map<int, const Entry*> line_of;

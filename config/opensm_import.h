@@ -23,6 +23,10 @@ struct OpenSmImportInputs {
   std::string partitions_file;
   /// Read this QoS policy file instead of the one qos_policy_file names ("" = the named one).
   std::string qos_policy_file;
+  /// Where the converted policy will be written ("" = standard output, taken as the working directory).
+  /// The loader takes a relative file path (lfts_file, *_file) from the policy's own folder, so the
+  /// conversion is checked as if it stood there: a path that does not resolve from it is not carried.
+  std::string policy_path;
 };
 
 /// What the conversion made.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "routing/base/ids.h"
@@ -55,6 +56,37 @@ class OptionReader {
   /// Report a problem no single read can see (two keys that contradict each other) at `key`'s place, as
   /// "file:line:column: section.key: message"; at the section's own place when `key` is absent.
   virtual void fail(std::string_view key, const std::string& message) = 0;
+
+  /// OpenSM keeps its routing inputs in files, smd's policy inline as well: `key` (read_guid_list) or
+  /// `key`_file (read_guid_list_file) into `out`; both at once is an error at the file key. Both are read
+  /// even when the first is wrong, so the earliest problem in the file is reported.
+  bool read_guid_list_or_file(std::string_view key, std::vector<Guid>& out) {
+    return read_inline_or_file(key, out, &OptionReader::read_guid_list, &OptionReader::read_guid_list_file);
+  }
+  /// The same for a GUID-to-id map (read_guid_id_map, or read_guid_id_file at `key`_file).
+  bool read_guid_id_map_or_file(std::string_view key, std::vector<GuidId>& out) {
+    return read_inline_or_file(key, out, &OptionReader::read_guid_id_map, &OptionReader::read_guid_id_file);
+  }
+
+ private:
+  template <class T>
+  using ListRead = bool (OptionReader::*)(std::string_view, std::vector<T>&);
+
+  template <class T>
+  bool read_inline_or_file(std::string_view key, std::vector<T>& out, ListRead<T> read_inline, ListRead<T> read_file) {
+    const std::string file_key = std::string(key) + "_file";
+    std::vector<T> inline_list;
+    std::vector<T> from_file;
+    const bool inline_ok = (this->*read_inline)(key, inline_list);
+    const bool file_ok = (this->*read_file)(file_key, from_file);
+    if (!inline_ok || !file_ok) return false;
+    if (!inline_list.empty() && !from_file.empty()) {
+      fail(file_key, "give " + std::string(key) + " or " + file_key + ", not both");
+      return false;
+    }
+    out = inline_list.empty() ? std::move(from_file) : std::move(inline_list);
+    return true;
+  }
 };
 
 }  // namespace smd

@@ -18,20 +18,7 @@ namespace smd {
 
 /// Reads routing.<engine>.roots (an inline list) or roots_file (OpenSM's root_guid_file format: one GUID
 /// a line) into `out`; both at once is an error at roots_file. True when nothing was wrong.
-inline bool read_roots(OptionReader& in, std::vector<Guid>& out) {
-  std::vector<Guid> inline_list;
-  std::vector<Guid> from_file;
-  // Both keys are read even when the first is wrong, so the earliest problem in the file is reported.
-  const bool list_ok = in.read_guid_list("roots", inline_list);
-  const bool file_ok = in.read_guid_list_file("roots_file", from_file);
-  if (!list_ok || !file_ok) return false;
-  if (!inline_list.empty() && !from_file.empty()) {
-    in.fail("roots_file", "give roots or roots_file, not both");
-    return false;
-  }
-  out = inline_list.empty() ? std::move(from_file) : std::move(inline_list);
-  return true;
-}
+inline bool read_roots(OptionReader& in, std::vector<Guid>& out) { return in.read_guid_list_or_file("roots", out); }
 
 /// routing.<engine>.roots as parse accepted it: non-zero, distinct GUIDs; empty = the engine chooses.
 /// Whether each names a switch of the fabric is only known when routing, which refuses one that does not.

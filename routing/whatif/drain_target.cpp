@@ -2,6 +2,7 @@
 #include "routing/whatif/drain_target.h"
 
 #include <charconv>
+#include <optional>
 #include <string_view>
 
 namespace smd {
@@ -23,19 +24,35 @@ std::string_view unquote(std::string_view s) {
   return s;
 }
 
+bool is_quoted(std::string_view s) { return s.size() >= 2 && s.front() == '"' && s.back() == '"'; }
+
 bool looks_like_guid(std::string_view s) { return s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
 
-/// The node named by a GUID or a NodeDescription; errors name `text`.
-Result<NodeIndex> find_node(const Topology& topo, std::string_view name, const std::string& text) {
-  if (looks_like_guid(name)) {
+/// The node named by a GUID or a NodeDescription (only a NodeDescription when `name` was in quotes, as
+/// ibsim writes names; only a GUID with `guid_only`, the GUID/PORT form); errors name `text`. A name that reads both ways and names two nodes (a
+/// NodeDescription written as another node's GUID) is refused as ambiguous: a drain must never pick a
+/// part the operator did not mean.
+Result<NodeIndex> find_node(const Topology& topo, std::string_view written, const std::string& text,
+                            bool guid_only = false) {
+  const bool description_only = is_quoted(written);
+  const std::string_view name = unquote(written);
+  std::optional<NodeIndex> by_guid;
+  std::string guid_problem;
+  if (!description_only && looks_like_guid(name)) {
     Guid guid = 0;
     const char* first = name.data() + 2;
     const char* last = name.data() + name.size();
     const auto [ptr, ec] = std::from_chars(first, last, guid, 16);
-    if (ec != std::errc{} || ptr != last || last - first > 16) return bad(text, "not a 64-bit hex GUID");
-    const std::optional<NodeIndex> n = topo.find(guid);
-    if (!n) return bad(text, "no node has GUID " + format_guid(guid));
-    return *n;
+    if (ec != std::errc{} || ptr != last || last - first > 16) {
+      guid_problem = "not a 64-bit hex GUID";
+    } else {
+      by_guid = topo.find(guid);
+      if (!by_guid) guid_problem = "no node has GUID " + format_guid(guid);
+    }
+  }
+  if (guid_only) {
+    if (by_guid) return *by_guid;
+    return bad(text, guid_problem);
   }
   NodeIndex found = kNoNode;
   std::size_t count = 0;
@@ -43,7 +60,12 @@ Result<NodeIndex> find_node(const Topology& topo, std::string_view name, const s
     if (topo.node(n).description != name) continue;
     if (count++ == 0) found = n;
   }
-  if (count == 0) return bad(text, "no node is named '" + std::string(name) + "'");
+  if (by_guid && count > 0 && (count > 1 || found != *by_guid)) {
+    return bad(text, "names " + describe_node(topo.node(*by_guid)) + " by GUID and " + std::to_string(count) +
+                         " node(s) by NodeDescription; ambiguous: write the NodeDescription in double quotes");
+  }
+  if (by_guid) return *by_guid;
+  if (count == 0) return bad(text, guid_problem.empty() ? "no node is named '" + std::string(name) + "'" : guid_problem);
   if (count > 1) {
     return bad(text, std::to_string(count) + " nodes are named '" + std::string(name) + "'; name it by GUID");
   }
@@ -88,7 +110,7 @@ Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& te
     if (open == std::string_view::npos) return bad(text, "']' without '['");
     auto port = parse_port(s.substr(open + 1, s.size() - open - 2), text);
     if (!port) return port.error();
-    auto n = find_node(topo, unquote(trim(s.substr(0, open))), text);
+    auto n = find_node(topo, trim(s.substr(0, open)), text);
     if (!n) return n.error();
     return cable_part(topo, *n, *port, text);
   }
@@ -96,11 +118,11 @@ Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& te
   if (const std::size_t slash = s.rfind('/'); slash != std::string_view::npos && looks_like_guid(s)) {
     auto port = parse_port(s.substr(slash + 1), text);
     if (!port) return port.error();
-    auto n = find_node(topo, s.substr(0, slash), text);
+    auto n = find_node(topo, s.substr(0, slash), text, /*guid_only=*/true);
     if (!n) return n.error();
     return cable_part(topo, *n, *port, text);
   }
-  auto n = find_node(topo, unquote(s), text);
+  auto n = find_node(topo, s, text);
   if (!n) return n.error();
   const Node& node = topo.node(*n);
   if (!node.is_switch()) {

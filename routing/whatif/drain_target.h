@@ -1,7 +1,8 @@
 // Naming what to drain: the parts an operator lists before maintenance (`smd plan --drain`, later
 // `smctl what-if drain`), resolved against one Topology. Two kinds of part:
 //   - a switch: its node GUID ("0x0002c90300001234") or its NodeDescription (the netfile's id, e.g.
-//     sw-L0-0, quotes optional);
+//     sw-L0-0, quotes optional; a quoted name is only a NodeDescription, and a name that reads as one
+//     node's GUID and another's NodeDescription is refused as ambiguous);
 //   - a cable: one of its ends, "GUID/PORT" or "NAME[PORT]" (ibsim's console form, "sw-L0-0"[13]).
 // A CA is never drained whole: name its cable. Everything is decided before anything is computed, so a
 // typo stops the what-if with the argument named instead of reporting on a fabric nobody asked about.

@@ -31,6 +31,7 @@ int run_import_opensm(const std::string& input, const std::string& partitions, c
   };
   inputs.partitions_file = partitions;
   inputs.qos_policy_file = qos_policy;
+  inputs.policy_path = output_path == "-" ? std::string() : output_path;
   const std::function<Result<OpenSmImport>(const std::string&)> convert =
       [&](const std::string& text) -> Result<OpenSmImport> {
     auto settings = parse_opensm_conf(text, input);

@@ -61,18 +61,7 @@ std::string summarise_order(const std::vector<Guid>& guids) {
 }
 
 bool read_routing_order(OptionReader& in, std::vector<Guid>& out) {
-  std::vector<Guid> inline_list;
-  std::vector<Guid> from_file;
-  // Both keys are read even when the first is wrong, so the earliest problem in the file is reported.
-  const bool list_ok = in.read_guid_list("guid_routing_order", inline_list);
-  const bool file_ok = in.read_guid_list_file("guid_routing_order_file", from_file);
-  if (!list_ok || !file_ok) return false;
-  if (!inline_list.empty() && !from_file.empty()) {
-    in.fail("guid_routing_order_file", "give guid_routing_order or guid_routing_order_file, not both");
-    return false;
-  }
-  out = inline_list.empty() ? std::move(from_file) : std::move(inline_list);
-  return true;
+  return in.read_guid_list_or_file("guid_routing_order", out);
 }
 
 }  // namespace smd

@@ -7,29 +7,11 @@
 #include "routing/engines/updn/updn.h"
 
 namespace smd {
-namespace {
-
-/// ids or ids_file into `out`; both at once is an error at ids_file.
-bool read_ids(OptionReader& in, std::vector<GuidId>& out) {
-  std::vector<GuidId> inline_map;
-  std::vector<GuidId> from_file;
-  const bool map_ok = in.read_guid_id_map("ids", inline_map);
-  const bool file_ok = in.read_guid_id_file("ids_file", from_file);
-  if (!map_ok || !file_ok) return false;
-  if (!inline_map.empty() && !from_file.empty()) {
-    in.fail("ids_file", "give ids or ids_file, not both");
-    return false;
-  }
-  out = inline_map.empty() ? std::move(from_file) : std::move(inline_map);
-  return true;
-}
-
-}  // namespace
 
 bool UpdnOptions::read(OptionReader& in) {
   const bool roots_ok = read_roots(in, roots);
   const bool order_ok = read_routing_order(in, guid_routing_order);
-  const bool ids_ok = read_ids(in, ids);
+  const bool ids_ok = in.read_guid_id_map_or_file("ids", ids);
   return roots_ok && order_ok && ids_ok;
 }
 

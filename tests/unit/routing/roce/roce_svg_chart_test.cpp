@@ -6,8 +6,8 @@
 
 #include <cmath>
 #include <map>
-#include <regex>
 #include <string>
+#include <string_view>
 
 #include "routing/roce/svg_chart.h"
 
@@ -42,12 +42,23 @@ Comparison sample() {
   return c;
 }
 
-// Bar heights keyed by their tooltip "group, scheme: value".
+// Bar heights keyed by their tooltip "group, scheme: value": each <rect ...> directly followed by a <title>.
+// Spelled out rather than a std::regex: GCC 12's <regex> trips -Wmaybe-uninitialized under the sanitizers.
 std::multimap<std::string, double> bars(const std::string& svg) {
   std::multimap<std::string, double> out;
-  const std::regex bar("<rect [^>]*height=\"([0-9.]+)\"[^>]*><title>([^<]*)</title>");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator(); ++it) {
-    out.emplace((*it)[2].str(), std::stod((*it)[1].str()));
+  for (std::size_t at = svg.find("<rect "); at != std::string::npos; at = svg.find("<rect ", at + 1)) {
+    const std::size_t end = svg.find('>', at);
+    if (end == std::string::npos) break;
+    const std::string_view rect(svg.data() + at, end - at);
+    const std::size_t h = rect.find(" height=\"");
+    const std::string_view title_open = "<title>";
+    if (h == std::string_view::npos || svg.compare(end + 1, title_open.size(), title_open) != 0) continue;
+    const std::size_t value = h + 9;
+    const std::string height(rect.substr(value, rect.find('"', value) - value));
+    const std::size_t text = end + 1 + title_open.size();
+    const std::size_t close = svg.find("</title>", text);
+    if (close == std::string::npos) break;
+    out.emplace(svg.substr(text, close - text), std::stod(height));
   }
   return out;
 }

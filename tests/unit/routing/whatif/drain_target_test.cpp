@@ -94,6 +94,27 @@ TEST(DrainTarget, BadArgumentsSayWhatAndName) {
   }
 }
 
+// A NodeDescription that reads as another node's GUID (a host named "0x0000000000000300" beside the spine of
+// that GUID): the bare name is refused as ambiguous, the quoted name is the description, GUID/PORT the GUID.
+TEST(DrainTarget, ANameThatIsOneNodesGuidAndAnothersDescriptionIsAmbiguous) {
+  Small f;
+  Node odd = test::make_node(NodeType::kSwitch, 4, 0x600);
+  odd.description = "0x0000000000000300";
+  const NodeIndex odd_node = f.t.add_node(std::move(odd)).value();
+  auto bare = resolve_drain_part(f.t, "0x0000000000000300");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.error().message,
+            "--drain '0x0000000000000300': names 0x0000000000000300 (spine) by GUID and 1 node(s) by NodeDescription; "
+            "ambiguous: write the NodeDescription in double quotes");
+  auto quoted = resolve_drain_part(f.t, "\"0x0000000000000300\"");
+  ASSERT_TRUE(quoted.ok()) << quoted.error().message;
+  EXPECT_EQ(quoted->node, odd_node);
+  auto by_guid = resolve_drain_part(f.t, "0x0000000000000300/4");
+  ASSERT_TRUE(by_guid.ok()) << by_guid.error().message;
+  EXPECT_EQ(by_guid->node, f.spine);
+  EXPECT_EQ(by_guid->peer, f.leaf);
+}
+
 TEST(DrainTarget, ListStopsAtTheFirstBadOneAndRefusesNone) {
   Small f;
   const std::vector<std::string> ok{"spine", "h0[1]"};
