@@ -84,7 +84,8 @@ std::vector<CollectivePhase> tree_phases(std::span<const std::uint32_t> ranks) {
 
 Result<std::vector<CollectiveSpec>> parse_collectives(std::string_view list) {
   std::vector<CollectiveSpec> out;
-  if (list.empty() || list == "none") return out;
+  if (list == "none") return out;
+  if (list.empty()) return make_error(ErrorCode::kInvalidInput, "--collectives: empty list (none: no collectives)");
   std::size_t at = 0;
   while (at <= list.size()) {
     const std::size_t comma = std::min(list.find(',', at), list.size());
@@ -113,6 +114,11 @@ Result<std::vector<CollectiveSpec>> parse_collectives(std::string_view list) {
         return make_error(ErrorCode::kInvalidInput,
                           "--collectives: '" + std::string(item) + "': the expert group size must be a number >= 2");
       }
+    }
+    // A collective named twice would be timed and printed twice: a slip, not a request.
+    if (std::any_of(out.begin(), out.end(),
+                    [&](const CollectiveSpec& o) { return o.kind == spec.kind && o.group == spec.group; })) {
+      return make_error(ErrorCode::kInvalidInput, "--collectives: '" + std::string(item) + "' is named twice");
     }
     out.push_back(spec);
   }

@@ -48,10 +48,14 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
   std::unordered_map<Guid, std::uint32_t> by_guid;
   std::unordered_map<Lid, std::uint32_t> by_lid;
   std::unordered_map<std::string, std::uint32_t> by_name;
+  std::unordered_map<std::string, std::size_t> ports_named;  // two CAs of one name, or a multi-port CA
   for (std::uint32_t e = 0; e < endpoints.size(); ++e) {
     by_guid.emplace(endpoints[e].port_guid, e);
     by_lid.emplace(endpoints[e].lid, e);
-    if (!endpoints[e].name.empty()) by_name.emplace(endpoints[e].name, e);  // first port of a multi-port CA
+    if (!endpoints[e].name.empty()) {
+      by_name.emplace(endpoints[e].name, e);
+      ++ports_named[endpoints[e].name];
+    }
   }
   roce::Job job{path, {}};
   std::unordered_map<std::uint32_t, unsigned> line_of;  // endpoint -> line it was given on
@@ -64,6 +68,8 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
     if (first == std::string::npos) continue;
     const std::string word = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
     const std::string where = path + ":" + std::to_string(number) + ": ";
+    // A runaway line (a binary file, a missing newline) is named by its start, not echoed whole.
+    const std::string shown = word.size() > 80 ? word.substr(0, 80) + "..." : word;
     Guid guid = 0;
     Lid lid = 0;
     std::uint32_t e = 0xFFFFFFFFu;
@@ -72,15 +78,20 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
     } else if (parse_lid(word, lid)) {
       if (auto it = by_lid.find(lid); it != by_lid.end()) e = it->second;
     } else if (auto it = by_name.find(word); it != by_name.end()) {
+      if (const std::size_t n = ports_named[word]; n > 1) {
+        return make_error(ErrorCode::kInvalidInput, where + "'" + shown + "' names " + std::to_string(n) +
+                                                        " ports (CAs of one name, or a CA with several ports): "
+                                                        "give the port GUID or LID");
+      }
       e = it->second;
     }
     if (e == 0xFFFFFFFFu) {
       return make_error(ErrorCode::kInvalidInput,
-                        where + "'" + word + "' is no endpoint of the comparison (port GUID, base LID or CA name)");
+                        where + "'" + shown + "' is no endpoint of the comparison (port GUID, base LID or CA name)");
     }
     if (const auto [it, fresh] = line_of.emplace(e, number); !fresh) {
       return make_error(ErrorCode::kInvalidInput,
-                        where + "'" + word + "' is already rank of line " + std::to_string(it->second));
+                        where + "'" + shown + "' is already rank of line " + std::to_string(it->second));
     }
     job.ranks.push_back(e);
   }

@@ -1,7 +1,8 @@
 // `smd plan --compare --job FILE`: a job's rank list read from a file, one endpoint per line in rank
 // order, named by its port GUID (0x...), its base LID (decimal) or its CA's NodeDescription (the quoted
 // id of an ibsim netfile, or an ibnetdiscover description with its spaces: the whole line, trimmed, is
-// the name; a multi-port CA's name means its first port the comparison uses). '#' starts a comment;
+// the name; a name several ports answer to, two CAs' or a multi-port CA's, is refused: the port GUID or
+// LID says which port is the rank). '#' starts a comment;
 // blank lines are skipped.
 #pragma once
 

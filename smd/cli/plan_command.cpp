@@ -487,7 +487,7 @@ void print_report(const PlanArgs& args, const PlanRun& run, std::ostream& out) {
 int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, std::ostream& out, std::ostream& err) {
   if (args.roce.requested()) {
     err << "smd plan: --drain reports on InfiniBand routing only: leave out --roce-plan, --frr-dir, --compare, "
-           "--svg and --pairs\n";
+           "--svg, --pairs, --collectives, --job, --placement and --jobs-at-once\n";
     return kPlanBadInput;
   }
   auto parts = resolve_drain_parts(*run.topo, args.drain);
@@ -593,7 +593,8 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--qps", args->roce.qps, "QPs (UDP source ports) per flow")->check(CLI::Range(1u, 64u));
   cmd->add_option("--collectives", args->roce.collectives,
                   "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
-                  "or none (default: all, moe:8)");
+                  "or none (default: all, moe:8); implies --compare")
+      ->each([args](const std::string&) { args->roce.collectives_given = true; });
   cmd->add_option("--job", args->roce.job_files,
                   "a job for the collectives: one endpoint per line (port GUID, LID or CA name); repeatable; "
                   "implies --compare")

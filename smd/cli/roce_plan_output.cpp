@@ -182,7 +182,12 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     summary["frr_files"] = plan->switches().size();
     summary["frr_ms"] = ms_since(start);
   }
-  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty()) return summary;
+  if (o.jobs_at_once && o.job_files.empty() && o.placements.empty()) {
+    return make_error(ErrorCode::kInvalidInput, "--jobs-at-once: no jobs to run at once (give --job or --placement)");
+  }
+  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty() && !o.collectives_given) {
+    return summary;
+  }
 
   roce::CompareOptions c;
   c.patterns.seeds = o.seeds;

@@ -40,11 +40,12 @@ struct RocePlanOptions {
   std::vector<std::string> job_files;
   std::vector<std::string> placements;
   bool jobs_at_once = false;  ///< --jobs-at-once: the jobs share the fabric (roce/jobs_at_once.h)
+  bool collectives_given = false;  ///< --collectives was on the command line (it implies --compare)
 
   /// True when any RoCE output was asked for.
   bool requested() const {
     return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty() || !job_files.empty() ||
-           !placements.empty();
+           !placements.empty() || collectives_given || jobs_at_once;
   }
 };
 

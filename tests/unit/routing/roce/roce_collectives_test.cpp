@@ -44,7 +44,8 @@ TEST(RoceCollectives, ParseListAndErrors) {
   EXPECT_EQ(collective_name((*all)[5]), "moe-alltoall:8");
   EXPECT_EQ(collective_name((*all)[1]), "tree-allreduce");
   EXPECT_TRUE(parse_collectives("none")->empty());
-  for (const char* bad : {"ring,rings", "moe", "moe:1", "moe:x", "ring:2", "ring,,tree"}) {
+  for (const char* bad : {"ring,rings", "moe", "moe:1", "moe:x", "ring:2", "ring,,tree", "", "ring,ring",
+                          "moe:4,tree,moe:4", "none,ring"}) {
     const auto r = parse_collectives(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);

@@ -34,7 +34,7 @@ TEST_F(JobFile, ReadsGuidsLidsAndNamesInRankOrder) {
                           "0x12\n"
                           "\n"
                           "  2   # b by its LID\n"
-                          "d\n"
+                          "0x21  # d's first port\n"
                           "0x0000000000000010\n");
   auto job = read_job_file(path, endpoints_);
   ASSERT_TRUE(job.ok()) << job.error().message;
@@ -58,6 +58,10 @@ TEST_F(JobFile, EachErrorNamesFileAndLine) {
       {"a\n0x99\n", ":2: '0x99' is no endpoint"},
       {"a\n49152\n", ":2: '49152' is no endpoint"},  // a multicast LID is read as a name: unknown
       {"a\n4\n", ":2: '4' is no endpoint"},
+      // Both ports of "d" answer to its name: which one is the rank is the operator's to say.
+      {"a\nd\n", ":2: 'd' names 2 ports (CAs of one name, or a CA with several ports): give the port GUID or LID"},
+      // A runaway line is named by its first 80 characters, not echoed whole.
+      {"a\n" + std::string(5000, 'x') + "\n", ":2: '" + std::string(80, 'x') + "...' is no endpoint"},
   };
   int n = 0;
   for (const auto& [text, where] : cases) {
