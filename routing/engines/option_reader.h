@@ -73,12 +73,12 @@ class OptionReader {
   using ListRead = bool (OptionReader::*)(std::string_view, std::vector<T>&);
 
   template <class T>
-  bool read_inline_or_file(std::string_view key, std::vector<T>& out, ListRead<T> read_inline, ListRead<T> read_file) {
+  bool read_inline_or_file(std::string_view key, std::vector<T>& out, ListRead<T> read_inline, ListRead<T> read_listed_file) {
     const std::string file_key = std::string(key) + "_file";
     std::vector<T> inline_list;
     std::vector<T> from_file;
     const bool inline_ok = (this->*read_inline)(key, inline_list);
-    const bool file_ok = (this->*read_file)(file_key, from_file);
+    const bool file_ok = (this->*read_listed_file)(file_key, from_file);
     if (!inline_ok || !file_ok) return false;
     if (!inline_list.empty() && !from_file.empty()) {
       fail(file_key, "give " + std::string(key) + " or " + file_key + ", not both");
