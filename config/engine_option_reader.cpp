@@ -64,7 +64,9 @@ bool MapOptionReader::read_guid_id_map(std::string_view key, std::vector<GuidId>
     const YAML::Mark mark = item.first.Mark();
     const std::string text = item.first.IsScalar() ? item.first.Scalar() : describe_kind(item.first);
     const std::string path = raw->path + "[" + text + "]";
-    auto guid = item.first.IsScalar() ? parse_unsigned(text) : Result<std::uint64_t>(make_error(ErrorCode::kInvalidInput, "expected a GUID, got " + text));
+    auto guid = item.first.IsScalar()
+                    ? parse_unsigned(text)
+                    : Result<std::uint64_t>(make_error(ErrorCode::kInvalidInput, "expected a GUID, got " + text));
     if (!guid.ok()) {
       diag_.fail(mark, path, guid.error().message);
       continue;
@@ -77,9 +79,10 @@ bool MapOptionReader::read_guid_id_map(std::string_view key, std::vector<GuidId>
       diag_.fail(mark, path, text + " is listed twice (first as " + seen->second + ")");
       continue;
     }
-    auto id = item.second.IsScalar() ? parse_unsigned(item.second.Scalar())
-                                     : Result<std::uint64_t>(make_error(ErrorCode::kInvalidInput,
-                                                                        "expected an id, got " + describe_kind(item.second)));
+    auto id = item.second.IsScalar()
+                  ? parse_unsigned(item.second.Scalar())
+                  : Result<std::uint64_t>(
+                        make_error(ErrorCode::kInvalidInput, "expected an id, got " + describe_kind(item.second)));
     if (!id.ok()) {
       diag_.fail(item.second.IsNull() ? mark : item.second.Mark(), path, id.error().message);
       continue;

@@ -25,8 +25,10 @@ namespace smd {
 namespace {
 
 // Sections in the order of config/smd.yaml, so a converted file reads like the annotated default.
-const std::vector<std::string> kSectionOrder = {"sm",       "routing", "lid",  "mad", "log",     "control", "metrics",
-                                                "security", "ports",   "roce", "sa",  "perfmgr", "health",  "multicast", "congestion_control", "qos"};
+const std::vector<std::string> kSectionOrder = {"sm",      "routing", "lid",      "mad",       "log",
+                                                "control", "metrics", "security", "ports",     "roce",
+                                                "sa",      "perfmgr", "health",   "multicast", "congestion_control",
+                                                "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
 const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp", "file"};
@@ -454,8 +456,9 @@ class Importer {
     }
     if (kept.empty()) return;  // smd's default chain
     if (std::find(kept.begin(), kept.end(), "file") != kept.end() && !names_lfts_file()) {
-      result_.warnings.push_back(at(s) + ": routing_engine names file but no lfts_file is set: the file engine "
-                                         "has no dump and the chain's next engine routes, as OpenSM falls back");
+      result_.warnings.push_back(at(s) +
+                                 ": routing_engine names file but no lfts_file is set: the file engine "
+                                 "has no dump and the chain's next engine routes, as OpenSM falls back");
     }
     if (std::find(kept.begin(), kept.end(), "minhop") == kept.end()) kept.push_back("minhop");
     add(s, i, o.smd_key, flow_list(kept, kept.size(), [](const std::string& name) { return name; }));

@@ -73,7 +73,8 @@ class OptionReader {
   using ListRead = bool (OptionReader::*)(std::string_view, std::vector<T>&);
 
   template <class T>
-  bool read_inline_or_file(std::string_view key, std::vector<T>& out, ListRead<T> read_inline, ListRead<T> read_listed_file) {
+  bool read_inline_or_file(std::string_view key, std::vector<T>& out, ListRead<T> read_inline,
+                           ListRead<T> read_listed_file) {
     const std::string file_key = std::string(key) + "_file";
     std::vector<T> inline_list;
     std::vector<T> from_file;

@@ -29,9 +29,9 @@ bool is_quoted(std::string_view s) { return s.size() >= 2 && s.front() == '"' &&
 bool looks_like_guid(std::string_view s) { return s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'); }
 
 /// The node named by a GUID or a NodeDescription (only a NodeDescription when `name` was in quotes, as
-/// ibsim writes names; only a GUID with `guid_only`, the GUID/PORT form); errors name `text`. A name that reads both ways and names two nodes (a
-/// NodeDescription written as another node's GUID) is refused as ambiguous: a drain must never pick a
-/// part the operator did not mean.
+/// ibsim writes names; only a GUID with `guid_only`, the GUID/PORT form); errors name `text`. A name that reads both
+/// ways and names two nodes (a NodeDescription written as another node's GUID) is refused as ambiguous: a drain must
+/// never pick a part the operator did not mean.
 Result<NodeIndex> find_node(const Topology& topo, std::string_view written, const std::string& text,
                             bool guid_only = false) {
   const bool description_only = is_quoted(written);
@@ -65,7 +65,8 @@ Result<NodeIndex> find_node(const Topology& topo, std::string_view written, cons
                          " node(s) by NodeDescription; ambiguous: write the NodeDescription in double quotes");
   }
   if (by_guid) return *by_guid;
-  if (count == 0) return bad(text, guid_problem.empty() ? "no node is named '" + std::string(name) + "'" : guid_problem);
+  if (count == 0)
+    return bad(text, guid_problem.empty() ? "no node is named '" + std::string(name) + "'" : guid_problem);
   if (count > 1) {
     return bad(text, std::to_string(count) + " nodes are named '" + std::string(name) + "'; name it by GUID");
   }

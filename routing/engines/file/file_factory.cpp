@@ -20,7 +20,9 @@ bool FileOptions::read(OptionReader& in) {
   return true;
 }
 
-std::vector<OptionSummary> FileOptions::summary() const { return {{"lfts_file", lfts_file.empty() ? "none" : lfts_file}}; }
+std::vector<OptionSummary> FileOptions::summary() const {
+  return {{"lfts_file", lfts_file.empty() ? "none" : lfts_file}};
+}
 
 const EngineFactory& file_factory() {
   static const SectionEngineFactory<FileOptions, FileEngine> factory;

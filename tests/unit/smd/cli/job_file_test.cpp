@@ -1,6 +1,8 @@
 // `smd plan --compare --job FILE / --placement`: the job file reader (smd/cli/job_file.h) on a good file
 // and on each error, reported at file:line; and both options end to end on the bundled 16-host
 // leaf/spine (4 leaves of 4 hosts, 2 spines), against figures worked out by hand from the cabling.
+#include "smd/cli/job_file.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -8,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "smd/cli/job_file.h"
 #include "smd/cli/plan_command.h"
 #include "tests/unit/temp_dir.h"
 
@@ -24,8 +25,8 @@ class JobFile : public test::TempDirTest {
     return path;
   }
   // Six endpoints: a two-port CA "d" is endpoints 3 and 4; endpoint 5's name holds a space.
-  const std::vector<JobEndpoint> endpoints_{{0x10, 1, "a"}, {0x11, 2, "b"}, {0x12, 3, "c"}, {0x21, 7, "d"},
-                                            {0x22, 8, "d"}, {0x30, 9, "mlx5_0 node-7"}};
+  const std::vector<JobEndpoint> endpoints_{{0x10, 1, "a"}, {0x11, 2, "b"}, {0x12, 3, "c"},
+                                            {0x21, 7, "d"}, {0x22, 8, "d"}, {0x30, 9, "mlx5_0 node-7"}};
 };
 
 TEST_F(JobFile, ReadsGuidsLidsAndNamesInRankOrder) {
