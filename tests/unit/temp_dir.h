@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace smd::test {
@@ -20,6 +22,14 @@ class TempDirTest : public ::testing::Test {
   void TearDown() override {
     std::error_code ignored;
     if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+  }
+  /// Writes `text` to dir_/`name`, mode 0644 whatever the umask (readers refuse group- or world-writable
+  /// policy files); returns the path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    ::chmod(path.c_str(), 0644);
+    return path;
   }
   std::string dir_;
 };

@@ -18,6 +18,7 @@
 #include "routing/roce/collectives.h"
 #include "routing/roce/compare.h"
 #include "routing/roce/maxmin.h"
+#include "tests/unit/routing/roce/routed_fabric_test.h"
 
 namespace smd::roce {
 namespace {
@@ -138,24 +139,8 @@ TEST(RoceCollectives, RankListErrors) {
 }
 
 // A comparison on a routed fabric: route() as in roce_compare_test.
-class RoceCollectiveCompare : public ::testing::Test {
+class RoceCollectiveCompare : public RoutedFabricTest {
  protected:
-  void route(Result<Topology> generated, const char* engine) {
-    ASSERT_TRUE(generated.ok()) << generated.error().message;
-    topo = std::move(generated).value();
-    auto assigned = assign_lids(topo, Guid2Lid{}, LidAssignOptions{});
-    ASSERT_TRUE(assigned.ok()) << assigned.error().message;
-    lids = std::move(assigned).value();
-    auto e = make_engine(engine, RoutingOptions{});
-    ASSERT_TRUE(e.ok()) << e.error().message;
-    auto computed = (*e)->compute(topo, lids);
-    ASSERT_TRUE(computed.ok()) << computed.error().message;
-    tables = std::move(computed).value();
-    auto built = RoutePlan::build(topo);
-    ASSERT_TRUE(built.ok()) << built.error().message;
-    plan.emplace(std::move(built).value());
-  }
-
   Result<Comparison> compare(std::vector<CollectiveSpec> collectives, std::vector<std::uint32_t> ranks = {},
                              unsigned threads = 0) const {
     CompareOptions o;
@@ -176,11 +161,6 @@ class RoceCollectiveCompare : public ::testing::Test {
     static const CollectiveFigures kNone;
     return kNone;
   }
-
-  Topology topo;
-  LidMap lids;
-  RoutingTables tables;
-  std::optional<RoutePlan> plan;
 };
 
 // 8-ary 2-tree: 8 leaves of 8 hosts, 8 spines, one cable per leaf/spine pair (full bisection).

@@ -14,6 +14,7 @@
 #include "routing/lids/lid_assign.h"
 #include "routing/roce/compare.h"
 #include "routing/roce/maxmin.h"
+#include "tests/unit/routing/roce/routed_fabric_test.h"
 
 namespace smd::roce {
 namespace {
@@ -88,32 +89,10 @@ CompareOptions pairs_only(std::vector<FlowPair> pairs) {
 
 // Every comparison needs a generated fabric with LIDs, an engine's tables and a route plan; route()
 // makes them, and compare() runs compare_schemes on them.
-class RoceCompare : public ::testing::Test {
+class RoceCompare : public RoutedFabricTest {
  protected:
-  // Each step must succeed or the figures mean nothing: fatal, so call it in ASSERT_NO_FATAL_FAILURE.
-  void route(Result<Topology> generated, const char* engine) {
-    ASSERT_TRUE(generated.ok()) << generated.error().message;
-    topo = std::move(generated).value();
-    auto assigned = assign_lids(topo, Guid2Lid{}, LidAssignOptions{});
-    ASSERT_TRUE(assigned.ok()) << assigned.error().message;
-    lids = std::move(assigned).value();
-    auto e = make_engine(engine, RoutingOptions{});
-    ASSERT_TRUE(e.ok()) << e.error().message;
-    auto computed = (*e)->compute(topo, lids);
-    ASSERT_TRUE(computed.ok()) << computed.error().message;
-    tables = std::move(computed).value();
-    auto built = RoutePlan::build(topo);
-    ASSERT_TRUE(built.ok()) << built.error().message;
-    plan.emplace(std::move(built).value());
-  }
-
   // Left unchecked here: one test expects it to fail.
   Result<Comparison> compare(const CompareOptions& o) const { return compare_schemes(topo, lids, tables, *plan, o); }
-
-  Topology topo;
-  LidMap lids;
-  RoutingTables tables;
-  std::optional<RoutePlan> plan;
 };
 
 // The expectation for ECMP on a full-bisection 2-level Clos (one cable per leaf/spine pair), from a

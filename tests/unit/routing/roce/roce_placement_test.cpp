@@ -16,6 +16,7 @@
 #include "routing/quality/seeded_shuffle.h"
 #include "routing/roce/compare.h"
 #include "routing/roce/placement.h"
+#include "tests/unit/routing/roce/routed_fabric_test.h"
 
 namespace smd::roce {
 namespace {
@@ -125,24 +126,9 @@ TEST(RocePlacement, LeavesSpanned) {
 }
 
 // Jobs on a routed 8-ary 2-tree (8 leaves of 8 hosts, 8 spines, full bisection), routed by ftree.
-class RocePlacementCompare : public ::testing::Test {
+class RocePlacementCompare : public RoutedFabricTest {
  protected:
-  void SetUp() override {
-    auto generated = make_kary_ntree(8, 2);
-    ASSERT_TRUE(generated.ok()) << generated.error().message;
-    topo = std::move(generated).value();
-    auto assigned = assign_lids(topo, Guid2Lid{}, LidAssignOptions{});
-    ASSERT_TRUE(assigned.ok()) << assigned.error().message;
-    lids = std::move(assigned).value();
-    auto e = make_engine("ftree", RoutingOptions{});
-    ASSERT_TRUE(e.ok()) << e.error().message;
-    auto computed = (*e)->compute(topo, lids);
-    ASSERT_TRUE(computed.ok()) << computed.error().message;
-    tables = std::move(computed).value();
-    auto built = RoutePlan::build(topo);
-    ASSERT_TRUE(built.ok()) << built.error().message;
-    plan.emplace(std::move(built).value());
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(route(make_kary_ntree(8, 2), "ftree")); }
 
   Result<Comparison> compare(std::vector<Job> jobs) const {
     CompareOptions o;
@@ -159,11 +145,6 @@ class RocePlacementCompare : public ::testing::Test {
     const auto& h = plan->hosts()[host_of_endpoint[e]];
     return topo.node(h.ca).ports[h.port].peer;
   }
-
-  Topology topo;
-  LidMap lids;
-  RoutingTables tables;
-  std::optional<RoutePlan> plan;
 };
 
 const CollectiveFigures& scheme(const CollectiveResult& c, const std::string& name) {
@@ -299,8 +280,7 @@ TEST_F(RocePlacementCompare, DefaultJobAndBadRank) {
   EXPECT_EQ(all->collectives[0].leaves, 8u);
   const auto bad = compare({Job{"j.txt", {0, 64}}});
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("job j.txt: rank 1 names endpoint 64"), std::string::npos)
-      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("job j.txt: rank 1 names endpoint 64"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace

@@ -18,12 +18,6 @@ namespace {
 
 class BadInput : public test::TempDirTest {
  protected:
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    ::chmod(path.c_str(), 0644);
-    return path;
-  }
   int check_config(const std::string& path) {
     out_.str("");
     err_.str("");

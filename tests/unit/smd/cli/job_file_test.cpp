@@ -18,12 +18,6 @@ namespace {
 
 class JobFile : public test::TempDirTest {
  protected:
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path) << text;
-    ::chmod(path.c_str(), 0644);
-    return path;
-  }
   // Six endpoints: a two-port CA "d" is endpoints 3 and 4; endpoint 5's name holds a space.
   const std::vector<JobEndpoint> endpoints_{{0x10, 1, "a"}, {0x11, 2, "b"}, {0x12, 3, "c"},
                                             {0x21, 7, "d"}, {0x22, 8, "d"}, {0x30, 9, "mlx5_0 node-7"}};
