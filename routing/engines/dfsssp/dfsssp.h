@@ -16,8 +16,6 @@ namespace smd {
 /// fabric lacks are named in RoutingTables::notes. Likewise for dfsssp.
 class SsspEngine : public RoutingEngine {
  public:
-  SsspEngine() = default;
-  explicit SsspEngine(SsspOptions options) : options_(std::move(options)) {}
   /// As the shared section factory builds every engine; sssp uses nothing of the routing options.
   SsspEngine(SsspOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
   std::string_view name() const override { return SsspOptions::kEngine; }

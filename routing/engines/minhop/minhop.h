@@ -23,8 +23,6 @@ namespace smd {
 /// Listed GUIDs that name no port are skipped and named in RoutingTables::notes.
 class MinHopEngine : public RoutingEngine {
  public:
-  MinHopEngine() = default;
-  explicit MinHopEngine(MinhopOptions options) : options_(std::move(options)) {}
   /// As the shared section factory builds every engine; minhop uses nothing of the routing options.
   MinHopEngine(MinhopOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
   std::string_view name() const override { return MinhopOptions::kEngine; }
