@@ -343,6 +343,41 @@ struct PlanRun {
   PlanTimings tm;
 };
 
+/// Refuses output files that name one of the input files (`--opensm-lfts net.topo --topology net.topo`):
+/// the output is replaced whole, so the input would be lost. Names are compared as the same file on disk
+/// (std::filesystem::equivalent), so links and "./" spellings count. 0, or kPlanBadInput after saying which.
+int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
+  const std::pair<const char*, const std::string*> inputs[] = {{"--topology", &args.topology},
+                                                               {"--config", &args.config},
+                                                               {"--guid2lid", &args.guid2lid},
+                                                               {"--pairs", &args.roce.pairs_file}};
+  const std::pair<const char*, const std::string*> outputs[] = {{"--lft-dump", &args.lft_dump},
+                                                                {"--opensm-lfts", &args.opensm_lfts},
+                                                                {"--ar-plan", &args.ar_plan},
+                                                                {"--roce-plan", &args.roce.plan_json},
+                                                                {"--svg", &args.roce.svg}};
+  for (const auto& [out_option, out_path] : outputs) {
+    if (out_path->empty()) continue;
+    auto same = [&](const std::string& in) {
+      std::error_code ec;
+      return !in.empty() && std::filesystem::equivalent(*out_path, in, ec) && !ec;
+    };
+    for (const auto& [in_option, in_path] : inputs) {
+      if (!same(*in_path)) continue;
+      err << "smd plan: " << out_option << " " << *out_path << " is the " << in_option
+          << " input file; writing it would replace the input (choose another output file)\n";
+      return kPlanBadInput;
+    }
+    for (const std::string& job : args.roce.job_files) {
+      if (!same(job)) continue;
+      err << "smd plan: " << out_option << " " << *out_path
+          << " is a --job input file; writing it would replace the input (choose another output file)\n";
+      return kPlanBadInput;
+    }
+  }
+  return 0;
+}
+
 /// The policy and the netfile, with the caps a netfile does not carry applied. 0, or kPlanBadInput after
 /// saying why on `err`.
 int read_inputs(const PlanArgs& args, PlanRun& run, std::ostream& err) {
@@ -537,6 +572,7 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
 int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   const auto started = Clock::now();
   PlanRun run;
+  if (const int rc = refuse_outputs_over_inputs(args, err)) return rc;
   if (const int rc = timed(run.tm.read, [&] { return read_inputs(args, run, err); })) return rc;
   if (const int rc = timed(run.tm.lids, [&] { return assign_plan_lids(args, run, err); })) return rc;
   auto routed = timed(run.tm.route, [&] { return route_timed(run.policy, *run.topo, *run.lids); });

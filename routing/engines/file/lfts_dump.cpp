@@ -98,8 +98,9 @@ Status read_route(LineCursor c, unsigned line, const std::string& source, DumpSw
   if (!c.hex(4, lid) || c.at_end() || c.text[c.pos] != ' ') {
     return bad(source, route.lid_at, "LID must be 0x and 1..4 hex digits, then a space");
   }
-  if (lid > kMaxUnicastLid) {
-    return bad(source, route.lid_at, "LID " + hex_text(lid, 4) + " is not unicast (0x0000..0xbfff)");
+  // LFT entry 0 forwards nothing (LID 0 is reserved, IBA 4.1.3); OpenSM's dump starts at LID 1.
+  if (lid == 0 || lid > kMaxUnicastLid) {
+    return bad(source, route.lid_at, "LID " + hex_text(lid, 4) + " is not a unicast LID (0x0001..0xbfff)");
   }
   if (lid > sw.top) {
     return bad(source, route.lid_at,

@@ -114,6 +114,30 @@ TEST_F(BadInput, PlanRefusesAnEndlessPairsFile) {
       << err_.str();
 }
 
+TEST_F(BadInput, PlanRefusesAnOutputFileThatIsAnInput) {
+  // The netfile given twice, once as the input and once (through a "./" spelling) as --opensm-lfts: the
+  // plan must refuse before it reads or writes anything, and the netfile must stay as it was.
+  const std::string text = "Hca 1 \"h0\"\n[1] \"s0\"[1]\n\nHca 1 \"h1\"\n[1] \"s0\"[2]\n\n"
+                           "Switch 2 \"s0\"\n[1] \"h0\"[1]\n[2] \"h1\"[1]\n";
+  const std::string net = write("in.net", text);
+  PlanArgs args;
+  args.topology = net;
+  args.seeds = 1;
+  args.opensm_lfts = dir_ + "/./in.net";
+  EXPECT_EQ(run_plan(args, out_, err_), kPlanBadInput);
+  EXPECT_EQ(err_.str(), "smd plan: --opensm-lfts " + args.opensm_lfts + " is the --topology input file; writing it "
+                        "would replace the input (choose another output file)\n");
+  std::ifstream in(net);
+  std::stringstream kept;
+  kept << in.rdbuf();
+  EXPECT_EQ(kept.str(), text);
+  // A fresh output name is fine.
+  err_.str("");
+  args.opensm_lfts = dir_ + "/out.dump";
+  EXPECT_EQ(run_plan(args, out_, err_), 0) << err_.str();
+  EXPECT_TRUE(std::filesystem::exists(args.opensm_lfts));
+}
+
 TEST_F(BadInput, PlanSaysDeclinedOnceWithoutRepeatingTheEngine) {
   // A ring is no fat tree: ftree declines, updn routes it.
   const std::string ring = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/ring.net";

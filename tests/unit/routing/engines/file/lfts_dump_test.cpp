@@ -105,7 +105,8 @@ TEST(LftsDump, MalformedLines) {
 TEST(LftsDump, LidsAndSwitchesOutOfPlace) {
   EXPECT_EQ(error_of(kHead + "0x000a 001\n"), "t.dump:2:1: LID 0x000a is above this switch's top 9 (line 1)");
   EXPECT_EQ(error_of("Unicast lids [0-49151] of switch guid 0x1 ('x'):\n0xc000 001\n"),
-            "t.dump:2:1: LID 0xc000 is not unicast (0x0000..0xbfff)");
+            "t.dump:2:1: LID 0xc000 is not a unicast LID (0x0001..0xbfff)");
+  EXPECT_EQ(error_of(kHead + "0x0000 001\n"), "t.dump:2:1: LID 0x0000 is not a unicast LID (0x0001..0xbfff)");
   EXPECT_EQ(error_of(kHead + "0x0001 001\n0x0002 002\n0x0001 003\n"),
             "t.dump:4:1: LID 0x0001 is listed twice for this switch");
   // The same LID in two sections is two switches' entries, not a repeat.
