@@ -11,6 +11,8 @@
 #include "routing/engines/common/ca_destinations.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/ftree/ftree_levels.h"
+#include "routing/engines/ftree/ftree_node_lists.h"
+#include "routing/engines/ftree/ftree_non_cn.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lid_major_lfts.h"
 
@@ -368,7 +370,10 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   const SwitchGraph graph = SwitchGraph::build(topo);
   const std::size_t n = graph.num_switches();
   const auto targets = lid_targets(topo, graph, lids);
-  std::vector<CaPort> cas = ca_destinations(topo, lids, targets);
+  auto split = split_compute_nodes(topo, graph, ca_destinations(topo, lids, targets), options_);
+  if (!split) return split.error();
+  std::vector<CaPort>& cas = split->cns;
+  // Only compute nodes make leaves: I/O nodes may hang off any level (OpenSM: CNs on one rank).
   std::vector<std::uint32_t> sources(n, 0);
   for (const CaPort& c : cas) ++sources[c.sw];
   auto levels = recognise_fat_tree(topo, graph, sources, options_.roots);
@@ -383,13 +388,19 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   });
   RoutingTables tables = ca_tables(topo, graph, lids, cas);
   tables.engine = "ftree";
-  tables.deadlock_free = true;
+  tables.notes = std::move(split->notes);
 
   CaLidRouter router(topo, graph, t, cas, sources, !options_.roots.empty());
   for (SwitchIndex s : router.by_level()[t.top]) tables.tree_roots.push_back(topo.node(graph.node(s)).guid);
   const auto groups = leaf_groups(cas);
   LidMajorLfts staged(n, lids.max_lid());
   if (auto routed = router.route(groups, staged); !routed) return routed.error();
+  // Non-CN ports after every CN, so their loads never move a CN route.
+  auto non_cn = route_non_cns(topo, graph, t, split->others, staged);
+  if (!non_cn) return non_cn.error();
+  // A down-then-up turn leaves up*/down*: promise nothing, the verifier reports what the graph is.
+  tables.deadlock_free = non_cn->reverse_routes == 0;
+  if (non_cn->reverse_routes > 0) tables.notes.push_back(reverse_hops_note(*non_cn));
   const std::vector<std::uint8_t> copied = copy_leaf_switch_lids(cas, groups, targets, n, staged);
   staged.store(graph, tables);
 
