@@ -268,7 +268,12 @@ class CaLidRouter {
  public:
   CaLidRouter(const Topology& topo, const SwitchGraph& graph, const FatTreeLevels& t, const std::vector<CaPort>& cas,
               const std::vector<std::uint32_t>& sources, bool roots_configured)
-      : topo_(topo), graph_(graph), t_(t), cas_(cas), sources_(sources), roots_configured_(roots_configured),
+      : topo_(topo),
+        graph_(graph),
+        t_(t),
+        cas_(cas),
+        sources_(sources),
+        roots_configured_(roots_configured),
         by_level_(t.top + 1) {
     for (SwitchIndex s = 0; s < graph.num_switches(); ++s) by_level_[t.level[s]].push_back(s);
     for (const CaPort& c : cas) rounds_ = std::max(rounds_, c.count);
@@ -335,7 +340,7 @@ class CaLidRouter {
   const std::vector<std::uint32_t>& sources_;
   bool roots_configured_;
   std::vector<std::vector<SwitchIndex>> by_level_;
-  unsigned rounds_ = 1;                // LIDs per CA port at most (2^LMC)
+  unsigned rounds_ = 1;                  // LIDs per CA port at most (2^LMC)
   std::vector<std::uint32_t> route_of_;  // [x * cas + k] spine path of LID base+x of CA port k
 };
 

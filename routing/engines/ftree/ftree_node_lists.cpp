@@ -65,8 +65,7 @@ Result<ComputeNodeSplit> split_compute_nodes(const Topology& topo, const SwitchG
 
 std::string reverse_hops_note(const NonCnRouting& routing) {
   return "routing.ftree.max_reverse_hops: " + std::to_string(routing.reverse_routes) +
-         " switch routes to I/O nodes take down-then-up turns (up to " +
-         std::to_string(routing.max_reverse_hops_used) +
+         " switch routes to I/O nodes take down-then-up turns (up to " + std::to_string(routing.max_reverse_hops_used) +
          " each); they leave up*/down*, so ftree no longer promises deadlock freedom";
 }
 

@@ -95,12 +95,13 @@ Error unreachable(const Topology& topo, const SwitchGraph& graph, const NonCnDes
   const std::string where = "switch " + describe_node(topo.node(graph.node(from))) + " reaches " + port +
                             " only with " + std::to_string(needed) + " reverse hop" + (needed == 1 ? "" : "s");
   if (d.io) {
-    return make_error(ErrorCode::kDeclined, where + ", routing.ftree.max_reverse_hops is " +
-                                                std::to_string(d.reverse_hop_credit));
+    return make_error(ErrorCode::kDeclined,
+                      where + ", routing.ftree.max_reverse_hops is " + std::to_string(d.reverse_hop_credit));
   }
   return make_error(ErrorCode::kDeclined,
-                    where + "; it is neither a compute node nor an I/O node: list it in routing.ftree.io_guids "
-                            "(I/O nodes may take routing.ftree.max_reverse_hops)");
+                    where +
+                        "; it is neither a compute node nor an I/O node: list it in routing.ftree.io_guids "
+                        "(I/O nodes may take routing.ftree.max_reverse_hops)");
 }
 
 }  // namespace

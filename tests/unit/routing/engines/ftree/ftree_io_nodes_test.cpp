@@ -118,8 +118,7 @@ TEST(FtreeIoNodes, PortsInNeitherListGetNoReverseHops) {
   // io0/io1 are neither CNs nor listed as I/O nodes: max_reverse_hops does not apply to them.
   auto r = route(f, {kHostPort[0], kHostPort[1], kHostPort[2], kHostPort[3]}, {}, 3);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("neither a compute node nor an I/O node"), std::string::npos)
-      << r.error().message;
+  EXPECT_NE(r.error().message.find("neither a compute node nor an I/O node"), std::string::npos) << r.error().message;
 }
 
 TEST(FtreeIoNodes, WithoutTheListsCasOnTwoLevelsAreNoFatTree) {
