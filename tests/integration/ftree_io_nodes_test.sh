@@ -11,7 +11,8 @@
 #   smd:  `smd --once`, routing.engines [ftree], cn_guids_file CN, io_guids_file IO, max_reverse_hops 1
 #         (no roots: smd counts levels from the compute nodes alone)
 #   zero: the same smd with max_reverse_hops 0: ftree must decline, naming a spine and the reverse hop
-# Every switch's LFT is read back by name (read_routes.py: ibnetdiscover, ibroute, smpdump) and walked here:
+# Every switch's LFT is read back by name (read_routes.py: ibnetdiscover, ibroute, smpdump) and walked by
+# ftree_io_check.py (levels counted from the switches with compute nodes):
 #   - compute-to-compute: every shift i -> (i + k) mod 16 of host-0..15 (leaf by leaf, the CN order both
 #     engines index), k = 1..15: the most flows on one switch-to-switch cable, for both SMs; smd's must be 1;
 #   - I/O reachability: every (switch, I/O node) and every (CA, I/O node) and (I/O node, CA) pair walked:
@@ -86,59 +87,26 @@ grep -q "only with 1 reverse hop, routing.ftree.max_reverse_hops is 0" "${w}/zer
   { tail -n 20 "${w}/zero.err" >&2; fail "smd with max_reverse_hops 0 did not say which switch needs a reverse hop"; }
 ibsim_stop
 
-python3 - "${w}/osm.json" "${w}/smd.json" <<'PY'
+CHECK="$(cd "$(dirname "$0")" && pwd)/ftree_io_check.py"
+python3 "${CHECK}" --readback "${w}/osm.json" --cn-prefix host- --io-prefix io- >"${w}/osm.check" || fail "ftree_io_check (OpenSM)"
+python3 "${CHECK}" --readback "${w}/smd.json" --cn-prefix host- --io-prefix io- >"${w}/smd.check" || fail "ftree_io_check (smd)"
+python3 - "${w}/osm.check" "${w}/smd.check" <<'PY'
 import json, sys
-hosts = [f"host-{i}" for i in range(16)]
-ios = [f"io-{j}" for j in range(4)]
-level = {f"leaf-{i}": 0 for i in range(4)} | {f"spine-{j}": 1 for j in range(4)}
-home = {h: f"leaf-{i // 4}" for i, h in enumerate(hosts)} | {io: f"spine-{j}" for j, io in enumerate(ios)}
-
-def walk(run, sw, ca):
-    """Switch-to-switch cables from `sw` to CA `ca`, and the turns taken; None if not delivered."""
-    cables, turns, last_up = [], 0, None
-    for _ in range(16):
-        port = run["routes"][sw][ca]
-        peer = run["links"][sw].get(str(port))
-        if peer is None:  # not a switch cable: delivered only if it is the CA's own switch
-            return (cables, turns) if sw == home[ca] and port not in (0, 255) else None
-        up = level[peer] > level[sw]
-        turns += 1 if up and last_up is False else 0
-        last_up = up
-        cables.append((sw, port))
-        sw = peer
-    return None
-
-def figures(run):
-    worst = 0
-    for k in range(1, 16):
-        load = {}
-        for i, src in enumerate(hosts):
-            path = walk(run, home[src], hosts[(i + k) % 16])
-            if path is None:
-                return None, None, None
-            for c in path[0]:
-                load[c] = load.get(c, 0) + 1
-        worst = max([worst] + list(load.values()))
-    pairs = [(sw, io) for sw in level for io in ios]
-    pairs += [(home[ca], io) for ca in hosts + ios for io in ios if ca != io]
-    pairs += [(home[io], ca) for io in ios for ca in hosts]
-    walked = [walk(run, sw, ca) for sw, ca in pairs]
-    delivered = [p for p in walked if p is not None]
-    return worst, f"{len(delivered)}/{len(pairs)}", max((p[1] for p in delivered), default=0)
-
 osm, smd = (json.load(open(f)) for f in sys.argv[1:3])
-(osm_load, osm_io, osm_turns), (smd_load, smd_io, smd_turns) = figures(osm), figures(smd)
-print(f"OpenSM ftree -H 1: CN shift max load {osm_load}; I/O routes delivered {osm_io}, most reverse hops {osm_turns}")
-print(f"smd ftree max_reverse_hops 1: CN shift max load {smd_load}; I/O routes delivered {smd_io}, "
-      f"most reverse hops {smd_turns}")
+for name, r in (("OpenSM ftree -H 1", osm), ("smd ftree max_reverse_hops 1", smd)):
+    print(f"{name}: CN shift max load {r['cn_shift_max_load']}; I/O routes delivered "
+          f"{r['io_delivered']}/{r['io_routes']}, most reverse hops {r['io_max_reverse_hops']}")
 errors = []
-if smd_load != 1:
-    errors.append(f"smd's compute-node shift max load is {smd_load}, not 1")
-total = smd_io.split("/")[1]
-if smd_io != f"{total}/{total}" or smd_turns > 1:
-    errors.append(f"smd delivers {smd_io} I/O routes with up to {smd_turns} reverse hops, not all within 1")
-if osm_load is not None and smd_load is not None and smd_load > osm_load:
-    errors.append(f"smd's shift max load {smd_load} is above OpenSM's {osm_load}")
+if smd["cns"] != 16 or smd["ios"] != 4 or smd["io_routes"] != 172:
+    errors.append(f"read back {smd['cns']} CNs, {smd['ios']} I/O nodes, {smd['io_routes']} I/O routes, "
+                  "not 16, 4 and 172")
+if smd["cn_shift_max_load"] != 1:
+    errors.append(f"smd's compute-node shift max load is {smd['cn_shift_max_load']}, not 1")
+if smd["io_delivered"] != smd["io_routes"] or smd["io_max_reverse_hops"] > 1:
+    errors.append(f"smd delivers {smd['io_delivered']}/{smd['io_routes']} I/O routes with up to "
+                  f"{smd['io_max_reverse_hops']} reverse hops, not all within 1")
+if osm["cn_shift_max_load"] is not None and smd["cn_shift_max_load"] > osm["cn_shift_max_load"]:
+    errors.append(f"smd's shift max load is above OpenSM's {osm['cn_shift_max_load']}")
 if errors:
     sys.exit("FAIL: " + "; ".join(errors))
 PY

@@ -4,7 +4,7 @@
 Reads ibnetdiscover (names, LIDs, cables) and every switch's LFT (ibroute, plus smpdump for the entry
 ibroute leaves out; check_fabric.py's readers) and writes JSON to stdout:
   {"routes": {switch: {CA: out-port}}, "to_switches": {switch: [ports cabled to a switch]},
-   "links": {switch: {port: peer switch}}}
+   "links": {switch: {port: peer switch}}, "homes": {CA: [switch, port]}}
 for every CA port's base LID. Keyed by NodeDescription, so two SMs that number LIDs differently compare.
 Run it under the umad2sim shim against the fabric.
 """
@@ -38,7 +38,10 @@ def main():
         to_switches[n["desc"]] = sorted(p for p, (peer, _pp) in n['ports'].items() if nodes[peer]['type'] == 'sw')
         links[n["desc"]] = {str(p): nodes[peer]['desc'] for p, (peer, _pp) in n['ports'].items()
                             if nodes[peer]['type'] == 'sw'}
-    json.dump({"routes": routes, "to_switches": to_switches, "links": links}, sys.stdout, indent=1, sort_keys=True)
+    homes = {n['desc']: [nodes[peer]['desc'], pp] for n in nodes.values() if n['type'] == 'ca'
+             for _p, (peer, pp) in n['ports'].items() if nodes[peer]['type'] == 'sw'}
+    json.dump({"routes": routes, "to_switches": to_switches, "links": links, "homes": homes}, sys.stdout, indent=1,
+              sort_keys=True)
 
 
 if __name__ == '__main__':
