@@ -1,27 +1,22 @@
 #include "routing/engines/ftree/ftree_node_lists.h"
 
-#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
 
+#include "routing/engines/common/routing_order.h"
+
 namespace smd {
 namespace {
 
-/// "routing.ftree.<key>: 2 GUIDs name no CA port with a LID, skipped: 0x... 0x..." or "" when none.
+/// The note for the GUIDs of routing.ftree.<key> that name no routed CA port ("" when none).
 std::string unknown_note(std::string_view key, const std::vector<Guid>& listed,
                          const std::unordered_set<Guid>& present) {
   std::vector<Guid> unknown;
   for (Guid g : listed) {
     if (!present.count(g)) unknown.push_back(g);
   }
-  if (unknown.empty()) return "";
-  std::string text = "routing.ftree." + std::string(key) + ": " + std::to_string(unknown.size()) +
-                     (unknown.size() == 1 ? " GUID names" : " GUIDs name") +
-                     " no CA port with a LID cabled to a switch, skipped:";
-  for (std::size_t i = 0; i < unknown.size() && i < 8; ++i) text += " " + format_guid(unknown[i]);
-  if (unknown.size() > 8) text += " ...";
-  return text;
+  return skipped_guids_note("routing.ftree." + std::string(key), "CA port with a LID cabled to a switch", unknown);
 }
 
 }  // namespace
