@@ -58,7 +58,10 @@ std::optional<VerifyReport> ca_safe_report(const Topology& topo, const LidMap& l
 }
 
 RoutingOptions with_ftree_roots(RoutingOptions options, std::vector<Guid> roots) {
-  options.engines.set(FtreeOptions(std::move(roots)));
+  // Only the roots change: the CN/IO lists and max_reverse_hops stay as the policy gave them.
+  FtreeOptions ftree = options.engines.get<FtreeOptions>();
+  ftree.roots = std::move(roots);
+  options.engines.set(std::move(ftree));
   return options;
 }
 

@@ -3,7 +3,8 @@
 
 Reads ibnetdiscover (names, LIDs, cables) and every switch's LFT (ibroute, plus smpdump for the entry
 ibroute leaves out; check_fabric.py's readers) and writes JSON to stdout:
-  {"routes": {switch: {CA: out-port}}, "to_switches": {switch: [ports cabled to a switch]}}
+  {"routes": {switch: {CA: out-port}}, "to_switches": {switch: [ports cabled to a switch]},
+   "links": {switch: {port: peer switch}}, "homes": {CA: [switch, port]}}
 for every CA port's base LID. Keyed by NodeDescription, so two SMs that number LIDs differently compare.
 Run it under the umad2sim shim against the fabric.
 """
@@ -27,7 +28,7 @@ def main():
     if not owner:
         raise SystemExit("read_routes: no CA has a LID")
     max_lid = max(list(owner) + [n['lid'] for n in switches.values()])
-    routes, to_switches = {}, {}
+    routes, to_switches, links = {}, {}, {}
     for n in switches.values():
         lft = cf.parse_ibroute(cf.run(['ibroute', '-a', '-n', str(n['lid']), '1', str(max_lid + 1)], timeout))
         for block in sorted({lid // 64 for lid in owner if lid not in lft}):
@@ -35,7 +36,12 @@ def main():
                 lft.setdefault(block * 64 + i, port)
         routes[n['desc']] = {ca: lft.get(lid, 255) for lid, ca in owner.items()}
         to_switches[n["desc"]] = sorted(p for p, (peer, _pp) in n['ports'].items() if nodes[peer]['type'] == 'sw')
-    json.dump({"routes": routes, "to_switches": to_switches}, sys.stdout, indent=1, sort_keys=True)
+        links[n["desc"]] = {str(p): nodes[peer]['desc'] for p, (peer, _pp) in n['ports'].items()
+                            if nodes[peer]['type'] == 'sw'}
+    homes = {n['desc']: [nodes[peer]['desc'], pp] for n in nodes.values() if n['type'] == 'ca'
+             for _p, (peer, pp) in n['ports'].items() if nodes[peer]['type'] == 'sw'}
+    json.dump({"routes": routes, "to_switches": to_switches, "links": links, "homes": homes}, sys.stdout, indent=1,
+              sort_keys=True)
 
 
 if __name__ == '__main__':

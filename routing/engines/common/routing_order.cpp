@@ -46,13 +46,17 @@ DestinationOrder destination_order(const Topology& topo, const LidMap& lids, std
   return out;
 }
 
-std::string unknown_order_note(std::string_view engine, const std::vector<Guid>& unknown) {
+std::string skipped_guids_note(std::string_view key, std::string_view what, const std::vector<Guid>& unknown) {
   if (unknown.empty()) return "";
-  std::string text = "routing." + std::string(engine) + ".guid_routing_order: " + std::to_string(unknown.size()) +
-                     (unknown.size() == 1 ? " GUID names" : " GUIDs name") + " no port with a LID, skipped:";
+  std::string text = std::string(key) + ": " + std::to_string(unknown.size()) +
+                     (unknown.size() == 1 ? " GUID names" : " GUIDs name") + " no " + std::string(what) + ", skipped:";
   for (std::size_t i = 0; i < unknown.size() && i < 8; ++i) text += " " + format_guid(unknown[i]);
   if (unknown.size() > 8) text += " ...";
   return text;
+}
+
+std::string unknown_order_note(std::string_view engine, const std::vector<Guid>& unknown) {
+  return skipped_guids_note("routing." + std::string(engine) + ".guid_routing_order", "port with a LID", unknown);
 }
 
 std::string summarise_order(const std::vector<Guid>& guids) {

@@ -38,6 +38,10 @@ DestinationOrder destination_order(const Topology& topo, const LidMap& lids, std
 /// ("" when none): they are skipped, as in OpenSM, and named so a typo is found. At most 8 are listed.
 std::string unknown_order_note(std::string_view engine, const std::vector<Guid>& unknown);
 
+/// "KEY: 2 GUIDs name no WHAT, skipped: 0x... 0x..." for listed GUIDs an engine found nothing for ("" when
+/// none), at most 8 of them named: the note engines add to RoutingTables::notes so a typo is found.
+std::string skipped_guids_note(std::string_view key, std::string_view what, const std::vector<Guid>& unknown);
+
 /// How a routing order reads in the one-line policy summary (space-separated key=value pairs): "none" when
 /// empty, else the number of GUIDs ("3"): the list itself can hold thousands.
 std::string summarise_order(const std::vector<Guid>& guids);

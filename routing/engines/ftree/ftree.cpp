@@ -11,6 +11,8 @@
 #include "routing/engines/common/ca_destinations.h"
 #include "routing/engines/common/updn_paths.h"
 #include "routing/engines/ftree/ftree_levels.h"
+#include "routing/engines/ftree/ftree_node_lists.h"
+#include "routing/engines/ftree/ftree_non_cn.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lid_major_lfts.h"
 
@@ -266,7 +268,12 @@ class CaLidRouter {
  public:
   CaLidRouter(const Topology& topo, const SwitchGraph& graph, const FatTreeLevels& t, const std::vector<CaPort>& cas,
               const std::vector<std::uint32_t>& sources, bool roots_configured)
-      : topo_(topo), graph_(graph), t_(t), cas_(cas), sources_(sources), roots_configured_(roots_configured),
+      : topo_(topo),
+        graph_(graph),
+        t_(t),
+        cas_(cas),
+        sources_(sources),
+        roots_configured_(roots_configured),
         by_level_(t.top + 1) {
     for (SwitchIndex s = 0; s < graph.num_switches(); ++s) by_level_[t.level[s]].push_back(s);
     for (const CaPort& c : cas) rounds_ = std::max(rounds_, c.count);
@@ -333,7 +340,7 @@ class CaLidRouter {
   const std::vector<std::uint32_t>& sources_;
   bool roots_configured_;
   std::vector<std::vector<SwitchIndex>> by_level_;
-  unsigned rounds_ = 1;                // LIDs per CA port at most (2^LMC)
+  unsigned rounds_ = 1;                  // LIDs per CA port at most (2^LMC)
   std::vector<std::uint32_t> route_of_;  // [x * cas + k] spine path of LID base+x of CA port k
 };
 
@@ -368,7 +375,10 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   const SwitchGraph graph = SwitchGraph::build(topo);
   const std::size_t n = graph.num_switches();
   const auto targets = lid_targets(topo, graph, lids);
-  std::vector<CaPort> cas = ca_destinations(topo, lids, targets);
+  auto split = split_compute_nodes(topo, graph, ca_destinations(topo, lids, targets), options_);
+  if (!split) return split.error();
+  std::vector<CaPort>& cas = split->cns;
+  // Only compute nodes make leaves: I/O nodes may hang off any level (OpenSM: CNs on one rank).
   std::vector<std::uint32_t> sources(n, 0);
   for (const CaPort& c : cas) ++sources[c.sw];
   auto levels = recognise_fat_tree(topo, graph, sources, options_.roots);
@@ -383,13 +393,19 @@ Result<RoutingTables> FatTreeEngine::compute(const Topology& topo, const LidMap&
   });
   RoutingTables tables = ca_tables(topo, graph, lids, cas);
   tables.engine = "ftree";
-  tables.deadlock_free = true;
+  tables.notes = std::move(split->notes);
 
   CaLidRouter router(topo, graph, t, cas, sources, !options_.roots.empty());
   for (SwitchIndex s : router.by_level()[t.top]) tables.tree_roots.push_back(topo.node(graph.node(s)).guid);
   const auto groups = leaf_groups(cas);
   LidMajorLfts staged(n, lids.max_lid());
   if (auto routed = router.route(groups, staged); !routed) return routed.error();
+  // Non-CN ports after every CN, so their loads never move a CN route.
+  auto non_cn = route_non_cns(topo, graph, t, split->others, staged);
+  if (!non_cn) return non_cn.error();
+  // A down-then-up turn leaves up*/down*: promise nothing, the verifier reports what the graph is.
+  tables.deadlock_free = non_cn->reverse_routes == 0;
+  if (non_cn->reverse_routes > 0) tables.notes.push_back(reverse_hops_note(*non_cn));
   const std::vector<std::uint8_t> copied = copy_leaf_switch_lids(cas, groups, targets, n, staged);
   staged.store(graph, tables);
 

@@ -23,7 +23,12 @@ namespace smd {
 /// up-ports and use different top switches. A leaf switch's own LID takes the route of its first CA
 /// port's base LID, ending at port 0; other switch LIDs use up*/down* paths in level order (updn_paths),
 /// with one valley switch for spine-to-spine routes. deadlock_free = true.
-/// Errors: kDeclined (not a fat tree, or a switch that cannot reach a leaf going up then down),
+/// With routing.ftree.cn_guids / io_guids (ftree_node_lists.h) only the compute nodes make the leaves and
+/// the CA order above; the other CA ports, on any switch, are routed after them (ftree_non_cn.h), I/O nodes
+/// with up to max_reverse_hops down-then-up turns. When some route takes one, deadlock_free = false and a
+/// note says how many: the verifier then reports whether the channel dependencies still have no cycle.
+/// Errors: kDeclined (not a fat tree, or a switch that cannot reach a leaf going up then down, no compute
+/// node left, a non-CN port a switch reaches only with more reverse hops than its credit),
 /// kInvalidInput (empty LidMap, unknown root GUID). Cost O(leaves * cables + LIDs * switches).
 class FatTreeEngine : public RootedEngine<FtreeOptions> {
  public:

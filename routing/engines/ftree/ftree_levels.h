@@ -23,12 +23,12 @@ struct FatTreeLevels {
   std::vector<SwitchIndex> leaf_order;
 };
 
-/// Recognise a fat tree. `sources[s]` = CA ports cabled to switch s; `roots` = configured top-level switch
-/// GUIDs (routing.ftree.roots), empty = levels are BFS distances from the CA-attached switches.
-/// Declines (kDeclined, naming the switches) when: there are no CAs; the switch graph is disconnected;
-/// a cable joins two switches whose levels do not differ by exactly one (a torus, a random graph, or CAs
-/// at several levels all end here); a CA-attached switch is not at level 0 (with roots); a switch below
-/// the top has no up-link. Errors: kInvalidInput for a root GUID that is not a switch of the fabric.
+/// Recognise a fat tree. `sources[s]` = CA ports cabled to switch s that make it a leaf (ftree: compute nodes); `roots`
+/// = configured top-level switch GUIDs (routing.ftree.roots), empty = levels are BFS distances from the CA-attached
+/// switches. Declines (kDeclined, naming the switches) when: there are no CAs; the switch graph is disconnected; a
+/// cable joins two switches whose levels do not differ by exactly one (a torus, a random graph, or CAs at several
+/// levels all end here); a CA-attached switch is not at level 0 (with roots); a switch below the top has no up-link.
+/// Errors: kInvalidInput for a root GUID that is not a switch of the fabric.
 Result<FatTreeLevels> recognise_fat_tree(const Topology& topo, const SwitchGraph& graph,
                                          const std::vector<std::uint32_t>& sources, const std::vector<Guid>& roots);
 

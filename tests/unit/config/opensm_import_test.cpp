@@ -12,6 +12,7 @@
 #include "config/opensm_conf.h"
 #include "config/policy_loader.h"
 #include "routing/engines/minhop/minhop_options.h"
+#include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
 #include "routing/engines/file/file_options.h"
 #include "tests/unit/temp_dir.h"
@@ -500,6 +501,27 @@ TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
   ASSERT_TRUE(scatter.ok());
   EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: no scatter_ports"))
       << (scatter->not_carried.empty() ? "" : scatter->not_carried[0]);
+}
+
+// cn_guid_file, io_guid_file and max_reverse_hops feed ftree's own keys: the files keep OpenSM's format, so
+// their paths are carried and read when the policy loads.
+TEST_F(OpenSmImportFiles, FtreeNodeListsAndReverseHopsAreCarried) {
+  const std::string cn = dir_ + "/cn";
+  const std::string io = dir_ + "/io";
+  std::ofstream(cn) << "# compute nodes\n0x0000000000100002\n0x0000000000100004\n";
+  std::ofstream(io) << "0x0000000000100007\n";
+  Conversion c;
+  const Policy p = c.policy("routing_engine ftree\ncn_guid_file " + cn + "\nio_guid_file " + io +
+                            "\nmax_reverse_hops 2\n");
+  const FtreeOptions& ftree = p.routing.options.engines.get<FtreeOptions>();
+  EXPECT_EQ(ftree.cn_guids, (std::vector<Guid>{0x100002, 0x100004}));
+  EXPECT_EQ(ftree.io_guids, (std::vector<Guid>{0x100007}));
+  EXPECT_EQ(ftree.max_reverse_hops, 2u);
+
+  auto bad = c.run("max_reverse_hops 70000\n");  // OpenSM keeps it in 16 bits; so does smd
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE(bad->not_carried.empty());
+  EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
 }
 
 // routing_engine file with lfts_file: both carry (the file engine stays in the chain, minhop after it as

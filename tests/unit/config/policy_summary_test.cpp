@@ -16,7 +16,8 @@ TEST(PolicySummary, Defaults) {
   EXPECT_EQ(
       summarize_policy(Policy{}),
       "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none updn.roots=auto "
-      "updn.guid_routing_order=none updn.ids=guids ftree.roots=auto sssp.guid_routing_order=none dfsssp.max_vls=auto "
+      "updn.guid_routing_order=none updn.ids=guids ftree.roots=auto ftree.cn_guids=none ftree.io_guids=none "
+            "ftree.max_reverse_hops=0 sssp.guid_routing_order=none dfsssp.max_vls=auto "
       "dfsssp.spread_vls=off dfsssp.guid_routing_order=none file.lfts_file=none repair=minimal lmc=0 sm.port=auto "
       "priority=0 "
       "sm_key=default m_key=unset m_key_protect=0 subnet_prefix=0xfe80000000000000 sweep=10s max_resweeps=3 "
@@ -84,7 +85,8 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
             "engines=ftree,minhop adaptive=on minhop.guid_routing_order=1 "
             "updn.roots=0x0000000000000010,0x0000000000000020 "
             "updn.guid_routing_order=3 updn.ids=2 "
-            "ftree.roots=0x0002c90300001000 sssp.guid_routing_order=none dfsssp.max_vls=4 dfsssp.spread_vls=on "
+            "ftree.roots=0x0002c90300001000 ftree.cn_guids=none ftree.io_guids=none ftree.max_reverse_hops=0 "
+      "sssp.guid_routing_order=none dfsssp.max_vls=4 dfsssp.spread_vls=on "
             "dfsssp.guid_routing_order=none file.lfts_file=/srv/opensm-lfts.dump repair=full lmc=2 "
             "sm.port=mlx5_0/1 priority=14 sm_key=set "
             "m_key=set m_key_protect=2 subnet_prefix=0xfec0000000000001 sweep=0s max_resweeps=5 mad.window=8 "

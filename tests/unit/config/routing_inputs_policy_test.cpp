@@ -75,6 +75,26 @@ TEST_F(RoutingInputs, FilesInOpenSmFormat) {
   EXPECT_EQ(p->routing.options.engines.get<FtreeOptions>().roots, (std::vector<Guid>{0x200010, 0x200011}));
 }
 
+TEST_F(RoutingInputs, FtreeNodeListsFromFilesBesideThePolicy) {
+  write("cn", "# compute nodes\n0x100001\n0x100002\n");
+  write("io", "0x100009\n");
+  const std::string policy = write("smd.yaml", "routing:\n"
+                                               "  ftree:\n"
+                                               "    cn_guids_file: cn\n"
+                                               "    io_guids_file: io\n"
+                                               "    max_reverse_hops: 2\n");
+  Result<Policy> p = load_policy_file(policy);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const FtreeOptions& ftree = p->routing.options.engines.get<FtreeOptions>();
+  EXPECT_EQ(ftree.cn_guids, (std::vector<Guid>{0x100001, 0x100002}));
+  EXPECT_EQ(ftree.io_guids, (std::vector<Guid>{0x100009}));
+  EXPECT_EQ(ftree.max_reverse_hops, 2u);
+  EXPECT_EQ(error_of("routing:\n  ftree:\n    io_guids: [0x1]\n    io_guids_file: " + dir_ + "/io\n"),
+            "t.yaml:4:5: routing.ftree.io_guids_file: give io_guids or io_guids_file, not both");
+  const std::string e = error_of("routing:\n  ftree:\n    max_reverse_hops: 65536\n");
+  EXPECT_EQ(e.rfind("t.yaml:3:23: routing.ftree.max_reverse_hops:", 0), 0u) << e;
+}
+
 TEST_F(RoutingInputs, EmptyFileKeyMeansNone) {
   Result<Policy> p = load_policy_string("routing:\n  minhop:\n    guid_routing_order_file: \"\"\n", "t.yaml");
   ASSERT_TRUE(p.ok()) << p.error().message;

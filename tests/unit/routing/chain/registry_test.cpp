@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/routing/hand_node.h"
+#include "routing/engines/ftree/ftree_options.h"
 #include "routing/fabric_gen/fabric_gen.h"
+#include "tests/unit/routing/hand_node.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd {
@@ -146,6 +147,30 @@ TEST(Chain, ALaterEngineDeadlockFreeForAllRoutesStillWins) {
   ASSERT_EQ(r->declined.size(), 1u);
   EXPECT_EQ(r->declined[0].engine, "updn");
   EXPECT_TRUE(r->tables.deadlock_free);
+}
+
+}  // namespace
+}  // namespace smd
+
+namespace smd {
+namespace {
+
+TEST(Registry, HandingFtreeItsLastRootsKeepsTheNodeListsAndReverseHops) {
+  // The sweep's retry with the last fat tree's tops must not drop the site's CN/IO lists.
+  FtreeOptions ftree;
+  ftree.cn_guids = {0x10101, 0x10102};
+  ftree.io_guids = {0x10110};
+  ftree.max_reverse_hops = 2;
+  RoutingOptions options;
+  options.engines.set(ftree);
+  const RoutingOptions rooted = with_ftree_roots(options, {0x300, 0x301});
+  const FtreeOptions& got = rooted.engines.get<FtreeOptions>();
+  EXPECT_EQ(got.roots, (std::vector<Guid>{0x300, 0x301}));
+  EXPECT_EQ(got.cn_guids, ftree.cn_guids);
+  EXPECT_EQ(got.io_guids, ftree.io_guids);
+  EXPECT_EQ(got.max_reverse_hops, 2u);
+  EXPECT_TRUE(ftree_roots_configured(rooted));
+  EXPECT_FALSE(ftree_roots_configured(options));
 }
 
 }  // namespace

@@ -24,7 +24,12 @@ TEST(EngineFactories, RootedEnginesReadRootsAndNameThemselves) {
     EXPECT_EQ(summary[0].value, "auto") << "no roots set: the engine chooses";
     EXPECT_EQ(f->create(options)->name(), f->name());
   }
-  EXPECT_EQ(ftree_factory().summarise(options).size(), 1u) << "ftree's only option is its roots";
+  // ftree also reads its compute-node and I/O-node lists and max_reverse_hops (OpenSM's names).
+  const auto ftree = ftree_factory().summarise(options);
+  ASSERT_EQ(ftree.size(), 4u);
+  EXPECT_EQ(ftree[1].key + "=" + ftree[1].value, "cn_guids=none");
+  EXPECT_EQ(ftree[2].key + "=" + ftree[2].value, "io_guids=none");
+  EXPECT_EQ(ftree[3].key + "=" + ftree[3].value, "max_reverse_hops=0");
   EXPECT_EQ(ftree_factory().name(), "ftree");
   EXPECT_EQ(updn_factory().name(), "updn");
   options.engines.set(FtreeOptions({0x10, 0x2c9}));
