@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# `smd plan --fail PART` through the real command line, no fabric, on the bundled leaf/spine (4 leaves of
+# 4 hosts, 2 spines; leaf ports 1-4 hosts, 5 -> spine-0, 6 -> spine-1):
+#   - one spine cable (leaf-0[5]): nothing cut off, the comparison before is the one a run without
+#     --fail prints (same numbers), and after it leaf-0 has one uplink left for 4 hosts, so in every
+#     shift that sends all 4 off the leaf (k = 4..12 of 15) that cable carries 4 flows under every scheme:
+#     shift max link load 4 after, worked out here from the cabling, not read from smd;
+#   - one leaf (leaf-1): its 4 hosts, read from the netfile, are the cut-off endpoints; over all 15
+#     shifts every ordered pair occurs once, so shift and all-to-all both leave 16*15 - 12*11 = 108 flows
+#     unrouted under every scheme, and the ring all-reduce never ends (time null);
+#   - the SVG holds both charts, the one after titled "after losing ...";
+#   - an unknown part exits 2 naming --fail, and --fail with --drain exits 2.
+# Not named *_test.sh: it needs no ibsim (registered by name in CMakeLists.txt).
+set -euo pipefail
+SMD_BIN="${SMD_BUILD_DIR:?SMD_BUILD_DIR must point at the build tree}/smd/smd"
+NET="${SMD_SOURCE_DIR:?SMD_SOURCE_DIR must point at the source tree}/tests/fabrics/leafspine.net"
+work="$(mktemp -d)"
+trap 'rm -rf "${work}"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+smd() { timeout 60 "${SMD_BIN}" "$@"; }
+
+smd plan --topology "${NET}" --seeds 2 --collectives ring --format json >"${work}/plain.json" ||
+  fail "smd plan without --fail exited $?"
+smd plan --topology "${NET}" --seeds 2 --collectives ring --format json --fail 'leaf-0[5]' \
+  --svg "${work}/cable.svg" >"${work}/cable.json" || fail "smd plan --fail 'leaf-0[5]' exited $?"
+python3 - "${work}/plain.json" "${work}/cable.json" "${work}/cable.svg" <<'PY' || fail "one spine cable"
+import json, sys
+import xml.etree.ElementTree as ET
+plain = json.load(open(sys.argv[1]))["roce"]["comparison"]
+doc = json.load(open(sys.argv[2]))["roce"]
+assert doc["comparison"]["patterns"] == plain["patterns"], "the comparison before differs from a plain run"
+assert doc["comparison"]["collectives"] == plain["collectives"]
+loss = doc["after_loss"]
+assert loss["cables"] == 1 and loss["cut_off_endpoints"] == [], loss
+part = loss["failed"][0]
+assert part["text"] == "leaf-0[5]" and part["kind"] == "cable" and part["port"] == 5 and part["peer_port"] == 1, part
+assert loss["ib_static"]["made_by"] in ("local repair", "minimal repair"), loss["ib_static"]
+after = {p["name"]: p for p in loss["comparison"]["patterns"]}
+assert list(after) == [p["name"] for p in plain["patterns"]], list(after)
+for s in after["shift"]["schemes"]:
+    assert s["max_link_load"] == 4 and s["unrouted"] == 0 and s["flows"] == 15 * 16, s
+for p in after.values():
+    for s in p["schemes"]:
+        assert s["unrouted"] == 0, (p["name"], s)
+ring = loss["comparison"]["collectives"][0]
+assert all(s["relative_time"] is not None and s["relative_time"] >= 1 for s in ring["schemes"]), ring
+svg = ET.parse(sys.argv[3]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+charts = svg.findall(ns + "svg")
+assert len(charts) == 2, len(charts)
+assert float(svg.get("height")) == sum(float(c.get("height")) for c in charts)
+titles = [t.text for c in charts for t in c.iter(ns + "text") if t.get("font-size") == "16"]
+assert titles[0].endswith("before the loss") and titles[1].startswith("after losing leaf-0[5]"), titles
+PY
+echo "smd plan --fail 'leaf-0[5]': before as without --fail, shift max load 4 after under every scheme"
+
+smd plan --topology "${NET}" --seeds 2 --collectives ring --format json --fail leaf-1 >"${work}/leaf.json" ||
+  fail "smd plan --fail leaf-1 exited $?"
+python3 - "${work}/leaf.json" "${NET}" <<'PY' || fail "one leaf"
+import json, re, sys
+behind = []  # hosts cabled to leaf-1, from the netfile
+host = None
+for line in open(sys.argv[2]):
+    m = re.match(r'Hca \d+ "([^"]+)"', line)
+    if m:
+        host = m.group(1)
+        continue
+    m = re.match(r'\[1\]\s+"([^"]+)"', line)
+    if host and m:
+        if m.group(1) == "leaf-1":
+            behind.append(host + "[1]")
+        host = None
+loss = json.load(open(sys.argv[1]))["roce"]["after_loss"]
+assert loss["cables"] == len(behind) + 2, loss["cables"]
+assert sorted(loss["cut_off_endpoints"]) == sorted(behind), (loss["cut_off_endpoints"], behind)
+n, c = 16, len(behind)
+lost = n * (n - 1) - (n - c) * (n - c - 1)
+after = {p["name"]: p for p in loss["comparison"]["patterns"]}
+for name in ("shift", "all-to-all"):
+    for s in after[name]["schemes"]:
+        assert s["unrouted"] == lost, (name, s, lost)
+assert any("cut off" in note for note in loss["comparison"]["notes"]), loss["comparison"]["notes"]
+for s in loss["comparison"]["collectives"][0]["schemes"]:
+    assert s["time"] is None and s["unrouted"] > 0, s
+PY
+smd plan --topology "${NET}" --seeds 2 --collectives ring --fail leaf-1 >"${work}/leaf.txt" || fail "text exited $?"
+grep -q "^after losing leaf-1 (6 cable(s))" "${work}/leaf.txt" || fail "no 'after losing' line"
+grep -Eq "^ring-allreduce +all +roce-ecmp +1\.000 +unrouted " "${work}/leaf.txt" || fail "no before/after ring row"
+echo "smd plan --fail leaf-1: its hosts cut off, 108 flows unrouted under every scheme"
+
+if smd plan --topology "${NET}" --seeds 1 --fail leaf-9 >"${work}/out" 2>"${work}/err"; then
+  fail "an unknown part was accepted"
+else
+  rc=$?
+fi
+[[ ${rc} -eq 2 ]] || fail "unknown part: exit ${rc}, want 2"
+grep -qx "smd plan: --fail 'leaf-9': no node is named 'leaf-9'" "${work}/err" || fail "said: $(cat "${work}/err")"
+if smd plan --topology "${NET}" --seeds 1 --fail leaf-1 --drain leaf-2 >"${work}/out" 2>"${work}/err"; then
+  fail "--fail with --drain was accepted"
+else
+  rc=$?
+fi
+[[ ${rc} -eq 2 ]] || fail "--fail with --drain: exit ${rc}, want 2"
+grep -q "and --fail" "${work}/err" || fail "said: $(cat "${work}/err")"
+echo "smd plan --fail: an unknown part and --drain exit 2"
