@@ -16,6 +16,7 @@ SMD_BIN="${SMD_BUILD_DIR:?SMD_BUILD_DIR must point at the build tree}/smd/smd"
 NET="${SMD_SOURCE_DIR:?SMD_SOURCE_DIR must point at the source tree}/tests/fabrics/leafspine.net"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
+export HERE="$(cd "$(dirname "$0")" && pwd)"  # netfile_hosts.py
 fail() { echo "FAIL: $*" >&2; exit 1; }
 smd() { timeout 60 "${SMD_BIN}" "$@"; }
 
@@ -57,19 +58,10 @@ echo "smd plan --fail 'leaf-0[5]': before as without --fail, shift max load 4 af
 smd plan --topology "${NET}" --seeds 2 --collectives ring --format json --fail leaf-1 >"${work}/leaf.json" ||
   fail "smd plan --fail leaf-1 exited $?"
 python3 - "${work}/leaf.json" "${NET}" <<'PY' || fail "one leaf"
-import json, re, sys
-behind = []  # hosts cabled to leaf-1, from the netfile
-host = None
-for line in open(sys.argv[2]):
-    m = re.match(r'Hca \d+ "([^"]+)"', line)
-    if m:
-        host = m.group(1)
-        continue
-    m = re.match(r'\[1\]\s+"([^"]+)"', line)
-    if host and m:
-        if m.group(1) == "leaf-1":
-            behind.append(host + "[1]")
-        host = None
+import json, os, sys
+sys.path.insert(0, os.environ["HERE"])
+from netfile_hosts import host_switches
+behind = sorted(h + "[1]" for h, sw in host_switches(sys.argv[2]).items() if sw == "leaf-1")
 loss = json.load(open(sys.argv[1]))["roce"]["after_loss"]
 assert loss["cables"] == len(behind) + 2, loss["cables"]
 assert sorted(loss["cut_off_endpoints"]) == sorted(behind), (loss["cut_off_endpoints"], behind)
