@@ -41,7 +41,8 @@ Result<RoutePlan> RoutePlan::after_loss(const Topology& reduced) const {
       ++gone;
       continue;
     }
-    plan.host_by_port_[(static_cast<std::uint64_t>(h.ca) << 8) | h.port] = static_cast<std::uint32_t>(plan.hosts_.size());
+    plan.host_by_port_[(static_cast<std::uint64_t>(h.ca) << 8) | h.port] =
+        static_cast<std::uint32_t>(plan.hosts_.size());
     plan.hosts_.push_back(h);
   }
   if (gone) {

@@ -307,7 +307,8 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
 Comparison run_on(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const CompareOptions& options, const Workload& w, const std::vector<Unit>& units,
                   std::size_t endpoints, unsigned qps) {
-  const SchemeEvaluator evaluator(tracer, plan, adaptive, EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed});
+  const SchemeEvaluator evaluator(tracer, plan, adaptive,
+                                  EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed});
   const auto figures = evaluate_units(evaluator, units, options.threads);
   Comparison out = assemble(w, units, figures, adaptive != nullptr);
   out.endpoints = endpoints;

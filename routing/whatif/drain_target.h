@@ -4,8 +4,9 @@
 //     sw-L0-0, quotes optional; a quoted name is only a NodeDescription, and a name that reads as one
 //     node's GUID and another's NodeDescription is refused as ambiguous);
 //   - a cable: one of its ends, "GUID/PORT" or "NAME[PORT]" (ibsim's console form, "sw-L0-0"[13]).
-// A CA is never drained whole: name its cable. `smd plan --fail` names the parts that fail the same way. Everything is decided before anything is computed, so a
-// typo stops the what-if with the argument named instead of reporting on a fabric nobody asked about.
+// A CA is never drained whole: name its cable. `smd plan --fail` names the parts that fail the same way. Everything is
+// decided before anything is computed, so a typo stops the what-if with the argument named instead of reporting on a
+// fabric nobody asked about.
 #pragma once
 
 #include <span>

@@ -33,12 +33,8 @@ Result<Rerouted> reroute_after_loss(const Topology& topo, const Topology& after,
   out.entries_kept = routed->stats.entries_kept;
   out.entries_repaired = routed->stats.entries_repaired;
   switch (routed->made_by) {
-    case TablesMadeBy::kLocalRepair:
-      out.made_by = "local repair";
-      break;
-    case TablesMadeBy::kMinimalRepair:
-      out.made_by = "minimal repair";
-      break;
+    case TablesMadeBy::kLocalRepair: out.made_by = "local repair"; break;
+    case TablesMadeBy::kMinimalRepair: out.made_by = "minimal repair"; break;
     case TablesMadeBy::kFresh:
       out.made_by = steps.repair_allowed ? "fresh tables (local repair: " + steps.local_repair_declined +
                                                "; minimal repair: " + steps.mix_rejected + ")"

@@ -188,8 +188,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   if (o.jobs_at_once && o.job_files.empty() && o.placements.empty()) {
     return make_error(ErrorCode::kInvalidInput, "--jobs-at-once: no jobs to run at once (give --job or --placement)");
   }
-  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty() && !o.collectives_given &&
-      !loss) {
+  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty() && !o.collectives_given && !loss) {
     return summary;
   }
 
@@ -242,10 +241,9 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     if (!loss) {
       svg = roce::svg_chart(before, title);
     } else {
-      const std::string charts[] = {
-          roce::svg_chart(before, title + ", before the loss"),
-          roce::svg_chart(lc->after, "after losing " + failed_parts_text(*loss) + " (IB: " + loss->routed.made_by +
-                                         ", RoCE: BGP converged)")};
+      const std::string charts[] = {roce::svg_chart(before, title + ", before the loss"),
+                                    roce::svg_chart(lc->after, "after losing " + failed_parts_text(*loss) + " (IB: " +
+                                                                   loss->routed.made_by + ", RoCE: BGP converged)")};
       auto stacked = roce::svg_stack(charts);
       if (!stacked) return stacked.error().with_context("--svg");
       svg = std::move(stacked).value();

@@ -55,8 +55,8 @@ class RoceLossTest : public RoutedFabricTest {
     auto after = plan->after_loss(loss->topo);
     ASSERT_TRUE(after.ok()) << after.error().message;
     plan_after.emplace(std::move(after).value());
-    auto both = compare_before_after(topo, lids, tables, *plan, {&loss->topo, &loss->routed.tables, &*plan_after},
-                                     options);
+    auto both =
+        compare_before_after(topo, lids, tables, *plan, {&loss->topo, &loss->routed.tables, &*plan_after}, options);
     ASSERT_TRUE(both.ok()) << both.error().message;
     result.emplace(std::move(both).value());
   }
@@ -141,8 +141,7 @@ TEST_F(RoceLossTest, ALostLeafCutsItsHostsOffForEveryScheme) {
   EXPECT_EQ(topo.node(result->cut_off[0].ca).description, "host-0");
   EXPECT_EQ(topo.node(result->cut_off[1].ca).description, "host-1");
   ASSERT_FALSE(result->after.notes.empty());
-  EXPECT_NE(result->after.notes.back().find("2 of 8 endpoints are cut off (host-0[1], host-1[1])"),
-            std::string::npos)
+  EXPECT_NE(result->after.notes.back().find("2 of 8 endpoints are cut off (host-0[1], host-1[1])"), std::string::npos)
       << result->after.notes.back();
   EXPECT_EQ(result->after.endpoints, 8u);
   EXPECT_EQ(plan_after->hosts().size(), 6u);
