@@ -58,11 +58,18 @@ struct FabricLoss {
   std::vector<DrainPart> parts;  ///< as named
   std::size_t cables = 0;        ///< distinct cables gone (a switch's and named cables, counted once)
   Topology topo;                 ///< drained_topology: indexes and LIDs unchanged, the cables gone
-  Rerouted routed;
+  /// Nodes left without a cable (the failed switches, the CAs behind a failed leaf or host cable): the
+  /// daemon's discovery no longer finds them, so they are not in the fabric it routes.
+  std::size_t nodes_gone = 0;
+  Rerouted routed;  ///< indexed like `topo`; a node gone has an empty LFT
 };
 
-/// Name (drain_target.h grammar; errors say `option`), take out and route `texts` on `topo`.
-/// Errors: resolve_drain_parts' (kInvalidInput), reroute_after_loss's with context "fabric after the loss".
+/// Name (drain_target.h grammar; errors say `option`), take out and route `texts` on `topo`. Unlike a
+/// drain (links up, every node still discovered), failed parts are dead: route_after_change gets the
+/// fabric the daemon's next sweep discovers, without the nodes left with no cable (a failed switch in
+/// the topology would make ftree decline "not connected to the leaves"), and its tables are mapped back
+/// to `topo`'s indexes. Errors: resolve_drain_parts' (kInvalidInput), reroute_after_loss's with context
+/// "fabric after the loss".
 Result<FabricLoss> lose_parts(const Topology& topo, const LidMap& lids, const RoutingTables& before,
                               std::span<const std::string> texts, std::string_view option,
                               const RerouteOptions& options);

@@ -137,6 +137,7 @@ TEST_F(RoceLossTest, BgpAfterTheLossKeepsAddressesAndShrinksTheGroups) {
 TEST_F(RoceLossTest, ALostLeafCutsItsHostsOffForEveryScheme) {
   ASSERT_NO_FATAL_FAILURE(lose({"leaf-0"}));
   EXPECT_EQ(loss->cables, 4u);  // 2 hosts, 2 spines
+  EXPECT_EQ(loss->nodes_gone, 3u);  // the leaf and its hosts: discovery finds none of them
   ASSERT_EQ(result->cut_off.size(), 2u);
   EXPECT_EQ(topo.node(result->cut_off[0].ca).description, "host-0");
   EXPECT_EQ(topo.node(result->cut_off[1].ca).description, "host-1");
@@ -156,6 +157,25 @@ TEST_F(RoceLossTest, ALostLeafCutsItsHostsOffForEveryScheme) {
     EXPECT_TRUE(std::isfinite(result->before.collectives[0].schemes[s].relative_time));
     EXPECT_FALSE(std::isfinite(result->after.collectives[0].schemes[s].relative_time));
     EXPECT_GT(result->after.collectives[0].schemes[s].unrouted, 0u);
+  }
+}
+
+TEST_F(RoceLossTest, ADeadSpineIsNotInTheFabricTheRepairRoutes) {
+  // A drained switch stays in the topology without cables and ftree declines it ("not connected to the
+  // leaves"); a dead one is not discovered, so ftree routes the one-spine tree that is left. Every leaf
+  // then has one uplink for its two hosts: shift max link load 2 under every scheme, nothing unrouted.
+  ASSERT_NO_FATAL_FAILURE(lose({"spine-0"}));
+  EXPECT_EQ(loss->cables, 4u);
+  EXPECT_EQ(loss->nodes_gone, 1u);
+  EXPECT_EQ(loss->routed.tables.engine, "ftree") << loss->routed.made_by;
+  const NodeIndex spine0 = plan->switches()[sw("spine-0")].node;
+  ASSERT_EQ(loss->routed.tables.lft.size(), topo.size());
+  EXPECT_EQ(loss->routed.tables.lft[spine0].top(), 0u);
+  EXPECT_GT(loss->routed.tables.lft[plan->switches()[sw("spine-1")].node].top(), 0u);
+  EXPECT_TRUE(result->cut_off.empty());
+  for (const char* scheme : kSchemes) {
+    EXPECT_DOUBLE_EQ(figures(result->after, "shift", scheme).max_link_load, 2.0) << scheme;
+    for (const auto& p : result->after.patterns) EXPECT_EQ(figures(result->after, p.name, scheme).unrouted, 0u);
   }
 }
 
