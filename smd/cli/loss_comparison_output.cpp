@@ -56,6 +56,7 @@ nlohmann::ordered_json loss_json(const Topology& topo, const FabricLoss& loss, c
   nlohmann::ordered_json j;
   j["failed"] = std::move(failed);
   j["cables"] = loss.cables;
+  j["nodes_gone"] = loss.nodes_gone;
   j["ib_static"] = {{"engine", loss.routed.tables.engine},
                     {"made_by", loss.routed.made_by},
                     {"entries_kept", loss.routed.entries_kept},
@@ -68,7 +69,9 @@ nlohmann::ordered_json loss_json(const Topology& topo, const FabricLoss& loss, c
 }
 
 void print_loss_comparison(std::ostream& out, const FabricLoss& loss, const roce::LossComparison& lc) {
-  out << "after losing " << printable_text(failed_parts_text(loss)) << " (" << loss.cables << " cable(s))\n"
+  out << "after losing " << printable_text(failed_parts_text(loss)) << " (" << loss.cables << " cable(s)";
+  if (loss.nodes_gone) out << "; " << loss.nodes_gone << " node(s) no longer discovered";
+  out << ")\n"
       << "ib-static after: " << loss.routed.made_by << " (" << loss.routed.tables.engine << "; "
       << loss.routed.entries_kept << " entries kept, " << loss.routed.entries_repaired << " routed again)\n";
   for (const auto& n : lc.after.notes) out << "note after: " << printable_text(n) << "\n";

@@ -17,7 +17,7 @@ namespace smd {
 std::string failed_parts_text(const FabricLoss& loss);
 
 /// {"failed": [{"text", "kind": "switch"|"cable", "node_guid", "port"?, "peer_guid"?, "peer_port"?}],
-///  "cables", "ib_static": {"engine", "made_by", "entries_kept", "entries_repaired", "deadlock_free",
+///  "cables", "nodes_gone", "ib_static": {"engine", "made_by", "entries_kept", "entries_repaired", "deadlock_free",
 ///  "ca_deadlock_free"}, "cut_off_endpoints": [names], "comparison": the whole comparison after
 ///  (comparison_json)}. The comparison before is the caller's, under its usual key.
 nlohmann::ordered_json loss_json(const Topology& topo, const FabricLoss& loss, const roce::LossComparison& lc);

@@ -7,7 +7,8 @@
 #     shift max link load 4 after, worked out here from the cabling, not read from smd;
 #   - one leaf (leaf-1): its 4 hosts, read from the netfile, are the cut-off endpoints; over all 15
 #     shifts every ordered pair occurs once, so shift and all-to-all both leave 16*15 - 12*11 = 108 flows
-#     unrouted under every scheme, and the ring all-reduce never ends (time null);
+#     unrouted under every scheme, and the ring all-reduce never ends (time null); the leaf and its hosts
+#     are no longer discovered;
 #   - the SVG holds both charts, the one after titled "after losing ...";
 #   - an unknown part exits 2 naming --fail, and --fail with --drain exits 2.
 # Not named *_test.sh: it needs no ibsim (registered by name in CMakeLists.txt).
@@ -64,6 +65,7 @@ from netfile_hosts import host_switches
 behind = sorted(h + "[1]" for h, sw in host_switches(sys.argv[2]).items() if sw == "leaf-1")
 loss = json.load(open(sys.argv[1]))["roce"]["after_loss"]
 assert loss["cables"] == len(behind) + 2, loss["cables"]
+assert loss["nodes_gone"] == len(behind) + 1, loss["nodes_gone"]  # the leaf and its hosts
 assert sorted(loss["cut_off_endpoints"]) == sorted(behind), (loss["cut_off_endpoints"], behind)
 n, c = 16, len(behind)
 lost = n * (n - 1) - (n - c) * (n - c - 1)
@@ -75,8 +77,11 @@ assert any("cut off" in note for note in loss["comparison"]["notes"]), loss["com
 for s in loss["comparison"]["collectives"][0]["schemes"]:
     assert s["time"] is None and s["unrouted"] > 0, s
 PY
+behind_hosts=($(python3 -c 'import os, sys; sys.path.insert(0, os.environ["HERE"]); from netfile_hosts import host_switches
+print(" ".join(h for h, s in host_switches(sys.argv[1]).items() if s == "leaf-1"))' "${NET}"))
 smd plan --topology "${NET}" --seeds 2 --collectives ring --fail leaf-1 >"${work}/leaf.txt" || fail "text exited $?"
-grep -q "^after losing leaf-1 (6 cable(s))" "${work}/leaf.txt" || fail "no 'after losing' line"
+grep -qF "after losing leaf-1 (6 cable(s); $((${#behind_hosts[@]} + 1)) node(s) no longer discovered)" "${work}/leaf.txt" ||
+  fail "no 'after losing' line: $(grep after "${work}/leaf.txt")"
 grep -Eq "^ring-allreduce +all +roce-ecmp +1\.000 +unrouted " "${work}/leaf.txt" || fail "no before/after ring row"
 echo "smd plan --fail leaf-1: its hosts cut off, 108 flows unrouted under every scheme"
 
