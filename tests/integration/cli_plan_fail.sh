@@ -10,6 +10,8 @@
 #     unrouted under every scheme, and the ring all-reduce never ends (time null); the leaf and its hosts
 #     are no longer discovered;
 #   - the SVG holds both charts, the one after titled "after losing ...";
+#   - with routing.repair: full, the comparison after a spine or a cable is lost equals, figure for
+#     figure, a plain run on the netfile with that spine or cable deleted (netfile_hosts.without);
 #   - an unknown part exits 2 naming --fail, and --fail with --drain exits 2.
 # Not named *_test.sh: it needs no ibsim (registered by name in CMakeLists.txt).
 set -euo pipefail
@@ -84,6 +86,30 @@ grep -qF "after losing leaf-1 (6 cable(s); $((${#behind_hosts[@]} + 1)) node(s) 
   fail "no 'after losing' line: $(grep after "${work}/leaf.txt")"
 grep -Eq "^ring-allreduce +all +roce-ecmp +1\.000 +unrouted " "${work}/leaf.txt" || fail "no before/after ring row"
 echo "smd plan --fail leaf-1: its hosts cut off, 108 flows unrouted under every scheme"
+
+# With routing.repair: full the tables after are the chain's fresh ones, so the whole comparison after
+# must be what a plain plan of the netfile with the part deleted by hand gives, figure for figure (the
+# endpoints, hosts and switches keep their order).
+printf 'routing:\n  repair: full\n' >"${work}/full.yaml"
+for part in spine-1 'leaf-0[6]'; do
+  python3 -c 'import os, sys; sys.path.insert(0, os.environ["HERE"]); from netfile_hosts import without
+part = sys.argv[2]
+print(without(sys.argv[1], end=(part[:-3], int(part[-2]))) if part.endswith("]") else without(sys.argv[1], switch=part))' \
+    "${NET}" "${part}" >"${work}/reduced.net"
+  smd plan --topology "${NET}" --config "${work}/full.yaml" --seeds 3 --collectives ring,alltoall --format json \
+    --fail "${part}" >"${work}/failed.json" || fail "--fail ${part} with repair full exited $?"
+  smd plan --topology "${work}/reduced.net" --config "${work}/full.yaml" --seeds 3 --collectives ring,alltoall \
+    --format json >"${work}/reduced.json" || fail "the reduced netfile exited $?"
+  python3 - "${work}/failed.json" "${work}/reduced.json" <<'PY' || fail "--fail ${part} differs from the reduced netfile"
+import json, sys
+after = json.load(open(sys.argv[1]))["roce"]["after_loss"]
+plain = json.load(open(sys.argv[2]))
+assert after["ib_static"]["made_by"] == "fresh tables" and after["ib_static"]["engine"] == plain["engine"], after
+for key in ("patterns", "collectives"):
+    assert after["comparison"][key] == plain["roce"]["comparison"][key], key
+PY
+done
+echo "smd plan --fail with routing.repair full: the comparison after equals the plan of the reduced netfile"
 
 if smd plan --topology "${NET}" --seeds 1 --fail leaf-9 >"${work}/out" 2>"${work}/err"; then
   fail "an unknown part was accepted"

@@ -1,7 +1,8 @@
-"""Which switch each single-port host of an ibsim netfile is cabled to, read from the netfile's text
-alone (no smd code): the witness the cli tests count leaves and cut-off hosts with.
+"""ibsim netfiles read and edited as text alone (no smd code), for the cli tests' witnesses.
 
-host_switches(path) -> {host: switch}, from each `Hca N "host"` header and its `[1] "switch"[p]` line.
+host_switches(path) -> {host: switch}, from each `Hca N "host"` header and its `[1] "switch"[p]` line:
+    which switch each single-port host is cabled to.
+without(path, switch=None, end=None) -> the netfile's text without a switch or a cable.
 """
 import re
 
@@ -19,3 +20,25 @@ def host_switches(path):
             out[host] = m.group(1)
             host = None
     return out
+
+
+def without(path, switch=None, end=None):
+    """The netfile's text without switch `switch` (its block and every line cabled to it) or without the
+    cable at `end` = (node, port) (its line at both ends): the fabric after a loss, written by hand."""
+    blocks = []
+    for block in open(path).read().split('\n\n'):
+        m = re.search(r'(?:Switch|Hca) \d+ "([^"]+)"', block)
+        node = m.group(1) if m else None
+        if switch is not None and node == switch:
+            continue
+        lines = []
+        for line in block.split('\n'):
+            if switch is not None and f'"{switch}"[' in line:
+                continue
+            if end is not None and node == end[0] and line.startswith(f'[{end[1]}]'):
+                continue
+            if end is not None and f'"{end[0]}"[{end[1]}]' in line:
+                continue
+            lines.append(line)
+        blocks.append('\n'.join(lines))
+    return '\n\n'.join(blocks)
