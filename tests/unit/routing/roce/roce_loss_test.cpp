@@ -136,7 +136,7 @@ TEST_F(RoceLossTest, BgpAfterTheLossKeepsAddressesAndShrinksTheGroups) {
 
 TEST_F(RoceLossTest, ALostLeafCutsItsHostsOffForEveryScheme) {
   ASSERT_NO_FATAL_FAILURE(lose({"leaf-0"}));
-  EXPECT_EQ(loss->cables, 4u);  // 2 hosts, 2 spines
+  EXPECT_EQ(loss->cables, 4u);      // 2 hosts, 2 spines
   EXPECT_EQ(loss->nodes_gone, 3u);  // the leaf and its hosts: discovery finds none of them
   ASSERT_EQ(result->cut_off.size(), 2u);
   EXPECT_EQ(topo.node(result->cut_off[0].ca).description, "host-0");
