@@ -61,18 +61,6 @@ class RoceLossTest : public RoutedFabricTest {
     result.emplace(std::move(both).value());
   }
 
-  static const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
-    for (const auto& p : c.patterns) {
-      if (p.name != pattern) continue;
-      for (const auto& f : p.schemes) {
-        if (f.name == scheme) return f;
-      }
-    }
-    ADD_FAILURE() << pattern << " / " << scheme << " missing";
-    static const SchemeFigures kNone;
-    return kNone;
-  }
-
   SwitchIndex sw(const char* name) const {
     for (SwitchIndex s = 0; s < plan->switches().size(); ++s) {
       if (plan->switches()[s].name == name) return s;
