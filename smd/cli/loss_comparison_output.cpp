@@ -78,19 +78,23 @@ void print_loss_comparison(std::ostream& out, const FabricLoss& loss, const roce
   char line[320];
   if (!lc.after.collectives.empty()) {
     out << "collectives before -> after: time relative to ideal\n";
-    std::snprintf(line, sizeof line, "%-16s %-22s %-12s %10s %10s %8s %9s\n", "collective", "job", "scheme", "before",
-                  "after", "change", "unrouted");
+    std::snprintf(line, sizeof line, "%-16s %-12s %10s %10s %8s %9s\n", "collective", "scheme", "before", "after",
+                  "change", "unrouted");
     out << line;
+    std::string job;
     for (std::size_t c = 0; c < lc.after.collectives.size(); ++c) {
       const auto& b = lc.before.collectives[c];
       const auto& a = lc.after.collectives[c];
+      if (c == 0 || a.job != job) {
+        job = a.job;
+        out << "job " << printable_text(job) << ": " << a.ranks << " ranks on " << a.leaves << " leaves\n";
+      }
       for (std::size_t s = 0; s < a.schemes.size(); ++s) {
         const auto& fb = b.schemes[s];
         const auto& fa = a.schemes[s];
-        std::snprintf(line, sizeof line, "%-16s %-22s %-12s %10s %10s %8s %9llu\n", a.name.c_str(),
-                      printable_text(a.job).c_str(), fa.name.c_str(), relative(fb.relative_time).c_str(),
-                      relative(fa.relative_time).c_str(), change(fb.relative_time, fa.relative_time).c_str(),
-                      static_cast<unsigned long long>(fa.unrouted));
+        std::snprintf(line, sizeof line, "%-16s %-12s %10s %10s %8s %9llu\n", a.name.c_str(), fa.name.c_str(),
+                      relative(fb.relative_time).c_str(), relative(fa.relative_time).c_str(),
+                      change(fb.relative_time, fa.relative_time).c_str(), static_cast<unsigned long long>(fa.unrouted));
         out << line;
       }
     }
