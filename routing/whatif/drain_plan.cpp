@@ -194,7 +194,11 @@ Result<Rerouted> route_drained(const Topology& topo, const Topology& drained, co
   RerouteOptions reroute;
   reroute.chain = options.chain;
   reroute.routing = options.routing;
-  reroute.extra_check = options.extra_check;
+  if (options.extra_check) {  // the drained fabric keeps the indexes and LIDs of `topo`
+    reroute.extra_check = [&options](const Topology& t, const LidMap&, const RoutingTables& tables) {
+      return options.extra_check(t, tables);
+    };
+  }
   reroute.minimal_repair = options.minimal_repair;
   auto routed = reroute_after_loss(topo, drained, lids, before, reroute);
   if (!routed) return routed.error();

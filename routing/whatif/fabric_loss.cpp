@@ -24,7 +24,7 @@ Result<Rerouted> reroute_after_loss(const Topology& topo, const Topology& after,
   in.minimal_repair = options.minimal_repair;
   in.last_ftree_roots = before.tree_roots;
   if (options.extra_check) {
-    in.extra_check = [&](const RoutingTables& tables) { return options.extra_check(after, tables); };
+    in.extra_check = [&](const RoutingTables& tables) { return options.extra_check(after, lids, tables); };
   }
   in.verify_local_repair = true;  // callers report deadlock freedom and quality on these tables
   RouteSteps steps;

@@ -29,8 +29,9 @@ namespace smd {
 struct RerouteOptions {
   std::vector<std::string> chain;  ///< routing.engines, in order
   RoutingOptions routing;          ///< routing options the engines read
-  /// Added to verification on the fabric after (the planner: its SL2VL check); may be empty.
-  std::function<Status(const Topology&, const RoutingTables&)> extra_check;
+  /// Added to verification on the fabric after (the planner: its SL2VL check), given that fabric and its
+  /// LIDs (lose_parts routes a compacted fabric, whose node indexes are not the caller's); may be empty.
+  std::function<Status(const Topology&, const LidMap&, const RoutingTables&)> extra_check;
   bool minimal_repair = true;  ///< routing.repair minimal: keep what still delivers (header comment)
 };
 

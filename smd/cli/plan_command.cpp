@@ -466,7 +466,7 @@ int plan_roce(const PlanArgs& args, PlanRun& run, std::ostream& err) {
     RerouteOptions reroute;
     reroute.chain = run.policy.routing.engines;
     reroute.routing = run.policy.routing.options;
-    reroute.extra_check = [&policy = run.policy, &lids = *run.lids](const Topology& after, const RoutingTables& t) {
+    reroute.extra_check = [&policy = run.policy](const Topology& after, const LidMap& lids, const RoutingTables& t) {
       return check_sl2vl(policy, after, lids, t);
     };
     reroute.minimal_repair = run.policy.routing.repair == RepairMode::kMinimal;
