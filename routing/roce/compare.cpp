@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 #include <atomic>
+#include <deque>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -373,10 +374,10 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
   for (std::uint32_t e = 0; e < n; ++e) {
     if (to_after[e] == kNoEndpoint) out.cut_off.push_back(tracer.endpoints()[e]);
   }
-  // The same instances in the endpoint numbering after; a unit's kNumSchemes copies share one.
+  // The same instances in the endpoint numbering after; a unit's kNumSchemes copies share one. A deque:
+  // the units point into it while it grows.
   std::unordered_map<const PatternInstance*, std::size_t> copy_of;
-  std::vector<PatternInstance> copies;
-  copies.reserve(w->plan.units.size() / kNumSchemes + 1);
+  std::deque<PatternInstance> copies;
   std::vector<Unit> units = w->plan.units;
   for (Unit& u : units) {
     auto [it, fresh] = copy_of.emplace(u.instance, copies.size());
