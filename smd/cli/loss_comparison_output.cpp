@@ -25,6 +25,7 @@ std::string change(double before, double after) {
   return buf;
 }
 
+/// "host-4[1]": a cut-off CA port by the netfile's name, as the comparison's note names it.
 std::string cut_off_name(const Topology& topo, const Endpoint& e) {
   return topo.node(e.ca).description + "[" + std::to_string(e.port) + "]";
 }
