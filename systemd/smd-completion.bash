@@ -81,7 +81,7 @@ _smd() {
     --placement) _smd_complete_words "contiguous: fragmented: random:"; return ;;
     --format) _smd_complete_words "text json"; return ;;
     -p | --priority) _smd_complete_words "$(echo {0..15})"; return ;;
-    -g | --guid | --instance | --metrics-listen | --seeds | --linear-fdb-cap | --max-shifts | --vl-cap | --qps | --drain)
+    -g | --guid | --instance | --metrics-listen | --seeds | --linear-fdb-cap | --max-shifts | --vl-cap | --qps | --drain | --fail)
       COMPREPLY=(); return ;;
   esac
   local i command=""
@@ -99,7 +99,7 @@ _smd() {
     config) _smd_complete_words "--effective --json ${global}" ;;
     plan)
       _smd_complete_words "--topology --config --format --seeds --linear-fdb-cap --max-shifts --lft-dump --opensm-lfts --guid2lid
-        --drain --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --collectives --job --placement --jobs-at-once --help" ;;
+        --drain --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --collectives --job --placement --jobs-at-once --fail --help" ;;
     check-config)
       if [[ ${cur} == -* ]]; then _smd_complete_words "--skip-permissions --help"; else _smd_complete_files; fi ;;
     import-partitions)

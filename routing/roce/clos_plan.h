@@ -95,6 +95,14 @@ class RoutePlan {
   /// Build the plan for `topo`. Errors: kInvalidInput when the address pools are exhausted (more than
   /// 2^21 switch cables or 2^22 switches, or host prefixes not fitting 10.0.0.0/9).
   static Result<RoutePlan> build(const Topology& topo);
+  /// This plan once cables are gone and BGP has converged with every switch's configuration unchanged
+  /// (`smd plan --fail`): `reduced` is this plan's topology without some cables (drained_topology: the
+  /// same nodes, so the same switch order). ASNs, loopbacks, tiers, host prefixes and the addresses of
+  /// the hosts and cables that remain are this plan's (addresses do not move when a neighbour fails);
+  /// the FIB (own-AS rule over the same ASNs and router-ids), the min-hop groups, the routes and the
+  /// interfaces are those of the cables left. A host port whose cable is gone has no entry, so nothing
+  /// routes to it. Errors: kInvalidInput when `reduced` has other switches or another switch order.
+  Result<RoutePlan> after_loss(const Topology& reduced) const;
 
   const SwitchGraph& graph() const { return graph_; }
   const HopTable& hops() const { return hops_; }

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <span>
 #include <atomic>
+#include <deque>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "routing/quality/flow_trace.h"
@@ -244,54 +246,149 @@ SchemeFigures scheme_figures(std::size_t pattern, Scheme scheme, std::size_t ins
   return sf;
 }
 
+/// What either fabric evaluates: the patterns and the collectives, made over the endpoints before, and
+/// the units that evaluate them.
+struct Workload {
+  std::vector<Pattern> patterns;
+  std::vector<JobCollective> collectives;
+  EvalPlan plan;
+};
+
+/// The workload of `options` over the tracer's endpoints. Errors: kInvalidInput for fewer than two
+/// endpoints, a bad pair or a bad rank.
+Result<Workload> make_workload(const FlowTracer& tracer, const CompareOptions& options) {
+  const std::size_t n = tracer.endpoints().size();
+  if (n < 2) return make_error(ErrorCode::kInvalidInput, "fewer than 2 endpoints with a LID cabled to a switch");
+  if (auto ok = check_pairs(options.patterns.pairs, n); !ok) return ok.error();
+  Workload w;
+  w.patterns = make_patterns(n, options.patterns);
+  std::vector<SwitchIndex> leaf_of_endpoint;
+  for (const auto& e : tracer.endpoints()) leaf_of_endpoint.push_back(e.sw);
+  auto collectives = make_collectives(options, leaf_of_endpoint);
+  if (!collectives) return collectives.error();
+  w.collectives = std::move(collectives).value();
+  // The plan points into w.patterns and w.collectives: made last, and the Workload is never copied.
+  w.plan = make_units(w.patterns, w.collectives);
+  return w;
+}
+
+/// The Comparison of one fabric from the figures of the workload's units (`units`: the workload's or
+/// the same units over other instances, in the same order).
+Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std::vector<InstanceFigures>& figures,
+                    bool has_adaptive_plan) {
+  Comparison out;
+  for (std::size_t p = 0; p < w.patterns.size(); ++p) {
+    PatternResult pr;
+    pr.name = w.patterns[p].name;
+    pr.instances = w.patterns[p].instances.size();
+    for (unsigned s = 0; s < kNumSchemes; ++s) {
+      const auto scheme = static_cast<Scheme>(s);
+      SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures);
+      if (scheme == Scheme::kAdaptive && !has_adaptive_plan) sf.note = "AR groups = min-hop sets (no AdaptivePlan)";
+      pr.schemes.push_back(std::move(sf));
+    }
+    out.patterns.push_back(std::move(pr));
+  }
+  for (std::size_t c = 0; c < w.collectives.size(); ++c) {
+    const Collective& collective = w.collectives[c].collective;
+    CollectiveResult cr = collective_result(collective);
+    cr.job = w.collectives[c].job;
+    cr.leaves = w.collectives[c].leaves;
+    for (unsigned s = 0; s < kNumSchemes; ++s) {
+      std::vector<InstanceFigures> phases;
+      for (std::size_t first : w.plan.first_unit[c]) phases.push_back(figures[first + s]);
+      cr.schemes.push_back(collective_figures(collective, phases, scheme_name(static_cast<Scheme>(s))));
+    }
+    out.collectives.push_back(std::move(cr));
+  }
+  return out;
+}
+
+/// Evaluate `units` on one fabric and assemble its Comparison (endpoints and QPs as `endpoints`, `qps`).
+Comparison run_on(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
+                  const CompareOptions& options, const Workload& w, const std::vector<Unit>& units,
+                  std::size_t endpoints, unsigned qps) {
+  const SchemeEvaluator evaluator(tracer, plan, adaptive,
+                                  EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed});
+  const auto figures = evaluate_units(evaluator, units, options.threads);
+  Comparison out = assemble(w, units, figures, adaptive != nullptr);
+  out.endpoints = endpoints;
+  out.qps = qps;
+  out.notes = comparison_notes(plan, adaptive != nullptr, qps);
+  return out;
+}
+
+/// [endpoint before] its index among `after`'s endpoints (the same CA port), kNoEndpoint when it has none.
+std::vector<std::uint32_t> endpoints_after(const FlowTracer& before, const FlowTracer& after) {
+  std::unordered_map<std::uint64_t, std::uint32_t> index;
+  const auto key = [](const Endpoint& e) { return (static_cast<std::uint64_t>(e.ca) << 8) | e.port; };
+  for (std::uint32_t i = 0; i < after.endpoints().size(); ++i) index.emplace(key(after.endpoints()[i]), i);
+  std::vector<std::uint32_t> out;
+  for (const Endpoint& e : before.endpoints()) {
+    const auto it = index.find(key(e));
+    out.push_back(it == index.end() ? kNoEndpoint : it->second);
+  }
+  return out;
+}
+
+/// "N of M endpoints cut off (first names)": what the figures after count as unrouted, said.
+std::string cut_off_note(const Topology& topo, const FlowTracer& before, const std::vector<Endpoint>& cut_off) {
+  constexpr std::size_t kListed = 4;
+  std::string names;
+  for (std::size_t i = 0; i < cut_off.size() && i < kListed; ++i) {
+    const Endpoint& e = cut_off[i];
+    names += (i ? ", " : "") + topo.node(e.ca).description + "[" + std::to_string(e.port) + "]";
+  }
+  if (cut_off.size() > kListed) names += ", ...";
+  return "after the loss: " + std::to_string(cut_off.size()) + " of " + std::to_string(before.endpoints().size()) +
+         " endpoints are cut off (" + names + "); every flow to or from them counts as unrouted under every scheme";
+}
+
 }  // namespace
 
 Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                    const RoutePlan& plan, const CompareOptions& options) {
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
-  const std::size_t n = tracer.endpoints().size();
-  if (n < 2) return make_error(ErrorCode::kInvalidInput, "fewer than 2 endpoints with a LID cabled to a switch");
-  if (auto ok = check_pairs(options.patterns.pairs, n); !ok) return ok.error();
-  Comparison out;
-  out.endpoints = n;
-  out.qps = std::max(1u, options.qps);
-  const AdaptivePlan* adaptive = tables.adaptive.get();
-  const SchemeEvaluator evaluator(tracer, plan, adaptive,
-                                  EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed});
-  out.notes = comparison_notes(plan, adaptive != nullptr, out.qps);
+  auto w = make_workload(tracer, options);
+  if (!w) return w.error();
+  return run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size(),
+                std::max(1u, options.qps));
+}
 
-  const auto patterns = make_patterns(n, options.patterns);
-  std::vector<SwitchIndex> leaf_of_endpoint;
-  for (const auto& e : tracer.endpoints()) leaf_of_endpoint.push_back(e.sw);
-  auto collectives = make_collectives(options, leaf_of_endpoint);
-  if (!collectives) return collectives.error();
-  const auto plan_units = make_units(patterns, *collectives);
-  const auto& units = plan_units.units;
-  const auto figures = evaluate_units(evaluator, units, options.threads);
-  for (std::size_t p = 0; p < patterns.size(); ++p) {
-    PatternResult pr;
-    pr.name = patterns[p].name;
-    pr.instances = patterns[p].instances.size();
-    for (unsigned s = 0; s < kNumSchemes; ++s) {
-      const auto scheme = static_cast<Scheme>(s);
-      SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures);
-      if (scheme == Scheme::kAdaptive && !adaptive) sf.note = "AR groups = min-hop sets (no AdaptivePlan)";
-      pr.schemes.push_back(std::move(sf));
-    }
-    out.patterns.push_back(std::move(pr));
+Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                            const RoutePlan& plan, const FabricAfterLoss& after,
+                                            const CompareOptions& options) {
+  if (!after.topo || !after.tables || !after.plan) {
+    return make_error(ErrorCode::kInvalidInput, "comparison after the loss: fabric, tables or plan missing");
   }
-  for (std::size_t c = 0; c < collectives->size(); ++c) {
-    const Collective& collective = (*collectives)[c].collective;
-    CollectiveResult cr = collective_result(collective);
-    cr.job = (*collectives)[c].job;
-    cr.leaves = (*collectives)[c].leaves;
-    for (unsigned s = 0; s < kNumSchemes; ++s) {
-      std::vector<InstanceFigures> phases;
-      for (std::size_t first : plan_units.first_unit[c]) phases.push_back(figures[first + s]);
-      cr.schemes.push_back(collective_figures(collective, phases, scheme_name(static_cast<Scheme>(s))));
-    }
-    out.collectives.push_back(std::move(cr));
+  const FlowTracer tracer(topo, lids, tables, tables.ca_order);
+  auto w = make_workload(tracer, options);
+  if (!w) return w.error();
+  const std::size_t n = tracer.endpoints().size();
+  const unsigned qps = std::max(1u, options.qps);
+  LossComparison out;
+  out.before = run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n, qps);
+
+  const FlowTracer tracer_after(*after.topo, lids, *after.tables, after.tables->ca_order);
+  const std::vector<std::uint32_t> to_after = endpoints_after(tracer, tracer_after);
+  for (std::uint32_t e = 0; e < n; ++e) {
+    if (to_after[e] == kNoEndpoint) out.cut_off.push_back(tracer.endpoints()[e]);
   }
+  // The same instances in the endpoint numbering after; a unit's kNumSchemes copies share one. A deque:
+  // the units point into it while it grows.
+  std::unordered_map<const PatternInstance*, std::size_t> copy_of;
+  std::deque<PatternInstance> copies;
+  std::vector<Unit> units = w->plan.units;
+  for (Unit& u : units) {
+    auto [it, fresh] = copy_of.emplace(u.instance, copies.size());
+    if (fresh) {
+      PatternInstance& c = copies.emplace_back(*u.instance);
+      for (FlowPair& f : c.flows) f = FlowPair{to_after[f.src], to_after[f.dst]};
+    }
+    u.instance = &copies[it->second];
+  }
+  out.after = run_on(tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n, qps);
+  if (!out.cut_off.empty()) out.after.notes.push_back(cut_off_note(topo, tracer, out.cut_off));
   return out;
 }
 

@@ -81,6 +81,23 @@ struct Comparison {
   std::vector<std::string> notes;
 };
 
+/// The fabric after a loss (`smd plan --fail`): the same nodes and LIDs as the fabric before, some cables
+/// gone. Borrowed for the call.
+struct FabricAfterLoss {
+  const Topology* topo = nullptr;         ///< drained_topology (routing/whatif/drain_plan.h)
+  const RoutingTables* tables = nullptr;  ///< what the daemon would program there (routing/whatif/fabric_loss.h)
+  const RoutePlan* plan = nullptr;        ///< RoutePlan::after_loss of the plan before
+};
+
+/// The same comparison on the fabric before and after a loss.
+struct LossComparison {
+  Comparison before;
+  Comparison after;  ///< endpoints and flows numbered as before's; its notes say what was cut off
+  /// Endpoints of the fabric before (in compare_endpoints' order) that the fabric after does not have:
+  /// their CA port lost its cable to a switch. Every flow to or from one is unrouted after.
+  std::vector<Endpoint> cut_off;
+};
+
 /// The endpoint order flows are numbered in: CA ports of tables.ca_order then the remaining CAs (the
 /// FlowTracer order), as indices into plan.hosts(). Use it to turn a user pair list into FlowPairs.
 std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
@@ -96,5 +113,16 @@ std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const Lid
 /// rank names an endpoint out of range, a rank repeats, or fewer than 2 endpoints exist.
 Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                    const RoutePlan& plan, const CompareOptions& options);
+
+/// compare_schemes on the fabric before, then the very same flows (patterns, jobs, collectives, seeds:
+/// made over the endpoints before) on the fabric after: ib-static through after.tables, ib-adaptive over
+/// its AdaptivePlan or the min-hop groups of after.plan, roce-ecmp over after.plan's FIB with the
+/// addresses and hash settings of before. A flow keeps its index, so its source ports and its place in
+/// ib-adaptive's order do not change; a flow with a cut-off endpoint is unrouted under every scheme (and
+/// a collective with one never ends: time infinite). Errors: compare_schemes' and kInvalidInput when
+/// `after` lacks a part. Cost: two comparisons.
+Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                            const RoutePlan& plan, const FabricAfterLoss& after,
+                                            const CompareOptions& options);
 
 }  // namespace smd::roce

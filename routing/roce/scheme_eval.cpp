@@ -252,11 +252,19 @@ void SchemeEvaluator::place_flows(const PatternInstance& inst, Scheme scheme, un
     for (std::size_t i = 0; i < flows.size(); ++i) ws.placed[i] = flows[order[i]];
   }
   const std::uint64_t port_seed = mix(inst.seed);
+  const std::size_t endpoints = tracer_.endpoints().size();
+  auto cut_off = [endpoints](const FlowPair& f) { return f.src >= endpoints || f.dst >= endpoints; };
   for (std::size_t i = 0; i < flows.size(); ++i) {
     // In random order, fetch the table rows of a flow placed a few flows later; in flow order the rows
     // follow each other in memory and the hardware fetches them by itself.
-    if (shuffled && i + kPrefetchDistance < flows.size()) prefetch_rows(ws.placed[i + kPrefetchDistance]);
+    if (shuffled && i + kPrefetchDistance < flows.size() && !cut_off(ws.placed[i + kPrefetchDistance])) {
+      prefetch_rows(ws.placed[i + kPrefetchDistance]);
+    }
     const FlowPair flow = shuffled ? ws.placed[i] : flows[i];
+    if (cut_off(flow)) {
+      ++r.unrouted;
+      continue;
+    }
     // The id is distinct per flow: source ports use the flow index.
     if (!route_flow(flow, static_cast<std::uint32_t>(i), scheme, qps, port_seed, ws)) ++r.unrouted;
   }

@@ -23,6 +23,10 @@
 
 namespace smd::roce {
 
+/// A flow endpoint the fabric evaluated does not have (cut off by a loss, compare_before_after): the
+/// evaluator counts every flow to or from it as unrouted, under every scheme.
+inline constexpr std::uint32_t kNoEndpoint = 0xFFFFFFFFu;
+
 enum class Scheme : std::uint8_t { kStatic = 0, kAdaptive = 1, kEcmp = 2 };
 inline constexpr unsigned kNumSchemes = 3;
 
@@ -72,7 +76,9 @@ class SchemeEvaluator {
   SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const EvalOptions& options);
 
-  /// Route every flow of `inst` under `scheme` and return its figures. O(total path length) plus the
+  /// Route every flow of `inst` under `scheme` and return its figures. A flow naming an endpoint past
+  /// the tracer's (kNoEndpoint) is unrouted and keeps its index, so the other flows' source ports and
+  /// placement order are those of the same instance on the whole fabric. O(total path length) plus the
   /// max-min computation (maxmin.h); memory O(total path length).
   InstanceFigures evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& workspace) const;
 

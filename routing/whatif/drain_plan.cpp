@@ -6,12 +6,12 @@
 #include <set>
 #include <utility>
 
-#include "routing/chain/route_after_change.h"
 #include "routing/isolation/cable_isolation.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/partitions/partition_plan.h"
 #include "routing/verify/verify.h"
+#include "routing/whatif/fabric_loss.h"
 
 namespace smd {
 namespace {
@@ -188,50 +188,26 @@ void compare_lfts(const Topology& topo, const RoutingTables& before, const Routi
   rep.most_changed = std::move(changed);
 }
 
-/// The tables after and the verifier's report on them, chosen by the daemon's own decision
-/// (route_after_change), with how they were made in `rep`.
-struct RoutedAfter {
-  RoutingTables tables;
-  VerifyReport verified;
-};
-
-Result<RoutedAfter> route_drained(const Topology& topo, const Topology& drained, const LidMap& lids,
-                                  const RoutingTables& before, const DrainOptions& options, DrainReport& rep) {
-  RouteChangeInput in;
-  in.before = &topo;
-  in.previous = &before;
-  in.now = &drained;
-  in.lids = &lids;
-  in.chain = &options.chain;
-  in.options = &options.routing;
-  in.minimal_repair = options.minimal_repair;
-  in.last_ftree_roots = before.tree_roots;
-  if (options.extra_check) {
-    in.extra_check = [&](const RoutingTables& tables) { return options.extra_check(drained, tables); };
+/// The tables after, chosen by the daemon's own decision (fabric_loss.h), with how they were made in `rep`.
+Result<Rerouted> route_drained(const Topology& topo, const Topology& drained, const LidMap& lids,
+                               const RoutingTables& before, const DrainOptions& options, DrainReport& rep) {
+  RerouteOptions reroute;
+  reroute.chain = options.chain;
+  reroute.routing = options.routing;
+  if (options.extra_check) {  // the drained fabric keeps the indexes and LIDs of `topo`
+    reroute.extra_check = [&options](const Topology& t, const LidMap&, const RoutingTables& tables) {
+      return options.extra_check(t, tables);
+    };
   }
-  in.verify_local_repair = true;  // the report's deadlock-freedom figures and quality need it
-  RouteSteps steps;
-  auto routed = route_after_change(in, steps);
+  reroute.minimal_repair = options.minimal_repair;
+  auto routed = reroute_after_loss(topo, drained, lids, before, reroute);
   if (!routed) return routed.error();
   rep.declined = std::move(routed->declined);
   rep.warning = std::move(routed->warning);
-  rep.entries_kept = routed->stats.entries_kept;
-  rep.entries_repaired = routed->stats.entries_repaired;
-  switch (routed->made_by) {
-    case TablesMadeBy::kLocalRepair:
-      rep.made_by = "local repair";
-      break;
-    case TablesMadeBy::kMinimalRepair:
-      rep.made_by = "minimal repair";
-      break;
-    case TablesMadeBy::kFresh:
-      rep.made_by = steps.repair_allowed ? "fresh tables (local repair: " + steps.local_repair_declined +
-                                               "; minimal repair: " + steps.mix_rejected + ")"
-                                         : "fresh tables";
-      break;
-  }
-  if (!routed->verified) return make_error(ErrorCode::kInternal, "route after change: tables without a report");
-  return RoutedAfter{std::move(routed->tables), std::move(*routed->verified)};
+  rep.entries_kept = routed->entries_kept;
+  rep.entries_repaired = routed->entries_repaired;
+  rep.made_by = std::move(routed->made_by);
+  return routed;
 }
 
 }  // namespace

@@ -8,8 +8,9 @@
 namespace smd {
 namespace {
 
+// Errors read "'TEXT': why"; the public functions put the option that named the part in front.
 Error bad(const std::string& text, const std::string& why) {
-  return make_error(ErrorCode::kInvalidInput, "--drain '" + text + "': " + why);
+  return make_error(ErrorCode::kInvalidInput, "'" + text + "': " + why);
 }
 
 std::string_view trim(std::string_view s) {
@@ -100,9 +101,7 @@ Result<DrainPart> cable_part(const Topology& topo, NodeIndex n, PortNum port, co
   return part;
 }
 
-}  // namespace
-
-Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& text) {
+Result<DrainPart> resolve(const Topology& topo, const std::string& text) {
   const std::string_view s = trim(text);
   if (s.empty()) return bad(text, "empty name");
   // NAME[PORT]: ibsim's console form.
@@ -136,12 +135,21 @@ Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& te
   return part;
 }
 
-Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts) {
-  if (texts.empty()) return make_error(ErrorCode::kInvalidInput, "--drain: nothing named to drain");
+}  // namespace
+
+Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& text, std::string_view option) {
+  auto part = resolve(topo, text);
+  if (!part) return make_error(part.error().code, std::string(option) + " " + part.error().message);
+  return part;
+}
+
+Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts,
+                                                   std::string_view option) {
+  if (texts.empty()) return make_error(ErrorCode::kInvalidInput, std::string(option) + ": nothing named");
   std::vector<DrainPart> parts;
   parts.reserve(texts.size());
   for (const std::string& t : texts) {
-    auto part = resolve_drain_part(topo, t);
+    auto part = resolve_drain_part(topo, t, option);
     if (!part) return part.error();
     parts.push_back(std::move(part).value());
   }

@@ -4,12 +4,14 @@
 //     sw-L0-0, quotes optional; a quoted name is only a NodeDescription, and a name that reads as one
 //     node's GUID and another's NodeDescription is refused as ambiguous);
 //   - a cable: one of its ends, "GUID/PORT" or "NAME[PORT]" (ibsim's console form, "sw-L0-0"[13]).
-// A CA is never drained whole: name its cable. Everything is decided before anything is computed, so a
-// typo stops the what-if with the argument named instead of reporting on a fabric nobody asked about.
+// A CA is never drained whole: name its cable. `smd plan --fail` names the parts that fail the same way. Everything is
+// decided before anything is computed, so a typo stops the what-if with the argument named instead of reporting on a
+// fabric nobody asked about.
 #pragma once
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "routing/base/status.h"
@@ -29,13 +31,16 @@ struct DrainPart {
   PortNum peer_port = 0;
 };
 
-/// Resolve one argument (grammar in the header comment). Errors, kInvalidInput, each naming the argument:
-/// unknown GUID or name, a name several switches share, a CA named without a port, a port the node does
-/// not have, a port without a cable, a malformed GUID or port number.
-Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& text);
+/// Resolve one argument (grammar in the header comment). Errors, kInvalidInput, each "OPTION 'TEXT': why"
+/// (`option` is the command-line option that named the part): unknown GUID or name, a name several
+/// switches share, a CA named without a port, a port the node does not have, a port without a cable, a
+/// malformed GUID or port number.
+Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& text,
+                                     std::string_view option = "--drain");
 
 /// Resolve every argument, in order; the first error stops it. Errors: as resolve_drain_part, and
-/// kInvalidInput for an empty list.
-Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts);
+/// kInvalidInput "OPTION: nothing named" for an empty list.
+Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts,
+                                                   std::string_view option = "--drain");
 
 }  // namespace smd

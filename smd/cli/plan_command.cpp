@@ -26,6 +26,7 @@
 #include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
 #include "routing/whatif/drain_plan.h"
+#include "routing/whatif/fabric_loss.h"
 #include "smd/cli/chain_attempts_output.h"
 #include "smd/cli/drain_report_output.h"
 #include "smd/cli/layer_report.h"
@@ -495,7 +496,23 @@ int plan_roce(const PlanArgs& args, PlanRun& run, std::ostream& err) {
   RocePlanOptions roce = args.roce;
   roce.format = args.format;
   roce.seeds = args.seeds;
-  auto done = run_roce_plan(*run.topo, *run.lids, run.routed->tables, roce, run.roce_text);
+  std::optional<FabricLoss> loss;
+  if (!args.roce.fail.empty()) {
+    RerouteOptions reroute;
+    reroute.chain = run.policy.routing.engines;
+    reroute.routing = run.policy.routing.options;
+    reroute.extra_check = [&policy = run.policy](const Topology& after, const LidMap& lids, const RoutingTables& t) {
+      return check_sl2vl(policy, after, lids, t);
+    };
+    reroute.minimal_repair = run.policy.routing.repair == RepairMode::kMinimal;
+    auto lost = lose_parts(*run.topo, *run.lids, run.routed->tables, args.roce.fail, "--fail", reroute);
+    if (!lost) {
+      err << "smd plan: " << printable_text(lost.error().message) << "\n";
+      return lost.error().code == ErrorCode::kInvalidInput ? kPlanBadInput : kPlanRoutingFailed;
+    }
+    loss = std::move(lost).value();
+  }
+  auto done = run_roce_plan(*run.topo, *run.lids, run.routed->tables, roce, run.roce_text, loss ? &*loss : nullptr);
   if (!done) {
     err << "smd plan: " << args.topology << ": " << printable_text(done.error().message) << "\n";
     return done.error().code == ErrorCode::kIo ? kPlanWriteFailed : kPlanBadInput;
@@ -522,7 +539,7 @@ void print_report(const PlanArgs& args, const PlanRun& run, std::ostream& out) {
 int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, std::ostream& out, std::ostream& err) {
   if (args.roce.requested()) {
     err << "smd plan: --drain reports on InfiniBand routing only: leave out --roce-plan, --frr-dir, --compare, "
-           "--svg, --pairs, --collectives, --job, --placement and --jobs-at-once\n";
+           "--svg, --pairs, --collectives, --job, --placement, --jobs-at-once and --fail\n";
     return kPlanBadInput;
   }
   auto parts = resolve_drain_parts(*run.topo, args.drain);
@@ -639,6 +656,11 @@ void add_plan_command(CLI::App& app) {
                   "a generated job: contiguous:N, fragmented:N,FILL[,across] or random:N,SEED; repeatable; "
                   "implies --compare")
       ->allow_extra_args(false);
+  cmd->add_option("--fail", args->roce.fail,
+                  "compare also after this switch (GUID or name) or cable (GUID/PORT or NAME[PORT]) fails: IB "
+                  "static as the daemon repairs, AR and BGP around the loss (repeatable; implies --compare)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_flag("--jobs-at-once", args->roce.jobs_at_once,
                 "run the --job/--placement jobs at once, sharing the fabric (same rank count each)");
   cmd->callback([args] {

@@ -3,14 +3,17 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
 #include "config/text_file.h"
 #include "routing/model/topology.h"
 #include "routing/roce/svg_chart.h"
+#include "routing/roce/svg_stack.h"
 #include "smd/cli/collectives_output.h"
 #include "smd/cli/job_file.h"
+#include "smd/cli/loss_comparison_output.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/roce_plan_files.h"
 
@@ -160,7 +163,7 @@ Result<std::vector<roce::Job>> make_jobs(const Topology& topo, const LidMap& lid
 }  // namespace
 
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
-                                             const RocePlanOptions& o, std::ostream& out) {
+                                             const RocePlanOptions& o, std::ostream& out, const FabricLoss* loss) {
   nlohmann::ordered_json summary;
   auto start = Clock::now();
   auto plan = roce::RoutePlan::build(topo);
@@ -185,7 +188,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   if (o.jobs_at_once && o.job_files.empty() && o.placements.empty()) {
     return make_error(ErrorCode::kInvalidInput, "--jobs-at-once: no jobs to run at once (give --job or --placement)");
   }
-  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty() && !o.collectives_given) {
+  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty() && !o.collectives_given && !loss) {
     return summary;
   }
 
@@ -216,19 +219,44 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     return jobs.error();
   }
   start = Clock::now();
-  auto cmp = roce::compare_schemes(topo, lids, tables, *plan, c);
-  if (!cmp) return cmp.error().with_context("IB vs RoCE comparison");
+  std::optional<roce::LossComparison> lc;
+  if (loss) {
+    auto after_plan = plan->after_loss(loss->topo);
+    if (!after_plan) return after_plan.error();
+    const roce::FabricAfterLoss after{&loss->topo, &loss->routed.tables, &*after_plan};
+    auto both = roce::compare_before_after(topo, lids, tables, *plan, after, c);
+    if (!both) return both.error().with_context("IB vs RoCE comparison");
+    lc = std::move(both).value();
+  } else {
+    auto cmp = roce::compare_schemes(topo, lids, tables, *plan, c);
+    if (!cmp) return cmp.error().with_context("IB vs RoCE comparison");
+    lc.emplace().before = std::move(cmp).value();
+  }
+  const roce::Comparison& before = lc->before;
   const double compare_ms = ms_since(start);
   if (!o.svg.empty()) {
-    const std::string title = "IB (" + tables.engine + ") vs RoCEv2 ECMP: " + std::to_string(cmp->endpoints) +
-                              " endpoints, " + std::to_string(cmp->qps) + " QP(s) per flow";
-    if (auto st = write_file_atomic(o.svg, roce::svg_chart(*cmp, title)); !st) return st.error();
+    const std::string title = "IB (" + tables.engine + ") vs RoCEv2 ECMP: " + std::to_string(before.endpoints) +
+                              " endpoints, " + std::to_string(before.qps) + " QP(s) per flow";
+    std::string svg;
+    if (!loss) {
+      svg = roce::svg_chart(before, title);
+    } else {
+      const std::string charts[] = {roce::svg_chart(before, title + ", before the loss"),
+                                    roce::svg_chart(lc->after, "after losing " + failed_parts_text(*loss) + " (IB: " +
+                                                                   loss->routed.made_by + ", RoCE: BGP converged)")};
+      auto stacked = roce::svg_stack(charts);
+      if (!stacked) return stacked.error().with_context("--svg");
+      svg = std::move(stacked).value();
+    }
+    if (auto st = write_file_atomic(o.svg, svg); !st) return st.error();
     summary["svg"] = o.svg;
   }
   summary["compare_ms"] = compare_ms;
-  summary["comparison"] = comparison_json(*cmp);
+  summary["comparison"] = comparison_json(before);
+  if (loss) summary["after_loss"] = loss_json(topo, *loss, *lc);
   if (o.format != "json") {
-    print_comparison(out, *cmp);
+    print_comparison(out, before);
+    if (loss) print_loss_comparison(out, *loss, *lc);
     char line[96];
     std::snprintf(line, sizeof line, "comparison took %.0f ms\n", compare_ms);
     out << line;

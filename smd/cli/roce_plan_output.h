@@ -15,6 +15,7 @@
 #include "routing/model/topology.h"
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/compare.h"
+#include "routing/whatif/fabric_loss.h"
 
 namespace smd {
 
@@ -41,11 +42,14 @@ struct RocePlanOptions {
   std::vector<std::string> placements;
   bool jobs_at_once = false;  ///< --jobs-at-once: the jobs share the fabric (roce/jobs_at_once.h)
   bool collectives_given = false;  ///< --collectives was on the command line (it implies --compare)
+  /// --fail PART (repeatable, routing/whatif/drain_target.h names): run the comparison also on the fabric
+  /// without these parts and report both (loss_comparison_output.h). Implies compare.
+  std::vector<std::string> fail;
 
   /// True when any RoCE output was asked for.
   bool requested() const {
     return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty() || !job_files.empty() ||
-           !placements.empty() || collectives_given || jobs_at_once;
+           !placements.empty() || collectives_given || jobs_at_once || !fail.empty();
   }
 };
 
@@ -55,8 +59,12 @@ struct RocePlanOptions {
 /// Errors: kInvalidInput (address pools exhausted, bad pairs file, bad --collectives list, a bad --job file
 /// (file:line) or --placement, fewer than 2 endpoints), kIo (a file
 /// or directory could not be written; the message names the path).
+/// With `loss` (the --fail parts taken out and routed, fabric_loss.h) the comparison runs before and after
+/// (roce::compare_before_after): the text adds the before/after tables, the JSON `after_loss`, the SVG the
+/// chart after below the chart before.
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
-                                             const RocePlanOptions& options, std::ostream& out);
+                                             const RocePlanOptions& options, std::ostream& out,
+                                             const FabricLoss* loss = nullptr);
 
 /// The comparison as JSON: {endpoints, qps, notes, collectives[...] (collectives_json),
 /// patterns[{name, instances, schemes[{name, figures}]}]}.

@@ -14,6 +14,7 @@ SMD_BIN="${SMD_BUILD_DIR:?SMD_BUILD_DIR must point at the build tree}/smd/smd"
 NET="${SMD_SOURCE_DIR:?SMD_SOURCE_DIR must point at the source tree}/tests/fabrics/kary4-3.net"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
+export HERE="$(cd "$(dirname "$0")" && pwd)"  # netfile_hosts.py
 fail() { echo "FAIL: $*" >&2; exit 1; }
 smd() { timeout 60 "${SMD_BIN}" "$@"; }
 
@@ -54,19 +55,11 @@ smd plan --topology "${NET}" --seeds 1 --compare --format json --svg "${work}/jo
   --job "${work}/job.txt" --placement fragmented:16,0.5 --placement random:16,5 >"${work}/jobs.json" ||
   fail "smd plan --job/--placement exited $?"
 python3 - "${work}/jobs.json" "${work}/jobs.svg" "${NET}" "${work}/job.txt" <<'PY' || fail "job figures"
-import json, re, sys
+import json, os, sys
 import xml.etree.ElementTree as ET
-leaf = {}  # host -> the switch its port is cabled to, from the netfile
-host = None
-for line in open(sys.argv[3]):
-    m = re.match(r'Hca \d+ "([^"]+)"', line)
-    if m:
-        host = m.group(1)
-        continue
-    m = re.match(r'\[1\]\s+"([^"]+)"', line)
-    if host and m:
-        leaf[host] = m.group(1)
-        host = None
+sys.path.insert(0, os.environ["HERE"])
+from netfile_hosts import host_switches
+leaf = host_switches(sys.argv[3])  # host -> the switch its port is cabled to, from the netfile
 doc = json.load(open(sys.argv[1]))
 cols = doc["roce"]["comparison"]["collectives"]
 assert [c["job"] for c in cols] == [sys.argv[4], "fragmented:16,0.5", "random:16,5"], [c["job"] for c in cols]

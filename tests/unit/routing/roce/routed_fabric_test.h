@@ -1,17 +1,33 @@
 // The fixture base the comparison tests share: a generated fabric with LIDs, one engine's tables and the
-// RoCE route plan of the same cables, which compare_schemes and the collectives need together.
+// RoCE route plan of the same cables, which compare_schemes and the collectives need together; and the
+// look-up of one scheme's figures on one pattern.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/roce/clos_plan.h"
+#include "routing/roce/compare.h"
 
 namespace smd::roce {
+
+/// The figures of `scheme` on `pattern` in `c`; a test failure (and zero figures) when it has none.
+inline const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
+  for (const auto& p : c.patterns) {
+    if (p.name != pattern) continue;
+    for (const auto& s : p.schemes) {
+      if (s.name == scheme) return s;
+    }
+  }
+  ADD_FAILURE() << pattern << "/" << scheme << " missing";
+  static const SchemeFigures kNone;
+  return kNone;
+}
 
 class RoutedFabricTest : public ::testing::Test {
  protected:
