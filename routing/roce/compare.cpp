@@ -136,6 +136,18 @@ std::vector<std::string> comparison_notes(const RoutePlan& plan, bool has_adapti
   return notes;
 }
 
+/// The caveat a pattern's figures of `scheme` carry ("" = none).
+std::string scheme_note(Scheme scheme, bool has_adaptive_plan, unsigned eecmp_qps) {
+  switch (scheme) {
+    case Scheme::kAdaptive: return has_adaptive_plan ? "" : "AR groups = min-hop sets (no AdaptivePlan)";
+    case Scheme::kEcmp: return "one QP per connection, 5-tuple hash";
+    case Scheme::kEcmpQp:
+      return std::to_string(eecmp_qps) + " QP(s) per connection, destination QPN hashed (E-ECMP)";
+    case Scheme::kSpray: return "fluid per-packet spraying, equal split per hop; reordering not modelled";
+    default: return "";
+  }
+}
+
 /// One evaluation: an instance under one scheme. `pattern` indexes the ordinary patterns; a collective's
 /// phase has kNoPattern (its figures are read through EvalPlan::first_unit, not aggregated by pattern).
 struct Unit {
@@ -191,8 +203,10 @@ EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<JobC
 std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, const std::vector<Unit>& units,
                                             unsigned threads) {
   // Costliest first so that a big all-to-all unit does not run alone at the end. ib-adaptive places its
-  // flows one by one in random order and costs about three times the other schemes per flow.
-  auto cost = [&](const Unit& u) { return u.flows * (u.scheme == Scheme::kAdaptive ? 3 : 1); };
+  // flows one by one in random order and costs about three times the other schemes per QP.
+  auto cost = [&](const Unit& u) {
+    return u.flows * evaluator.qps(u.scheme) * (u.scheme == Scheme::kAdaptive ? 3 : 1);
+  };
   std::vector<std::size_t> by_size(units.size());
   for (std::size_t i = 0; i < units.size(); ++i) by_size[i] = i;
   std::stable_sort(by_size.begin(), by_size.end(),
@@ -255,9 +269,10 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   Comparison out;
   out.endpoints = n;
   out.qps = std::max(1u, options.qps);
+  out.eecmp_qps = options.qps ? options.qps : kDefaultEecmpQps;
   const AdaptivePlan* adaptive = tables.adaptive.get();
-  const SchemeEvaluator evaluator(tracer, plan, adaptive,
-                                  EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed});
+  const SchemeEvaluator evaluator(
+      tracer, plan, adaptive, EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed, out.eecmp_qps});
   out.notes = comparison_notes(plan, adaptive != nullptr, out.qps);
 
   const auto patterns = make_patterns(n, options.patterns);
@@ -275,7 +290,7 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
     for (unsigned s = 0; s < kNumSchemes; ++s) {
       const auto scheme = static_cast<Scheme>(s);
       SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures);
-      if (scheme == Scheme::kAdaptive && !adaptive) sf.note = "AR groups = min-hop sets (no AdaptivePlan)";
+      sf.note = scheme_note(scheme, adaptive != nullptr, out.eecmp_qps);
       pr.schemes.push_back(std::move(sf));
     }
     out.patterns.push_back(std::move(pr));

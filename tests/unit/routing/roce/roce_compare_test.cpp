@@ -64,7 +64,7 @@ TEST(RocePatterns, ShapesOfShiftPermutationBisection) {
 }
 
 // The schemes compare_schemes reports on every pattern: a property that holds for all of them loops here.
-constexpr const char* kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp"};
+constexpr const char* kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp", "roce-eecmp", "roce-spray"};
 
 const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
   for (const auto& p : c.patterns) {
