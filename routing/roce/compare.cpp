@@ -1,8 +1,8 @@
 #include "routing/roce/compare.h"
 
 #include <algorithm>
-#include <span>
 #include <atomic>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,7 +23,8 @@ std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap&
   return out;
 }
 
-std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids,
+                                                 const RoutingTables& tables) {
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
   std::vector<SwitchIndex> out;
   for (const auto& e : tracer.endpoints()) out.push_back(e.sw);
@@ -141,8 +142,7 @@ std::string scheme_note(Scheme scheme, bool has_adaptive_plan, unsigned eecmp_qp
   switch (scheme) {
     case Scheme::kAdaptive: return has_adaptive_plan ? "" : "AR groups = min-hop sets (no AdaptivePlan)";
     case Scheme::kEcmp: return "one QP per connection, 5-tuple hash";
-    case Scheme::kEcmpQp:
-      return std::to_string(eecmp_qps) + " QP(s) per connection, destination QPN hashed (E-ECMP)";
+    case Scheme::kEcmpQp: return std::to_string(eecmp_qps) + " QP(s) per connection, destination QPN hashed (E-ECMP)";
     case Scheme::kSpray: return "fluid per-packet spraying, equal split per hop; reordering not modelled";
     default: return "";
   }
@@ -271,8 +271,8 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   out.qps = std::max(1u, options.qps);
   out.eecmp_qps = options.qps ? options.qps : kDefaultEecmpQps;
   const AdaptivePlan* adaptive = tables.adaptive.get();
-  const SchemeEvaluator evaluator(
-      tracer, plan, adaptive, EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed, out.eecmp_qps});
+  const SchemeEvaluator evaluator(tracer, plan, adaptive,
+                                  EvalOptions{out.qps, options.hash_seed, options.per_switch_hash_seed, out.eecmp_qps});
   out.notes = comparison_notes(plan, adaptive != nullptr, out.qps);
 
   const auto patterns = make_patterns(n, options.patterns);

@@ -37,7 +37,7 @@
 namespace smd::roce {
 
 struct CompareOptions {
-  PatternOptions patterns;      ///< pairs are endpoint indices (see compare_endpoints)
+  PatternOptions patterns;  ///< pairs are endpoint indices (see compare_endpoints)
   /// --qps: QPs per flow for ib-adaptive (placed one by one, 1/qps of the load each) and per connection
   /// for roce-eecmp (1..64). 0 = not given: 1 for ib-adaptive, kDefaultEecmpQps for roce-eecmp.
   /// ib-static and roce-ecmp always use one (a plain RoCE NIC's one QP per connection); roce-spray none.

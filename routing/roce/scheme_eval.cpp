@@ -36,12 +36,11 @@ constexpr std::size_t kCacheLine = 64;
 }  // namespace
 
 const char* scheme_name(Scheme scheme) {
-  static constexpr std::pair<Scheme, const char*> kNames[] = {
-      {Scheme::kStatic, "ib-static"},
-      {Scheme::kAdaptive, "ib-adaptive"},
-      {Scheme::kEcmp, "roce-ecmp"},
-      {Scheme::kEcmpQp, "roce-eecmp"},
-      {Scheme::kSpray, "roce-spray"}};
+  static constexpr std::pair<Scheme, const char*> kNames[] = {{Scheme::kStatic, "ib-static"},
+                                                              {Scheme::kAdaptive, "ib-adaptive"},
+                                                              {Scheme::kEcmp, "roce-ecmp"},
+                                                              {Scheme::kEcmpQp, "roce-eecmp"},
+                                                              {Scheme::kSpray, "roce-spray"}};
   return enum_name(scheme, kNames);
 }
 

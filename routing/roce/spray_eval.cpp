@@ -27,7 +27,6 @@ void combine(std::vector<std::pair<Key, double>>& v) {
   v.resize(out);
 }
 
-
 }  // namespace
 
 SprayEvaluator::SprayEvaluator(const FlowTracer& tracer, const HopGroups& groups)
@@ -180,7 +179,8 @@ void SprayEvaluator::place(const PatternInstance& inst, SprayWorkspace& ws, Inst
   for (std::size_t c = 0; c < num_channels_; ++c) ws.switch_start[c + 1] += ws.switch_start[c];
   ws.switch_members.resize(entries);
   std::vector<std::uint32_t> fill(ws.switch_start.begin(), ws.switch_start.end() - 1);
-  for (std::size_t i = 0; i < entries; ++i) ws.switch_members[fill[ws.entry_channel[i]]++] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < entries; ++i)
+    ws.switch_members[fill[ws.entry_channel[i]]++] = static_cast<std::uint32_t>(i);
   ws.flows_on.assign(ws.unfrozen.begin(), ws.unfrozen.end());  // the filling counts `unfrozen` down
 }
 
@@ -251,7 +251,8 @@ void SprayEvaluator::tally(const PatternInstance& inst, SprayWorkspace& ws, Inst
   const auto& eps = tracer_.endpoints();
   for (std::size_t c = 0; c < num_channels_; ++c) {
     r.max_load = std::max(r.max_load, ws.load[c]);
-    if (tracer_.is_switch_link(static_cast<std::uint32_t>(c))) r.max_switch_load = std::max(r.max_switch_load, ws.load[c]);
+    if (tracer_.is_switch_link(static_cast<std::uint32_t>(c)))
+      r.max_switch_load = std::max(r.max_switch_load, ws.load[c]);
   }
   // Per class: the highest load on its switch cables, and whether one carries parts of two flows.
   const std::size_t classes = ws.class_src.size();

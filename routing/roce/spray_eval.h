@@ -41,26 +41,26 @@ struct InstanceFigures;
 
 /// The buffers one thread's SprayEvaluator::evaluate calls reuse from one instance to the next.
 struct SprayWorkspace {
-  std::vector<std::uint32_t> class_of_pair;          // [leaf a * leaves + leaf b] -> class + 1 (0 = none yet)
-  std::vector<std::uint32_t> class_src, class_dst;   // [class] its source and destination switch
-  std::vector<std::uint32_t> class_start;            // [class] first entry in entry_channel (+1 sentinel)
-  std::vector<std::uint32_t> entry_channel;          // the classes' switch channels, class after class
-  std::vector<double> entry_share;                   // x of that channel for one flow of the class
-  std::vector<std::uint8_t> class_routed;            // [class] every branch reached the destination
-  BigVector<std::uint32_t> flow_class;               // [flow] its class
-  BigVector<std::uint32_t> flows_by_class;           // flows grouped by class (CSR by class_flows)
-  std::vector<std::uint32_t> class_flows;            // [class] first flow in flows_by_class (+1)
-  BigVector<std::uint32_t> host_members;             // host channel -> flows (CSR by host_start)
-  std::vector<std::uint32_t> host_start;             // [channel] (+1)
-  std::vector<std::uint32_t> switch_members;         // switch channel -> entries (CSR by switch_start)
-  std::vector<std::uint32_t> switch_start;           // [channel] (+1)
-  std::vector<std::uint32_t> entry_class;            // [entry] its class
-  std::vector<double> load, remaining, weight;       // [channel]
-  std::vector<std::uint64_t> unfrozen;               // [channel] unfrozen flows crossing it
-  std::vector<std::uint64_t> flows_on;               // [channel] flows crossing it
+  std::vector<std::uint32_t> class_of_pair;         // [leaf a * leaves + leaf b] -> class + 1 (0 = none yet)
+  std::vector<std::uint32_t> class_src, class_dst;  // [class] its source and destination switch
+  std::vector<std::uint32_t> class_start;           // [class] first entry in entry_channel (+1 sentinel)
+  std::vector<std::uint32_t> entry_channel;         // the classes' switch channels, class after class
+  std::vector<double> entry_share;                  // x of that channel for one flow of the class
+  std::vector<std::uint8_t> class_routed;           // [class] every branch reached the destination
+  BigVector<std::uint32_t> flow_class;              // [flow] its class
+  BigVector<std::uint32_t> flows_by_class;          // flows grouped by class (CSR by class_flows)
+  std::vector<std::uint32_t> class_flows;           // [class] first flow in flows_by_class (+1)
+  BigVector<std::uint32_t> host_members;            // host channel -> flows (CSR by host_start)
+  std::vector<std::uint32_t> host_start;            // [channel] (+1)
+  std::vector<std::uint32_t> switch_members;        // switch channel -> entries (CSR by switch_start)
+  std::vector<std::uint32_t> switch_start;          // [channel] (+1)
+  std::vector<std::uint32_t> entry_class;           // [entry] its class
+  std::vector<double> load, remaining, weight;      // [channel]
+  std::vector<std::uint64_t> unfrozen;              // [channel] unfrozen flows crossing it
+  std::vector<std::uint64_t> flows_on;              // [channel] flows crossing it
   std::vector<std::uint32_t> class_unfrozen, class_pending, touched;
-  BigVector<std::uint8_t> frozen;                    // [flow]
-  BigVector<double> rate;                            // [flow]
+  BigVector<std::uint8_t> frozen;  // [flow]
+  BigVector<double> rate;          // [flow]
 };
 
 /// The read-only tables of the spraying scheme; evaluate() may run on several threads at once.

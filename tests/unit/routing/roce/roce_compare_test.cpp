@@ -66,18 +66,6 @@ TEST(RocePatterns, ShapesOfShiftPermutationBisection) {
 // The schemes compare_schemes reports on every pattern: a property that holds for all of them loops here.
 constexpr const char* kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp", "roce-eecmp", "roce-spray"};
 
-const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
-  for (const auto& p : c.patterns) {
-    if (p.name != pattern) continue;
-    for (const auto& s : p.schemes) {
-      if (s.name == scheme) return s;
-    }
-  }
-  ADD_FAILURE() << pattern << "/" << scheme << " missing";
-  static const SchemeFigures kNone;
-  return kNone;
-}
-
 // Only the listed pairs, one instance: the hand-solved cases need no random patterns.
 CompareOptions pairs_only(std::vector<FlowPair> pairs) {
   CompareOptions o;

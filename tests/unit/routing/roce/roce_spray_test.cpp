@@ -23,24 +23,12 @@ class RoceSpray : public RoutedFabricTest {
   Result<Comparison> compare(const CompareOptions& o) const { return compare_schemes(topo, lids, tables, *plan, o); }
 };
 
-const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
-  for (const auto& p : c.patterns) {
-    if (p.name != pattern) continue;
-    for (const auto& s : p.schemes) {
-      if (s.name == scheme) return s;
-    }
-  }
-  ADD_FAILURE() << pattern << "/" << scheme << " missing";
-  static const SchemeFigures kNone;
-  return kNone;
-}
-
 // Two switches A and B joined by 2 cables, 3 hosts each. Flows F1 a0->b0, F2 a1->b1, F3 a2->b2 split 1/2
 // on each cable (load 3/2 per cable); F4 a0->a1 stays on A. Filling: a0's host cable (F1, F4, weight 2)
 // saturates first at 1/2; each A->B cable then has 1 - 1/2 x 1/2 = 3/4 left for F2 and F3 (weight
 // 1/2 + 1/2): 3/4 each. Mean rate (1/2 + 1/2 + 3/4 + 3/4) / 4 = 5/8. Bottleneck shares: F1 and F4 1/2
 // (a0's cable carries 2), F2 and F3 2/3 (cables at 3/2): mean 7/12. F1-F3 share the cables, F4 nothing.
-// Counting each flow whole on every cable it touches (no weights) would give F2, F3 1/2 + 1/3 instead.
+// Counting each flow whole on every cable it touches (no weights) would freeze F1-F3 at 1/3 instead.
 TEST_F(RoceSpray, SplitFlowsSolvedByHand) {
   ASSERT_NO_FATAL_FAILURE(route(make_two_switch(2, 3), "minhop"));
   const auto leaf = compare_endpoint_leaves(topo, lids, tables);
@@ -196,8 +184,8 @@ TEST_F(RoceSpray, MatchesThePlainReference) {
 // shifts and bisections included, under ftree's or minhop's tables alike (spraying ignores them).
 TEST_F(RoceSpray, SprayReachesLineRateOnANonBlockingClos) {
   for (const bool kary : {true, false}) {
-    ASSERT_NO_FATAL_FAILURE(route(kary ? make_kary_ntree(4, 2) : make_leaf_spine(LeafSpineSpec{8, 4, 4, 1}),
-                                  kary ? "ftree" : "minhop"));
+    ASSERT_NO_FATAL_FAILURE(
+        route(kary ? make_kary_ntree(4, 2) : make_leaf_spine(LeafSpineSpec{8, 4, 4, 1}), kary ? "ftree" : "minhop"));
     CompareOptions o;
     o.patterns.seeds = 20;
     o.patterns.max_shifts = 0;

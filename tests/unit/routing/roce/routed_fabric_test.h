@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "routing/chain/registry.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/roce/clos_plan.h"
+#include "routing/roce/compare.h"
 
 namespace smd::roce {
 
@@ -37,5 +39,18 @@ class RoutedFabricTest : public ::testing::Test {
   RoutingTables tables;
   std::optional<RoutePlan> plan;
 };
+
+/// The figures of `scheme` on `pattern` in `c`; a failure (and empty figures) when either is missing.
+inline const SchemeFigures& figures(const Comparison& c, const std::string& pattern, const std::string& scheme) {
+  for (const auto& p : c.patterns) {
+    if (p.name != pattern) continue;
+    for (const auto& s : p.schemes) {
+      if (s.name == scheme) return s;
+    }
+  }
+  ADD_FAILURE() << pattern << "/" << scheme << " missing";
+  static const SchemeFigures kNone;
+  return kNone;
+}
 
 }  // namespace smd::roce
