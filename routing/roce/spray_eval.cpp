@@ -12,21 +12,6 @@ namespace {
 
 constexpr std::uint32_t kNoClass = 0xFFFFFFFFu;
 
-/// Sort (key, share) pairs by key and add up the shares of equal keys.
-template <class Key>
-void combine(std::vector<std::pair<Key, double>>& v) {
-  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (out > 0 && v[out - 1].first == v[i].first) {
-      v[out - 1].second += v[i].second;
-    } else {
-      v[out++] = v[i];
-    }
-  }
-  v.resize(out);
-}
-
 }  // namespace
 
 SprayEvaluator::SprayEvaluator(const FlowTracer& tracer, const HopGroups& groups)
@@ -39,12 +24,18 @@ SprayEvaluator::SprayEvaluator(const FlowTracer& tracer, const HopGroups& groups
 
 // The fluid walk of one class: the fractions of the flow present at each switch, hop by hop; a fraction
 // that reaches `dst` stops, the rest splits equally over its group. Groups that are not shortest paths
-// (BGP's own-AS rule off a Clos) may bring fractions to one switch at different hops: each hop's
-// fractions are combined per switch, and the channel entries per channel at the end.
+// (BGP's own-AS rule off a Clos) may bring fractions to one switch at different hops and onto one channel
+// twice: fractions are added up per switch for each hop, and per channel over the walk, in the
+// workspace's dense accumulators (zero again when the walk ends).
 bool SprayEvaluator::split(SwitchIndex src, SwitchIndex dst, SprayWorkspace& ws) const {
   const auto& g = tracer_.graph();
-  std::vector<std::pair<SwitchIndex, double>> here{{src, 1.0}}, next;
-  std::vector<std::pair<std::uint32_t, double>> entries;
+  auto& at_switch = ws.at_switch;
+  auto& on_channel = ws.on_channel;
+  at_switch.resize(g.num_switches(), 0.0);
+  on_channel.resize(num_channels_, 0.0);
+  std::vector<std::pair<SwitchIndex, double>> here{{src, 1.0}};
+  std::vector<SwitchIndex> reached;
+  std::vector<std::uint32_t> crossed;
   const std::uint16_t* row = groups_.row(dst);
   bool ok = true;
   for (std::size_t hop = 0; ok && !here.empty(); ++hop) {
@@ -52,7 +43,7 @@ bool SprayEvaluator::split(SwitchIndex src, SwitchIndex dst, SprayWorkspace& ws)
       ok = false;
       break;
     }
-    next.clear();
+    reached.clear();
     for (const auto& [s, x] : here) {
       if (s == dst) continue;
       const auto group = groups_.local(s, row[s]);
@@ -67,17 +58,23 @@ bool SprayEvaluator::split(SwitchIndex src, SwitchIndex dst, SprayWorkspace& ws)
           ok = false;
           break;
         }
-        entries.emplace_back(g.slot(s, p), share);
-        next.emplace_back(t, share);
+        const std::uint32_t c = g.slot(s, p);
+        if (on_channel[c] == 0) crossed.push_back(c);  // shares are > 0: 0 means not crossed yet
+        on_channel[c] += share;
+        if (at_switch[t] == 0) reached.push_back(t);
+        at_switch[t] += share;
       }
     }
-    combine(next);
-    std::swap(here, next);
+    here.clear();
+    for (const SwitchIndex t : reached) {
+      here.emplace_back(t, at_switch[t]);
+      at_switch[t] = 0;
+    }
   }
-  combine(entries);
-  for (const auto& [c, x] : entries) {
+  for (const std::uint32_t c : crossed) {
     ws.entry_channel.push_back(c);
-    ws.entry_share.push_back(x);
+    ws.entry_share.push_back(on_channel[c]);
+    on_channel[c] = 0;
   }
   return ok;
 }

@@ -59,8 +59,9 @@ struct SprayWorkspace {
   std::vector<std::uint64_t> unfrozen;              // [channel] unfrozen flows crossing it
   std::vector<std::uint64_t> flows_on;              // [channel] flows crossing it
   std::vector<std::uint32_t> class_unfrozen, class_pending, touched;
-  BigVector<std::uint8_t> frozen;  // [flow]
-  BigVector<double> rate;          // [flow]
+  std::vector<double> at_switch, on_channel;  // split()'s accumulators, zero between calls
+  BigVector<std::uint8_t> frozen;             // [flow]
+  BigVector<double> rate;                     // [flow]
 };
 
 /// The read-only tables of the spraying scheme; evaluate() may run on several threads at once.
