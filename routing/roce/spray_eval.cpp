@@ -91,11 +91,8 @@ std::uint32_t SprayEvaluator::class_of(SwitchIndex src, SwitchIndex dst, SprayWo
   return k;
 }
 
-// Classes and loads: every flow's host cables count 1, its class's switch cables the class's shares;
-// then the transposes the filling walks (host channel -> flows, switch channel -> class entries, class
-// -> flows) and every channel's unfrozen flows and weight.
-void SprayEvaluator::place(const PatternInstance& inst, SprayWorkspace& ws, InstanceFigures& r) const {
-  const auto& g = tracer_.graph();
+// The class of every flow, and the flows of every class (class -> flows, compressed).
+void SprayEvaluator::classify(const PatternInstance& inst, SprayWorkspace& ws, InstanceFigures& r) const {
   const auto& eps = tracer_.endpoints();
   const auto& flows = inst.flows;
   // Empty the classes of the last instance (only the table slots they used).
@@ -131,7 +128,16 @@ void SprayEvaluator::place(const PatternInstance& inst, SprayWorkspace& ws, Inst
   }
   ws.class_unfrozen.resize(classes);
   for (std::size_t k = 0; k < classes; ++k) ws.class_unfrozen[k] = ws.class_flows[k + 1] - ws.class_flows[k];
+}
 
+// Loads: every flow's host cables count 1, its class's switch cables the class's shares; then the
+// transposes the filling walks (host channel -> flows, switch channel -> class entries) and every
+// channel's unfrozen flows and weight.
+void SprayEvaluator::place(const PatternInstance& inst, SprayWorkspace& ws) const {
+  const auto& g = tracer_.graph();
+  const auto& eps = tracer_.endpoints();
+  const auto& flows = inst.flows;
+  const std::size_t classes = ws.class_src.size();
   ws.load.assign(num_channels_, 0.0);
   ws.weight.assign(num_channels_, 0.0);
   ws.unfrozen.assign(num_channels_, 0);
@@ -283,7 +289,8 @@ void SprayEvaluator::tally(const PatternInstance& inst, SprayWorkspace& ws, Inst
 InstanceFigures SprayEvaluator::evaluate(const PatternInstance& inst, SprayWorkspace& ws) const {
   InstanceFigures r;
   r.flows = inst.flows.size();
-  place(inst, ws, r);
+  classify(inst, ws, r);
+  place(inst, ws);
   fill(inst, ws);
   tally(inst, ws, r);
   return r;

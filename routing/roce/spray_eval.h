@@ -80,8 +80,10 @@ class SprayEvaluator {
   std::uint32_t class_of(SwitchIndex src, SwitchIndex dst, SprayWorkspace& ws) const;
   /// Append the split of a new class to the workspace's entries; false when a branch is lost.
   bool split(SwitchIndex src, SwitchIndex dst, SprayWorkspace& ws) const;
-  /// Loads, the transposes and the per-channel counts of the placed flows.
-  void place(const PatternInstance& inst, SprayWorkspace& ws, InstanceFigures& r) const;
+  /// Every flow's class (unrouted ones counted in r) and every class's flows.
+  void classify(const PatternInstance& inst, SprayWorkspace& ws, InstanceFigures& r) const;
+  /// Loads, the transposes and the per-channel counts of the classified flows.
+  void place(const PatternInstance& inst, SprayWorkspace& ws) const;
   /// Progressive filling over the placed flows: ws.rate.
   void fill(const PatternInstance& inst, SprayWorkspace& ws) const;
   void tally(const PatternInstance& inst, SprayWorkspace& ws, InstanceFigures& r) const;
