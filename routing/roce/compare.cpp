@@ -1,9 +1,9 @@
 #include "routing/roce/compare.h"
 
 #include <algorithm>
-#include <span>
 #include <atomic>
 #include <deque>
+#include <span>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -25,7 +25,8 @@ std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap&
   return out;
 }
 
-std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids,
+                                                 const RoutingTables& tables) {
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
   std::vector<SwitchIndex> out;
   for (const auto& e : tracer.endpoints()) out.push_back(e.sw);
@@ -138,6 +139,17 @@ std::vector<std::string> comparison_notes(const RoutePlan& plan, bool has_adapti
   return notes;
 }
 
+/// The caveat a pattern's figures of `scheme` carry ("" = none).
+std::string scheme_note(Scheme scheme, bool has_adaptive_plan, unsigned eecmp_qps) {
+  switch (scheme) {
+    case Scheme::kAdaptive: return has_adaptive_plan ? "" : "AR groups = min-hop sets (no AdaptivePlan)";
+    case Scheme::kEcmp: return "one QP per connection, 5-tuple hash";
+    case Scheme::kEcmpQp: return std::to_string(eecmp_qps) + " QP(s) per connection, destination QPN hashed (E-ECMP)";
+    case Scheme::kSpray: return "fluid per-packet spraying, equal split per hop; reordering not modelled";
+    default: return "";
+  }
+}
+
 /// One evaluation: an instance under one scheme. `pattern` indexes the ordinary patterns; a collective's
 /// phase has kNoPattern (its figures are read through EvalPlan::first_unit, not aggregated by pattern).
 struct Unit {
@@ -193,8 +205,10 @@ EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<JobC
 std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, const std::vector<Unit>& units,
                                             unsigned threads) {
   // Costliest first so that a big all-to-all unit does not run alone at the end. ib-adaptive places its
-  // flows one by one in random order and costs about three times the other schemes per flow.
-  auto cost = [&](const Unit& u) { return u.flows * (u.scheme == Scheme::kAdaptive ? 3 : 1); };
+  // flows one by one in random order and costs about three times the other schemes per QP.
+  auto cost = [&](const Unit& u) {
+    return u.flows * evaluator.qps(u.scheme) * (u.scheme == Scheme::kAdaptive ? 3 : 1);
+  };
   std::vector<std::size_t> by_size(units.size());
   for (std::size_t i = 0; i < units.size(); ++i) by_size[i] = i;
   std::stable_sort(by_size.begin(), by_size.end(),
@@ -275,7 +289,7 @@ Result<Workload> make_workload(const FlowTracer& tracer, const CompareOptions& o
 /// The Comparison of one fabric from the figures of the workload's units (`units`: the workload's or
 /// the same units over other instances, in the same order).
 Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std::vector<InstanceFigures>& figures,
-                    bool has_adaptive_plan) {
+                    bool has_adaptive_plan, unsigned eecmp_qps) {
   Comparison out;
   for (std::size_t p = 0; p < w.patterns.size(); ++p) {
     PatternResult pr;
@@ -284,7 +298,7 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
     for (unsigned s = 0; s < kNumSchemes; ++s) {
       const auto scheme = static_cast<Scheme>(s);
       SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures);
-      if (scheme == Scheme::kAdaptive && !has_adaptive_plan) sf.note = "AR groups = min-hop sets (no AdaptivePlan)";
+      sf.note = scheme_note(scheme, has_adaptive_plan, eecmp_qps);
       pr.schemes.push_back(std::move(sf));
     }
     out.patterns.push_back(std::move(pr));
@@ -304,16 +318,20 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
   return out;
 }
 
-/// Evaluate `units` on one fabric and assemble its Comparison (endpoints and QPs as `endpoints`, `qps`).
+/// Evaluate `units` on one fabric and assemble its Comparison (endpoints as `endpoints`; QPs per flow of
+/// ib-adaptive and per connection of roce-eecmp from `options`).
 Comparison run_on(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const CompareOptions& options, const Workload& w, const std::vector<Unit>& units,
-                  std::size_t endpoints, unsigned qps) {
+                  std::size_t endpoints) {
+  const unsigned qps = std::max(1u, options.qps);
+  const unsigned eecmp_qps = options.qps ? options.qps : kDefaultEecmpQps;
   const SchemeEvaluator evaluator(tracer, plan, adaptive,
-                                  EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed});
+                                  EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed, eecmp_qps});
   const auto figures = evaluate_units(evaluator, units, options.threads);
-  Comparison out = assemble(w, units, figures, adaptive != nullptr);
+  Comparison out = assemble(w, units, figures, adaptive != nullptr, eecmp_qps);
   out.endpoints = endpoints;
   out.qps = qps;
+  out.eecmp_qps = eecmp_qps;
   out.notes = comparison_notes(plan, adaptive != nullptr, qps);
   return out;
 }
@@ -351,8 +369,7 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
   auto w = make_workload(tracer, options);
   if (!w) return w.error();
-  return run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size(),
-                std::max(1u, options.qps));
+  return run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size());
 }
 
 Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
@@ -365,9 +382,8 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
   auto w = make_workload(tracer, options);
   if (!w) return w.error();
   const std::size_t n = tracer.endpoints().size();
-  const unsigned qps = std::max(1u, options.qps);
   LossComparison out;
-  out.before = run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n, qps);
+  out.before = run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n);
 
   const FlowTracer tracer_after(*after.topo, lids, *after.tables, after.tables->ca_order);
   const std::vector<std::uint32_t> to_after = endpoints_after(tracer, tracer_after);
@@ -387,7 +403,7 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
     }
     u.instance = &copies[it->second];
   }
-  out.after = run_on(tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n, qps);
+  out.after = run_on(tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n);
   if (!out.cut_off.empty()) out.after.notes.push_back(cut_off_note(topo, tracer, out.cut_off));
   return out;
 }

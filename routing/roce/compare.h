@@ -1,13 +1,18 @@
-// The measured comparison: the same flows through three routing schemes over the same cables.
+// The measured comparison: the same flows through five routing schemes over the same cables.
 //   ib-static   the IB LFTs as programmed (RoutingTables): one path per destination LID.
 //   ib-adaptive IB adaptive routing: at every hop the flow takes the least-loaded member of the AR group
 //               (RoutingTables::adaptive); flows are placed one by one in a seeded order, so earlier flows
 //               steer later ones (a greedy model of per-packet AR seen at steady state). Without an
 //               AdaptivePlan the groups are the min-hop ECMP sets (RoutePlan::min_hop()), which on a Clos /
 //               fat tree are exactly the up/down-legal shortest paths; the result carries a note saying so.
-//   roce-ecmp   RoCEv2 over the L3 Clos: at every switch the group BGP installs (RoutePlan::fib(), own-AS
-//               rule); the 5-tuple (src IP, dst IP, UDP, random source port, 4791) hashed with CRC-32
-//               (per-switch seed, per-tier output bit offset), hash mod group size.
+//   roce-ecmp   RoCEv2 over the L3 Clos as a plain RoCE NIC uses it: one QP per connection; at every
+//               switch the group BGP installs (RoutePlan::fib(), own-AS rule); the 5-tuple (src IP, dst IP,
+//               UDP, random source port, 4791) hashed with CRC-32 (per-switch seed, per-tier output bit
+//               offset), hash mod group size.
+//   roce-eecmp  the same with the destination QPN in the hash and N QPs per connection (Meta's E-ECMP and
+//               QP scaling), each QP hashed on its own and carrying 1/N of the flow.
+//   roce-spray  per-packet spraying over the same groups at every hop, as a fluid (spray_eval.h): the upper
+//               bound of adaptive Ethernet on these cables.
 // Figures per pattern and scheme (DESIGN.md "Routing quality"): max link load, mean bottleneck share
 // (eBB), max-min fair throughput, collision share. Per AI collective (collectives.h) and scheme:
 // completion time relative to a non-blocking fabric and NCCL bus bandwidth (collective_eval.h), its
@@ -32,8 +37,11 @@
 namespace smd::roce {
 
 struct CompareOptions {
-  PatternOptions patterns;      ///< pairs are endpoint indices (see compare_endpoints)
-  unsigned qps = 1;             ///< QPs per flow: each its own UDP source port, 1/qps of the load (1..64)
+  PatternOptions patterns;  ///< pairs are endpoint indices (see compare_endpoints)
+  /// --qps: QPs per flow for ib-adaptive (placed one by one, 1/qps of the load each) and per connection
+  /// for roce-eecmp (1..64). 0 = not given: 1 for ib-adaptive, kDefaultEecmpQps for roce-eecmp.
+  /// ib-static and roce-ecmp always use one (a plain RoCE NIC's one QP per connection); roce-spray none.
+  unsigned qps = 0;
   std::uint32_t hash_seed = 0;  ///< fabric-wide ECMP hash seed (0 = CRC-32 standard preset)
   /// Per-switch hash seed and per-tier hash bit offset (ecmp_hash.h); false: every switch hashes alike,
   /// which shows hash polarization (a flow's choices at successive tiers are correlated).
@@ -51,9 +59,10 @@ struct CompareOptions {
   bool jobs_at_once = false;
 };
 
-/// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps).
+/// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps, a sprayed flow's share of a
+/// cable its fraction there).
 struct SchemeFigures {
-  std::string name;                 ///< "ib-static", "ib-adaptive", "roce-ecmp"
+  std::string name;                 ///< scheme_name(): "ib-static", "ib-adaptive", "roce-ecmp", ...
   std::string note;                 ///< caveat about how the scheme was modelled ("" = none)
   double max_link_load = 0;         ///< max over instances of the max load over all cables (host cables too)
   double mean_max_link_load = 0;    ///< mean over instances of that max
@@ -70,12 +79,13 @@ struct SchemeFigures {
 struct PatternResult {
   std::string name;
   std::size_t instances = 0;
-  std::vector<SchemeFigures> schemes;  ///< ib-static, ib-adaptive, roce-ecmp
+  std::vector<SchemeFigures> schemes;  ///< in Scheme order (scheme_eval.h)
 };
 
 struct Comparison {
   std::size_t endpoints = 0;
-  unsigned qps = 1;
+  unsigned qps = 1;        ///< ib-adaptive's QPs per flow
+  unsigned eecmp_qps = 1;  ///< roce-eecmp's QPs per connection
   std::vector<PatternResult> patterns;
   std::vector<CollectiveResult> collectives;  ///< job-major, then in CompareOptions::collectives order
   std::vector<std::string> notes;
@@ -106,7 +116,7 @@ std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap&
 /// The leaf switch (placement.h) of every endpoint, in compare_endpoints' order.
 std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
 
-/// Run every pattern of options.patterns and every phase of options.collectives through the three
+/// Run every pattern of options.patterns and every phase of options.collectives through the five
 /// schemes. Work is spread over threads by (instance, scheme); an instance identical to an earlier one
 /// (same flows, same seed: the all-to-all collective over all endpoints is the all-to-all pattern) is
 /// evaluated once. Results do not depend on the thread count. Errors: kInvalidInput when a pair or a

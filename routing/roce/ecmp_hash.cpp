@@ -1,5 +1,6 @@
 #include "routing/roce/ecmp_hash.h"
 
+#include <algorithm>
 #include <array>
 
 namespace smd::roce {
@@ -46,6 +47,28 @@ std::array<std::uint8_t, kFiveTupleKeyBytes> five_tuple_key(const FiveTuple& t) 
 
 std::uint32_t hash_five_tuple(const FiveTuple& t, std::uint32_t seed) {
   return crc32(five_tuple_key(t), seed == 0 ? 0xFFFFFFFFu : seed);
+}
+
+namespace {
+
+std::array<std::uint8_t, kDestQpBytes> qpn_bytes(std::uint32_t dest_qpn) {
+  return {static_cast<std::uint8_t>(dest_qpn >> 16), static_cast<std::uint8_t>(dest_qpn >> 8),
+          static_cast<std::uint8_t>(dest_qpn)};
+}
+
+}  // namespace
+
+std::uint32_t hash_five_tuple_qpn(const FiveTuple& t, std::uint32_t dest_qpn, std::uint32_t seed) {
+  const auto head = five_tuple_key(t);
+  const auto tail = qpn_bytes(dest_qpn);
+  std::array<std::uint8_t, kFiveTupleKeyBytes + kDestQpBytes> key{};
+  std::copy(head.begin(), head.end(), key.begin());
+  std::copy(tail.begin(), tail.end(), key.begin() + kFiveTupleKeyBytes);
+  return crc32(key, seed == 0 ? 0xFFFFFFFFu : seed);
+}
+
+std::uint32_t append_qpn(std::uint32_t hash, std::uint32_t dest_qpn) {
+  return crc32(qpn_bytes(dest_qpn), hash ^ 0xFFFFFFFFu);
 }
 
 namespace {

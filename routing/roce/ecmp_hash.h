@@ -49,6 +49,21 @@ std::uint32_t key_byte_term(std::size_t position, std::uint8_t value);
 /// Term of the register preset for `seed` (0 = the standard preset) over 13 bytes, final XOR included.
 std::uint32_t seed_term(std::uint32_t seed);
 
+/// Bytes of the RoCEv2 destination QP number (BTH DestQP, IBA 9.2: 24 bits) an enhanced-ECMP switch hashes
+/// after the 5-tuple (a user-defined hash field over the Base Transport Header).
+inline constexpr std::size_t kDestQpBytes = 3;
+
+/// Enhanced ECMP (E-ECMP): the 5-tuple key followed by the 24-bit destination QPN, most significant byte
+/// first, as one 16-byte CRC-32 key with the same preset as hash_five_tuple. Two QPs of one connection
+/// then hash apart even when their UDP source ports are equal.
+std::uint32_t hash_five_tuple_qpn(const FiveTuple& t, std::uint32_t dest_qpn, std::uint32_t seed);
+
+/// The same hash from hash_five_tuple's result: the CRC carried on over the QPN bytes (the register before
+/// the final XOR is hash ^ 0xFFFFFFFF). It is affine in `hash`, so for any x
+///     append_qpn(h ^ x, q) == append_qpn(h, q) ^ append_qpn(x, 0) ^ append_qpn(0, 0),
+/// which lets a per-switch term be moved out of the per-QP work just as key_byte_term does.
+std::uint32_t append_qpn(std::uint32_t hash, std::uint32_t dest_qpn);
+
 /// Index of the member a group of `group_size` (> 0) members picks for `hash`.
 inline std::size_t pick_member(std::uint32_t hash, std::size_t group_size) { return hash % group_size; }
 

@@ -36,8 +36,11 @@ constexpr std::size_t kCacheLine = 64;
 }  // namespace
 
 const char* scheme_name(Scheme scheme) {
-  static constexpr std::pair<Scheme, const char*> kNames[] = {
-      {Scheme::kStatic, "ib-static"}, {Scheme::kAdaptive, "ib-adaptive"}, {Scheme::kEcmp, "roce-ecmp"}};
+  static constexpr std::pair<Scheme, const char*> kNames[] = {{Scheme::kStatic, "ib-static"},
+                                                              {Scheme::kAdaptive, "ib-adaptive"},
+                                                              {Scheme::kEcmp, "roce-ecmp"},
+                                                              {Scheme::kEcmpQp, "roce-eecmp"},
+                                                              {Scheme::kSpray, "roce-spray"}};
   return enum_name(scheme, kNames);
 }
 
@@ -46,10 +49,12 @@ SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan
     : tracer_(tracer),
       adaptive_(adaptive),
       qps_(std::max(1u, options.qps)),
+      eecmp_qps_(std::max(1u, options.eecmp_qps)),
       num_switches_(tracer.graph().num_switches()),
       num_channels_(tracer.num_channels()),
       groups_(plan.fib()),
-      min_hop_groups_(plan.min_hop()) {
+      min_hop_groups_(plan.min_hop()),
+      spray_(tracer, groups_) {
   const std::size_t n = num_switches_;
   const auto& endpoints = tracer.endpoints();
   lft_to_.resize(endpoints.size() * n);
@@ -72,6 +77,7 @@ SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan
     const std::uint32_t seed =
         options.per_switch_hash_seed ? switch_hash_seed(options.hash_seed, s) : options.hash_seed;
     switch_term_.push_back(seed_term(seed));
+    switch_term_qp_.push_back(append_qpn(switch_term_.back(), 0) ^ append_qpn(0, 0));
     const unsigned tier = plan.switches()[s].tier;
     switch_offset_.push_back(static_cast<std::uint8_t>(options.per_switch_hash_seed ? tier_hash_offset(tier) : 0));
   }
@@ -131,12 +137,13 @@ bool SchemeEvaluator::walk_hops(const FlowPair& flow, BigVector<std::uint32_t>& 
 
 // RoCE: hash at every switch over the group BGP installed towards the destination switch.
 bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
+                                const std::vector<std::uint32_t>& switch_terms,
                                 BigVector<std::uint32_t>& channels) const {
   const std::uint16_t* row = groups_.row(tracer_.endpoints()[flow.dst].sw);
   return walk_hops(flow, channels, [&](SwitchIndex s) -> PortNum {
     const auto group = groups_.local(s, row[s]);
     if (group.empty()) return kNoPort;
-    return group[pick_member(hash_offset(flow_hash ^ switch_term_[s], switch_offset_[s]), group.size())];
+    return group[pick_member(hash_offset(flow_hash ^ switch_terms[s], switch_offset_[s]), group.size())];
   });
 }
 
@@ -208,7 +215,14 @@ bool SchemeEvaluator::route_flow(const FlowPair& flow, std::uint32_t id, Scheme 
       ok = walk_static(flow, channels);
     } else if (scheme == Scheme::kEcmp) {
       const auto sport = static_cast<std::uint16_t>(0xC000u | (mix(port_seed + id * 64ull + q) & 0x3FFFu));
-      ok = walk_ecmp(flow, pair_hash ^ sport_hi_[sport >> 8] ^ sport_lo_[sport & 0xFF], channels);
+      ok = walk_ecmp(flow, pair_hash ^ sport_hi_[sport >> 8] ^ sport_lo_[sport & 0xFF], switch_term_, channels);
+    } else if (scheme == Scheme::kEcmpQp) {
+      // The connection's QPs share its source port (QP 0's draw, roce-ecmp's port): only the QPN, drawn
+      // per QP, tells them apart, so the gain over roce-ecmp is E-ECMP's and QP scaling's alone.
+      const auto sport = static_cast<std::uint16_t>(0xC000u | (mix(port_seed + id * 64ull) & 0x3FFFu));
+      const auto qpn = static_cast<std::uint32_t>(mix(~port_seed + id * 64ull + q) & 0xFFFFFFu);
+      const std::uint32_t five_tuple = pair_hash ^ sport_hi_[sport >> 8] ^ sport_lo_[sport & 0xFF];
+      ok = walk_ecmp(flow, append_qpn(five_tuple, qpn), switch_term_qp_, channels);
     } else {
       ok = walk_adaptive(flow, load, channels);
       // Later flows see this one's load while choosing.
@@ -312,8 +326,17 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
   r.min_flow_rate = offsets.size() > 1 ? min_rate : 0.0;
 }
 
+unsigned SchemeEvaluator::qps(Scheme scheme) const {
+  switch (scheme) {
+    case Scheme::kAdaptive: return qps_;
+    case Scheme::kEcmpQp: return eecmp_qps_;
+    default: return 1;
+  }
+}
+
 InstanceFigures SchemeEvaluator::evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& ws) const {
-  const unsigned qps = scheme == Scheme::kStatic ? 1 : qps_;
+  if (scheme == Scheme::kSpray) return spray_.evaluate(inst, ws.spray);
+  const unsigned qps = this->qps(scheme);
   reset_workspace(inst.flows.size(), qps, ws);
   InstanceFigures r;
   r.flows = inst.flows.size();

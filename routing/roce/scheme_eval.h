@@ -20,6 +20,7 @@
 #include "routing/roce/flow_patterns.h"
 #include "routing/roce/hop_groups.h"
 #include "routing/roce/maxmin.h"
+#include "routing/roce/spray_eval.h"
 
 namespace smd::roce {
 
@@ -27,11 +28,21 @@ namespace smd::roce {
 /// evaluator counts every flow to or from it as unrouted, under every scheme.
 inline constexpr std::uint32_t kNoEndpoint = 0xFFFFFFFFu;
 
-enum class Scheme : std::uint8_t { kStatic = 0, kAdaptive = 1, kEcmp = 2 };
-inline constexpr unsigned kNumSchemes = 3;
+/// The schemes in report order, from IB to the two ends of Ethernet: plain hashing (roce-ecmp, one QP per
+/// connection as a RoCE NIC opens by default), enhanced ECMP with QP scaling (roce-eecmp: the switch also
+/// hashes the destination QPN, each connection opens several QPs; Gangidi et al., "RDMA over Ethernet for
+/// Distributed AI Training at Meta Scale", SIGCOMM 2024, section 5) and per-packet spraying
+/// (roce-spray, spray_eval.h), the bound vendor adaptive Ethernet approaches.
+enum class Scheme : std::uint8_t { kStatic = 0, kAdaptive = 1, kEcmp = 2, kEcmpQp = 3, kSpray = 4 };
+inline constexpr unsigned kNumSchemes = 5;
 
-/// "ib-static", "ib-adaptive", "roce-ecmp".
+/// "ib-static", "ib-adaptive", "roce-ecmp", "roce-eecmp", "roce-spray".
 const char* scheme_name(Scheme scheme);
+
+/// QPs per connection roce-eecmp opens when the caller gives none: 4, the value NCCL users commonly set
+/// NCCL_IB_QPS_PER_CONNECTION to on RoCE fabrics (NCCL's own default is 1, which is roce-ecmp); each QP
+/// carries a quarter of the flow, and docs/roce.md measures how close 4 gets to spraying.
+inline constexpr unsigned kDefaultEecmpQps = 4;
 
 /// Sums over one instance under one scheme, aggregated per (pattern, scheme) by compare_schemes.
 struct InstanceFigures {
@@ -50,9 +61,10 @@ struct InstanceFigures {
 
 /// What the schemes are parameterised by (CompareOptions' fields of the same names).
 struct EvalOptions {
-  unsigned qps = 1;             ///< QPs per flow for ib-adaptive and roce-ecmp (ib-static: always 1)
+  unsigned qps = 1;             ///< QPs per flow for ib-adaptive (ib-static and roce-ecmp: always 1)
   std::uint32_t hash_seed = 0;  ///< fabric-wide ECMP hash seed
   bool per_switch_hash_seed = true;
+  unsigned eecmp_qps = kDefaultEecmpQps;  ///< QPs per connection for roce-eecmp (1..64)
 };
 
 /// The buffers one thread's evaluate() calls reuse from one instance to the next (hundreds of MB for an
@@ -65,14 +77,15 @@ struct EvalWorkspace {
   std::vector<std::uint32_t> flows_on, last_flow;  // per channel, with several QPs: distinct flows, last counted
   std::vector<std::uint8_t> shared;                // per channel: a switch cable two or more flows cross
   MaxMinWorkspace maxmin;
+  SprayWorkspace spray;  // roce-spray's own
 };
 
 /// The read-only tables of one comparison; evaluate() may run on several threads at once.
 class SchemeEvaluator {
  public:
-  /// `tracer`, `plan` and `adaptive` must outlive the evaluator. roce-ecmp hashes over plan.fib() (what
-  /// BGP installs); `adaptive` null: plan.min_hop() stands in for the AR groups. Endpoints without an address in `plan`
-  /// hash as 0.0.0.0.
+  /// `tracer`, `plan` and `adaptive` must outlive the evaluator. The roce schemes hash (or spray) over
+  /// plan.fib() (what BGP installs); `adaptive` null: plan.min_hop() stands in for the AR groups.
+  /// Endpoints without an address in `plan` hash as 0.0.0.0.
   SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const EvalOptions& options);
 
@@ -82,13 +95,19 @@ class SchemeEvaluator {
   /// max-min computation (maxmin.h); memory O(total path length).
   InstanceFigures evaluate(const PatternInstance& inst, Scheme scheme, EvalWorkspace& workspace) const;
 
+  /// The QPs a flow of `scheme` is split into: ib-adaptive EvalOptions::qps, roce-eecmp
+  /// EvalOptions::eecmp_qps, the others 1 (roce-spray is a fluid, not QPs).
+  unsigned qps(Scheme scheme) const;
+
  private:
   /// LFT out-port of every switch toward endpoint e's base LID, one row per endpoint.
   const PortNum* lft_row(std::uint32_t e) const { return lft_to_.data() + static_cast<std::size_t>(e) * num_switches_; }
   /// Fetch the rows the walk of `flow` will read (issued a few flows ahead).
   void prefetch_rows(const FlowPair& flow) const;
   bool walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const;
-  bool walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash, BigVector<std::uint32_t>& channels) const;
+  /// `switch_terms`: switch_term_ for the 5-tuple hash, switch_term_qp_ for the E-ECMP one.
+  bool walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash, const std::vector<std::uint32_t>& switch_terms,
+                 BigVector<std::uint32_t>& channels) const;
   bool walk_adaptive(const FlowPair& flow, const std::vector<double>& load, BigVector<std::uint32_t>& channels) const;
   /// The hop loop walk_ecmp and walk_adaptive share; `choose(s)` is the out-port at switch s.
   template <class Choose>
@@ -104,6 +123,7 @@ class SchemeEvaluator {
   const FlowTracer& tracer_;
   const AdaptivePlan* adaptive_;
   unsigned qps_ = 1;
+  unsigned eecmp_qps_ = kDefaultEecmpQps;
   std::size_t num_switches_ = 0;
   std::size_t num_channels_ = 0;
   // Transposed tables, so that the lookups of one flow fall into one short row: the groups by
@@ -119,6 +139,10 @@ class SchemeEvaluator {
   std::uint32_t fixed_term_ = 0;             // protocol and destination port
   std::vector<std::uint32_t> switch_term_;   // [switch] its hash seed
   std::vector<std::uint8_t> switch_offset_;  // [switch] its hash bit offset
+  // E-ECMP: hash at s = append_qpn(5-tuple terms without the switch's, QPN) ^ switch_term_qp_[s]
+  // (append_qpn is affine, ecmp_hash.h).
+  std::vector<std::uint32_t> switch_term_qp_;
+  SprayEvaluator spray_;
 };
 
 }  // namespace smd::roce

@@ -640,10 +640,13 @@ void add_plan_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)");
   cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf");
-  cmd->add_flag("--compare", args->roce.compare, "compare ib-static, ib-adaptive and roce-ecmp on the same flows");
+  cmd->add_flag("--compare", args->roce.compare,
+                "compare ib-static, ib-adaptive, roce-ecmp, roce-eecmp and roce-spray on the same flows");
   cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
   cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
-  cmd->add_option("--qps", args->roce.qps, "QPs (UDP source ports) per flow")->check(CLI::Range(1u, 64u));
+  cmd->add_option("--qps", args->roce.qps,
+                  "QPs per flow for ib-adaptive (default 1) and per connection for roce-eecmp (default 4)")
+      ->check(CLI::Range(1u, 64u));
   cmd->add_option("--collectives", args->roce.collectives,
                   "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
                   "or none (default: all, moe:8); implies --compare")

@@ -49,6 +49,7 @@ nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
   nlohmann::ordered_json j;
   j["endpoints"] = c.endpoints;
   j["qps"] = c.qps;
+  j["eecmp_qps"] = c.eecmp_qps;
   j["notes"] = c.notes;
   j["collectives"] = collectives_json(c.collectives);
   auto patterns = nlohmann::ordered_json::array();
@@ -75,7 +76,8 @@ nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
 }
 
 void print_comparison(std::ostream& out, const roce::Comparison& c) {
-  out << "IB vs RoCE comparison: " << c.endpoints << " endpoints, " << c.qps << " QP(s) per flow\n";
+  out << "IB vs RoCE comparison: " << c.endpoints << " endpoints, " << c.qps << " QP(s) per flow (ib-adaptive), "
+      << c.eecmp_qps << " per connection (roce-eecmp)\n";
   for (const auto& n : c.notes) out << "note: " << n << "\n";
   print_collectives(out, c.collectives);
   char header[256];
@@ -235,8 +237,9 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   const roce::Comparison& before = lc->before;
   const double compare_ms = ms_since(start);
   if (!o.svg.empty()) {
-    const std::string title = "IB (" + tables.engine + ") vs RoCEv2 ECMP: " + std::to_string(before.endpoints) +
-                              " endpoints, " + std::to_string(before.qps) + " QP(s) per flow";
+    const std::string title = "IB (" + tables.engine + ") vs RoCEv2: " + std::to_string(before.endpoints) +
+                              " endpoints, " + std::to_string(before.qps) + " QP(s) per flow (ib-adaptive), " +
+                              std::to_string(before.eecmp_qps) + " per connection (roce-eecmp)";
     std::string svg;
     if (!loss) {
       svg = roce::svg_chart(before, title);

@@ -27,7 +27,7 @@ struct RocePlanOptions {
   std::string format = "text";  ///< --format: text (print the table) | json (return it only)
   std::string svg;              ///< --svg: write the comparison chart here ("" = don't); needs compare
   std::string pairs_file;       ///< --pairs: extra pattern from "SRC DST" lines (host name or IP)
-  unsigned qps = 1;             ///< --qps: QPs (UDP source ports) per flow, 1..64
+  unsigned qps = 0;             ///< --qps: roce::CompareOptions::qps, 1..64 (0 = not given)
   unsigned seeds = 20;          ///< --seeds: random permutations and bisections
   unsigned max_shifts = 64;     ///< shifts evaluated at most, evenly spread (0 = all N-1)
   std::uint32_t hash_seed = 0;  ///< fabric ECMP hash seed
@@ -66,7 +66,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
                                              const RocePlanOptions& options, std::ostream& out,
                                              const FabricLoss* loss = nullptr);
 
-/// The comparison as JSON: {endpoints, qps, notes, collectives[...] (collectives_json),
+/// The comparison as JSON: {endpoints, qps, eecmp_qps, notes, collectives[...] (collectives_json),
 /// patterns[{name, instances, schemes[{name, figures}]}]}.
 nlohmann::ordered_json comparison_json(const roce::Comparison& comparison);
 

@@ -30,7 +30,8 @@ ideal = {"ring-allreduce": 126 / 64, "alltoall": 63 / 64, "moe-alltoall:8": 7 / 
 for name, c in cols.items():
     assert c["ranks"] == 64, c
     assert abs(c["ideal_time"] - ideal[name]) < 1e-12, (name, c["ideal_time"])
-    assert [s["name"] for s in c["schemes"]] == ["ib-static", "ib-adaptive", "roce-ecmp"], c
+    assert [s["name"] for s in c["schemes"]] == ["ib-static", "ib-adaptive", "roce-ecmp", "roce-eecmp",
+                                                 "roce-spray"], c
     for s in c["schemes"]:
         assert s["relative_time"] >= 1 - 1e-12, (name, s)
         assert abs(s["time"] - s["relative_time"] * c["ideal_time"]) < 1e-9, (name, s)

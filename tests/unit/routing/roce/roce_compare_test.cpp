@@ -64,7 +64,7 @@ TEST(RocePatterns, ShapesOfShiftPermutationBisection) {
 }
 
 // The schemes compare_schemes reports on every pattern: a property that holds for all of them loops here.
-constexpr const char* kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp"};
+constexpr const char* kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp", "roce-eecmp", "roce-spray"};
 
 // Only the listed pairs, one instance: the hand-solved cases need no random patterns.
 CompareOptions pairs_only(std::vector<FlowPair> pairs) {

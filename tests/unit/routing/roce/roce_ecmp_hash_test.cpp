@@ -99,5 +99,25 @@ TEST(RoceHash, SplitTermsGiveTheSameHash) {
   }
 }
 
+TEST(RoceHash, QpnKeyMatchesZlibAndAppendsToTheFiveTupleHash) {
+  // python3: zlib.crc32(bytes([10,0,0,2, 10,0,1,2, 17, 0xC0,0x00, 0x12,0xB7, 0x01,0x23,0x45])) == 0x0c035b5d
+  const FiveTuple t{0x0A000002u, 0x0A000102u, kIpProtoUdp, 0xC000, kRoceUdpPort};
+  EXPECT_EQ(hash_five_tuple_qpn(t, 0x012345u, 0), 0x0C035B5Du);
+  EXPECT_EQ(append_qpn(hash_five_tuple(t, 0), 0x012345u), 0x0C035B5Du);
+  // The per-switch term moves out: append_qpn(h ^ x, q) == append_qpn(h, q) ^ append_qpn(x, 0) ^ append_qpn(0, 0).
+  std::mt19937 rng(13);
+  for (int i = 0; i < 1000; ++i) {
+    const FiveTuple u{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()), kIpProtoUdp,
+                      static_cast<std::uint16_t>(rng()), kRoceUdpPort};
+    const std::uint32_t qpn = rng() & 0xFFFFFFu;
+    const std::uint32_t seed = static_cast<std::uint32_t>(rng());
+    ASSERT_EQ(append_qpn(hash_five_tuple(u, seed), qpn), hash_five_tuple_qpn(u, qpn, seed)) << i;
+    const std::uint32_t h = hash_five_tuple(u, 0), x = static_cast<std::uint32_t>(rng());
+    ASSERT_EQ(append_qpn(h ^ x, qpn), append_qpn(h, qpn) ^ append_qpn(x, 0) ^ append_qpn(0, 0)) << i;
+  }
+  // Only the QPN's 24 bits count (BTH DestQP).
+  EXPECT_EQ(hash_five_tuple_qpn(t, 0xFF012345u, 0), 0x0C035B5Du);
+}
+
 }  // namespace
 }  // namespace smd::roce

@@ -75,7 +75,7 @@ class RoceLossTest : public RoutedFabricTest {
   std::optional<LossComparison> result;
 };
 
-const char* const kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp"};
+const char* const kSchemes[] = {"ib-static", "ib-adaptive", "roce-ecmp", "roce-eecmp", "roce-spray"};
 
 TEST_F(RoceLossTest, OneSpineCableDoublesTheShiftMaxLoadUnderEveryScheme) {
   ASSERT_NO_FATAL_FAILURE(lose({"leaf-0[3]"}));

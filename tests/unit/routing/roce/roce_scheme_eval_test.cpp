@@ -78,13 +78,14 @@ std::vector<double> textbook_maxmin(const std::vector<std::vector<std::uint32_t>
   }
 }
 
-/// The three schemes traced one flow and one hop at a time.
+/// The hop-by-hop schemes traced one flow and one hop at a time (roce-spray has its own reference,
+/// roce_spray_test.cpp). `qps_option` is ib-adaptive's, `eecmp_qps` roce-eecmp's; the others use one QP.
 InstanceFigures reference(const Routed& r, const RoutePlan& plan, const PatternInstance& inst, Scheme scheme,
-                          unsigned qps_option) {
+                          unsigned qps_option, unsigned eecmp_qps) {
   const FlowTracer tracer(r.topo, r.lids, r.tables, r.tables.ca_order);
   const auto& g = tracer.graph();
   const auto& eps = tracer.endpoints();
-  const unsigned qps = scheme == Scheme::kStatic ? 1 : qps_option;
+  const unsigned qps = scheme == Scheme::kAdaptive ? qps_option : scheme == Scheme::kEcmpQp ? eecmp_qps : 1;
   const double weight = 1.0 / qps;
   auto ip_of = [&](std::uint32_t e) {
     const long h = plan.host_index(eps[e].ca, eps[e].port);
@@ -128,12 +129,18 @@ InstanceFigures reference(const Routed& r, const RoutePlan& plan, const PatternI
             group.assign(span.begin(), span.end());
           }
           PortNum chosen = kNoPort;
-          if (scheme == Scheme::kEcmp) {
+          if (scheme == Scheme::kEcmp || scheme == Scheme::kEcmpQp) {
             if (group.empty()) break;
-            const auto sport = static_cast<std::uint16_t>(0xC000u | (mix(mix(inst.seed) + f * 64ull + q) & 0x3FFFu));
+            // roce-eecmp: every QP on the connection's port (QP 0's), told apart by its QPN alone.
+            const unsigned port_qp = scheme == Scheme::kEcmp ? q : 0;
+            const auto sport =
+                static_cast<std::uint16_t>(0xC000u | (mix(mix(inst.seed) + f * 64ull + port_qp) & 0x3FFFu));
             const FiveTuple tuple{ip_of(flow.src), ip_of(flow.dst), kIpProtoUdp, sport, kRoceUdpPort};
-            const std::uint32_t h =
-                hash_offset(hash_five_tuple(tuple, switch_hash_seed(0, s)), tier_hash_offset(plan.switches()[s].tier));
+            const std::uint32_t seed = switch_hash_seed(0, s);
+            const auto qpn = static_cast<std::uint32_t>(mix(~mix(inst.seed) + f * 64ull + q) & 0xFFFFFFu);
+            const std::uint32_t h = hash_offset(
+                scheme == Scheme::kEcmp ? hash_five_tuple(tuple, seed) : hash_five_tuple_qpn(tuple, qpn, seed),
+                tier_hash_offset(plan.switches()[s].tier));
             chosen = group[h % group.size()];
           } else {  // least loaded, ties to the LFT's port, else the first
             double best = 0;
@@ -202,22 +209,23 @@ InstanceFigures reference(const Routed& r, const RoutePlan& plan, const PatternI
   return out;
 }
 
+// roce-eecmp runs with one QP more than ib-adaptive, so that a mix-up of the two options shows.
 void expect_same_as_reference(const Routed& r, unsigned qps, const char* what) {
   auto plan = RoutePlan::build(r.topo);
   ASSERT_TRUE(plan.ok());
   const FlowTracer tracer(r.topo, r.lids, r.tables, r.tables.ca_order);
-  const SchemeEvaluator evaluator(tracer, *plan, r.tables.adaptive.get(), EvalOptions{qps, 0, true});
+  const SchemeEvaluator evaluator(tracer, *plan, r.tables.adaptive.get(), EvalOptions{qps, 0, true, qps + 1});
   PatternOptions po;
   po.max_shifts = 3;
   po.seeds = 2;
   EvalWorkspace workspace;  // reused across instances, as compare_schemes does
   for (const auto& pattern : make_patterns(tracer.endpoints().size(), po)) {
     for (const auto& inst : pattern.instances) {
-      for (Scheme scheme : {Scheme::kStatic, Scheme::kAdaptive, Scheme::kEcmp}) {
+      for (Scheme scheme : {Scheme::kStatic, Scheme::kAdaptive, Scheme::kEcmp, Scheme::kEcmpQp}) {
         SCOPED_TRACE(std::string(what) + " " + pattern.name + " " + scheme_name(scheme) + " qps " +
                      std::to_string(qps));
         const InstanceFigures got = evaluator.evaluate(inst, scheme, workspace);
-        const InstanceFigures want = reference(r, *plan, inst, scheme, qps);
+        const InstanceFigures want = reference(r, *plan, inst, scheme, qps, qps + 1);
         EXPECT_EQ(got.flows, want.flows);
         EXPECT_EQ(got.unrouted, want.unrouted);
         EXPECT_EQ(got.collisions, want.collisions);

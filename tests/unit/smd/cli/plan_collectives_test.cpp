@@ -38,7 +38,7 @@ TEST(PlanCollectives, JsonCarriesTheFiguresWorkedOutByHand) {
   EXPECT_EQ(ring.at("phases"), 30);
   EXPECT_NEAR(ring.at("ideal_time").get<double>(), 30.0 / 16, 1e-12);
   EXPECT_NEAR(ring.at("ideal_bus_bandwidth").get<double>(), 1.0, 1e-12);
-  ASSERT_EQ(ring.at("schemes").size(), 3u);
+  ASSERT_EQ(ring.at("schemes").size(), 5u);
   for (const auto& s : ring.at("schemes")) {
     EXPECT_DOUBLE_EQ(s.at("relative_time").get<double>(), 1.0) << s.at("name");
     EXPECT_EQ(s.at("unrouted"), 0);
