@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install everything smd needs to build, test and benchmark on Debian 12 or 13 (run as root; the package
 # names are the same in both releases).
+# prometheus (and its promtool): ibsim.grafana_dashboard_test scrapes smd with it and checks the endpoint's text;
+# about 8 s to download and install here.
 # dpkg-dev (dpkg-shlibdeps), file (CPack's DEB generator; a minimal Debian 13 lacks it), adduser and systemd
 # (systemd-analyze): the package.deb test builds, installs and verifies the Debian package.
 set -euo pipefail
@@ -13,6 +15,6 @@ ${SUDO} apt-get install -y -qq --no-install-recommends \
   libibumad-dev libibmad-dev libboost-dev libspdlog-dev libyaml-cpp-dev libgtest-dev libgmock-dev \
   libcli11-dev nlohmann-json3-dev libsystemd-dev nettle-dev \
   ibsim-utils libumad2sim0 infiniband-diags opensm \
-  frr frr-pythontools \
+  frr frr-pythontools prometheus \
   dpkg-dev file adduser systemd >/dev/null
 echo "install-deps: done"

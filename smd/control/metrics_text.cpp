@@ -1,9 +1,13 @@
 #include "smd/control/metrics_text.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -112,17 +116,23 @@ void render_sa(const SaStats& sa, Writer& w) {
   w.family("smd_sa_dropped_total", "counter",
            "SA MADs not answered, by reason (queue-full: the request queue was full; not-serving, bad-sm-key, ...).");
   for (const auto& [why, n] : sa.dropped) w.sample("smd_sa_dropped_total", label("reason", why), as_double(n));
-  w.family("smd_sa_answer_latency_seconds", "histogram", "From receiving an SA request to sending its answer.");
-  std::uint64_t cumulative = 0;
-  for (std::size_t b = 0; b < kLatencyBucketsUs.size(); ++b) {
-    cumulative += sa.latency_buckets[b];
-    w.sample("smd_sa_answer_latency_seconds_bucket", label("le", number(kLatencyBucketsUs[b] / 1e6)),
-             as_double(cumulative));
+  // By attribute: a PathRecord answer computes routes, a ClassPortInfo one copies a constant; one histogram
+  // of both would hide a slow PathRecord behind fast ones. sum by (le) gives the SA's whole distribution.
+  w.family("smd_sa_answer_latency_seconds", "histogram",
+           "From receiving an SA request to sending its answer, by attribute.");
+  for (const auto& [attr, latency] : sa.latency_by_attribute) {
+    const std::string attr_label = label("attribute", attr);
+    std::uint64_t cumulative = 0;
+    for (std::size_t b = 0; b < kLatencyBucketsUs.size(); ++b) {
+      cumulative += latency.buckets[b];
+      w.sample("smd_sa_answer_latency_seconds_bucket",
+               attr_label + "," + label("le", number(kLatencyBucketsUs[b] / 1e6)), as_double(cumulative));
+    }
+    cumulative += latency.buckets.back();
+    w.sample("smd_sa_answer_latency_seconds_bucket", attr_label + "," + label("le", "+Inf"), as_double(cumulative));
+    w.sample("smd_sa_answer_latency_seconds_sum", attr_label, latency.sum_us / 1e6);
+    w.sample("smd_sa_answer_latency_seconds_count", attr_label, as_double(latency.count));
   }
-  cumulative += sa.latency_buckets.back();
-  w.sample("smd_sa_answer_latency_seconds_bucket", label("le", "+Inf"), as_double(cumulative));
-  w.sample("smd_sa_answer_latency_seconds_sum", "", sa.latency_sum_us / 1e6);
-  w.sample("smd_sa_answer_latency_seconds_count", "", as_double(sa.latency_count));
   w.family("smd_sa_reports_total", "counter", "Reports (forwarded traps) sent, re-sends included, and acknowledged.");
   w.sample("smd_sa_reports_total", label("outcome", "sent"), as_double(sa.reports_sent));
   w.sample("smd_sa_reports_total", label("outcome", "acknowledged"), as_double(sa.reports_acknowledged));
@@ -273,7 +283,28 @@ void render_sweeps(const FabricSnapshot& snap, Writer& w) {
   w.counter("smd_sweep_failures_total", "Heavy sweeps that did not end with the subnet up.",
             as_double(c.failed_sweeps));
   w.gauge("smd_heavy_sweep_duration_seconds", "Wall time of the last heavy sweep.", snap.last_sweep.total_ms / 1000.0);
+  // With smd_sweeps_total{kind="heavy"}: the mean duration over any window, which the last one cannot give.
+  w.counter("smd_heavy_sweep_seconds_total", "Wall time of every heavy sweep since the daemon started.",
+            c.heavy_sweep_seconds_total);
   render_counters(c, kSmpCounters, w);
+}
+
+/// Every port the last configuring sweep read (switch port 0 left out), by its PortState (IBA 14.2.5.6):
+/// the fabric is up when all of them are Active. Each state is always present, 0 before the first sweep.
+void render_port_states(const FabricSnapshot& snap, Writer& w) {
+  static constexpr const char* kPortStates[] = {"Down", "Init", "Armed", "Active"};  // PortState 1..4
+  std::array<std::size_t, 4> count{};
+  if (snap.port_links) {
+    for (const auto& node : snap.port_links->ports) {
+      for (std::size_t port = 1; port < node.size(); ++port) {
+        if (node[port] && node[port]->port_state >= 1 && node[port]->port_state <= 4)
+          ++count[node[port]->port_state - 1];
+      }
+    }
+  }
+  w.family("smd_ports", "gauge", "Ports (switch port 0 left out) by the PortState the last configuring sweep read.");
+  for (std::size_t i = 0; i < count.size(); ++i)
+    w.sample("smd_ports", label("state", kPortStates[i]), static_cast<double>(count[i]));
 }
 
 /// What the last heavy sweep found and what smd wrote to the tables since the daemon started.
@@ -287,6 +318,7 @@ void render_fabric_and_writes(const FabricSnapshot& snap, Writer& w) {
   w.by_label("smd_nodes", "gauge", "Nodes found by the last heavy sweep, by type.", "type",
              {{"switch", static_cast<double>(switches)}, {"ca", static_cast<double>(cas)}});
   w.gauge("smd_links", "Cables found by the last heavy sweep.", static_cast<double>(links));
+  render_port_states(snap, w);
   render_counters(snap.counters, kUnicastWrites, w);
   w.gauge("smd_routing_layers",
           "Virtual layers (SL = VL) the programmed routes use: 1 unless a VL-layered engine (dfsssp) routed.",
@@ -300,6 +332,10 @@ void render_repairs_and_election(const FabricSnapshot& snap, Writer& w) {
   w.counter("smd_routing_seconds_total", "Time spent computing and verifying routes.", c.routing_seconds_total);
   w.gauge("smd_last_repair_seconds", "Last trap or port change until the tables were consistent.",
           snap.last_repair_ms / 1000.0);
+  w.counter("smd_repairs_total", "Heavy sweeps that made the tables consistent after a trap or port change.",
+            as_double(c.repairs));
+  w.counter("smd_repair_seconds_total", "Trap or port change until the tables were consistent, summed over repairs.",
+            c.repair_seconds_total);
   render_counters(c, kTrapsAndSets, w);
   w.gauge("smd_masters_seen",
           "SMs in MASTER state at this SM's last look (election or light sweep), itself included: 1 when "
@@ -333,6 +369,18 @@ void render_identity(const FabricSnapshot& snap, Writer& w) {
   }
   // A state this list does not know still shows up rather than vanishing.
   if (!known && !snap.sm_state.empty()) w.sample("smd_sm_state", label("state", snap.sm_state), 1);
+  w.gauge("smd_sm_priority", "This SM's SMInfo Priority (0-15; sm.priority): the election's first key.",
+          static_cast<double>(snap.priority));
+  // Every state is always present (0 when no peer is in it) so that a dashboard's series never vanish.
+  w.family("smd_sm_peers", "gauge", "Other trusted SMs of the last election, by the SM state they last reported.");
+  std::map<std::string, std::size_t> peers;
+  for (const char* state : kStates) peers[state] = 0;
+  for (const SmPeer& p : snap.other_sms) ++peers[p.state];
+  for (const char* state : kStates) w.sample("smd_sm_peers", label("state", state), static_cast<double>(peers[state]));
+  for (const auto& [state, n] : peers) {
+    if (std::find(std::begin(kStates), std::end(kStates), state) == std::end(kStates))
+      w.sample("smd_sm_peers", label("state", state), static_cast<double>(n));
+  }
 }
 
 }  // namespace

@@ -494,10 +494,10 @@ Json sa_json(const SaStats* sa) {
     subs.push_back({{"id", r.id}, {"lid", r.lid}, {"trap", r.trap}, {"producer", r.producer}});
   }
   out["subscription_list"] = subs;
-  out["latency_count"] = sa->latency_count;
+  out["latency_count"] = sa->latency.count;
   out["answered_inline"] = sa->answered_inline;
   out["latency_mean_us"] =
-      sa->latency_count ? std::round(sa->latency_sum_us / static_cast<double>(sa->latency_count)) : 0.0;
+      sa->latency.count ? std::round(sa->latency.sum_us / static_cast<double>(sa->latency.count)) : 0.0;
   return out;
 }
 

@@ -83,16 +83,12 @@ std::string gid_text(const Gid& g) {
   return out;
 }
 
-/// One answer in the counters: by (attribute, method, status), send errors, cut tables, latency bucket.
-void count_answer(SaStats& s, AnswerCounts& counts, const SaOutcome& o, int rc, double us) {
+/// One answer in the counters: by (attribute, method, status), send errors, cut tables, its attribute's latency.
+void count_answer(SaStats& s, AnswerTally& tally, const SaOutcome& o, int rc, double us) {
   if (rc != 0) ++s.send_errors;
   if (o.truncated) ++s.records_truncated;
-  ++counts[{o.attr_id, o.method, o.status}];
-  std::size_t b = 0;
-  while (b < kLatencyBucketsUs.size() && us > kLatencyBucketsUs[b]) ++b;
-  ++s.latency_buckets[b];
-  s.latency_sum_us += us;
-  ++s.latency_count;
+  ++tally.counts[{o.attr_id, o.method, o.status}];
+  tally.latency[o.attr_id].add(us);
 }
 
 std::set<Guid> endport_guids(const SaSnapshot* s) {
@@ -219,7 +215,7 @@ bool SaAgent::answer_inline(std::span<const std::uint8_t> mad, const mad::MadAdd
     return true;
   }
   if (outcome.kind != SaOutcome::Kind::kAnswered) return true;
-  count_answer(stats_, answer_counts_, outcome, rc, us);
+  count_answer(stats_, answers_, outcome, rc, us);
   ++stats_.answered_inline;
   return true;
 }
@@ -230,9 +226,13 @@ SaStats SaAgent::stats() const {
   SaStats s = stats_;
   s.queue_depth = depth;
   // Counted by number on the hot path; named here, where a reader asked.
-  for (const auto& [key, n] : answer_counts_) {
+  for (const auto& [key, n] : answers_.counts) {
     const auto& [attr_id, method, status] = key;
     s.answers[{attr_name(attr_id), method_name(method), status_name(status)}] += n;
+  }
+  for (const auto& [attr_id, latency] : answers_.latency) {
+    s.latency_by_attribute[attr_name(attr_id)].merge(latency);
+    s.latency.merge(latency);
   }
   return s;
 }
@@ -500,18 +500,15 @@ void SaAgent::on_published(const std::shared_ptr<const SaSnapshot>& now,
 // held): the receive thread, which takes the lock for every answer it counts, never waits on the SA thread's.
 void SaAgent::merge_local() {
   for (auto& [why, n] : local_.dropped) stats_.dropped[why] += n;
-  for (const auto& [key, n] : local_answers_) answer_counts_[key] += n;
-  for (std::size_t b = 0; b < stats_.latency_buckets.size(); ++b)
-    stats_.latency_buckets[b] += local_.latency_buckets[b];
-  stats_.latency_sum_us += local_.latency_sum_us;
-  stats_.latency_count += local_.latency_count;
+  for (const auto& [key, n] : local_answers_.counts) answers_.counts[key] += n;
+  for (const auto& [attr_id, latency] : local_answers_.latency) answers_.latency[attr_id].merge(latency);
   stats_.reports_sent += local_.reports_sent;
   stats_.reports_acknowledged += local_.reports_acknowledged;
   stats_.subscriptions_dropped += local_.subscriptions_dropped;
   stats_.send_errors += local_.send_errors;
   stats_.records_truncated += local_.records_truncated;
   local_ = SaStats{};
-  local_answers_.clear();
+  local_answers_ = AnswerTally{};
 }
 
 // The listings `smctl sa` shows (called with stats_mutex_ held).

@@ -61,8 +61,12 @@ struct SaAgentOptions {
   std::uint8_t alias_guid_byte = 0;  ///< sa.alias_guid_byte: bits 39:32 of the GUIDs the SM assigns
 };
 
-/// Answers counted by (attribute ID, method, MAD status); named only when read (SaAgent::stats).
-using AnswerCounts = std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t>;
+/// Answers counted by (attribute ID, method, MAD status) and their latency by attribute ID: numbers on the hot
+/// path, named only when read (SaAgent::stats).
+struct AnswerTally {
+  std::map<std::tuple<std::uint16_t, std::uint8_t, std::uint16_t>, std::uint64_t> counts;
+  std::map<std::uint16_t, SaLatency> latency;
+};
 
 class SaAgent {
  public:
@@ -142,9 +146,9 @@ class SaAgent {
   std::atomic<std::shared_ptr<const SaSnapshot>> snapshot_;
   SaInbox inbox_;  ///< what the other threads hand the SA thread
 
-  mutable std::mutex stats_mutex_;  // guards stats_ and answer_counts_
+  mutable std::mutex stats_mutex_;  // guards stats_ and answers_
   SaStats stats_;
-  AnswerCounts answer_counts_;
+  AnswerTally answers_;
   std::thread thread_;
   /// alias -> port GUID as of the SA thread's last change; the receive thread's answers read it.
   std::atomic<std::shared_ptr<const AliasBases>> alias_bases_;
@@ -155,7 +159,7 @@ class SaAgent {
   SaStats local_;  ///< counts since the last merge_local()
   /// Warnings any requester can cause (a refused join, a cut or unsent answer): 20 lines per 10 s.
   LogBudget requester_log_{20, std::chrono::seconds(10)};
-  AnswerCounts local_answers_;
+  AnswerTally local_answers_;
   std::shared_ptr<const SaSnapshot> seen_;  // the last snapshot the thread looked at
   bool aliases_loaded_ = false;
   Guid self_guid_ = 0;  // this SM's port GUID (the snapshot's first SmEntry): the stamp on its files

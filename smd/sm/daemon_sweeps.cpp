@@ -130,6 +130,8 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
   // the next sweep answers that one.
   if (const std::optional<double> ms = sweeps_.repaired(Clock::now(), s.subnet_up)) {
     spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", *ms);
+    ++record_.counters().repairs;
+    record_.counters().repair_seconds_total += *ms / 1000.0;
   }
   local_.lid = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};

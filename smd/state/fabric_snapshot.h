@@ -51,8 +51,10 @@ struct DaemonCounters {
   std::uint64_t vlarb_blocks_written = 0;  ///< VLArbitrationTable block Sets, heavy sweeps
   std::uint64_t mft_blocks_written = 0;    ///< MulticastForwardingTable (block, position) Sets, sweeps and passes
   std::uint64_t mcast_passes = 0;          ///< multicast passes between sweeps that rebuilt something
+  std::uint64_t repairs = 0;               ///< heavy sweeps that made the fabric consistent after a change was seen
   double heavy_sweep_seconds_total = 0;
   double routing_seconds_total = 0;
+  double repair_seconds_total = 0;  ///< change seen -> tables consistent, summed over `repairs`
 };
 
 /// A key of the reloaded policy file whose value differs from the running one but is read only at start-up

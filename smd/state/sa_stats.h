@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -13,6 +14,29 @@ namespace smd {
 
 /// Upper bounds of the latency histogram buckets, microseconds (the last bucket is +Inf).
 inline constexpr std::array<double, 10> kLatencyBucketsUs = {10, 25, 50, 100, 250, 500, 1000, 2500, 10000, 100000};
+
+/// One answer-latency histogram: answers per kLatencyBucketsUs bucket (not cumulative; the last bucket is
+/// +Inf), with their sum and count, as a Prometheus histogram needs them.
+struct SaLatency {
+  std::array<std::uint64_t, kLatencyBucketsUs.size() + 1> buckets{};
+  double sum_us = 0;
+  std::uint64_t count = 0;
+
+  /// Counts one answer that took `us` microseconds.
+  void add(double us) {
+    std::size_t b = 0;
+    while (b < kLatencyBucketsUs.size() && us > kLatencyBucketsUs[b]) ++b;
+    ++buckets[b];
+    sum_us += us;
+    ++count;
+  }
+  /// Adds another histogram's answers (the buckets are the same for every SaLatency).
+  void merge(const SaLatency& other) {
+    for (std::size_t b = 0; b < buckets.size(); ++b) buckets[b] += other.buckets[b];
+    sum_us += other.sum_us;
+    count += other.count;
+  }
+};
 
 /// One registered ServiceRecord as `smctl sa` lists it.
 struct SaServiceRow {
@@ -34,9 +58,9 @@ struct SaStats {
   /// (attribute name, method name, status name) -> answers
   std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t> answers;
   std::map<std::string, std::uint64_t> dropped;  ///< reason -> MADs not answered ("queue-full", "bad-sm-key", ...)
-  std::array<std::uint64_t, kLatencyBucketsUs.size() + 1> latency_buckets{};  ///< counts, not cumulative
-  double latency_sum_us = 0;
-  std::uint64_t latency_count = 0;
+  SaLatency latency;                             ///< every answer
+  /// attribute name -> its answers' latency: a PathRecord answer costs more than a ClassPortInfo one
+  std::map<std::string, SaLatency> latency_by_attribute;
   std::uint64_t answered_inline = 0;        ///< answers given on the receive thread (the SM had no SMP outstanding)
   std::uint64_t reports_sent = 0;           ///< Report MADs sent, re-sends included
   std::uint64_t reports_acknowledged = 0;   ///< ReportResp received

@@ -67,6 +67,7 @@ expect_file -rw-r--r-- /usr/share/doc/smd/docs/operations.md
 expect_file -rw-r--r-- /usr/share/doc/smd/docs/features.md
 expect_file -rw-r--r-- /usr/share/doc/smd/docs/opensm-options.md
 expect_file -rw-r--r-- /usr/share/doc/smd/copyright
+expect_file -rw-r--r-- /usr/share/smd/grafana/smd.json
 expect_file -rw-r--r-- /usr/share/bash-completion/completions/smd
 expect_file -rw-r--r-- /usr/share/bash-completion/completions/smctl
 # Nothing under /usr/local or /usr/etc: the staging prefix is /usr whatever this build was configured with.

@@ -13,6 +13,7 @@
 
 #include "routing/fabric_gen/fabric_gen.h"
 #include "smd/control/metrics_text.h"
+#include "tests/unit/smd/control/metrics_family_text.h"
 
 namespace smd {
 namespace {
@@ -120,6 +121,9 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_heavy_sweep_duration_seconds Wall time of the last heavy sweep.\n"
             "# TYPE smd_heavy_sweep_duration_seconds gauge\n"
             "smd_heavy_sweep_duration_seconds 1.25\n"
+            "# HELP smd_heavy_sweep_seconds_total Wall time of every heavy sweep since the daemon started.\n"
+            "# TYPE smd_heavy_sweep_seconds_total counter\n"
+            "smd_heavy_sweep_seconds_total 5\n"
             "# HELP smd_smps_sent_total SMPs sent, retries included.\n"
             "# TYPE smd_smps_sent_total counter\n"
             "smd_smps_sent_total 1234\n"
@@ -136,6 +140,12 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_links Cables found by the last heavy sweep.\n"
             "# TYPE smd_links gauge\n"
             "smd_links 8\n"
+            "# HELP smd_ports Ports (switch port 0 left out) by the PortState the last configuring sweep read.\n"
+            "# TYPE smd_ports gauge\n"
+            "smd_ports{state=\"Down\"} 0\n"
+            "smd_ports{state=\"Init\"} 0\n"
+            "smd_ports{state=\"Armed\"} 0\n"
+            "smd_ports{state=\"Active\"} 0\n"
             "# HELP smd_lft_blocks_written_total 64-entry LFT blocks written to switches.\n"
             "# TYPE smd_lft_blocks_written_total counter\n"
             "smd_lft_blocks_written_total 48\n"
@@ -178,6 +188,13 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_last_repair_seconds Last trap or port change until the tables were consistent.\n"
             "# TYPE smd_last_repair_seconds gauge\n"
             "smd_last_repair_seconds 0.035\n"
+            "# HELP smd_repairs_total Heavy sweeps that made the tables consistent after a trap or port change.\n"
+            "# TYPE smd_repairs_total counter\n"
+            "smd_repairs_total 0\n"
+            "# HELP smd_repair_seconds_total Trap or port change until the tables were consistent, summed over "
+            "repairs.\n"
+            "# TYPE smd_repair_seconds_total counter\n"
+            "smd_repair_seconds_total 0\n"
             "# HELP smd_traps_received_total Traps (Notice MADs) received.\n"
             "# TYPE smd_traps_received_total counter\n"
             "smd_traps_received_total 7\n"
@@ -213,6 +230,15 @@ TEST(MetricsText, ExactExposition) {
             "smd_sm_state{state=\"DISCOVERING\"} 0\n"
             "smd_sm_state{state=\"STANDBY\"} 0\n"
             "smd_sm_state{state=\"MASTER\"} 1\n"
+            "# HELP smd_sm_priority This SM's SMInfo Priority (0-15; sm.priority): the election's first key.\n"
+            "# TYPE smd_sm_priority gauge\n"
+            "smd_sm_priority 0\n"
+            "# HELP smd_sm_peers Other trusted SMs of the last election, by the SM state they last reported.\n"
+            "# TYPE smd_sm_peers gauge\n"
+            "smd_sm_peers{state=\"NOTACTIVE\"} 0\n"
+            "smd_sm_peers{state=\"DISCOVERING\"} 0\n"
+            "smd_sm_peers{state=\"STANDBY\"} 0\n"
+            "smd_sm_peers{state=\"MASTER\"} 0\n"
             "# HELP smd_ports_unhealthy Ports marked unhealthy (error thresholds or link flaps).\n"
             "# TYPE smd_ports_unhealthy gauge\n"
             "smd_ports_unhealthy 0\n"
@@ -229,14 +255,6 @@ TEST(MetricsText, ExactExposition) {
             "# HELP smd_babbling_links_disabled Links the SM holds disabled for babbling ports.\n"
             "# TYPE smd_babbling_links_disabled gauge\n"
             "smd_babbling_links_disabled 0\n");
-}
-
-/// The text between "# HELP <family> " and the next family's HELP (or the end).
-std::string family_text(const std::string& text, const std::string& family) {
-  const std::size_t at = text.find("# HELP " + family + " ");
-  if (at == std::string::npos) return "";
-  const std::size_t next = text.find("# HELP ", at + 1);
-  return text.substr(at, next == std::string::npos ? std::string::npos : next - at);
 }
 
 TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {

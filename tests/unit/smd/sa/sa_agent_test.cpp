@@ -11,6 +11,7 @@
 #include <chrono>
 #include <fstream>
 #include <mutex>
+#include <numeric>
 #include <sstream>
 #include <thread>
 
@@ -332,6 +333,38 @@ TEST(SaAgentInline, ReadOnlyQueriesAnswerOnTheCallingThread) {
   ASSERT_TRUE(agent.submit(set, from_a(), /*answer_here=*/true));
   ASSERT_TRUE(eventually([&] { return rec.with_method(IB_MAD_METHOD_GET_RESPONSE).size() == 2; }));
   EXPECT_EQ(agent.stats().answered_inline, 1u) << "the Set went through the SA thread";
+  agent.stop();
+}
+
+// The answer latency is kept per attribute, whichever thread answered: the receive thread's NodeRecord Get
+// and the SA thread's ServiceRecord Set each in its own histogram, and the whole SA's is their sum.
+TEST(SaAgentInline, LatencyIsKeptByAttribute) {
+  Recorder rec;
+  SaAgent agent(SaAgentOptions{}, rec.sender());
+  agent.start();
+  agent.publish(snapshot({}));
+  ASSERT_TRUE(eventually([&] { return agent.stats().serving; }));
+  Mad get = request(IB_MAD_METHOD_GET, IB_SA_ATTR_NODERECORD, 1, 0, 0x57);
+  put16(rec_of(get), 0, 1);
+  ASSERT_TRUE(agent.submit(get, from_a(), /*answer_here=*/true));
+  Mad set = request(IB_MAD_METHOD_SET, IB_SA_ATTR_SERVICERECORD, 0x3, 0, 0x58);
+  put64(rec_of(set), 0, 0x1234);
+  put64(rec_of(set), 8, kPrefix);
+  put64(rec_of(set), 16, kA + 1);
+  ASSERT_TRUE(agent.submit(set, from_a(), /*answer_here=*/true));
+  ASSERT_TRUE(eventually([&] { return agent.stats().latency.count == 2; }));
+  const SaStats st = agent.stats();
+  ASSERT_EQ(st.latency_by_attribute.size(), 2u);
+  const SaLatency& node = st.latency_by_attribute.at("NodeRecord");
+  const SaLatency& service = st.latency_by_attribute.at("ServiceRecord");
+  EXPECT_EQ(node.count, 1u);
+  EXPECT_EQ(service.count, 1u);
+  // Each answer sits in exactly one bucket of its attribute's histogram.
+  EXPECT_EQ(std::accumulate(node.buckets.begin(), node.buckets.end(), std::uint64_t{0}), 1u);
+  EXPECT_EQ(std::accumulate(service.buckets.begin(), service.buckets.end(), std::uint64_t{0}), 1u);
+  EXPECT_DOUBLE_EQ(st.latency.sum_us, node.sum_us + service.sum_us);
+  for (std::size_t b = 0; b < st.latency.buckets.size(); ++b)
+    EXPECT_EQ(st.latency.buckets[b], node.buckets[b] + service.buckets[b]) << "bucket " << b;
   agent.stop();
 }
 
