@@ -77,7 +77,8 @@ Result<Guid> take_guid(LineScanner& in, std::unordered_map<Guid, std::size_t>& f
   if (*guid == 0) return in.error_at(column, "GUID 0 is not a valid port or node GUID");
   auto [seen, fresh] = first_line.try_emplace(*guid, in.line_no());
   if (!fresh) {
-    return in.error_at(column, std::string(w) + " is listed twice (first at line " + std::to_string(seen->second) + ")");
+    return in.error_at(column,
+                       std::string(w) + " is listed twice (first at line " + std::to_string(seen->second) + ")");
   }
   return *guid;
 }
@@ -90,37 +91,42 @@ Status expect_end(LineScanner& in, const char* after) {
   return in.error_at(column, "unexpected " + quoted_word(w) + " after the " + after + " (one a line)");
 }
 
-}  // namespace
-
-Result<std::vector<Guid>> parse_guid_list_file(std::string_view text, const std::string& source) {
+/// Every line of a GUID file: its GUID (first seen), then what `rest(in, guid)` reads after it into a T.
+/// The first bad line is the error; nothing is returned half-read.
+template <typename T, typename Rest>
+Result<std::vector<T>> parse_guid_lines(std::string_view text, const std::string& source, Rest rest) {
   LineScanner in(text, source);
   std::unordered_map<Guid, std::size_t> first_line;
-  std::vector<Guid> out;
+  std::vector<T> out;
   while (in.next_line()) {
     auto guid = take_guid(in, first_line);
     if (!guid.ok()) return guid.error();
-    if (auto end = expect_end(in, "GUID"); !end.ok()) return end.error();
-    out.push_back(*guid);
+    Result<T> entry = rest(in, *guid);
+    if (!entry.ok()) return entry.error();
+    out.push_back(std::move(entry).value());
   }
   return out;
 }
 
+}  // namespace
+
+Result<std::vector<Guid>> parse_guid_list_file(std::string_view text, const std::string& source) {
+  return parse_guid_lines<Guid>(text, source, [](LineScanner& in, Guid guid) -> Result<Guid> {
+    if (auto end = expect_end(in, "GUID"); !end.ok()) return end.error();
+    return guid;
+  });
+}
+
 Result<std::vector<GuidId>> parse_guid_id_file(std::string_view text, const std::string& source) {
-  LineScanner in(text, source);
-  std::unordered_map<Guid, std::size_t> first_line;
-  std::vector<GuidId> out;
-  while (in.next_line()) {
-    auto guid = take_guid(in, first_line);
-    if (!guid.ok()) return guid.error();
+  return parse_guid_lines<GuidId>(text, source, [](LineScanner& in, Guid guid) -> Result<GuidId> {
     std::size_t column = 0;
     const std::string_view w = in.word(column);
     if (w.empty()) return in.error_at(column, "expected an id after the GUID (format: <guid> <id>)");
     auto id = parse_unsigned(w);
     if (!id.ok()) return in.error_at(column, quoted_word(w) + " is not an id: " + id.error().message);
     if (auto end = expect_end(in, "id"); !end.ok()) return end.error();
-    out.push_back(GuidId{*guid, *id});
-  }
-  return out;
+    return GuidId{guid, *id};
+  });
 }
 
 Result<std::vector<Guid>> read_guid_list_file(const std::string& path) {

@@ -13,7 +13,7 @@
 namespace smd::mad::sa {
 
 /// MCMemberRecord's fields in layout order (IBA 15.2.5.17, table 219): the enumerator's value is the field's
-/// ComponentMask bit.
+/// ComponentMask bit (mask_bit(f) is the bit's mask), so the fields are listed once.
 enum class McMemberRecordField : unsigned {
   kMgid,
   kPortGid,
@@ -35,28 +35,6 @@ enum class McMemberRecordField : unsigned {
   kProxyJoin,
   kCount
 };
-
-/// MCMemberRecord ComponentMask bits, one per field of McMemberRecordField.
-namespace mcm_mask {
-inline constexpr std::uint64_t kMgid = mask_bit(McMemberRecordField::kMgid);
-inline constexpr std::uint64_t kPortGid = mask_bit(McMemberRecordField::kPortGid);
-inline constexpr std::uint64_t kQKey = mask_bit(McMemberRecordField::kQKey);
-inline constexpr std::uint64_t kMlid = mask_bit(McMemberRecordField::kMlid);
-inline constexpr std::uint64_t kMtuSelector = mask_bit(McMemberRecordField::kMtuSelector);
-inline constexpr std::uint64_t kMtu = mask_bit(McMemberRecordField::kMtu);
-inline constexpr std::uint64_t kTClass = mask_bit(McMemberRecordField::kTClass);
-inline constexpr std::uint64_t kPKey = mask_bit(McMemberRecordField::kPKey);
-inline constexpr std::uint64_t kRateSelector = mask_bit(McMemberRecordField::kRateSelector);
-inline constexpr std::uint64_t kRate = mask_bit(McMemberRecordField::kRate);
-inline constexpr std::uint64_t kLifeSelector = mask_bit(McMemberRecordField::kLifeSelector);
-inline constexpr std::uint64_t kLife = mask_bit(McMemberRecordField::kLife);
-inline constexpr std::uint64_t kSl = mask_bit(McMemberRecordField::kSl);
-inline constexpr std::uint64_t kFlowLabel = mask_bit(McMemberRecordField::kFlowLabel);
-inline constexpr std::uint64_t kHopLimit = mask_bit(McMemberRecordField::kHopLimit);
-inline constexpr std::uint64_t kScope = mask_bit(McMemberRecordField::kScope);
-inline constexpr std::uint64_t kJoinState = mask_bit(McMemberRecordField::kJoinState);
-inline constexpr std::uint64_t kProxyJoin = mask_bit(McMemberRecordField::kProxyJoin);
-}  // namespace mcm_mask
 
 /// JoinState bits (IBA 15.2.5.17: bit 0 FullMember, 1 NonMember, 2 SendOnlyNonMember, 3 SendOnlyFullMember
 /// (added in IBA 1.3)).

@@ -19,7 +19,9 @@
 
 namespace smd::mad::sa {
 
-/// MultiPathRecord's fields in layout order (IBA 15.2.5.20, table 229): the enumerator's value is the field's ComponentMask bit.
+/// MultiPathRecord's fields in layout order (IBA 15.2.5.20, table 229): the enumerator's value is the field's
+/// ComponentMask bit (mask_bit(f)); the path properties take bits 0..15 (property_bits(kProperties)), the
+/// same run a PathRecord has at bits 6..21.
 enum class MultiPathRecordField : unsigned {
   kProperties,  ///< the path properties' PathPropertyField::kCount positions start here
   kServiceIdMsb = kProperties + field_count<PathPropertyField>(),
@@ -30,17 +32,6 @@ enum class MultiPathRecordField : unsigned {
   kServiceIdLsb,
   kCount
 };
-
-/// MultiPathRecord ComponentMask bits: the path properties' (property_bit(MultiPathRecordField::kProperties,
-/// f), bits 0..15, the same run a PathRecord has at bits 6..21), then one per named field of its own.
-namespace mpr_mask {
-inline constexpr std::uint64_t kProperties = property_bits(MultiPathRecordField::kProperties);
-inline constexpr std::uint64_t kServiceIdMsb = mask_bit(MultiPathRecordField::kServiceIdMsb);
-inline constexpr std::uint64_t kIndependenceSelector = mask_bit(MultiPathRecordField::kIndependenceSelector);
-inline constexpr std::uint64_t kSgidCount = mask_bit(MultiPathRecordField::kSgidCount);
-inline constexpr std::uint64_t kDgidCount = mask_bit(MultiPathRecordField::kDgidCount);
-inline constexpr std::uint64_t kServiceIdLsb = mask_bit(MultiPathRecordField::kServiceIdLsb);
-}  // namespace mpr_mask
 
 /// A MultiPathRecord: the path properties (its base) for every pair of the listed GIDs.
 struct MultiPathRecord : PathProperties {

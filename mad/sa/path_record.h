@@ -42,14 +42,9 @@ enum class PathRecordField : unsigned {
   kCount
 };
 
-/// PathRecord ComponentMask bits, one per named field of PathRecordField.
+/// PathRecord ComponentMask bits of the path properties (the named fields' are mask_bit(PathRecordField)),
+/// and ServiceID's two halves together.
 namespace pr_mask {
-inline constexpr std::uint64_t kServiceIdMsb = mask_bit(PathRecordField::kServiceIdMsb);
-inline constexpr std::uint64_t kServiceIdLsb = mask_bit(PathRecordField::kServiceIdLsb);
-inline constexpr std::uint64_t kDgid = mask_bit(PathRecordField::kDgid);
-inline constexpr std::uint64_t kSgid = mask_bit(PathRecordField::kSgid);
-inline constexpr std::uint64_t kDlid = mask_bit(PathRecordField::kDlid);
-inline constexpr std::uint64_t kSlid = mask_bit(PathRecordField::kSlid);
 /// Path property `f`'s bit in a PathRecord.
 constexpr std::uint64_t property(PathPropertyField f) { return property_bit(PathRecordField::kProperties, f); }
 inline constexpr std::uint64_t kRawTraffic = property(PathPropertyField::kRawTraffic);
@@ -67,8 +62,8 @@ inline constexpr std::uint64_t kRateSelector = property(PathPropertyField::kRate
 inline constexpr std::uint64_t kRate = property(PathPropertyField::kRate);
 inline constexpr std::uint64_t kPacketLifeSelector = property(PathPropertyField::kPacketLifeSelector);
 inline constexpr std::uint64_t kPacketLife = property(PathPropertyField::kPacketLife);
-inline constexpr std::uint64_t kPreference = mask_bit(PathRecordField::kPreference);
-inline constexpr std::uint64_t kServiceId = kServiceIdMsb | kServiceIdLsb;
+inline constexpr std::uint64_t kServiceId =
+    mask_bit(PathRecordField::kServiceIdMsb) | mask_bit(PathRecordField::kServiceIdLsb);
 }  // namespace pr_mask
 
 /// A PathRecord: the path properties (its base) and the path's ends.

@@ -15,7 +15,7 @@
 namespace smd::mad::sa {
 
 /// ServiceRecord's fields in layout order (IBA 15.2.5.14, table 217): the enumerator's value is the field's
-/// ComponentMask bit; each ServiceData array takes one position per element.
+/// ComponentMask bit (mask_bit(f)); each ServiceData array takes one position per element.
 enum class ServiceRecordField : unsigned {
   kServiceId,
   kServiceGid,
@@ -30,16 +30,6 @@ enum class ServiceRecordField : unsigned {
   kServiceData64 = kServiceData32 + 4,
   kCount = kServiceData64 + 2,
 };
-
-/// ServiceRecord ComponentMask bits the SA reads itself.
-namespace sr_mask {
-inline constexpr std::uint64_t kServiceId = mask_bit(ServiceRecordField::kServiceId);
-inline constexpr std::uint64_t kServiceGid = mask_bit(ServiceRecordField::kServiceGid);
-inline constexpr std::uint64_t kServicePKey = mask_bit(ServiceRecordField::kServicePKey);
-inline constexpr std::uint64_t kServiceLease = mask_bit(ServiceRecordField::kServiceLease);
-inline constexpr std::uint64_t kServiceKey = mask_bit(ServiceRecordField::kServiceKey);
-inline constexpr std::uint64_t kServiceName = mask_bit(ServiceRecordField::kServiceName);
-}  // namespace sr_mask
 
 /// ServiceLease value meaning "never expires" (IBA 15.2.5.14).
 inline constexpr std::uint32_t kInfiniteLease = 0xFFFFFFFFu;

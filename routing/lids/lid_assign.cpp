@@ -46,18 +46,6 @@ bool fits(unsigned base, unsigned count, unsigned max_lid) {
   return base != 0 && (base & (count - 1)) == 0 && base + count - 1 <= max_lid;
 }
 
-// The highest LID every switch can forward: one below the smallest LinearFDBCap (a switch without a
-// linear FDB cannot constrain us; verification flags it).
-unsigned lid_ceiling(const Topology& topo) {
-  unsigned max_lid = kMaxUnicastLid;
-  for (NodeIndex s : topo.switches()) {
-    const unsigned cap = topo.node(s).lft_cap;
-    if (cap == 0) continue;
-    max_lid = std::min(max_lid, cap - 1);
-  }
-  return max_lid;
-}
-
 // The base LID guid2lid remembers for claim `c`, when it still fits the port and the fabric; 0 when
 // there is none or it is passed over (then *passed_over, if given, says why).
 unsigned remembered_base(const Claim& c, const Guid2Lid& remembered, const LidMap& map, unsigned max_lid,
@@ -171,10 +159,21 @@ class FreeRangeScan {
 
 }  // namespace
 
+// A switch without a linear FDB cannot constrain us (verification flags it).
+unsigned max_forwardable_lid(const Topology& topo) {
+  unsigned max_lid = kMaxUnicastLid;
+  for (NodeIndex s : topo.switches()) {
+    const unsigned cap = topo.node(s).lft_cap;
+    if (cap == 0) continue;
+    max_lid = std::min(max_lid, cap - 1);
+  }
+  return max_lid;
+}
+
 Result<LidMap> assign_lids(const Topology& topo, const Guid2Lid& remembered, const LidAssignOptions& options,
                            std::vector<std::string>* passed_over) {
   if (options.lmc > 7) return make_error(ErrorCode::kInvalidInput, "LMC must be 0..7");
-  const unsigned max_lid = lid_ceiling(topo);
+  const unsigned max_lid = max_forwardable_lid(topo);
   const std::vector<Claim> claims = ports_needing_lids(topo, options.lmc);
   std::vector<bool> placed(claims.size(), false);
   LidMap map;

@@ -23,6 +23,10 @@ struct LidAssignOptions {
   bool keep_port_lids = true;  ///< reuse a valid LID found on the port (Port::lid, Port::lmc)
 };
 
+/// The highest LID every switch of `topo` can forward: one below the smallest LinearFDBCap (IBA 14.2.5.4),
+/// or 0xBFFF when no switch reports one. assign_lids grants nothing above it.
+unsigned max_forwardable_lid(const Topology& topo);
+
 /// Assign LIDs. Preference per port: remembered (guid2lid) > found on the port > lowest free aligned range.
 /// A preferred range is dropped when it clashes with one already granted, is misaligned for the LMC, or
 /// exceeds the LID cap. The lowest free range avoids LIDs remembered for GUIDs not in `topo` (OpenSM keeps

@@ -89,7 +89,7 @@ Result<Routed> route_timed(const Policy& policy, const Topology& topo, const Lid
 
 /// The --guid2lid file into `out`. Named on the command line, so unlike the daemon's own file it must exist
 /// and parse whole: false after writing each problem to `err`.
-bool read_plan_guid2lid(const std::string& path, Guid2Lid& out, std::ostream& err) {
+bool read_plan_guid2lid(const std::string& path, Guid2LidLoad& out, std::ostream& err) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     err << "smd plan: cannot open guid2lid file " << path << ": No such file or directory\n";
@@ -102,7 +102,7 @@ bool read_plan_guid2lid(const std::string& path, Guid2Lid& out, std::ostream& er
   }
   for (const std::string& p : load->problems) err << "smd plan: " << printable_text(p) << "\n";
   if (!load->problems.empty()) return false;
-  out = std::move(load->entries);
+  out = std::move(load).value();
   return true;
 }
 
@@ -422,9 +422,13 @@ int read_inputs(const PlanArgs& args, PlanRun& run, std::ostream& err) {
 int assign_plan_lids(const PlanArgs& args, PlanRun& run, std::ostream& err) {
   LidAssignOptions lid_options;
   lid_options.lmc = run.policy.lid.lmc;
-  Guid2Lid remembered;
-  if (!args.guid2lid.empty() && !read_plan_guid2lid(args.guid2lid, remembered, err)) return kPlanBadInput;
+  Guid2LidLoad load;
+  if (!args.guid2lid.empty() && !read_plan_guid2lid(args.guid2lid, load, err)) return kPlanBadInput;
+  const Guid2Lid& remembered = load.entries;
   warn_unmatched_guid2lid(*run.topo, remembered, args.guid2lid, err);
+  for (const std::string& w : guid2lid_above_lft_cap(load, args.guid2lid, *run.topo)) {
+    err << "smd plan: warning: " << printable_text(w) << "\n";
+  }
   warn_beyond_directed_routes(*run.topo, err);
   auto lids = assign_lids(*run.topo, remembered, lid_options);
   if (!lids) {

@@ -59,8 +59,8 @@ std::string fill_values(McastGroup& g, const McMemberRecord& req, std::uint64_t 
   if (rate_half_gbps(rate) == 0 || rate_half_gbps(rate) > rate_half_gbps(port.rate))
     return "no rate the port carries satisfies the request";
   g.rate = rate;
-  const int life =
-      pick_step(mask, mcm_mask::kLife, mcm_mask::kLifeSelector, req.life_selector, req.packet_life, ctx.packet_life);
+  const int life = pick_step(mask, mask_bit(McMemberRecordField::kLife), mask_bit(McMemberRecordField::kLifeSelector),
+                             req.life_selector, req.packet_life, ctx.packet_life);
   if (life < 0 || life > 63) return "PacketLifeTime out of range";
   g.packet_life = static_cast<std::uint8_t>(life);
   g.q_key = req.q_key;
@@ -68,7 +68,8 @@ std::string fill_values(McastGroup& g, const McMemberRecord& req, std::uint64_t 
   g.pkey = static_cast<std::uint16_t>(req.pkey | kPKeyFullBit);
   g.sl = req.sl;
   g.flow_label = req.flow_label;
-  g.hop_limit = (mask & mcm_mask::kHopLimit) ? req.hop_limit : (g.scope == kScopeLinkLocal ? 0 : 0xFF);
+  g.hop_limit =
+      (mask & mask_bit(McMemberRecordField::kHopLimit)) ? req.hop_limit : (g.scope == kScopeLinkLocal ? 0 : 0xFF);
   return "";
 }
 
@@ -110,7 +111,8 @@ McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const
   }
   McastGroup g;
   if (is_zero_gid(req.mgid)) {
-    g.mgid = generated_mgid((mask & mcm_mask::kScope) ? req.scope : kScopeLinkLocal, ctx.subnet_prefix);
+    g.mgid =
+        generated_mgid((mask & mask_bit(McMemberRecordField::kScope)) ? req.scope : kScopeLinkLocal, ctx.subnet_prefix);
   } else if (std::string why = mgid_problem(req); !why.empty()) {
     out = refusal(status::kReqInvalid, std::move(why));
     return nullptr;
@@ -122,7 +124,8 @@ McastGroup* McastDb::create(const McMemberRecord& req, std::uint64_t mask, const
     out = refusal(status::kReqInvalid, std::move(why));
     return nullptr;
   }
-  const std::optional<Lid> mlid = choose_mlid(g, (mask & mcm_mask::kMlid) ? req.mlid : 0, ctx, no_new_mlid, out);
+  const std::optional<Lid> mlid =
+      choose_mlid(g, (mask & mask_bit(McMemberRecordField::kMlid)) ? req.mlid : 0, ctx, no_new_mlid, out);
   if (!mlid) return nullptr;
   g.mlid = *mlid;
   mlids_.hold(g.mlid);

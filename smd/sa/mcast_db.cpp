@@ -196,15 +196,15 @@ SaAnswer McastDb::find(const SaQuery& q, Guid requester, const std::vector<std::
                        std::uint64_t subnet_prefix, std::uint32_t max_records) const {
   // JoinState matches when any bit is shared (as OpenSM); the other fields by equality.
   SaQuery plain = q;
-  plain.header.comp_mask &= ~mcm_mask::kJoinState;
-  if (q.mask() & mcm_mask::kPortGid) {
+  plain.header.comp_mask &= ~mask_bit(McMemberRecordField::kJoinState);
+  if (q.mask() & mask_bit(McMemberRecordField::kPortGid)) {
     McMemberRecord t = McMemberRecord::decode(q.rec());
     if (gid_prefix(t.port_gid) == kLinkLocalPrefix) {
       t.port_gid = make_gid(subnet_prefix, gid_guid(t.port_gid));
       std::copy(t.port_gid.begin(), t.port_gid.end(), plain.record.begin() + 16);
     }
   }
-  const bool js_masked = (q.mask() & mcm_mask::kJoinState) != 0;
+  const bool js_masked = (q.mask() & mask_bit(McMemberRecordField::kJoinState)) != 0;
   const std::uint8_t js_want = static_cast<std::uint8_t>(q.rec()[48] & 0xF);
   RecordCollector match(kMcMemberRecordLayout, plain, max_records);
   auto offer = [&](const McMemberRecord& r) {

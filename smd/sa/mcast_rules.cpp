@@ -50,22 +50,24 @@ std::uint16_t mgid_signature(const Gid& mgid) { return static_cast<std::uint16_t
 /// The fields of `req` selected by `mask` that group `g` does not satisfy, or "" (OpenSM's
 /// validate_other_comp_fields).
 std::string mismatch(const McastGroup& g, const McMemberRecord& req, std::uint64_t mask) {
-  using namespace mcm_mask;
-  if ((mask & kQKey) && req.q_key != g.q_key) return "Q_Key differs from the group's";
-  if ((mask & kMlid) && req.mlid != g.mlid) return "MLID differs from the group's";
-  if ((mask & kMtu) && !selector_ok(selector_of(mask, kMtuSelector, req.mtu_selector), g.mtu, req.mtu, ident))
+  using enum McMemberRecordField;
+  if ((mask & mask_bit(kQKey)) && req.q_key != g.q_key) return "Q_Key differs from the group's";
+  if ((mask & mask_bit(kMlid)) && req.mlid != g.mlid) return "MLID differs from the group's";
+  if ((mask & mask_bit(kMtu)) &&
+      !selector_ok(selector_of(mask, mask_bit(kMtuSelector), req.mtu_selector), g.mtu, req.mtu, ident))
     return "the group's MTU does not satisfy the request";
-  if ((mask & kTClass) && req.tclass != g.tclass) return "TClass differs from the group's";
-  if ((mask & kPKey) && (req.pkey & 0x7fff) != (g.pkey & 0x7fff)) return "P_Key differs from the group's";
-  if ((mask & kRate) && !selector_ok(selector_of(mask, kRateSelector, req.rate_selector), g.rate, req.rate, rate_key))
+  if ((mask & mask_bit(kTClass)) && req.tclass != g.tclass) return "TClass differs from the group's";
+  if ((mask & mask_bit(kPKey)) && (req.pkey & 0x7fff) != (g.pkey & 0x7fff)) return "P_Key differs from the group's";
+  if ((mask & mask_bit(kRate)) &&
+      !selector_ok(selector_of(mask, mask_bit(kRateSelector), req.rate_selector), g.rate, req.rate, rate_key))
     return "the group's rate does not satisfy the request";
-  if ((mask & kLife) &&
-      !selector_ok(selector_of(mask, kLifeSelector, req.life_selector), g.packet_life, req.packet_life, ident))
+  if ((mask & mask_bit(kLife)) && !selector_ok(selector_of(mask, mask_bit(kLifeSelector), req.life_selector),
+                                               g.packet_life, req.packet_life, ident))
     return "the group's PacketLifeTime does not satisfy the request";
-  if ((mask & kSl) && req.sl != g.sl) return "SL differs from the group's";
-  if ((mask & kFlowLabel) && req.flow_label != g.flow_label) return "FlowLabel differs from the group's";
-  if ((mask & kHopLimit) && req.hop_limit != g.hop_limit) return "HopLimit differs from the group's";
-  if ((mask & kScope) && req.scope != g.scope) return "Scope differs from the group's";
+  if ((mask & mask_bit(kSl)) && req.sl != g.sl) return "SL differs from the group's";
+  if ((mask & mask_bit(kFlowLabel)) && req.flow_label != g.flow_label) return "FlowLabel differs from the group's";
+  if ((mask & mask_bit(kHopLimit)) && req.hop_limit != g.hop_limit) return "HopLimit differs from the group's";
+  if ((mask & mask_bit(kScope)) && req.scope != g.scope) return "Scope differs from the group's";
   return "";
 }
 
@@ -85,9 +87,9 @@ int pick_step(std::uint64_t mask, std::uint64_t value_bit, std::uint64_t sel_bit
 /// none, or when the port's satisfies the selector ("largest available" included); else, for "less than",
 /// one step below the requested; "exactly" the requested. 0 when nothing the port carries satisfies it.
 int pick_mtu(std::uint64_t mask, const McMemberRecord& req, int port_mtu) {
-  if (!(mask & mcm_mask::kMtu)) return port_mtu;
+  if (!(mask & mask_bit(McMemberRecordField::kMtu))) return port_mtu;
   const int want = req.mtu;
-  switch (selector_of(mask, mcm_mask::kMtuSelector, req.mtu_selector)) {
+  switch (selector_of(mask, mask_bit(McMemberRecordField::kMtuSelector), req.mtu_selector)) {
     case selector::kGreaterThan: return port_mtu > want ? port_mtu : 0;
     case selector::kLessThan: return port_mtu < want ? port_mtu : want - 1;
     case selector::kExactly: return want <= port_mtu ? want : 0;
@@ -98,11 +100,11 @@ int pick_mtu(std::uint64_t mask, const McMemberRecord& req, int port_mtu) {
 /// Rate code of a new group, by the same rule as pick_mtu over the rates' Gb/s (code 5, 5 Gb/s, is slower
 /// than code 3, 10 Gb/s). 0 when nothing the port carries satisfies the request.
 std::uint8_t pick_rate(std::uint64_t mask, const McMemberRecord& req, std::uint8_t port_rate) {
-  if (!(mask & mcm_mask::kRate)) return port_rate;
+  if (!(mask & mask_bit(McMemberRecordField::kRate))) return port_rate;
   const unsigned have = rate_half_gbps(port_rate);
   const unsigned want = rate_half_gbps(req.rate);
   if (want == 0) return 0;  // a reserved code: nothing satisfies it
-  switch (selector_of(mask, mcm_mask::kRateSelector, req.rate_selector)) {
+  switch (selector_of(mask, mask_bit(McMemberRecordField::kRateSelector), req.rate_selector)) {
     case selector::kGreaterThan: return have > want ? port_rate : 0;
     case selector::kLessThan: return have < want ? port_rate : next_slower_rate(req.rate);
     case selector::kExactly: return want <= have ? req.rate : 0;

@@ -13,12 +13,16 @@ namespace smd::sa::mcast {
 
 inline constexpr std::uint64_t kLinkLocalPrefix = 0xFE80000000000000ull;
 /// A join or leave names the group, the port and the bits (else INSUFFICIENT_COMPONENTS).
-inline constexpr std::uint64_t kJoinNeeds =
-    mad::sa::mcm_mask::kMgid | mad::sa::mcm_mask::kPortGid | mad::sa::mcm_mask::kJoinState;
+inline constexpr std::uint64_t kJoinNeeds = [] {
+  using enum mad::sa::McMemberRecordField;
+  return mad::sa::mask_bit(kMgid) | mad::sa::mask_bit(kPortGid) | mad::sa::mask_bit(kJoinState);
+}();
 /// A join that creates a group also gives the values every later member must agree on.
-inline constexpr std::uint64_t kCreateNeeds = kJoinNeeds | mad::sa::mcm_mask::kQKey | mad::sa::mcm_mask::kTClass |
-                                              mad::sa::mcm_mask::kPKey | mad::sa::mcm_mask::kFlowLabel |
-                                              mad::sa::mcm_mask::kSl;
+inline constexpr std::uint64_t kCreateNeeds = [] {
+  using enum mad::sa::McMemberRecordField;
+  return kJoinNeeds | mad::sa::mask_bit(kQKey) | mad::sa::mask_bit(kTClass) | mad::sa::mask_bit(kPKey) |
+         mad::sa::mask_bit(kFlowLabel) | mad::sa::mask_bit(kSl);
+}();
 /// The JoinState bits that keep a group alive (FullMember, SendOnlyFullMember).
 inline constexpr std::uint8_t kFullBits = mad::sa::join_state::kFull | mad::sa::join_state::kSendOnlyFull;
 inline constexpr std::uint8_t kScopeLinkLocal = 2;

@@ -10,7 +10,8 @@ namespace smd::sa {
 using namespace mad::sa;
 
 SaAnswer answer_multi_path_records(const SaSnapshot& snap, const SaQuery& q) {
-  if ((q.mask() & (mpr_mask::kSgidCount | mpr_mask::kDgidCount)) != (mpr_mask::kSgidCount | mpr_mask::kDgidCount)) {
+  if ((q.mask() & (mask_bit(MultiPathRecordField::kSgidCount) | mask_bit(MultiPathRecordField::kDgidCount))) !=
+      (mask_bit(MultiPathRecordField::kSgidCount) | mask_bit(MultiPathRecordField::kDgidCount))) {
     return SaAnswer::error(status::kInsufficientComponents);
   }
   const std::optional<MultiPathRecord> mpr = MultiPathRecord::decode(q.rec());
@@ -18,14 +19,14 @@ SaAnswer answer_multi_path_records(const SaSnapshot& snap, const SaQuery& q) {
   if (mpr->sgids.empty() || mpr->dgids.empty()) return SaAnswer::error(status::kInsufficientComponents);
 
   // The properties' bits move from MultiPathRecord's positions to PathRecord's, in one run (path_properties.h).
-  std::uint64_t pr_bits = pr_mask::kSgid | pr_mask::kDgid;
+  std::uint64_t pr_bits = mask_bit(PathRecordField::kSgid) | mask_bit(PathRecordField::kDgid);
   // The run's reserved position is no property: its bit is not carried over.
   const std::uint64_t reserved = property_bit(MultiPathRecordField::kProperties, PathPropertyField::kReserved1);
-  const std::uint64_t properties = q.mask() & mpr_mask::kProperties & ~reserved;
+  const std::uint64_t properties = q.mask() & property_bits(MultiPathRecordField::kProperties) & ~reserved;
   pr_bits |= properties >> static_cast<unsigned>(MultiPathRecordField::kProperties)
                                << static_cast<unsigned>(PathRecordField::kProperties);
-  const bool sid_msb = q.mask() & mpr_mask::kServiceIdMsb;
-  const bool sid_lsb = q.mask() & mpr_mask::kServiceIdLsb;
+  const bool sid_msb = q.mask() & mask_bit(MultiPathRecordField::kServiceIdMsb);
+  const bool sid_lsb = q.mask() & mask_bit(MultiPathRecordField::kServiceIdLsb);
   if (sid_msb != sid_lsb) return SaAnswer::error(status::kInsufficientComponents);
   if (sid_msb) pr_bits |= pr_mask::kServiceId;
 

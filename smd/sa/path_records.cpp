@@ -249,12 +249,14 @@ SaAnswer answer_path_records(const SaSnapshot& snap, const SaQuery& q) {
   const SaFabric& f = *snap.fabric;
   const std::uint64_t m = q.mask();
   const PathRecord want = PathRecord::decode(q.rec());
-  if (((m & pr_mask::kServiceIdMsb) != 0) != ((m & pr_mask::kServiceIdLsb) != 0)) {
+  if (((m & mask_bit(PathRecordField::kServiceIdMsb)) != 0) != ((m & mask_bit(PathRecordField::kServiceIdLsb)) != 0)) {
     return SaAnswer::error(status::kInsufficientComponents);
   }
-  const Side src = resolve(f, m & pr_mask::kSgid, want.sgid, m & pr_mask::kSlid, want.slid, q.alias_bases);
+  const Side src = resolve(f, m & mask_bit(PathRecordField::kSgid), want.sgid, m & mask_bit(PathRecordField::kSlid),
+                           want.slid, q.alias_bases);
   if (src.status != status::kOk) return SaAnswer::error(src.status);
-  const Side dst = resolve(f, m & pr_mask::kDgid, want.dgid, m & pr_mask::kDlid, want.dlid, q.alias_bases);
+  const Side dst = resolve(f, m & mask_bit(PathRecordField::kDgid), want.dgid, m & mask_bit(PathRecordField::kDlid),
+                           want.dlid, q.alias_bases);
   if (dst.status != status::kOk) return SaAnswer::error(dst.status);
   const PathAsk ask{snap, f, m, want, src, dst};
   unsigned numb_path = (m & pr_mask::kNumbPath) && want.numb_path != 0 ? want.numb_path : 0x7F;

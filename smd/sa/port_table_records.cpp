@@ -54,6 +54,31 @@ void offer_record(RecordCollector& out, const TableRecordKind& kind, Lid lid, st
   out.offer();
 }
 
+/// The records of `kind` that `q` asks for, matched on the keys `matched` sets (q itself, or q with a key
+/// the SA fills in cleared). `each_node(n, offer)` names every record candidate node n could hold as
+/// offer(lid, key0, key1, block, size): `block` is the table block that holds its payload (nullopt: an
+/// empty table, nothing to read) and `size` how many of its bytes the record carries. Records whose keys
+/// the request does not want or whose LID is 0 are dropped here, and a block not read yet is noted in
+/// `missing`, so the three table kinds differ only in which (port, block) pairs they name.
+template <typename EachNode>
+SaAnswer answer_table_records(const SaSnapshot& snap, const SaQuery& q, const SaQuery& matched,
+                              const TableRecordKind& kind, const TableCache& cache, std::vector<TableKey>& missing,
+                              EachNode each_node) {
+  const auto want0 = wanted(matched, kind, kind.key_field[0]);
+  const auto want1 = wanted(matched, kind, kind.key_field[1]);
+  RecordCollector out(kind.layout, matched, snap.settings.max_records);
+  const auto offer = [&](Lid lid, std::uint32_t k0, std::uint32_t k1, std::optional<TableKey> block, std::size_t size) {
+    if (out.done() || lid == 0 || (want0 && *want0 != k0) || (want1 && *want1 != k1)) return;
+    const mad::SmpData* d = nullptr;
+    if (block) {
+      d = lookup(cache, *block, missing);
+      if (!d) return;
+    }
+    offer_record(out, kind, lid, k0, k1, d, size);
+  };
+  return collect_per_node(*snap.fabric, q, out, [&](NodeIndex n) { each_node(n, offer); });
+}
+
 }  // namespace
 
 bool vlarb_block_has_entries(const mad::PortInfo& pi, unsigned block) {
@@ -66,26 +91,17 @@ SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, con
                                    std::vector<TableKey>& missing) {
   if (!q.trusted) return SaAnswer::error(status::kReqInvalid);
   const SaFabric& f = *snap.fabric;
-  const TableRecordKind& kind = kPKeyTableRecord;
-  const auto want_block = wanted(q, kind, kind.key_field[0]);
-  const auto want_port = wanted(q, kind, kind.key_field[1]);
-  RecordCollector out(kind.layout, q, snap.settings.max_records);
-  return collect_per_node(f, q, out, [&](NodeIndex n) {
+  return answer_table_records(snap, q, q, kPKeyTableRecord, cache, missing, [&](NodeIndex n, const auto& offer) {
     const Node& node = f.topo().node(n);
     const auto& rec = f.observed().nodes[n];
     for (PortNum p : ports_of(f, n)) {
-      if (want_port && *want_port != p) continue;
       const Lid lid = f.record_lid(n, p);
-      if (lid == 0) continue;
       unsigned entries = rec.node_info.partition_cap;
       if (node.is_switch() && p != 0) entries = rec.switch_info ? rec.switch_info->partition_enforcement_cap : 0;
       const unsigned blocks = (entries + 31) / 32;
-      for (unsigned b = 0; b < blocks && !out.done(); ++b) {
-        if (want_block && *want_block != b) continue;
+      for (unsigned b = 0; b < blocks; ++b) {
         const std::uint32_t mod = node.is_switch() ? (b | static_cast<std::uint32_t>(p) << 16) : b;
-        const mad::SmpData* d = lookup(cache, {lid, kAttrPKeyTable, mod}, missing);
-        if (!d) continue;
-        offer_record(out, kind, lid, b, p, d, d->size());
+        offer(lid, b, p, TableKey{lid, kAttrPKeyTable, mod}, mad::kSmpDataSize);
       }
     }
   });
@@ -94,33 +110,20 @@ SaAnswer answer_pkey_table_records(const SaSnapshot& snap, const SaQuery& q, con
 SaAnswer answer_sl2vl_table_records(const SaSnapshot& snap, const SaQuery& q, const TableCache& cache,
                                     std::vector<TableKey>& missing) {
   const SaFabric& f = *snap.fabric;
-  const TableRecordKind& kind = kSl2VlTableRecord;
-  const auto want_in = wanted(q, kind, kind.key_field[0]);
-  const auto want_out = wanted(q, kind, kind.key_field[1]);
-  RecordCollector out(kind.layout, q, snap.settings.max_records);
-  return collect_per_node(f, q, out, [&](NodeIndex n) {
+  return answer_table_records(snap, q, q, kSl2VlTableRecord, cache, missing, [&](NodeIndex n, const auto& offer) {
     const Node& node = f.topo().node(n);
-    struct Pair {
-      Lid lid;
-      PortNum in, out;
+    // The record carries 8 bytes: 16 SLs of 4 bits.
+    const auto offer_pair = [&](Lid lid, PortNum in, PortNum o) {
+      offer(lid, in, o, TableKey{lid, kAttrSlToVl, static_cast<std::uint32_t>(in) << 8 | o}, 8);
     };
-    std::vector<Pair> pairs;
     if (node.is_switch()) {
       // Out-port 0 too: the table of the switch's own port (OpenSM lists it; osmtest asks for (0, 0)).
       const Lid lid = f.record_lid(n, 0);
       for (PortNum o = 0; o <= node.num_ports; ++o) {
-        for (PortNum i = 0; i <= node.num_ports; ++i) pairs.push_back({lid, i, o});
+        for (PortNum i = 0; i <= node.num_ports; ++i) offer_pair(lid, i, o);
       }
     } else {
-      for (PortNum p : ports_of(f, n)) pairs.push_back({f.record_lid(n, p), 0, 0});  // a CA port maps its own traffic
-    }
-    for (const auto& [lid, in, o] : pairs) {
-      if (out.done()) break;
-      if ((want_in && *want_in != in) || (want_out && *want_out != o)) continue;
-      if (lid == 0) continue;
-      const mad::SmpData* d = lookup(cache, {lid, kAttrSlToVl, static_cast<std::uint32_t>(in) << 8 | o}, missing);
-      if (!d) continue;
-      offer_record(out, kind, lid, in, o, d, 8);
+      for (PortNum p : ports_of(f, n)) offer_pair(f.record_lid(n, p), 0, 0);  // a CA port maps its own traffic
     }
   });
 }
@@ -129,8 +132,6 @@ SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, co
                                     std::vector<TableKey>& missing) {
   const SaFabric& f = *snap.fabric;
   const TableRecordKind& kind = kVlArbTableRecord;
-  const auto want_port = wanted(q, kind, kind.key_field[0]);
-  const auto want_block = wanted(q, kind, kind.key_field[1]);
   // A LID that names a CA port names that port: OutputPortNum is the SA's to fill in (IBA 15.2.5.14;
   // OpenSM does, and osmtest asks with port 0), so it is not matched.
   const std::optional<Lid> named_lid = requested_lid(q);
@@ -138,22 +139,17 @@ SaAnswer answer_vlarb_table_records(const SaSnapshot& snap, const SaQuery& q, co
   const bool ca_named = named && !f.topo().node(named->node).is_switch();
   SaQuery matched = q;
   if (ca_named) matched.header.comp_mask &= ~(1ull << kind.key_field[0]);
-  RecordCollector out(kind.layout, matched, snap.settings.max_records);
-  return collect_per_node(f, q, out, [&](NodeIndex n) {
+  return answer_table_records(snap, q, matched, kind, cache, missing, [&](NodeIndex n, const auto& offer) {
     for (PortNum p : ports_of(f, n)) {
-      if (ca_named ? p != named->port : (want_port && *want_port != p)) continue;
+      if (ca_named && p != named->port) continue;
       const mad::PortInfo* pi = f.port_info(n, p);
+      if (!pi) continue;
       const Lid lid = f.record_lid(n, p);
-      if (!pi || lid == 0) continue;
-      for (unsigned b = 1; b <= 4 && !out.done(); ++b) {
-        if (want_block && *want_block != b) continue;
-        const mad::SmpData* d = nullptr;
+      for (unsigned b = 1; b <= 4; ++b) {
         // A block the port holds no entries in (a switch's port 0, a small cap) is an empty table, not read.
-        if (vlarb_block_has_entries(*pi, b)) {
-          d = lookup(cache, {lid, kAttrVlArb, b << 16 | p}, missing);
-          if (!d) continue;
-        }
-        offer_record(out, kind, lid, p, b, d, d ? d->size() : 0);
+        const bool has_entries = vlarb_block_has_entries(*pi, b);
+        offer(lid, p, b, has_entries ? std::optional<TableKey>(TableKey{lid, kAttrVlArb, b << 16 | p}) : std::nullopt,
+              has_entries ? mad::kSmpDataSize : 0);
       }
     }
   });

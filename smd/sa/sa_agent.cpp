@@ -129,8 +129,10 @@ bool bounded_for_inline(std::span<const std::uint8_t> mad, const SaSnapshot& sna
   const auto header = mad::sa::SaHeader::decode(mad);
   if (!header) return false;
   const std::uint64_t mask = header->comp_mask;
-  const bool named = (mask & (mad::sa::pr_mask::kSgid | mad::sa::pr_mask::kSlid)) != 0 &&
-                     (mask & (mad::sa::pr_mask::kDgid | mad::sa::pr_mask::kDlid)) != 0;
+  const bool named = (mask & (mad::sa::mask_bit(mad::sa::PathRecordField::kSgid) |
+                              mad::sa::mask_bit(mad::sa::PathRecordField::kSlid))) != 0 &&
+                     (mask & (mad::sa::mask_bit(mad::sa::PathRecordField::kDgid) |
+                              mad::sa::mask_bit(mad::sa::PathRecordField::kDlid))) != 0;
   const unsigned lmc = snap.fabric ? snap.fabric->max_lmc() : 0;
   return named && (1u << (2 * lmc)) <= kInlineLidPairs;
 }

@@ -79,7 +79,7 @@ SaAnswer ServiceDb::find(const SaQuery& q, std::int64_t now_s, std::uint32_t max
                          const std::function<bool(std::uint16_t)>& visible_pkey) const {
   // The lease left differs from the one a client may pass: ServiceLease never takes part in matching.
   SaQuery plain = q;
-  plain.header.comp_mask &= ~sr_mask::kServiceLease;
+  plain.header.comp_mask &= ~mask_bit(ServiceRecordField::kServiceLease);
   RecordCollector match(kServiceRecordLayout, plain, max_records);
   for (const Stored& s : records_) {
     if (s.expires_s != 0 && s.expires_s <= now_s) continue;
@@ -92,7 +92,7 @@ SaAnswer ServiceDb::find(const SaQuery& q, std::int64_t now_s, std::uint32_t max
 
 SaAnswer ServiceDb::erase(const SaQuery& q, std::int64_t now_s) {
   SaQuery plain = q;
-  plain.header.comp_mask &= ~sr_mask::kServiceLease;
+  plain.header.comp_mask &= ~mask_bit(ServiceRecordField::kServiceLease);
   plain.header.method = method::kGetTable;  // every match goes
   RecordCollector gone(kServiceRecordLayout, plain, 0xFFFFFFFFu);
   std::vector<Stored> kept;

@@ -28,13 +28,12 @@ class ServiceDb {
   /// mask, INVALID_GID for a ServiceGID that `gid_known` rejects. Answers the stored record.
   template <class GidKnown>
   SaAnswer set(const SaQuery& q, std::int64_t now_s, GidKnown&& gid_known) {
-    if ((q.mask() & (mad::sa::sr_mask::kServiceId | mad::sa::sr_mask::kServiceGid)) !=
-        (mad::sa::sr_mask::kServiceId | mad::sa::sr_mask::kServiceGid)) {
-      return SaAnswer::error(mad::sa::status::kInsufficientComponents);
-    }
+    using enum mad::sa::ServiceRecordField;
+    constexpr std::uint64_t kKey = mad::sa::mask_bit(kServiceId) | mad::sa::mask_bit(kServiceGid);
+    if ((q.mask() & kKey) != kKey) return SaAnswer::error(mad::sa::status::kInsufficientComponents);
     const auto rec = mad::sa::ServiceRecord::decode(q.rec());
     if (!gid_known(rec.service_gid())) return SaAnswer::error(mad::sa::status::kInvalidGid);
-    return store(rec, (q.mask() & mad::sa::sr_mask::kServiceLease) != 0, now_s);
+    return store(rec, (q.mask() & mad::sa::mask_bit(kServiceLease)) != 0, now_s);
   }
   /// Get / GetTable: the live records matching the request's ComponentMask, and `visible_pkey` of their
   /// ServiceP_Key when given (an untrusted requester sees the services of its partitions only).

@@ -25,7 +25,8 @@ Guid requester_guid(const SaFabric& f, const SaQuery& q) {
 /// its byte-swapped form that some clients send).
 std::vector<Gid> deletable_gids(const SaQuery& q, std::uint64_t prefix, Guid own_guid) {
   const Gid asked = ServiceRecord::decode(q.rec()).service_gid();
-  if (q.trusted || ((q.mask() & sr_mask::kServiceGid) && names_port(asked, prefix, own_guid))) return {asked};
+  if (q.trusted || ((q.mask() & mask_bit(ServiceRecordField::kServiceGid)) && names_port(asked, prefix, own_guid)))
+    return {asked};
   std::vector<Gid> forms;
   for (std::uint64_t p : {prefix, kDefaultGidPrefix, kDefaultGidPrefixByteSwapped}) {
     if (p == prefix && !forms.empty()) continue;  // the subnet prefix is the default one
@@ -78,7 +79,7 @@ SaAnswer delete_service_records(const SaSnapshot& snap, SaState& state, const Sa
     SaQuery one = q;
     if (!q.trusted) {
       std::copy(gid.begin(), gid.end(), one.record.begin() + 8);
-      one.header.comp_mask |= sr_mask::kServiceGid;
+      one.header.comp_mask |= mask_bit(ServiceRecordField::kServiceGid);
     }
     SaAnswer a = state.services.erase(one, now_s);
     if (a.status != status::kOk) continue;

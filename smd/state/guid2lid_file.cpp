@@ -72,6 +72,7 @@ void take_guid2lid_line(const std::vector<std::string_view>& fields, const std::
   }
   for (std::uint64_t l = min; l <= max; ++l) owner.emplace(static_cast<Lid>(l), std::pair{guid, line_no});
   load.entries.emplace(guid, LidRange{static_cast<Lid>(min), static_cast<Lid>(max)});
+  load.lines.emplace(guid, line_no);
 }
 
 }  // namespace
@@ -92,6 +93,26 @@ Result<Guid2LidLoad> read_guid2lid(const std::string& path) {
   auto text = read_regular_file(path, kMaxGuid2LidBytes, "guid2lid file");
   if (!text) return text.error();
   return parse_guid2lid(*text, path);
+}
+
+std::vector<std::string> guid2lid_above_lft_cap(const Guid2LidLoad& load, const std::string& name,
+                                                const Topology& topo) {
+  const unsigned ceiling = max_forwardable_lid(topo);
+  std::map<unsigned, std::string> by_line;
+  for (const auto& [guid, range] : load.entries) {
+    if (range.max <= ceiling) continue;
+    const auto line = load.lines.find(guid);
+    const unsigned line_no = line == load.lines.end() ? 0 : line->second;
+    const std::string lids = range.min == range.max ? "LID " + hex_text(range.min, 4)
+                                                    : "LIDs " + hex_text(range.min, 4) + ".." + hex_text(range.max, 4);
+    by_line.emplace(line_no, name + ":" + std::to_string(line_no) + ": GUID " + hex64_text(guid) + " " + lids +
+                                 " is above " + hex_text(ceiling, 4) +
+                                 ", the highest LID every switch can forward (smallest LinearFDBCap); the port "
+                                 "gets a new LID");
+  }
+  std::vector<std::string> out;
+  for (auto& [line_no, text] : by_line) out.push_back(std::move(text));
+  return out;
 }
 
 std::string format_guid2lid(const Guid2Lid& entries) {

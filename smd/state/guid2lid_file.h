@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "routing/base/status.h"
@@ -17,6 +18,7 @@ namespace smd {
 struct Guid2LidLoad {
   Guid2Lid entries;
   std::vector<std::string> problems;
+  std::unordered_map<Guid, unsigned> lines;  ///< the file line (from 1) of each entry, for later warnings
 };
 
 /// Parse the text of a guid2lid file named `name` (for messages). Never fails as a whole: a line is kept
@@ -30,6 +32,14 @@ Guid2LidLoad parse_guid2lid(std::string_view text, const std::string& name);
 /// Errors: kIo for a file that cannot be read, is not a regular file (a FIFO, /dev/zero) or is larger
 /// than kMaxGuid2LidBytes (config/text_file.h); the caller carries on without remembered LIDs.
 Result<Guid2LidLoad> read_guid2lid(const std::string& path);
+
+/// One warning per entry of `load` (read from `name`) that the fabric cannot keep because a LID of it is
+/// above max_forwardable_lid(topo), i.e. at or past some switch's LinearFDBCap: "NAME:LINE: GUID 0x...
+/// LID 0x0200 is above 0x00ff, the highest LID every switch can forward (smallest LinearFDBCap); the port
+/// gets a new LID". Ordered by line. assign_lids passes such an entry over, so without this the operator's
+/// LID would vanish without a word naming the line to fix.
+std::vector<std::string> guid2lid_above_lft_cap(const Guid2LidLoad& load, const std::string& name,
+                                                const Topology& topo);
 
 /// The file's text for `entries`: one line per entry, sorted by min LID (then GUID).
 std::string format_guid2lid(const Guid2Lid& entries);

@@ -19,6 +19,7 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
     if (loaded.ok()) {
       remembered_ = std::move(loaded->entries);
       for (const auto& msg : loaded->problems) spdlog::warn("guid2lid: {} (entry ignored)", msg);
+      for (const auto& msg : guid2lid_above_lft_cap(*loaded, guid2lid_path, topo)) spdlog::warn("guid2lid: {}", msg);
       guid2lid_file_.mark_loaded();
     } else {
       guid2lid_file_.refuse();
@@ -50,7 +51,8 @@ bool SweepRunner::assign_lids_phase(const Topology& topo, SweepSummary& s, std::
 }
 
 void SweepRunner::save_guid2lid() {
-  guid2lid_file_.save(policy_.sm.state_dir, policy_.sm.state_dir + "/guid2lid", remembered_, write_guid2lid, "guid2lid");
+  guid2lid_file_.save(policy_.sm.state_dir, policy_.sm.state_dir + "/guid2lid", remembered_, write_guid2lid,
+                      "guid2lid");
 }
 
 void SweepRunner::remember_port_lids(const Topology& topo) {

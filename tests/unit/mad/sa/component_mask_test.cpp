@@ -20,22 +20,26 @@ namespace {
 using smd::sa::testing::bit_range;
 
 TEST(ComponentMask, McMemberRecordBitsAreTable219) {
-  const std::uint64_t want[] = {mcm_mask::kMgid,     mcm_mask::kPortGid,      mcm_mask::kQKey,
-                                mcm_mask::kMlid,     mcm_mask::kMtuSelector,  mcm_mask::kMtu,
-                                mcm_mask::kTClass,   mcm_mask::kPKey,         mcm_mask::kRateSelector,
-                                mcm_mask::kRate,     mcm_mask::kLifeSelector, mcm_mask::kLife,
-                                mcm_mask::kSl,       mcm_mask::kFlowLabel,    mcm_mask::kHopLimit,
-                                mcm_mask::kScope,    mcm_mask::kJoinState,    mcm_mask::kProxyJoin};
+  const std::uint64_t want[] = {
+      mask_bit(McMemberRecordField::kMgid),         mask_bit(McMemberRecordField::kPortGid),
+      mask_bit(McMemberRecordField::kQKey),         mask_bit(McMemberRecordField::kMlid),
+      mask_bit(McMemberRecordField::kMtuSelector),  mask_bit(McMemberRecordField::kMtu),
+      mask_bit(McMemberRecordField::kTClass),       mask_bit(McMemberRecordField::kPKey),
+      mask_bit(McMemberRecordField::kRateSelector), mask_bit(McMemberRecordField::kRate),
+      mask_bit(McMemberRecordField::kLifeSelector), mask_bit(McMemberRecordField::kLife),
+      mask_bit(McMemberRecordField::kSl),           mask_bit(McMemberRecordField::kFlowLabel),
+      mask_bit(McMemberRecordField::kHopLimit),     mask_bit(McMemberRecordField::kScope),
+      mask_bit(McMemberRecordField::kJoinState),    mask_bit(McMemberRecordField::kProxyJoin)};
   for (unsigned n = 0; n < 18; ++n) EXPECT_EQ(want[n], 1ull << n) << "bit " << n;
   EXPECT_EQ(kMcMemberRecordLayout.fields.size(), 18u);
 }
 
 TEST(ComponentMask, PathRecordBitsAreTable221) {
   EXPECT_EQ(pr_mask::kServiceId, 0x3ull);
-  EXPECT_EQ(pr_mask::kDgid, 1ull << 2);
-  EXPECT_EQ(pr_mask::kSgid, 1ull << 3);
-  EXPECT_EQ(pr_mask::kDlid, 1ull << 4);
-  EXPECT_EQ(pr_mask::kSlid, 1ull << 5);
+  EXPECT_EQ(mask_bit(PathRecordField::kDgid), 1ull << 2);
+  EXPECT_EQ(mask_bit(PathRecordField::kSgid), 1ull << 3);
+  EXPECT_EQ(mask_bit(PathRecordField::kDlid), 1ull << 4);
+  EXPECT_EQ(mask_bit(PathRecordField::kSlid), 1ull << 5);
   EXPECT_EQ(pr_mask::kRawTraffic, 1ull << 6);
   EXPECT_EQ(pr_mask::kFlowLabel, 1ull << 8);  // bit 7 is the reserved run
   EXPECT_EQ(pr_mask::kNumbPath, 1ull << 12);
@@ -45,7 +49,7 @@ TEST(ComponentMask, PathRecordBitsAreTable221) {
   EXPECT_EQ(pr_mask::kMtu, 1ull << 17);
   EXPECT_EQ(pr_mask::kRate, 1ull << 19);
   EXPECT_EQ(pr_mask::kPacketLife, 1ull << 21);
-  EXPECT_EQ(pr_mask::kPreference, 1ull << 22);
+  EXPECT_EQ(mask_bit(PathRecordField::kPreference), 1ull << 22);
   EXPECT_EQ(kPathRecordLayout.fields.size(), 24u);
 }
 
@@ -57,21 +61,22 @@ TEST(ComponentMask, MultiPathRecordBitsAreTable229) {
   EXPECT_EQ(mpr_property(PathPropertyField::kPKey), 1ull << 7);
   EXPECT_EQ(mpr_property(PathPropertyField::kSl), 1ull << 9);
   EXPECT_EQ(mpr_property(PathPropertyField::kPacketLife), 1ull << 15);
-  EXPECT_EQ(mpr_mask::kProperties, 0xFFFFull);  // bits 0..15: RawTraffic .. PacketLifeTime
-  EXPECT_EQ(mpr_mask::kServiceIdMsb, 1ull << 16);
-  EXPECT_EQ(mpr_mask::kSgidCount, 1ull << 19);  // bit 18 is the reserved run after IndependenceSelector
-  EXPECT_EQ(mpr_mask::kDgidCount, 1ull << 20);
-  EXPECT_EQ(mpr_mask::kServiceIdLsb, 1ull << 21);
+  EXPECT_EQ(property_bits(MultiPathRecordField::kProperties), 0xFFFFull);  // bits 0..15: RawTraffic .. PacketLifeTime
+  EXPECT_EQ(mask_bit(MultiPathRecordField::kServiceIdMsb), 1ull << 16);
+  EXPECT_EQ(mask_bit(MultiPathRecordField::kSgidCount),
+            1ull << 19);  // bit 18 is the reserved run after IndependenceSelector
+  EXPECT_EQ(mask_bit(MultiPathRecordField::kDgidCount), 1ull << 20);
+  EXPECT_EQ(mask_bit(MultiPathRecordField::kServiceIdLsb), 1ull << 21);
   EXPECT_EQ(kMultiPathRecordLayout.fields.size(), 22u);
 }
 
 TEST(ComponentMask, ServiceRecordBitsAreTable217) {
-  EXPECT_EQ(sr_mask::kServiceId, 1ull << 0);
-  EXPECT_EQ(sr_mask::kServiceGid, 1ull << 1);
-  EXPECT_EQ(sr_mask::kServicePKey, 1ull << 2);
-  EXPECT_EQ(sr_mask::kServiceLease, 1ull << 4);
-  EXPECT_EQ(sr_mask::kServiceKey, 1ull << 5);
-  EXPECT_EQ(sr_mask::kServiceName, 1ull << 6);
+  EXPECT_EQ(mask_bit(ServiceRecordField::kServiceId), 1ull << 0);
+  EXPECT_EQ(mask_bit(ServiceRecordField::kServiceGid), 1ull << 1);
+  EXPECT_EQ(mask_bit(ServiceRecordField::kServicePKey), 1ull << 2);
+  EXPECT_EQ(mask_bit(ServiceRecordField::kServiceLease), 1ull << 4);
+  EXPECT_EQ(mask_bit(ServiceRecordField::kServiceKey), 1ull << 5);
+  EXPECT_EQ(mask_bit(ServiceRecordField::kServiceName), 1ull << 6);
   EXPECT_EQ(kServiceRecordLayout.fields.size(), 37u);  // 7 fields, then ServiceData 16 + 8 + 4 + 2
 }
 
@@ -114,30 +119,30 @@ TEST_P(ComponentMaskWitness, MaskBitSelectsLibibmadsField) {
 }
 
 const Witness kWitnesses[] = {
-    {&kMcMemberRecordLayout, mcm_mask::kMgid, IB_SA_MCM_MGID_F, 16, "MCM MGID"},
-    {&kMcMemberRecordLayout, mcm_mask::kPortGid, IB_SA_MCM_PORTGID_F, 16, "MCM PortGID"},
-    {&kMcMemberRecordLayout, mcm_mask::kQKey, IB_SA_MCM_QKEY_F, 0, "MCM Q_Key"},
-    {&kMcMemberRecordLayout, mcm_mask::kMlid, IB_SA_MCM_MLID_F, 0, "MCM MLID"},
-    {&kMcMemberRecordLayout, mcm_mask::kMtu, IB_SA_MCM_MTU_F, 0, "MCM MTU"},
-    {&kMcMemberRecordLayout, mcm_mask::kTClass, IB_SA_MCM_TCLASS_F, 0, "MCM TClass"},
-    {&kMcMemberRecordLayout, mcm_mask::kPKey, IB_SA_MCM_PKEY_F, 0, "MCM P_Key"},
-    {&kMcMemberRecordLayout, mcm_mask::kRate, IB_SA_MCM_RATE_F, 0, "MCM Rate"},
-    {&kMcMemberRecordLayout, mcm_mask::kSl, IB_SA_MCM_SL_F, 0, "MCM SL"},
-    {&kMcMemberRecordLayout, mcm_mask::kFlowLabel, IB_SA_MCM_FLOW_LABEL_F, 0, "MCM FlowLabel"},
-    {&kMcMemberRecordLayout, mcm_mask::kJoinState, IB_SA_MCM_JOIN_STATE_F, 0, "MCM JoinState"},
-    {&kMcMemberRecordLayout, mcm_mask::kProxyJoin, IB_SA_MCM_PROXY_JOIN_F, 0, "MCM ProxyJoin"},
-    {&kPathRecordLayout, pr_mask::kDgid, IB_SA_PR_DGID_F, 16, "PR DGID"},
-    {&kPathRecordLayout, pr_mask::kSgid, IB_SA_PR_SGID_F, 16, "PR SGID"},
-    {&kPathRecordLayout, pr_mask::kDlid, IB_SA_PR_DLID_F, 0, "PR DLID"},
-    {&kPathRecordLayout, pr_mask::kSlid, IB_SA_PR_SLID_F, 0, "PR SLID"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kMgid), IB_SA_MCM_MGID_F, 16, "MCM MGID"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kPortGid), IB_SA_MCM_PORTGID_F, 16, "MCM PortGID"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kQKey), IB_SA_MCM_QKEY_F, 0, "MCM Q_Key"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kMlid), IB_SA_MCM_MLID_F, 0, "MCM MLID"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kMtu), IB_SA_MCM_MTU_F, 0, "MCM MTU"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kTClass), IB_SA_MCM_TCLASS_F, 0, "MCM TClass"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kPKey), IB_SA_MCM_PKEY_F, 0, "MCM P_Key"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kRate), IB_SA_MCM_RATE_F, 0, "MCM Rate"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kSl), IB_SA_MCM_SL_F, 0, "MCM SL"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kFlowLabel), IB_SA_MCM_FLOW_LABEL_F, 0, "MCM FlowLabel"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kJoinState), IB_SA_MCM_JOIN_STATE_F, 0, "MCM JoinState"},
+    {&kMcMemberRecordLayout, mask_bit(McMemberRecordField::kProxyJoin), IB_SA_MCM_PROXY_JOIN_F, 0, "MCM ProxyJoin"},
+    {&kPathRecordLayout, mask_bit(PathRecordField::kDgid), IB_SA_PR_DGID_F, 16, "PR DGID"},
+    {&kPathRecordLayout, mask_bit(PathRecordField::kSgid), IB_SA_PR_SGID_F, 16, "PR SGID"},
+    {&kPathRecordLayout, mask_bit(PathRecordField::kDlid), IB_SA_PR_DLID_F, 0, "PR DLID"},
+    {&kPathRecordLayout, mask_bit(PathRecordField::kSlid), IB_SA_PR_SLID_F, 0, "PR SLID"},
     {&kPathRecordLayout, pr_mask::kNumbPath, IB_SA_PR_NPATH_F, 0, "PR NumbPath"},
     {&kPathRecordLayout, pr_mask::kSl, IB_SA_PR_SL_F, 0, "PR SL"},
-    {&kServiceRecordLayout, sr_mask::kServiceId, IB_SA_SR_ID_F, 8, "SR ServiceID"},
-    {&kServiceRecordLayout, sr_mask::kServiceGid, IB_SA_SR_GID_F, 16, "SR ServiceGID"},
-    {&kServiceRecordLayout, sr_mask::kServicePKey, IB_SA_SR_PKEY_F, 0, "SR ServiceP_Key"},
-    {&kServiceRecordLayout, sr_mask::kServiceLease, IB_SA_SR_LEASE_F, 0, "SR ServiceLease"},
-    {&kServiceRecordLayout, sr_mask::kServiceKey, IB_SA_SR_KEY_F, 16, "SR ServiceKey"},
-    {&kServiceRecordLayout, sr_mask::kServiceName, IB_SA_SR_NAME_F, 64, "SR ServiceName"},
+    {&kServiceRecordLayout, mask_bit(ServiceRecordField::kServiceId), IB_SA_SR_ID_F, 8, "SR ServiceID"},
+    {&kServiceRecordLayout, mask_bit(ServiceRecordField::kServiceGid), IB_SA_SR_GID_F, 16, "SR ServiceGID"},
+    {&kServiceRecordLayout, mask_bit(ServiceRecordField::kServicePKey), IB_SA_SR_PKEY_F, 0, "SR ServiceP_Key"},
+    {&kServiceRecordLayout, mask_bit(ServiceRecordField::kServiceLease), IB_SA_SR_LEASE_F, 0, "SR ServiceLease"},
+    {&kServiceRecordLayout, mask_bit(ServiceRecordField::kServiceKey), IB_SA_SR_KEY_F, 16, "SR ServiceKey"},
+    {&kServiceRecordLayout, mask_bit(ServiceRecordField::kServiceName), IB_SA_SR_NAME_F, 64, "SR ServiceName"},
 };
 INSTANTIATE_TEST_SUITE_P(Libibmad, ComponentMaskWitness, ::testing::ValuesIn(kWitnesses));
 

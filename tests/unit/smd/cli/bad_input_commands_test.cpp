@@ -171,6 +171,19 @@ TEST_F(BadInput, PlanKeepsTheLidsOfAGuid2LidFile) {
   EXPECT_NE(out_.str().find("\"max_lid\": 64"), std::string::npos) << out_.str().substr(0, 400);
 }
 
+// An entry past --linear-fdb-cap is not kept: the warning names the file's line, the GUID and the LID.
+TEST_F(BadInput, PlanWarnsOfAGuid2LidEntryAboveTheLinearFdbCap) {
+  PlanArgs args;
+  args.topology = std::string(SMD_SOURCE_DIR) + "/tests/fabrics/twoswitch.net";
+  args.seeds = 1;
+  args.linear_fdb_cap = 0x40;
+  args.guid2lid = write("guid2lid", "# host-0\n0x0000000000100001 0x0040 0x0040\n");
+  EXPECT_EQ(run_plan(args, out_, err_), 0) << err_.str();
+  EXPECT_EQ(err_.str(), "smd plan: warning: " + args.guid2lid +
+                            ":2: GUID 0x0000000000100001 LID 0x0040 is above 0x003f, the highest LID every switch "
+                            "can forward (smallest LinearFDBCap); the port gets a new LID\n");
+}
+
 // A chain of 65 switches: the far end is 65 cables from the SM, beyond directed routes' 63 hops. The plan
 // routes it but says that the daemon will not reach what lies past hop 63 (switches 63 and 64 and host h1).
 TEST_F(BadInput, PlanWarnsOfNodesBeyondDirectedRouteReach) {

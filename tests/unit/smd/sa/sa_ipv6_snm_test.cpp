@@ -20,11 +20,12 @@ namespace smd::sa {
 namespace {
 
 using namespace mad::sa;
-using namespace mad::sa::mcm_mask;
+using enum mad::sa::McMemberRecordField;
 
 constexpr std::uint64_t kPrefix = 0xFE80000000000000ull;
-constexpr std::uint64_t kJoin = kMgid | kPortGid | kJoinState;
-constexpr std::uint64_t kCreate = kJoin | kQKey | kTClass | kPKey | kFlowLabel | kSl;
+constexpr std::uint64_t kJoin = mask_bit(kMgid) | mask_bit(kPortGid) | mask_bit(kJoinState);
+constexpr std::uint64_t kCreate =
+    kJoin | mask_bit(kQKey) | mask_bit(kTClass) | mask_bit(kPKey) | mask_bit(kFlowLabel) | mask_bit(kSl);
 
 // The MGID as IPv6 text spells it (inet_pton, not the code under test).
 Gid gid_text(const char* text) {
@@ -132,7 +133,7 @@ TEST(Ipv6Snm, OneMlidPerFamilyEachAnswerItsOwnMgid) {
   EXPECT_EQ(mlid_of(join(db, ctx, req(snm(0x108, "ffff", "ff15"), 0x108))), 0xC002);
   EXPECT_EQ(next_free(db, ctx, 0x101), 0xC003);
   // A second port joining an existing SNM group is a plain join of that group.
-  const McastResult again = join(db, ctx, req(snm(0x101), 0x102), kJoin | kPKey);
+  const McastResult again = join(db, ctx, req(snm(0x101), 0x102), kJoin | mask_bit(kPKey));
   ASSERT_EQ(again.answer.status, status::kOk) << again.why;
   EXPECT_EQ(mlid_of(again), 0xC000);
 }
@@ -149,7 +150,7 @@ TEST(Ipv6Snm, GetTableListsEveryMgidWithItsOwnMembers) {
   const McastContext ctx = p.ctx();
   McastDb db;
   for (unsigned h = 1; h <= 4; ++h) ASSERT_EQ(join(db, ctx, req(snm(0x100 + h), 0x100 + h)).answer.status, status::kOk);
-  ASSERT_EQ(join(db, ctx, req(snm(0x101), 0x103), kJoin | kPKey).answer.status, status::kOk);
+  ASSERT_EQ(join(db, ctx, req(snm(0x101), 0x103), kJoin | mask_bit(kPKey)).answer.status, status::kOk);
   McMemberRecord none;
   const SaAnswer all = db.find(query(0x12, 0, none, true), 0, {0xFFFF}, kPrefix, 100);
   ASSERT_EQ(all.count, 5u);
@@ -166,7 +167,7 @@ TEST(Ipv6Snm, GetTableListsEveryMgidWithItsOwnMembers) {
   // Get by one MGID: that group's members only.
   McMemberRecord by_mgid;
   by_mgid.mgid = snm(0x102);
-  const SaAnswer one = db.find(query(0x12, kMgid, by_mgid, true), 0, {0xFFFF}, kPrefix, 100);
+  const SaAnswer one = db.find(query(0x12, mask_bit(kMgid), by_mgid, true), 0, {0xFFFF}, kPrefix, 100);
   ASSERT_EQ(one.count, 1u);
   EXPECT_EQ(gid_guid(McMemberRecord::decode(one.records).port_gid), 0x102u);
 }
@@ -223,7 +224,7 @@ TEST(Ipv6Snm, GroupsWhosePropertiesDifferGetTheirOwnMlid) {
   McMemberRecord mtu = req(snm(0x105), 0x105);
   mtu.mtu = 2;
   mtu.mtu_selector = selector::kExactly;
-  const McastResult m = join(db, ctx, mtu, kCreate | kMtu | kMtuSelector);
+  const McastResult m = join(db, ctx, mtu, kCreate | mask_bit(kMtu) | mask_bit(kMtuSelector));
   ASSERT_EQ(m.answer.status, status::kOk) << m.why;
   EXPECT_EQ(mlid_of(m), 0xC004);
   // A later group that agrees with the Q_Key 0x1234 one shares that one's MLID.

@@ -16,11 +16,12 @@ namespace smd::sa {
 namespace {
 
 using namespace mad::sa;
-using namespace mad::sa::mcm_mask;
+using enum mad::sa::McMemberRecordField;
 
 constexpr std::uint64_t kPrefix = 0xFE80000000000000ull;
-constexpr std::uint64_t kJoin = kMgid | kPortGid | kJoinState;
-constexpr std::uint64_t kCreate = kJoin | kQKey | kTClass | kPKey | kFlowLabel | kSl;
+constexpr std::uint64_t kJoin = mask_bit(kMgid) | mask_bit(kPortGid) | mask_bit(kJoinState);
+constexpr std::uint64_t kCreate =
+    kJoin | mask_bit(kQKey) | mask_bit(kTClass) | mask_bit(kPKey) | mask_bit(kFlowLabel) | mask_bit(kSl);
 
 // Ports 1..N with GUID 0x100 + i; port 0x101 is a full member of 0x7fff and 0x8001, 0x102 a limited
 // member of 0x7fff, 0x103 only in 0x8002; the rest full in 0x7fff. MTU 4 (2048), rate 3 (10 Gb/s).
@@ -101,7 +102,7 @@ TEST(McastDb, CreateAndJoin) {
   EXPECT_TRUE(r.events[0].created);
   EXPECT_TRUE(r.changed);
   // IPoIB-style join with only MGID|PortGID|PKey|JoinState; repeated joins OR the bits.
-  McastResult j = join(db, p, req(mgid(1), 0x105, join_state::kNon), kJoin | kPKey);
+  McastResult j = join(db, p, req(mgid(1), 0x105, join_state::kNon), kJoin | mask_bit(kPKey));
   ASSERT_EQ(j.answer.status, status::kOk) << j.why;
   EXPECT_TRUE(j.events.empty());
   j = join(db, p, req(mgid(1), 0x105, join_state::kSendOnlyNon), kJoin);
@@ -134,21 +135,23 @@ TEST(McastDb, JoinErrors) {
   McMemberRecord other_prefix = req(mgid(1), 0x104, 1);
   other_prefix.port_gid = make_gid(0x1234000000000000ull, 0x104);
   const std::vector<Case> cases = {
-      {"no JoinState in mask", req(mgid(1), 0x104, 1), kMgid | kPortGid, 0, status::kInsufficientComponents},
-      {"no MGID in mask", req(mgid(1), 0x104, 1), kPortGid | kJoinState, 0, status::kInsufficientComponents},
+      {"no JoinState in mask", req(mgid(1), 0x104, 1), mask_bit(kMgid) | mask_bit(kPortGid), 0,
+       status::kInsufficientComponents},
+      {"no MGID in mask", req(mgid(1), 0x104, 1), mask_bit(kPortGid) | mask_bit(kJoinState), 0,
+       status::kInsufficientComponents},
       {"unknown port", req(mgid(1), 0x999, 1), kJoin, 0, status::kReqInvalid},
       {"other subnet", other_prefix, kJoin, 0, status::kReqInvalid},
       {"JoinState 0", req(mgid(1), 0x104, 0), kJoin, 0, status::kReqInvalid},
       {"port lacks the group's P_Key", req(mgid(1), 0x103, 1), kJoin, 0, status::kReqInvalid},
-      {"Q_Key mismatch", wrong_qkey, kJoin | kQKey, 0, status::kReqInvalid},
-      {"MTU selector >", mtu_gt, kJoin | kMtu | kMtuSelector, 0, status::kReqInvalid},
-      {"MTU selector <", mtu_lt, kJoin | kMtu | kMtuSelector, 0, status::kOk},
+      {"Q_Key mismatch", wrong_qkey, kJoin | mask_bit(kQKey), 0, status::kReqInvalid},
+      {"MTU selector >", mtu_gt, kJoin | mask_bit(kMtu) | mask_bit(kMtuSelector), 0, status::kReqInvalid},
+      {"MTU selector <", mtu_lt, kJoin | mask_bit(kMtu) | mask_bit(kMtuSelector), 0, status::kOk},
       {"proxy, no shared P_Key", req(mgid(1), 0x104, 1), kJoin, 0x103, status::kReqInvalid},
       {"proxy, unknown requester", req(mgid(1), 0x104, 1), kJoin, 0x998, status::kReqInvalid},
       {"proxy for a port that joined itself", req(mgid(1), 0x104, 2), kJoin, 0x102, status::kReqInvalid},
       {"proxy, shared P_Key", req(mgid(1), 0x105, 1), kJoin, 0x102, status::kOk},
-      {"create without Q_Key", req(mgid(2), 0x104, 1), kCreate & ~kQKey, 0, status::kInsufficientComponents},
-      {"create without SL", req(mgid(2), 0x104, 1), kCreate & ~kSl, 0, status::kInsufficientComponents},
+      {"create without Q_Key", req(mgid(2), 0x104, 1), kCreate & ~mask_bit(kQKey), 0, status::kInsufficientComponents},
+      {"create without SL", req(mgid(2), 0x104, 1), kCreate & ~mask_bit(kSl), 0, status::kInsufficientComponents},
       {"create as NonMember (no such group)", req(mgid(2), 0x104, 2), kCreate, 0, status::kReqInvalid},
       {"create, P_Key not held", req(mgid(2), 0x104, 1, 0x8001), kCreate, 0, status::kReqInvalid},
       {"create, MGID not 0xff", req(Gid{0xfe, 0x12}, 0x104, 1), kCreate, 0, status::kReqInvalid},
@@ -190,17 +193,18 @@ TEST(McastDb, CreateMtuAndRateSelectors) {
   r.mtu_selector = selector::kGreaterThan;
   r.rate = 2;  // 2.5 Gb/s
   r.rate_selector = selector::kGreaterThan;
-  McastResult c = join(db, p, r, kCreate | kMtu | kMtuSelector | kRate | kRateSelector);
+  McastResult c =
+      join(db, p, r, kCreate | mask_bit(kMtu) | mask_bit(kMtuSelector) | mask_bit(kRate) | mask_bit(kRateSelector));
   ASSERT_EQ(c.answer.status, status::kOk) << c.why;
   EXPECT_EQ(answered(c).mtu, 4);   // the port's 2048 is above 512: the port's
   EXPECT_EQ(answered(c).rate, 3);  // the port's 10 Gb/s is above 2.5: the port's
   r.mgid = mgid(4);
   r.mtu = 4;
   r.mtu_selector = selector::kGreaterThan;  // 4096 is beyond the port's 2048
-  EXPECT_EQ(join(db, p, r, kCreate | kMtu | kMtuSelector).answer.status, status::kReqInvalid);
+  EXPECT_EQ(join(db, p, r, kCreate | mask_bit(kMtu) | mask_bit(kMtuSelector)).answer.status, status::kReqInvalid);
   r.mtu = 4;
   r.mtu_selector = selector::kLessThan;
-  c = join(db, p, r, kCreate | kMtu | kMtuSelector);
+  c = join(db, p, r, kCreate | mask_bit(kMtu) | mask_bit(kMtuSelector));
   EXPECT_EQ(answered(c).mtu, 3);
 }
 
@@ -233,21 +237,28 @@ TEST(McastDb, CreateWithMgidZeroPicksWhatThePortCarriesAndTheSelectorAllows) {
   };
   const Case cases[] = {
       {"no MTU, no rate: the port's", 0, 0, 0, 0, 0, status::kOk, 4, 3},
-      {"rate < 60 Gb/s: the port's 10 Gb/s", kRate | kRateSelector, 0, 0, selector::kLessThan, 8, status::kOk, 4, 3},
-      {"rate < 10 Gb/s: the next slower, 5 Gb/s (code 5)", kRate | kRateSelector, 0, 0, selector::kLessThan, 3,
-       status::kOk, 4, 5},
-      {"rate < 2.5 Gb/s: nothing", kRate | kRateSelector, 0, 0, selector::kLessThan, 2, status::kReqInvalid, 0, 0},
-      {"rate > 2.5 Gb/s: the port's", kRate | kRateSelector, 0, 0, selector::kGreaterThan, 2, status::kOk, 4, 3},
-      {"rate > 10 Gb/s: beyond the port", kRate | kRateSelector, 0, 0, selector::kGreaterThan, 3, status::kReqInvalid,
+      {"rate < 60 Gb/s: the port's 10 Gb/s", mask_bit(kRate) | mask_bit(kRateSelector), 0, 0, selector::kLessThan, 8,
+       status::kOk, 4, 3},
+      {"rate < 10 Gb/s: the next slower, 5 Gb/s (code 5)", mask_bit(kRate) | mask_bit(kRateSelector), 0, 0,
+       selector::kLessThan, 3, status::kOk, 4, 5},
+      {"rate < 2.5 Gb/s: nothing", mask_bit(kRate) | mask_bit(kRateSelector), 0, 0, selector::kLessThan, 2,
+       status::kReqInvalid, 0, 0},
+      {"rate > 2.5 Gb/s: the port's", mask_bit(kRate) | mask_bit(kRateSelector), 0, 0, selector::kGreaterThan, 2,
+       status::kOk, 4, 3},
+      {"rate > 10 Gb/s: beyond the port", mask_bit(kRate) | mask_bit(kRateSelector), 0, 0, selector::kGreaterThan, 3,
+       status::kReqInvalid, 0, 0},
+      {"rate exactly 2.5 Gb/s", mask_bit(kRate) | mask_bit(kRateSelector), 0, 0, selector::kExactly, 2, status::kOk, 4,
+       2},
+      {"rate exactly 60 Gb/s: beyond the port", mask_bit(kRate), 0, 0, 0, 8, status::kReqInvalid, 0, 0},
+      {"MTU < 4096: the port's 2048", mask_bit(kMtu) | mask_bit(kMtuSelector), selector::kLessThan, 5, 0, 0,
+       status::kOk, 4, 3},
+      {"MTU < 2048: 1024", mask_bit(kMtu) | mask_bit(kMtuSelector), selector::kLessThan, 4, 0, 0, status::kOk, 3, 3},
+      {"MTU > 256: the port's 2048", mask_bit(kMtu) | mask_bit(kMtuSelector), selector::kGreaterThan, 1, 0, 0,
+       status::kOk, 4, 3},
+      {"MTU exactly 4096: beyond the port", mask_bit(kMtu) | mask_bit(kMtuSelector), selector::kExactly, 5, 0, 0,
+       status::kReqInvalid, 0, 0},
+      {"MTU < 256: nothing", mask_bit(kMtu) | mask_bit(kMtuSelector), selector::kLessThan, 1, 0, 0, status::kReqInvalid,
        0, 0},
-      {"rate exactly 2.5 Gb/s", kRate | kRateSelector, 0, 0, selector::kExactly, 2, status::kOk, 4, 2},
-      {"rate exactly 60 Gb/s: beyond the port", kRate, 0, 0, 0, 8, status::kReqInvalid, 0, 0},
-      {"MTU < 4096: the port's 2048", kMtu | kMtuSelector, selector::kLessThan, 5, 0, 0, status::kOk, 4, 3},
-      {"MTU < 2048: 1024", kMtu | kMtuSelector, selector::kLessThan, 4, 0, 0, status::kOk, 3, 3},
-      {"MTU > 256: the port's 2048", kMtu | kMtuSelector, selector::kGreaterThan, 1, 0, 0, status::kOk, 4, 3},
-      {"MTU exactly 4096: beyond the port", kMtu | kMtuSelector, selector::kExactly, 5, 0, 0, status::kReqInvalid, 0,
-       0},
-      {"MTU < 256: nothing", kMtu | kMtuSelector, selector::kLessThan, 1, 0, 0, status::kReqInvalid, 0, 0},
   };
   std::set<Lid> mlids;
   for (const Case& c : cases) {
@@ -349,7 +360,7 @@ TEST(McastDb, GeneratedMgid) {
   Ports p;
   McMemberRecord r = req(Gid{}, 0x104, 1);
   r.scope = 5;
-  const McastResult a = join(db, p, r, kCreate | kScope);
+  const McastResult a = join(db, p, r, kCreate | mask_bit(kScope));
   ASSERT_EQ(a.answer.status, status::kOk) << a.why;
   const Gid want1{0xff, 0x15, 0xa0, 0x1b, 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
   EXPECT_EQ(answered(a).mgid, want1);
@@ -374,7 +385,7 @@ TEST(McastDb, MlidRangeAndReuse) {
   // A requested MLID that is free and in range is taken.
   McMemberRecord r = req(mgid(9), 0x104, 1);
   r.mlid = 0xC100;
-  EXPECT_EQ(answered(join(db, p, r, kCreate | kMlid)).mlid, 0xC100);
+  EXPECT_EQ(answered(join(db, p, r, kCreate | mask_bit(kMlid))).mlid, 0xC100);
 }
 
 TEST(McastDb, PartialLeaveKeepsTheGroupThenFreesIt) {
@@ -430,7 +441,8 @@ TEST(McastDb, LeaveErrors) {
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 2).answer.status, status::kReqInvalid);         // bit not held
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 3).answer.status, status::kReqInvalid);         // one of two not held
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1, 0x103).answer.status, status::kReqInvalid);  // proxy, no P_Key
-  const McastResult insuf = db.leave(query(0x15, kMgid | kPortGid, req(mgid(1), 0x104, 1)), 0x104, p.ctx());
+  const McastResult insuf =
+      db.leave(query(0x15, mask_bit(kMgid) | mask_bit(kPortGid), req(mgid(1), 0x104, 1)), 0x104, p.ctx());
   EXPECT_EQ(insuf.answer.status, status::kInsufficientComponents);
   // 0x104 joined for itself: another port of its partition may not end that (OpenSM: ERR 1B25).
   EXPECT_EQ(leave(db, p, mgid(1), 0x104, 1, 0x105).answer.status, status::kReqInvalid);
@@ -492,17 +504,17 @@ TEST(McastDb, FindMatchesAndHidesOthersJoinState) {
   EXPECT_EQ(table(0, McMemberRecord{}, 0x104, false, {0x7FFF}).size(), 2u) << "a limited member sees its groups";
   McMemberRecord t;
   t.join_state = 0x2;
-  std::vector<McMemberRecord> non = table(kJoinState, t, 0x104, true);
+  std::vector<McMemberRecord> non = table(mask_bit(kJoinState), t, 0x104, true);
   ASSERT_EQ(non.size(), 1u);
   EXPECT_EQ(gid_guid(non[0].port_gid), 0x105u);
   t = McMemberRecord{};
   t.mgid = mgid(2);
-  EXPECT_EQ(table(kMgid, t, 0x104, true).size(), 1u);
+  EXPECT_EQ(table(mask_bit(kMgid), t, 0x104, true).size(), 1u);
   t.port_gid = make_gid(kPrefix, 0x105);
   t.scope = 2;
-  EXPECT_EQ(table(kPortGid | kScope, t, 0x104, true).size(), 2u);
+  EXPECT_EQ(table(mask_bit(kPortGid) | mask_bit(kScope), t, 0x104, true).size(), 2u);
   t.scope = 5;
-  EXPECT_EQ(table(kPortGid | kScope, t, 0x104, true).size(), 0u);
+  EXPECT_EQ(table(mask_bit(kPortGid) | mask_bit(kScope), t, 0x104, true).size(), 0u);
 }
 
 TEST(McastDb, PolicyGroups) {
@@ -524,7 +536,7 @@ TEST(McastDb, PolicyGroups) {
   EXPECT_FALSE(changed) << "the same policy again changes nothing";
   // A host joins the way IPoIB does and leaves: the group stays with nobody in it.
   McMemberRecord r = req(bcast, 0x104, 1);
-  ASSERT_EQ(join(db, p, r, kJoin | kPKey).answer.status, status::kOk);
+  ASSERT_EQ(join(db, p, r, kJoin | mask_bit(kPKey)).answer.status, status::kOk);
   ASSERT_EQ(leave(db, p, bcast, 0x104, 1).answer.status, status::kOk);
   EXPECT_EQ(db.groups().count(bcast), 1u);
 
@@ -567,7 +579,7 @@ TEST(McastDb, PolicyValuesOfAGroupWithMembersWaitUntilItIsEmpty) {
   Ports p;
   db.apply_policy(default_partitions(), p.ctx());
   const Gid bcast{0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
-  ASSERT_EQ(join(db, p, req(bcast, 0x104, 1), kJoin | kPKey).answer.status, status::kOk);
+  ASSERT_EQ(join(db, p, req(bcast, 0x104, 1), kJoin | mask_bit(kPKey)).answer.status, status::kOk);
   PartitionsSpec spec = default_partitions();
   ASSERT_FALSE(spec.partitions.empty());
   spec.partitions.front().ipoib.mtu = 5;

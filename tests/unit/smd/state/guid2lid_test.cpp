@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "routing/fabric_gen/fabric_gen.h"
 #include "smd/state/guid2lid_file.h"
 #include "tests/unit/temp_dir.h"
 
@@ -124,6 +125,34 @@ TEST_F(Guid2LidFile, CompleteLastLineWithoutNewlineIsKept) {
   EXPECT_TRUE(r->problems.empty());
   ASSERT_EQ(r->entries.count(0x100002), 1u);
   EXPECT_EQ(r->entries.at(0x100002).max, 7);
+}
+
+// An entry at or past a switch's LinearFDBCap cannot be granted on that fabric: each is named by file line,
+// GUID and LID; entries the switches can forward are not mentioned.
+TEST_F(Guid2LidFile, EntriesAboveTheSmallestLinearFdbCapAreNamedByLine) {
+  auto t = make_leaf_spine(LeafSpineSpec{2, 1, 2, 1});
+  ASSERT_TRUE(t.ok());
+  t->mutable_node(t->switches()[0]).lft_cap = 0x80;  // forwards LIDs 1..0x7f
+  t->mutable_node(t->switches()[1]).lft_cap = 0x40;  // forwards LIDs 1..0x3f: the fabric's limit
+  write(
+      "0x0000000000100001 0x0040 0x0040\n"
+      "# a comment still counts as a line\n"
+      "0x0000000000100002 0x0002 0x0002\n"
+      "0x0000000000100003 0x003c 0x003f\n"
+      "0x0000000000100004 0x0080 0x0083\n");
+  auto r = read_guid2lid(path_);
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r->problems.empty());
+  const std::vector<std::string> warnings = guid2lid_above_lft_cap(*r, path_, *t);
+  const std::string tail =
+      ", the highest LID every switch can forward (smallest LinearFDBCap); the port gets a new LID";
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0], path_ + ":1: GUID 0x0000000000100001 LID 0x0040 is above 0x003f" + tail);
+  EXPECT_EQ(warnings[1], path_ + ":5: GUID 0x0000000000100004 LIDs 0x0080..0x0083 is above 0x003f" + tail);
+  t->mutable_node(t->switches()[1]).lft_cap = 0;  // a switch without a linear FDB does not limit LIDs
+  const std::vector<std::string> one = guid2lid_above_lft_cap(*r, path_, *t);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], path_ + ":5: GUID 0x0000000000100004 LIDs 0x0080..0x0083 is above 0x007f" + tail);
 }
 
 TEST_F(Guid2LidFile, DeviceOrFifoIsRefusedWithoutHanging) {
