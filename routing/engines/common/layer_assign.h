@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "routing/base/status.h"
-#include "routing/engines/dfsssp/channels.h"
+#include "routing/engines/common/channels.h"
 #include "routing/model/forwarding.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/topology.h"
@@ -49,6 +49,15 @@ struct LayerAssignment {
 Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& graph, const ChannelIndex& channels,
                                       const std::vector<LidTarget>& targets, const std::vector<Lft>& lft, Lid max_lid,
                                       std::uint8_t max_layers, bool allow_first_fit = true);
+
+/// LASH's placement alone (Skeie et al., IPDPS 2002): every route, in (switch, LID) order, on the lowest
+/// layer it keeps acyclic, with no cap on the number of routes (the caller keeps them few: LASH passes one
+/// LID per destination switch). Routes with the same channels land on the same layer: a layer that refused
+/// one still closes the cycle for the next. Same inputs, errors and result as assign_layers; first_fit
+/// is true. Cost: per route, a search of the layer for each dependency it adds.
+Result<LayerAssignment> assign_layers_first_fit(const Topology& topo, const SwitchGraph& graph,
+                                                const ChannelIndex& channels, const std::vector<LidTarget>& targets,
+                                                const std::vector<Lft>& lft, Lid max_lid, std::uint8_t max_layers);
 
 /// Spread the routes of each layer over the VLs `available` leaves spare (DFSSSP's use of spare VLs, which
 /// lowers head-of-line blocking but changes no path): layer i of n gets available/n VLs (the first

@@ -1,4 +1,4 @@
-#include "routing/engines/dfsssp/layer_assign.h"
+#include "routing/engines/common/layer_assign.h"
 
 #include <algorithm>
 #include <string>
@@ -234,6 +234,21 @@ unsigned first_fit_layers(const ChannelIndex& channels, const Dependencies& deps
   return std::max<unsigned>(1, static_cast<unsigned>(count.size()));
 }
 
+/// The layering of `layer` (per route of `routes`) into `out`, or `out.exceeded` when the placement needed
+/// more than max_layers (then the layering stays empty).
+void finish_layering(const Topology& topo, const SwitchGraph& graph, const Routes& routes,
+                     const std::vector<std::uint8_t>& layer, Lid max_lid, std::uint8_t max_layers,
+                     LayerAssignment& out) {
+  if (out.layers_needed > max_layers) {
+    out.exceeded = true;
+    return;
+  }
+  out.layering = VlLayering(topo, max_lid);
+  for (RouteId r = 0; r < layer.size(); ++r) {
+    if (layer[r] != 0) out.layering.set(graph.node(routes.src[r]), routes.dlid[r], layer[r]);
+  }
+}
+
 }  // namespace
 
 Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& graph, const ChannelIndex& channels,
@@ -298,14 +313,23 @@ Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& g
       layer.swap(fitted);
     }
   }
-  if (out.layers_needed > max_layers) {
-    out.exceeded = true;
-    return out;
-  }
-  out.layering = VlLayering(topo, max_lid);
-  for (RouteId r = 0; r < num_routes; ++r) {
-    if (layer[r] != 0) out.layering.set(graph.node(routes.src[r]), routes.dlid[r], layer[r]);
-  }
+  finish_layering(topo, graph, routes, layer, max_lid, max_layers, out);
+  return out;
+}
+
+Result<LayerAssignment> assign_layers_first_fit(const Topology& topo, const SwitchGraph& graph,
+                                                const ChannelIndex& channels, const std::vector<LidTarget>& targets,
+                                                const std::vector<Lft>& lft, Lid max_lid, std::uint8_t max_layers) {
+  max_layers = std::clamp<std::uint8_t>(max_layers, 1, kMaxDataVls);
+  const Dependencies deps(channels);
+  auto collected = collect_routes(topo, graph, channels, deps, targets, lft, max_lid);
+  if (!collected) return collected.error();
+  LayerAssignment out;
+  out.routes = collected->src.size();
+  out.first_fit = true;
+  std::vector<std::uint8_t> layer(out.routes, 0);
+  out.layers_needed = static_cast<std::uint8_t>(first_fit_layers(channels, deps, *collected, max_layers, layer));
+  finish_layering(topo, graph, *collected, layer, max_lid, max_layers, out);
   return out;
 }
 
