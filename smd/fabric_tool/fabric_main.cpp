@@ -103,6 +103,16 @@ void add_meshes(CLI::App& app, FabricArgs& a) {
     a.generate = [&a] { return smd::make_torus(a.dims, a.torus_hosts); };
   });
 
+  CLI::App* mesh = add_fabric(app, "mesh", "1D line, 2D or 3D mesh of switches (a torus without wraparound)", a);
+  mesh->add_option("--dims", a.dims_text, "sizes like 4, 4x4 or 2x2x2")->required();
+  mesh->add_option("--hosts-per-switch", a.torus_hosts);
+  mesh->callback([&a] {
+    auto parsed = smd::parse_torus_dims(a.dims_text);
+    if (!parsed) throw CLI::ValidationError(parsed.error().message);
+    a.dims = std::move(parsed).value();
+    a.generate = [&a] { return smd::make_mesh(a.dims, a.torus_hosts); };
+  });
+
   CLI::App* random = add_fabric(app, "random", "random connected switch graph", a);
   random->add_option("--switches", a.r_switches)->required();
   random->add_option("--degree", a.r_degree, "switch-to-switch ports per switch")->required();
