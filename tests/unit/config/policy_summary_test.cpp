@@ -15,7 +15,8 @@ namespace {
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(
       summarize_policy(Policy{}),
-      "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none updn.roots=auto "
+      "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none dor.guid_routing_order=none "
+      "lash.max_vls=auto lash.spread_vls=off updn.roots=auto "
       "updn.guid_routing_order=none updn.ids=guids ftree.roots=auto sssp.guid_routing_order=none dfsssp.max_vls=auto "
       "dfsssp.spread_vls=off dfsssp.guid_routing_order=none file.lfts_file=none repair=minimal lmc=0 sm.port=auto "
       "priority=0 "
@@ -81,8 +82,8 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.ports = PortsPolicy{14, 0x13, 0x0c, 5, 2, 4, 6, 3, 0x0f, 1, 0, 30};
   std::string s = summarize_policy(p);
   EXPECT_EQ(s,
-            "engines=ftree,minhop adaptive=on minhop.guid_routing_order=1 "
-            "updn.roots=0x0000000000000010,0x0000000000000020 "
+            "engines=ftree,minhop adaptive=on minhop.guid_routing_order=1 dor.guid_routing_order=none "
+            "lash.max_vls=auto lash.spread_vls=off updn.roots=0x0000000000000010,0x0000000000000020 "
             "updn.guid_routing_order=3 updn.ids=2 "
             "ftree.roots=0x0002c90300001000 sssp.guid_routing_order=none dfsssp.max_vls=4 dfsssp.spread_vls=on "
             "dfsssp.guid_routing_order=none file.lfts_file=/srv/opensm-lfts.dump repair=full lmc=2 "
