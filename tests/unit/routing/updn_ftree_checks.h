@@ -137,6 +137,26 @@ inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingT
   return kahn_acyclic(deps);
 }
 
+/// Hop distances between every two switches, by BFS over the topology's switch cables: [from][to].
+inline std::map<NodeIndex, std::map<NodeIndex, unsigned>> switch_hops(const Topology& topo) {
+  std::map<NodeIndex, std::map<NodeIndex, unsigned>> dist;
+  for (NodeIndex s : topo.switches()) {
+    auto& d = dist[s];
+    std::vector<NodeIndex> queue{s};
+    d[s] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const NodeIndex u = queue[head];
+      for (const Port& p : topo.node(u).ports) {
+        if (p.connected() && topo.node(p.peer).is_switch() && !d.count(p.peer)) {
+          d[p.peer] = d[u] + 1;
+          queue.push_back(p.peer);
+        }
+      }
+    }
+  }
+  return dist;
+}
+
 /// Every (switch, LID) route of `t` on its layer (0 when t has no layering), dependencies grouped by
 /// layer; true when every route delivers and a Kahn sort empties every layer's graph. `layers_seen` gets
 /// the layers that carry at least one route. The check of VL-layered engines (dfsssp, lash).

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <set>
 
@@ -73,23 +72,7 @@ AllToAll all_to_all(const Topology& topo, const LidMap& lids, const RoutingTable
   AllToAll out;
   for (const auto& [c, l] : testing::trace_loads(topo, lids, t, flows, &paths))
     out.max_load = std::max(out.max_load, l);
-  // BFS over switches from each CA's switch.
-  std::map<NodeIndex, std::map<NodeIndex, unsigned>> dist;
-  for (NodeIndex s : topo.switches()) {
-    auto& d = dist[s];
-    std::deque<NodeIndex> q{s};
-    d[s] = 0;
-    while (!q.empty()) {
-      const NodeIndex u = q.front();
-      q.pop_front();
-      for (const Port& p : topo.node(u).ports) {
-        if (p.connected() && topo.node(p.peer).is_switch() && !d.count(p.peer)) {
-          d[p.peer] = d[u] + 1;
-          q.push_back(p.peer);
-        }
-      }
-    }
-  }
+  auto dist = testing::switch_hops(topo);
   double hops = 0, min_hops = 0;
   for (std::size_t i = 0; i < flows.size(); ++i) {
     hops += static_cast<double>(paths[i].size());
