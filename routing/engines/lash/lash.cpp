@@ -50,10 +50,29 @@ Result<RoutingTables> LashEngine::compute(const Topology& topo, const LidMap& li
   for (SwitchIndex d = 0; d < graph.num_switches(); ++d) {
     if (first[d] != 0) placed[first[d]] = targets[first[d]];
   }
+  // As OpenSM: the pairs in GUID order (i before j), both directions of a pair on one layer.
+  std::vector<RouteGroup> pairs;
+  const std::vector<SwitchIndex>& order = paths.by_guid();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    for (std::size_t j = i + 1; j < order.size(); ++j) {
+      const SwitchIndex a = order[i];
+      const SwitchIndex b = order[j];
+      if (first[a] != 0 && first[b] != 0) pairs.push_back({{a, first[b]}, {b, first[a]}});
+    }
+  }
   const ChannelIndex channels(graph);
   // Placed up to the IBA maximum even when fewer VLs are available, so the error can say how many it needs.
-  auto assigned = assign_layers_first_fit(topo, graph, channels, placed, tables.lft, max_lid, kMaxDataVls);
+  auto assigned = assign_layers_first_fit(topo, graph, channels, placed, tables.lft, max_lid, kMaxDataVls, pairs);
   if (!assigned) return assigned.error();
+  if (assigned->exceeded || assigned->layers_needed > 1) {
+    // Each direction on its own, in (switch, LID) order: fewer layers on some fabrics (a ring of 6: 2
+    // instead of 3), more on others; the fewer wins, OpenSM's order on a tie.
+    auto alone = assign_layers_first_fit(topo, graph, channels, placed, tables.lft, max_lid, kMaxDataVls);
+    if (!alone) return alone.error();
+    if (!alone->exceeded && (assigned->exceeded || alone->layers_needed < assigned->layers_needed)) {
+      assigned = std::move(alone);
+    }
+  }
   const VlBudget budget = available_data_vls(topo, data_vls_, options_.max_vls, "routing.lash.max_vls");
   if (assigned->exceeded || assigned->layers_needed > budget.vls) {
     return layers_do_not_fit(assigned->layers_needed, assigned->exceeded, budget);

@@ -5,8 +5,10 @@
 // Shortest paths on any topology, deadlock free, at the price of VLs: a ring needs 2, a 4x4x4 torus a
 // handful.
 //
-// The layering is DFSSSP's machinery (common/layer_assign.h) with LASH's placement: first fit, each
-// route on the lowest layer it keeps acyclic. All LIDs behind one switch share its switch path, so one
+// The layering is DFSSSP's machinery (common/layer_assign.h) with LASH's placement: first fit, the
+// switch pairs in GUID order as OpenSM takes them, both directions of a pair on the lowest layer that
+// stays acyclic with them; where that needs more than one layer, each direction placed on its own is
+// tried too and kept when it needs fewer (a ring of 6: 2 layers instead of 3). All LIDs behind one switch share its switch path, so one
 // LID per destination switch is placed and the others take its layer: the SL is per switch pair, as in
 // OpenSM (its path_sl answers routing_table[dst switch].lane). The SA hands that SL out in PathRecord and
 // the SL2VL plan maps SL l to VL l, as for dfsssp.

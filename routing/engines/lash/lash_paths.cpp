@@ -7,16 +7,16 @@ namespace smd {
 
 LashPaths::LashPaths(const Topology& topo, const SwitchGraph& graph)
     : n_(graph.num_switches()), next_(n_ * n_, kNoPort) {
-  std::vector<SwitchIndex> roots(n_);
-  std::iota(roots.begin(), roots.end(), SwitchIndex{0});
-  std::sort(roots.begin(), roots.end(), [&](SwitchIndex a, SwitchIndex b) {
+  by_guid_.resize(n_);
+  std::iota(by_guid_.begin(), by_guid_.end(), SwitchIndex{0});
+  std::sort(by_guid_.begin(), by_guid_.end(), [&](SwitchIndex a, SwitchIndex b) {
     return topo.node(graph.node(a)).guid < topo.node(graph.node(b)).guid;
   });
   std::vector<SwitchIndex> parent(n_);
   std::vector<PortNum> via(n_);  // port of parent[v] that leads to v
   std::vector<SwitchIndex> queue;
   queue.reserve(n_);
-  for (const SwitchIndex root : roots) {
+  for (const SwitchIndex root : by_guid_) {
     std::fill(parent.begin(), parent.end(), kNoSwitch);
     parent[root] = root;
     queue.assign(1, root);

@@ -28,9 +28,12 @@ class LashPaths {
 
   /// Port of switch s towards switch d; kNoPort when d == s or d is in another component.
   PortNum port(SwitchIndex s, SwitchIndex d) const { return next_[static_cast<std::size_t>(s) * n_ + d]; }
+  /// The switches in increasing node GUID order: the roots' order, and the order LASH places pairs in.
+  const std::vector<SwitchIndex>& by_guid() const { return by_guid_; }
 
  private:
   std::size_t n_ = 0;
+  std::vector<SwitchIndex> by_guid_;
   std::vector<PortNum> next_;  // [s * n + d]
 };
 

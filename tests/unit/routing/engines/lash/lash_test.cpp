@@ -4,7 +4,6 @@
 // layering needs is declined with the numbers named.
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -29,27 +28,6 @@ Result<RoutingTables> lash(const Topology& topo, const LidMap& lids, const Routi
   return lash_factory().create(options)->compute(topo, lids);
 }
 
-/// Hop distances between switches, by BFS over the topology's cables.
-std::map<NodeIndex, std::map<NodeIndex, unsigned>> switch_distances_bfs(const Topology& topo) {
-  std::map<NodeIndex, std::map<NodeIndex, unsigned>> dist;
-  for (NodeIndex s : topo.switches()) {
-    auto& d = dist[s];
-    std::deque<NodeIndex> q{s};
-    d[s] = 0;
-    while (!q.empty()) {
-      const NodeIndex u = q.front();
-      q.pop_front();
-      for (const Port& p : topo.node(u).ports) {
-        if (p.connected() && topo.node(p.peer).is_switch() && !d.count(p.peer)) {
-          d[p.peer] = d[u] + 1;
-          q.push_back(p.peer);
-        }
-      }
-    }
-  }
-  return dist;
-}
-
 NodeIndex owner_switch(const Topology& topo, const LidOwner& owner) {
   return topo.node(owner.node).is_switch() ? owner.node : topo.node(owner.node).ports[owner.port].peer;
 }
@@ -62,7 +40,7 @@ unsigned expect_lash_sound(const Topology& topo, const LidMap& lids, const Routi
     ADD_FAILURE() << "no layering";
     return 0;
   }
-  const auto dist = switch_distances_bfs(topo);
+  const auto dist = testing::switch_hops(topo);
   for (const auto& e : lids.entries()) {
     const NodeIndex to = owner_switch(topo, e.owner);
     for (NodeIndex s : topo.switches()) {
