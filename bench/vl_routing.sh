@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # VL-layered routing (issue 18): smd's dfsssp, sssp and updn against OpenSM's dfsssp (-Q) and updn on the
-# same ibsim fabrics, scored on what is read back.
+# same ibsim fabrics, scored on what is read back; and (issue 41) smd's dor and lash against OpenSM's
+# (`-R dor`; `-R lash -Q`): runs osm-dor osm-lash smd-dor smd-lash, fabric m6.
 #
 #   bench/vl_routing.sh [--build DIR] [--fabrics "t6 t2d t3d rnd df"] [--runs "osm-dfsssp osm-updn smd-updn
 #                       smd-sssp smd-dfsssp"] [--ebb-samples N] [--timeout S] [--raw DIR] [--out FILE]
 #
 # Fabrics (smd-fabric): t6 = 6x6 2D torus with 4 hosts per switch (144 hosts, the issue's reference),
-# t2d = 8x8 torus x 4 (256), t3d = 4x4x4 torus x 4 (256), rnd = random graph of 64 switches, degree 6,
+# m6 = 6x6 2D mesh with 4 hosts per switch (144, dor's case), t2d = 8x8 torus x 4 (256), t3d = 4x4x4 torus x 4 (256), rnd = random graph of 64 switches, degree 6,
 # 4 hosts each (256, seed 1), df = dragonfly of 9 groups x 4 routers x 8 hosts, 2 global links per router (288).
 #
 # For every (fabric, run): a fresh ibsim; the SM as a daemon at host-0 (OpenSM: `-R dfsssp -Q` or `-R updn`
@@ -60,6 +61,7 @@ run_limit=900
 fabric_args() {
   case "$1" in
     t6) echo "torus --dims 6x6 --hosts-per-switch 4" ;;
+    m6) echo "mesh --dims 6x6 --hosts-per-switch 4" ;;
     t2d) echo "torus --dims 8x8 --hosts-per-switch 4" ;;
     t3d) echo "torus --dims 4x4x4 --hosts-per-switch 4" ;;
     rnd) echo "random --switches 64 --degree 6 --hosts-per-switch 4 --seed 1" ;;
@@ -78,8 +80,10 @@ start_sm() {
       printf 'force_log_flush TRUE\n' >"${dir}/opensm.conf"
       sm_log="${dir}/opensm.log"
       cmd=(env OSM_CACHE_DIR="${dir}/osm-cache" opensm -F "${dir}/opensm.conf" -f "${sm_log}" -D 0x07)
-      if [[ "${run}" == osm-dfsssp ]]; then
-        cmd+=(-R dfsssp -Q)
+      if [[ "${run}" == osm-dfsssp || "${run}" == osm-lash ]]; then
+        cmd+=(-R "${run#osm-}" -Q)
+      elif [[ "${run}" == osm-dor ]]; then
+        cmd+=(-R dor)
       else
         # OpenSM's updn finds no roots on these graphs by itself (bench/README.md): one switch of least
         # eccentricity, as bench/run.sh gives it.

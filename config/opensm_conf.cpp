@@ -65,7 +65,7 @@ const std::vector<OpenSmOption> kOptions = {
     {"hop_weights_file", "(null)", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"port_search_ordering_file", "(null)", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"routing_engine", "(null)", F::kEquivalent, C::kEngines, "routing.engines",
-     "engines smd lacks (dnup, lash, dor, torus-2QoS, nue) are dropped; minhop ends the chain as "
+     "engines smd lacks (dnup, torus-2QoS, nue) are dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},
     {"avoid_throttled_links", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"connect_roots", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
@@ -86,8 +86,8 @@ const std::vector<OpenSmOption> kOptions = {
     {"guid_routing_order_file", "(null)", F::kEquivalent, C::kRoutingOrderFile,
      "routing.minhop.guid_routing_order_file",
      "the same file for minhop and updn (routing.updn.guid_routing_order_file), the engines OpenSM applies it to"},
-    {"do_mesh_analysis", "FALSE", F::kMissing, C::kNone, "", "no lash engine"},
-    {"lash_start_vl", "0", F::kMissing, C::kNone, "", "no lash engine"},
+    {"do_mesh_analysis", "FALSE", F::kMissing, C::kNone, "", "smd's lash does no mesh analysis"},
+    {"lash_start_vl", "0", F::kMissing, C::kNone, "", "smd's lash starts at VL 0 (layer l on SL l, VL l)"},
     {"nue_max_num_vls", "1", F::kMissing, C::kNone, "", "no nue engine"},
     {"nue_include_switches", "FALSE", F::kMissing, C::kNone, "", "no nue engine"},
     {"port_shifting", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},

@@ -31,7 +31,7 @@ const std::vector<std::string> kSectionOrder = {"sm",      "routing", "lid",    
                                                 "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
-const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp", "file"};
+const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp", "file", "dor", "lash"};
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
 constexpr const char* kOpenSmQosPolicyDefault = "/etc/opensm/qos-policy.conf";
@@ -449,7 +449,7 @@ class Importer {
       if (name.empty()) continue;
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
         not_carried(s, "missing",
-                    "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp, file)");
+                    "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp, file, dor, lash)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);

@@ -5,9 +5,11 @@
 #include <exception>
 
 #include "routing/engines/dfsssp/dfsssp_factory.h"
+#include "routing/engines/dor/dor_factory.h"
 #include "routing/engines/file/file_factory.h"
 #include "routing/engines/ftree/ftree_factory.h"
 #include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/lash/lash_factory.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/verify/verify.h"
@@ -31,8 +33,9 @@ std::string join_names() {
 
 std::span<const EngineFactory* const> engine_factories() {
   // Adding an engine is one include and one entry here; its options live in its own folder.
-  static const EngineFactory* const factories[] = {&minhop_factory(), &updn_factory(), &ftree_factory(),
-                                                   &sssp_factory(), &dfsssp_factory(), &file_factory()};
+  static const EngineFactory* const factories[] = {&minhop_factory(), &dor_factory(),   &lash_factory(),
+                                                   &updn_factory(),   &ftree_factory(), &sssp_factory(),
+                                                   &dfsssp_factory(), &file_factory()};
   return factories;
 }
 

@@ -61,6 +61,12 @@ Result<Topology> make_fat_tree3(const FatTree3Spec& spec);
 /// Hosts are numbered switch by switch in row-major order (last dimension fastest).
 Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_per_switch);
 
+/// Mesh: the torus above without its wraparound cables (a switch at the last coordinate of a dimension
+/// leaves its "+" port empty, at coordinate 0 its "-" port), same names and port layout, so the ports of
+/// dimension 0 come before those of dimension 1 on every switch (the order dimension-order routing
+/// corrects them in). Dimensions of size 2 make a hypercube. Errors as make_torus, naming "mesh".
+Result<Topology> make_mesh(const std::vector<unsigned>& dims, unsigned hosts_per_switch);
+
 /// "4x4x2" -> {4, 4, 2}: torus dimensions as `smd-fabric torus --dims` takes them. Every size is a
 /// decimal number 1..4096 and sizes are separated by single 'x' (or 'X'); 1 to 3 of them.
 /// Errors: kInvalidInput naming the 1-based character position, e.g. for "4x": "--dims '4x': expected a

@@ -1,4 +1,4 @@
-// Direct-network generators: torus/ring and random connected switch graphs.
+// Direct-network generators: torus/ring, mesh and random connected switch graphs.
 #include <algorithm>
 #include <random>
 #include <unordered_set>
@@ -45,18 +45,22 @@ Result<std::vector<unsigned>> parse_torus_dims(std::string_view text) {
   return dims;
 }
 
-Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_per_switch) {
-  if (dims.empty() || dims.size() > 3) return bad_shape("torus", "1 to 3 dimensions");
+namespace {
+
+/// A torus (`wrap`) or a mesh (no wraparound cables) of the shape make_torus describes; `kind` names it
+/// in errors.
+Result<Topology> make_grid(const char* kind, const std::vector<unsigned>& dims, unsigned hosts_per_switch, bool wrap) {
+  if (dims.empty() || dims.size() > 3) return bad_shape(kind, "1 to 3 dimensions");
   std::size_t switches = 1;
   for (unsigned d : dims) {
-    if (d < 1 || d > 4096) return bad_shape("torus", "every dimension must be 1..4096");
+    if (d < 1 || d > 4096) return bad_shape(kind, "every dimension must be 1..4096");
     switches *= d;
   }
-  if (switches > 65536) return bad_shape("torus", "more than 65536 switches");
+  if (switches > 65536) return bad_shape(kind, "more than 65536 switches");
   // 64-bit sum: an unsigned one would wrap for a huge host count and slip past the port check.
   const std::uint64_t ports = std::uint64_t{hosts_per_switch} + 2 * std::uint64_t{dims.size()};
-  if (ports > 254) return bad_shape("torus", "hosts per switch + 2 per dimension exceeds 254 ports");
-  if (ports == 0) return bad_shape("torus", "a single switch with no hosts has no ports");
+  if (ports > 254) return bad_shape(kind, "hosts per switch + 2 per dimension exceeds 254 ports");
+  if (ports == 0) return bad_shape(kind, "a single switch with no hosts has no ports");
 
   // stride[d]: index distance between neighbours along d (row-major, last dimension fastest).
   std::vector<std::size_t> stride(dims.size(), 1);
@@ -89,11 +93,22 @@ Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_pe
     for (std::size_t s = 0; s < switches; ++s) {
       const std::size_t c = coord(s, d);
       if (dims[d] == 2 && c == 1) continue;
+      if (!wrap && c + 1 == dims[d]) continue;  // a mesh's edge: its "+" port stays empty
       const std::size_t next = s - c * stride[d] + ((c + 1) % dims[d]) * stride[d];
       SMD_GEN_TRY(b.link(sw[s], plus, sw[next], plus + 1));
     }
   }
   return std::move(b).finish();
+}
+
+}  // namespace
+
+Result<Topology> make_torus(const std::vector<unsigned>& dims, unsigned hosts_per_switch) {
+  return make_grid("torus", dims, hosts_per_switch, /*wrap=*/true);
+}
+
+Result<Topology> make_mesh(const std::vector<unsigned>& dims, unsigned hosts_per_switch) {
+  return make_grid("mesh", dims, hosts_per_switch, /*wrap=*/false);
 }
 
 namespace {

@@ -91,17 +91,24 @@ void add_trees(CLI::App& app, FabricArgs& a) {
   fattree3->callback([&a] { a.generate = [&a] { return smd::make_fat_tree3(a.ft); }; });
 }
 
-/// Meshes with cycles: tori, random graphs, dragonflies (where only loop-free engines keep deadlock away).
-void add_meshes(CLI::App& app, FabricArgs& a) {
-  CLI::App* torus = add_fabric(app, "torus", "1D ring, 2D or 3D torus of switches", a);
-  torus->add_option("--dims", a.dims_text, "sizes like 4, 4x4 or 4x4x2")->required();
-  torus->add_option("--hosts-per-switch", a.torus_hosts);
-  torus->callback([&a] {
+/// A grid of switches (torus or mesh): --dims and --hosts-per-switch, built by `make`.
+void add_grid(CLI::App& app, FabricArgs& a, const char* name, const char* description,
+              smd::Result<smd::Topology> (*make)(const std::vector<unsigned>&, unsigned)) {
+  CLI::App* grid = add_fabric(app, name, description, a);
+  grid->add_option("--dims", a.dims_text, "sizes like 4, 4x4 or 4x4x2")->required();
+  grid->add_option("--hosts-per-switch", a.torus_hosts);
+  grid->callback([&a, make] {
     auto parsed = smd::parse_torus_dims(a.dims_text);
     if (!parsed) throw CLI::ValidationError(parsed.error().message);
     a.dims = std::move(parsed).value();
-    a.generate = [&a] { return smd::make_torus(a.dims, a.torus_hosts); };
+    a.generate = [&a, make] { return make(a.dims, a.torus_hosts); };
   });
+}
+
+/// Meshes with cycles: tori, random graphs, dragonflies (where only loop-free engines keep deadlock away).
+void add_meshes(CLI::App& app, FabricArgs& a) {
+  add_grid(app, a, "torus", "1D ring, 2D or 3D torus of switches", smd::make_torus);
+  add_grid(app, a, "mesh", "1D line, 2D or 3D mesh of switches (a torus without wraparound)", smd::make_mesh);
 
   CLI::App* random = add_fabric(app, "random", "random connected switch graph", a);
   random->add_option("--switches", a.r_switches)->required();

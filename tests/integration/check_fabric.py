@@ -205,6 +205,35 @@ def deadlock_errors(nodes, lfts, owner):
     return []
 
 
+def min_hop_errors(nodes, lfts, owner):
+    """Every switch -> LID route takes the fewest switch-to-switch cables (BFS over ibnetdiscover's cables)."""
+    dist = {}
+    for start in lfts:
+        d = {start: 0}
+        queue = [start]
+        for here in queue:
+            for peer, _ in nodes[here]['ports'].values():
+                if nodes[peer]['type'] == 'sw' and peer not in d:
+                    d[peer] = d[here] + 1
+                    queue.append(peer)
+        dist[start] = d
+    errors, routes = [], 0
+    for sw in lfts:
+        for lid, (dst, _) in owner.items():
+            path = trace(nodes, lfts, sw, lid)
+            if path is None:
+                continue  # not delivered: reported by the delivery check
+            dst_sw = dst if nodes[dst]['type'] == 'sw' else nodes[dst]['ports'][owner[lid][1]][0]
+            hops = sum(1 for here, port in path if nodes[nodes[here]['ports'][port][0]]['type'] == 'sw')
+            routes += 1
+            if hops != dist[sw].get(dst_sw) and len(errors) < 10:
+                errors.append(f"switch {sw} reaches LID {lid} in {hops} hops, the shortest is "
+                              f"{dist[sw].get(dst_sw)}")
+    if not errors:
+        print(f"check_fabric: all {routes} switch->LID routes are shortest")
+    return errors
+
+
 def avoid_errors(nodes, lfts, owner, spec):
     """The cable at switch DESC port PORT is cabled (ibnetdiscover) and no LFT entry at either end uses it."""
     desc, _, port = spec.rpartition(':')
@@ -241,6 +270,8 @@ def main():
                     help="check each CA pair's LIDs use min(2^LMC, shortest paths) distinct paths")
     ap.add_argument('--deadlock-free', action='store_true',
                     help='check the channel dependency graph of the read-back routes is acyclic')
+    ap.add_argument('--min-hop', action='store_true',
+                    help='check every switch->LID route takes the fewest cables (BFS over the cables)')
     ap.add_argument('--use', action='append', default=[], metavar='DESC:PORT',
                     help='some LFT entry of switch DESC sends over its port PORT')
     ap.add_argument('--avoid', action='append', default=[], metavar='DESC:PORT',
@@ -335,6 +366,8 @@ def main():
         errors.extend(path_diversity_errors(nodes, lfts, owner))
     if args.deadlock_free:
         errors.extend(deadlock_errors(nodes, lfts, owner))
+    if args.min_hop:
+        errors.extend(min_hop_errors(nodes, lfts, owner))
     pairs = len(switches) * len(owner)
     print(f"check_fabric: {len(switches)} switches, {len(cas)} CAs, {links // 2} links, {len(owner)} LIDs, "
           f"{pairs - bad_routes}/{pairs} switch->LID routes deliver")

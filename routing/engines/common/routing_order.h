@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "routing/base/ids.h"
+#include "routing/engines/engine_factory.h"
+#include "routing/engines/engine_options.h"
 #include "routing/engines/option_reader.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
@@ -49,5 +51,18 @@ std::string summarise_order(const std::vector<Guid>& guids);
 /// Reads routing.<engine>.guid_routing_order (an inline list) or guid_routing_order_file (a file of
 /// OpenSM's format) into `out`; both at once is an error at the file key. True when nothing was wrong.
 bool read_routing_order(OptionReader& in, std::vector<Guid>& out);
+
+/// The options of an engine whose section holds only its routing order (minhop, sssp, dor): each derives
+/// from this and names its section in kEngine.
+struct RoutingOrderOptions : EngineOptions {
+  /// routing.<engine>.guid_routing_order (or _file): port GUIDs whose LIDs are routed first, in this order;
+  /// empty = increasing LID order.
+  std::vector<Guid> guid_routing_order;
+
+  /// Read guid_routing_order or its _file (read_routing_order); false when refused.
+  bool read(OptionReader& in) { return read_routing_order(in, guid_routing_order); }
+  /// The routing order as summarise_order prints it.
+  std::vector<OptionSummary> summary() const { return {{"guid_routing_order", summarise_order(guid_routing_order)}}; }
+};
 
 }  // namespace smd

@@ -4,12 +4,12 @@
 #include <memory>
 #include <string>
 
+#include "routing/engines/common/channels.h"
+#include "routing/engines/common/layer_assign.h"
 #include "routing/engines/common/routing_order.h"
 #include "routing/engines/common/updn_paths.h"
-#include "routing/engines/dfsssp/channels.h"
-#include "routing/engines/dfsssp/layer_assign.h"
+#include "routing/engines/common/vl_budget.h"
 #include "routing/engines/dfsssp/sssp_paths.h"
-#include "routing/engines/dfsssp/vl_budget.h"
 #include "routing/model/hop_table.h"
 
 namespace smd {
@@ -66,10 +66,6 @@ bool fewer_layers(const LayerAssignment& a, const LayerAssignment& b) {
   return b.exceeded || a.layers_needed < b.layers_needed;
 }
 
-std::string plural(unsigned n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 }  // namespace
 
 Result<RoutingTables> SsspEngine::compute(const Topology& topo, const LidMap& lids) const {
@@ -81,7 +77,7 @@ Result<RoutingTables> SsspEngine::compute(const Topology& topo, const LidMap& li
 Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& lids) const {
   auto paths = balanced_paths(topo, lids, name(), options_.guid_routing_order);
   if (!paths) return paths.error();
-  const VlBudget budget = available_data_vls(topo, data_vls_, options_.max_vls);
+  const VlBudget budget = available_data_vls(topo, data_vls_, options_.max_vls, "routing.dfsssp.max_vls");
   // Layers are found up to the IBA maximum even when fewer VLs are available, so the message can say
   // how many the fabric would need.
   auto assigned = assign_layers(topo, paths->graph, paths->channels, paths->targets, paths->tables.lft, lids.max_lid(),
@@ -103,10 +99,7 @@ Result<RoutingTables> DfssspEngine::compute(const Topology& topo, const LidMap& 
     }
   }
   if (assigned->exceeded || assigned->layers_needed > budget.vls) {
-    const std::string needs = assigned->exceeded ? "more than " + std::to_string(kMaxDataVls) + " virtual layers"
-                                                 : plural(assigned->layers_needed, "virtual layer", "virtual layers");
-    return make_error(ErrorCode::kDeclined, "needs " + needs + ", the fabric offers " +
-                                                plural(budget.vls, "data VL", "data VLs") + " (" + budget.limit + ")");
+    return layers_do_not_fit(assigned->layers_needed, assigned->exceeded, budget);
   }
   assigned->layering.set_vls_available(budget.vls);
   if (options_.spread_vls) spread_layers(topo, assigned->layering, budget.vls);

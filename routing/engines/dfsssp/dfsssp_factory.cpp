@@ -10,12 +10,6 @@
 
 namespace smd {
 
-bool SsspOptions::read(OptionReader& in) { return read_routing_order(in, guid_routing_order); }
-
-std::vector<OptionSummary> SsspOptions::summary() const {
-  return {{"guid_routing_order", summarise_order(guid_routing_order)}};
-}
-
 bool DfssspOptions::read(OptionReader& in) {
   const bool vls_ok = in.read_unsigned("max_vls", 0, kMaxDataVls, max_vls);
   const bool spread_ok = in.read_bool("spread_vls", spread_vls);

@@ -6,24 +6,17 @@
 #include <vector>
 
 #include "routing/base/ids.h"
+#include "routing/engines/common/routing_order.h"
 #include "routing/engines/engine_factory.h"
 #include "routing/engines/engine_options.h"
 
 namespace smd {
 
-/// routing.sssp: the balanced shortest paths without layers.
-struct SsspOptions : EngineOptions {
+/// routing.sssp: the balanced shortest paths without layers. guid_routing_order (or _file): the listed
+/// ports' LIDs routed first, each finding the channels least loaded; an smd extension: OpenSM's sssp and
+/// dfsssp ignore guid_routing_order_file.
+struct SsspOptions : RoutingOrderOptions {
   static constexpr std::string_view kEngine = "sssp";
-
-  /// routing.sssp.guid_routing_order (or _file): port GUIDs whose LIDs are routed first, in this order
-  /// (routing/engines/common/routing_order.h): each finds the channels least loaded. Empty = LID order.
-  /// An smd extension: OpenSM's sssp/dfsssp ignore guid_routing_order_file.
-  std::vector<Guid> guid_routing_order;
-
-  /// Read guid_routing_order or its _file (read_routing_order); false when refused.
-  bool read(OptionReader& in);
-  /// The routing order as summarise_order prints it.
-  std::vector<OptionSummary> summary() const;
 };
 
 struct DfssspOptions : EngineOptions {
@@ -38,8 +31,8 @@ struct DfssspOptions : EngineOptions {
   /// routing.dfsssp.guid_routing_order (or _file): as SsspOptions::guid_routing_order.
   std::vector<Guid> guid_routing_order;
 
-  /// Read max_vls (0..kMaxDataVls), spread_vls and the routing order; false when one was refused. All are read even when
-  /// the first is wrong, so the earliest problem in the file is reported.
+  /// Read max_vls (0..kMaxDataVls), spread_vls and the routing order; false when one was refused. All are read even
+  /// when the first is wrong, so the earliest problem in the file is reported.
   bool read(OptionReader& in);
   /// max_vls ("auto" for 0), spread_vls ("on"/"off") and the routing order for the policy summary.
   std::vector<OptionSummary> summary() const;

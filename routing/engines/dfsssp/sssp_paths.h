@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "routing/engines/dfsssp/channels.h"
+#include "routing/engines/common/channels.h"
 #include "routing/model/forwarding.h"
 #include "routing/model/hop_table.h"
 

@@ -2,25 +2,15 @@
 #pragma once
 
 #include <string_view>
-#include <vector>
 
-#include "routing/base/ids.h"
-#include "routing/engines/engine_factory.h"
-#include "routing/engines/engine_options.h"
+#include "routing/engines/common/routing_order.h"
 
 namespace smd {
 
-struct MinhopOptions : EngineOptions {
+/// routing.minhop.guid_routing_order (or _file): the listed ports' LIDs routed first
+/// (routing/engines/common/routing_order.h); empty = increasing LID order.
+struct MinhopOptions : RoutingOrderOptions {
   static constexpr std::string_view kEngine = "minhop";
-
-  /// routing.minhop.guid_routing_order (or _file): port GUIDs whose LIDs are routed first, in this order
-  /// (routing/engines/common/routing_order.h); empty = increasing LID order.
-  std::vector<Guid> guid_routing_order;
-
-  /// Read guid_routing_order or its _file (read_routing_order); false when refused.
-  bool read(OptionReader& in);
-  /// The routing order as summarise_order prints it.
-  std::vector<OptionSummary> summary() const;
 };
 
 }  // namespace smd

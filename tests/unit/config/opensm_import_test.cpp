@@ -183,12 +183,12 @@ TEST(OpenSmImport, LogFlagsBecomeTheLevelThatShowsAsMuch) {
 
 TEST(OpenSmImport, EnginesSmdLacksAreDroppedAndMinhopEndsTheChain) {
   Conversion c;
-  auto r = c.run("routing_engine ftree,lash, updn\n");
+  auto r = c.run("routing_engine ftree,nue, updn\n");
   ASSERT_TRUE(r.ok());
   auto p = load_policy_string(r->yaml, "x");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->routing.engines, (std::vector<std::string>{"ftree", "updn", "minhop"}));
-  EXPECT_TRUE(mentions(r->not_carried, "engine lash is not in smd")) << r->yaml;
+  EXPECT_TRUE(mentions(r->not_carried, "engine nue is not in smd")) << r->yaml;
   // Only engines smd lacks: smd's default chain stays.
   Conversion d;
   EXPECT_EQ(d.policy("routing_engine torus-2QoS\n").routing.engines, Policy{}.routing.engines);

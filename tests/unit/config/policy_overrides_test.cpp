@@ -32,10 +32,10 @@ TEST(PolicyOverrides, GuidIsHexAndNotZero) {
 TEST(PolicyOverrides, EngineListIsCommaSeparatedAndChecked) {
   EXPECT_EQ(*parse_engine_list_override("updn"), (std::vector<std::string>{"updn"}));
   EXPECT_EQ(*parse_engine_list_override("ftree,updn,minhop"), (std::vector<std::string>{"ftree", "updn", "minhop"}));
-  auto unknown = parse_engine_list_override("ftree,lash");
+  auto unknown = parse_engine_list_override("ftree,nue");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message,
-            "--routing-engine 'ftree,lash': unknown engine 'lash'; known: dfsssp, file, ftree, minhop, sssp, updn");
+            "--routing-engine 'ftree,nue': unknown engine 'nue'; known: dfsssp, dor, file, ftree, lash, minhop, sssp, updn");
   auto empty = parse_engine_list_override("updn,,minhop");
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("engine 2 is empty"), std::string::npos) << empty.error().message;

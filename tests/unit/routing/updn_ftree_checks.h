@@ -15,6 +15,7 @@
 #include "routing/model/forwarding.h"
 #include "routing/model/lid_map.h"
 #include "routing/model/topology.h"
+#include "routing/model/vl_layers.h"
 
 namespace smd::testing {
 
@@ -134,6 +135,52 @@ inline bool cdg_acyclic(const Topology& topo, const LidMap& lids, const RoutingT
     }
   }
   return kahn_acyclic(deps);
+}
+
+/// Hop distances between every two switches, by BFS over the topology's switch cables: [from][to].
+inline std::map<NodeIndex, std::map<NodeIndex, unsigned>> switch_hops(const Topology& topo) {
+  std::map<NodeIndex, std::map<NodeIndex, unsigned>> dist;
+  for (NodeIndex s : topo.switches()) {
+    auto& d = dist[s];
+    std::vector<NodeIndex> queue{s};
+    d[s] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const NodeIndex u = queue[head];
+      for (const Port& p : topo.node(u).ports) {
+        if (p.connected() && topo.node(p.peer).is_switch() && !d.count(p.peer)) {
+          d[p.peer] = d[u] + 1;
+          queue.push_back(p.peer);
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+/// Every (switch, LID) route of `t` on its layer (0 when t has no layering), dependencies grouped by
+/// layer; true when every route delivers and a Kahn sort empties every layer's graph. `layers_seen` gets
+/// the layers that carry at least one route. The check of VL-layered engines (dfsssp, lash).
+inline bool every_layer_acyclic(const Topology& topo, const LidMap& lids, const RoutingTables& t,
+                                std::set<unsigned>* layers_seen = nullptr) {
+  std::map<unsigned, std::map<Channel, std::set<Channel>>> deps;
+  for (const auto& e : lids.entries()) {
+    for (unsigned k = 0; k < (1u << e.lmc); ++k) {
+      const Lid lid = static_cast<Lid>(e.base + k);
+      for (NodeIndex s : topo.switches()) {
+        const auto r = walk(topo, lids, t, s, lid);
+        if (!r.error.empty()) return false;
+        const unsigned layer = t.layering ? t.layering->layer_of(s, lid) : 0;
+        if (layers_seen) layers_seen->insert(layer);
+        auto& g = deps[layer];
+        for (std::size_t i = 0; i + 1 < r.hops.size(); ++i) g[r.hops[i]].insert(r.hops[i + 1]);
+        for (const auto& h : r.hops) g[h];
+      }
+    }
+  }
+  for (auto& [layer, g] : deps) {
+    if (!kahn_acyclic(g)) return false;
+  }
+  return true;
 }
 
 /// Switch the CA's first cabled port attaches to, with that port's base LID.

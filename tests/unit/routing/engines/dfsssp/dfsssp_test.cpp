@@ -6,13 +6,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <set>
 
 #include "routing/chain/registry.h"
+#include "routing/engines/common/vl_budget.h"
 #include "routing/engines/dfsssp/dfsssp_factory.h"
-#include "routing/engines/dfsssp/vl_budget.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
@@ -35,32 +34,6 @@ Result<RoutingTables> dfsssp(const Topology& topo, const LidMap& lids, const Rou
   return dfsssp_factory().create(opts)->compute(topo, lids);
 }
 
-/// Every (switch, LID) route of `t` on its layer (0 when t has no layering), dependencies grouped by
-/// layer; true when a Kahn sort empties every layer's graph. `layers_seen` gets the layers that carry
-/// at least one route.
-bool every_layer_acyclic(const Topology& topo, const LidMap& lids, const RoutingTables& t,
-                         std::set<unsigned>* layers_seen = nullptr) {
-  std::map<unsigned, std::map<Channel, std::set<Channel>>> deps;
-  for (const auto& e : lids.entries()) {
-    for (unsigned k = 0; k < (1u << e.lmc); ++k) {
-      const Lid lid = static_cast<Lid>(e.base + k);
-      for (NodeIndex s : topo.switches()) {
-        const auto r = testing::walk(topo, lids, t, s, lid);
-        EXPECT_EQ(r.error, "") << topo.node(s).description << " -> " << lid;
-        const unsigned layer = t.layering ? t.layering->layer_of(s, lid) : 0;
-        if (layers_seen) layers_seen->insert(layer);
-        auto& g = deps[layer];
-        for (std::size_t i = 0; i + 1 < r.hops.size(); ++i) g[r.hops[i]].insert(r.hops[i + 1]);
-        for (const auto& h : r.hops) g[h];
-      }
-    }
-  }
-  for (auto& [layer, g] : deps) {
-    if (!testing::kahn_acyclic(g)) return false;
-  }
-  return true;
-}
-
 /// Everything a layered result must satisfy; returns the layers it uses.
 unsigned expect_layered_sound(const Topology& topo, const LidMap& lids, const RoutingTables& t, unsigned max_vls) {
   EXPECT_EQ(t.engine, "dfsssp");
@@ -72,7 +45,7 @@ unsigned expect_layered_sound(const Topology& topo, const LidMap& lids, const Ro
   auto v = verify_tables(topo, lids, t, /*require_deadlock_free=*/false);
   EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().message);
   std::set<unsigned> seen;
-  EXPECT_TRUE(every_layer_acyclic(topo, lids, t, &seen));
+  EXPECT_TRUE(testing::every_layer_acyclic(topo, lids, t, &seen));
   EXPECT_LE(t.layering->layers(), max_vls);
   EXPECT_FALSE(seen.empty());
   if (!seen.empty()) {
@@ -99,23 +72,7 @@ AllToAll all_to_all(const Topology& topo, const LidMap& lids, const RoutingTable
   AllToAll out;
   for (const auto& [c, l] : testing::trace_loads(topo, lids, t, flows, &paths))
     out.max_load = std::max(out.max_load, l);
-  // BFS over switches from each CA's switch.
-  std::map<NodeIndex, std::map<NodeIndex, unsigned>> dist;
-  for (NodeIndex s : topo.switches()) {
-    auto& d = dist[s];
-    std::deque<NodeIndex> q{s};
-    d[s] = 0;
-    while (!q.empty()) {
-      const NodeIndex u = q.front();
-      q.pop_front();
-      for (const Port& p : topo.node(u).ports) {
-        if (p.connected() && topo.node(p.peer).is_switch() && !d.count(p.peer)) {
-          d[p.peer] = d[u] + 1;
-          q.push_back(p.peer);
-        }
-      }
-    }
-  }
+  auto dist = testing::switch_hops(topo);
   double hops = 0, min_hops = 0;
   for (std::size_t i = 0; i < flows.size(); ++i) {
     hops += static_cast<double>(paths[i].size());
@@ -300,7 +257,7 @@ TEST(Dfsssp, RandomGraphWithinThePortsVlCaps) {
   Topology topo = make_random(32, 4, 2, 7).value();
   const LidMap lids = assign_test_lids(topo);
   set_vl_caps(topo, 4);
-  EXPECT_EQ(available_data_vls(topo, 15, 0).vls, 8);
+  EXPECT_EQ(available_data_vls(topo, 15, 0, "routing.dfsssp.max_vls").vls, 8);
   auto eight = dfsssp(topo, lids, with_vls(15));
   ASSERT_TRUE(eight.ok()) << eight.error().message;
   const unsigned needed = expect_layered_sound(topo, lids, *eight, 8);
@@ -312,7 +269,7 @@ TEST(Dfsssp, RandomGraphWithinThePortsVlCaps) {
   topo.mutable_node(sw).ports[port].vl_cap = 2;
   const Port& far = topo.node(sw).ports[port];
   topo.mutable_node(far.peer).ports[far.peer_port].vl_cap = 0;
-  const VlBudget budget = available_data_vls(topo, 15, 0);
+  const VlBudget budget = available_data_vls(topo, 15, 0, "routing.dfsssp.max_vls");
   EXPECT_EQ(budget.vls, 2);
   EXPECT_NE(budget.limit.find(format_guid(topo.node(sw).guid)), std::string::npos) << budget.limit;
   EXPECT_NE(budget.limit.find("port " + std::to_string(port) + " has VLCap 2"), std::string::npos) << budget.limit;
@@ -337,16 +294,16 @@ TEST(Dfsssp, CaLinksLimitTheVlsToo) {
   // the layers as a switch link would, and the limit names it.
   Topology topo = make_torus({3, 3}, 2).value();
   set_vl_caps(topo, 4);
-  EXPECT_EQ(available_data_vls(topo, 15, 0).vls, 8);
-  EXPECT_EQ(available_data_vls(topo, 4, 0).vls, 4);
-  EXPECT_EQ(available_data_vls(topo, 15, 3).vls, 3);
+  EXPECT_EQ(available_data_vls(topo, 15, 0, "routing.dfsssp.max_vls").vls, 8);
+  EXPECT_EQ(available_data_vls(topo, 4, 0, "routing.dfsssp.max_vls").vls, 4);
+  EXPECT_EQ(available_data_vls(topo, 15, 3, "routing.dfsssp.max_vls").vls, 3);
   const NodeIndex host = topo.cas()[3];
   topo.mutable_node(host).ports[1].vl_cap = 2;
-  const VlBudget capped = available_data_vls(topo, 15, 0);
+  const VlBudget capped = available_data_vls(topo, 15, 0, "routing.dfsssp.max_vls");
   EXPECT_EQ(capped.vls, 2);
   EXPECT_EQ(capped.limit, "CA " + describe_node(topo.node(host)) + " port 1 has VLCap 2 (2 VLs)");
   set_vl_caps(topo, 0);  // unknown everywhere: only the options limit
-  EXPECT_EQ(available_data_vls(topo, 15, 0).vls, 15);
+  EXPECT_EQ(available_data_vls(topo, 15, 0, "routing.dfsssp.max_vls").vls, 15);
 }
 
 TEST(Dfsssp, RegistryBuildsBothEngines) {

@@ -1,4 +1,4 @@
-#include "routing/engines/dfsssp/layer_assign.h"
+#include "routing/engines/common/layer_assign.h"
 
 #include <algorithm>
 #include <string>
@@ -181,12 +181,14 @@ bool reaches(const ChannelIndex& channels, const Dependencies& deps, const std::
   return false;
 }
 
-/// The other heuristic, first fit (as LASH places paths): each route, in (switch, LID) order, goes on the
-/// lowest layer it joins without closing a cycle there; every dependency it adds is checked for a path
-/// back. Layers only ever gain routes that keep them acyclic. Returns the layers used, or max_layers + 1
-/// when some route fits on none (then `layer` is partial).
+/// The other heuristic, first fit (as LASH places paths): each group of routes, in `groups` order (empty:
+/// every route alone, in (switch, LID) order), goes on the lowest layer it joins without closing a cycle
+/// there; every dependency it adds is checked for a path back. Layers only ever gain routes that keep
+/// them acyclic. Returns the layers used, or max_layers + 1 when some group fits on none (then `layer` is
+/// partial).
 unsigned first_fit_layers(const ChannelIndex& channels, const Dependencies& deps, const Routes& routes,
-                          unsigned max_layers, std::vector<std::uint8_t>& layer) {
+                          unsigned max_layers, std::vector<std::uint8_t>& layer,
+                          const std::vector<std::vector<RouteId>>& groups = {}) {
   std::vector<std::vector<std::uint32_t>> count;
   std::vector<std::uint32_t> stamp(channels.size(), 0);
   std::uint32_t mark = 0;
@@ -197,17 +199,23 @@ unsigned first_fit_layers(const ChannelIndex& channels, const Dependencies& deps
     return static_cast<ChannelId>(std::upper_bound(deps.edge_first.begin(), deps.edge_first.end(), e) -
                                   deps.edge_first.begin() - 1);
   };
-  for (RouteId r = 0; r < layer.size(); ++r) {
+  std::vector<RouteId> alone(1);
+  const std::size_t units = groups.empty() ? layer.size() : groups.size();
+  for (std::size_t g = 0; g < units; ++g) {
+    if (groups.empty()) alone[0] = static_cast<RouteId>(g);
+    const std::vector<RouteId>& group = groups.empty() ? alone : groups[g];
     unsigned to = 0;
     for (; to < max_layers; ++to) {
       if (to == count.size()) count.emplace_back(deps.size(), 0);
       std::vector<std::uint32_t>& c = count[to];
       added.clear();
-      for (std::uint32_t k = routes.edge_begin[r]; k < routes.edge_begin[r + 1]; ++k) {
-        const EdgeId e = routes.edges[k];
-        if (c[e] == 0) {
-          c[e] = 1;  // tentatively, so that a cycle through two new edges is seen too
-          added.push_back(e);
+      for (const RouteId r : group) {
+        for (std::uint32_t k = routes.edge_begin[r]; k < routes.edge_begin[r + 1]; ++k) {
+          const EdgeId e = routes.edges[k];
+          if (c[e] == 0) {
+            c[e] = 1;  // tentatively, so that a cycle through two new edges is seen too
+            added.push_back(e);
+          }
         }
       }
       bool closes = false;
@@ -225,13 +233,30 @@ unsigned first_fit_layers(const ChannelIndex& channels, const Dependencies& deps
       }
       for (EdgeId e : added) c[e] = 0;
       if (closes) continue;
-      for (std::uint32_t k = routes.edge_begin[r]; k < routes.edge_begin[r + 1]; ++k) ++c[routes.edges[k]];
-      layer[r] = static_cast<std::uint8_t>(to);
+      for (const RouteId r : group) {
+        for (std::uint32_t k = routes.edge_begin[r]; k < routes.edge_begin[r + 1]; ++k) ++c[routes.edges[k]];
+        layer[r] = static_cast<std::uint8_t>(to);
+      }
       break;
     }
     if (to == max_layers) return max_layers + 1;
   }
   return std::max<unsigned>(1, static_cast<unsigned>(count.size()));
+}
+
+/// The layering of `layer` (per route of `routes`) into `out`, or `out.exceeded` when the placement needed
+/// more than max_layers (then the layering stays empty).
+void finish_layering(const Topology& topo, const SwitchGraph& graph, const Routes& routes,
+                     const std::vector<std::uint8_t>& layer, Lid max_lid, std::uint8_t max_layers,
+                     LayerAssignment& out) {
+  if (out.layers_needed > max_layers) {
+    out.exceeded = true;
+    return;
+  }
+  out.layering = VlLayering(topo, max_lid);
+  for (RouteId r = 0; r < layer.size(); ++r) {
+    if (layer[r] != 0) out.layering.set(graph.node(routes.src[r]), routes.dlid[r], layer[r]);
+  }
 }
 
 }  // namespace
@@ -298,14 +323,52 @@ Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& g
       layer.swap(fitted);
     }
   }
-  if (out.layers_needed > max_layers) {
-    out.exceeded = true;
-    return out;
+  finish_layering(topo, graph, routes, layer, max_lid, max_layers, out);
+  return out;
+}
+
+Result<LayerAssignment> assign_layers_first_fit(const Topology& topo, const SwitchGraph& graph,
+                                                const ChannelIndex& channels, const std::vector<LidTarget>& targets,
+                                                const std::vector<Lft>& lft, Lid max_lid, std::uint8_t max_layers,
+                                                const std::vector<RouteGroup>& groups) {
+  max_layers = std::clamp<std::uint8_t>(max_layers, 1, kMaxDataVls);
+  const Dependencies deps(channels);
+  auto collected = collect_routes(topo, graph, channels, deps, targets, lft, max_lid);
+  if (!collected) return collected.error();
+  LayerAssignment out;
+  out.routes = collected->src.size();
+  out.first_fit = true;
+  std::vector<std::uint8_t> layer(out.routes, 0);
+  std::vector<std::vector<RouteId>> ids;  // `groups` as route ids, then every route they leave out alone
+  if (!groups.empty()) {
+    const Routes& routes = *collected;
+    std::vector<bool> grouped(out.routes, false);
+    for (const RouteGroup& group : groups) {
+      std::vector<RouteId> members;
+      for (const auto& [src, dlid] : group) {
+        // Routes are collected in (switch, LID) order; one without a dependency is not among them.
+        RouteId lo = 0, hi = static_cast<RouteId>(out.routes);
+        while (lo < hi) {
+          const RouteId mid = lo + (hi - lo) / 2;
+          if (routes.src[mid] < src || (routes.src[mid] == src && routes.dlid[mid] < dlid)) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        if (lo < out.routes && routes.src[lo] == src && routes.dlid[lo] == dlid && !grouped[lo]) {
+          grouped[lo] = true;
+          members.push_back(lo);
+        }
+      }
+      if (!members.empty()) ids.push_back(std::move(members));
+    }
+    for (RouteId r = 0; r < out.routes; ++r) {
+      if (!grouped[r]) ids.push_back({r});
+    }
   }
-  out.layering = VlLayering(topo, max_lid);
-  for (RouteId r = 0; r < num_routes; ++r) {
-    if (layer[r] != 0) out.layering.set(graph.node(routes.src[r]), routes.dlid[r], layer[r]);
-  }
+  out.layers_needed = static_cast<std::uint8_t>(first_fit_layers(channels, deps, *collected, max_layers, layer, ids));
+  finish_layering(topo, graph, *collected, layer, max_lid, max_layers, out);
   return out;
 }
 

@@ -20,10 +20,11 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "routing/base/status.h"
-#include "routing/engines/dfsssp/channels.h"
+#include "routing/engines/common/channels.h"
 #include "routing/model/forwarding.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/topology.h"
@@ -49,6 +50,22 @@ struct LayerAssignment {
 Result<LayerAssignment> assign_layers(const Topology& topo, const SwitchGraph& graph, const ChannelIndex& channels,
                                       const std::vector<LidTarget>& targets, const std::vector<Lft>& lft, Lid max_lid,
                                       std::uint8_t max_layers, bool allow_first_fit = true);
+
+/// Routes (source switch, DLID) that first fit places on one layer together, in the order given: LASH
+/// puts both directions of a switch pair on one layer.
+using RouteGroup = std::vector<std::pair<SwitchIndex, Lid>>;
+
+/// LASH's placement alone (Skeie et al., IPDPS 2002): every group of `groups` in turn (then every route
+/// they leave out, alone, in (switch, LID) order; with no groups, every route alone in that order) on the
+/// lowest layer it keeps acyclic, with no cap on the number of routes (the caller keeps them few: LASH
+/// passes one LID per destination switch). Routes with the same channels land on the same layer: a layer
+/// that refused one still closes the cycle for the next. A listed route with no dependency (at most one
+/// cable) is not placed: it stays on layer 0, where it closes nothing. Same inputs, errors and result as
+/// assign_layers; first_fit is true. Cost: per group, a search of the layer for each dependency it adds.
+Result<LayerAssignment> assign_layers_first_fit(const Topology& topo, const SwitchGraph& graph,
+                                                const ChannelIndex& channels, const std::vector<LidTarget>& targets,
+                                                const std::vector<Lft>& lft, Lid max_lid, std::uint8_t max_layers,
+                                                const std::vector<RouteGroup>& groups = {});
 
 /// Spread the routes of each layer over the VLs `available` leaves spare (DFSSSP's use of spare VLs, which
 /// lowers head-of-line blocking but changes no path): layer i of n gets available/n VLs (the first

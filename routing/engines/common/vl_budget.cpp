@@ -1,4 +1,4 @@
-#include "routing/engines/dfsssp/vl_budget.h"
+#include "routing/engines/common/vl_budget.h"
 
 #include <algorithm>
 
@@ -6,7 +6,8 @@
 
 namespace smd {
 
-VlBudget available_data_vls(const Topology& topo, std::uint8_t data_vls, unsigned max_vls) {
+VlBudget available_data_vls(const Topology& topo, std::uint8_t data_vls, unsigned max_vls,
+                            std::string_view max_vls_key) {
   VlBudget budget;
   budget.vls = kMaxDataVls;
   budget.limit = "the IBA maximum of 15 data VLs";
@@ -39,9 +40,24 @@ VlBudget available_data_vls(const Topology& topo, std::uint8_t data_vls, unsigne
   }
   if (max_vls != 0 && max_vls < budget.vls) {
     budget.vls = static_cast<std::uint8_t>(max_vls);
-    budget.limit = "routing.dfsssp.max_vls is " + std::to_string(max_vls);
+    budget.limit = std::string(max_vls_key) + " is " + std::to_string(max_vls);
   }
   return budget;
+}
+
+namespace {
+
+std::string plural(unsigned n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+Error layers_do_not_fit(std::uint8_t layers_needed, bool exceeded, const VlBudget& budget) {
+  const std::string needs = exceeded ? "more than " + std::to_string(kMaxDataVls) + " virtual layers"
+                                     : plural(layers_needed, "virtual layer", "virtual layers");
+  return make_error(ErrorCode::kDeclined, "needs " + needs + ", the fabric offers " +
+                                              plural(budget.vls, "data VL", "data VLs") + " (" + budget.limit + ")");
 }
 
 }  // namespace smd

@@ -1,4 +1,4 @@
-#include "routing/engines/dfsssp/channels.h"
+#include "routing/engines/common/channels.h"
 
 namespace smd {
 
