@@ -73,7 +73,7 @@ plan --drain sw-L0-1 --lft-dump "${work}/not-a-dir/after.lft"
 grep -q "not-a-dir/after.lft" "${work}/err" || fail "leaf, unwritable dump: the write failure is not said: $(cat "${work}/err")"
 grep -q "^smd plan: the drain would cut off .* (exit 5 wins over 4)$" "${work}/err" ||
   fail "leaf, unwritable dump: the cut-off is not said: $(cat "${work}/err")"
-grep -q "^lost pairs    $((2 * h * (N - h) + h * (h - 1)))$" "${work}/out" || fail "leaf, unwritable dump: no report"
+grep -q "^lost pairs    $((2 * h * (N - h) + h * (h - 1))) " "${work}/out" || fail "leaf, unwritable dump: no report"
 
 plan --drain sw-L2-0 --lft-dump "${work}/after.lft"
 [[ ${rc} == 0 ]] || fail "spine: exit ${rc}: $(cat "${work}/err")"
