@@ -71,7 +71,7 @@ TEST(RoutedTopology, AHostsOwnCableDrainedSeparatesIt) {
 
 TEST(RoutedTopology, OutOfRangeDrainsAreSkipped) {
   TwoSpineFabric f;
-  const std::vector<CableEnd> drains{{static_cast<NodeIndex>(f.t.size() + 3), 0}, {f.l0, 60}, {f.l0, 7}};
+  const std::vector<CableEnd> drains{{static_cast<NodeIndex>(f.t.size() + 3), 0}, {f.l0, 60}, {f.s0, 3}};
   EXPECT_TRUE(drained_cables(f.t, drains).empty());  // no such node, no such port, an uncabled port
 }
 

@@ -55,7 +55,7 @@ TEST_F(DrainBookTest, TheSecondSpineIsRefusedAndNothingIsRecorded) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
   EXPECT_EQ(r.error().message,
-            "drain: would cut off 0x0000000000000010 (h0) port 1 and 0x0000000000000012 (h2) port 1 from each other "
+            "drain: would cut off 0x0000000000000010 (h0) port 1 and 0x0000000000000030 (h2) port 1 from each other "
             "(every path lost): nothing drained; --force drains anyway");
   EXPECT_EQ(book.parts(), (std::vector<PortKey>{{0x300, 0}}));
   EXPECT_EQ(file_text(), before);
@@ -73,7 +73,7 @@ TEST_F(DrainBookTest, ForceRecordsTheCutAndSaysWhatItSeparates) {
   ASSERT_TRUE(book.drain(f.t, names({"S0"}), false).ok());
   auto r = book.drain(f.t, names({"S1"}), true);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  EXPECT_EQ(r->separated, "0x0000000000000010 (h0) port 1 and 0x0000000000000012 (h2) port 1");
+  EXPECT_EQ(r->separated, "0x0000000000000010 (h0) port 1 and 0x0000000000000030 (h2) port 1");
   EXPECT_EQ(file_text(), std::string(kHeader) + "0x0000000000000300 0 checked\n0x0000000000000400 0 forced\n");
 }
 
