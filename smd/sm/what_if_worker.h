@@ -6,10 +6,9 @@
 #pragma once
 
 #include <atomic>
+#include <boost/asio/io_context.hpp>
 #include <functional>
 #include <thread>
-
-#include <boost/asio/io_context.hpp>
 
 #include "routing/base/status.h"
 #include "smd/protocol/control_protocol.h"

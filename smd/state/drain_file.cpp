@@ -28,37 +28,37 @@ bool whole_number(std::string_view text, int base, T& out) {
 
 DrainFileLoad parse_drain_file(std::string_view text, const std::string& name) {
   DrainFileLoad load;
-  for_each_state_line(text, name, kFields, [&](const std::vector<std::string_view>& f, const std::string& where,
-                                               unsigned /*line*/) {
-    if (f.size() != kFields) {
-      load.problems.push_back(where + "expected '0xGUID PORT checked|forced'");
-      return;
-    }
-    DrainRecord r;
-    std::uint64_t guid = 0;
-    if (f[0].size() < 3 || f[0].substr(0, 2) != "0x" || !whole_number(f[0].substr(2), 16, guid) || guid == 0) {
-      load.problems.push_back(where + "'" + std::string(f[0]) + "' is not a 0x GUID");
-      return;
-    }
-    unsigned port = 0;
-    if (!whole_number(f[1], 10, port) || port > 254) {
-      load.problems.push_back(where + "port '" + std::string(f[1]) + "' is not 0..254");
-      return;
-    }
-    if (f[2] != "checked" && f[2] != "forced") {
-      load.problems.push_back(where + "'" + std::string(f[2]) + "' is neither checked nor forced");
-      return;
-    }
-    r.part = {guid, static_cast<PortNum>(port)};
-    r.forced = f[2] == "forced";
-    const bool listed = std::any_of(load.records.begin(), load.records.end(),
-                                    [&](const DrainRecord& other) { return other.part == r.part; });
-    if (listed) {
-      load.problems.push_back(where + hex64_text(guid) + " port " + std::to_string(port) + " is listed twice");
-      return;
-    }
-    load.records.push_back(r);
-  });
+  for_each_state_line(
+      text, name, kFields, [&](const std::vector<std::string_view>& f, const std::string& where, unsigned /*line*/) {
+        if (f.size() != kFields) {
+          load.problems.push_back(where + "expected '0xGUID PORT checked|forced'");
+          return;
+        }
+        DrainRecord r;
+        std::uint64_t guid = 0;
+        if (f[0].size() < 3 || f[0].substr(0, 2) != "0x" || !whole_number(f[0].substr(2), 16, guid) || guid == 0) {
+          load.problems.push_back(where + "'" + std::string(f[0]) + "' is not a 0x GUID");
+          return;
+        }
+        unsigned port = 0;
+        if (!whole_number(f[1], 10, port) || port > 254) {
+          load.problems.push_back(where + "port '" + std::string(f[1]) + "' is not 0..254");
+          return;
+        }
+        if (f[2] != "checked" && f[2] != "forced") {
+          load.problems.push_back(where + "'" + std::string(f[2]) + "' is neither checked nor forced");
+          return;
+        }
+        r.part = {guid, static_cast<PortNum>(port)};
+        r.forced = f[2] == "forced";
+        const bool listed = std::any_of(load.records.begin(), load.records.end(),
+                                        [&](const DrainRecord& other) { return other.part == r.part; });
+        if (listed) {
+          load.problems.push_back(where + hex64_text(guid) + " port " + std::to_string(port) + " is listed twice");
+          return;
+        }
+        load.records.push_back(r);
+      });
   return load;
 }
 

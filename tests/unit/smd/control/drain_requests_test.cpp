@@ -39,7 +39,8 @@ struct DrainControl : test::NullControl {
 
 TEST(DrainRequests, DrainHandsPartsForceAndRequesterOn) {
   DrainControl c;
-  const Json r = handle_request({{"cmd", "drain"}, {"parts", {"sw-L2-0", "0x10/1"}}, {"force", true}}, c, "uid 0 pid 7");
+  const Json r =
+      handle_request({{"cmd", "drain"}, {"parts", {"sw-L2-0", "0x10/1"}}, {"force", true}}, c, "uid 0 pid 7");
   EXPECT_EQ(r, ok_response({{"drained", {"sw-L2-0", "0x10/1"}}}));
   EXPECT_EQ(c.parts, (std::vector<std::string>{"sw-L2-0", "0x10/1"}));
   EXPECT_TRUE(c.force);
@@ -53,7 +54,8 @@ TEST(DrainRequests, MalformedDrainsNeverReachTheDaemon) {
   EXPECT_EQ(handle_request({{"cmd", "drain"}}, c), error_response("drain needs parts: switch or cable names"));
   EXPECT_EQ(handle_request({{"cmd", "drain"}, {"parts", Json::array()}}, c),
             error_response("drain needs parts: switch or cable names"));
-  EXPECT_EQ(handle_request({{"cmd", "drain"}, {"parts", "sw"}}, c), error_response("drain: parts must be a list of names"));
+  EXPECT_EQ(handle_request({{"cmd", "drain"}, {"parts", "sw"}}, c),
+            error_response("drain: parts must be a list of names"));
   EXPECT_EQ(handle_request({{"cmd", "drain"}, {"parts", {"sw", 3}}}, c),
             error_response("drain: every part must be a non-empty name"));
   EXPECT_EQ(handle_request({{"cmd", "drain"}, {"parts", {""}}}, c),

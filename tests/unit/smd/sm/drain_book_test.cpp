@@ -154,11 +154,11 @@ TEST_F(DrainBookTest, TheFileSurvivesARestart) {
 TEST_F(DrainBookTest, BadLinesAreNamedAndSkipped) {
   write("drained",
         "0x0000000000000300 0 checked\n"
-        "0x300 0 checked\n"   // listed twice
-        "0xzz 0 checked\n"    // not a GUID
-        "0x400 255 checked\n" // port out of range
-        "0x400 0 maybe\n"     // neither mode
-        "0x400 0\n"           // a field short
+        "0x300 0 checked\n"              // listed twice
+        "0xzz 0 checked\n"               // not a GUID
+        "0x400 255 checked\n"            // port out of range
+        "0x400 0 maybe\n"                // neither mode
+        "0x400 0\n"                      // a field short
         "0x0000000000000100 1 forced");  // no newline: a write cut short
   DrainBook book(path());
   auto problems = book.load();
