@@ -23,7 +23,7 @@ _smctl() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local global="--socket --instance --json --timeout --list-commands --help --version"
   local commands="status nodes lfts route sweep reroute report sa partitions groups counters ports port export
-                  dump log-level sweeps perfmgr"
+                  dump log-level sweeps perfmgr drain undrain what-if"
   case ${prev} in
     --socket | -o | --output) _smd_complete_files; return ;;
     --instance | --timeout | --reason) COMPREPLY=(); return ;;
@@ -52,6 +52,9 @@ _smctl() {
     log-level) [[ -z ${sub} ]] && words+=" ${_smd_levels}" ;;
     sweeps) words+=" --reason"; [[ -z ${sub} ]] && words+=" on off" ;;
     perfmgr) [[ -z ${sub} ]] && words+=" clear pass" ;;
+    drain) words+=" --force" ;;
+    undrain) words+=" --all" ;;
+    what-if) [[ -z ${sub} ]] && words+=" drain" ;;
   esac
   _smd_complete_words "${words}"
 }

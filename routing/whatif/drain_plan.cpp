@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <set>
 #include <utility>
 
-#include "routing/isolation/cable_isolation.h"
+#include "routing/isolation/routed_topology.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/partitions/partition_plan.h"
@@ -213,28 +212,16 @@ Result<Rerouted> route_drained(const Topology& topo, const Topology& drained, co
 }  // namespace
 
 Topology drained_topology(const Topology& topo, std::span<const DrainPart> parts, std::size_t& cables) {
-  std::vector<IsolationDecision> cut;
-  std::set<std::pair<CableEnd, CableEnd>> seen;
-  const auto add = [&](NodeIndex n, PortNum p) {
-    const Port& port = topo.node(n).ports[p];
-    if (!port.connected()) return;
-    IsolationDecision d;
-    d.end = CableEnd{n, p};
-    d.peer = CableEnd{port.peer, port.peer_port};
-    d.isolated = true;  // a drain is asked for whatever it cuts off: the report says what
-    if (seen.insert(std::minmax(d.end, d.peer)).second) cut.push_back(d);
-  };
+  // The daemon's routed_topology takes the same ends: a switch as port 0, a cable as the end named. A drain
+  // is asked for whatever it cuts off: the report says what.
+  std::vector<CableEnd> ends;
+  ends.reserve(parts.size());
   for (const DrainPart& part : parts) {
-    if (part.node >= topo.size()) continue;
-    if (part.kind == DrainPart::Kind::kCable) {
-      if (part.port < topo.node(part.node).ports.size()) add(part.node, part.port);
-      continue;
-    }
-    const Node& sw = topo.node(part.node);
-    for (PortNum p = 1; p < sw.ports.size(); ++p) add(part.node, p);
+    ends.push_back({part.node, part.kind == DrainPart::Kind::kCable ? part.port : PortNum{0}});
   }
-  cables = cut.size();
-  return without_cables(topo, cut);
+  const RoutedTopology routed = routed_topology(topo, ends, {});
+  cables = routed.drained.size();
+  return routed.topo;
 }
 
 unsigned changed_lft_blocks(const Lft& before, const Lft& after) {

@@ -1,6 +1,6 @@
 // What-if drain (issue 46, item 3): what taking switches or cables out of routing would do, computed on
 // the model alone, without touching a fabric. `smd plan --drain` calls it offline; the daemon's
-// `smctl what-if drain` is to call the same function with the tables it has programmed.
+// `smctl what-if drain` calls it with the tables it has programmed (smd/sm/what_if_job.h).
 //
 // The drained fabric is the one health isolation routes on (routing/isolation): the drained cables are
 // gone from the Topology routing sees, links stay up and every LID is kept (the same LidMap). A drained

@@ -1,4 +1,4 @@
-// Naming what to drain: the parts an operator lists before maintenance (`smd plan --drain`, later
+// Naming what to drain: the parts an operator lists before maintenance (`smd plan --drain`,
 // `smctl what-if drain`), resolved against one Topology. Two kinds of part:
 //   - a switch: its node GUID ("0x0002c90300001234") or its NodeDescription (the netfile's id, e.g.
 //     sw-L0-0, quotes optional; a quoted name is only a NodeDescription, and a name that reads as one

@@ -27,8 +27,8 @@
 #include "routing/verify/verify.h"
 #include "routing/whatif/drain_plan.h"
 #include "routing/whatif/fabric_loss.h"
-#include "smd/cli/chain_attempts_output.h"
-#include "smd/cli/drain_report_output.h"
+#include "smd/report/chain_attempts_output.h"
+#include "smd/report/drain_report_output.h"
 #include "smd/cli/layer_report.h"
 #include "smd/dump/opensm_lfts.h"
 #include "smd/state/ar_plan_json.h"
@@ -539,6 +539,18 @@ void print_report(const PlanArgs& args, const PlanRun& run, std::ostream& out) {
   out << run.roce_text.str();
 }
 
+/// The exit code of --drain: 5 when CA pairs would be cut off, whatever else failed (a maintenance script
+/// must not read a write failure as "the drain is safe"), else `write_rc` (0 or kPlanWriteFailed). Each
+/// failure gets its line on `err`; the write's was printed by write_table_files.
+int drain_exit_code(std::uint64_t lost_pairs, std::uint64_t cut_off, int write_rc, std::ostream& err) {
+  if (lost_pairs == 0) return write_rc;
+  err << "smd plan: the drain would cut off " << lost_pairs << " ordered CA pairs (" << cut_off
+      << " CA ports lose every path)";
+  if (write_rc != 0) err << "; the files above were not written either (exit 5 wins over 4)";
+  err << "\n";
+  return kPlanDrainCutsOff;
+}
+
 /// --drain: the what-if on the routed plan (routing/whatif), its report, and the exit code a script acts on.
 int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, std::ostream& out, std::ostream& err) {
   if (args.roce.requested()) {
@@ -571,9 +583,11 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
     return kPlanRoutingFailed;
   }
   // The files asked for hold the tables after the drain, on the whole fabric's DR paths (links stay up).
+  // A file that cannot be written still leaves the report to print and the cut-off pairs to say: both
+  // failures are on stderr, and the exit code is the cut-off's (smd.8 says why).
   const std::string engine_before = run.routed->tables.engine;
   run.routed->tables = std::move(report->tables_after);
-  if (const int rc = write_table_files(args, run, err)) return rc;
+  const int write_rc = write_table_files(args, run, err);
   tm.total = ms_since(started);
   if (args.format == "json") {
     const auto j = drain_report_json(*run.topo, engine_before, *report, tm);
@@ -581,10 +595,7 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
   } else {
     print_drain_report(out, *run.topo, engine_before, *report, tm);
   }
-  if (report->lost_pairs == 0) return 0;
-  err << "smd plan: the drain would cut off " << report->lost_pairs << " ordered CA pairs (" << report->cut_off
-      << " CA ports lose every path)\n";
-  return kPlanDrainCutsOff;
+  return drain_exit_code(report->lost_pairs, report->cut_off, write_rc, err);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "config/policy_loader.h"
 #include "smd/control/dump_requests.h"
@@ -139,6 +141,48 @@ Json do_route(const CommandContext& c) {
   return from_result(route_json(*c.snap, name_field(c.request, "src"), name_field(c.request, "dst")));
 }
 
+// The "parts" field: switch and cable names as routing/whatif/drain_target.h reads them. An error line, or ""
+// with `out` filled; an empty list is refused unless `may_be_empty`.
+std::string part_list(const Json& request, const char* cmd, bool may_be_empty, std::vector<std::string>& out) {
+  const auto it = request.find("parts");
+  if (it == request.end() || it->is_null()) {
+    if (may_be_empty) return "";
+    return std::string(cmd) + " needs parts: switch or cable names";
+  }
+  if (!it->is_array()) return std::string(cmd) + ": parts must be a list of names";
+  for (const Json& p : *it) {
+    if (!p.is_string() || p.get<std::string>().empty()) return std::string(cmd) + ": every part must be a non-empty name";
+    out.push_back(p.get<std::string>());
+  }
+  if (out.empty() && !may_be_empty) return std::string(cmd) + " needs parts: switch or cable names";
+  return "";
+}
+
+Json do_drain(const CommandContext& c) {
+  std::vector<std::string> parts;
+  if (std::string e = part_list(c.request, "drain", false, parts); !e.empty()) return error_response(e);
+  const std::optional<bool> force = flag(c.request, "force");
+  if (!force) return error_response("drain: force must be true or false");
+  return from_result(c.control.request_drain(parts, *force, c.requester));
+}
+
+Json do_undrain(const CommandContext& c) {
+  std::vector<std::string> parts;
+  if (std::string e = part_list(c.request, "undrain", true, parts); !e.empty()) return error_response(e);
+  const std::optional<bool> all = flag(c.request, "all");
+  if (!all) return error_response("undrain: all must be true or false");
+  return from_result(c.control.request_undrain(parts, *all, c.requester));
+}
+
+void start_what_if_drain(const CommandContext& c, ControlReply reply) {
+  std::vector<std::string> parts;
+  if (std::string e = part_list(c.request, "what_if_drain", false, parts); !e.empty()) {
+    reply(error_response(e));
+    return;
+  }
+  c.control.what_if_drain(parts, [reply = std::move(reply)](Result<Json> r) { reply(from_result(r)); });
+}
+
 Json do_export(const CommandContext& c) { return from_result(export_json(c.request, *c.snap)); }
 Json do_dump(const CommandContext& c) { return from_result(dump_json(c.request, *c.snap)); }
 Json do_status(const CommandContext& c) { return ok_response(status_json(*c.snap)); }
@@ -154,12 +198,17 @@ Json do_lfts(const CommandContext& c) { return from_result(lfts_json(*c.snap, na
 // The summary comes from the catalog smctl shares (smd/protocol/control_commands.h): a name missing
 // there does not compile.
 constexpr ControlCommand row(std::string_view name, bool needs_snapshot, Json (*handle)(const CommandContext&)) {
-  return ControlCommand{name, control_command_info(name).summary, needs_snapshot, handle};
+  return ControlCommand{name, control_command_info(name).summary, needs_snapshot, handle, nullptr};
+}
+// A row answered later (ControlCommand::start).
+constexpr ControlCommand later_row(std::string_view name, void (*start)(const CommandContext&, ControlReply)) {
+  return ControlCommand{name, control_command_info(name).summary, false, nullptr, start};
 }
 
 // Sorted by name. Requests that only ask the daemon for something (sweep, reroute) need no snapshot.
 constexpr std::array kCommands = {
     row("counters", true, do_counters),
+    row("drain", false, do_drain),
     row("dump", true, do_dump),
     row("export", true, do_export),
     row("groups", true, do_groups),
@@ -177,6 +226,8 @@ constexpr std::array kCommands = {
     row("status", true, do_status),
     row("sweep", false, do_sweep),
     row("sweeps", false, do_sweeps),
+    row("undrain", false, do_undrain),
+    later_row("what_if_drain", start_what_if_drain),
 };
 
 // Every command of the catalog has a handler here, in the same order: smctl offers nothing the daemon
@@ -209,21 +260,46 @@ std::string control_command_names() {
   return out;
 }
 
-Json handle_request(const Json& request, DaemonControl& control, const std::string& requester) {
+void handle_request_async(const Json& request, DaemonControl& control, const std::string& requester,
+                          std::function<void(Json)> reply) {
   try {
     const std::string cmd = request.value("cmd", "");
     const ControlCommand* command = find_control_command(cmd);
-    if (!command) return error_response("unknown command '" + cmd + "' (known: " + control_command_names() + ")");
+    if (!command) {
+      reply(error_response("unknown command '" + cmd + "' (known: " + control_command_names() + ")"));
+      return;
+    }
     CommandContext ctx{request, control, requester, nullptr};
     if (command->needs_snapshot) {
       ctx.snap = control.snapshot();
-      if (!ctx.snap) return error_response("the daemon has published no state yet");
+      if (!ctx.snap) {
+        reply(error_response("the daemon has published no state yet"));
+        return;
+      }
     }
-    return command->handle(ctx);
+    if (command->start) {
+      command->start(ctx, std::move(reply));
+      return;
+    }
+    reply(command->handle(ctx));
   } catch (const std::exception& e) {
-    // A field of the wrong type (value() throws type_error): the client's fault, said in-band.
-    return error_response(std::string("bad request: ") + e.what());
+    // A field of the wrong type (value() throws type_error): the client's fault, said in-band. A start
+    // that threw has not handed its reply on.
+    if (reply) reply(error_response(std::string("bad request: ") + e.what()));
   }
+}
+
+Json handle_request(const Json& request, DaemonControl& control, const std::string& requester) {
+  // A command answered later would call back into this frame after it returned: refused here, it is
+  // served by handle_request_async.
+  const auto cmd = request.find("cmd");
+  if (cmd != request.end() && cmd->is_string()) {
+    const ControlCommand* command = find_control_command(cmd->get<std::string>());
+    if (command && command->start) return error_response("'" + cmd->get<std::string>() + "' is answered later");
+  }
+  std::optional<Json> answer;
+  handle_request_async(request, control, requester, [&answer](Json r) { answer = std::move(r); });
+  return answer ? std::move(*answer) : error_response("no answer");
 }
 
 }  // namespace smd::control

@@ -4,6 +4,7 @@
 // compile unless every catalog row has its handler here, so a new command is one row in each.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -27,14 +28,20 @@ struct CommandContext {
   std::string by() const { return requester.empty() ? "" : " by " + requester; }
 };
 
+/// How an answer that is computed later reaches the client (called once, on the daemon's thread).
+using ControlReply = std::function<void(Json)>;
+
 /// One row: the "cmd" value, what it does (the catalog's line, for help and errors), whether it reads the
 /// snapshot, and the handler, which answers with ok_response or error_response and may throw a
 /// Json::exception for a field of the wrong type (handle_request turns that into an error response).
+/// A row whose work must not hold up the daemon's thread (the what-if) has `start` instead of `handle`:
+/// it hands the work off and calls the reply when it is done.
 struct ControlCommand {
   std::string_view name;
   std::string_view summary;
   bool needs_snapshot = true;
   Json (*handle)(const CommandContext& ctx) = nullptr;
+  void (*start)(const CommandContext& ctx, ControlReply reply) = nullptr;
 };
 
 /// Every command, sorted by name (a unit test holds it to that, so the error's list reads sorted).

@@ -143,10 +143,21 @@ class ControlServer::Session : public control::ServedConnection {
       return;
     }
     auto request = control::parse_request(line);
-    if (!request.ok()) spdlog::info("control socket: bad request from {}: {}", requester_, request.error().message);
-    const control::Json response = request.ok() ? control::handle_request(*request, daemon_, requester_)
-                                                : control::error_response(request.error().message);
-    send(control::to_line(response), true);
+    if (!request.ok()) {
+      spdlog::info("control socket: bad request from {}: {}", requester_, request.error().message);
+      send(control::to_line(control::error_response(request.error().message)), true);
+      return;
+    }
+    // Most answers come at once; a what-if's comes from the daemon's thread when its worker is done. The
+    // deadline is re-armed so the wait counts from the request, not from the client's last line.
+    arm_deadline();
+    control::handle_request_async(*request, daemon_, requester_, [self = self<Session>()](control::Json response) {
+      if (self->server_stopped()) {
+        self->close();
+        return;
+      }
+      self->send(control::to_line(response), true);
+    });
   }
 
   void send(std::string line, bool then_read) {

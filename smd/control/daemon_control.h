@@ -2,10 +2,13 @@
 // so smd/control never includes the SM state machine.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "routing/base/status.h"
+#include "smd/protocol/control_protocol.h"
 #include "smd/state/fabric_snapshot.h"
 
 namespace smd {
@@ -42,6 +45,23 @@ class DaemonControl {
   /// `smctl perfmgr pass|clear`, handed to the PerfMgr's thread at once. Errors: kInvalidInput when no
   /// PerfMgr runs (perfmgr.enabled false, or this SM is not MASTER).
   virtual Status request_perfmgr(PerfMgrRequest what, const std::string& requester) = 0;
+  /// `smctl drain PART... [--force]`: record the parts (smd/sm/drain_book.h) and ask for the heavy sweep
+  /// that routes around them. {drained: [...], already: [...], separated?, cables?}. Errors (nothing
+  /// recorded): kInvalidInput for a bad name, a drain that would cut CA pairs off without `force`, or no
+  /// fabric yet; kIo when state_dir/drained is not written.
+  virtual Result<control::Json> request_drain(const std::vector<std::string>& parts, bool force,
+                                              const std::string& requester) = 0;
+  /// `smctl undrain PART...|--all`: remove drains and ask for the sweep that routes back over them.
+  /// {undrained: [...]}. Errors (nothing removed): as DrainBook::undrain.
+  virtual Result<control::Json> request_undrain(const std::vector<std::string>& parts, bool all,
+                                                const std::string& requester) = 0;
+  /// `smctl what-if drain PART...`: the what-if (routing/whatif/drain_plan.h) on the fabric, LIDs and tables
+  /// of the last programming sweep, with the policy's chain, options and partitions, computed off the
+  /// daemon's thread; nothing is sent to the fabric. `done` is called once, on the daemon's thread, with
+  /// {report: the JSON of `smd plan --drain --format json`, text: its text}. Errors: kInvalidInput for a bad
+  /// name, no programmed fabric yet, or a what-if already running; the what-if's own.
+  virtual void what_if_drain(const std::vector<std::string>& parts,
+                             std::function<void(Result<control::Json>)> done) = 0;
 };
 
 }  // namespace smd

@@ -205,6 +205,10 @@ void render_health(const FabricSnapshot& snap, Writer& w) {
             as_double(snap.babbling_ports_total));
   w.gauge("smd_babbling_links_disabled", "Links the SM holds disabled for babbling ports.",
           as_double(snap.babbling_links_disabled));
+  w.gauge("smd_drained_parts", "Switches and cables the operator drained (smctl drain): routes go around them.",
+          static_cast<double>(snap.drained.size()));
+  w.gauge("smd_drained_cables", "Cables the last routing phase took out for the operator's drains.",
+          as_double(snap.drained_cables));
   if (snap.unhealthy.empty()) return;
   w.family("smd_port_unhealthy", "gauge", "1 for each unhealthy port, with why and whether its cable is isolated.");
   for (const UnhealthyPortView& u : snap.unhealthy) {

@@ -259,6 +259,14 @@ Json status_json(const FabricSnapshot& snap) {
                             {"held_back", off.deferred},
                             {"first_held_back", off.first_deferred}};
   }
+  // `smctl drain`: the parts routes go around, and the cables the last routing phase took out for them.
+  Json drained = Json::array();
+  for (const DrainedPartView& d : snap.drained) {
+    drained.push_back({{"node_guid", format_guid(d.part.node_guid)}, {"port", d.part.port}, {"what", d.what},
+                       {"forced", d.forced}});
+  }
+  status["drained"] = std::move(drained);
+  status["drained_cables"] = snap.drained_cables;
   // smd --instance NAME: which of this host's SMs answered (null for the single SM).
   status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);
   Json restart = Json::array();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,11 @@ namespace smd::control {
 /// ("uid 0 pid 4242" from SO_PEERCRED); it goes into the reason of the sweeps and reroutes it requests, so the
 /// daemon's log says who started them.
 Json handle_request(const Json& request, DaemonControl& control, const std::string& requester = "");
+
+/// handle_request for a server that can answer later: `reply` gets the answer, at once for most commands,
+/// once the work is done for a row with `start` (command_table.h). Never throws.
+void handle_request_async(const Json& request, DaemonControl& control, const std::string& requester,
+                          std::function<void(Json)> reply);
 
 // --- Queries on one snapshot (some commands' bodies, exposed for tests; not a list of the commands) ------
 

@@ -23,6 +23,8 @@ struct ControlCommandInfo {
 inline constexpr std::array kControlCommandCatalog = {
     ControlCommandInfo{"counters", "counters [NODE] [--errors]",
                        "per-port PMA counters of the PerfMgr's last pass (perfmgr.enabled)"},
+    ControlCommandInfo{"drain", "drain PART... [--force]",
+                       "route around switches or cables (maintenance); refused if CA pairs would be cut off"},
     ControlCommandInfo{"dump", "dump lfts|subnet|mcfdbs|sl2vl [-o FILE]",
                        "what smd programmed, in OpenSM's dump file formats"},
     ControlCommandInfo{"export", "export roce", "a plan file the daemon wrote"},
@@ -46,6 +48,9 @@ inline constexpr std::array kControlCommandCatalog = {
                        "request a heavy sweep (runs even while sweeps are off), or a light one"},
     ControlCommandInfo{"sweeps", "sweeps off --reason TEXT | sweeps on",
                        "maintenance: turn light and trap-driven heavy sweeps off or on"},
+    ControlCommandInfo{"undrain", "undrain PART...|--all", "route over drained switches or cables again"},
+    ControlCommandInfo{"what_if_drain", "what-if drain PART...",
+                       "what draining switches or cables would do to the routes; nothing is changed"},
 };
 
 /// The row whose wire name is `name`; throws in a constant expression (a compile error) when none is.

@@ -48,6 +48,7 @@ int Daemon::run() {
   auto guard = boost::asio::make_work_guard(io_);
   sa_publisher_.set_partition_policy(policy_.partitions);
   open_transport(std::move(port.value()), start_sa_agent());
+  load_drains();
   health_policy_changed();
   if (sa_) {
     publish_sa();

@@ -61,6 +61,7 @@
 #include "smd/sa/sa_agent.h"
 #include "smd/sa/sa_publisher.h"
 #include "smd/sm/daemon_event.h"
+#include "smd/sm/drain_book.h"
 #include "smd/sm/event_timer.h"
 #include "smd/sm/election_agent.h"
 #include "smd/sm/event_queue.h"
@@ -76,6 +77,7 @@
 #include "smd/sm/sminfo_access.h"
 #include "smd/sm/sweep_record.h"
 #include "smd/sm/sweep_scheduler.h"
+#include "smd/sm/what_if_worker.h"
 #include "smd/state/fabric_snapshot.h"
 #include "smd/sweep/sweep_runner.h"
 
@@ -107,6 +109,15 @@ class Daemon final : public DaemonControl, private HealthHost {
   void set_log_level(const std::string& level, const std::string& requester) override;
   /// Hand the request to the PerfMgr thread now (PerfAgent is thread-safe and holds off while a sweep runs).
   Status request_perfmgr(PerfMgrRequest what, const std::string& requester) override;
+  /// Record the drains in drains_ (refused as DrainBook::drain says) and queue the heavy sweep that routes
+  /// around them; the snapshot lists them at once.
+  Result<control::Json> request_drain(const std::vector<std::string>& parts, bool force,
+                                      const std::string& requester) override;
+  /// Remove drains from drains_ and queue the heavy sweep that routes over them again.
+  Result<control::Json> request_undrain(const std::vector<std::string>& parts, bool all,
+                                        const std::string& requester) override;
+  /// The what-if on what_if_'s thread (MASTER with programmed tables only); `done` on this thread.
+  void what_if_drain(const std::vector<std::string>& parts, std::function<void(Result<control::Json>)> done) override;
   /// What SIGUSR1 runs to reopen the log file (logrotate); set by main() before run(). Its error is logged.
   void set_log_reopen(std::function<Status()> reopen) { runtime_.set_log_reopen(std::move(reopen)); }
 
@@ -266,6 +277,10 @@ class Daemon final : public DaemonControl, private HealthHost {
   /// SIGUSR1: reopen the log file through reopen_log_.
   void reopen_log();
 
+  // --- daemon_drain.cpp ---
+  /// Read state_dir/drained into drains_ (at start-up; its problems logged).
+  void load_drains();
+
   // --- daemon_publish.cpp ---
   void publish(const SweepSummary* summary);
   /// The SA's snapshot (sa_publisher_) handed to the SA thread.
@@ -297,6 +312,8 @@ class Daemon final : public DaemonControl, private HealthHost {
 
   RuntimeControls runtime_;  ///< sweeps off, the log level's name, SIGUSR1 (smd/sm/runtime_controls.h)
   SweepRecord record_;       ///< the counters, the last sweep's summary, the published snapshot
+  DrainBook drains_{policy_.sm.state_dir.empty() ? std::string() : policy_.sm.state_dir + "/" + std::string(kDrainFileName)};
+  WhatIfWorker what_if_{io_};  ///< last: its destructor waits for a running what-if while the rest exists
 };
 
 }  // namespace smd

@@ -66,6 +66,9 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->unhealthy_marks_total = health_.unhealthy_marks_total();
   snap->babbling_ports_total = health_.babbling_ports_total();
   snap->babbling_links_disabled = health_.links_disabled();
+  const Topology* drain_topo = runner_ ? runner_->topology().get() : nullptr;
+  for (const DrainRecord& r : drains_.records()) snap->drained.push_back({r.part, describe_drain(drain_topo, r), r.forced});
+  snap->drained_cables = runner_ ? runner_->drained_cables() : 0;
   if (policy_.roce.export_plan) snap->roce_plan_path = policy_.sm.state_dir + "/" + kRocePlanFile;
   record_.set_snapshot(std::move(snap));
   publish_sa();

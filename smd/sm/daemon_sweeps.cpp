@@ -75,6 +75,7 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
     return election_.gate();
   };
   take_mcast_mailbox();                  // the sweep programs the groups the SA holds now
+  runner_->set_drain_requests(drains_.parts());  // and routes around the drains recorded now
   health_.perf().set_sweeping(true);  // the PerfMgr and CC manager send nothing new until the sweep is over
   if (cc_) cc_->set_sweeping(true);
   auto s = std::make_shared<const SweepSummary>(runner_->heavy_sweep(gate, order.scope, order.trap_lids));

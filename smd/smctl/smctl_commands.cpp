@@ -108,6 +108,28 @@ void add_exports(CLI::App& app, SmctlInvocation& inv, CommandArguments& v) {
   dump->callback([&] { inv.request = {{"cmd", "dump"}, {"what", v.dump_what}}; });
 }
 
+// Maintenance: drain switches or cables, ask what a drain would do, undrain.
+void add_drains(CLI::App& app, SmctlInvocation& inv, CommandArguments& v) {
+  constexpr const char* kPart =
+      "switch (node GUID or NodeDescription) or cable (GUID/PORT or NAME[PORT], either end)";
+  auto* drain = app.add_subcommand("drain", summary("drain"));
+  drain->add_option("PART", v.parts, kPart)->required();
+  drain->add_flag("--force", v.force, "drain even when CA pairs lose every path");
+  drain->callback([&] { inv.request = {{"cmd", "drain"}, {"parts", v.parts}, {"force", v.force}}; });
+  auto* undrain = app.add_subcommand("undrain", summary("undrain"));
+  undrain->add_option("PART", v.parts, kPart);
+  undrain->add_flag("--all", v.all, "every drained part");
+  undrain->callback([&] {
+    inv.request = {{"cmd", "undrain"}, {"all", v.all}};
+    if (!v.parts.empty()) inv.request["parts"] = v.parts;
+  });
+  auto* what_if = app.add_subcommand("what-if", "what a maintenance step would do; nothing is changed");
+  what_if->require_subcommand(1);
+  auto* what_if_drain = what_if->add_subcommand("drain", summary("what_if_drain"));
+  what_if_drain->add_option("PART", v.parts, kPart)->required();
+  what_if_drain->callback([&] { inv.request = {{"cmd", "what_if_drain"}, {"parts", v.parts}}; });
+}
+
 }  // namespace
 
 void add_smctl_commands(CLI::App& app, SmctlInvocation& inv, const std::string& default_socket) {
@@ -134,6 +156,7 @@ void add_smctl_commands(CLI::App& app, SmctlInvocation& inv, const std::string& 
   add_fabric_queries(app, inv, inv.args);
   add_steering(app, inv, inv.args);
   add_exports(app, inv, inv.args);
+  add_drains(app, inv, inv.args);
 }
 
 void print_command_list(std::ostream& out) {

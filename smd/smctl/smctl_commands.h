@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "smd/protocol/control_protocol.h"
 
@@ -15,8 +16,9 @@ namespace smd::smctl {
 /// A command's arguments as parsed, before its callback turns them into the request.
 struct CommandArguments {
   std::string sw, src, dst, pkey, counters_node, clear_node, level, off_reason, what, dump_what;
+  std::vector<std::string> parts;  ///< drain, undrain, what-if drain: switch and cable names
   unsigned clear_port = 0;
-  bool light = false, errors_only = false, unhealthy_only = false;
+  bool light = false, errors_only = false, unhealthy_only = false, force = false, all = false;
 };
 
 /// What one command line asks for: where to connect, how to print, and the request to send.

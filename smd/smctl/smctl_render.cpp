@@ -66,6 +66,12 @@ void render_status(std::ostream& out, const Json& s) {
     out << "Sweeps OFF since " << str(off, "since") << " by " << str(off, "by") << ": "
         << str(off, "reason") << " (" << str(off, "held_back") << " heavy sweeps held back)\n";
   }
+  if (s.contains("drained") && !s.at("drained").empty()) {
+    for (const Json& d : s.at("drained")) {
+      out << std::setw(14) << "Drained" << str(d, "what") << (d.value("forced", false) ? " (forced)" : "") << "\n";
+    }
+    out << std::setw(14) << "" << str(s, "drained_cables") << " cables out of routing\n";
+  }
   // Only a MASTER configures: a standby's sweeps discover the fabric and stop, which is not a failure.
   const bool configures = str(s, "state") == "MASTER";
   out << std::setw(14) << "Last sweep";
@@ -347,6 +353,22 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
     }
     if (cmd == "sweep" || cmd == "reroute" || cmd == "sweeps" || cmd == "perfmgr") {
       out << "requested " << str(result, "requested") << "\n";
+      return;
+    }
+    if (cmd == "what_if_drain") {
+      // The report's own lines; names may come from NodeDescriptions: no control characters on the terminal.
+      std::istringstream lines(result.at("text").get<std::string>());
+      for (std::string line; std::getline(lines, line);) out << printable_text(line) << "\n";
+      return;
+    }
+    if (cmd == "drain" || cmd == "undrain") {
+      const char* key = cmd == "drain" ? "drained" : "undrained";
+      for (const Json& d : result.at(key)) out << key << " " << text(d) << "\n";
+      if (result.contains("already")) {
+        for (const Json& d : result.at("already")) out << "already drained " << text(d) << "\n";
+      }
+      if (result.contains("separated")) out << "forced: cuts off " << str(result, "separated") << "\n";
+      if (result.at(key).empty()) out << "nothing changed\n";
       return;
     }
     if (cmd == "export" && result.contains("plan")) {

@@ -98,6 +98,13 @@ struct SweepsOffView {
   std::string first_deferred;  ///< the first of them, as its sweep reason would have read
 };
 
+/// One of the operator's drains (`smctl drain`, state_dir/drained) as status and the metrics show it.
+struct DrainedPartView {
+  PortKey part;         ///< node GUID; port 0 = the whole switch, else one end of the cable
+  std::string what;     ///< "switch 0x... (desc)" or "cable 0x... (desc) port N"
+  bool forced = false;  ///< recorded with --force although it cut CA pairs off
+};
+
 struct FabricSnapshot {
   // SM identity and state (IBA 14.4.1 SMInfo).
   std::string sm_state = "DISCOVERING";  ///< DISCOVERING, STANDBY, MASTER, NOTACTIVE
@@ -166,6 +173,9 @@ struct FabricSnapshot {
   std::uint64_t unhealthy_marks_total = 0;  ///< ports marked since the daemon started
   std::uint64_t babbling_ports_total = 0;   ///< ports found babbling (health.babbling_port) since the start
   std::uint64_t babbling_links_disabled = 0;  ///< links disabled for babbling ports right now
+  /// The operator's drains, in the order recorded, and the cables the last routing phase took out for them.
+  std::vector<DrainedPartView> drained;
+  std::uint64_t drained_cables = 0;
 };
 
 }  // namespace smd

@@ -158,6 +158,17 @@ class SweepRunner {
     std::string reason;  ///< why it stays in
   };
   const std::vector<IsolationOutcome>& isolation() const { return isolation_.outcomes; }
+  /// The operator's drains (`smctl drain`), by (node GUID, port; port 0 = a whole switch): their cables are
+  /// gone from the topology the following heavy sweeps route on, before health isolation is decided
+  /// (routing/isolation/routed_topology.h); links stay up, LIDs are kept. A part not in a sweep's fabric
+  /// drains nothing in that sweep. A changed set makes the next sweep repair or route afresh.
+  void set_drain_requests(std::vector<PortKey> parts);
+  const std::vector<PortKey>& drain_requests() const { return isolation_.drains; }
+  /// Cables the last routing phase took out for the drains.
+  std::size_t drained_cables() const { return isolation_.drained_cables; }
+  /// The topology the programmed tables were routed on (the fabric without its drained and isolated
+  /// cables), null before the first sweep that programmed: what a what-if drain starts from.
+  std::shared_ptr<const Topology> routed_topology_snapshot() const { return routed_topo_ ? routed_topo_ : topo_; }
 
   /// The M_Keys smd believes each port holds, and the cables that say which port a path reaches.
   const MKeyBook& m_keys() const { return m_keys_; }
@@ -264,10 +275,12 @@ class SweepRunner {
   std::shared_ptr<const Topology> topo_;
   /// The topology the programmed tables were routed on: topo_, or topo_ without its isolated cables.
   std::shared_ptr<const Topology> routed_topo_;
-  /// health.isolate's requests and what the last routing phase decided for each.
+  /// health.isolate's requests and what the last routing phase decided for each; the operator's drains.
   struct Isolation {
     std::vector<PortKey> requests;
     std::vector<IsolationOutcome> outcomes;
+    std::vector<PortKey> drains;
+    std::size_t drained_cables = 0;
   } isolation_;
   /// health.babbling_port's requests and what the last master sweep's did.
   struct PhysStateRequests {

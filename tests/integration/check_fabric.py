@@ -5,7 +5,9 @@ Reads the fabric with ibnetdiscover, link states with iblinkinfo, and every swit
 (plus smpdump for any entry ibroute leaves out), then checks:
   * every switch port 0 and every cabled CA port has a LID (and the LMC asked for),
   * every cabled port is Active,
-  * from every switch, every LID of every CA port and every switch LID is delivered to its owner.
+  * from every switch, every LID of every CA port and every switch LID is delivered to its owner;
+  * with --drained DESC (an SM's operator drain of a whole switch): no LFT entry of any switch sends to DESC,
+    whose own LFT is not read (no route reaches its LID) and whose LID need not be delivered.
 Run it under the umad2sim shim (LD_PRELOAD) against a live ibsim. Exit 0 when all hold.
 """
 import argparse
@@ -276,6 +278,8 @@ def main():
                     help='some LFT entry of switch DESC sends over its port PORT')
     ap.add_argument('--avoid', action='append', default=[], metavar='DESC:PORT',
                     help='the cable at switch DESC port PORT is up but no LFT entry at either end sends over it')
+    ap.add_argument('--drained', action='append', default=[], metavar='DESC',
+                    help='switch DESC is drained: no LFT entry of any switch sends to it; its LID and LFT are skipped')
     args = ap.parse_args()
     errors = []
 
@@ -319,10 +323,16 @@ def main():
     if links == 0:
         errors.append("iblinkinfo shows no links")
 
-    # 3. Every switch delivers every LID to its owner.
+    drained = {name for name, n in switches.items() if n['desc'] in args.drained}
+    if len(drained) != len(set(args.drained)):
+        errors.append(f"--drained {args.drained}: {len(drained)} switches have those descriptions")
+
+    # 3. Every switch delivers every LID to its owner (a drained switch's own LID is routed nowhere).
     max_lid = max(owner) if owner else 0
     lfts = {}
     for name, n in switches.items():
+        if name in drained:
+            continue
         lft = parse_ibroute(run(['ibroute', '-a', '-n', str(n['lid']), '1', str(max_lid + 1)], args.timeout))
         missing = [l for l in owner if l not in lft]
         for block in sorted({l // 64 for l in missing}):
@@ -331,10 +341,14 @@ def main():
         lfts[name] = lft
     bad_routes = 0
     for sw_name in switches:
+        if sw_name in drained:
+            continue
         for lid, (dst, dst_port) in owner.items():
+            if dst in drained:
+                continue
             here, hops = sw_name, 0
             while True:
-                port = lfts[here].get(lid, 255)
+                port = lfts.get(here, {}).get(lid, 255)
                 if port == 0:
                     ok = here == dst and dst_port == 0
                     break
@@ -353,6 +367,10 @@ def main():
                 bad_routes += 1
                 if bad_routes <= 20:
                     errors.append(f"switch {sw_name} does not deliver LID {lid} to {dst}[{dst_port}]")
+    for sw_name, lft in lfts.items():
+        into = sorted(l for l, port in lft.items() if l in owner and nodes[sw_name]['ports'].get(port, ('',))[0] in drained)
+        if into:
+            errors.append(f"{nodes[sw_name]['desc']} sends {len(into)} LIDs to a drained switch (first {into[:5]})")
     for spec in args.avoid:
         errors.extend(avoid_errors(nodes, lfts, owner, spec))
     for spec in args.use:
@@ -368,7 +386,7 @@ def main():
         errors.extend(deadlock_errors(nodes, lfts, owner))
     if args.min_hop:
         errors.extend(min_hop_errors(nodes, lfts, owner))
-    pairs = len(switches) * len(owner)
+    pairs = (len(switches) - len(drained)) * len([l for l, (dst, _) in owner.items() if dst not in drained])
     print(f"check_fabric: {len(switches)} switches, {len(cas)} CAs, {links // 2} links, {len(owner)} LIDs, "
           f"{pairs - bad_routes}/{pairs} switch->LID routes deliver")
     if bad_routes > 20:

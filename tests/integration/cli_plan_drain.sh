@@ -65,6 +65,16 @@ grep -q "^smd plan: the drain would cut off $((2 * h * (N - h) + h * (h - 1))) o
 got=$(python3 -c 'import json,sys; print("\n".join(sorted(p["port"].split("[")[0] for p in json.load(open(sys.argv[1]))["first_cut_off_ports"])))' "${work}/out")
 [[ ${got} == "$(leaf_hosts sw-L0-1 | sort)" ]] || fail "leaf: cut off ${got}"
 
+# Both failures at once: the LFT dump cannot be written (its folder is a file) and the leaf's hosts are cut
+# off. The report is still printed, stderr says both, and the exit is the cut-off's 5, not the write's 4.
+touch "${work}/not-a-dir"
+plan --drain sw-L0-1 --lft-dump "${work}/not-a-dir/after.lft"
+[[ ${rc} == 5 ]] || fail "leaf, unwritable dump: exit ${rc}: $(cat "${work}/err")"
+grep -q "not-a-dir/after.lft" "${work}/err" || fail "leaf, unwritable dump: the write failure is not said: $(cat "${work}/err")"
+grep -q "^smd plan: the drain would cut off .* (exit 5 wins over 4)$" "${work}/err" ||
+  fail "leaf, unwritable dump: the cut-off is not said: $(cat "${work}/err")"
+grep -q "^lost pairs    $((2 * h * (N - h) + h * (h - 1))) " "${work}/out" || fail "leaf, unwritable dump: no report"
+
 plan --drain sw-L2-0 --lft-dump "${work}/after.lft"
 [[ ${rc} == 0 ]] || fail "spine: exit ${rc}: $(cat "${work}/err")"
 grep -q "^lost pairs    0$" "${work}/out" && grep -q "^reachable     $((N * (N - 1))) -> $((N * (N - 1))) " "${work}/out" ||

@@ -8,7 +8,7 @@ set +e
 out=$("${SMCTL}" metrics 2>&1); rc=$?
 set -e
 [[ ${rc} == 2 ]] || fail "smctl metrics exited ${rc}"
-grep -q "^smctl: unknown command 'metrics' (commands: status, .*dump)$" <<<"${out}" || fail "smctl metrics said: ${out}"
+grep -q "^smctl: unknown command 'metrics' (commands: status, .*, what-if)$" <<<"${out}" || fail "smctl metrics said: ${out}"
 set +e
 out=$("${SMCTL}" --json sttus --timeout 1 2>&1); rc=$?
 set -e

@@ -20,6 +20,15 @@ struct NullControl : DaemonControl {
   void request_sweeping(bool, const std::string&, const std::string&) override {}
   void set_log_level(const std::string&, const std::string&) override {}
   Status request_perfmgr(PerfMgrRequest, const std::string&) override { return Ok{}; }
+  Result<control::Json> request_drain(const std::vector<std::string>&, bool, const std::string&) override {
+    return control::Json::object();
+  }
+  Result<control::Json> request_undrain(const std::vector<std::string>&, bool, const std::string&) override {
+    return control::Json::object();
+  }
+  void what_if_drain(const std::vector<std::string>&, std::function<void(Result<control::Json>)> done) override {
+    done(control::Json::object());
+  }
 };
 
 }  // namespace smd::test

@@ -20,25 +20,18 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/lids/lid_assign.h"
 #include "tests/unit/routing/hand_node.h"
+#include "tests/unit/routing/two_spine_fabric.h"
 
 namespace smd {
 namespace {
 
 using test::make_node;
 
-struct TwoByTwo {
-  Topology t;
+// The hand-drawn tree of two_spine_fabric.h, with LIDs and tables before written out by hand.
+struct TwoByTwo : test::TwoSpineFabric {
   LidMap lids;
   RoutingTables before;
-  NodeIndex s0 = 0, s1 = 0, l0 = 0, l1 = 0, h0 = 0, h1 = 0, h2 = 0, h3 = 0;
 
-  NodeIndex add(NodeType type, unsigned ports, Guid guid, const char* name) {
-    Node n = make_node(type, ports, guid);
-    n.description = name;
-    for (PortNum p = 0; p < n.ports.size(); ++p) n.ports[p].guid = type == NodeType::kSwitch ? guid : guid + p;
-    return t.add_node(std::move(n)).value();
-  }
-  void cable(NodeIndex a, PortNum pa, NodeIndex b, PortNum pb) { EXPECT_TRUE(t.connect(a, pa, b, pb).ok()); }
   void lft(NodeIndex sw, std::vector<std::pair<Lid, PortNum>> entries) {
     Lft table(100);
     for (auto [lid, port] : entries) table.set(lid, port);
@@ -46,24 +39,6 @@ struct TwoByTwo {
   }
 
   TwoByTwo() {
-    s0 = add(NodeType::kSwitch, 4, 0x300, "S0");
-    s1 = add(NodeType::kSwitch, 4, 0x400, "S1");
-    l0 = add(NodeType::kSwitch, 4, 0x100, "L0");
-    l1 = add(NodeType::kSwitch, 4, 0x200, "L1");
-    h0 = add(NodeType::kCa, 1, 0x10, "h0");
-    h1 = add(NodeType::kCa, 1, 0x20, "h1");
-    h2 = add(NodeType::kCa, 1, 0x30, "h2");
-    h3 = add(NodeType::kCa, 1, 0x40, "h3");
-    cable(l0, 1, s0, 1);
-    cable(l0, 2, s1, 1);
-    cable(l1, 1, s0, 2);
-    cable(l1, 2, s1, 2);
-    cable(h0, 1, l0, 3);
-    cable(h1, 1, l0, 4);
-    cable(h2, 1, l1, 3);
-    cable(h3, 1, l1, 4);
-    t.sm_node = h2;
-    t.sm_port = 1;
     for (auto [n, p, lid] : std::vector<std::tuple<NodeIndex, PortNum, Lid>>{
              {h0, 1, 1}, {h1, 1, 2}, {h2, 1, 3}, {h3, 1, 100}, {l0, 0, 5}, {l1, 0, 6}, {s0, 0, 7}, {s1, 0, 8}}) {
       EXPECT_TRUE(lids.assign(n, p, lid, 0).ok());

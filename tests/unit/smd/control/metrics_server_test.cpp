@@ -254,7 +254,14 @@ TEST(MetricsText, ExactExposition) {
             "smd_babbling_ports_total 0\n"
             "# HELP smd_babbling_links_disabled Links the SM holds disabled for babbling ports.\n"
             "# TYPE smd_babbling_links_disabled gauge\n"
-            "smd_babbling_links_disabled 0\n");
+            "smd_babbling_links_disabled 0\n"
+            "# HELP smd_drained_parts Switches and cables the operator drained (smctl drain): routes go around "
+            "them.\n"
+            "# TYPE smd_drained_parts gauge\n"
+            "smd_drained_parts 0\n"
+            "# HELP smd_drained_cables Cables the last routing phase took out for the operator's drains.\n"
+            "# TYPE smd_drained_cables gauge\n"
+            "smd_drained_cables 0\n");
 }
 
 TEST(MetricsText, PortCountersAndUnhealthyPortsCarryPortLabels) {

@@ -58,6 +58,11 @@ const Case kCases[] = {
     {{"perfmgr", "clear"}, R"({"cmd":"perfmgr","action":"clear"})"},
     {{"export", "roce"}, R"({"cmd":"export","what":"roce"})"},
     {{"dump", "mcfdbs", "-o", "/tmp/x"}, R"({"cmd":"dump","what":"mcfdbs"})"},
+    {{"drain", "sw-L2-0", "sw-L0-1[5]"}, R"({"cmd":"drain","parts":["sw-L2-0","sw-L0-1[5]"],"force":false})"},
+    {{"drain", "0x0002c90300001234", "--force"}, R"({"cmd":"drain","parts":["0x0002c90300001234"],"force":true})"},
+    {{"undrain", "sw-L2-0"}, R"({"cmd":"undrain","all":false,"parts":["sw-L2-0"]})"},
+    {{"undrain", "--all"}, R"({"cmd":"undrain","all":true})"},
+    {{"what-if", "drain", "sw-L2-0", "0x20/3"}, R"({"cmd":"what_if_drain","parts":["sw-L2-0","0x20/3"]})"},
 };
 
 TEST(SmctlCommands, EachCommandLineSendsTheDocumentedRequest) {

@@ -1,10 +1,10 @@
 // drain_report_json / print_drain_report: see drain_report_output.h.
-#include "smd/cli/drain_report_output.h"
+#include "smd/report/drain_report_output.h"
 
 #include <cstdio>
 
 #include "routing/base/safe_text.h"
-#include "smd/cli/chain_attempts_output.h"
+#include "smd/report/chain_attempts_output.h"
 
 namespace smd {
 namespace {

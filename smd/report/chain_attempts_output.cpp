@@ -1,4 +1,4 @@
-#include "smd/cli/chain_attempts_output.h"
+#include "smd/report/chain_attempts_output.h"
 
 #include <string>
 

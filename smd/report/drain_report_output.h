@@ -1,6 +1,6 @@
-// The `smd plan --drain` report as text and JSON: a DrainReport (routing/whatif/drain_plan.h) with the
-// names an operator knows (NodeDescription, GUID, LID). Shared output only; the what-if itself is
-// computed in routing/whatif so the daemon's `smctl what-if drain` can print the same report.
+// The what-if drain report (`smd plan --drain`, `smctl what-if drain`) as text and JSON: a DrainReport
+// (routing/whatif/drain_plan.h) with the names an operator knows (NodeDescription, GUID, LID). Output only;
+// the what-if itself is computed in routing/whatif, and both commands print this one report.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,0 +1,101 @@
+// The Daemon's side of the operator's drains and the what-if (issue 46 item 3): `smctl drain` and
+// `smctl undrain` change drains_ at once (the answer says what was recorded) and queue a heavy sweep; every
+// heavy sweep hands drains_ to the runner before it starts (daemon_sweeps.cpp), so a drain recorded while a
+// sweep runs takes effect in the next one, whole. `smctl what-if drain` runs on what_if_'s thread.
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+#include "routing/base/safe_text.h"
+#include "smd/sm/daemon.h"
+#include "smd/sm/what_if_job.h"
+
+namespace smd {
+namespace {
+
+control::Json described(const Topology* topo, const std::vector<DrainRecord>& records) {
+  control::Json out = control::Json::array();
+  for (const DrainRecord& r : records) out.push_back(describe_drain(topo, r));
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : " ") + printable_text(p);
+  return out;
+}
+
+}  // namespace
+
+void Daemon::load_drains() {
+  auto loaded = drains_.load();
+  if (!loaded) {
+    spdlog::error("drains: {}: no part is drained until the file is readable", loaded.error().message);
+    return;
+  }
+  for (const std::string& problem : *loaded) spdlog::error("drains: {} (line skipped)", problem);
+  if (!drains_.records().empty()) {
+    spdlog::warn("drains: {} part(s) stay drained from before (state_dir/{}; smctl undrain to route over them)",
+                 drains_.records().size(), kDrainFileName);
+  }
+}
+
+Result<control::Json> Daemon::request_drain(const std::vector<std::string>& parts, bool force,
+                                            const std::string& requester) {
+  const std::shared_ptr<const Topology> topo = runner_ ? runner_->topology() : nullptr;
+  if (!topo) return make_error(ErrorCode::kInvalidInput, "drain: no fabric discovered yet: names cannot be resolved");
+  auto change = drains_.drain(*topo, parts, force);
+  if (!change) {
+    spdlog::info("smctl drain {} by {}: refused: {}", joined(parts), requester, change.error().message);
+    return change.error();
+  }
+  control::Json out{{"drained", described(topo.get(), change->changed)},
+                    {"already", described(topo.get(), change->already)}};
+  if (!change->separated.empty()) out["separated"] = change->separated;
+  if (change->changed.empty()) return out;
+  if (change->separated.empty()) {
+    spdlog::warn("smctl drain {} by {}: routes go around it from the next heavy sweep", joined(parts), requester);
+  } else {
+    spdlog::warn("smctl drain --force {} by {}: cuts off {}", joined(parts), requester, change->separated);
+  }
+  publish(nullptr);
+  request_heavy_sweep("smctl drain " + joined(parts) + " by " + requester);
+  return out;
+}
+
+Result<control::Json> Daemon::request_undrain(const std::vector<std::string>& parts, bool all,
+                                              const std::string& requester) {
+  const std::shared_ptr<const Topology> topo = runner_ ? runner_->topology() : nullptr;
+  auto change = drains_.undrain(topo.get(), parts, all);
+  if (!change) return change.error();
+  control::Json out{{"undrained", described(topo.get(), change->changed)}};
+  if (change->changed.empty()) return out;
+  const std::string what = all ? std::string("--all") : joined(parts);
+  spdlog::warn("smctl undrain {} by {}: routes use it again from the next heavy sweep", what, requester);
+  publish(nullptr);
+  request_heavy_sweep("smctl undrain " + what + " by " + requester);
+  return out;
+}
+
+void Daemon::what_if_drain(const std::vector<std::string>& parts, std::function<void(Result<control::Json>)> done) {
+  if (local_.state != mad::SmState::kMaster) {
+    done(make_error(ErrorCode::kInvalidInput,
+                    std::string("what-if drain: this SM is ") + mad::to_string(local_.state) + ": ask the master"));
+    return;
+  }
+  WhatIfInput in;
+  if (runner_) {
+    in.topo = runner_->routed_topology_snapshot();
+    in.lids = runner_->lids_snapshot();
+    in.tables = runner_->tables_snapshot();
+  }
+  in.parts = parts;
+  in.routing = policy_.routing;
+  in.partitions = policy_.partitions;
+  const bool started = what_if_.start([in = std::move(in)] { return run_what_if_drain(in); }, done);
+  if (!started) {
+    done(make_error(ErrorCode::kInvalidInput, "what-if drain: another what-if is running; ask again when it is done"));
+  }
+}
+
+}  // namespace smd

@@ -1,0 +1,166 @@
+#include "smd/sm/drain_book.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "routing/base/hex_text.h"
+#include "routing/isolation/routed_topology.h"
+#include "routing/whatif/drain_target.h"
+
+namespace smd {
+namespace {
+
+DrainRecord record_of(const Topology& topo, const DrainPart& part) {
+  const PortNum port = part.kind == DrainPart::Kind::kCable ? part.port : PortNum{0};
+  return DrainRecord{{topo.node(part.node).guid, port}, false};
+}
+
+/// The other end of a recorded cable on `topo` (port 0 = a switch, or not cabled there: none).
+std::optional<PortKey> peer_of(const Topology& topo, const PortKey& k) {
+  if (k.port == 0) return std::nullopt;
+  const std::optional<NodeIndex> n = topo.find(k.node_guid);
+  if (!n || k.port >= topo.node(*n).ports.size()) return std::nullopt;
+  const Port& p = topo.node(*n).ports[k.port];
+  if (!p.connected()) return std::nullopt;
+  return PortKey{topo.node(p.peer).guid, p.peer_port};
+}
+
+/// The recorded drain `k` names: itself, or a cable recorded from its other end.
+std::vector<DrainRecord>::const_iterator find_record(const std::vector<DrainRecord>& records, const Topology* topo,
+                                                     const PortKey& k) {
+  const std::optional<PortKey> peer = topo ? peer_of(*topo, k) : std::nullopt;
+  return std::find_if(records.begin(), records.end(),
+                      [&](const DrainRecord& r) { return r.part == k || (peer && r.part == *peer); });
+}
+
+/// Cable ends of `records` on `topo` (parts not in it drain nothing there).
+std::vector<CableEnd> ends_on(const Topology& topo, std::span<const DrainRecord> records) {
+  std::vector<CableEnd> ends;
+  for (const DrainRecord& r : records) {
+    if (const std::optional<NodeIndex> n = topo.find(r.part.node_guid)) ends.push_back({*n, r.part.port});
+  }
+  return ends;
+}
+
+/// "0xGUID" or "0xGUID/PORT" read without a fabric (undrain of a part that left it); nullopt otherwise.
+std::optional<PortKey> literal_part(const std::string& text) {
+  if (text.size() < 3 || text.compare(0, 2, "0x") != 0) return std::nullopt;
+  const std::size_t slash = text.find('/');
+  const std::string guid_text = text.substr(2, slash == std::string::npos ? std::string::npos : slash - 2);
+  std::uint64_t guid = 0;
+  auto [end, ec] = std::from_chars(guid_text.data(), guid_text.data() + guid_text.size(), guid, 16);
+  if (ec != std::errc() || end != guid_text.data() + guid_text.size() || guid == 0) return std::nullopt;
+  unsigned port = 0;
+  if (slash != std::string::npos) {
+    const std::string port_text = text.substr(slash + 1);
+    auto [pend, pec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port, 10);
+    if (pec != std::errc() || pend != port_text.data() + port_text.size() || port == 0 || port > 254) {
+      return std::nullopt;
+    }
+  }
+  return PortKey{guid, static_cast<PortNum>(port)};
+}
+
+std::string describe_end(const Topology& topo, const CableEnd& e) {
+  return describe_node(topo.node(e.node)) + " port " + std::to_string(e.port);
+}
+
+}  // namespace
+
+std::string describe_drain(const Topology* topo, const DrainRecord& record) {
+  const std::optional<NodeIndex> n = topo ? topo->find(record.part.node_guid) : std::nullopt;
+  const std::string node = n ? describe_node(topo->node(*n)) : hex64_text(record.part.node_guid);
+  return record.part.port == 0 ? "switch " + node : "cable " + node + " port " + std::to_string(record.part.port);
+}
+
+Result<std::vector<std::string>> DrainBook::load() {
+  records_.clear();
+  if (path_.empty()) return std::vector<std::string>{};
+  auto read = read_drain_file(path_);
+  if (!read) return read.error();
+  records_ = std::move(read->records);
+  return std::move(read->problems);
+}
+
+std::vector<PortKey> DrainBook::parts() const {
+  std::vector<PortKey> out;
+  out.reserve(records_.size());
+  for (const DrainRecord& r : records_) out.push_back(r.part);
+  return out;
+}
+
+Status DrainBook::save(const std::vector<DrainRecord>& records) const {
+  if (path_.empty()) return Ok{};
+  return write_drain_file(path_, records);
+}
+
+Result<DrainChange> DrainBook::drain(const Topology& topo, std::span<const std::string> texts, bool force) {
+  auto parts = resolve_drain_parts(topo, texts);
+  if (!parts) return parts.error().with_context("drain");
+  DrainChange change;
+  std::vector<DrainRecord> next = records_;
+  for (const DrainPart& part : *parts) {
+    const DrainRecord r = record_of(topo, part);
+    if (find_record(next, &topo, r.part) != next.end()) {
+      // Named twice in one request, or recorded before: once.
+      if (find_record(change.changed, &topo, r.part) == change.changed.end()) change.already.push_back(r);
+      continue;
+    }
+    next.push_back(r);
+    change.changed.push_back(r);
+  }
+  if (change.changed.empty()) return change;
+  // Separated by these drains: connected with the recorded ones applied, not with these added as well.
+  const RoutedTopology now = routed_topology(topo, ends_on(topo, records_), {});
+  const RoutedTopology after = routed_topology(topo, ends_on(topo, next), {});
+  if (const auto pair = first_separated_pair(now.topo, after.topo)) {
+    change.separated = describe_end(topo, pair->first) + " and " + describe_end(topo, pair->second);
+    if (!force) {
+      return make_error(ErrorCode::kInvalidInput, "drain: would cut off " + change.separated +
+                                                      " from each other (every path lost): nothing drained; "
+                                                      "--force drains anyway");
+    }
+    for (DrainRecord& r : change.changed) r.forced = true;
+    for (DrainRecord& r : next) {
+      if (find_record(change.changed, nullptr, r.part) != change.changed.end()) r.forced = true;
+    }
+  }
+  if (Status st = save(next); !st) return st.error().with_context("drain");
+  records_ = std::move(next);
+  return change;
+}
+
+Result<DrainChange> DrainBook::undrain(const Topology* topo, std::span<const std::string> texts, bool all) {
+  if (all && !texts.empty()) return make_error(ErrorCode::kInvalidInput, "undrain: --all or names, not both");
+  if (!all && texts.empty()) return make_error(ErrorCode::kInvalidInput, "undrain: name a part, or --all");
+  DrainChange change;
+  std::vector<DrainRecord> next = records_;
+  if (all) {
+    change.changed = records_;
+    next.clear();
+  }
+  for (const std::string& text : texts) {
+    std::optional<PortKey> key;
+    if (topo) {
+      if (auto part = resolve_drain_part(*topo, text)) key = record_of(*topo, *part).part;
+    }
+    if (!key) key = literal_part(text);
+    if (!key) {
+      return make_error(ErrorCode::kInvalidInput, "undrain: '" + text +
+                                                      "' names no part of the fabric (a switch, NAME[PORT], "
+                                                      "0xGUID or 0xGUID/PORT)");
+    }
+    const auto it = find_record(next, topo, *key);
+    if (it == next.end()) {
+      return make_error(ErrorCode::kInvalidInput, "undrain: '" + text + "' is not drained");
+    }
+    change.changed.push_back(*it);
+    next.erase(it);
+  }
+  if (change.changed.empty()) return change;
+  if (Status st = save(next); !st) return st.error().with_context("undrain");
+  records_ = std::move(next);
+  return change;
+}
+
+}  // namespace smd

@@ -1,0 +1,46 @@
+#include "smd/sm/what_if_job.h"
+
+#include <chrono>
+#include <sstream>
+
+#include "routing/whatif/drain_plan.h"
+#include "routing/whatif/drain_target.h"
+#include "smd/report/drain_report_output.h"
+
+namespace smd {
+
+Result<control::Json> run_what_if_drain(const WhatIfInput& in) {
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  if (!in.topo || !in.lids || !in.tables) {
+    return make_error(ErrorCode::kInvalidInput, "what-if drain: no programmed fabric yet (no sweep has routed)");
+  }
+  auto parts = resolve_drain_parts(*in.topo, in.parts);
+  if (!parts) return parts.error().with_context("what-if drain");
+  DrainOptions options;
+  options.chain = in.routing.engines;
+  options.routing = in.routing.options;
+  options.quality.perm_seeds = in.seeds;
+  options.quality.ebb_samples = 0;  // the report shows max loads; eBB would only cost time
+  options.quality.max_shifts = in.max_shifts;
+  options.partitions = &in.partitions;
+  options.minimal_repair = in.routing.repair == RepairMode::kMinimal;
+  auto report = what_if_drain(*in.topo, *in.lids, *in.tables, *parts, options);
+  if (!report) return report.error().with_context("what-if drain");
+  DrainTimings tm;
+  tm.what_if = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  tm.total = tm.what_if;
+  const std::string engine_before = in.tables->engine;
+  std::ostringstream text;
+  print_drain_report(text, *in.topo, engine_before, *report, tm);
+  // The report is built in key order for people (ordered_json); the control socket's JSON type keeps its own.
+  control::Json out;
+  out["report"] = control::Json::parse(drain_report_json(*in.topo, engine_before, *report, tm).dump());
+  out["text"] = text.str();
+  out["lost_pairs"] = report->lost_pairs;
+  out["cut_off"] = report->cut_off;
+  out["what_if_ms"] = tm.what_if;
+  return out;
+}
+
+}  // namespace smd
