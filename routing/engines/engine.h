@@ -2,7 +2,9 @@
 // (topology, LIDs, options) -> tables; they never touch the fabric.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
+#include <utility>
 
 #include "routing/base/status.h"
 #include "routing/engines/engine_options.h"
@@ -20,6 +22,22 @@ class RoutingEngine {
   /// Compute an LFT for every switch covering every LID in `lids`.
   /// Errors: kDeclined when the topology is not one this engine handles (the chain moves on).
   virtual Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const = 0;
+};
+
+/// The shape every engine shares once its policy section is read (minhop, sssp, dfsssp, dor, lash, file):
+/// it keeps the section's options and is named by them (Options::kEngine), and it is built as
+/// Engine(options, routing options) by SectionEngineFactory. Of the routing options it keeps the data VLs
+/// the fabric offers, which the VL-layered engines (dfsssp, lash) fit their layers into.
+template <class Options>
+class SectionEngine : public RoutingEngine {
+ public:
+  SectionEngine(Options options, const RoutingOptions& routing)
+      : options_(std::move(options)), data_vls_(routing.data_vls) {}
+  std::string_view name() const override { return Options::kEngine; }
+
+ protected:
+  Options options_;
+  std::uint8_t data_vls_;  ///< RoutingOptions::data_vls
 };
 
 }  // namespace smd

@@ -14,15 +14,10 @@ namespace smd {
 /// layering null. Errors: kInvalidInput for an empty LidMap (nothing to route); never declines.
 /// With options.guid_routing_order the listed ports' LIDs are routed first (destination_order); GUIDs the
 /// fabric lacks are named in RoutingTables::notes. Likewise for dfsssp.
-class SsspEngine : public RoutingEngine {
+class SsspEngine : public SectionEngine<SsspOptions> {
  public:
-  /// As the shared section factory builds every engine; sssp uses nothing of the routing options.
-  SsspEngine(SsspOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
-  std::string_view name() const override { return SsspOptions::kEngine; }
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  SsspOptions options_;
 };
 
 /// The sssp paths, then assign_layers over every (source switch, DLID) route. When that needs more than
@@ -34,15 +29,10 @@ class SsspEngine : public RoutingEngine {
 /// routes also spread over the spare VLs (spread_layers).
 /// Errors: kDeclined when the layers needed exceed the VLs available ("needs 3 virtual layers, the fabric
 /// offers 1 data VL (qos.enabled is off ...)"), so the chain moves on; kInvalidInput for an empty LidMap.
-class DfssspEngine : public RoutingEngine {
+class DfssspEngine : public SectionEngine<DfssspOptions> {
  public:
-  DfssspEngine(DfssspOptions options, const RoutingOptions& routing) : options_(options), data_vls_(routing.data_vls) {}
-  std::string_view name() const override { return "dfsssp"; }
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  DfssspOptions options_;
-  std::uint8_t data_vls_;
 };
 
 }  // namespace smd

@@ -28,15 +28,10 @@ namespace smd {
 ///   - d unreachable from s -> kNoPort.
 /// deadlock_free is false (see above). Never declines; kInvalidInput for an empty LidMap. O(S * S * ports
 /// + S * LIDs), per switch on all threads.
-class DorEngine : public RoutingEngine {
+class DorEngine : public SectionEngine<DorOptions> {
  public:
-  /// As the shared section factory builds every engine; dor uses nothing of the routing options.
-  DorEngine(DorOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
-  std::string_view name() const override { return DorOptions::kEngine; }
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  DorOptions options_;
 };
 
 }  // namespace smd

@@ -25,15 +25,10 @@
 namespace smd {
 
 /// Registry name "file". Tables never promise deadlock freedom: the verifier judges them as they are.
-class FileEngine final : public RoutingEngine {
+class FileEngine final : public SectionEngine<FileOptions> {
  public:
-  /// The routing options carry nothing the replay uses; the shared section factory passes them to every engine.
-  FileEngine(FileOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
-  std::string_view name() const override { return FileOptions::kEngine; }
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  FileOptions options_;
 };
 
 }  // namespace smd

@@ -8,10 +8,10 @@
 // The layering is DFSSSP's machinery (common/layer_assign.h) with LASH's placement: first fit, the
 // switch pairs in GUID order as OpenSM takes them, both directions of a pair on the lowest layer that
 // stays acyclic with them; where that needs more than one layer, each direction placed on its own is
-// tried too and kept when it needs fewer (a ring of 6: 2 layers instead of 3). All LIDs behind one switch share its switch path, so one
-// LID per destination switch is placed and the others take its layer: the SL is per switch pair, as in
-// OpenSM (its path_sl answers routing_table[dst switch].lane). The SA hands that SL out in PathRecord and
-// the SL2VL plan maps SL l to VL l, as for dfsssp.
+// tried too and kept when it needs fewer (a ring of 6: 2 layers instead of 3). All LIDs behind one switch share its
+// switch path, so one LID per destination switch is placed and the others take its layer: the SL is per switch pair, as
+// in OpenSM (its path_sl answers routing_table[dst switch].lane). The SA hands that SL out in PathRecord and the SL2VL
+// plan maps SL l to VL l, as for dfsssp.
 #pragma once
 
 #include <cstdint>
@@ -29,15 +29,10 @@ namespace smd {
 /// fabric offers 1 data VL (qos.enabled is off ...)"), so the chain moves on; kInvalidInput for an empty
 /// LidMap. Cost O(S^2 * depth) for the paths, then first fit over S^2 routes (a search of the layer per
 /// new dependency).
-class LashEngine : public RoutingEngine {
+class LashEngine : public SectionEngine<LashOptions> {
  public:
-  LashEngine(LashOptions options, const RoutingOptions& routing) : options_(options), data_vls_(routing.data_vls) {}
-  std::string_view name() const override { return LashOptions::kEngine; }
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  LashOptions options_;
-  std::uint8_t data_vls_;
 };
 
 }  // namespace smd

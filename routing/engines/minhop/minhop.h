@@ -21,16 +21,11 @@ namespace smd {
 ///   - d unreachable from s (other component, uncabled CA port, unassigned) -> kNoPort.
 /// Every LFT covers 0..max LID. Work is O(S * (S * ports + LIDs)) and runs per switch on all threads.
 /// Listed GUIDs that name no port are skipped and named in RoutingTables::notes.
-class MinHopEngine : public RoutingEngine {
+class MinHopEngine : public SectionEngine<MinhopOptions> {
  public:
-  /// As the shared section factory builds every engine; minhop uses nothing of the routing options.
-  MinHopEngine(MinhopOptions options, const RoutingOptions& /*routing*/) : options_(std::move(options)) {}
-  std::string_view name() const override { return MinhopOptions::kEngine; }
+  using SectionEngine::SectionEngine;
   /// Never declines; errors only for an empty LidMap (kInvalidInput: nothing to route).
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
-
- private:
-  MinhopOptions options_;
 };
 
 /// The minhop port choice for all switches given precomputed graph, hops and LID targets, written into
