@@ -24,20 +24,23 @@ class RoutingEngine {
   virtual Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const = 0;
 };
 
-/// The shape every engine shares once its policy section is read (minhop, sssp, dfsssp, dor, lash, file):
-/// it keeps the section's options and is named by them (Options::kEngine), and it is built as
-/// Engine(options, routing options) by SectionEngineFactory. Of the routing options it keeps the data VLs
-/// the fabric offers, which the VL-layered engines (dfsssp, lash) fit their layers into.
+/// The shape every engine shares once its policy section is read (ftree, updn, minhop, sssp, dfsssp, dor,
+/// lash, file): it keeps the section's options and is named by them (Options::kEngine, so the registry
+/// name and the engine's cannot drift apart), and it is built as Engine(options, routing options) by
+/// SectionEngineFactory. Of the routing options it keeps the two engines read: the data VLs the fabric
+/// offers (the VL-layered dfsssp and lash fit their layers into them) and routing.adaptive (ftree and
+/// updn also build AR groups).
 template <class Options>
 class SectionEngine : public RoutingEngine {
  public:
   SectionEngine(Options options, const RoutingOptions& routing)
-      : options_(std::move(options)), data_vls_(routing.data_vls) {}
+      : options_(std::move(options)), data_vls_(routing.data_vls), adaptive_(routing.adaptive) {}
   std::string_view name() const override { return Options::kEngine; }
 
  protected:
   Options options_;
   std::uint8_t data_vls_;  ///< RoutingOptions::data_vls
+  bool adaptive_;          ///< RoutingOptions::adaptive
 };
 
 }  // namespace smd

@@ -1,7 +1,6 @@
-// The shape ftree and updn share: an engine whose main option is a list of root switch GUIDs
-// (routing.<engine>.roots or roots_file) and which may also build adaptive-routing groups. Its options and its
-// engine base are written once here (their registry entry is a SectionEngineFactory); each engine keeps its
-// algorithm and what "root" means to it.
+// The options ftree and updn share: a list of root switch GUIDs (routing.<engine>.roots or roots_file),
+// written once here (their engine base is engine.h's SectionEngine, their registry entry a
+// SectionEngineFactory); each engine keeps its algorithm and what "root" means to it.
 #pragma once
 
 #include <memory>
@@ -10,7 +9,6 @@
 #include <vector>
 
 #include "routing/base/ids.h"
-#include "routing/engines/engine.h"
 #include "routing/engines/engine_factory.h"
 #include "routing/engines/engine_options.h"
 
@@ -32,21 +30,6 @@ struct RootGuidOptions : EngineOptions {
   std::vector<OptionSummary> summary() const { return {{"roots", summarise_guids(roots)}}; }
 
   std::vector<Guid> roots;
-};
-
-/// Base of a root-GUID engine: holds its validated options and routing.adaptive, and names itself by
-/// Options::kEngine so the registry name and the engine's name cannot drift apart.
-template <class Options>
-class RootedEngine : public RoutingEngine {
- public:
-  /// `options` as the factory validated them; `routing`.adaptive: also build AR groups.
-  RootedEngine(Options options, const RoutingOptions& routing)
-      : options_(std::move(options)), adaptive_(routing.adaptive) {}
-  std::string_view name() const override { return Options::kEngine; }
-
- protected:
-  Options options_;
-  bool adaptive_ = false;
 };
 
 }  // namespace smd

@@ -346,7 +346,8 @@ struct PlanRun {
 
 /// Refuses output files that name one of the input files (`--opensm-lfts net.topo --topology net.topo`):
 /// the output is replaced whole, so the input would be lost. Names are compared as the same file on disk
-/// (std::filesystem::equivalent), so links and "./" spellings count. 0, or kPlanBadInput after saying which.
+/// (std::filesystem::equivalent), so links and "./" spellings count; two outputs naming one file are
+/// refused too. 0, or kPlanBadInput after saying which.
 int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
   const std::pair<const char*, const std::string*> inputs[] = {{"--topology", &args.topology},
                                                                {"--config", &args.config},
@@ -357,6 +358,20 @@ int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
                                                                 {"--ar-plan", &args.ar_plan},
                                                                 {"--roce-plan", &args.roce.plan_json},
                                                                 {"--svg", &args.roce.svg}};
+  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet).
+  const auto canonical = [](const std::string& path) {
+    std::error_code ec;
+    auto c = std::filesystem::weakly_canonical(path, ec);
+    return ec ? std::filesystem::path(path) : c;
+  };
+  for (std::size_t i = 0; i < std::size(outputs); ++i) {
+    for (std::size_t k = i + 1; k < std::size(outputs); ++k) {
+      if (outputs[i].second->empty() || canonical(*outputs[i].second) != canonical(*outputs[k].second)) continue;
+      err << "smd plan: " << outputs[i].first << " and " << outputs[k].first << " name the same file "
+          << *outputs[k].second << "; give each output its own file\n";
+      return kPlanBadInput;
+    }
+  }
   for (const auto& [out_option, out_path] : outputs) {
     if (out_path->empty()) continue;
     auto same = [&](const std::string& in) {

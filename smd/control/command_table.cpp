@@ -151,27 +151,35 @@ std::string part_list(const Json& request, const char* cmd, bool may_be_empty, s
   }
   if (!it->is_array()) return std::string(cmd) + ": parts must be a list of names";
   for (const Json& p : *it) {
-    if (!p.is_string() || p.get<std::string>().empty()) return std::string(cmd) + ": every part must be a non-empty name";
+    if (!p.is_string() || p.get<std::string>().empty())
+      return std::string(cmd) + ": every part must be a non-empty name";
     out.push_back(p.get<std::string>());
   }
   if (out.empty() && !may_be_empty) return std::string(cmd) + " needs parts: switch or cable names";
   return "";
 }
 
-Json do_drain(const CommandContext& c) {
+/// drain and undrain: the request's parts (`cmd` names them in errors; none allowed when `may_be_empty`)
+/// and one boolean flag (force, all), then the daemon's answer from `call(parts, flag)`.
+template <class Call>
+Json parts_and_flag(const CommandContext& c, const char* cmd, bool may_be_empty, const char* flag_name, Call call) {
   std::vector<std::string> parts;
-  if (std::string e = part_list(c.request, "drain", false, parts); !e.empty()) return error_response(e);
-  const std::optional<bool> force = flag(c.request, "force");
-  if (!force) return error_response("drain: force must be true or false");
-  return from_result(c.control.request_drain(parts, *force, c.requester));
+  if (std::string e = part_list(c.request, cmd, may_be_empty, parts); !e.empty()) return error_response(e);
+  const std::optional<bool> value = flag(c.request, flag_name);
+  if (!value) return error_response(std::string(cmd) + ": " + flag_name + " must be true or false");
+  return from_result(call(parts, *value));
+}
+
+Json do_drain(const CommandContext& c) {
+  return parts_and_flag(c, "drain", false, "force", [&c](const std::vector<std::string>& parts, bool force) {
+    return c.control.request_drain(parts, force, c.requester);
+  });
 }
 
 Json do_undrain(const CommandContext& c) {
-  std::vector<std::string> parts;
-  if (std::string e = part_list(c.request, "undrain", true, parts); !e.empty()) return error_response(e);
-  const std::optional<bool> all = flag(c.request, "all");
-  if (!all) return error_response("undrain: all must be true or false");
-  return from_result(c.control.request_undrain(parts, *all, c.requester));
+  return parts_and_flag(c, "undrain", true, "all", [&c](const std::vector<std::string>& parts, bool all) {
+    return c.control.request_undrain(parts, all, c.requester);
+  });
 }
 
 void start_what_if_drain(const CommandContext& c, ControlReply reply) {

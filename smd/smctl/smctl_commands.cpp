@@ -117,8 +117,10 @@ void add_drains(CLI::App& app, SmctlInvocation& inv, CommandArguments& v) {
   drain->add_flag("--force", v.force, "drain even when CA pairs lose every path");
   drain->callback([&] { inv.request = {{"cmd", "drain"}, {"parts", v.parts}, {"force", v.force}}; });
   auto* undrain = app.add_subcommand("undrain", summary("undrain"));
-  undrain->add_option("PART", v.parts, kPart);
-  undrain->add_flag("--all", v.all, "every drained part");
+  // Parts or --all, exactly one of the two: a usage error (exit 2) otherwise, as for every command.
+  auto* undrain_parts = undrain->add_option("PART", v.parts, kPart);
+  undrain->add_flag("--all", v.all, "every drained part")->excludes(undrain_parts);
+  undrain->require_option(1);
   undrain->callback([&] {
     inv.request = {{"cmd", "undrain"}, {"all", v.all}};
     if (!v.parts.empty()) inv.request["parts"] = v.parts;

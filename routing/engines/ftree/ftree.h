@@ -4,6 +4,7 @@
 #pragma once
 
 #include "routing/engines/ftree/ftree_options.h"
+#include "routing/engines/engine.h"
 #include "routing/engines/rooted_engine.h"
 
 namespace smd {
@@ -30,9 +31,9 @@ namespace smd {
 /// Errors: kDeclined (not a fat tree, or a switch that cannot reach a leaf going up then down, no compute
 /// node left, a non-CN port a switch reaches only with more reverse hops than its credit),
 /// kInvalidInput (empty LidMap, unknown root GUID). Cost O(leaves * cables + LIDs * switches).
-class FatTreeEngine : public RootedEngine<FtreeOptions> {
+class FatTreeEngine : public SectionEngine<FtreeOptions> {
  public:
-  using RootedEngine::RootedEngine;
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
 };
 

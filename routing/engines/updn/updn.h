@@ -4,6 +4,7 @@
 #pragma once
 
 #include "routing/engines/updn/updn_options.h"
+#include "routing/engines/engine.h"
 #include "routing/engines/rooted_engine.h"
 
 namespace smd {
@@ -26,9 +27,9 @@ namespace smd {
 /// Automatic roots never fail: if the spines chosen for a fat-tree-like graph leave a CA LID unreachable,
 /// the engine re-ranks from the centre switch, which reaches every switch.
 /// Cost O(destination switches * cables + LIDs * switches): 2,560 switches and 32k LIDs in about a second.
-class UpDownEngine : public RootedEngine<UpdnOptions> {
+class UpDownEngine : public SectionEngine<UpdnOptions> {
  public:
-  using RootedEngine::RootedEngine;
+  using SectionEngine::SectionEngine;
   Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const override;
 };
 

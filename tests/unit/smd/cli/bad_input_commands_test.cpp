@@ -131,6 +131,15 @@ TEST_F(BadInput, PlanRefusesAnOutputFileThatIsAnInput) {
   std::stringstream kept;
   kept << in.rdbuf();
   EXPECT_EQ(kept.str(), text);
+  // Two outputs into one file: the second would replace the first.
+  err_.str("");
+  args.opensm_lfts = dir_ + "/same.out";
+  args.lft_dump = dir_ + "/./same.out";
+  EXPECT_EQ(run_plan(args, out_, err_), kPlanBadInput);
+  EXPECT_EQ(err_.str(), "smd plan: --lft-dump and --opensm-lfts name the same file " + args.opensm_lfts +
+                            "; give each output its own file\n");
+  EXPECT_FALSE(std::filesystem::exists(args.opensm_lfts));
+  args.lft_dump.clear();
   // A fresh output name is fine.
   err_.str("");
   args.opensm_lfts = dir_ + "/out.dump";
