@@ -25,27 +25,8 @@ avoid=(--drained sw-L2-0)
 for p in "${spine_ports[@]}"; do avoid+=(--avoid "sw-L2-0:${p}"); done
 # Once drained, no LID route reaches the spine: its LFT is read by directed route from host-0 (where the
 # shim attaches), the path found in the netfile.
-spine_dr=$(python3 - "${NET}" <<'PY'
-import re, sys
-links, cur = {}, None
-for line in open(sys.argv[1]):
-    m = re.match(r'^(?:Switch|Hca)\s+\d+\s+"([^"]+)"', line)
-    if m:
-        cur = m.group(1)
-        continue
-    m = re.match(r'^\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)
-    if m and cur:
-        links.setdefault(cur, []).append((int(m.group(1)), m.group(2)))
-paths, queue = {"host-0": [0]}, ["host-0"]
-while queue:
-    node = queue.pop(0)
-    for port, peer in links.get(node, []):
-        if peer not in paths:
-            paths[peer] = paths[node] + [port]
-            queue.append(peer)
-print(",".join(map(str, paths["sw-L2-0"])))
-PY
-)
+spine_dr=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import netfile_hosts as n
+print(",".join(map(str, n.directed_route(sys.argv[2], "host-0", "sw-L2-0"))))' "$(dirname "${READ_LFTS}")" "${NET}")
 read_lfts() { sim timeout 240 python3 "${READ_LFTS}" --dr "0x0000000000200020=${spine_dr}" >"$1"; }
 
 # PathRecord load: saquery between host LIDs (CA port GUIDs are below ibsim's switch GUIDs 0x200000) in a

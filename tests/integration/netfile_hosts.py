@@ -3,6 +3,8 @@
 host_switches(path) -> {host: switch}, from each `Hca N "host"` header and its `[1] "switch"[p]` line:
     which switch each single-port host is cabled to.
 without(path, switch=None, end=None) -> the netfile's text without a switch or a cable.
+directed_route(path, src, dst) -> the out-ports of a shortest directed route from node src to node dst,
+    starting with 0 (the source's own port, as ibsim's tools take a DR path).
 """
 import re
 
@@ -42,3 +44,25 @@ def without(path, switch=None, end=None):
             lines.append(line)
         blocks.append('\n'.join(lines))
     return '\n\n'.join(blocks)
+
+
+def directed_route(path, src, dst):
+    """[0, p1, p2, ...]: the ports a breadth-first walk over the netfile's cables leaves by from `src`
+    to reach `dst` (KeyError when `dst` is not reachable)."""
+    links, node = {}, None
+    for line in open(path):
+        m = re.match(r'^(?:Switch|Hca)\s+\d+\s+"([^"]+)"', line)
+        if m:
+            node = m.group(1)
+            continue
+        m = re.match(r'^\[(\d+)\]\s+"([^"]+)"\[(\d+)\]', line)
+        if m and node:
+            links.setdefault(node, []).append((int(m.group(1)), m.group(2)))
+    paths, queue = {src: [0]}, [src]
+    while queue:
+        here = queue.pop(0)
+        for port, peer in links.get(here, []):
+            if peer not in paths:
+                paths[peer] = paths[here] + [port]
+                queue.append(peer)
+    return paths[dst]
