@@ -1,5 +1,6 @@
 // Notice codec: offsets from IBA vol. 1, table 142 (13.4.8.2); trap DataDetails from table 144
-// (trap 128: LIDADDR at 0; trap 144: LIDADDR at 2, CapabilityMask at 6).
+// (trap 128: LIDADDR at 0; trap 144: LIDADDR at 2, OtherLocalChanges byte 5 bit 0, CapabilityMask at 6,
+// ChangeFlags at 10: table 147).
 #include "mad/codec/notice.h"
 
 #include <algorithm>
@@ -21,11 +22,12 @@ constexpr FieldTable kHead{
 };
 
 namespace details {
+// Trap 128: LIDADDR.
 constexpr std::size_t kTrap128Lid = 0;
-constexpr std::size_t kTrap144Lid = 2;
-constexpr std::size_t kTrap144CapabilityMask = 6;
-constexpr std::size_t kPortTrapLid = 2;   // after 16 reserved bits
-constexpr std::size_t kPortTrapPort = 4;
+// Trap 144: LIDADDR, OtherLocalChanges (bit 0 of the byte), CapabilityMask, ChangeFlags.
+constexpr std::size_t kTrap144Lid = 2, kTrap144LocalChanges = 5, kTrap144CapabilityMask = 6, kTrap144ChangeFlags = 10;
+// Traps 129-131: LIDADDR after 16 reserved bits, PORTNO.
+constexpr std::size_t kPortTrapLid = 2, kPortTrapPort = 4;
 }  // namespace details
 
 Notice decode_head(const std::uint8_t* p) {
@@ -69,6 +71,16 @@ std::uint32_t Notice::trap144_capability_mask() const {
 void Notice::set_trap144(std::uint16_t lid, std::uint32_t capability_mask) {
   bits::put16(data_details.data(), details::kTrap144Lid, lid);
   bits::put32(data_details.data(), details::kTrap144CapabilityMask, capability_mask);
+}
+
+bool Notice::trap144_other_local_changes() const { return (data_details[details::kTrap144LocalChanges] & 0x01) != 0; }
+
+std::uint16_t Notice::trap144_change_flags() const { return bits::get16(data_details.data(), details::kTrap144ChangeFlags); }
+
+void Notice::set_trap144_changes(bool other_local_changes, std::uint16_t change_flags) {
+  auto& byte = data_details[details::kTrap144LocalChanges];
+  byte = static_cast<std::uint8_t>((byte & 0xFE) | (other_local_changes ? 0x01 : 0x00));
+  bits::put16(data_details.data(), details::kTrap144ChangeFlags, change_flags);
 }
 
 std::uint16_t Notice::port_trap_lid() const { return bits::get16(data_details.data(), details::kPortTrapLid); }

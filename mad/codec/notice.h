@@ -25,6 +25,11 @@ inline constexpr std::uint16_t kExcessiveBufferOverrun = 130;  ///< ExcessiveBuf
 inline constexpr std::uint16_t kFlowControlWatchdog = 131;     ///< flow control update watchdog timer expired
 }  // namespace trap
 
+/// Trap 144 ChangeFlags bits (IBA 14.2.5.1, table 147): which of the issuer's local attributes changed.
+namespace trap144_change {
+inline constexpr std::uint16_t kSmPriorityChange = 0x0008;  ///< the SM's priority (SMInfo:Priority)
+}  // namespace trap144_change
+
 /// Notice:Type values of a generic notice.
 namespace notice_type {
 inline constexpr std::uint8_t kFatal = 0;
@@ -61,6 +66,11 @@ struct Notice {
   std::uint16_t trap144_lid() const;
   std::uint32_t trap144_capability_mask() const;
   void set_trap144(std::uint16_t lid, std::uint32_t capability_mask);
+  /// Trap 144's OtherLocalChanges bit (byte 5 bit 0) and ChangeFlags (bytes 10-11, trap144_change::):
+  /// what changed besides the CapabilityMask, e.g. an SM's priority (IBA 14.4.1's nudge of a master).
+  bool trap144_other_local_changes() const;
+  std::uint16_t trap144_change_flags() const;
+  void set_trap144_changes(bool other_local_changes, std::uint16_t change_flags);
   /// Traps 129, 130 and 131 DataDetails (IBA 14.2.5.1): LIDADDR (the switch's LID, or the CA port's) and
   /// PORTNO, the port whose link the trap is about.
   std::uint16_t port_trap_lid() const;

@@ -15,11 +15,8 @@
 namespace smd {
 namespace {
 
-constexpr std::uint8_t kUnknown = 0;
-constexpr std::uint8_t kOnPath = 1;
-constexpr std::uint8_t kGood = 2;
-constexpr std::uint8_t kBad = 3;
-constexpr std::uint8_t kCaPath = 4;  // flag on a kGood (switch, LID): packets from some CA pass here
+// The walk's mark per (switch, LID) byte: a state, and kCaPath as a flag on kGood (packets from some CA pass).
+enum WalkMark : std::uint8_t { kUnknown = 0, kOnPath = 1, kGood = 2, kBad = 3, kCaPath = 4 };
 // LIDs are verified in blocks of 64 (one LFT block): the block's entries of every switch are copied
 // into a small switch-major matrix first, so the walks touch L2-resident data instead of striding
 // through S large tables once per LID.

@@ -24,11 +24,9 @@ Daemon::Daemon(Policy policy, std::string config_path)
       sweeps_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
       election_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
       mcast_(io_, [this](DaemonEvent e) { post(std::move(e)); }),
-      watchdog_timer_(io_),
-      signals_(io_, SIGTERM, SIGINT, SIGHUP),
+      supervision_(io_, [this](int signo) { return on_signal(signo); }),
       reloads_(std::move(config_path)),
       runtime_(policy_.log.level) {
-  signals_.add(SIGUSR1);
   publish(nullptr);
 }
 
@@ -58,10 +56,9 @@ int Daemon::run() {
   // the port) in a state that clears it again, which every later sweep checks too.
   (void)ensure_is_sm("start-up");
 
-  arm_signals();
+  supervision_.start();
   endpoints_.start(io_, *this, policy_, [this] { return snapshot(); });
   publish(nullptr);  // the bound metrics address, for `smctl status`
-  arm_watchdog();
   schedule_heavy_sweep(Clock::now(), "start-up");
   run_loop();
   shut_down();
@@ -125,27 +122,13 @@ void Daemon::shut_down() {
   sweeps_.cancel();
   sweeps_.cancel_light();
   election_.cancel_poll();
-  watchdog_timer_.cancel();
-  signals_.cancel();
+  supervision_.cancel();
   if (sa_) sa_->stop();
   health_.perf().stop();
   if (cc_) cc_->stop();
   transport_->stop();
   spdlog::info("smd stopped");
   spdlog::default_logger()->flush();  // warnings still being counted get their "[N more in T s]" line
-}
-
-// systemd's watchdog (WatchdogSec=) is pinged from the event loop, so a wedged loop gets the unit restarted.
-// The ping changes nothing, so it is sent from the handler even while a sweep runs.
-void Daemon::arm_watchdog() {
-  const auto interval = notify::watchdog_interval();
-  if (!interval) return;
-  watchdog_timer_.expires_after(*interval / 2);
-  watchdog_timer_.async_wait([this](const boost::system::error_code& ec) {
-    if (ec) return;
-    notify::watchdog();
-    arm_watchdog();
-  });
 }
 
 }  // namespace smd

@@ -23,7 +23,8 @@
 //                       (local_sm.h)
 //   daemon_is_sm.cpp    our own port's IsSM capability: checked, and restored when it is missing
 //   daemon_traps.cpp    unsolicited MADs: traps (TrapRepress, classify_trap, an event) and the SMInfo dispatch
-//   daemon_policy.cpp   signals: SIGHUP reads and queues a policy, which a sweep's start adopts whole
+//   daemon_policy.cpp   signals (caught by Supervision, supervision.h, with systemd's watchdog): SIGHUP reads
+//                       and queues a policy, which a sweep's start adopts whole
 //                       (the generations and refusals: PolicyReloads, policy_reloads.h)
 //   daemon_publish.cpp  the frozen FabricSnapshot (kept with the counters in SweepRecord, sweep_record.h); the
 //                       SA's input (smd/sa/sa_publisher.h)
@@ -35,8 +36,6 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -75,6 +74,7 @@
 #include "smd/sm/sm_election.h"
 #include "smd/sm/sm_fsm.h"
 #include "smd/sm/sminfo_access.h"
+#include "smd/sm/supervision.h"
 #include "smd/sm/sweep_record.h"
 #include "smd/sm/sweep_scheduler.h"
 #include "smd/sm/what_if_worker.h"
@@ -133,7 +133,6 @@ class Daemon final : public DaemonControl, private HealthHost {
   void run_loop();
   /// Stop the endpoints, timers, threads and the transport, in the order their users need.
   void shut_down();
-  void arm_watchdog();
 
   // --- daemon_events.cpp: the queue and the table's executor ---
   /// Record an event (every handler's only way to change anything). Never runs it.
@@ -236,8 +235,9 @@ class Daemon final : public DaemonControl, private HealthHost {
   void repress_trap(std::span<const std::uint8_t, mad::kMadSize> mad, const mad::UnsolicitedInfo& info);
 
   // --- daemon_policy.cpp: signals and policy reloads ---
-  void arm_signals();
-  void on_signal(int signo);
+  /// A signal Supervision caught: stop, reload the policy (SIGHUP) or reopen the log (SIGUSR1); false once
+  /// stopping (no further signal is waited for).
+  bool on_signal(int signo);
   /// Read and validate the policy file (nullptr, logged, when there is none or it is refused).
   std::shared_ptr<const ReloadedPolicy> read_reloaded_policy();
   /// The staged policy takes effect, whole: the daemon's and the runner's. No-op when none is staged.
@@ -299,8 +299,7 @@ class Daemon final : public DaemonControl, private HealthHost {
   ElectionAgent election_;         ///< the gate's verdict, the other SMs, the watched SM and its polls
   McastMailbox mcast_;             ///< the SA's groups handed to this thread; kMcastDue
   sa::SaPublisher sa_publisher_;   ///< the SA's snapshot, the serving rule, the fabric views
-  boost::asio::steady_timer watchdog_timer_;
-  boost::asio::signal_set signals_;
+  Supervision supervision_;  ///< the signals and systemd's watchdog
   PolicyReloads reloads_;  ///< the file SIGHUP reads, the generation in effect, a staged reload, refusals
   LocalSm local_;          ///< our port's identity, SMState and ActCount (what our SMInfo says)
 

@@ -19,22 +19,15 @@
 
 namespace smd {
 
-void Daemon::arm_signals() {
-  signals_.async_wait([this](const boost::system::error_code& ec, int signo) {
-    if (!ec) on_signal(signo);
-  });
-}
-
-void Daemon::on_signal(int signo) {
+bool Daemon::on_signal(int signo) {
   if (signo == SIGUSR1) {  // logrotate moved the file: write to a new one at the configured path
     reopen_log();
-    arm_signals();
-    return;
+    return true;
   }
   if (signo != SIGHUP) {
     spdlog::info("signal {}: stopping", signo);
     post(SmEvent::kStop, "signal " + std::to_string(signo));
-    return;
+    return false;
   }
   notify::reloading();
   const std::uint64_t refused_before = reloads_.refused_total();
@@ -55,7 +48,7 @@ void Daemon::on_signal(int signo) {
     post(SmEvent::kSweepRequested, "SIGHUP");
     notify::ready("heavy sweep requested");
   }
-  arm_signals();
+  return true;
 }
 
 std::shared_ptr<const ReloadedPolicy> Daemon::read_reloaded_policy() {

@@ -13,17 +13,6 @@
 
 namespace smd {
 
-namespace {
-
-// Trap 144 DataDetails (IBA 14.2.5.1 table 147; OpenSM's ntc_144): byte 5 bit 0 OtherLocalChanges, bytes
-// 10..11 the change flags, of which 0x0008 is SMPriorityChange.
-constexpr std::size_t kTrap144LocalChanges = 5;
-constexpr std::size_t kTrap144ChangeFlags = 10;
-constexpr std::uint8_t kOtherLocalChanges = 0x01;
-constexpr std::uint16_t kSmPriorityChange = 0x0008;
-
-}  // namespace
-
 void Daemon::arm_poll(std::optional<std::chrono::milliseconds> delay) {
   election_.arm_poll(delay ? *delay : std::chrono::milliseconds(std::chrono::seconds(policy_.sm.poll_interval_s)));
 }
@@ -113,9 +102,7 @@ void Daemon::nudge_watched() {
   notice.trap_number = mad::trap::kCapabilityMaskChange;
   notice.issuer_lid = local_.lid;
   notice.set_trap144(local_.lid, local_.capmask);
-  notice.data_details[kTrap144LocalChanges] = kOtherLocalChanges;
-  notice.data_details[kTrap144ChangeFlags] = static_cast<std::uint8_t>(kSmPriorityChange >> 8);
-  notice.data_details[kTrap144ChangeFlags + 1] = static_cast<std::uint8_t>(kSmPriorityChange & 0xFF);
+  notice.set_trap144_changes(/*other_local_changes=*/true, mad::trap144_change::kSmPriorityChange);
   mad::SmpRequest req;
   req.dlid = election_.watched().lid;
   req.method = mad::Method::kTrap;

@@ -80,6 +80,30 @@ TEST(Notice, Trap144FieldsSetByLibibmadDecode) {
   EXPECT_EQ(oracle_get(e, IB_NOTICE_DATA_144_CAPMASK_F), 0x02510a68u);
 }
 
+// Trap 144's OtherLocalChanges and ChangeFlags have no libibmad field: the bytes are placed by hand from IBA
+// table 147 (LIDADDR 2-3, OtherLocalChanges byte 5 bit 0, CapabilityMask 6-9, ChangeFlags 10-11).
+TEST(Notice, Trap144ChangesSitWhereTable147PutsThem) {
+  Notice m;
+  m.set_trap144(0x0badu, 0x02510a68u);
+  m.set_trap144_changes(true, trap144_change::kSmPriorityChange);
+  EXPECT_EQ(m.data_details[4], 0x00u);
+  EXPECT_EQ(m.data_details[5], 0x01u);
+  EXPECT_EQ(m.data_details[10], 0x00u);
+  EXPECT_EQ(m.data_details[11], 0x08u);
+  SmpData e{};
+  m.encode(e);
+  EXPECT_EQ(oracle_get(e, IB_NOTICE_DATA_144_LID_F), 0x0badu);
+  EXPECT_EQ(oracle_get(e, IB_NOTICE_DATA_144_CAPMASK_F), 0x02510a68u);
+  const Notice n = Notice::decode(e);
+  EXPECT_TRUE(n.trap144_other_local_changes());
+  EXPECT_EQ(n.trap144_change_flags(), 0x0008u);
+  // Clearing the bit keeps byte 5's reserved bits as they were.
+  m.data_details[5] = 0xF1;
+  m.set_trap144_changes(false, 0);
+  EXPECT_EQ(m.data_details[5], 0xF0u);
+  EXPECT_FALSE(m.trap144_other_local_changes());
+}
+
 TEST(Notice, FullFormCarriesIssuerGidAtByte64) {
   std::array<std::uint8_t, kNoticeFullSize> full{};
   for (std::size_t i = 0; i < full.size(); ++i) full[i] = static_cast<std::uint8_t>(i * 7 + 1);
