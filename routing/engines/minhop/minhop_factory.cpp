@@ -1,10 +1,52 @@
 #include "routing/engines/minhop/minhop_factory.h"
 
+#include <utility>
+
 #include "routing/engines/common/routing_order.h"
 #include "routing/engines/minhop/minhop.h"
 #include "routing/engines/section_engine_factory.h"
 
 namespace smd {
+namespace {
+
+/// Read `key` (a file path) and parse it with `parse` into `out`, `path` keeping the path as written. A parse
+/// error is reported at the key, with the file's own file:line:column in the message.
+template <class T, class Parse>
+bool read_port_file(OptionReader& in, std::string_view key, Parse parse, std::string& path, std::vector<T>& out) {
+  OptionReader::File file;
+  if (!in.read_file(key, kMaxSwitchPortFileBytes, file)) return false;
+  if (file.path.empty()) return true;
+  Result<std::vector<T>> parsed = parse(file.text, file.resolved);
+  if (!parsed.ok()) {
+    in.fail(key, parsed.error().message);
+    return false;
+  }
+  path = std::move(file.path);
+  out = std::move(parsed).value();
+  return true;
+}
+
+}  // namespace
+
+bool MinhopOptions::read(OptionReader& in) {
+  const bool order_ok = read_routing_order(in, guid_routing_order);
+  const bool weights_ok = read_port_file(in, "hop_weights_file", parse_hop_weights, hop_weights_file, hop_weights);
+  const bool search_ok = read_port_file(in, "port_search_ordering_file", parse_port_search_ordering,
+                                        port_search_ordering_file, port_search_ordering);
+  const bool ignore_ok =
+      read_port_file(in, "port_prof_ignore_file", parse_port_prof_ignore, port_prof_ignore_file, port_prof_ignore);
+  const bool switches_ok = in.read_bool("port_profile_switch_nodes", port_profile_switch_nodes);
+  return order_ok && weights_ok && search_ok && ignore_ok && switches_ok;
+}
+
+std::vector<OptionSummary> MinhopOptions::summary() const {
+  const auto file = [](const std::string& path) { return path.empty() ? std::string("none") : path; };
+  return {{"guid_routing_order", summarise_order(guid_routing_order)},
+          {"hop_weights_file", file(hop_weights_file)},
+          {"port_search_ordering_file", file(port_search_ordering_file)},
+          {"port_prof_ignore_file", file(port_prof_ignore_file)},
+          {"port_profile_switch_nodes", port_profile_switch_nodes ? "true" : "false"}};
+}
 
 const EngineFactory& minhop_factory() {
   static const SectionEngineFactory<MinhopOptions, MinHopEngine> factory;
