@@ -503,6 +503,37 @@ TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
       << (scatter->not_carried.empty() ? "" : scatter->not_carried[0]);
 }
 
+// hop_weights_file, port_search_ordering_file, port_prof_ignore_file and port_profile_switch_nodes feed minhop,
+// the engine OpenSM's unicast manager applies them to; the files keep OpenSM's format. OpenSM's default FALSE of
+// port_profile_switch_nodes differs from smd's true, so an opensm.conf that leaves it lists the difference.
+TEST_F(OpenSmImportFiles, MinhopBalancingInputsAreCarried) {
+  const std::string weights = dir_ + "/weights";
+  const std::string search = dir_ + "/search";
+  const std::string ignore = dir_ + "/ignore";
+  std::ofstream(weights) << "0x0000000000200000 3 4\n";
+  std::ofstream(search) << "0x0000000000200000 4 3\n";
+  std::ofstream(ignore) << "0x0000000000200001 5\n";
+  Conversion c;
+  const Policy p = c.policy("hop_weights_file " + weights + "\nport_search_ordering_file " + search +
+                            "\nport_prof_ignore_file " + ignore + "\nport_profile_switch_nodes TRUE\n");
+  const MinhopOptions& minhop = p.routing.options.engines.get<MinhopOptions>();
+  EXPECT_EQ(minhop.hop_weights, (std::vector<HopWeight>{{0x200000, 3, 4}}));
+  EXPECT_EQ(minhop.port_search_ordering, (std::vector<PortSearchOrder>{{0x200000, {4, 3}}}));
+  EXPECT_EQ(minhop.port_prof_ignore, (std::vector<SwitchPort>{{0x200001, 5}}));
+  EXPECT_TRUE(minhop.port_profile_switch_nodes);
+
+  auto plain = c.run("sm_priority 1\n");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(mentions(plain->defaults_differ,
+                       "port_profile_switch_nodes FALSE -> routing.minhop.port_profile_switch_nodes: true"));
+  std::ofstream(weights) << "0x0000000000200000 3 300\n";  // OpenSM skips the line; smd refuses the file
+  auto bad = c.run("hop_weights_file " + weights + "\n");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_TRUE(mentions(bad->not_carried, weights + ":1:22: '300' is not a hop weight 1..255"))
+      << (bad->not_carried.empty() ? "" : bad->not_carried[0]);
+  EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
+}
+
 // cn_guid_file, io_guid_file and max_reverse_hops feed ftree's own keys: the files keep OpenSM's format, so
 // their paths are carried and read when the policy loads.
 TEST_F(OpenSmImportFiles, FtreeNodeListsAndReverseHopsAreCarried) {
