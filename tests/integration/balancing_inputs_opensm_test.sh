@@ -16,7 +16,12 @@
 #   port_prof_ignore_file (OpenSM's --ignore_guids): leaf-0 port 5 left out of the balancing: it never looks
 #     loaded, so in both SMs all 12 of leaf-0's remote hosts leave by port 5 (the control: 6 and 6), and with
 #     the same order file smd equals OpenSM on every entry.
-# Measured here: about 50 s on 2 cores (8 SM runs).
+#   port_shifting: with the same order file, smd equals OpenSM (`--port-shifting`) on every entry, and both
+#     differ from the runs without it.
+#   scatter_ports 7: both SMs keep every route shortest and every leaf's 12 remote hosts 6/6 on its up-ports,
+#     both differ from their own run without it somewhere, and smd twice with the seed gives the same tables
+#     (OpenSM's random() sequence is its own: smd is not expected to equal it).
+# Measured here: about 90 s on 2 cores (14 SM runs).
 . "$(dirname "$0")/once_common.sh"
 w=${IBSIM_WORKDIR}
 NET="${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
@@ -85,12 +90,20 @@ smd_run smd-s "    guid_routing_order_file: ${w}/order" "    port_search_orderin
 smd_run smd-o "    guid_routing_order_file: ${w}/order"
 osm_run osm-i --guid_routing_order_file "${w}/order" --ignore_guids "${w}/ignore"
 smd_run smd-i "    guid_routing_order_file: ${w}/order" "    port_prof_ignore_file: ${w}/ignore"
+osm_run osm-o --guid_routing_order_file "${w}/order"
+osm_run osm-h --guid_routing_order_file "${w}/order" --port-shifting
+smd_run smd-h "    guid_routing_order_file: ${w}/order" "    port_shifting: true"
+osm_run osm-plain
+osm_run osm-r --scatter-ports 7
+smd_run smd-r "    scatter_ports: 7"
+smd_run smd-r2 "    scatter_ports: 7"
 
 python3 - "${w}" <<'PY'
 import heapq, json, sys
 w = sys.argv[1]
 run = {n: json.load(open(f"{w}/{n}.json")) for n in
-       ("plain", "osm-w", "smd-w", "osm-s", "smd-s", "smd-o", "osm-i", "smd-i")}
+       ("plain", "osm-w", "smd-w", "osm-s", "smd-s", "smd-o", "osm-i", "smd-i", "osm-o", "osm-h", "smd-h",
+        "osm-plain", "osm-r", "smd-r", "smd-r2")}
 errors = []
 
 
@@ -182,6 +195,33 @@ for name in ("osm-i", "smd-i"):
 for d in differing(run["osm-i"], run["smd-i"])[:10]:
     errors.append(f"ignore: {d[0]} {d[1]}: OpenSM port {run['osm-i']['routes'][d[0]][d[1]]}, "
                   f"smd port {run['smd-i']['routes'][d[0]][d[1]]}")
+
+# 4. Port shifting: equal to OpenSM with the order file, and a change for both.
+for d in differing(run["osm-h"], run["smd-h"])[:10]:
+    errors.append(f"port shifting: {d[0]} {d[1]}: OpenSM port {run['osm-h']['routes'][d[0]][d[1]]}, "
+                  f"smd port {run['smd-h']['routes'][d[0]][d[1]]}")
+if not differing(run["osm-h"], run["osm-o"]) or not differing(run["smd-h"], run["smd-o"]):
+    errors.append("port shifting changed nothing in OpenSM's or smd's tables")
+
+# 5. Scatter: shortest (one hop up, one down: a leaf sends remote hosts up, a spine straight down), 6/6 at
+#    every leaf, a change for both, reproducible in smd.
+for name in ("osm-r", "smd-r"):
+    r = run[name]
+    for sw in switches:
+        for ca, (home, hp) in r["homes"].items():
+            p = r["routes"][sw][ca]
+            want_up = sw.startswith("leaf") and home != sw
+            ok = (p == hp) if home == sw else (p in (5, 6) if want_up else r["links"][sw].get(str(p)) == home)
+            if not ok:
+                errors.append(f"{name}: {sw} sends {ca} by port {p}, not on a shortest path")
+        if sw.startswith("leaf"):
+            got = by_port(r, sw, remote(r, sw))
+            if got != {5: 6, 6: 6}:
+                errors.append(f"{name}: {sw} spreads its remote hosts {got}, expected 6 and 6")
+if not differing(run["osm-r"], run["osm-plain"]) or not differing(run["smd-r"], run["plain"]):
+    errors.append("scatter_ports 7 changed nothing in OpenSM's or smd's tables")
+if differing(run["smd-r"], run["smd-r2"]):
+    errors.append("smd with scatter_ports 7 twice: the tables differ")
 if errors:
     print("\n".join("FAIL: " + e for e in errors))
     sys.exit(1)
@@ -191,5 +231,7 @@ print(f"hop weights: both SMs on least-weight paths for all {entries} (switch, C
 print(f"search order: smd equals OpenSM on all {entries}; first tie at every leaf by port 6; control differs at "
       f"{len(changed_leaves)} switches")
 print(f"ignored port: leaf-0 sends all 12 remote hosts by port 5 in both; smd equals OpenSM on all {entries}")
+print(f"port shifting: smd equals OpenSM on all {entries}; scatter 7: 6/6 at every leaf in both, smd reproducible; "
+      f"{len(differing(run['osm-r'], run['smd-r']))} entries differ from OpenSM's scatter (its own random sequence)")
 PY
 echo "PASS: balancing_inputs_opensm_test ($((SECONDS - t0)) s)"

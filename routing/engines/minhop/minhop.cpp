@@ -5,6 +5,7 @@
 #include <bit>
 #include <numeric>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "routing/engines/common/routing_order.h"
@@ -55,6 +56,41 @@ struct PortGroup {
     }
   }
 };
+
+/// The port for the next LID when port_shifting or scatter_ports is on, as OpenSM's
+/// osm_switch_recommend_path chooses it among the equal-cost ports (in search order) holding the fewest routes:
+/// port_shifting scans from position (routes on the group / group size) mod size instead of the first,
+/// scatter_ports takes one of the least loaded at random from `rng` (overriding the shift, as in OpenSM). O(ports).
+PortNum pick_spread(const std::vector<PortNum>& ports, std::array<std::uint32_t, 256>& count,
+                    const std::uint8_t* ignored, bool shifting, std::mt19937_64* rng) {
+  std::uint64_t total = 0;
+  std::uint32_t least = count[ports[0]];
+  for (PortNum p : ports) {
+    total += count[p];
+    least = std::min(least, count[p]);
+  }
+  const std::size_t n = ports.size();
+  PortNum chosen = kNoPort;
+  if (rng != nullptr) {
+    std::size_t ties = 0;
+    for (PortNum p : ports) ties += count[p] == least ? 1 : 0;
+    std::size_t k = static_cast<std::size_t>((*rng)() % ties);
+    for (PortNum p : ports) {
+      if (count[p] == least && k-- == 0) {
+        chosen = p;
+        break;
+      }
+    }
+  } else {
+    const std::size_t start = shifting ? static_cast<std::size_t>(total / n) % n : 0;
+    for (std::size_t i = 0; i < n && chosen == kNoPort; ++i) {
+      const PortNum p = ports[(start + i) % n];
+      if (count[p] == least) chosen = p;
+    }
+  }
+  if (ignored == nullptr || !ignored[chosen]) ++count[chosen];
+  return chosen;
+}
 
 /// Per-thread scratch reused across switches (sized once per thread, not per switch).
 struct Scratch {
@@ -160,6 +196,14 @@ void build_groups(SwitchIndex s, const SwitchGraph& graph, const HopTable& hops,
   }
 }
 
+/// splitmix64 of the option's seed and a switch GUID: well-spread generator seeds for neighbouring GUIDs.
+std::uint64_t mix_seed(std::uint64_t seed, Guid guid) {
+  std::uint64_t z = seed * 0x9e3779b97f4a7c15ULL ^ guid;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 }  // namespace
 
 void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const std::vector<LidTarget>& targets,
@@ -187,6 +231,11 @@ void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const st
       if (any_ignored) {
         for (PortNum p = 0; p <= graph.num_ports(s); ++p) ignored[p] = ports->prof_ignored[graph.slot(s, p)];
       }
+      // scatter_ports: one generator per switch, seeded from the option and the switch's GUID, so the
+      // tables do not depend on how switches are spread over threads.
+      std::optional<std::mt19937_64> rng;
+      if (!balancing.scatter_seed.empty()) rng.emplace(balancing.scatter_seed[s]);
+      const bool spread = rng.has_value() || balancing.port_shifting;
       Lft lft(max_lid);
       for (const Lid lid : order) {
         if (lid == 0 || lid >= targets.size() || lid > max_lid) continue;
@@ -202,7 +251,10 @@ void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const st
         }
         const std::uint32_t g = sc.group_of[t.sw];
         if (g == kNoGroup) continue;  // other component: leave kNoPort
-        lft.set(static_cast<Lid>(lid), sc.groups[g].pick(count, skip));
+        PortGroup& group = sc.groups[g];
+        lft.set(static_cast<Lid>(lid), spread ? pick_spread(group.ports, count, skip, balancing.port_shifting,
+                                                             rng ? &*rng : nullptr)
+                                              : group.pick(count, skip));
       }
       tables.lft[graph.node(s)] = std::move(lft);
     }
@@ -232,6 +284,15 @@ Result<RoutingTables> MinHopEngine::compute(const Topology& topo, const LidMap& 
   balancing.ports = &ports;
   balancing.weighted = weighted ? &*weighted : nullptr;
   balancing.count_switch_lids = options_.port_profile_switch_nodes;
+  balancing.port_shifting = options_.port_shifting;
+  std::vector<std::uint64_t> seeds;
+  if (options_.scatter_ports != 0) {
+    seeds.resize(graph.num_switches());
+    for (SwitchIndex s = 0; s < graph.num_switches(); ++s) {
+      seeds[s] = mix_seed(options_.scatter_ports, topo.node(graph.node(s)).guid);
+    }
+    balancing.scatter_seed = seeds;
+  }
   fill_minhop_tables(graph, hops, targets, lids.max_lid(), tables, order.lids, balancing);
   return tables;
 }

@@ -22,7 +22,10 @@ namespace smd {
 ///   - with routing.minhop's balancing inputs (routing/engines/common/balancing_ports.h): "closer" counts hop
 ///     weights (hop_weights_file), ties go to the first port in the switch's search order
 ///     (port_search_ordering_file), routes out of an ignored port are not counted (port_prof_ignore_file),
-///     nor routes to switch LIDs unless port_profile_switch_nodes (smd's default counts them);
+///     nor routes to switch LIDs unless port_profile_switch_nodes (smd's default counts them); port_shifting
+///     starts the search for the least-loaded port at (the group's routes / its ports) instead of the first,
+///     scatter_ports takes a random one of the least loaded, seeded by the option and the switch GUID (the
+///     same seed gives the same tables);
 ///   - d unreachable from s (other component, uncabled CA port, unassigned) -> kNoPort.
 /// Every LFT covers 0..max LID. Work is O(S * (S * ports + LIDs)) and runs per switch on all threads.
 /// Listed GUIDs that name no port are skipped and named in RoutingTables::notes.
@@ -38,6 +41,9 @@ struct MinhopBalancing {
   const BalancingPorts* ports = nullptr;       ///< resolved files, null = none
   const WeightedHopTable* weighted = nullptr;  ///< hop weights' distances, null = the HopTable's hop counts
   bool count_switch_lids = true;               ///< port_profile_switch_nodes
+  bool port_shifting = false;                  ///< routing.minhop.port_shifting
+  /// routing.minhop.scatter_ports: the random generator's seed per switch index; empty = off.
+  std::span<const std::uint64_t> scatter_seed;
 };
 
 /// The minhop port choice for all switches given precomputed graph, hops and LID targets, written into

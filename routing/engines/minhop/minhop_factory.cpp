@@ -1,5 +1,6 @@
 #include "routing/engines/minhop/minhop_factory.h"
 
+#include <string>
 #include <utility>
 
 #include "routing/engines/common/routing_order.h"
@@ -36,7 +37,9 @@ bool MinhopOptions::read(OptionReader& in) {
   const bool ignore_ok =
       read_port_file(in, "port_prof_ignore_file", parse_port_prof_ignore, port_prof_ignore_file, port_prof_ignore);
   const bool switches_ok = in.read_bool("port_profile_switch_nodes", port_profile_switch_nodes);
-  return order_ok && weights_ok && search_ok && ignore_ok && switches_ok;
+  const bool shifting_ok = in.read_bool("port_shifting", port_shifting);
+  const bool scatter_ok = in.read_unsigned("scatter_ports", 0, 0xFFFFFFFFu, scatter_ports);
+  return order_ok && weights_ok && search_ok && ignore_ok && switches_ok && shifting_ok && scatter_ok;
 }
 
 std::vector<OptionSummary> MinhopOptions::summary() const {
@@ -45,7 +48,9 @@ std::vector<OptionSummary> MinhopOptions::summary() const {
           {"hop_weights_file", file(hop_weights_file)},
           {"port_search_ordering_file", file(port_search_ordering_file)},
           {"port_prof_ignore_file", file(port_prof_ignore_file)},
-          {"port_profile_switch_nodes", port_profile_switch_nodes ? "true" : "false"}};
+          {"port_profile_switch_nodes", port_profile_switch_nodes ? "true" : "false"},
+          {"port_shifting", port_shifting ? "on" : "off"},
+          {"scatter_ports", scatter_ports == 0 ? "off" : std::to_string(scatter_ports)}};
 }
 
 const EngineFactory& minhop_factory() {

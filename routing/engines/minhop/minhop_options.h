@@ -27,8 +27,14 @@ struct MinhopOptions : RoutingOrderOptions {
   /// routing.minhop.port_profile_switch_nodes: routes to switch LIDs count in the port profile. smd's default
   /// true keeps its tables as before this key; OpenSM's default is FALSE (import-opensm-conf writes it).
   bool port_profile_switch_nodes = true;
+  /// routing.minhop.port_shifting (OpenSM's port_shifting): the search among equally loaded ports starts at
+  /// a place that moves with the load, so LIDs do not line up on the same port in every switch.
+  bool port_shifting = false;
+  /// routing.minhop.scatter_ports (OpenSM's scatter_ports): 0 = off, else the seed of a random choice among
+  /// the least-loaded ports; the same seed on the same fabric gives the same tables.
+  unsigned scatter_ports = 0;
 
-  /// Read the routing order, the three files and port_profile_switch_nodes; false when one was refused. Every
+  /// Read the routing order, the three files, port_profile_switch_nodes, port_shifting and scatter_ports; false when one was refused. Every
   /// key is read even after a problem, so the earliest one in the file is reported.
   bool read(OptionReader& in);
   /// Each key for the policy summary (a file by its path, "none" when unset).

@@ -499,7 +499,7 @@ TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
   EXPECT_TRUE(load_policy_string(twice->yaml, "x").ok());
   auto scatter = c.run("guid_routing_order_no_scatter TRUE\n");
   ASSERT_TRUE(scatter.ok());
-  EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: no scatter_ports"))
+  EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: routing.minhop.scatter_ports"))
       << (scatter->not_carried.empty() ? "" : scatter->not_carried[0]);
 }
 
@@ -515,12 +515,15 @@ TEST_F(OpenSmImportFiles, MinhopBalancingInputsAreCarried) {
   std::ofstream(ignore) << "0x0000000000200001 5\n";
   Conversion c;
   const Policy p = c.policy("hop_weights_file " + weights + "\nport_search_ordering_file " + search +
-                            "\nport_prof_ignore_file " + ignore + "\nport_profile_switch_nodes TRUE\n");
+                            "\nport_prof_ignore_file " + ignore + "\nport_profile_switch_nodes TRUE\n" +
+                            "port_shifting TRUE\nscatter_ports 0x2a\n");
   const MinhopOptions& minhop = p.routing.options.engines.get<MinhopOptions>();
   EXPECT_EQ(minhop.hop_weights, (std::vector<HopWeight>{{0x200000, 3, 4}}));
   EXPECT_EQ(minhop.port_search_ordering, (std::vector<PortSearchOrder>{{0x200000, {4, 3}}}));
   EXPECT_EQ(minhop.port_prof_ignore, (std::vector<SwitchPort>{{0x200001, 5}}));
   EXPECT_TRUE(minhop.port_profile_switch_nodes);
+  EXPECT_TRUE(minhop.port_shifting);
+  EXPECT_EQ(minhop.scatter_ports, 42u);
 
   auto plain = c.run("sm_priority 1\n");
   ASSERT_TRUE(plain.ok());

@@ -136,7 +136,8 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "routing.adaptive", "routing.repair", "routing.minhop.guid_routing_order",
       "routing.minhop.guid_routing_order_file", "routing.minhop.hop_weights_file",
       "routing.minhop.port_search_ordering_file", "routing.minhop.port_prof_ignore_file",
-      "routing.minhop.port_profile_switch_nodes", "routing.updn.roots", "routing.updn.roots_file",
+      "routing.minhop.port_profile_switch_nodes", "routing.minhop.port_shifting", "routing.minhop.scatter_ports",
+      "routing.updn.roots", "routing.updn.roots_file",
       // routing.updn.ids is written {}: an empty map has no leaf to show.
       "routing.updn.guid_routing_order", "routing.updn.guid_routing_order_file", "routing.updn.ids_file",
       "routing.ftree.roots", "routing.ftree.roots_file", "routing.ftree.cn_guids", "routing.ftree.cn_guids_file", "routing.ftree.io_guids",

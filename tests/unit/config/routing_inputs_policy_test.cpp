@@ -123,7 +123,9 @@ TEST_F(RoutingInputs, MinhopBalancingFilesInOpenSmFormat) {
                                         "    hop_weights_file: " + weights + "\n"
                                         "    port_search_ordering_file: " + order + "\n"
                                         "    port_prof_ignore_file: " + ignore + "\n"
-                                        "    port_profile_switch_nodes: false\n",
+                                        "    port_profile_switch_nodes: false\n"
+                                        "    port_shifting: true\n"
+                                        "    scatter_ports: 9\n",
                                         "t.yaml");
   ASSERT_TRUE(p.ok()) << p.error().message;
   const MinhopOptions& minhop = p->routing.options.engines.get<MinhopOptions>();
@@ -132,6 +134,8 @@ TEST_F(RoutingInputs, MinhopBalancingFilesInOpenSmFormat) {
   EXPECT_EQ(minhop.port_search_ordering, (std::vector<PortSearchOrder>{{0x200000, {4, 3}}}));
   EXPECT_EQ(minhop.port_prof_ignore, (std::vector<SwitchPort>{{0x200001, 5}}));
   EXPECT_FALSE(minhop.port_profile_switch_nodes);
+  EXPECT_TRUE(minhop.port_shifting);
+  EXPECT_EQ(minhop.scatter_ports, 9u);
   EXPECT_TRUE(MinhopOptions{}.port_profile_switch_nodes);
   // A bad line refuses the policy at the key, with the file's own line and column.
   const std::string bad = write("bad-weights", "0x200000 3 4\n0x200000 5 0\n");

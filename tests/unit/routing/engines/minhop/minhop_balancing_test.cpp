@@ -118,6 +118,58 @@ TEST(MinHopBalancing, LinesTheFabricLacksAreNotedAndSkipped) {
   EXPECT_EQ(r.lft[c.leaf[0]].entries(), (std::vector<PortNum>{kNoPort, 1, 2, 3, 4, 0, 3, 3, 4}));
 }
 
+TEST(MinHopBalancing, PortShiftingStartsWhereTheLoadSays) {
+  const Tree c(false);
+  MinhopOptions minhop;
+  minhop.port_shifting = true;
+  const RoutingTables r = c.route(minhop);
+  // leaf0: h2 -> {3,4} loads 0,0, start 0/2 = 0 -> 3; h3 -> loads 1,0, start 1/2 = 0 -> 4 (the least);
+  // leaf1 -> loads 1,1, start 2/2 = 1 -> 4 where plain minhop takes 3.
+  EXPECT_EQ(r.lft[c.leaf[0]].entries(), (std::vector<PortNum>{kNoPort, 1, 2, 3, 4, 0, 4, 3, 4}));
+}
+
+/// Up-port loads of every leaf of a 4-ary 2-tree for the hosts not on it: the scatter keeps them 3/3/3/3.
+void expect_balanced_leaves(const Topology& t, const LidMap& lids, const RoutingTables& r) {
+  for (NodeIndex s : t.switches()) {
+    const Node& node = t.node(s);
+    if (node.description.find("L0") == std::string::npos) continue;
+    std::vector<int> count(node.num_ports + 1, 0);
+    for (NodeIndex h : t.cas()) {
+      if (t.node(h).ports[1].peer != s) ++count[r.lft[s].get(lids.base_lid(h, 1))];
+    }
+    for (PortNum p = 5; p <= 8; ++p) EXPECT_EQ(count[p], 3) << node.description << " port " << int(p);
+  }
+}
+
+TEST(MinHopBalancing, ScatterPortsIsReproducibleAndKeepsTheBalance) {
+  auto t = make_kary_ntree(4, 2);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  LidMap lids;
+  Lid next = 1;
+  for (NodeIndex h : t->cas()) ASSERT_TRUE(lids.assign(h, 1, next++, 0).ok());
+  for (NodeIndex s : t->switches()) ASSERT_TRUE(lids.assign(s, 0, next++, 0).ok());
+  const auto route = [&](unsigned seed) {
+    MinhopOptions minhop;
+    minhop.scatter_ports = seed;
+    RoutingOptions options;
+    options.engines.set(minhop);
+    auto r = minhop_factory().create(options)->compute(*t, lids);
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? std::move(r).value() : RoutingTables{};
+  };
+  const RoutingTables plain = route(0), a = route(7), again = route(7), b = route(8);
+  const auto same = [&](const RoutingTables& x, const RoutingTables& y) {
+    for (NodeIndex s : t->switches()) {
+      if (x.lft[s].entries() != y.lft[s].entries()) return false;
+    }
+    return true;
+  };
+  EXPECT_TRUE(same(a, again));  // the seed fixes the tables
+  EXPECT_FALSE(same(a, plain));
+  EXPECT_FALSE(same(a, b));
+  for (const RoutingTables* r : {&plain, &a, &b}) expect_balanced_leaves(*t, lids, *r);
+}
+
 /// Least total weight between switches by Floyd-Warshall over the Topology's cables, [node][node].
 std::vector<std::vector<std::uint64_t>> weighted_distances(const Topology& t,
                                                            const std::vector<std::vector<unsigned>>& weight) {
