@@ -72,7 +72,9 @@ const std::vector<OpenSmOption> kOptions = {
      "engines smd lacks (dnup, torus-2QoS, nue) are dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},
     {"avoid_throttled_links", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
-    {"connect_roots", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
+    {"connect_roots", "FALSE", F::kBuiltIn, C::kNone, "",
+     "smd's updn and ftree always route every switch LID, root to root through one valley switch, not OpenSM's "
+     "shortest paths", "TRUE"},
     {"use_ucast_cache", "FALSE", F::kPartial, C::kNone, "routing.repair",
      "routing.repair minimal keeps the routes a failure left intact (the default)"},
     {"lid_matrix_dump_file", "(null)", F::kMissing, C::kNone, "", "no LID matrix input"},

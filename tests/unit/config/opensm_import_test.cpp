@@ -228,14 +228,14 @@ TEST(OpenSmImport, DefaultsAreLeftOutAndCounted) {
 
 TEST(OpenSmImport, WhatSmdCannotCarryIsListedWithTheReason) {
   Conversion c;
-  auto r = c.run("connect_roots TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
+  auto r = c.run("avoid_throttled_links TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: connect_roots TRUE: missing: no routing input"));
+  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: avoid_throttled_links TRUE: missing: no routing input"));
   EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:4: max_op_vls 2: partial:"));
   // smd behaves as these values: nothing to report.
   EXPECT_FALSE(mentions(r->not_carried, "m_key_lookup"));
   EXPECT_FALSE(mentions(r->not_carried, "honor_guid2lid_file"));
-  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: connect_roots"),
+  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: avoid_throttled_links"),
             std::string::npos)
       << r->yaml;
 }
@@ -535,6 +535,11 @@ TEST_F(OpenSmImportFiles, MinhopBalancingInputsAreCarried) {
   EXPECT_TRUE(mentions(bad->not_carried, weights + ":1:22: '300' is not a hop weight 1..255"))
       << (bad->not_carried.empty() ? "" : bad->not_carried[0]);
   EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
+  // connect_roots TRUE is how smd's updn and ftree always route (tests/integration/connect_roots_opensm_test.sh).
+  auto roots = c.run("connect_roots TRUE\n");
+  ASSERT_TRUE(roots.ok());
+  EXPECT_TRUE(mentions(roots->carried, "connect_roots TRUE -> (smd always behaves so)"));
+  EXPECT_TRUE(roots->not_carried.empty());
 }
 
 // cn_guid_file, io_guid_file and max_reverse_hops feed ftree's own keys: the files keep OpenSM's format, so
