@@ -66,8 +66,9 @@ const std::vector<OpenSmOption> kOptions = {
      "the same file format; minhop's, the engine OpenSM's unicast manager applies it to"},
     {"hop_weights_file", "(null)", F::kEquivalent, C::kString, "routing.minhop.hop_weights_file",
      "the same file format; minhop's: OpenSM's updn and dfsssp route on hop counts of their own, without it"},
-    {"port_search_ordering_file", "(null)", F::kPartial, C::kString, "routing.minhop.port_search_ordering_file",
-     "minhop's port order on ties; its meaning for dor (dimensions per port) is not carried"},
+    {"port_search_ordering_file", "(null)", F::kEquivalent, C::kString, "routing.minhop.port_search_ordering_file",
+     "the same file for minhop (port order on ties) and routing.dor.port_search_ordering_file (dimension order), "
+     "OpenSM's two meanings"},
     {"routing_engine", "(null)", F::kEquivalent, C::kEngines, "routing.engines",
      "engines smd lacks (dnup, torus-2QoS, nue) are dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},

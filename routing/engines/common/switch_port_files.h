@@ -20,10 +20,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "routing/base/ids.h"
 #include "routing/base/status.h"
+#include "routing/engines/option_reader.h"
 
 namespace smd {
 
@@ -61,5 +63,24 @@ Result<std::vector<PortSearchOrder>> parse_port_search_ordering(std::string_view
 
 /// Parse a port_prof_ignore_file. Errors as parse_hop_weights.
 Result<std::vector<SwitchPort>> parse_port_prof_ignore(std::string_view text, const std::string& source);
+
+/// An engine's read of one such key (routing.<engine>.KEY, a path): the file read through `in` (a relative path
+/// from the policy's folder) and parsed by `parse` into `out`, `path` keeping the path as written. A parse error
+/// is reported at the key with the file's own file:line:column in the message. True when absent or good.
+template <class T, class Parse>
+bool read_switch_port_file(OptionReader& in, std::string_view key, Parse parse, std::string& path,
+                           std::vector<T>& out) {
+  OptionReader::File file;
+  if (!in.read_file(key, kMaxSwitchPortFileBytes, file)) return false;
+  if (file.path.empty()) return true;
+  Result<std::vector<T>> parsed = parse(file.text, file.resolved);
+  if (!parsed.ok()) {
+    in.fail(key, parsed.error().message);
+    return false;
+  }
+  path = std::move(file.path);
+  out = std::move(parsed).value();
+  return true;
+}
 
 }  // namespace smd

@@ -8,34 +8,15 @@
 #include "routing/engines/section_engine_factory.h"
 
 namespace smd {
-namespace {
-
-/// Read `key` (a file path) and parse it with `parse` into `out`, `path` keeping the path as written. A parse
-/// error is reported at the key, with the file's own file:line:column in the message.
-template <class T, class Parse>
-bool read_port_file(OptionReader& in, std::string_view key, Parse parse, std::string& path, std::vector<T>& out) {
-  OptionReader::File file;
-  if (!in.read_file(key, kMaxSwitchPortFileBytes, file)) return false;
-  if (file.path.empty()) return true;
-  Result<std::vector<T>> parsed = parse(file.text, file.resolved);
-  if (!parsed.ok()) {
-    in.fail(key, parsed.error().message);
-    return false;
-  }
-  path = std::move(file.path);
-  out = std::move(parsed).value();
-  return true;
-}
-
-}  // namespace
 
 bool MinhopOptions::read(OptionReader& in) {
   const bool order_ok = read_routing_order(in, guid_routing_order);
-  const bool weights_ok = read_port_file(in, "hop_weights_file", parse_hop_weights, hop_weights_file, hop_weights);
-  const bool search_ok = read_port_file(in, "port_search_ordering_file", parse_port_search_ordering,
-                                        port_search_ordering_file, port_search_ordering);
-  const bool ignore_ok =
-      read_port_file(in, "port_prof_ignore_file", parse_port_prof_ignore, port_prof_ignore_file, port_prof_ignore);
+  const bool weights_ok =
+      read_switch_port_file(in, "hop_weights_file", parse_hop_weights, hop_weights_file, hop_weights);
+  const bool search_ok = read_switch_port_file(in, "port_search_ordering_file", parse_port_search_ordering,
+                                               port_search_ordering_file, port_search_ordering);
+  const bool ignore_ok = read_switch_port_file(in, "port_prof_ignore_file", parse_port_prof_ignore,
+                                               port_prof_ignore_file, port_prof_ignore);
   const bool switches_ok = in.read_bool("port_profile_switch_nodes", port_profile_switch_nodes);
   const bool shifting_ok = in.read_bool("port_shifting", port_shifting);
   const bool scatter_ok = in.read_unsigned("scatter_ports", 0, 0xFFFFFFFFu, scatter_ports);

@@ -11,6 +11,7 @@
 
 #include "config/opensm_conf.h"
 #include "config/policy_loader.h"
+#include "routing/engines/dor/dor_options.h"
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
@@ -520,6 +521,7 @@ TEST_F(OpenSmImportFiles, MinhopBalancingInputsAreCarried) {
   const MinhopOptions& minhop = p.routing.options.engines.get<MinhopOptions>();
   EXPECT_EQ(minhop.hop_weights, (std::vector<HopWeight>{{0x200000, 3, 4}}));
   EXPECT_EQ(minhop.port_search_ordering, (std::vector<PortSearchOrder>{{0x200000, {4, 3}}}));
+  EXPECT_EQ(p.routing.options.engines.get<DorOptions>().port_search_ordering, minhop.port_search_ordering);
   EXPECT_EQ(minhop.port_prof_ignore, (std::vector<SwitchPort>{{0x200001, 5}}));
   EXPECT_TRUE(minhop.port_profile_switch_nodes);
   EXPECT_TRUE(minhop.port_shifting);

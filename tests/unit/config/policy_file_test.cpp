@@ -145,6 +145,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "routing.sssp.guid_routing_order_file", "routing.dfsssp.guid_routing_order",
       "routing.dfsssp.guid_routing_order_file", "routing.dfsssp.max_vls",
       "routing.dfsssp.spread_vls", "routing.dor.guid_routing_order", "routing.dor.guid_routing_order_file",
+      "routing.dor.port_search_ordering_file",
       "routing.lash.max_vls", "routing.lash.spread_vls", "routing.file.lfts_file", "lid.lmc", "mad.window", "mad.timeout_ms", "mad.retries", "log.level", "log.file",
       "control.socket", "control.mode", "metrics.listen", "metrics.enabled", "security.m_key", "security.m_key_protect",
       "security.m_key_lease_period", "security.m_key_per_port", "ports.subnet_timeout", "ports.head_of_queue_lifetime",
