@@ -18,7 +18,9 @@
 #     the same order file smd equals OpenSM on every entry.
 #   port_shifting: with the same order file, smd equals OpenSM (`--port-shifting`) on every entry, and both
 #     differ from the runs without it.
-#   scatter_ports 7: both SMs keep every route shortest and every leaf's 12 remote hosts 6/6 on its up-ports,
+#   scatter_ports 7 (smd with port_profile_switch_nodes false, OpenSM's default: counting switch LIDs, smd's
+#     default, lets a random tie-break leave the CA LIDs 7/5): both SMs keep every route shortest and every
+#     leaf's 12 remote hosts 6/6 on its up-ports,
 #     both differ from their own run without it somewhere, and smd twice with the seed gives the same tables
 #     (OpenSM's random() sequence is its own: smd is not expected to equal it).
 # Measured here: about 90 s on 2 cores (14 SM runs).
@@ -95,8 +97,8 @@ osm_run osm-h --guid_routing_order_file "${w}/order" --port-shifting
 smd_run smd-h "    guid_routing_order_file: ${w}/order" "    port_shifting: true"
 osm_run osm-plain
 osm_run osm-r --scatter-ports 7
-smd_run smd-r "    scatter_ports: 7"
-smd_run smd-r2 "    scatter_ports: 7"
+smd_run smd-r "    scatter_ports: 7" "    port_profile_switch_nodes: false"
+smd_run smd-r2 "    scatter_ports: 7" "    port_profile_switch_nodes: false"
 
 python3 - "${w}" <<'PY'
 import heapq, json, sys
