@@ -106,31 +106,34 @@ WeightedHopTable WeightedHopTable::build(const SwitchGraph& graph, std::span<con
   t.n_ = graph.num_switches();
   t.dist_.assign(t.n_ * t.n_, kUnreachable);
   using Item = std::pair<std::uint32_t, SwitchIndex>;  // (distance to the destination, switch)
-  parallel_for_chunks(t.n_, 0, [&](std::size_t first, std::size_t last) {
-    std::vector<std::uint32_t> d(t.n_);
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
-    for (std::size_t di = first; di < last; ++di) {
-      const auto dst = static_cast<SwitchIndex>(di);
-      std::fill(d.begin(), d.end(), kUnreachable);
-      d[dst] = 0;
-      heap.push({0, dst});
-      while (!heap.empty()) {
-        const auto [du, u] = heap.top();
-        heap.pop();
-        if (du != d[u]) continue;
-        // Every cable into u, seen from u: the neighbour v leaves by its port facing u.
-        for (const SwitchGraph::Link& link : graph.links(u)) {
-          const SwitchIndex v = link.peer;
-          const std::uint32_t w = weight.empty() ? 1u : weight[graph.slot(v, graph.peer_port(u, link.port))];
-          if (du + w < d[v]) {
-            d[v] = du + w;
-            heap.push({d[v], v});
+  parallel_for_chunks(
+      t.n_, 0,
+      [&](std::size_t first, std::size_t last) {
+        std::vector<std::uint32_t> d(t.n_);
+        std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+        for (std::size_t di = first; di < last; ++di) {
+          const auto dst = static_cast<SwitchIndex>(di);
+          std::fill(d.begin(), d.end(), kUnreachable);
+          d[dst] = 0;
+          heap.push({0, dst});
+          while (!heap.empty()) {
+            const auto [du, u] = heap.top();
+            heap.pop();
+            if (du != d[u]) continue;
+            // Every cable into u, seen from u: the neighbour v leaves by its port facing u.
+            for (const SwitchGraph::Link& link : graph.links(u)) {
+              const SwitchIndex v = link.peer;
+              const std::uint32_t w = weight.empty() ? 1u : weight[graph.slot(v, graph.peer_port(u, link.port))];
+              if (du + w < d[v]) {
+                d[v] = du + w;
+                heap.push({d[v], v});
+              }
+            }
           }
+          for (std::size_t v = 0; v < t.n_; ++v) t.dist_[v * t.n_ + dst] = d[v];
         }
-      }
-      for (std::size_t v = 0; v < t.n_; ++v) t.dist_[v * t.n_ + dst] = d[v];
-    }
-  }, 16);
+      },
+      16);
   return t;
 }
 

@@ -122,7 +122,8 @@ Status check_fresh(const Lines& in, std::map<std::pair<Guid, PortNum>, std::size
 Status expect_words(const Lines& in, const std::vector<Word>& words, std::size_t count, const char* format) {
   if (words.size() < count + 1) return in.error(after(words), std::string("missing a word (format: ") + format + ")");
   if (words.size() > count + 1) {
-    return in.error(words[count + 1].column, "unexpected " + quoted(words[count + 1].text) + " (format: " + format + ")");
+    return in.error(words[count + 1].column,
+                    "unexpected " + quoted(words[count + 1].text) + " (format: " + format + ")");
   }
   return Ok{};
 }

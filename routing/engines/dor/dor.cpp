@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <string>
 #include <numeric>
+#include <string>
 
 #include "routing/engines/common/balancing_ports.h"
 #include "routing/engines/common/routing_order.h"

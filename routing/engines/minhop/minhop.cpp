@@ -252,9 +252,9 @@ void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const st
         const std::uint32_t g = sc.group_of[t.sw];
         if (g == kNoGroup) continue;  // other component: leave kNoPort
         PortGroup& group = sc.groups[g];
-        lft.set(static_cast<Lid>(lid), spread ? pick_spread(group.ports, count, skip, balancing.port_shifting,
-                                                             rng ? &*rng : nullptr)
-                                              : group.pick(count, skip));
+        lft.set(static_cast<Lid>(lid),
+                spread ? pick_spread(group.ports, count, skip, balancing.port_shifting, rng ? &*rng : nullptr)
+                       : group.pick(count, skip));
       }
       tables.lft[graph.node(s)] = std::move(lft);
     }

@@ -49,8 +49,8 @@ struct MinhopBalancing {
 /// The minhop port choice for all switches given precomputed graph, hops and LID targets, written into
 /// `tables.lft` (indexed by NodeIndex, sized by the caller to the topology's node count). LIDs are taken
 /// in the order of `order` (each at most once; LIDs not in it stay kNoPort), or 1..max_lid when it is
-/// empty. `balancing.weighted` set: `hops` is not read. Exposed so that other engines can reuse the balanced shortest-path fill for switches they do
-/// not handle themselves.
+/// empty. `balancing.weighted` set: `hops` is not read. Exposed so that other engines can reuse the balanced
+/// shortest-path fill for switches they do not handle themselves.
 void fill_minhop_tables(const SwitchGraph& graph, const HopTable& hops, const std::vector<LidTarget>& targets,
                         Lid max_lid, RoutingTables& tables, std::span<const Lid> order = {},
                         const MinhopBalancing& balancing = {});

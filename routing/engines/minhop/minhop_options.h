@@ -34,8 +34,8 @@ struct MinhopOptions : RoutingOrderOptions {
   /// the least-loaded ports; the same seed on the same fabric gives the same tables.
   unsigned scatter_ports = 0;
 
-  /// Read the routing order, the three files, port_profile_switch_nodes, port_shifting and scatter_ports; false when one was refused. Every
-  /// key is read even after a problem, so the earliest one in the file is reported.
+  /// Read the routing order, the three files, port_profile_switch_nodes, port_shifting and scatter_ports; false when
+  /// one was refused. Every key is read even after a problem, so the earliest one in the file is reported.
   bool read(OptionReader& in);
   /// Each key for the policy summary (a file by its path, "none" when unset).
   std::vector<OptionSummary> summary() const;

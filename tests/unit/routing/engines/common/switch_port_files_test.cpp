@@ -10,23 +10,22 @@ namespace {
 std::string error_of(const Result<std::vector<HopWeight>>& r) { return r.ok() ? "" : r.error().message; }
 
 TEST(SwitchPortFiles, HopWeightsInOpenSmFormat) {
-  auto r = parse_hop_weights("# spine-0 cables are slow\n"
-                             "0x0000000000200000 3 4\n"
-                             "\n"
-                             "  2097152\t0x4 0x10  # decimal GUID, hex port and weight\r\n"
-                             "0x200001 1 255\n",
-                             "w.txt");
+  auto r = parse_hop_weights(
+      "# spine-0 cables are slow\n"
+      "0x0000000000200000 3 4\n"
+      "\n"
+      "  2097152\t0x4 0x10  # decimal GUID, hex port and weight\r\n"
+      "0x200001 1 255\n",
+      "w.txt");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(*r, (std::vector<HopWeight>{{0x200000, 3, 4}, {0x200000, 4, 16}, {0x200001, 1, 255}}));
 }
 
 TEST(SwitchPortFiles, HopWeightErrorsNameLineAndColumn) {
   EXPECT_EQ(error_of(parse_hop_weights("0x200000 3 0\n", "w.txt")), "w.txt:1:12: '0' is not a hop weight 1..255");
-  EXPECT_EQ(error_of(parse_hop_weights("\n0x200000 3 256\n", "w.txt")),
-            "w.txt:2:12: '256' is not a hop weight 1..255");
+  EXPECT_EQ(error_of(parse_hop_weights("\n0x200000 3 256\n", "w.txt")), "w.txt:2:12: '256' is not a hop weight 1..255");
   EXPECT_EQ(error_of(parse_hop_weights("0x200000 0 2\n", "w.txt")), "w.txt:1:10: '0' is not a port number 1..254");
-  EXPECT_EQ(error_of(parse_hop_weights("0x200000 255 2\n", "w.txt")),
-            "w.txt:1:10: '255' is not a port number 1..254");
+  EXPECT_EQ(error_of(parse_hop_weights("0x200000 255 2\n", "w.txt")), "w.txt:1:10: '255' is not a port number 1..254");
   EXPECT_EQ(error_of(parse_hop_weights("0x200000 3\n", "w.txt")),
             "w.txt:1:11: missing a word (format: <switch guid> <port> <weight>)");
   EXPECT_EQ(error_of(parse_hop_weights("0x200000 3 2 7\n", "w.txt")),
