@@ -23,7 +23,7 @@
 #     leaf's 12 remote hosts 6/6 on its up-ports,
 #     both differ from their own run without it somewhere, and smd twice with the seed gives the same tables
 #     (OpenSM's random() sequence is its own: smd is not expected to equal it).
-# Measured here: about 90 s on 2 cores (14 SM runs).
+# Measured here: 107 s on 2 cores at load average 13 (15 SM runs).
 . "$(dirname "$0")/once_common.sh"
 w=${IBSIM_WORKDIR}
 NET="${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
