@@ -398,6 +398,10 @@ class Importer {
     switch (o.conversion) {
       case OpenSmConversion::kString:
         if (!is_null(s.value)) add(s, i, o.smd_key, quoted(s.value));
+        // OpenSM's unicast manager reads it for minhop's port order and dor's dimensions alike.
+        if (s.name == "port_search_ordering_file" && !is_null(s.value)) {
+          add(s, i, "routing.dor.port_search_ordering_file", quoted(s.value));
+        }
         if (s.name == "lfts_file" && !is_null(s.value) && s.value.front() != '/') {
           result_.warnings.push_back(at(s) + ": lfts_file " + s.value +
                                      " is relative: smd takes it from the policy file's folder, OpenSM from its "

@@ -4,7 +4,7 @@
 Reads ibnetdiscover (names, LIDs, cables) and every switch's LFT (ibroute, plus smpdump for the entry
 ibroute leaves out; check_fabric.py's readers) and writes JSON to stdout:
   {"routes": {switch: {CA: out-port}}, "to_switches": {switch: [ports cabled to a switch]},
-   "links": {switch: {port: peer switch}}, "homes": {CA: [switch, port]}}
+   "links": {switch: {port: peer switch}}, "homes": {CA: [switch, port]}, "guids": {switch: "0x<node GUID>"}}
 for every CA port's base LID. Keyed by NodeDescription, so two SMs that number LIDs differently compare.
 Run it under the umad2sim shim against the fabric.
 """
@@ -40,8 +40,10 @@ def main():
                             if nodes[peer]['type'] == 'sw'}
     homes = {n['desc']: [nodes[peer]['desc'], pp] for n in nodes.values() if n['type'] == 'ca'
              for _p, (peer, pp) in n['ports'].items() if nodes[peer]['type'] == 'sw'}
-    json.dump({"routes": routes, "to_switches": to_switches, "links": links, "homes": homes}, sys.stdout, indent=1,
-              sort_keys=True)
+    # ibnetdiscover names a switch "S-<16 hex digits of its node GUID>".
+    guids = {n['desc']: "0x" + node_id.split("-", 1)[1].lower() for node_id, n in switches.items()}
+    json.dump({"routes": routes, "to_switches": to_switches, "links": links, "homes": homes, "guids": guids},
+              sys.stdout, indent=1, sort_keys=True)
 
 
 if __name__ == '__main__':

@@ -21,7 +21,9 @@ namespace smd {
 /// For every switch s and every LID d:
 ///   - d is s's own LID -> port 0; d is a CA port cabled to s -> the port facing it;
 ///   - otherwise the ports of s whose neighbour switch is one hop closer to d's switch (min-hop, as
-///     minhop), scanned in increasing port number: the first one's neighbour is the next switch; among
+///     minhop), scanned in increasing port number (or in the switch's line of
+///     routing.dor.port_search_ordering_file, OpenSM's dimension-to-port map): the first one's neighbour is
+///     the next switch; among
 ///     the parallel cables to that neighbour, the one that carries the fewest CA LIDs so far (OpenSM
 ///     spreads only there, and does not count switch LIDs: port_profile_switch_nodes is off by default),
 ///     ties to the lowest port. LIDs in increasing order, or guid_routing_order's order;

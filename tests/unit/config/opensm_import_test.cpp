@@ -11,6 +11,7 @@
 
 #include "config/opensm_conf.h"
 #include "config/policy_loader.h"
+#include "routing/engines/dor/dor_options.h"
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
@@ -228,14 +229,14 @@ TEST(OpenSmImport, DefaultsAreLeftOutAndCounted) {
 
 TEST(OpenSmImport, WhatSmdCannotCarryIsListedWithTheReason) {
   Conversion c;
-  auto r = c.run("connect_roots TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
+  auto r = c.run("avoid_throttled_links TRUE\nm_key_lookup FALSE\nhonor_guid2lid_file TRUE\nmax_op_vls 2\n");
   ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: connect_roots TRUE: missing: no routing input"));
+  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:1: avoid_throttled_links TRUE: missing: no routing input"));
   EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:4: max_op_vls 2: partial:"));
   // smd behaves as these values: nothing to report.
   EXPECT_FALSE(mentions(r->not_carried, "m_key_lookup"));
   EXPECT_FALSE(mentions(r->not_carried, "honor_guid2lid_file"));
-  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: connect_roots"),
+  EXPECT_NE(r->yaml.find("# Not carried over from opensm.conf:\n#   opensm.conf:1: avoid_throttled_links"),
             std::string::npos)
       << r->yaml;
 }
@@ -499,8 +500,48 @@ TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
   EXPECT_TRUE(load_policy_string(twice->yaml, "x").ok());
   auto scatter = c.run("guid_routing_order_no_scatter TRUE\n");
   ASSERT_TRUE(scatter.ok());
-  EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: no scatter_ports"))
+  EXPECT_TRUE(mentions(scatter->not_carried, "guid_routing_order_no_scatter TRUE: missing: routing.minhop.scatter_ports"))
       << (scatter->not_carried.empty() ? "" : scatter->not_carried[0]);
+}
+
+// hop_weights_file, port_search_ordering_file, port_prof_ignore_file and port_profile_switch_nodes feed minhop,
+// the engine OpenSM's unicast manager applies them to; the files keep OpenSM's format. OpenSM's default FALSE of
+// port_profile_switch_nodes differs from smd's true, so an opensm.conf that leaves it lists the difference.
+TEST_F(OpenSmImportFiles, MinhopBalancingInputsAreCarried) {
+  const std::string weights = dir_ + "/weights";
+  const std::string search = dir_ + "/search";
+  const std::string ignore = dir_ + "/ignore";
+  std::ofstream(weights) << "0x0000000000200000 3 4\n";
+  std::ofstream(search) << "0x0000000000200000 4 3\n";
+  std::ofstream(ignore) << "0x0000000000200001 5\n";
+  Conversion c;
+  const Policy p = c.policy("hop_weights_file " + weights + "\nport_search_ordering_file " + search +
+                            "\nport_prof_ignore_file " + ignore + "\nport_profile_switch_nodes TRUE\n" +
+                            "port_shifting TRUE\nscatter_ports 0x2a\n");
+  const MinhopOptions& minhop = p.routing.options.engines.get<MinhopOptions>();
+  EXPECT_EQ(minhop.hop_weights, (std::vector<HopWeight>{{0x200000, 3, 4}}));
+  EXPECT_EQ(minhop.port_search_ordering, (std::vector<PortSearchOrder>{{0x200000, {4, 3}}}));
+  EXPECT_EQ(p.routing.options.engines.get<DorOptions>().port_search_ordering, minhop.port_search_ordering);
+  EXPECT_EQ(minhop.port_prof_ignore, (std::vector<SwitchPort>{{0x200001, 5}}));
+  EXPECT_TRUE(minhop.port_profile_switch_nodes);
+  EXPECT_TRUE(minhop.port_shifting);
+  EXPECT_EQ(minhop.scatter_ports, 42u);
+
+  auto plain = c.run("sm_priority 1\n");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(mentions(plain->defaults_differ,
+                       "port_profile_switch_nodes FALSE -> routing.minhop.port_profile_switch_nodes: true"));
+  std::ofstream(weights) << "0x0000000000200000 3 300\n";  // OpenSM skips the line; smd refuses the file
+  auto bad = c.run("hop_weights_file " + weights + "\n");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_TRUE(mentions(bad->not_carried, weights + ":1:22: '300' is not a hop weight 1..255"))
+      << (bad->not_carried.empty() ? "" : bad->not_carried[0]);
+  EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
+  // connect_roots TRUE is how smd's updn and ftree always route (tests/integration/connect_roots_opensm_test.sh).
+  auto roots = c.run("connect_roots TRUE\n");
+  ASSERT_TRUE(roots.ok());
+  EXPECT_TRUE(mentions(roots->carried, "connect_roots TRUE -> (smd always behaves so)"));
+  EXPECT_TRUE(roots->not_carried.empty());
 }
 
 // cn_guid_file, io_guid_file and max_reverse_hops feed ftree's own keys: the files keep OpenSM's format, so

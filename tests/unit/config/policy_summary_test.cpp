@@ -15,7 +15,9 @@ namespace {
 TEST(PolicySummary, Defaults) {
   EXPECT_EQ(
       summarize_policy(Policy{}),
-      "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none dor.guid_routing_order=none "
+      "engines=ftree,updn,minhop adaptive=off minhop.guid_routing_order=none minhop.hop_weights_file=none "
+      "minhop.port_search_ordering_file=none minhop.port_prof_ignore_file=none minhop.port_profile_switch_nodes=true "
+      "minhop.port_shifting=off minhop.scatter_ports=off dor.guid_routing_order=none dor.port_search_ordering_file=none "
       "lash.max_vls=auto lash.spread_vls=off updn.roots=auto "
       "updn.guid_routing_order=none updn.ids=guids ftree.roots=auto ftree.cn_guids=none ftree.io_guids=none "
       "ftree.max_reverse_hops=0 sssp.guid_routing_order=none dfsssp.max_vls=auto "
@@ -83,7 +85,10 @@ TEST(PolicySummary, EverySettingAndNoSecret) {
   p.ports = PortsPolicy{14, 0x13, 0x0c, 5, 2, 4, 6, 3, 0x0f, 1, 0, 30};
   std::string s = summarize_policy(p);
   EXPECT_EQ(s,
-            "engines=ftree,minhop adaptive=on minhop.guid_routing_order=1 dor.guid_routing_order=none "
+            "engines=ftree,minhop adaptive=on minhop.guid_routing_order=1 minhop.hop_weights_file=none "
+            "minhop.port_search_ordering_file=none minhop.port_prof_ignore_file=none "
+            "minhop.port_profile_switch_nodes=true minhop.port_shifting=off minhop.scatter_ports=off "
+            "dor.guid_routing_order=none dor.port_search_ordering_file=none "
             "lash.max_vls=auto lash.spread_vls=off updn.roots=0x0000000000000010,0x0000000000000020 "
             "updn.guid_routing_order=3 updn.ids=2 "
             "ftree.roots=0x0002c90300001000 ftree.cn_guids=none ftree.io_guids=none ftree.max_reverse_hops=0 "

@@ -114,6 +114,38 @@ TEST_F(RoutingInputs, AProblemInAFileNamesBothPlaces) {
   EXPECT_EQ(e.rfind("t.yaml:3:5: routing.updn.roots_file: cannot open GUID file " + missing, 0), 0u) << e;
 }
 
+TEST_F(RoutingInputs, MinhopBalancingFilesInOpenSmFormat) {
+  const std::string weights = write("weights", "# slow cable, both ends\n0x200000 3 4\n0x200002 1 4\n");
+  const std::string order = write("search", "0x200000 4 3\n");
+  const std::string ignore = write("ignore", "0x200001 5\n");
+  Result<Policy> p = load_policy_string("routing:\n"
+                                        "  minhop:\n"
+                                        "    hop_weights_file: " + weights + "\n"
+                                        "    port_search_ordering_file: " + order + "\n"
+                                        "    port_prof_ignore_file: " + ignore + "\n"
+                                        "    port_profile_switch_nodes: false\n"
+                                        "    port_shifting: true\n"
+                                        "    scatter_ports: 9\n",
+                                        "t.yaml");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const MinhopOptions& minhop = p->routing.options.engines.get<MinhopOptions>();
+  EXPECT_EQ(minhop.hop_weights, (std::vector<HopWeight>{{0x200000, 3, 4}, {0x200002, 1, 4}}));
+  EXPECT_EQ(minhop.hop_weights_file, weights);
+  EXPECT_EQ(minhop.port_search_ordering, (std::vector<PortSearchOrder>{{0x200000, {4, 3}}}));
+  EXPECT_EQ(minhop.port_prof_ignore, (std::vector<SwitchPort>{{0x200001, 5}}));
+  EXPECT_FALSE(minhop.port_profile_switch_nodes);
+  EXPECT_TRUE(minhop.port_shifting);
+  EXPECT_EQ(minhop.scatter_ports, 9u);
+  EXPECT_TRUE(MinhopOptions{}.port_profile_switch_nodes);
+  // A bad line refuses the policy at the key, with the file's own line and column.
+  const std::string bad = write("bad-weights", "0x200000 3 4\n0x200000 5 0\n");
+  EXPECT_EQ(error_of("routing:\n  minhop:\n    hop_weights_file: " + bad + "\n"),
+            "t.yaml:3:5: routing.minhop.hop_weights_file: " + bad + ":2:12: '0' is not a hop weight 1..255");
+  const std::string missing = dir_ + "/absent";
+  const std::string e = error_of("routing:\n  minhop:\n    port_prof_ignore_file: " + missing + "\n");
+  EXPECT_EQ(e.rfind("t.yaml:3:5: routing.minhop.port_prof_ignore_file: ", 0), 0u) << e;
+}
+
 TEST_F(RoutingInputs, AListAndItsFileTogetherAreRefused) {
   const std::string order = write("order", "0x100004\n");
   EXPECT_EQ(error_of("routing:\n  minhop:\n    guid_routing_order: [0x1]\n    guid_routing_order_file: " + order + "\n"),

@@ -60,13 +60,25 @@ TEST(EngineFactories, MinhopHasItsRoutingOrder) {
   EXPECT_EQ(minhop_factory().name(), "minhop");
   EXPECT_EQ(minhop_factory().create(options)->name(), "minhop");
   auto summary = minhop_factory().summarise(options);
-  ASSERT_EQ(summary.size(), 1u);
+  ASSERT_EQ(summary.size(), 7u);
   EXPECT_EQ(summary[0].key, "guid_routing_order");
   EXPECT_EQ(summary[0].value, "none");
+  // The balancing inputs follow (minhop_options.h), each "none"/"off" or smd's default when unset.
+  EXPECT_EQ(summary[1].key, "hop_weights_file");
+  EXPECT_EQ(summary[1].value, "none");
+  EXPECT_EQ(summary[4].key, "port_profile_switch_nodes");
+  EXPECT_EQ(summary[4].value, "true");
+  EXPECT_EQ(summary[6].key, "scatter_ports");
+  EXPECT_EQ(summary[6].value, "off");
   MinhopOptions minhop;
   minhop.guid_routing_order = {0x100005};
+  minhop.hop_weights_file = "/etc/opensm/hop-weights";
+  minhop.scatter_ports = 7;
   options.engines.set(minhop);
-  EXPECT_EQ(minhop_factory().summarise(options)[0].value, "1");
+  summary = minhop_factory().summarise(options);
+  EXPECT_EQ(summary[0].value, "1");
+  EXPECT_EQ(summary[1].value, "/etc/opensm/hop-weights");
+  EXPECT_EQ(summary[6].value, "7");
 }
 
 TEST(EngineFactories, SsspAndDfssspHaveTheirRoutingOrder) {

@@ -76,6 +76,36 @@ TEST(Dor, Mesh3x3CornerToCornerCorrectsXThenY) {
             (std::vector<std::string>{"sw-0-2", "sw-1-2", "sw-2-2", "sw-2-1", "sw-2-0"}));
 }
 
+// routing.dor.port_search_ordering_file (OpenSM's dimension-to-port map): every switch lists its dimension-1
+// ports first, so every path corrects Y before X.
+TEST(Dor, SearchOrderingFileSetsTheDimensionOrder) {
+  const Topology topo = make_mesh({3, 3}, 1).value();
+  const LidMap lids = assign_test_lids(topo);
+  DorOptions options;
+  for (NodeIndex s : topo.switches()) {
+    const Node& node = topo.node(s);
+    PortSearchOrder line{node.guid, {}};
+    for (PortNum p = 1; p <= node.num_ports; ++p) {
+      const Port& port = node.ports[p];
+      if (port.connected() && topo.node(port.peer).is_switch() &&
+          coords(topo.node(port.peer).description)[1] != coords(node.description)[1]) {
+        line.ports.push_back(p);
+      }
+    }
+    options.port_search_ordering.push_back(line);
+  }
+  RoutingOptions routing;
+  routing.engines.set(options);
+  const RoutingTables t = dor(topo, lids, routing);
+  EXPECT_TRUE(t.notes.empty());
+  const Lid far = host_lid_on(topo, lids, by_name(topo, "sw-2-2"));
+  EXPECT_EQ(path_names(topo, lids, t, "sw-0-0", far),
+            (std::vector<std::string>{"sw-0-0", "sw-0-1", "sw-0-2", "sw-1-2", "sw-2-2"}));
+  const Lid corner = host_lid_on(topo, lids, by_name(topo, "sw-2-0"));
+  EXPECT_EQ(path_names(topo, lids, t, "sw-0-2", corner),
+            (std::vector<std::string>{"sw-0-2", "sw-0-1", "sw-0-0", "sw-1-0", "sw-2-0"}));
+}
+
 TEST(Dor, Mesh4x3x2EveryPathIsManhattanAndDimensionOrdered) {
   const Topology topo = make_mesh({4, 3, 2}, 2).value();
   const LidMap lids = assign_test_lids(topo);
