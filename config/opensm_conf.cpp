@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "routing/base/word_lines.h"
+
 namespace smd {
 
 namespace {
@@ -249,14 +251,10 @@ Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, cons
                           "a UTF-8 byte-order mark starts the file: OpenSM reads it as part of the first option's "
                           "name; save the file without it");
   }
-  int line_no = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view full_line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
+  TextLines lines(text);
+  std::string_view full_line;
+  while (lines.next(full_line)) {
+    const int line_no = static_cast<int>(lines.line_no());
     for (std::size_t i = 0; i < full_line.size(); ++i) {
       const auto c = static_cast<unsigned char>(full_line[i]);
       if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {

@@ -42,19 +42,24 @@ BalancingPorts resolve_balancing_ports(const Topology& topo, const SwitchGraph& 
                                        std::span<const SwitchPort> ignored) {
   BalancingPorts out;
   const std::string section = "routing." + std::string(engine) + ".";
-  if (!weights.empty()) {
-    out.weight.assign(graph.num_slots(), 1);
-    Skipped skipped(section + "hop_weights_file");
-    for (const HopWeight& w : weights) {
-      const SwitchIndex s = switch_of(topo, graph, w.sw);
-      if (s == kNoSwitch || w.port > graph.num_ports(s)) {
-        skipped.add(place(w.sw, w.port));
-        continue;
+  // A value per listed (switch, port) slot; a line naming no switch port of this fabric is skipped.
+  auto per_slot = [&](const auto& lines, std::vector<std::uint8_t>& values, std::uint8_t unlisted, const char* key,
+                      auto value_of) {
+    if (lines.empty()) return;
+    values.assign(graph.num_slots(), unlisted);
+    Skipped skipped(section + key);
+    for (const auto& line : lines) {
+      const SwitchIndex s = switch_of(topo, graph, line.sw);
+      if (s == kNoSwitch || line.port > graph.num_ports(s)) {
+        skipped.add(place(line.sw, line.port));
+      } else {
+        values[graph.slot(s, line.port)] = value_of(line);
       }
-      out.weight[graph.slot(s, w.port)] = w.weight;
     }
     skipped.flush(out.notes);
-  }
+  };
+  per_slot(weights, out.weight, 1, "hop_weights_file", [](const HopWeight& w) { return w.weight; });
+  per_slot(ignored, out.prof_ignored, 0, "port_prof_ignore_file", [](const SwitchPort&) { return std::uint8_t{1}; });
   if (!orders.empty()) {
     // Port order for every switch; a listed switch's ports move to the front in the line's order.
     out.search_rank.resize(graph.num_slots());
@@ -82,19 +87,6 @@ BalancingPorts resolve_balancing_ports(const Topology& topo, const SwitchGraph& 
       for (PortNum p = 1; p <= n; ++p) {
         if (!listed[p]) out.search_rank[graph.slot(s, p)] = rank++;
       }
-    }
-    skipped.flush(out.notes);
-  }
-  if (!ignored.empty()) {
-    out.prof_ignored.assign(graph.num_slots(), 0);
-    Skipped skipped(section + "port_prof_ignore_file");
-    for (const SwitchPort& sp : ignored) {
-      const SwitchIndex s = switch_of(topo, graph, sp.sw);
-      if (s == kNoSwitch || sp.port > graph.num_ports(s)) {
-        skipped.add(place(sp.sw, sp.port));
-        continue;
-      }
-      out.prof_ignored[graph.slot(s, sp.port)] = 1;
     }
     skipped.flush(out.notes);
   }

@@ -3,61 +3,11 @@
 #include <map>
 #include <utility>
 
+#include "routing/base/word_lines.h"
 #include "routing/model/topology.h"
 
 namespace smd {
 namespace {
-
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-/// One word of a line and its 1-based column.
-struct Word {
-  std::string_view text;
-  std::size_t column = 0;
-};
-
-/// Walks the file line by line, splitting each line into words up to its comment.
-class Lines {
- public:
-  Lines(std::string_view text, const std::string& source) : text_(text), source_(source) {}
-
-  /// The words of the next line that has any; false at the end of the text.
-  bool next(std::vector<Word>& words) {
-    while (pos_ < text_.size()) {
-      std::size_t end = text_.find('\n', pos_);
-      if (end == std::string_view::npos) end = text_.size();
-      const std::string_view line = text_.substr(pos_, end - pos_);
-      pos_ = end + 1;
-      ++line_no_;
-      words.clear();
-      for (std::size_t i = 0; i < line.size() && line[i] != '#';) {
-        if (is_blank(line[i])) {
-          ++i;
-          continue;
-        }
-        const std::size_t start = i;
-        while (i < line.size() && !is_blank(line[i]) && line[i] != '#') ++i;
-        words.push_back({line.substr(start, i - start), start + 1});
-      }
-      if (!words.empty()) return true;
-    }
-    return false;
-  }
-
-  std::size_t line_no() const { return line_no_; }
-
-  /// "SOURCE:L:C: message".
-  Error error(std::size_t column, const std::string& message) const {
-    return make_error(ErrorCode::kInvalidInput,
-                      source_ + ":" + std::to_string(line_no_) + ":" + std::to_string(column) + ": " + message);
-  }
-
- private:
-  std::string_view text_;
-  const std::string& source_;
-  std::size_t pos_ = 0;
-  std::size_t line_no_ = 0;
-};
 
 /// `w` as 0x hex or decimal, at most `max`; false when it is not such a number.
 bool parse_number(std::string_view w, std::uint64_t max, std::uint64_t& out) {
@@ -85,32 +35,28 @@ bool parse_number(std::string_view w, std::uint64_t max, std::uint64_t& out) {
   return true;
 }
 
-std::string quoted(std::string_view w) { return "'" + std::string(w.substr(0, 40)) + (w.size() > 40 ? "...'" : "'"); }
 
 /// The switch GUID that starts every line.
-Result<Guid> take_guid(const Lines& in, const Word& w) {
+Result<Guid> take_guid(const WordLines& in, const LineWord& w) {
   std::uint64_t guid = 0;
   if (!parse_number(w.text, ~std::uint64_t{0}, guid)) {
-    return in.error(w.column, quoted(w.text) + " is not a switch GUID (0x hex or decimal)");
+    return in.error(w.column, quoted_word(w.text) + " is not a switch GUID (0x hex or decimal)");
   }
   if (guid == 0) return in.error(w.column, "GUID 0 is not a switch GUID");
   return guid;
 }
 
 /// A port number 1..254 (255 is no port in an LFT, 0 the switch itself).
-Result<PortNum> take_port(const Lines& in, const Word& w) {
+Result<PortNum> take_port(const WordLines& in, const LineWord& w) {
   std::uint64_t port = 0;
   if (!parse_number(w.text, 0xFFFF, port) || port == 0 || port > 254) {
-    return in.error(w.column, quoted(w.text) + " is not a port number 1..254");
+    return in.error(w.column, quoted_word(w.text) + " is not a port number 1..254");
   }
   return static_cast<PortNum>(port);
 }
 
-/// The column just past the last word, where a missing word would start.
-std::size_t after(const std::vector<Word>& words) { return words.back().column + words.back().text.size(); }
-
 /// "(switch, port) listed twice" for per-port files; `seen` maps it to its first line.
-Status check_fresh(const Lines& in, std::map<std::pair<Guid, PortNum>, std::size_t>& seen, Guid sw, PortNum port,
+Status check_fresh(const WordLines& in, std::map<std::pair<Guid, PortNum>, std::size_t>& seen, Guid sw, PortNum port,
                    std::size_t column) {
   auto [it, fresh] = seen.try_emplace({sw, port}, in.line_no());
   if (fresh) return Ok{};
@@ -119,42 +65,51 @@ Status check_fresh(const Lines& in, std::map<std::pair<Guid, PortNum>, std::size
 }
 
 /// Lines of exactly `count` words after the GUID, else an error naming `format`.
-Status expect_words(const Lines& in, const std::vector<Word>& words, std::size_t count, const char* format) {
-  if (words.size() < count + 1) return in.error(after(words), std::string("missing a word (format: ") + format + ")");
+Status expect_words(const WordLines& in, const std::vector<LineWord>& words, std::size_t count, const char* format) {
+  if (words.size() < count + 1) return in.error(column_after(words), std::string("missing a word (format: ") + format + ")");
   if (words.size() > count + 1) {
     return in.error(words[count + 1].column,
-                    "unexpected " + quoted(words[count + 1].text) + " (format: " + format + ")");
+                    "unexpected " + quoted_word(words[count + 1].text) + " (format: " + format + ")");
   }
   return Ok{};
+}
+
+/// The switch port that starts a line of the GUID, a port and `extra` more words (`format`); a pair listed
+/// twice in one file is an error at the second line.
+Result<SwitchPort> take_switch_port(const WordLines& in, const std::vector<LineWord>& words, std::size_t extra,
+                                    const char* format, std::map<std::pair<Guid, PortNum>, std::size_t>& seen) {
+  auto guid = take_guid(in, words[0]);
+  if (!guid.ok()) return guid.error();
+  if (auto st = expect_words(in, words, 1 + extra, format); !st.ok()) return st.error();
+  auto port = take_port(in, words[1]);
+  if (!port.ok()) return port.error();
+  if (auto st = check_fresh(in, seen, *guid, *port, words[1].column); !st.ok()) return st.error();
+  return SwitchPort{*guid, *port};
 }
 
 }  // namespace
 
 Result<std::vector<HopWeight>> parse_hop_weights(std::string_view text, const std::string& source) {
   constexpr const char* kFormat = "<switch guid> <port> <weight>";
-  Lines in(text, source);
-  std::vector<Word> words;
+  WordLines in(text, source);
+  std::vector<LineWord> words;
   std::map<std::pair<Guid, PortNum>, std::size_t> seen;
   std::vector<HopWeight> out;
   while (in.next(words)) {
-    auto guid = take_guid(in, words[0]);
-    if (!guid.ok()) return guid.error();
-    if (auto st = expect_words(in, words, 2, kFormat); !st.ok()) return st.error();
-    auto port = take_port(in, words[1]);
-    if (!port.ok()) return port.error();
+    auto at = take_switch_port(in, words, 1, kFormat, seen);
+    if (!at.ok()) return at.error();
     std::uint64_t weight = 0;
     if (!parse_number(words[2].text, 0xFFFF, weight) || weight == 0 || weight > 255) {
-      return in.error(words[2].column, quoted(words[2].text) + " is not a hop weight 1..255");
+      return in.error(words[2].column, quoted_word(words[2].text) + " is not a hop weight 1..255");
     }
-    if (auto st = check_fresh(in, seen, *guid, *port, words[1].column); !st.ok()) return st.error();
-    out.push_back({*guid, *port, static_cast<std::uint8_t>(weight)});
+    out.push_back({at->sw, at->port, static_cast<std::uint8_t>(weight)});
   }
   return out;
 }
 
 Result<std::vector<PortSearchOrder>> parse_port_search_ordering(std::string_view text, const std::string& source) {
-  Lines in(text, source);
-  std::vector<Word> words;
+  WordLines in(text, source);
+  std::vector<LineWord> words;
   std::map<Guid, std::size_t> first_line;
   std::vector<PortSearchOrder> out;
   while (in.next(words)) {
@@ -164,7 +119,7 @@ Result<std::vector<PortSearchOrder>> parse_port_search_ordering(std::string_view
       return in.error(words[0].column, "switch " + format_guid(*guid) + " is listed twice (first at line " +
                                            std::to_string(it->second) + ")");
     }
-    if (words.size() < 2) return in.error(after(words), "missing a port (format: <switch guid> <port> <port> ...)");
+    if (words.size() < 2) return in.error(column_after(words), "missing a port (format: <switch guid> <port> <port> ...)");
     PortSearchOrder line{*guid, {}};
     std::vector<std::uint8_t> listed(256, 0);
     for (std::size_t i = 1; i < words.size(); ++i) {
@@ -180,18 +135,14 @@ Result<std::vector<PortSearchOrder>> parse_port_search_ordering(std::string_view
 }
 
 Result<std::vector<SwitchPort>> parse_port_prof_ignore(std::string_view text, const std::string& source) {
-  Lines in(text, source);
-  std::vector<Word> words;
+  WordLines in(text, source);
+  std::vector<LineWord> words;
   std::map<std::pair<Guid, PortNum>, std::size_t> seen;
   std::vector<SwitchPort> out;
   while (in.next(words)) {
-    auto guid = take_guid(in, words[0]);
-    if (!guid.ok()) return guid.error();
-    if (auto st = expect_words(in, words, 1, "<switch guid> <port>"); !st.ok()) return st.error();
-    auto port = take_port(in, words[1]);
-    if (!port.ok()) return port.error();
-    if (auto st = check_fresh(in, seen, *guid, *port, words[1].column); !st.ok()) return st.error();
-    out.push_back({*guid, *port});
+    auto at = take_switch_port(in, words, 0, "<switch guid> <port>", seen);
+    if (!at.ok()) return at.error();
+    out.push_back(*at);
   }
   return out;
 }

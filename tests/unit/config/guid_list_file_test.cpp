@@ -70,7 +70,7 @@ TEST(GuidIdFile, ReadsPairsInFileOrder) {
 TEST(GuidIdFile, EachProblemAtItsLineAndColumn) {
   EXPECT_EQ(ids_error("0x200000 1\n0x200000\n"), "ids.txt:2:1: 0x200000 is listed twice (first at line 1)");
   EXPECT_EQ(ids_error("0x200000\n"), "ids.txt:1:9: expected an id after the GUID (format: <guid> <id>)");
-  EXPECT_EQ(ids_error("0x200000 # no id\n"), "ids.txt:1:10: expected an id after the GUID (format: <guid> <id>)");
+  EXPECT_EQ(ids_error("0x200000 # no id\n"), "ids.txt:1:9: expected an id after the GUID (format: <guid> <id>)");
   EXPECT_EQ(ids_error("0x200000 -3\n").substr(0, 33), "ids.txt:1:10: '-3' is not an id: ");
   EXPECT_EQ(ids_error("0x200000 3 4\n"), "ids.txt:1:12: unexpected '4' after the id (one a line)");
   EXPECT_EQ(ids_error("0 3\n"), "ids.txt:1:1: GUID 0 is not a valid port or node GUID");
