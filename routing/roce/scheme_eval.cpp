@@ -299,6 +299,7 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
     r.max_load = std::max(r.max_load, load[c]);
     if (!tracer_.is_switch_link(channel)) continue;
     r.max_switch_load = std::max(r.max_switch_load, load[c]);
+    r.hottest.add(channel, load[c]);
     shared[c] = qps > 1 ? ws.flows_on[c] >= 2 : load[c] >= 2.0;
   }
   const auto rates = maxmin_rates(offsets, channels, num_channels_, ws.maxmin);

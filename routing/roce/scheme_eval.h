@@ -19,6 +19,7 @@
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/flow_patterns.h"
 #include "routing/roce/hop_groups.h"
+#include "routing/roce/hot_cables.h"
 #include "routing/roce/maxmin.h"
 #include "routing/roce/spray_eval.h"
 
@@ -57,6 +58,7 @@ struct InstanceFigures {
   std::uint64_t collisions = 0;
   std::uint64_t flows = 0;
   std::uint64_t unrouted = 0;
+  HottestChannels hottest;  ///< the most loaded switch-to-switch channels (the report marks them)
 };
 
 /// What the schemes are parameterised by (CompareOptions' fields of the same names).
