@@ -79,11 +79,13 @@ std::string fabric_sketch(const RoutePlan& plan, const RoutePlan* after, const s
       const std::size_t j = itf.peer;
       if (j >= sw.size() || std::tie(j, itf.peer_port) < std::tie(i, itf.port)) continue;  // each cable once
       if (after && !remaining.count({sw[i].guid, itf.port})) {
-        lost << "<line class=\"lost\" data-from=\"" << xml_name(sw[i].name) << "\" data-from-port=\"" << itf.port
-             << "\" data-to=\"" << xml_name(sw[j].name) << "\" data-to-port=\"" << itf.peer_port << "\"";
+        lost << "<line class=\"lost\" data-from=\"" << xml_name(sw[i].name) << "\" data-from-port=\""
+             << unsigned{itf.port} << "\" data-to=\"" << xml_name(sw[j].name) << "\" data-to-port=\""
+             << unsigned{itf.peer_port} << "\"";
         line(lost, at[i], at[j], 0);
         lost << " stroke=\"#d00000\" stroke-width=\"2\" stroke-dasharray=\"5 3\"><title>lost: " << xml_name(sw[i].name)
-             << "[" << itf.port << "] - " << xml_name(sw[j].name) << "[" << itf.peer_port << "]</title></line>\n";
+             << "[" << unsigned{itf.port} << "] - " << xml_name(sw[j].name) << "[" << unsigned{itf.peer_port}
+             << "]</title></line>\n";
         continue;
       }
       s << "<line";
@@ -99,12 +101,13 @@ std::string fabric_sketch(const RoutePlan& plan, const RoutePlan* after, const s
     // Schemes that share a cable are set side by side, a pixel and a half apart.
     const double dx = (static_cast<double>(m.scheme) - 2.0) * 1.5;
     s << "<line class=\"hot\" data-scheme=\"" << xml_escape(m.scheme_name) << "\" data-from=\""
-      << xml_name(m.cable.from) << "\" data-from-port=\"" << m.cable.from_port << "\" data-to=\""
-      << xml_name(m.cable.to) << "\" data-to-port=\"" << m.cable.to_port << "\" data-load=\"" << m.cable.load << "\"";
+      << xml_name(m.cable.from) << "\" data-from-port=\"" << unsigned{m.cable.from_port} << "\" data-to=\""
+      << xml_name(m.cable.to) << "\" data-to-port=\"" << unsigned{m.cable.to_port} << "\" data-load=\"" << m.cable.load
+      << "\"";
     line(s, at[from->second], at[to->second], dx);
     s << " stroke=\"" << kSchemeColours[m.scheme % 5] << "\" stroke-width=\"2.5\"><title>" << xml_escape(m.scheme_name)
-      << ": " << xml_name(m.cable.from) << "[" << m.cable.from_port << "] -&gt; " << xml_name(m.cable.to) << "["
-      << m.cable.to_port << "], load " << m.cable.load << "</title></line>\n";
+      << ": " << xml_name(m.cable.from) << "[" << unsigned{m.cable.from_port} << "] -&gt; " << xml_name(m.cable.to)
+      << "[" << unsigned{m.cable.to_port} << "], load " << m.cable.load << "</title></line>\n";
   }
   std::size_t leaves = 0;
   for (std::size_t i = 0; i < sw.size(); ++i) {

@@ -17,6 +17,13 @@ std::string fixed(double v) {
   return buf;
 }
 
+/// A share of line rate: three decimals, or four significant digits below 0.1 (an all-to-all's 1/511).
+std::string share_text(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, v < 0.1 ? "%.4g" : "%.3f", v);
+  return buf;
+}
+
 /// A load in flows: whole numbers without decimals, fractions (QPs, sprayed flows) with three.
 std::string load_text(double v) {
   char buf[48];
@@ -172,8 +179,8 @@ void pattern_findings(const Comparison& cmp, std::vector<std::string>& out) {
     const auto [l_lo, l_lo_names] = by(load, false);
     const auto [l_hi, l_hi_names] = by(load, true);
     out.push_back("Pattern " + printable_text(p.name) + " (" + std::to_string(p.instances) +
-                  " instances): max-min throughput per flow " + fixed(t_lo) + " of line rate under " + t_lo_names +
-                  ", " + fixed(t_hi) + " under " + t_hi_names + "; the most loaded switch cable carries " +
+                  " instances): max-min throughput per flow " + share_text(t_lo) + " of line rate under " + t_lo_names +
+                  ", " + share_text(t_hi) + " under " + t_hi_names + "; the most loaded switch cable carries " +
                   load_text(l_lo) + " flows under " + l_lo_names + ", " + load_text(l_hi) + " under " + l_hi_names +
                   ".");
   }
