@@ -65,7 +65,7 @@ _smd() {
                 --routing-engine --routing_engine --help --version"
   local commands="config plan check-config import-partitions import-qos-policy import-opensm-conf"
   case ${prev} in
-    -c | -F | --config | --topology | --lft-dump | --opensm-lfts | --partitions | --qos-policy | --guid2lid | --ar-plan | --roce-plan | --svg | --pairs | --job | -o | --output)
+    -c | -F | --config | --topology | --lft-dump | --opensm-lfts | --partitions | --qos-policy | --guid2lid | --ar-plan | --roce-plan | --svg | --report | --pairs | --job | -o | --output)
       _smd_complete_files; return ;;
     --frr-dir) mapfile -t COMPREPLY < <(compgen -d -- "${cur}"); return ;;
     --log-level) _smd_complete_words "${_smd_levels}"; return ;;
@@ -102,7 +102,7 @@ _smd() {
     config) _smd_complete_words "--effective --json ${global}" ;;
     plan)
       _smd_complete_words "--topology --config --format --seeds --linear-fdb-cap --max-shifts --lft-dump --opensm-lfts --guid2lid
-        --drain --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --pairs --qps --collectives --job --placement --jobs-at-once --fail --help" ;;
+        --drain --adaptive --ar-plan --vl-cap --roce-plan --frr-dir --compare --svg --report --pairs --qps --collectives --job --placement --jobs-at-once --fail --help" ;;
     check-config)
       if [[ ${cur} == -* ]]; then _smd_complete_words "--skip-permissions --help"; else _smd_complete_files; fi ;;
     import-partitions)

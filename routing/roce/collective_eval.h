@@ -34,13 +34,17 @@ struct CollectiveFigures {
   std::size_t slowest_phase = 0;   ///< the phase (index into Collective::phases) furthest above its ideal
   double slowest_phase_ratio = 0;  ///< that phase's time / its ideal time
   std::uint64_t unrouted = 0;      ///< flows without a route, summed over distinct phases
+  /// The most loaded switch-to-switch cables of the slowest phase (hot_cables.h), filled by the
+  /// comparison (compare.h), and how many cables carry the highest load in that phase.
+  std::vector<HotCable> hottest_cables;
+  std::uint32_t cables_at_max_load = 0;
 };
 
 /// A collective's figures under every scheme of the comparison, with the fabric-independent figures.
 struct CollectiveResult {
   std::string name;
-  std::string job;          ///< the job's name (placement.h): "all" when the whole fabric runs it
-  std::size_t leaves = 0;   ///< leaf switches the job's ranks are cabled to
+  std::string job;         ///< the job's name (placement.h): "all" when the whole fabric runs it
+  std::size_t leaves = 0;  ///< leaf switches the job's ranks are cabled to
   std::size_t ranks = 0;
   std::uint64_t phases = 0;         ///< phase_count(): repeats counted
   std::size_t distinct_phases = 0;  ///< phases evaluated (a repeated phase once)

@@ -231,16 +231,39 @@ std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, co
   return figures;
 }
 
+/// The hottest channels of one evaluation named by the cables they are: switch, port, peer switch, port.
+std::vector<HotCable> name_channels(const Topology& topo, const FlowTracer& tracer, const HottestChannels& hot) {
+  const SwitchGraph& g = tracer.graph();
+  std::vector<HotCable> out;
+  for (const ChannelLoad& cl : hot.top) {
+    if (cl.channel == kNoChannel || cl.channel >= g.num_slots()) continue;
+    // The switch whose slots hold the channel: the last one whose first slot is at or below it.
+    SwitchIndex lo = 0, hi = static_cast<SwitchIndex>(g.num_switches());
+    while (hi - lo > 1) {
+      const SwitchIndex mid = lo + (hi - lo) / 2;
+      (g.slot(mid, 0) <= cl.channel ? lo : hi) = mid;
+    }
+    const auto port = static_cast<PortNum>(cl.channel - g.slot(lo, 0));
+    const Node& from = topo.node(g.node(lo));
+    const Node& to = topo.node(g.peer_node(lo, port));
+    out.push_back(HotCable{from.description, from.guid, port, to.description, to.guid, g.peer_port(lo, port), cl.load});
+  }
+  return out;
+}
+
 /// Scheme `scheme`'s figures over the `instances` instances of pattern `pattern`.
 SchemeFigures scheme_figures(std::size_t pattern, Scheme scheme, std::size_t instances, const std::vector<Unit>& units,
-                             const std::vector<InstanceFigures>& figures) {
+                             const std::vector<InstanceFigures>& figures, const Topology& topo,
+                             const FlowTracer& tracer) {
   SchemeFigures sf;
   sf.name = scheme_name(scheme);
   double max_sum = 0, bottleneck = 0, maxmin = 0;
   std::uint64_t collisions = 0;
+  const InstanceFigures* hottest = nullptr;  // the instance with the highest switch cable load
   for (std::size_t u = 0; u < units.size(); ++u) {
     if (units[u].pattern != pattern || units[u].scheme != scheme) continue;
     const auto& f = figures[u];
+    if (!hottest || f.max_switch_load > hottest->max_switch_load) hottest = &f;
     sf.max_link_load = std::max(sf.max_link_load, f.max_load);
     sf.max_switch_link_load = std::max(sf.max_switch_link_load, f.max_switch_load);
     max_sum += f.max_load;
@@ -249,6 +272,10 @@ SchemeFigures scheme_figures(std::size_t pattern, Scheme scheme, std::size_t ins
     collisions += f.collisions;
     sf.flows += f.flows;
     sf.unrouted += f.unrouted;
+  }
+  if (hottest) {
+    sf.hottest_cables = name_channels(topo, tracer, hottest->hottest);
+    sf.cables_at_max_load = hottest->hottest.at_max;
   }
   if (instances) sf.mean_max_link_load = max_sum / static_cast<double>(instances);
   if (sf.flows) {
@@ -289,7 +316,7 @@ Result<Workload> make_workload(const FlowTracer& tracer, const CompareOptions& o
 /// The Comparison of one fabric from the figures of the workload's units (`units`: the workload's or
 /// the same units over other instances, in the same order).
 Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std::vector<InstanceFigures>& figures,
-                    bool has_adaptive_plan, unsigned eecmp_qps) {
+                    bool has_adaptive_plan, unsigned eecmp_qps, const Topology& topo, const FlowTracer& tracer) {
   Comparison out;
   for (std::size_t p = 0; p < w.patterns.size(); ++p) {
     PatternResult pr;
@@ -297,7 +324,7 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
     pr.instances = w.patterns[p].instances.size();
     for (unsigned s = 0; s < kNumSchemes; ++s) {
       const auto scheme = static_cast<Scheme>(s);
-      SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures);
+      SchemeFigures sf = scheme_figures(p, scheme, pr.instances, units, figures, topo, tracer);
       sf.note = scheme_note(scheme, has_adaptive_plan, eecmp_qps);
       pr.schemes.push_back(std::move(sf));
     }
@@ -311,7 +338,12 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
     for (unsigned s = 0; s < kNumSchemes; ++s) {
       std::vector<InstanceFigures> phases;
       for (std::size_t first : w.plan.first_unit[c]) phases.push_back(figures[first + s]);
-      cr.schemes.push_back(collective_figures(collective, phases, scheme_name(static_cast<Scheme>(s))));
+      CollectiveFigures cf = collective_figures(collective, phases, scheme_name(static_cast<Scheme>(s)));
+      if (cf.slowest_phase < phases.size()) {
+        cf.hottest_cables = name_channels(topo, tracer, phases[cf.slowest_phase].hottest);
+        cf.cables_at_max_load = phases[cf.slowest_phase].hottest.at_max;
+      }
+      cr.schemes.push_back(std::move(cf));
     }
     out.collectives.push_back(std::move(cr));
   }
@@ -320,7 +352,7 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
 
 /// Evaluate `units` on one fabric and assemble its Comparison (endpoints as `endpoints`; QPs per flow of
 /// ib-adaptive and per connection of roce-eecmp from `options`).
-Comparison run_on(const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
+Comparison run_on(const Topology& topo, const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const CompareOptions& options, const Workload& w, const std::vector<Unit>& units,
                   std::size_t endpoints) {
   const unsigned qps = std::max(1u, options.qps);
@@ -328,7 +360,7 @@ Comparison run_on(const FlowTracer& tracer, const RoutePlan& plan, const Adaptiv
   const SchemeEvaluator evaluator(tracer, plan, adaptive,
                                   EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed, eecmp_qps});
   const auto figures = evaluate_units(evaluator, units, options.threads);
-  Comparison out = assemble(w, units, figures, adaptive != nullptr, eecmp_qps);
+  Comparison out = assemble(w, units, figures, adaptive != nullptr, eecmp_qps, topo, tracer);
   out.endpoints = endpoints;
   out.qps = qps;
   out.eecmp_qps = eecmp_qps;
@@ -369,7 +401,7 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
   auto w = make_workload(tracer, options);
   if (!w) return w.error();
-  return run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size());
+  return run_on(topo, tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size());
 }
 
 Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
@@ -383,7 +415,7 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
   if (!w) return w.error();
   const std::size_t n = tracer.endpoints().size();
   LossComparison out;
-  out.before = run_on(tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n);
+  out.before = run_on(topo, tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n);
 
   const FlowTracer tracer_after(*after.topo, lids, *after.tables, after.tables->ca_order);
   const std::vector<std::uint32_t> to_after = endpoints_after(tracer, tracer_after);
@@ -403,7 +435,7 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
     }
     u.instance = &copies[it->second];
   }
-  out.after = run_on(tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n);
+  out.after = run_on(*after.topo, tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n);
   if (!out.cut_off.empty()) out.after.notes.push_back(cut_off_note(topo, tracer, out.cut_off));
   return out;
 }

@@ -31,6 +31,7 @@
 #include "routing/roce/collective_eval.h"
 #include "routing/roce/collectives.h"
 #include "routing/roce/flow_patterns.h"
+#include "routing/roce/hot_cables.h"
 #include "routing/roce/jobs_at_once.h"
 #include "routing/roce/placement.h"
 
@@ -74,6 +75,10 @@ struct SchemeFigures {
   double collision_share = 0;    ///< share of flows with a switch-to-switch cable crossed by another flow
   std::uint64_t flows = 0;       ///< flows evaluated (all instances)
   std::uint64_t unrouted = 0;    ///< flows that did not arrive (count 0 in the means)
+  /// The most loaded switch-to-switch cables (hot_cables.h) of the instance with the highest
+  /// max_switch_link_load (the first such), and how many cables carry that load there.
+  std::vector<HotCable> hottest_cables;
+  std::uint32_t cables_at_max_load = 0;
 };
 
 struct PatternResult {

@@ -56,6 +56,14 @@ SchemeEvaluator::SchemeEvaluator(const FlowTracer& tracer, const RoutePlan& plan
       min_hop_groups_(plan.min_hop()),
       spray_(tracer, groups_) {
   const std::size_t n = num_switches_;
+  const auto& graph = tracer.graph();
+  slot_port_.resize(graph.num_slots());
+  for (SwitchIndex s = 0; s < n; ++s) {
+    for (PortNum p = 0; p <= graph.num_ports(s); ++p) {
+      slot_port_[graph.slot(s, p)] = p;
+      if (p == graph.num_ports(s)) break;  // PortNum is a byte: 255 ports would wrap
+    }
+  }
   const auto& endpoints = tracer.endpoints();
   lft_to_.resize(endpoints.size() * n);
   for (std::size_t e = 0; e < endpoints.size(); ++e) {
@@ -100,7 +108,7 @@ void SchemeEvaluator::prefetch_rows(const FlowPair& flow) const {
 }
 
 // IB static: the LFTs by the one hop rule (routing/model/lft_walk.h), as FlowTracer::trace follows them.
-bool SchemeEvaluator::walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const {
+bool SchemeEvaluator::walk_static(const FlowPair& flow, std::vector<std::uint32_t>& channels) const {
   const auto& g = tracer_.graph();
   const Endpoint& from = tracer_.endpoints()[flow.src];
   const Endpoint& to = tracer_.endpoints()[flow.dst];
@@ -116,7 +124,7 @@ bool SchemeEvaluator::walk_static(const FlowPair& flow, BigVector<std::uint32_t>
 // picks (kNoPort drops the flow) until the destination switch delivers on the host port. A walk longer
 // than the number of switches is a loop and drops the flow too.
 template <class Choose>
-bool SchemeEvaluator::walk_hops(const FlowPair& flow, BigVector<std::uint32_t>& channels, Choose&& choose) const {
+bool SchemeEvaluator::walk_hops(const FlowPair& flow, std::vector<std::uint32_t>& channels, Choose&& choose) const {
   const auto& g = tracer_.graph();
   const Endpoint& to = tracer_.endpoints()[flow.dst];
   channels.push_back(static_cast<std::uint32_t>(g.num_slots() + flow.src));
@@ -138,7 +146,7 @@ bool SchemeEvaluator::walk_hops(const FlowPair& flow, BigVector<std::uint32_t>& 
 // RoCE: hash at every switch over the group BGP installed towards the destination switch.
 bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
                                 const std::vector<std::uint32_t>& switch_terms,
-                                BigVector<std::uint32_t>& channels) const {
+                                std::vector<std::uint32_t>& channels) const {
   const std::uint16_t* row = groups_.row(tracer_.endpoints()[flow.dst].sw);
   return walk_hops(flow, channels, [&](SwitchIndex s) -> PortNum {
     const auto group = groups_.local(s, row[s]);
@@ -151,7 +159,7 @@ bool SchemeEvaluator::walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash,
 // forwards on), else the lowest port. The choice is made without branches: loads of equal members are
 // often equal or close, which a branch predictor cannot guess.
 bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<double>& load,
-                                    BigVector<std::uint32_t>& channels) const {
+                                    std::vector<std::uint32_t>& channels) const {
   const auto& g = tracer_.graph();
   const Endpoint& to = tracer_.endpoints()[flow.dst];
   const std::uint16_t* row = min_hop_groups_.row(to.sw);
@@ -181,13 +189,15 @@ bool SchemeEvaluator::walk_adaptive(const FlowPair& flow, const std::vector<doub
 }
 
 // The workspace emptied for one instance of `flows` flows with `qps` sub-flows each (reserving what a
-// typical path of six channels needs, so the placement loop rarely reallocates).
+// typical path of five switch hops needs, so the placement loop rarely reallocates).
 void SchemeEvaluator::reset_workspace(std::size_t flows, unsigned qps, EvalWorkspace& ws) const {
   ws.offsets.clear();
   ws.offsets.push_back(0);
-  ws.channels.clear();
+  ws.ports.clear();
+  ws.routed_src.clear();
   ws.offsets.reserve(flows * qps + 1);
-  ws.channels.reserve(flows * qps * 6);
+  ws.ports.reserve(flows * qps * 5);
+  ws.routed_src.reserve(flows);
   ws.load.assign(num_channels_, 0.0);
   if (qps > 1) {
     ws.flows_on.assign(num_channels_, 0);
@@ -197,16 +207,17 @@ void SchemeEvaluator::reset_workspace(std::size_t flows, unsigned qps, EvalWorks
 
 // Routes the `qps` sub-flows of one flow (the `id`-th placed) and counts its loads, or, when one QP
 // finds no route, leaves the workspace as it was: a flow is routed with all its QPs or not at all, so
-// routed flow k owns sub-flows k*qps .. k*qps+qps-1.
+// routed flow k owns sub-flows k*qps .. k*qps+qps-1. The QPs are walked into ws.path first and kept
+// as ports only once all of them arrived.
 bool SchemeEvaluator::route_flow(const FlowPair& flow, std::uint32_t id, Scheme scheme, unsigned qps,
                                  std::uint64_t port_seed, EvalWorkspace& ws) const {
-  auto& channels = ws.channels;
+  auto& channels = ws.path;
   auto& load = ws.load;
+  channels.clear();
+  ws.qp_end.clear();
   const double weight = 1.0 / qps;
   const bool adaptive = scheme == Scheme::kAdaptive;
-  const std::size_t mark = channels.size();
-  const std::size_t sub_mark = ws.offsets.size();
-  std::size_t qp_start = mark;  // where the path of the QP being routed starts
+  std::size_t qp_start = 0;  // where the path of the QP being routed starts
   const std::uint32_t pair_hash = src_term_[flow.src] ^ dst_term_[flow.dst] ^ fixed_term_;
   bool ok = true;
   for (unsigned q = 0; q < qps && ok; ++q) {
@@ -229,20 +240,26 @@ bool SchemeEvaluator::route_flow(const FlowPair& flow, std::uint32_t id, Scheme 
       if (ok)
         for (std::size_t j = qp_start; j < channels.size(); ++j) load[channels[j]] += weight;
     }
-    ws.offsets.push_back(static_cast<std::uint32_t>(channels.size()));
+    ws.qp_end.push_back(static_cast<std::uint32_t>(channels.size()));
   }
   if (!ok) {
     if (adaptive) {  // take back the QPs already placed
-      for (std::size_t j = mark; j < qp_start; ++j) load[channels[j]] -= weight;
+      for (std::size_t j = 0; j < qp_start; ++j) load[channels[j]] -= weight;
     }
-    channels.resize(mark);
-    ws.offsets.resize(sub_mark);
     return false;
   }
+  // Kept as ports: each QP's walk starts on the source's injection channel (PortPaths puts it back)
+  // and then takes one port per switch.
+  std::size_t begin = 0;
+  for (const std::uint32_t end : ws.qp_end) {
+    for (std::size_t j = begin + 1; j < end; ++j) ws.ports.push_back(slot_port_[channels[j]]);
+    ws.offsets.push_back(static_cast<std::uint32_t>(ws.ports.size()));
+    begin = end;
+  }
+  ws.routed_src.push_back(flow.src);
   // Loads (already added while placing for AR) and, with several QPs, distinct flows per cable (the
   // QPs of a flow counted once). With one QP a path never repeats a cable, so the load is that count.
-  for (std::size_t j = mark; j < channels.size(); ++j) {
-    const std::uint32_t c = channels[j];
+  for (const std::uint32_t c : channels) {
     if (!adaptive) load[c] += weight;
     if (qps > 1 && ws.last_flow[c] != id) {
       ws.last_flow[c] = id;
@@ -289,8 +306,7 @@ void SchemeEvaluator::place_flows(const PatternInstance& inst, Scheme scheme, un
 void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r) const {
   const double weight = 1.0 / qps;
   const auto& load = ws.load;
-  const auto& offsets = ws.offsets;
-  const auto& channels = ws.channels;
+  const PortPaths paths = port_paths(ws, qps);
   // shared[c]: a switch-to-switch cable that two or more flows cross.
   auto& shared = ws.shared;
   shared.assign(num_channels_, 0);
@@ -299,20 +315,21 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
     r.max_load = std::max(r.max_load, load[c]);
     if (!tracer_.is_switch_link(channel)) continue;
     r.max_switch_load = std::max(r.max_switch_load, load[c]);
+    r.hottest.add(channel, load[c]);
     shared[c] = qps > 1 ? ws.flows_on[c] >= 2 : load[c] >= 2.0;
   }
-  const auto rates = maxmin_rates(offsets, channels, num_channels_, ws.maxmin);
+  const auto rates = maxmin_rates_of(paths, num_channels_, ws.maxmin);
   // A flow collides when one of its QPs crosses a switch cable that another flow crosses too.
   bool collided = false;
   double flow_rate = 0;
   double min_rate = std::numeric_limits<double>::infinity();
-  for (std::size_t sub = 0; sub + 1 < offsets.size(); ++sub) {
+  const std::size_t subs = paths.units();
+  for (std::size_t sub = 0; sub < subs; ++sub) {
     double worst = 0;
-    for (std::uint32_t j = offsets[sub]; j < offsets[sub + 1]; ++j) {
-      const std::uint32_t c = channels[j];
+    paths.for_each(sub, [&](std::uint32_t c) {
       worst = std::max(worst, load[c]);
       collided |= shared[c] != 0;
-    }
+    });
     if (worst > 0) r.bottleneck_sum += weight / worst;
     r.maxmin_sum += rates[sub];
     flow_rate += rates[sub];
@@ -323,7 +340,11 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
       flow_rate = 0;
     }
   }
-  r.min_flow_rate = offsets.size() > 1 ? min_rate : 0.0;
+  r.min_flow_rate = subs > 0 ? min_rate : 0.0;
+}
+
+PortPaths SchemeEvaluator::port_paths(const EvalWorkspace& ws, unsigned qps) const {
+  return PortPaths{&tracer_.graph(), tracer_.endpoints().data(), ws.offsets, ws.ports, ws.routed_src, qps};
 }
 
 unsigned SchemeEvaluator::qps(Scheme scheme) const {

@@ -19,6 +19,7 @@
 #include "routing/roce/clos_plan.h"
 #include "routing/roce/flow_patterns.h"
 #include "routing/roce/hop_groups.h"
+#include "routing/roce/hot_cables.h"
 #include "routing/roce/maxmin.h"
 #include "routing/roce/spray_eval.h"
 
@@ -57,6 +58,7 @@ struct InstanceFigures {
   std::uint64_t collisions = 0;
   std::uint64_t flows = 0;
   std::uint64_t unrouted = 0;
+  HottestChannels hottest;  ///< the most loaded switch-to-switch channels (the report marks them)
 };
 
 /// What the schemes are parameterised by (CompareOptions' fields of the same names).
@@ -69,15 +71,52 @@ struct EvalOptions {
 
 /// The buffers one thread's evaluate() calls reuse from one instance to the next (hundreds of MB for an
 /// all-to-all on 1728 hosts: allocating them afresh each time costs more than filling them).
+/// Paths are kept as out-ports, a byte a hop (PortPaths), not as 4-byte channel ids: an all-to-all on
+/// 1728 hosts under 4 QPs is 12 million paths of about six channels.
 struct EvalWorkspace {
-  BigVector<std::uint32_t> offsets;                // sub-flow (QP) -> first entry in channels
-  BigVector<std::uint32_t> channels;               // the sub-flows' paths, one after the other
-  BigVector<FlowPair> placed;                      // ib-adaptive: the flows in their placement order
-  std::vector<double> load;                        // per channel
+  BigVector<std::uint32_t> offsets;     // sub-flow (QP) -> its first port in `ports` (+1 sentinel)
+  BigVector<std::uint8_t> ports;        // the sub-flows' out-ports, switch by switch, one path after the other
+  BigVector<std::uint32_t> routed_src;  // routed flow k (sub-flows k*qps ..) -> its source endpoint
+  std::vector<std::uint32_t> path;      // the channels of the flow being routed, its QPs one after the other
+  std::vector<std::uint32_t> qp_end;    // where each of its QPs ends in `path`
+  BigVector<FlowPair> placed;           // ib-adaptive: the flows in their placement order
+  std::vector<double> load;             // per channel
   std::vector<std::uint32_t> flows_on, last_flow;  // per channel, with several QPs: distinct flows, last counted
   std::vector<std::uint8_t> shared;                // per channel: a switch cable two or more flows cross
   MaxMinWorkspace maxmin;
   SprayWorkspace spray;  // roce-spray's own
+};
+
+/// The routed sub-flows of an EvalWorkspace as maxmin_rates_of reads paths (maxmin.h): sub-flow u
+/// enters the fabric on the injection channel of endpoint routed_src[u / qps], then leaves each switch
+/// by its next port; channels are decoded from the ports on the way (SwitchGraph::slot, peer_switch),
+/// so the channels are exactly those the walk crossed.
+struct PortPaths {
+  const SwitchGraph* graph = nullptr;
+  const Endpoint* endpoints = nullptr;
+  std::span<const std::uint32_t> offsets;
+  std::span<const std::uint8_t> ports;
+  std::span<const std::uint32_t> routed_src;
+  unsigned qps = 1;
+
+  std::size_t units() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+  std::size_t entries() const { return ports.size() + units(); }
+  template <class Fn>
+  void for_each(std::size_t u, Fn&& fn) const {
+    const std::uint32_t src = routed_src[u / qps];
+    fn(graph->num_slots() + src);
+    SwitchIndex s = endpoints[src].sw;
+    for (std::uint32_t j = offsets[u]; j < offsets[u + 1]; ++j) {
+      const PortNum p = ports[j];
+      fn(graph->slot(s, p));
+      s = graph->peer_switch(s, p);  // kNoSwitch after the delivery port, the last
+    }
+  }
+  void prefetch_index(std::size_t u) const {
+    __builtin_prefetch(&offsets[u]);
+    __builtin_prefetch(&routed_src[u / qps]);
+  }
+  void prefetch_path(std::size_t u) const { __builtin_prefetch(&ports[offsets[u]]); }
 };
 
 /// The read-only tables of one comparison; evaluate() may run on several threads at once.
@@ -104,14 +143,14 @@ class SchemeEvaluator {
   const PortNum* lft_row(std::uint32_t e) const { return lft_to_.data() + static_cast<std::size_t>(e) * num_switches_; }
   /// Fetch the rows the walk of `flow` will read (issued a few flows ahead).
   void prefetch_rows(const FlowPair& flow) const;
-  bool walk_static(const FlowPair& flow, BigVector<std::uint32_t>& channels) const;
+  bool walk_static(const FlowPair& flow, std::vector<std::uint32_t>& channels) const;
   /// `switch_terms`: switch_term_ for the 5-tuple hash, switch_term_qp_ for the E-ECMP one.
   bool walk_ecmp(const FlowPair& flow, std::uint32_t flow_hash, const std::vector<std::uint32_t>& switch_terms,
-                 BigVector<std::uint32_t>& channels) const;
-  bool walk_adaptive(const FlowPair& flow, const std::vector<double>& load, BigVector<std::uint32_t>& channels) const;
+                 std::vector<std::uint32_t>& channels) const;
+  bool walk_adaptive(const FlowPair& flow, const std::vector<double>& load, std::vector<std::uint32_t>& channels) const;
   /// The hop loop walk_ecmp and walk_adaptive share; `choose(s)` is the out-port at switch s.
   template <class Choose>
-  bool walk_hops(const FlowPair& flow, BigVector<std::uint32_t>& channels, Choose&& choose) const;
+  bool walk_hops(const FlowPair& flow, std::vector<std::uint32_t>& channels, Choose&& choose) const;
   /// evaluate()'s steps: empty the workspace, route the flows, sum up the figures.
   void reset_workspace(std::size_t flows, unsigned qps, EvalWorkspace& ws) const;
   bool route_flow(const FlowPair& flow, std::uint32_t id, Scheme scheme, unsigned qps, std::uint64_t port_seed,
@@ -119,6 +158,8 @@ class SchemeEvaluator {
   void place_flows(const PatternInstance& inst, Scheme scheme, unsigned qps, EvalWorkspace& ws,
                    InstanceFigures& r) const;
   void tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r) const;
+  /// The workspace's routed sub-flows as paths for maxmin_rates_of and the tally.
+  PortPaths port_paths(const EvalWorkspace& ws, unsigned qps) const;
 
   const FlowTracer& tracer_;
   const AdaptivePlan* adaptive_;
@@ -126,6 +167,7 @@ class SchemeEvaluator {
   unsigned eecmp_qps_ = kDefaultEecmpQps;
   std::size_t num_switches_ = 0;
   std::size_t num_channels_ = 0;
+  std::vector<PortNum> slot_port_;  // [slot] its port number: a walked channel stored as its port
   // Transposed tables, so that the lookups of one flow fall into one short row: the groups by
   // destination switch (ECMP: what BGP installs, RoutePlan::fib(); AR without an AdaptivePlan: the
   // min-hop sets, RoutePlan::min_hop()), and lft_to_[e * S + s] = LFT port of s for endpoint e.

@@ -260,8 +260,10 @@ void SprayEvaluator::tally(const PatternInstance& inst, SprayWorkspace& ws, Inst
   const auto& eps = tracer_.endpoints();
   for (std::size_t c = 0; c < num_channels_; ++c) {
     r.max_load = std::max(r.max_load, ws.load[c]);
-    if (tracer_.is_switch_link(static_cast<std::uint32_t>(c)))
+    if (tracer_.is_switch_link(static_cast<std::uint32_t>(c))) {
       r.max_switch_load = std::max(r.max_switch_load, ws.load[c]);
+      r.hottest.add(static_cast<std::uint32_t>(c), ws.load[c]);
+    }
   }
   // Per class: the highest load on its switch cables, and whether one carries parts of two flows.
   const std::size_t classes = ws.class_src.size();

@@ -6,31 +6,16 @@
 #include <sstream>
 #include <vector>
 
+#include "routing/roce/xml_text.h"
+
 namespace smd::roce {
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
-
-/// Colour-blind-safe palette (Okabe & Ito 2008), one colour per scheme in Comparison order.
-constexpr const char* kColours[] = {"#0072B2", "#009E73", "#D55E00", "#CC79A7", "#E69F00"};
 
 /// A bar's printed value: short, and never "inf" (a collective with an unrouted flow has no time).
 std::string label(double v) {
@@ -93,7 +78,7 @@ void draw_panel(std::ostringstream& s, const Panel& panel, const Geometry& g, do
       if (std::isfinite(v)) vmax = std::max(vmax, v);
   const double ytop = panel.log_axis ? std::max(2.0, nice_top(vmax)) : 1.0;
   s << "<g class=\"panel\">\n<text x=\"" << num(g.left) << "\" y=\"" << num(y0 - 24) << "\" font-weight=\"bold\">"
-    << escape(panel.title) << "</text>\n";
+    << xml_escape(panel.title) << "</text>\n";
   // Y axis: linear 0..1 in fifths; log at 1, 2, 5 times powers of ten up to the top.
   std::vector<double> ticks;
   if (panel.log_axis) {
@@ -123,17 +108,17 @@ void draw_panel(std::ostringstream& s, const Panel& panel, const Geometry& g, do
       const double x = gx + k * g.bar_w;
       const std::string name = k < scheme_names.size() ? scheme_names[k] : "";
       s << "<rect x=\"" << num(x) << "\" y=\"" << num(base - h) << "\" width=\"" << num(g.bar_w - 2) << "\" height=\""
-        << num(h) << "\" fill=\"" << (std::isfinite(v) ? kColours[k % 5] : "#999999") << "\"><title>"
-        << escape(grp.job.empty() ? grp.label : grp.job + " " + grp.label) << ", " << escape(name) << ": " << label(v)
-        << "</title></rect>\n"
+        << num(h) << "\" fill=\"" << (std::isfinite(v) ? kSchemeColours[k % 5] : "#999999") << "\"><title>"
+        << xml_escape(grp.job.empty() ? grp.label : grp.job + " " + grp.label) << ", " << xml_escape(name) << ": "
+        << label(v) << "</title></rect>\n"
         << "<text x=\"" << num(x + g.bar_w / 2 - 1) << "\" y=\"" << num(base - h - 3)
         << "\" text-anchor=\"middle\" font-size=\"9\">" << label(v) << "</text>\n";
     }
     s << "<text x=\"" << num(gx + g.schemes * g.bar_w / 2) << "\" y=\"" << num(base + 16)
-      << "\" text-anchor=\"middle\">" << escape(grp.label) << "</text>\n";
+      << "\" text-anchor=\"middle\">" << xml_escape(grp.label) << "</text>\n";
     if (!grp.job.empty()) {
       s << "<text x=\"" << num(gx + g.schemes * g.bar_w / 2) << "\" y=\"" << num(base + 30)
-        << "\" text-anchor=\"middle\" font-size=\"10\">" << escape(grp.job) << "</text>\n";
+        << "\" text-anchor=\"middle\" font-size=\"10\">" << xml_escape(grp.job) << "</text>\n";
     }
   }
   s << "</g>\n";
@@ -195,7 +180,7 @@ std::string svg_chart(const Comparison& cmp, const std::string& title) {
     << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
     << "<rect x=\"0\" y=\"0\" width=\"" << num(width) << "\" height=\"" << num(height) << "\" fill=\"white\"/>\n"
-    << "<text x=\"" << num(g.left) << "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" << escape(title)
+    << "<text x=\"" << num(g.left) << "\" y=\"24\" font-size=\"16\" font-weight=\"bold\">" << xml_escape(title)
     << "</text>\n";
   for (std::size_t pi = 0; pi < panels.size(); ++pi) {
     draw_panel(s, panels[pi], g, g.top + 20 + pi * (g.panel_h + g.panel_gap), scheme_names);
@@ -204,9 +189,9 @@ std::string svg_chart(const Comparison& cmp, const std::string& title) {
   const double lx = g.left + g.plot_w + 30;
   for (std::size_t k = 0; k < scheme_names.size(); ++k) {
     const double ly = g.top + 20 + k * 20;
-    s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly) << "\" width=\"14\" height=\"14\" fill=\"" << kColours[k % 5]
-      << "\"/>\n<text x=\"" << num(lx + 20) << "\" y=\"" << num(ly + 11) << "\">" << escape(scheme_names[k])
-      << "</text>\n";
+    s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly) << "\" width=\"14\" height=\"14\" fill=\""
+      << kSchemeColours[k % 5] << "\"/>\n<text x=\"" << num(lx + 20) << "\" y=\"" << num(ly + 11) << "\">"
+      << xml_escape(scheme_names[k]) << "</text>\n";
   }
   s << "</svg>\n";
   return s.str();

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "routing/base/safe_text.h"
+
 namespace smd {
 namespace {
 
@@ -10,6 +12,20 @@ namespace {
 nlohmann::ordered_json finite(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nullptr; }
 
 }  // namespace
+
+nlohmann::ordered_json hot_cables_json(const std::vector<roce::HotCable>& cables) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& c : cables) {
+    out.push_back({{"from", valid_utf8(c.from)},
+                   {"from_guid", format_guid(c.from_guid)},
+                   {"from_port", c.from_port},
+                   {"to", valid_utf8(c.to)},
+                   {"to_guid", format_guid(c.to_guid)},
+                   {"to_port", c.to_port},
+                   {"load", c.load}});
+  }
+  return out;
+}
 
 nlohmann::ordered_json collectives_json(const std::vector<roce::CollectiveResult>& collectives) {
   auto out = nlohmann::ordered_json::array();
@@ -22,7 +38,9 @@ nlohmann::ordered_json collectives_json(const std::vector<roce::CollectiveResult
                          {"bus_bandwidth", f.bus_bandwidth},
                          {"slowest_phase", f.slowest_phase},
                          {"slowest_phase_ratio", finite(f.slowest_phase_ratio)},
-                         {"unrouted", f.unrouted}});
+                         {"unrouted", f.unrouted},
+                         {"hottest_cables", hot_cables_json(f.hottest_cables)},
+                         {"cables_at_max_load", f.cables_at_max_load}});
     }
     out.push_back({{"name", c.name},
                    {"job", c.job},

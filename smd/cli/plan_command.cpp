@@ -353,11 +353,10 @@ int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
                                                                {"--config", &args.config},
                                                                {"--guid2lid", &args.guid2lid},
                                                                {"--pairs", &args.roce.pairs_file}};
-  const std::pair<const char*, const std::string*> outputs[] = {{"--lft-dump", &args.lft_dump},
-                                                                {"--opensm-lfts", &args.opensm_lfts},
-                                                                {"--ar-plan", &args.ar_plan},
-                                                                {"--roce-plan", &args.roce.plan_json},
-                                                                {"--svg", &args.roce.svg}};
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"--lft-dump", &args.lft_dump}, {"--opensm-lfts", &args.opensm_lfts},
+      {"--ar-plan", &args.ar_plan},   {"--roce-plan", &args.roce.plan_json},
+      {"--svg", &args.roce.svg},      {"--report", &args.roce.report}};
   // Two outputs naming one file: the later would replace the earlier (the files need not exist yet).
   const auto canonical = [](const std::string& path) {
     std::error_code ec;
@@ -570,7 +569,7 @@ int drain_exit_code(std::uint64_t lost_pairs, std::uint64_t cut_off, int write_r
 int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, std::ostream& out, std::ostream& err) {
   if (args.roce.requested()) {
     err << "smd plan: --drain reports on InfiniBand routing only: leave out --roce-plan, --frr-dir, --compare, "
-           "--svg, --pairs, --collectives, --job, --placement, --jobs-at-once and --fail\n";
+           "--svg, --report, --pairs, --collectives, --job, --placement, --jobs-at-once and --fail\n";
     return kPlanBadInput;
   }
   auto parts = resolve_drain_parts(*run.topo, args.drain);
@@ -673,6 +672,9 @@ void add_plan_command(CLI::App& app) {
   cmd->add_flag("--compare", args->roce.compare,
                 "compare ib-static, ib-adaptive, roce-ecmp, roce-eecmp and roce-spray on the same flows");
   cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
+  cmd->add_option("--report", args->roce.report,
+                  "write the comparison as one self-contained HTML page: collectives chart, findings, fabric "
+                  "sketch with the hottest cables (implies --compare)");
   cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
   cmd->add_option("--qps", args->roce.qps,
                   "QPs per flow for ib-adaptive (default 1) and per connection for roce-eecmp (default 4)")

@@ -12,6 +12,7 @@
 #include "routing/roce/svg_chart.h"
 #include "routing/roce/svg_stack.h"
 #include "smd/cli/collectives_output.h"
+#include "smd/cli/comparison_report.h"
 #include "smd/cli/job_file.h"
 #include "smd/cli/loss_comparison_output.h"
 #include "smd/state/atomic_file.h"
@@ -67,6 +68,8 @@ nlohmann::ordered_json comparison_json(const roce::Comparison& c) {
       s["collision_share"] = f.collision_share;
       s["flows"] = f.flows;
       s["unrouted"] = f.unrouted;
+      s["hottest_cables"] = hot_cables_json(f.hottest_cables);
+      s["cables_at_max_load"] = f.cables_at_max_load;
       schemes.push_back(std::move(s));
     }
     patterns.push_back({{"name", p.name}, {"instances", p.instances}, {"schemes", std::move(schemes)}});
@@ -190,7 +193,8 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   if (o.jobs_at_once && o.job_files.empty() && o.placements.empty()) {
     return make_error(ErrorCode::kInvalidInput, "--jobs-at-once: no jobs to run at once (give --job or --placement)");
   }
-  if (!o.compare && o.svg.empty() && o.job_files.empty() && o.placements.empty() && !o.collectives_given && !loss) {
+  if (!o.compare && o.svg.empty() && o.report.empty() && o.job_files.empty() && o.placements.empty() &&
+      !o.collectives_given && !loss) {
     return summary;
   }
 
@@ -222,9 +226,11 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   }
   start = Clock::now();
   std::optional<roce::LossComparison> lc;
+  std::optional<roce::RoutePlan> after_plan;
   if (loss) {
-    auto after_plan = plan->after_loss(loss->topo);
-    if (!after_plan) return after_plan.error();
+    auto reduced = plan->after_loss(loss->topo);
+    if (!reduced) return reduced.error();
+    after_plan = std::move(reduced).value();
     const roce::FabricAfterLoss after{&loss->topo, &loss->routed.tables, &*after_plan};
     auto both = roce::compare_before_after(topo, lids, tables, *plan, after, c);
     if (!both) return both.error().with_context("IB vs RoCE comparison");
@@ -236,11 +242,11 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   }
   const roce::Comparison& before = lc->before;
   const double compare_ms = ms_since(start);
-  if (!o.svg.empty()) {
+  std::string svg;  // the chart of every figure: the --svg file and the report's details
+  if (!o.svg.empty() || !o.report.empty()) {
     const std::string title = "IB (" + tables.engine + ") vs RoCEv2: " + std::to_string(before.endpoints) +
                               " endpoints, " + std::to_string(before.qps) + " QP(s) per flow (ib-adaptive), " +
                               std::to_string(before.eecmp_qps) + " per connection (roce-eecmp)";
-    std::string svg;
     if (!loss) {
       svg = roce::svg_chart(before, title);
     } else {
@@ -251,12 +257,32 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
       if (!stacked) return stacked.error().with_context("--svg");
       svg = std::move(stacked).value();
     }
+  }
+  if (!o.svg.empty()) {
     if (auto st = write_file_atomic(o.svg, svg); !st) return st.error();
     summary["svg"] = o.svg;
   }
   summary["compare_ms"] = compare_ms;
   summary["comparison"] = comparison_json(before);
   if (loss) summary["after_loss"] = loss_json(topo, *loss, *lc);
+  if (!o.report.empty()) {
+    ComparisonReportInput report;
+    report.title = "IB (" + tables.engine + ") vs RoCEv2 on " + std::to_string(before.endpoints) + " endpoints" +
+                   (loss ? ", before and after losing " + failed_parts_text(*loss) : std::string());
+    report.before = &before;
+    report.plan = &*plan;
+    if (loss) {
+      report.after = &lc->after;
+      report.after_plan = &*after_plan;
+      report.loss_text = failed_parts_text(*loss);
+      report.ib_tables_after = loss->routed.made_by;
+    }
+    report.details_svg = svg;
+    report.json["comparison"] = summary["comparison"];
+    if (loss) report.json["after_loss"] = summary["after_loss"];
+    if (auto st = write_file_atomic(o.report, comparison_report_html(report)); !st) return st.error();
+    summary["report"] = o.report;
+  }
   if (o.format != "json") {
     print_comparison(out, before);
     if (loss) print_loss_comparison(out, *loss, *lc);

@@ -26,6 +26,7 @@ struct RocePlanOptions {
   bool compare = false;         ///< --compare: run the IB-vs-RoCE comparison
   std::string format = "text";  ///< --format: text (print the table) | json (return it only)
   std::string svg;              ///< --svg: write the comparison chart here ("" = don't); needs compare
+  std::string report;           ///< --report: write the HTML report here ("" = don't); implies compare
   std::string pairs_file;       ///< --pairs: extra pattern from "SRC DST" lines (host name or IP)
   unsigned qps = 0;             ///< --qps: roce::CompareOptions::qps, 1..64 (0 = not given)
   unsigned seeds = 20;          ///< --seeds: random permutations and bisections
@@ -40,7 +41,7 @@ struct RocePlanOptions {
   /// implies compare.
   std::vector<std::string> job_files;
   std::vector<std::string> placements;
-  bool jobs_at_once = false;  ///< --jobs-at-once: the jobs share the fabric (roce/jobs_at_once.h)
+  bool jobs_at_once = false;       ///< --jobs-at-once: the jobs share the fabric (roce/jobs_at_once.h)
   bool collectives_given = false;  ///< --collectives was on the command line (it implies --compare)
   /// --fail PART (repeatable, routing/whatif/drain_target.h names): run the comparison also on the fabric
   /// without these parts and report both (loss_comparison_output.h). Implies compare.
@@ -48,7 +49,7 @@ struct RocePlanOptions {
 
   /// True when any RoCE output was asked for.
   bool requested() const {
-    return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty() || !job_files.empty() ||
+    return !plan_json.empty() || !frr_dir.empty() || compare || !svg.empty() || !report.empty() || !job_files.empty() ||
            !placements.empty() || collectives_given || jobs_at_once || !fail.empty();
   }
 };
@@ -61,7 +62,7 @@ struct RocePlanOptions {
 /// or directory could not be written; the message names the path).
 /// With `loss` (the --fail parts taken out and routed, fabric_loss.h) the comparison runs before and after
 /// (roce::compare_before_after): the text adds the before/after tables, the JSON `after_loss`, the SVG the
-/// chart after below the chart before.
+/// chart after below the chart before. With `options.report` the HTML report (comparison_report.h).
 Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
                                              const RocePlanOptions& options, std::ostream& out,
                                              const FabricLoss* loss = nullptr);
