@@ -162,7 +162,7 @@ Result<std::vector<roce::Job>> make_jobs(const Topology& topo, const LidMap& lid
   if (o.job_files.empty() && o.placements.empty()) return jobs;
   const auto endpoints = job_endpoints(topo, lids, tables);
   for (const auto& path : o.job_files) {
-    auto job = read_job_file(path, endpoints);
+    auto job = read_job_file(path, endpoints, rails ? &*rails : nullptr);
     if (!job) return job.error();
     jobs.push_back(std::move(job).value());
   }
