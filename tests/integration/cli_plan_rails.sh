@@ -54,12 +54,12 @@ echo "smd plan on a rail fabric: hosts, jobs and ideal times as worked out"
 expect_bad() {  # expect_bad WORDS ARGS...: exit 2 and WORDS on stderr
   local words=$1 rc=0
   shift
-  smd plan --topology "${NET}" --seeds 1 --compare --collectives ring "$@" >/dev/null 2>"${work}/err" || rc=$?
+  smd plan --topology "${NET}" --seeds 1 --compare "$@" >/dev/null 2>"${work}/err" || rc=$?
   [[ ${rc} -eq 2 ]] || fail "$* exited ${rc}, expected 2"
   grep -qF "${words}" "${work}/err" || { cat "${work}/err" >&2; fail "$*: no '${words}'"; }
 }
-expect_bad "6 ranks are not whole hosts of 4 HCAs" --placement contiguous:6
+expect_bad "6 ranks are not whole hosts of 4 HCAs" --collectives ring --placement contiguous:6
 printf 'host-1\nhost-0 mlx5_2\n' >"${work}/part.txt"
-expect_bad "part.txt:2: host 'host-0' has 4 HCAs and the job names 1 of them" --job "${work}/part.txt"
+expect_bad "part.txt:2: host 'host-0' has 4 HCAs and the job names 1 of them" --collectives ring --job "${work}/part.txt"
 expect_bad "neither whole hosts" --collectives moe:6
 echo "smd plan on a rail fabric: partial hosts and odd expert groups refused"
