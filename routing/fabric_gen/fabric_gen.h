@@ -99,6 +99,28 @@ struct DragonflySpec {
 };
 Result<Topology> make_dragonfly(const DragonflySpec& spec);
 
+/// Rail-optimized AI cluster (NVIDIA DGX SuperPOD style): `sus` scalable units of `hosts_per_su` hosts, each
+/// host with `rails` one-port HCAs; HCA i of every host of a unit is cabled to that unit's leaf for rail i.
+/// Without cores every leaf is cabled to every spine (`links_per_pair` cables each): one 2-level Clos whose
+/// leaf tier is split by rail. With `cores` > 0 the spines form rail planes (spines / rails of them per
+/// rail, the leaves of rail i cabled only to plane i) and every spine has one cable to every core: rails
+/// meet only at the core. Names: HCA "host-<h> mlx5_<i>" (h global, host-major: what a real HCA reports
+/// as NodeDescription, "<hostname> mlx5_<i>", so one rule finds the hosts of generated and real fabrics:
+/// routing/roce/rail_layout.h), leaf "leaf-su<s>-r<i>", spine "spine-<j>" (planes: "spine-r<i>-<j>"),
+/// core "core-<c>". Leaf ports: hosts 1..hosts_per_su, then spine j link l at hosts_per_su + j*links + l + 1.
+/// Spine ports: leaf (s, i) link l at (s*rails + i)*links + l + 1 (planes: s*links + l + 1, then core c
+/// at sus*links + c + 1). Core ports: spine (i, j) at i*(spines/rails) + j + 1.
+/// Errors: a zero size, cores with spines not a multiple of rails, a switch above 254 ports.
+struct RailSpec {
+  unsigned sus = 2;
+  unsigned hosts_per_su = 4;
+  unsigned rails = 4;  ///< HCAs per host = leaves per scalable unit
+  unsigned spines = 4;
+  unsigned links_per_pair = 1;  ///< cables between a leaf and each of its spines
+  unsigned cores = 0;           ///< 0: no core tier
+};
+Result<Topology> make_rail_optimized(const RailSpec& spec);
+
 /// One switch "sw-0" with `hosts` hosts on ports 1..hosts.
 Result<Topology> make_single_switch(unsigned hosts);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "routing/quality/flow_trace.h"
+#include "routing/roce/rail_collectives.h"
 #include "routing/roce/scheme_eval.h"
 
 namespace smd::roce {
@@ -31,6 +32,13 @@ std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const Lid
   std::vector<SwitchIndex> out;
   for (const auto& e : tracer.endpoints()) out.push_back(e.sw);
   return out;
+}
+
+RailDetection compare_rail_layout(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  const FlowTracer tracer(topo, lids, tables, tables.ca_order);
+  std::vector<std::string> names;
+  for (const auto& e : tracer.endpoints()) names.push_back(topo.node(e.ca).description);
+  return detect_rail_layout(names);
 }
 
 namespace {
@@ -79,9 +87,19 @@ std::vector<Job> jobs_of(const CompareOptions& options, std::size_t n) {
   return {all};
 }
 
-/// The collectives of `options` over each job's ranks, job-major.
+/// One collective of one job: over its ranks, or over its whole hosts on a multi-HCA fabric.
+Result<Collective> job_collective(const CompareOptions& options, const CollectiveSpec& spec, const Job& job) {
+  if (!options.rails) return make_collective(spec, job.ranks);
+  auto hosts = job_hosts(*options.rails, job.ranks);
+  if (!hosts) return hosts.error();
+  return make_rail_collective(spec, *options.rails, *hosts);
+}
+
+/// The collectives of `options` over each job's ranks, job-major; a collective that puts nothing on the
+/// fabric (expert groups inside hosts) is left out with a note.
 Result<std::vector<JobCollective>> make_collectives(const CompareOptions& options,
-                                                    std::span<const SwitchIndex> leaf_of_endpoint) {
+                                                    std::span<const SwitchIndex> leaf_of_endpoint,
+                                                    std::vector<std::string>& notes) {
   const std::size_t n = leaf_of_endpoint.size();
   std::vector<JobCollective> out;
   for (const Job& job : jobs_of(options, n)) {
@@ -94,14 +112,19 @@ Result<std::vector<JobCollective>> make_collectives(const CompareOptions& option
     }
     const std::size_t leaves = leaves_spanned(job.ranks, leaf_of_endpoint);
     for (const auto& spec : options.collectives) {
-      auto c = make_collective(spec, job.ranks);
+      auto c = job_collective(options, spec, job);
       if (!c) return c.error().with_context("job " + job.name);
+      if (c->phases.empty()) {
+        notes.push_back("job " + job.name + ": " + c->name + " left out: every expert group lies inside one host (" +
+                        std::to_string(options.rails->rails) + " HCAs), its traffic is NVLink only");
+        continue;
+      }
       out.push_back(JobCollective{std::move(c).value(), job.name, leaves});
     }
   }
   if (!options.jobs_at_once || options.jobs.size() < 2) return out;
   // Job-major: collective k of job j is out[j * per_job + k]; merge each collective over the jobs.
-  const std::size_t per_job = options.collectives.size();
+  const std::size_t per_job = out.size() / options.jobs.size();
   const std::size_t jobs = options.jobs.size();
   std::vector<std::string> names;
   std::vector<std::uint32_t> all_ranks;
@@ -293,6 +316,7 @@ struct Workload {
   std::vector<Pattern> patterns;
   std::vector<JobCollective> collectives;
   EvalPlan plan;
+  std::vector<std::string> notes;  ///< about the workload (multi-HCA hosts, collectives left out)
 };
 
 /// The workload of `options` over the tracer's endpoints. Errors: kInvalidInput for fewer than two
@@ -305,7 +329,14 @@ Result<Workload> make_workload(const FlowTracer& tracer, const CompareOptions& o
   w.patterns = make_patterns(n, options.patterns);
   std::vector<SwitchIndex> leaf_of_endpoint;
   for (const auto& e : tracer.endpoints()) leaf_of_endpoint.push_back(e.sw);
-  auto collectives = make_collectives(options, leaf_of_endpoint);
+  if (options.rails) {
+    w.notes.push_back("multi-HCA hosts: " + std::to_string(options.rails->hosts()) + " hosts x " +
+                      std::to_string(options.rails->rails) +
+                      " HCAs; a rank is an HCA, jobs take whole hosts, collectives put on the fabric what NCCL does "
+                      "(one ring per rail, all-to-all through the destination's rail by PXN); traffic inside a "
+                      "host is NVLink and free; patterns are per HCA");
+  }
+  auto collectives = make_collectives(options, leaf_of_endpoint, w.notes);
   if (!collectives) return collectives.error();
   w.collectives = std::move(collectives).value();
   // The plan points into w.patterns and w.collectives: made last, and the Workload is never copied.
@@ -365,6 +396,7 @@ Comparison run_on(const Topology& topo, const FlowTracer& tracer, const RoutePla
   out.qps = qps;
   out.eecmp_qps = eecmp_qps;
   out.notes = comparison_notes(plan, adaptive != nullptr, qps);
+  out.notes.insert(out.notes.end(), w.notes.begin(), w.notes.end());
   return out;
 }
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@
 #include "routing/roce/hot_cables.h"
 #include "routing/roce/jobs_at_once.h"
 #include "routing/roce/placement.h"
+#include "routing/roce/rail_layout.h"
 
 namespace smd::roce {
 
@@ -58,6 +60,10 @@ struct CompareOptions {
   /// Run the jobs at once instead (jobs_at_once.h): per collective one result over all jobs, named
   /// "JOB1 + JOB2 ...", their flows sharing the fabric. Needs jobs of the same rank count.
   bool jobs_at_once = false;
+  /// Multi-HCA hosts (rail_layout.h, from compare_rail_layout): when set, every job is whole hosts and its
+  /// collectives are what NCCL puts on the fabric from them (rail_collectives.h: rails, PXN, intra-host
+  /// hops free). Patterns stay per endpoint.
+  std::optional<RailLayout> rails;
 };
 
 /// Figures of one scheme on one pattern; loads are in flows (a QP counts 1/qps, a sprayed flow's share of a
@@ -120,6 +126,10 @@ std::vector<std::uint32_t> compare_endpoints(const Topology& topo, const LidMap&
 
 /// The leaf switch (placement.h) of every endpoint, in compare_endpoints' order.
 std::vector<SwitchIndex> compare_endpoint_leaves(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
+
+/// The hosts behind the endpoints (rail_layout.h), in compare_endpoints' order, from the CAs'
+/// NodeDescriptions: detection.layout is set on a multi-HCA fabric.
+RailDetection compare_rail_layout(const Topology& topo, const LidMap& lids, const RoutingTables& tables);
 
 /// Run every pattern of options.patterns and every phase of options.collectives through the five
 /// schemes. Work is spread over threads by (instance, scheme); an instance identical to an earlier one

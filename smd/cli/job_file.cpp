@@ -42,7 +42,8 @@ std::vector<JobEndpoint> job_endpoints(const Topology& topo, const LidMap& lids,
   return out;
 }
 
-Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEndpoint>& endpoints) {
+Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEndpoint>& endpoints,
+                                const roce::RailLayout* rails) {
   auto text = read_regular_file(path, kMaxJobBytes, "job file");
   if (!text) return make_error(ErrorCode::kInvalidInput, text.error().message);  // an input problem: exit 2
   std::unordered_map<Guid, std::uint32_t> by_guid;
@@ -57,6 +58,8 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
       ++ports_named[endpoints[e].name];
     }
   }
+  std::unordered_map<std::string, std::uint32_t> by_host;  // multi-HCA fabric: host name -> host index
+  for (std::uint32_t h = 0; rails && h < rails->hosts(); ++h) by_host.emplace(rails->host_names[h], h);
   roce::Job job{path, {}};
   std::unordered_map<std::uint32_t, unsigned> line_of;  // endpoint -> line it was given on
   std::istringstream in(std::move(text).value());
@@ -73,6 +76,10 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
     Guid guid = 0;
     Lid lid = 0;
     std::uint32_t e = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> host_hcas;  // a host's HCAs when the line names a host
+    if (auto host = by_host.find(word); host != by_host.end() && !by_name.count(word)) {
+      for (std::size_t i = 0; i < rails->rails; ++i) host_hcas.push_back(rails->endpoint(host->second, i));
+    }
     if (parse_guid(word, guid)) {
       if (auto it = by_guid.find(guid); it != by_guid.end()) e = it->second;
     } else if (parse_lid(word, lid)) {
@@ -85,15 +92,31 @@ Result<roce::Job> read_job_file(const std::string& path, const std::vector<JobEn
       }
       e = it->second;
     }
-    if (e == 0xFFFFFFFFu) {
+    if (host_hcas.empty() && e != 0xFFFFFFFFu) host_hcas.push_back(e);
+    if (host_hcas.empty()) {
       return make_error(ErrorCode::kInvalidInput,
                         where + "'" + shown + "' is no endpoint of the comparison (port GUID, base LID or CA name)");
     }
-    if (const auto [it, fresh] = line_of.emplace(e, number); !fresh) {
-      return make_error(ErrorCode::kInvalidInput,
-                        where + "'" + shown + "' is already rank of line " + std::to_string(it->second));
+    for (const std::uint32_t hca : host_hcas) {
+      if (const auto [it, fresh] = line_of.emplace(hca, number); !fresh) {
+        return make_error(ErrorCode::kInvalidInput,
+                          where + "'" + shown + "' is already rank of line " + std::to_string(it->second));
+      }
+      job.ranks.push_back(hca);
     }
-    job.ranks.push_back(e);
+  }
+  if (rails) {
+    // A host held in part is reported at the line of its first HCA: where the operator has to look.
+    std::vector<std::size_t> held(rails->hosts(), 0);
+    for (const std::uint32_t e : job.ranks) ++held[rails->host_of_endpoint[e]];
+    for (const std::uint32_t e : job.ranks) {
+      const std::uint32_t h = rails->host_of_endpoint[e];
+      if (held[h] == rails->rails) continue;
+      return make_error(ErrorCode::kInvalidInput,
+                        path + ":" + std::to_string(line_of[e]) + ": host '" + rails->host_names[h] + "' has " +
+                            std::to_string(rails->rails) + " HCAs and the job names " + std::to_string(held[h]) +
+                            " of them: on a multi-HCA fabric a job takes whole hosts (a line may name the host)");
+    }
   }
   if (job.ranks.size() < 2) {
     return make_error(ErrorCode::kInvalidInput,

@@ -143,14 +143,29 @@ Result<std::vector<roce::FlowPair>> read_pairs_file(const std::string& path, con
 
 namespace {
 
+/// The ranks of a --placement on a multi-HCA fabric: the placement in units of hosts (N ranks = N / R
+/// whole hosts, a host's leaf is its rail-0 HCA's), each host's HCAs in rail order.
+Result<std::vector<std::uint32_t>> place_hosts(const roce::PlacementSpec& spec, const roce::RailLayout& rails,
+                                               const std::vector<SwitchIndex>& leaves) {
+  if (spec.ranks % rails.rails != 0) {
+    return make_error(ErrorCode::kInvalidInput, std::to_string(spec.ranks) + " ranks are not whole hosts of " +
+                                                    std::to_string(rails.rails) + " HCAs");
+  }
+  roce::PlacementSpec hosts_spec = spec;
+  hosts_spec.ranks = spec.ranks / rails.rails;
+  auto hosts = roce::place_job(hosts_spec, roce::host_leaves(rails, leaves));
+  if (!hosts) return hosts.error();
+  return roce::host_ranks(rails, *hosts);
+}
+
 /// The jobs of --job and --placement: files first, then placements, each in the order given.
 Result<std::vector<roce::Job>> make_jobs(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
-                                         const RocePlanOptions& o) {
+                                         const RocePlanOptions& o, const std::optional<roce::RailLayout>& rails) {
   std::vector<roce::Job> jobs;
   if (o.job_files.empty() && o.placements.empty()) return jobs;
   const auto endpoints = job_endpoints(topo, lids, tables);
   for (const auto& path : o.job_files) {
-    auto job = read_job_file(path, endpoints);
+    auto job = read_job_file(path, endpoints, rails ? &*rails : nullptr);
     if (!job) return job.error();
     jobs.push_back(std::move(job).value());
   }
@@ -158,7 +173,7 @@ Result<std::vector<roce::Job>> make_jobs(const Topology& topo, const LidMap& lid
   for (const auto& text : o.placements) {
     auto spec = roce::parse_placement(text);
     if (!spec) return spec.error();
-    auto ranks = roce::place_job(*spec, leaves);
+    auto ranks = rails ? place_hosts(*spec, *rails, leaves) : roce::place_job(*spec, leaves);
     if (!ranks) return ranks.error().with_context("--placement '" + text + "'");
     jobs.push_back(roce::Job{text, std::move(ranks).value()});
   }
@@ -219,7 +234,10 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
     c.patterns.pairs = std::move(pairs).value();
   }
   c.jobs_at_once = o.jobs_at_once;
-  if (auto jobs = make_jobs(topo, lids, tables, o); jobs) {
+  auto rails = roce::compare_rail_layout(topo, lids, tables);
+  c.rails = std::move(rails.layout);
+  if (!rails.why_not.empty()) summary["multi_hca"] = "not a multi-HCA fabric: " + rails.why_not;
+  if (auto jobs = make_jobs(topo, lids, tables, o, c.rails); jobs) {
     c.jobs = std::move(jobs).value();
   } else {
     return jobs.error();

@@ -1,6 +1,7 @@
 // smd-fabric: writes generated test fabrics as ibsim netfiles, and the ibsim flags a fabric needs.
 //
 //   smd-fabric kary --k 4 --n 3 -o kary.net
+//   smd-fabric rail --sus 4 --hosts-per-su 32 --rails 8 --spines 16 --links-per-pair 2 -o rail.net
 //   ibsim -s $(smd-fabric kary --k 12 --n 3 --ibsim-args) big.net
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -44,6 +45,7 @@ struct FabricArgs {
   unsigned k = 4, n = 3;
   smd::LeafSpineSpec ls;
   smd::FatTree3Spec ft;
+  smd::RailSpec rail;
   std::string dims_text;
   std::vector<unsigned> dims;
   unsigned torus_hosts = 1;
@@ -63,7 +65,8 @@ CLI::App* add_fabric(CLI::App& app, const char* name, const char* description, F
   return sub;
 }
 
-/// Trees: k-ary n-trees, leaf/spine, three-level fat trees (the shapes ftree and updn are made for).
+/// Trees: k-ary n-trees, leaf/spine, three-level fat trees, rail-optimized fabrics (the shapes ftree and updn
+/// are made for).
 void add_trees(CLI::App& app, FabricArgs& a) {
   CLI::App* kary = add_fabric(app, "kary", "k-ary n-tree: k^n hosts, n levels of k^(n-1) 2k-port switches", a);
   kary->add_option("--k", a.k, "arity (switch radix / 2)")->required();
@@ -89,6 +92,18 @@ void add_trees(CLI::App& app, FabricArgs& a) {
                        "fraction of leaves (the last ones) partly empty");
   fattree3->add_option("--partial-hosts", a.ft.partial_hosts, "hosts on a partly empty leaf");
   fattree3->callback([&a] { a.generate = [&a] { return smd::make_fat_tree3(a.ft); }; });
+
+  CLI::App* rail = add_fabric(
+      app, "rail", "rail-optimized multi-HCA hosts: scalable units, a leaf per rail, spines, optional core", a);
+  rail->add_option("--sus", a.rail.sus, "scalable units")->required();
+  rail->add_option("--hosts-per-su", a.rail.hosts_per_su)->required();
+  rail->add_option("--rails", a.rail.rails, "HCAs per host (\"host-H mlx5_I\"), one leaf per rail per unit")
+      ->required();
+  rail->add_option("--spines", a.rail.spines, "spine switches (with --cores: rails x spines per rail plane)")
+      ->required();
+  rail->add_option("--links-per-pair", a.rail.links_per_pair, "parallel cables per leaf-spine pair");
+  rail->add_option("--cores", a.rail.cores, "core switches; spines then form one plane per rail (default 0: none)");
+  rail->callback([&a] { a.generate = [&a] { return smd::make_rail_optimized(a.rail); }; });
 }
 
 /// A grid of switches (torus or mesh): --dims and --hosts-per-switch, built by `make`.

@@ -76,6 +76,36 @@ TEST_F(JobFile, EachErrorNamesFileAndLine) {
   EXPECT_NE(missing.error().message.find("none.txt"), std::string::npos) << missing.error().message;
 }
 
+// On a multi-HCA fabric a line may name a host (all its HCAs, rails in order) and a job holds whole hosts:
+// a host named in part is reported at the line of its first HCA.
+TEST_F(JobFile, HostLinesOnMultiHcaFabrics) {
+  const std::vector<JobEndpoint> hcas{
+      {0x10, 1, "h0 mlx5_0"}, {0x11, 2, "h0 mlx5_1"}, {0x12, 3, "h1 mlx5_1"}, {0x13, 4, "h1 mlx5_0"}};
+  std::vector<std::string> names;
+  for (const auto& e : hcas) names.push_back(e.name);
+  const auto detected = roce::detect_rail_layout(names);
+  ASSERT_TRUE(detected.layout.has_value()) << detected.why_not;
+  const roce::RailLayout& rails = *detected.layout;
+  auto job = read_job_file(write("hosts.txt", "h1\nh0 mlx5_0\n0x11\n"), hcas, &rails);
+  ASSERT_TRUE(job.ok()) << job.error().message;
+  EXPECT_EQ(job->ranks, (std::vector<std::uint32_t>{3, 2, 0, 1}));
+  const std::pair<std::string, std::string> cases[] = {
+      {"h1\n# one of h0\nh0 mlx5_1\n",
+       ":3: host 'h0' has 2 HCAs and the job names 1 of them: on a multi-HCA fabric a job takes whole hosts"},
+      {"h0\n0x10\n", ":2: '0x10' is already rank of line 1"},
+      {"h0\nh2\n", ":2: 'h2' is no endpoint"},
+  };
+  int n = 0;
+  for (const auto& [text, where] : cases) {
+    const auto path = write("hosts" + std::to_string(n++) + ".txt", text);
+    auto bad = read_job_file(path, hcas, &rails);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(bad.error().message.find(path + where), std::string::npos) << bad.error().message;
+  }
+  // Without the layout a host name is no endpoint, as on any fabric.
+  EXPECT_FALSE(read_job_file(write("plain.txt", "h0\nh1\n"), hcas).ok());
+}
+
 class PlanJobs : public JobFile {
  protected:
   PlanArgs args(const std::string& format) const {
