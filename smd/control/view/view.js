@@ -310,12 +310,14 @@ function table(parent, headers, rows) {
   return t;
 }
 
+// The error counters that ever moved on a port (totals since smd first read it), with the last interval's
+// increments: "SymbolErrorCounter 5 (+5)".
 function errorSummary(counters) {
   if (!counters) return "";
-  return Object.entries(counters.delta || {})
-    .filter(([name, v]) => v > 0 && name !== "PortXmitWait")
-    .map(([name, v]) => `${name}+${v}`)
-    .join(" ");
+  return Object.entries(counters.total || {})
+    .filter(([name, v]) => name !== "PortXmitWait" && (v > 0 || counters.delta[name] > 0))
+    .map(([name, v]) => `${name} ${v}` + (counters.delta[name] > 0 ? ` (+${counters.delta[name]})` : ""))
+    .join(", ");
 }
 
 async function selectNode(guid) {
@@ -370,10 +372,20 @@ function drawSm(sm) {
     ["drained", s.drained.map((d) => d.what).join(", ") || "nothing"],
     ["sweeps off", s.sweeps_off ? `since ${s.sweeps_off.since} by ${s.sweeps_off.by}: ${s.sweeps_off.reason}` : "no"],
   ]);
+  const phases = (sm.last_sweep.phases || []).filter((p) => p.ms >= 1);
+  if (phases.length) {
+    html("h2", "Last heavy sweep by phase", body);
+    table(body, ["phase", "ms"], phases.map((p) => [p.phase, Math.round(p.ms)]));
+  }
   if (s.election.other_sms.length) {
     html("h2", "Election peers", body);
     table(body, ["GUID", "priority", "state", "LID"],
           s.election.other_sms.map((p) => [p.guid, p.priority, p.state, p.lid]));
+  }
+  // A drained switch (`smctl drain SWITCH`) is drawn grey; its cables already are (state "drained").
+  const drainedSwitches = new Set(s.drained.filter((d) => d.port === 0).map((d) => d.node_guid));
+  for (const e of document.querySelectorAll("#nodes .switch")) {
+    e.classList.toggle("drained", drainedSwitches.has(e.dataset.guid));
   }
   noteEvents(sm);
   drawTimeline();

@@ -22,15 +22,6 @@ std::shared_ptr<FabricSnapshot> snapshot_of(Result<Topology> topo) {
   return snap;
 }
 
-const Json& node_named(const Json& view, const std::string& name) {
-  for (const Json& n : view["nodes"]) {
-    if (n["name"] == name) return n;
-  }
-  static const Json none;
-  ADD_FAILURE() << "no node " << name;
-  return none;
-}
-
 // The cable whose one end is (guid, port), as the view lists it.
 const Json* cable_at(const Json& view, Guid guid, PortNum port) {
   const std::string g = format_guid(guid);
@@ -158,7 +149,7 @@ TEST(FabricView, CableStatesHealthFirstThenErrorsThenTraffic) {
   for (PortNum p = 1; p <= sw1.num_ports; ++p) {
     if (!sw1.ports[p].connected()) continue;
     const std::string s = (*cable_at(view, sw1.guid, p))["state"];
-    EXPECT_TRUE(s == "drained" || s == "isolated" || s == "unhealthy") << "sw-1 port " << int(p) << ": " << s;
+    EXPECT_TRUE(s == "drained" || s == "isolated" || s == "unhealthy") << "sw-1 port " << static_cast<int>(p) << ": " << s;
   }
   EXPECT_EQ(view["perf"]["passes"], 3);
   unsigned total = 0;
@@ -200,7 +191,7 @@ TEST(FabricView, NodePageHasPortsMarksCountersAndPKeys) {
   auto page = node_view_json(*snap, format_guid(sw0.guid));
   ASSERT_TRUE(page.ok()) << page.error().message;
   EXPECT_EQ((*page)["guid"], format_guid(sw0.guid));
-  EXPECT_EQ((*page)["ports"].size(), sw0.num_ports);
+  EXPECT_EQ((*page)["ports"].size(), static_cast<std::size_t>(sw0.num_ports));
   EXPECT_EQ((*page)["port0_pkeys"], Json({"0xffff (Default)", "0x8a01 (tenant)"}));
   for (const Json& p : (*page)["ports"]) {
     if (p["port"] == cabled) {
