@@ -258,11 +258,17 @@ Result<Json> node_view_json(const FabricSnapshot& snap, std::string_view name) {
   std::map<PortNum, Json> marks;
   Json marked = ports_json(snap, /*unhealthy_only=*/true);  // named: a temporary's ["ports"] would dangle below
   for (Json& row : marked["ports"]) {
-    if (row["node_guid"] == guid) marks[row["port"].get<PortNum>()] = std::move(row);
+    if (row["node_guid"] != guid) continue;
+    // The key first: Json's operator= takes its argument by value, so the move would run before the lookup.
+    const auto port = row["port"].get<PortNum>();
+    marks[port] = std::move(row);
   }
   std::map<PortNum, Json> counters;
   if (auto c = counters_json(snap, guid, /*errors_only=*/false); c.ok()) {
-    for (Json& row : (*c)["ports"]) counters[row["port"].get<PortNum>()] = std::move(row);
+    for (Json& row : (*c)["ports"]) {
+      const auto port = row["port"].get<PortNum>();
+      counters[port] = std::move(row);
+    }
   }
   const auto pkeys_of = [&](PortNum p) {
     Json out = Json::array();
