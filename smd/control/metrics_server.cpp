@@ -8,6 +8,7 @@
 
 #include "config/listen_address.h"
 #include "smd/control/metrics_text.h"
+#include "smd/control/view_routes.h"
 
 namespace smd {
 namespace {
@@ -88,9 +89,13 @@ class MetricsServer::Session : public control::ServedConnection {
     const std::string_view path = target.substr(0, target.find('?'));
     std::shared_ptr<const FabricSnapshot> snap;
     if (path != "/metrics") {
-      response_->result(http::status::not_found);
-      response_->set(http::field::content_type, "text/plain");
-      response_->body() = "not found: only GET /metrics is served\n";
+      // The fabric view and its API (view_routes.h): pure reads of the same snapshot.
+      const control::ViewAnswer view = control::answer_view(
+          std::string_view(req.method_string().data(), req.method_string().size()), path, snapshot_());
+      response_->result(static_cast<http::status>(view.status));
+      response_->set(http::field::content_type, view.content_type);
+      if (view.allow_get) response_->set(http::field::allow, "GET");
+      response_->body() = view.body;
     } else if (req.method() != http::verb::get) {
       response_->result(http::status::method_not_allowed);
       response_->set(http::field::allow, "GET");

@@ -1,6 +1,7 @@
 // MetricsServer: a Prometheus scrape endpoint (GET /metrics, HTTP/1.1 via Boost.Beast) on the daemon's
 // io_context. Each scrape renders the snapshot the daemon last published (metrics_text.h), so a scrape
-// never waits for a sweep. Connections are capped and time out; anything but GET /metrics gets 404.
+// never waits for a sweep. Connections are capped and time out. The same listener serves the read-only
+// fabric view (page at /, JSON under /api/v1/, view_routes.h); any other path gets 404, another method 405.
 #pragma once
 
 #include <boost/asio/io_context.hpp>

@@ -221,7 +221,8 @@ Json status_json(const FabricSnapshot& snap) {
         {"light", snap.counters.light_sweeps},
         {"failed", snap.counters.failed_sweeps},
         {"incremental", snap.counters.incremental_sweeps},
-        {"incremental_fallbacks", snap.counters.incremental_fallbacks}}},
+        {"incremental_fallbacks", snap.counters.incremental_fallbacks},
+        {"repairs", snap.counters.repairs}}},
       {"last_sweep",
        {{"time", swept ? Json(iso_time(snap.last_sweep_time)) : Json(nullptr)},
         {"subnet_up", snap.last_sweep.subnet_up},
@@ -305,44 +306,46 @@ Json port_fields_json(const FabricSnapshot& snap, NodeIndex n, PortNum p) {
   return out;
 }
 
+Json node_json(const FabricSnapshot& snap, NodeIndex n) {
+  const Topology& topo = *snap.topo;
+  const Node& node = topo.node(n);
+  Json lids = Json::array();
+  Json ports = Json::array();
+  for (PortNum p = node.is_switch() ? 0 : 1; p < node.ports.size(); ++p) {
+    const Lid lid = port_lid(snap, n, p);
+    if (lid != 0) lids.push_back(lid);
+    if (p == 0) continue;  // the management port has no cable
+    const Port& port = node.ports[p];
+    Json pj = {{"port", p}, {"state", to_string(port.state)}, {"peer", nullptr}};
+    if (!node.is_switch()) pj["lid"] = lid;
+    if (Json fields = port_fields_json(snap, n, p); !fields.is_null()) pj["fields"] = std::move(fields);
+    if (port.connected()) {
+      const Node& peer = topo.node(port.peer);
+      pj["peer"] = {{"guid", format_guid(peer.guid)},
+                    {"name", snap.names.of(peer)},
+                    {"description", peer.description},
+                    {"port", port.peer_port}};
+    }
+    ports.push_back(std::move(pj));
+  }
+  Json nj = {{"guid", format_guid(node.guid)}, {"type", type_name(node.type)},
+             {"name", snap.names.of(node)},    {"description", node.description},
+             {"lids", std::move(lids)},        {"dr_path", format_dr_path(node.dr_path)},
+             {"ports", std::move(ports)}};
+  // A switch's own port carries SubnetTimeOut and MasterSMSL; LifeTimeValue is its SwitchInfo's.
+  if (node.is_switch()) {
+    if (Json fields = port_fields_json(snap, n, 0); !fields.is_null()) nj["port0_fields"] = std::move(fields);
+    if (snap.port_fields && n < snap.port_fields->life_time_value.size() && snap.port_fields->life_time_value[n]) {
+      nj["life_time_value"] = *snap.port_fields->life_time_value[n];
+    }
+  }
+  return nj;
+}
+
 Json nodes_json(const FabricSnapshot& snap) {
   Json nodes = Json::array();
   if (!snap.topo) return nodes;
-  const Topology& topo = *snap.topo;
-  for (NodeIndex n = 0; n < topo.size(); ++n) {
-    const Node& node = topo.node(n);
-    Json lids = Json::array();
-    Json ports = Json::array();
-    for (PortNum p = node.is_switch() ? 0 : 1; p < node.ports.size(); ++p) {
-      const Lid lid = port_lid(snap, n, p);
-      if (lid != 0) lids.push_back(lid);
-      if (p == 0) continue;  // the management port has no cable
-      const Port& port = node.ports[p];
-      Json pj = {{"port", p}, {"state", to_string(port.state)}, {"peer", nullptr}};
-      if (!node.is_switch()) pj["lid"] = lid;
-      if (Json fields = port_fields_json(snap, n, p); !fields.is_null()) pj["fields"] = std::move(fields);
-      if (port.connected()) {
-        const Node& peer = topo.node(port.peer);
-        pj["peer"] = {{"guid", format_guid(peer.guid)},
-                      {"name", snap.names.of(peer)},
-                      {"description", peer.description},
-                      {"port", port.peer_port}};
-      }
-      ports.push_back(std::move(pj));
-    }
-    Json nj = {{"guid", format_guid(node.guid)}, {"type", type_name(node.type)},
-               {"name", snap.names.of(node)},    {"description", node.description},
-               {"lids", std::move(lids)},        {"dr_path", format_dr_path(node.dr_path)},
-               {"ports", std::move(ports)}};
-    // A switch's own port carries SubnetTimeOut and MasterSMSL; LifeTimeValue is its SwitchInfo's.
-    if (node.is_switch()) {
-      if (Json fields = port_fields_json(snap, n, 0); !fields.is_null()) nj["port0_fields"] = std::move(fields);
-      if (snap.port_fields && n < snap.port_fields->life_time_value.size() && snap.port_fields->life_time_value[n]) {
-        nj["life_time_value"] = *snap.port_fields->life_time_value[n];
-      }
-    }
-    nodes.push_back(std::move(nj));
-  }
+  for (NodeIndex n = 0; n < snap.topo->size(); ++n) nodes.push_back(node_json(snap, n));
   return nodes;
 }
 

@@ -44,6 +44,8 @@ std::string iso_time(std::chrono::system_clock::time_point tp);
 Json status_json(const FabricSnapshot& snap);
 /// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
 Json nodes_json(const FabricSnapshot& snap);
+/// One node of nodes_json (`n` must index snap.topo, which must be set): the fabric view's node page reuses it.
+Json node_json(const FabricSnapshot& snap, NodeIndex n);
 /// LFTs of every switch, or of the one `switch_name` names ("" = all), as a list of
 /// {guid, description, lid, top, entries:[{lid, port, dest}]} with kNoPort entries left out.
 /// Errors: kInvalidInput for an unknown switch or one that is not a switch.

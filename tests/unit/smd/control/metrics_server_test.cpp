@@ -438,7 +438,10 @@ TEST_F(MetricsServerTest, ServesMetricsAnd404) {
   EXPECT_EQ(ok.content_type, "text/plain; version=0.0.4; charset=utf-8");
   EXPECT_EQ(ok.body, render_metrics(*snap));
 
-  EXPECT_EQ(get(port, http::verb::get, "/").status, 404u);
+  EXPECT_EQ(get(port, http::verb::get, "/").status, 200u);  // the fabric view (view_routes.h)
+  EXPECT_EQ(get(port, http::verb::get, "/nothing").status, 404u);
+  EXPECT_EQ(get(port, http::verb::post, "/api/v1/fabric").status, 405u);
+  EXPECT_EQ(get(port, http::verb::get, "/api/v1/fabric").content_type, "application/json");
   EXPECT_EQ(get(port, http::verb::post, "/metrics").status, 405u);  // the resource exists; the method does not
   EXPECT_EQ(get(port, http::verb::get, "http://127.0.0.1/metrics").status, 200u);  // absolute form
   EXPECT_EQ(get(port, http::verb::get, "/metrics?x=1").status, 200u);
