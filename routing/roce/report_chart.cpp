@@ -5,21 +5,14 @@
 #include <cmath>
 #include <sstream>
 
+#include "routing/roce/figure_text.h"
 #include "routing/roce/xml_text.h"
 
 namespace smd::roce {
 namespace {
-
 constexpr double kLabelW = 230;  // the group labels' column
 constexpr double kPlotW = 560;   // relative time 0 .. axis_max
 constexpr double kBarH = 13, kBarGap = 2, kGroupGap = 14, kTop = 40, kLegendW = 150;
-
-std::string value_text(double v) {
-  if (!std::isfinite(v)) return "unrouted";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -80,12 +73,12 @@ std::string report_chart(const std::vector<CollectiveResult>& collectives, doubl
       const double len = finite ? f.relative_time * ppu : kPlotW;
       const double y = gy + static_cast<double>(k) * (kBarH + kBarGap);
       s << "<rect class=\"bar\" data-job=\"" << xml_escape(c.job) << "\" data-collective=\"" << xml_escape(c.name)
-        << "\" data-scheme=\"" << xml_escape(f.name) << "\" data-value=\"" << value_text(f.relative_time) << "\" x=\""
-        << svg_px(x0) << "\" y=\"" << svg_px(y) << "\" width=\"" << svg_px(len) << "\" height=\"" << svg_px(kBarH)
-        << "\" fill=\"" << (finite ? kSchemeColours[k % 5] : "#999999") << "\"><title>"
-        << xml_escape(c.name + " (" + job + "), " + f.name + ": " + value_text(f.relative_time) + " x ideal")
+        << "\" data-scheme=\"" << xml_escape(f.name) << "\" data-value=\"" << relative_text(f.relative_time)
+        << "\" x=\"" << svg_px(x0) << "\" y=\"" << svg_px(y) << "\" width=\"" << svg_px(len) << "\" height=\""
+        << svg_px(kBarH) << "\" fill=\"" << (finite ? kSchemeColours[k % 5] : "#999999") << "\"><title>"
+        << xml_escape(c.name + " (" + job + "), " + f.name + ": " + relative_text(f.relative_time) + " x ideal")
         << "</title></rect>\n<text x=\"" << svg_px(x0 + std::min(len, kPlotW) + 4) << "\" y=\"" << svg_px(y + kBarH - 2)
-        << "\">" << value_text(f.relative_time) << "</text>\n";
+        << "\">" << relative_text(f.relative_time) << "</text>\n";
     }
   }
   // Legend: one swatch per scheme, names from the first collective (every one has the same schemes).

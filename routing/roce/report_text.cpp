@@ -6,31 +6,10 @@
 #include <cstdio>
 
 #include "routing/base/safe_text.h"
+#include "routing/roce/figure_text.h"
 
 namespace smd::roce {
 namespace {
-
-std::string fixed(double v) {
-  if (!std::isfinite(v)) return "unrouted";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
-
-/// A share of line rate: three decimals, or four significant digits below 0.1 (an all-to-all's 1/511).
-std::string share_text(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, v < 0.1 ? "%.4g" : "%.3f", v);
-  return buf;
-}
-
-/// A load in flows: whole numbers without decimals, fractions (QPs, sprayed flows) with three.
-std::string load_text(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%.0f" : "%.3f", v);
-  return buf;
-}
-
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -95,11 +74,12 @@ std::string collective_finding(const CollectiveResult& c) {
   std::string s = printable_text(c.name) + " (" + job_text(c) + ", " + std::to_string(c.ranks) + " ranks on " +
                   std::to_string(c.leaves) + " leaves): ";
   if (worst) {
-    s += joined(slowest) + (slowest.size() > 1 ? " are" : " is") + " slowest at " + fixed(hi) +
-         " x ideal (bus bandwidth " + fixed(worst->bus_bandwidth) + " of line rate)";
-    if (best) s += ", " + joined(fastest) + " reach" + (fastest.size() > 1 ? "" : "es") + " " + fixed(lo) + " x";
+    s += joined(slowest) + (slowest.size() > 1 ? " are" : " is") + " slowest at " + relative_text(hi) +
+         " x ideal (bus bandwidth " + relative_text(worst->bus_bandwidth) + " of line rate)";
+    if (best)
+      s += ", " + joined(fastest) + " reach" + (fastest.size() > 1 ? "" : "es") + " " + relative_text(lo) + " x";
     s += ". Why: in " + worst->name + "'s slowest phase (phase " + std::to_string(worst->slowest_phase) + ", " +
-         fixed(worst->slowest_phase_ratio) + " x its ideal) " +
+         relative_text(worst->slowest_phase_ratio) + " x its ideal) " +
          hottest_clause(worst->hottest_cables, worst->cables_at_max_load);
     if (best) {
       s += "; under " + best->name + " " + hottest_clause(best->hottest_cables, best->cables_at_max_load);
@@ -118,8 +98,8 @@ void collective_findings(const Comparison& cmp, std::vector<std::string>& out) {
     bool all_same = true;
     for (const auto& f : c.schemes) all_same &= same(f.relative_time, c.schemes.front().relative_time);
     if (all_same && !c.schemes.empty()) {
-      alike.push_back(printable_text(c.name) + " (" + job_text(c) + ") " + fixed(c.schemes.front().relative_time) +
-                      " x");
+      alike.push_back(printable_text(c.name) + " (" + job_text(c) + ") " +
+                      relative_text(c.schemes.front().relative_time) + " x");
     } else {
       out.push_back(collective_finding(c));
     }
@@ -200,7 +180,8 @@ void loss_findings(const Comparison& before, const Comparison& after, const std:
       const auto& fb = b.schemes[k];
       const auto& fa = a.schemes[k];
       if (same(fb.relative_time, fa.relative_time)) continue;
-      std::string c = fa.name + " " + fixed(fb.relative_time) + " -> " + fixed(fa.relative_time) + " x ideal";
+      std::string c =
+          fa.name + " " + relative_text(fb.relative_time) + " -> " + relative_text(fa.relative_time) + " x ideal";
       if (!fa.hottest_cables.empty() && std::isfinite(fa.relative_time)) {
         c += " (hottest after: " + cable_text(fa.hottest_cables[0]) + ", " + load_text(fa.hottest_cables[0].load) +
              " flows; before " + (fb.hottest_cables.empty() ? std::string("0") : load_text(fb.hottest_cables[0].load)) +
@@ -225,8 +206,8 @@ void loss_findings(const Comparison& before, const Comparison& after, const std:
       if (same(fb.max_switch_link_load, fa.max_switch_link_load) && same(fb.maxmin_throughput, fa.maxmin_throughput))
         continue;
       changes.push_back(fa.name + " max switch-cable load " + load_text(fb.max_switch_link_load) + " -> " +
-                        load_text(fa.max_switch_link_load) + ", max-min throughput " + fixed(fb.maxmin_throughput) +
-                        " -> " + fixed(fa.maxmin_throughput));
+                        load_text(fa.max_switch_link_load) + ", max-min throughput " +
+                        relative_text(fb.maxmin_throughput) + " -> " + relative_text(fa.maxmin_throughput));
     }
     if (!changes.empty()) {
       out.push_back("Pattern " + printable_text(before.patterns[i].name) + " after the loss: " + joined(changes) + ".");

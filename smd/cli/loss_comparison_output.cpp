@@ -4,27 +4,11 @@
 #include <cstdio>
 
 #include "routing/base/safe_text.h"
+#include "routing/roce/figure_text.h"
 #include "smd/cli/roce_plan_output.h"
 
 namespace smd {
 namespace {
-
-/// "1.234", or "unrouted" when the collective never ends (a rank cut off or a flow without a route).
-std::string relative(double v) {
-  if (!std::isfinite(v)) return "unrouted";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
-
-/// "+12.5%" from before to after; "-" when either is not finite.
-std::string change(double before, double after) {
-  if (!std::isfinite(before) || !std::isfinite(after) || before == 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * (after - before) / before);
-  return buf;
-}
-
 /// "host-4[1]": a cut-off CA port by the netfile's name, as the comparison's note names it.
 std::string cut_off_name(const Topology& topo, const Endpoint& e) {
   return topo.node(e.ca).description + "[" + std::to_string(e.port) + "]";
@@ -94,8 +78,9 @@ void print_loss_comparison(std::ostream& out, const FabricLoss& loss, const roce
         const auto& fb = b.schemes[s];
         const auto& fa = a.schemes[s];
         std::snprintf(line, sizeof line, "%-16s %-12s %10s %10s %8s %9llu\n", a.name.c_str(), fa.name.c_str(),
-                      relative(fb.relative_time).c_str(), relative(fa.relative_time).c_str(),
-                      change(fb.relative_time, fa.relative_time).c_str(), static_cast<unsigned long long>(fa.unrouted));
+                      roce::relative_text(fb.relative_time).c_str(), roce::relative_text(fa.relative_time).c_str(),
+                      roce::change_text(fb.relative_time, fa.relative_time).c_str(),
+                      static_cast<unsigned long long>(fa.unrouted));
         out << line;
       }
     }
@@ -112,8 +97,8 @@ void print_loss_comparison(std::ostream& out, const FabricLoss& loss, const roce
       const auto& fa = a.schemes[s];
       std::snprintf(line, sizeof line, "%-12s %-12s %9.2f %9.2f %8s %9.4f %9.4f %8s %9llu\n", a.name.c_str(),
                     fa.name.c_str(), fb.max_link_load, fa.max_link_load,
-                    change(fb.max_link_load, fa.max_link_load).c_str(), fb.maxmin_throughput, fa.maxmin_throughput,
-                    change(fb.maxmin_throughput, fa.maxmin_throughput).c_str(),
+                    roce::change_text(fb.max_link_load, fa.max_link_load).c_str(), fb.maxmin_throughput,
+                    fa.maxmin_throughput, roce::change_text(fb.maxmin_throughput, fa.maxmin_throughput).c_str(),
                     static_cast<unsigned long long>(fa.unrouted));
       out << line;
     }

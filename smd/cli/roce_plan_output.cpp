@@ -180,39 +180,30 @@ Result<std::vector<roce::Job>> make_jobs(const Topology& topo, const LidMap& lid
   return jobs;
 }
 
-}  // namespace
-
-Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
-                                             const RocePlanOptions& o, std::ostream& out, const FabricLoss* loss) {
-  nlohmann::ordered_json summary;
-  auto start = Clock::now();
-  auto plan = roce::RoutePlan::build(topo);
-  if (!plan) return plan.error().with_context("RoCE plan");
-  summary["plan_ms"] = ms_since(start);
-  summary["switches"] = plan->switches().size();
-  summary["hosts"] = plan->hosts().size();
-
+/// --plan-json and --frr-dir: the plan's files, each timed into `summary`.
+Status write_plan_outputs(const RocePlanOptions& o, const Topology& topo, const roce::RoutePlan& plan,
+                          nlohmann::ordered_json& summary) {
   if (!o.plan_json.empty()) {
-    start = Clock::now();
-    if (auto st = write_plan_file(o.plan_json, topo, *plan); !st) return st.error();
+    const auto start = Clock::now();
+    if (auto st = write_plan_file(o.plan_json, topo, plan); !st) return st.error();
     summary["plan_json"] = o.plan_json;
     summary["plan_json_ms"] = ms_since(start);
   }
   if (!o.frr_dir.empty()) {
-    start = Clock::now();
-    if (auto st = write_frr_configs(o.frr_dir, *plan); !st) return st.error();
+    const auto start = Clock::now();
+    if (auto st = write_frr_configs(o.frr_dir, plan); !st) return st.error();
     summary["frr_dir"] = o.frr_dir;
-    summary["frr_files"] = plan->switches().size();
+    summary["frr_files"] = plan.switches().size();
     summary["frr_ms"] = ms_since(start);
   }
-  if (o.jobs_at_once && o.job_files.empty() && o.placements.empty()) {
-    return make_error(ErrorCode::kInvalidInput, "--jobs-at-once: no jobs to run at once (give --job or --placement)");
-  }
-  if (!o.compare && o.svg.empty() && o.report.empty() && o.job_files.empty() && o.placements.empty() &&
-      !o.collectives_given && !loss) {
-    return summary;
-  }
+  return Ok{};
+}
 
+/// The comparison's options from the command line: patterns, collectives, the --pairs file, the rails of a
+/// multi-HCA fabric (why not one goes to `summary`) and the jobs.
+Result<roce::CompareOptions> compare_options(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                             const roce::RoutePlan& plan, const RocePlanOptions& o,
+                                             nlohmann::ordered_json& summary) {
   roce::CompareOptions c;
   c.patterns.seeds = o.seeds;
   c.patterns.max_shifts = o.max_shifts;
@@ -224,12 +215,12 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   if (!collectives) return collectives.error();
   c.collectives = std::move(collectives).value();
   if (!o.pairs_file.empty()) {
-    const auto endpoints = roce::compare_endpoints(topo, lids, tables, *plan);
-    std::vector<std::uint32_t> endpoint_of_host(plan->hosts().size(), 0xFFFFFFFFu);
+    const auto endpoints = roce::compare_endpoints(topo, lids, tables, plan);
+    std::vector<std::uint32_t> endpoint_of_host(plan.hosts().size(), 0xFFFFFFFFu);
     for (std::uint32_t e = 0; e < endpoints.size(); ++e) {
       if (endpoints[e] < endpoint_of_host.size()) endpoint_of_host[endpoints[e]] = e;
     }
-    auto pairs = read_pairs_file(o.pairs_file, *plan, endpoint_of_host);
+    auto pairs = read_pairs_file(o.pairs_file, plan, endpoint_of_host);
     if (!pairs) return pairs.error();
     c.patterns.pairs = std::move(pairs).value();
   }
@@ -242,6 +233,71 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   } else {
     return jobs.error();
   }
+  return c;
+}
+
+/// The chart of every figure (the --svg file and the report's details): one chart, or the charts before and
+/// after the loss stacked.
+Result<std::string> comparison_svg(const RoutingTables& tables, const roce::LossComparison& lc,
+                                   const FabricLoss* loss) {
+  const roce::Comparison& before = lc.before;
+  const std::string title = "IB (" + tables.engine + ") vs RoCEv2: " + std::to_string(before.endpoints) +
+                            " endpoints, " + std::to_string(before.qps) + " QP(s) per flow (ib-adaptive), " +
+                            std::to_string(before.eecmp_qps) + " per connection (roce-eecmp)";
+  if (!loss) return roce::svg_chart(before, title);
+  const std::string charts[] = {roce::svg_chart(before, title + ", before the loss"),
+                                roce::svg_chart(lc.after, "after losing " + failed_parts_text(*loss) + " (IB: " +
+                                                              loss->routed.made_by + ", RoCE: BGP converged)")};
+  auto stacked = roce::svg_stack(charts);
+  if (!stacked) return stacked.error().with_context("--svg");
+  return stacked;
+}
+
+/// The --report page: the figures of `summary` (comparison, after_loss) with the charts and the text.
+Status write_comparison_report(const std::string& path, const RoutingTables& tables, const roce::LossComparison& lc,
+                               const roce::RoutePlan& plan, const roce::RoutePlan* after_plan, const FabricLoss* loss,
+                               const std::string& svg, const nlohmann::ordered_json& summary) {
+  ComparisonReportInput report;
+  report.title = "IB (" + tables.engine + ") vs RoCEv2 on " + std::to_string(lc.before.endpoints) + " endpoints" +
+                 (loss ? ", before and after losing " + failed_parts_text(*loss) : std::string());
+  report.before = &lc.before;
+  report.plan = &plan;
+  if (loss) {
+    report.after = &lc.after;
+    report.after_plan = after_plan;
+    report.loss_text = failed_parts_text(*loss);
+    report.ib_tables_after = loss->routed.made_by;
+  }
+  report.details_svg = svg;
+  report.json["comparison"] = summary["comparison"];
+  if (loss) report.json["after_loss"] = summary["after_loss"];
+  return write_file_atomic(path, comparison_report_html(report));
+}
+
+}  // namespace
+
+Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
+                                             const RocePlanOptions& o, std::ostream& out, const FabricLoss* loss) {
+  nlohmann::ordered_json summary;
+  auto start = Clock::now();
+  auto plan = roce::RoutePlan::build(topo);
+  if (!plan) return plan.error().with_context("RoCE plan");
+  summary["plan_ms"] = ms_since(start);
+  summary["switches"] = plan->switches().size();
+  summary["hosts"] = plan->hosts().size();
+
+  if (auto st = write_plan_outputs(o, topo, *plan, summary); !st) return st.error();
+  if (o.jobs_at_once && o.job_files.empty() && o.placements.empty()) {
+    return make_error(ErrorCode::kInvalidInput, "--jobs-at-once: no jobs to run at once (give --job or --placement)");
+  }
+  if (!o.compare && o.svg.empty() && o.report.empty() && o.job_files.empty() && o.placements.empty() &&
+      !o.collectives_given && !loss) {
+    return summary;
+  }
+
+  auto options = compare_options(topo, lids, tables, *plan, o, summary);
+  if (!options) return options.error();
+  const roce::CompareOptions& c = *options;
   start = Clock::now();
   std::optional<roce::LossComparison> lc;
   std::optional<roce::RoutePlan> after_plan;
@@ -262,19 +318,9 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   const double compare_ms = ms_since(start);
   std::string svg;  // the chart of every figure: the --svg file and the report's details
   if (!o.svg.empty() || !o.report.empty()) {
-    const std::string title = "IB (" + tables.engine + ") vs RoCEv2: " + std::to_string(before.endpoints) +
-                              " endpoints, " + std::to_string(before.qps) + " QP(s) per flow (ib-adaptive), " +
-                              std::to_string(before.eecmp_qps) + " per connection (roce-eecmp)";
-    if (!loss) {
-      svg = roce::svg_chart(before, title);
-    } else {
-      const std::string charts[] = {roce::svg_chart(before, title + ", before the loss"),
-                                    roce::svg_chart(lc->after, "after losing " + failed_parts_text(*loss) + " (IB: " +
-                                                                   loss->routed.made_by + ", RoCE: BGP converged)")};
-      auto stacked = roce::svg_stack(charts);
-      if (!stacked) return stacked.error().with_context("--svg");
-      svg = std::move(stacked).value();
-    }
+    auto chart = comparison_svg(tables, *lc, loss);
+    if (!chart) return chart.error();
+    svg = std::move(chart).value();
   }
   if (!o.svg.empty()) {
     if (auto st = write_file_atomic(o.svg, svg); !st) return st.error();
@@ -284,21 +330,11 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   summary["comparison"] = comparison_json(before);
   if (loss) summary["after_loss"] = loss_json(topo, *loss, *lc);
   if (!o.report.empty()) {
-    ComparisonReportInput report;
-    report.title = "IB (" + tables.engine + ") vs RoCEv2 on " + std::to_string(before.endpoints) + " endpoints" +
-                   (loss ? ", before and after losing " + failed_parts_text(*loss) : std::string());
-    report.before = &before;
-    report.plan = &*plan;
-    if (loss) {
-      report.after = &lc->after;
-      report.after_plan = &*after_plan;
-      report.loss_text = failed_parts_text(*loss);
-      report.ib_tables_after = loss->routed.made_by;
+    if (auto st = write_comparison_report(o.report, tables, *lc, *plan, after_plan ? &*after_plan : nullptr, loss, svg,
+                                          summary);
+        !st) {
+      return st.error();
     }
-    report.details_svg = svg;
-    report.json["comparison"] = summary["comparison"];
-    if (loss) report.json["after_loss"] = summary["after_loss"];
-    if (auto st = write_file_atomic(o.report, comparison_report_html(report)); !st) return st.error();
     summary["report"] = o.report;
   }
   if (o.format != "json") {

@@ -146,36 +146,18 @@ struct CaSummary {
   CableState worst = kIdle;
 };
 
-}  // namespace
-
-Json fabric_view_json(const FabricSnapshot& snap, const FabricViewOptions& options) {
-  Json perf = nullptr;
-  if (snap.perf) {
-    perf = {{"passes", snap.perf->passes}, {"interval_s", snap.perf->interval_s}};
-    if (snap.perf->passes > 0) perf["end"] = iso_time(snap.perf->last_pass_end);
-  }
-  Json view = {{"layout", "tiers"},      {"tiers", 1},
-               {"aggregated", false},    {"perf", std::move(perf)},
-               {"nodes", Json::array()}, {"links", Json::array()}};
-  std::array<std::size_t, kStates.size()> state_count{};
-  Json counts = {{"switches", 0}, {"cas", 0}, {"links", 0}, {"switch_links", 0}};
-  if (!snap.topo) {
-    counts["states"] = Json::object();
-    view["counts"] = std::move(counts);
-    return view;
-  }
-  const Topology& topo = *snap.topo;
-  const Tiers tiers = compute_tiers(topo);
-  const bool aggregated = topo.cas().size() > options.max_cas_drawn;
-  const CableFacts facts(snap);
-  view["layout"] = tiers.tree ? "tiers" : "rings";
-  view["tiers"] = tiers.count;
-  view["aggregated"] = aggregated;
-
-  std::vector<CaSummary> ca_summary(topo.size());
+/// Every cable once, judged: drawn ones as JSON, the CA cables of each switch summed up when CAs are not drawn.
+struct CablePass {
   Json links = Json::array();
+  std::vector<CaSummary> ca_summary;  ///< [switch node] when aggregated
   std::size_t switch_links = 0;
   std::size_t all_links = 0;
+  std::array<std::size_t, kStates.size()> state_count{};
+};
+
+CablePass judge_cables(const Topology& topo, const CableFacts& facts, bool aggregated) {
+  CablePass out;
+  out.ca_summary.resize(topo.size());
   for (NodeIndex n = 0; n < topo.size(); ++n) {
     const Node& node = topo.node(n);
     for (PortNum p = 1; p <= node.num_ports; ++p) {
@@ -184,15 +166,15 @@ Json fabric_view_json(const FabricSnapshot& snap, const FabricViewOptions& optio
       if (!port.connected() || port.peer < n || (port.peer == n && port.peer_port <= p)) continue;
       const Node& peer = topo.node(port.peer);
       const Cable cable = judge(facts, {node.guid, p}, {peer.guid, port.peer_port});
-      ++all_links;
-      ++state_count[cable.state];
+      ++out.all_links;
+      ++out.state_count[cable.state];
       const bool both_switches = node.is_switch() && peer.is_switch();
-      if (both_switches) ++switch_links;
+      if (both_switches) ++out.switch_links;
       if (aggregated && !both_switches) {
         // Summed up on the switch end (a CA-CA cable, no switch at all, is left out of the drawing).
         const NodeIndex sw = node.is_switch() ? n : (peer.is_switch() ? port.peer : kNoNode);
         if (sw == kNoNode) continue;
-        CaSummary& sum = ca_summary[sw];
+        CaSummary& sum = out.ca_summary[sw];
         ++sum.count;
         ++sum.states[cable.state];
         sum.worst = std::max(sum.worst, cable.state);
@@ -204,10 +186,16 @@ Json fabric_view_json(const FabricSnapshot& snap, const FabricViewOptions& optio
                  {"errors", cable.errors},
                  {"rate", cable.rate}};
       if (!cable.reason.empty()) lj["reason"] = cable.reason;
-      links.push_back(std::move(lj));
+      out.links.push_back(std::move(lj));
     }
   }
+  return out;
+}
 
+/// The nodes in drawing order: switches by tier (top first) and GUID, then the CAs when they are drawn.
+Json view_nodes_json(const FabricSnapshot& snap, const Tiers& tiers, bool aggregated,
+                     const std::vector<CaSummary>& ca_summary) {
+  const Topology& topo = *snap.topo;
   std::vector<NodeIndex> order = topo.switches();
   std::sort(order.begin(), order.end(), [&](NodeIndex x, NodeIndex y) {
     if (tiers.tier[x] != tiers.tier[y]) return tiers.tier[x] > tiers.tier[y];
@@ -235,16 +223,45 @@ Json fabric_view_json(const FabricSnapshot& snap, const FabricViewOptions& optio
     }
     nodes.push_back(std::move(nj));
   }
+  return nodes;
+}
+
+}  // namespace
+
+Json fabric_view_json(const FabricSnapshot& snap, const FabricViewOptions& options) {
+  Json perf = nullptr;
+  if (snap.perf) {
+    perf = {{"passes", snap.perf->passes}, {"interval_s", snap.perf->interval_s}};
+    if (snap.perf->passes > 0) perf["end"] = iso_time(snap.perf->last_pass_end);
+  }
+  Json view = {{"layout", "tiers"},      {"tiers", 1},
+               {"aggregated", false},    {"perf", std::move(perf)},
+               {"nodes", Json::array()}, {"links", Json::array()}};
+  Json counts = {{"switches", 0}, {"cas", 0}, {"links", 0}, {"switch_links", 0}};
+  if (!snap.topo) {
+    counts["states"] = Json::object();
+    view["counts"] = std::move(counts);
+    return view;
+  }
+  const Topology& topo = *snap.topo;
+  const Tiers tiers = compute_tiers(topo);
+  const bool aggregated = topo.cas().size() > options.max_cas_drawn;
+  const CableFacts facts(snap);
+  view["layout"] = tiers.tree ? "tiers" : "rings";
+  view["tiers"] = tiers.count;
+  view["aggregated"] = aggregated;
+
+  CablePass cables = judge_cables(topo, facts, aggregated);
   counts["switches"] = topo.switches().size();
   counts["cas"] = topo.cas().size();
-  counts["links"] = all_links;
-  counts["switch_links"] = switch_links;
+  counts["links"] = cables.all_links;
+  counts["switch_links"] = cables.switch_links;
   Json states = Json::object();
-  for (std::size_t s = 0; s < kStates.size(); ++s) states[kStates[s]] = state_count[s];
+  for (std::size_t s = 0; s < kStates.size(); ++s) states[kStates[s]] = cables.state_count[s];
   counts["states"] = std::move(states);
   view["counts"] = std::move(counts);
-  view["nodes"] = std::move(nodes);
-  view["links"] = std::move(links);
+  view["nodes"] = view_nodes_json(snap, tiers, aggregated, cables.ca_summary);
+  view["links"] = std::move(cables.links);
   return view;
 }
 
