@@ -17,6 +17,7 @@
 namespace smd {
 namespace {
 
+using test::FakeFabric;
 using test::first_problem;
 using test::lid_owners;
 using test::lids_sent_over;
@@ -83,7 +84,9 @@ TEST(DrainSweep, ADrainTheChainCannotRouteIsRoutedByMinhopUntilUndrained) {
   EXPECT_EQ(runner.drained_cables(), 4u);
   expect_delivers_without(rig.topo, rig.fabric, spine);
   for (const Port& p : rig.topo.node(spine).ports) {
-    if (p.connected()) EXPECT_EQ(lids_sent_over(rig.topo, rig.fabric, p.peer, p.peer_port), 0u);
+    if (p.connected()) {
+      EXPECT_EQ(lids_sent_over(rig.topo, rig.fabric, p.peer, p.peer_port), 0u);
+    }
   }
 
   // Undrained, the chain routes again.
