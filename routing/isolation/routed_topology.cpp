@@ -65,6 +65,9 @@ std::vector<IsolationDecision> drained_cables(const Topology& topo, std::span<co
       if (e.port < n.ports.size()) add(e.node, e.port);
       continue;
     }
+    // A CA is never drained whole (drain_target.h): port 0 of one (a hand-edited drain file) drains nothing
+    // rather than cutting it off.
+    if (!n.is_switch()) continue;
     for (PortNum p = 1; p < n.ports.size(); ++p) add(e.node, p);
   }
   return cut;

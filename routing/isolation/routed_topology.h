@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,9 +22,15 @@
 
 namespace smd {
 
+/// The engine a heavy sweep routes with when drains are applied and neither the repair nor any engine of
+/// the chain routes the fabric (a forced `smctl drain`, or a fabric changed since): min-hop routes any
+/// fabric, and it is what OpenSM does too (its default engine when every configured one fails), so the
+/// fabric is never left without tables because of a drain.
+inline constexpr std::string_view kDrainFallbackEngine = "minhop";
+
 /// The cables a list of drains takes out: for a switch (port 0) every cabled port, for a cable end
 /// (node, port > 0) its cable. Each cable once, in the order first named, as isolated decisions; ends
-/// outside `topo` (node or port out of range) and uncabled ports are skipped.
+/// outside `topo` (node or port out of range), uncabled ports and port 0 of a CA are skipped.
 std::vector<IsolationDecision> drained_cables(const Topology& topo, std::span<const CableEnd> drains);
 
 /// What routing sees: the Topology and what became of each request.

@@ -156,4 +156,21 @@ Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::sp
   return parts;
 }
 
+Status distinct_drain_parts(std::span<const DrainPart> parts, std::string_view option) {
+  auto same = [](const DrainPart& a, const DrainPart& b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == DrainPart::Kind::kSwitch) return a.node == b.node;
+    return (a.node == b.node && a.port == b.port) || (a.node == b.peer && a.port == b.peer_port);
+  };
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!same(parts[i], parts[j])) continue;
+      const char* what = parts[i].kind == DrainPart::Kind::kSwitch ? "switch" : "cable";
+      return make_error(ErrorCode::kInvalidInput, std::string(option) + " '" + parts[i].text + "': the same " + what +
+                                                      " as '" + parts[j].text + "'; name each part once");
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace smd

@@ -43,4 +43,10 @@ Result<DrainPart> resolve_drain_part(const Topology& topo, const std::string& te
 Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::span<const std::string> texts,
                                                    std::string_view option = "--drain");
 
+/// Refuse a list that names one part twice: the same switch, or one cable by the same end or by both
+/// ends. `smd plan --fail` and `--drain` and `smctl what-if drain` would otherwise report on a list the
+/// operator did not mean (a typo for another part is the usual cause). Errors: kInvalidInput
+/// "OPTION 'SECOND': the same switch|cable as 'FIRST'".
+Status distinct_drain_parts(std::span<const DrainPart> parts, std::string_view option = "--drain");
+
 }  // namespace smd

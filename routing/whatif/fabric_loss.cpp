@@ -40,7 +40,8 @@ Result<Rerouted> reroute_after_loss(const Topology& topo, const Topology& after,
     case TablesMadeBy::kLocalRepair: out.made_by = "local repair"; break;
     case TablesMadeBy::kMinimalRepair: out.made_by = "minimal repair"; break;
     case TablesMadeBy::kFresh:
-      out.made_by = steps.repair_allowed ? "fresh tables (local repair: " + steps.local_repair_declined +
+      // The local repair's reason starts "local repair: " already (local_repair.h).
+      out.made_by = steps.repair_allowed ? "fresh tables (" + steps.local_repair_declined +
                                                "; minimal repair: " + steps.mix_rejected + ")"
                                          : "fresh tables";
       break;
@@ -128,6 +129,7 @@ Result<FabricLoss> lose_parts(const Topology& topo, const LidMap& lids, const Ro
                               const RerouteOptions& options) {
   auto parts = resolve_drain_parts(topo, texts, option);
   if (!parts) return parts.error();
+  if (Status distinct = distinct_drain_parts(*parts, option); !distinct) return distinct.error();
   FabricLoss loss;
   loss.parts = std::move(parts).value();
   loss.topo = drained_topology(topo, loss.parts, loss.cables);

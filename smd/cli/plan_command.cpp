@@ -573,8 +573,8 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
     return kPlanBadInput;
   }
   auto parts = resolve_drain_parts(*run.topo, args.drain);
-  if (!parts) {
-    err << "smd plan: " << printable_text(parts.error().message) << "\n";
+  if (Status distinct = parts ? distinct_drain_parts(*parts) : Status(parts.error()); !distinct) {
+    err << "smd plan: " << printable_text(distinct.error().message) << "\n";
     return kPlanBadInput;
   }
   DrainOptions options;

@@ -7,7 +7,9 @@
 #include <utility>
 
 #include "routing/base/safe_text.h"
+#include "routing/isolation/routed_topology.h"
 #include "smd/sm/daemon.h"
+#include "smd/sm/drain_routes.h"
 #include "smd/sm/what_if_job.h"
 
 namespace smd {
@@ -43,8 +45,22 @@ void Daemon::load_drains() {
 Result<control::Json> Daemon::request_drain(const std::vector<std::string>& parts, bool force,
                                             const std::string& requester) {
   const std::shared_ptr<const Topology> topo = runner_ ? runner_->topology() : nullptr;
-  if (!topo) return make_error(ErrorCode::kInvalidInput, "drain: no fabric discovered yet: names cannot be resolved");
-  auto change = drains_.drain(*topo, parts, force);
+  if (!topo) {
+    return make_error(ErrorCode::kInvalidInput, "smctl drain: no fabric discovered yet: names cannot be resolved");
+  }
+  // The routes the next sweep would make, from what the last programming sweep left; a standby programs
+  // nothing and its snapshots may be older than its topology, so only the master checks.
+  DrainRouteCheck routes;
+  if (local_.state == mad::SmState::kMaster && runner_) {
+    DrainRouteInput in{topo,
+                       runner_->routed_topology_snapshot(),
+                       runner_->lids_snapshot(),
+                       runner_->tables_snapshot(),
+                       runner_->isolation_requests(),
+                       policy_.routing};
+    routes = [in = std::move(in)](std::span<const CableEnd> drains) { return drain_routes(in, drains); };
+  }
+  auto change = drains_.drain(*topo, parts, force, routes);
   if (!change) {
     spdlog::info("smctl drain {} by {}: refused: {}", joined(parts), requester, change.error().message);
     return change.error();
@@ -52,11 +68,22 @@ Result<control::Json> Daemon::request_drain(const std::vector<std::string>& part
   control::Json out{{"drained", described(topo.get(), change->changed)},
                     {"already", described(topo.get(), change->already)}};
   if (!change->separated.empty()) out["separated"] = change->separated;
+  if (!change->unroutable.empty()) {
+    out["unroutable"] = change->unroutable;
+    out["fallback_engine"] = std::string(kDrainFallbackEngine);
+  }
   if (change->changed.empty()) return out;
-  if (change->separated.empty()) {
+  if (change->separated.empty() && change->unroutable.empty()) {
     spdlog::warn("smctl drain {} by {}: routes go around it from the next heavy sweep", joined(parts), requester);
-  } else {
+  }
+  if (!change->separated.empty()) {
     spdlog::warn("smctl drain --force {} by {}: cuts off {}", joined(parts), requester, change->separated);
+  }
+  if (!change->unroutable.empty()) {
+    spdlog::warn(
+        "smctl drain --force {} by {}: no engine of the chain routes the fabric with it drained ({}); the "
+        "sweeps route with {} until it is undrained",
+        joined(parts), requester, change->unroutable, kDrainFallbackEngine);
   }
   publish(nullptr);
   request_heavy_sweep("smctl drain " + joined(parts) + " by " + requester);
@@ -68,7 +95,8 @@ Result<control::Json> Daemon::request_undrain(const std::vector<std::string>& pa
   const std::shared_ptr<const Topology> topo = runner_ ? runner_->topology() : nullptr;
   auto change = drains_.undrain(topo.get(), parts, all);
   if (!change) return change.error();
-  control::Json out{{"undrained", described(topo.get(), change->changed)}};
+  control::Json out{{"undrained", described(topo.get(), change->changed)},
+                    {"not_drained", described(topo.get(), change->already)}};
   if (change->changed.empty()) return out;
   const std::string what = all ? std::string("--all") : joined(parts);
   spdlog::warn("smctl undrain {} by {}: routes use it again from the next heavy sweep", what, requester);
@@ -79,8 +107,8 @@ Result<control::Json> Daemon::request_undrain(const std::vector<std::string>& pa
 
 void Daemon::what_if_drain(const std::vector<std::string>& parts, std::function<void(Result<control::Json>)> done) {
   if (local_.state != mad::SmState::kMaster) {
-    done(make_error(ErrorCode::kInvalidInput,
-                    std::string("what-if drain: this SM is ") + mad::to_string(local_.state) + ": ask the master"));
+    done(make_error(ErrorCode::kInvalidInput, std::string("smctl what-if drain: this SM is ") +
+                                                  mad::to_string(local_.state) + ": ask the master"));
     return;
   }
   WhatIfInput in;
@@ -94,7 +122,8 @@ void Daemon::what_if_drain(const std::vector<std::string>& parts, std::function<
   in.partitions = policy_.partitions;
   const bool started = what_if_.start([in = std::move(in)] { return run_what_if_drain(in); }, done);
   if (!started) {
-    done(make_error(ErrorCode::kInvalidInput, "what-if drain: another what-if is running; ask again when it is done"));
+    done(make_error(ErrorCode::kInvalidInput,
+                    "smctl what-if drain: another what-if is running; ask again when it is done"));
   }
 }
 

@@ -83,6 +83,10 @@ void Daemon::run_heavy_sweep(const DaemonEvent& event) {
   if (cc_) cc_->set_sweeping(false);
   const unsigned dead_port_sweeps = sweeps_.end(s->smps_sent > 0 && s->send_errors == s->smps_sent);
   record_.count_sweep(*s);
+  // The drains read at start-up, against the first fabric discovered: the lines it cannot apply, once.
+  if (const std::shared_ptr<const Topology> topo = runner_->topology()) {
+    for (const std::string& w : drains_.check_loaded(*topo)) spdlog::warn("drains: {}", w);
+  }
   // A port that sends nothing at all (its device went away; under ibsim, the simulator did) does not come
   // back by itself: after six heavy sweeps in a row that sent nothing (three quick re-sweeps, then one per
   // sweep_interval: about half a minute at the default), smd stops with an error so that the service

@@ -79,7 +79,41 @@ Result<std::vector<std::string>> DrainBook::load() {
   auto read = read_drain_file(path_);
   if (!read) return read.error();
   records_ = std::move(read->records);
+  loaded_.clear();
+  for (std::size_t i = 0; i < records_.size() && i < read->lines.size(); ++i) {
+    loaded_.emplace_back(records_[i].part, read->lines[i]);
+  }
   return std::move(read->problems);
+}
+
+std::vector<std::string> DrainBook::check_loaded(const Topology& topo) {
+  std::vector<std::string> warnings;
+  for (const auto& [part, line] : loaded_) {
+    const bool still =
+        std::any_of(records_.begin(), records_.end(), [&](const DrainRecord& r) { return r.part == part; });
+    if (!still) continue;
+    const std::string where = path_ + ":" + std::to_string(line) + ": ";
+    const std::string port = std::to_string(part.port);
+    const std::optional<NodeIndex> n = topo.find(part.node_guid);
+    if (!n) {
+      warnings.push_back(where + hex64_text(part.node_guid) + " port " + port +
+                         ": no node of the fabric has this GUID; kept, it drains nothing until the node is back");
+      continue;
+    }
+    const Node& node = topo.node(*n);
+    if (part.port == 0 && !node.is_switch()) {
+      warnings.push_back(where + describe_node(node) +
+                         " port 0: a CA is never drained whole (name its cable); "
+                         "it drains nothing (smctl undrain " +
+                         hex64_text(part.node_guid) + " removes it)");
+    } else if (part.port > node.num_ports) {
+      warnings.push_back(where + describe_node(node) + " has no port " + port + " (ports 1.." +
+                         std::to_string(node.num_ports) + "); it drains nothing (smctl undrain " +
+                         hex64_text(part.node_guid) + "/" + port + " removes it)");
+    }
+  }
+  loaded_.clear();
+  return warnings;
 }
 
 std::vector<PortKey> DrainBook::parts() const {
@@ -94,9 +128,11 @@ Status DrainBook::save(const std::vector<DrainRecord>& records) const {
   return write_drain_file(path_, records);
 }
 
-Result<DrainChange> DrainBook::drain(const Topology& topo, std::span<const std::string> texts, bool force) {
-  auto parts = resolve_drain_parts(topo, texts);
-  if (!parts) return parts.error().with_context("drain");
+Result<DrainChange> DrainBook::drain(const Topology& topo, std::span<const std::string> texts, bool force,
+                                     const DrainRouteCheck& routes) {
+  // Errors name the operator's command, not the offline CLI's --drain.
+  auto parts = resolve_drain_parts(topo, texts, "smctl drain");
+  if (!parts) return parts.error();
   DrainChange change;
   std::vector<DrainRecord> next = records_;
   for (const DrainPart& part : *parts) {
@@ -120,6 +156,23 @@ Result<DrainChange> DrainBook::drain(const Topology& topo, std::span<const std::
                                                       " from each other (every path lost): nothing drained; "
                                                       "--force drains anyway");
     }
+  }
+  if (routes) {
+    if (Status st = routes(ends_on(topo, next)); !st) {
+      change.unroutable = st.error().message;
+      if (!force) {
+        std::string named;
+        for (const DrainPart& part : *parts) named += (named.empty() ? "" : " ") + part.text;
+        const std::string fallback(kDrainFallbackEngine);
+        return make_error(ErrorCode::kInvalidInput,
+                          "smctl drain " + named + ": no engine of the chain routes the fabric with " +
+                              (parts->size() == 1 ? "it" : "them") + " drained (" + change.unroutable +
+                              "): nothing drained; --force drains anyway (the SM then routes with " + fallback +
+                              ", as OpenSM falls back to its default engine)");
+      }
+    }
+  }
+  if (!change.separated.empty() || !change.unroutable.empty()) {
     for (DrainRecord& r : change.changed) r.forced = true;
     for (DrainRecord& r : next) {
       if (find_record(change.changed, nullptr, r.part) != change.changed.end()) r.forced = true;
@@ -142,7 +195,7 @@ Result<DrainChange> DrainBook::undrain(const Topology* topo, std::span<const std
   for (const std::string& text : texts) {
     std::optional<PortKey> key;
     if (topo) {
-      if (auto part = resolve_drain_part(*topo, text)) key = record_of(*topo, *part).part;
+      if (auto part = resolve_drain_part(*topo, text, "smctl undrain")) key = record_of(*topo, *part).part;
     }
     if (!key) key = literal_part(text);
     if (!key) {
@@ -151,11 +204,17 @@ Result<DrainChange> DrainBook::undrain(const Topology* topo, std::span<const std
                                                       "0xGUID or 0xGUID/PORT)");
     }
     const auto it = find_record(next, topo, *key);
-    if (it == next.end()) {
-      return make_error(ErrorCode::kInvalidInput, "undrain: '" + text + "' is not drained");
+    if (it != next.end()) {
+      change.changed.push_back(*it);
+      next.erase(it);
+      continue;
     }
-    change.changed.push_back(*it);
-    next.erase(it);
+    // Named again in this request (the same spelling, or the cable's other end), or not drained at all:
+    // nothing to do for it, as a drain of a part drained already.
+    if (find_record(change.changed, topo, *key) == change.changed.end() &&
+        find_record(change.already, topo, *key) == change.already.end()) {
+      change.already.push_back(DrainRecord{*key, false});
+    }
   }
   if (change.changed.empty()) return change;
   if (Status st = save(next); !st) return st.error().with_context("undrain");

@@ -13,10 +13,13 @@ Result<control::Json> run_what_if_drain(const WhatIfInput& in) {
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   if (!in.topo || !in.lids || !in.tables) {
-    return make_error(ErrorCode::kInvalidInput, "what-if drain: no programmed fabric yet (no sweep has routed)");
+    return make_error(ErrorCode::kInvalidInput, "smctl what-if drain: no programmed fabric yet (no sweep has routed)");
   }
-  auto parts = resolve_drain_parts(*in.topo, in.parts);
-  if (!parts) return parts.error().with_context("what-if drain");
+  // Errors name the operator's command, not the offline CLI's --drain.
+  constexpr std::string_view kCommand = "smctl what-if drain";
+  auto parts = resolve_drain_parts(*in.topo, in.parts, kCommand);
+  if (!parts) return parts.error();
+  if (Status distinct = distinct_drain_parts(*parts, kCommand); !distinct) return distinct.error();
   DrainOptions options;
   options.chain = in.routing.engines;
   options.routing = in.routing.options;
@@ -26,7 +29,7 @@ Result<control::Json> run_what_if_drain(const WhatIfInput& in) {
   options.partitions = &in.partitions;
   options.minimal_repair = in.routing.repair == RepairMode::kMinimal;
   auto report = what_if_drain(*in.topo, *in.lids, *in.tables, *parts, options);
-  if (!report) return report.error().with_context("what-if drain");
+  if (!report) return report.error().with_context(std::string(kCommand));
   DrainTimings tm;
   tm.what_if = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   tm.total = tm.what_if;
@@ -37,6 +40,8 @@ Result<control::Json> run_what_if_drain(const WhatIfInput& in) {
   control::Json out;
   out["report"] = control::Json::parse(drain_report_json(*in.topo, engine_before, *report, tm).dump());
   out["text"] = text.str();
+  // The verdict smctl's exit code reads (5 when not safe, smctl.8): no CA pair loses every path.
+  out["safe"] = report->lost_pairs == 0;
   out["lost_pairs"] = report->lost_pairs;
   out["cut_off"] = report->cut_off;
   out["what_if_ms"] = tm.what_if;

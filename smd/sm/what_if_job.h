@@ -30,9 +30,9 @@ struct WhatIfInput {
   unsigned max_shifts = 2048;  ///< shift patterns at most (as `smd plan --max-shifts`)
 };
 
-/// {report: drain_report_json (keys as `smd plan --drain --format json`), text: the text report, lost_pairs,
-/// cut_off, what_if_ms}. Errors: kInvalidInput for a missing snapshot or a name that does not resolve (the
-/// resolver's message); what_if_drain's own.
+/// {report: drain_report_json (keys as `smd plan --drain --format json`), text: the text report, safe (no
+/// CA pair would lose every path; smctl exits 5 when false), lost_pairs, cut_off, what_if_ms}. Errors: kInvalidInput
+/// for a missing snapshot or a name that does not resolve (the resolver's message); what_if_drain's own.
 Result<control::Json> run_what_if_drain(const WhatIfInput& in);
 
 }  // namespace smd

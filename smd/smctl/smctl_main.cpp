@@ -4,7 +4,8 @@
 // The global options may also follow the command (`smctl status --json`); SMCTL_SOCKET names the socket
 // when --socket is not given, SMCTL_INSTANCE the instance when --instance is not. An instance's socket is
 // the socket path with the folder NAME put before the file name, the rule `smd --instance NAME` follows.
-// Exit codes: 0 ok, 1 the daemon answered with an error, 2 usage error, no connection, or `dump -o FILE` unwritable.
+// Exit codes (answer_exit.h): 0 ok, 1 the daemon answered with an error, 2 usage error, no connection, or
+// `dump -o FILE` unwritable, 5 `what-if drain` would leave CA pairs without any path.
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "config/policy.h"
 #include "routing/base/safe_text.h"
 #include "smd/protocol/instance_name.h"
+#include "smd/smctl/answer_exit.h"
 #include "smd/smctl/dump_output.h"
 #include "smd/smctl/smctl_client.h"
 #include "smd/smctl/smctl_commands.h"
@@ -24,9 +26,9 @@ namespace {
 using smd::control::Json;
 using smd::smctl::SmctlInvocation;
 
-constexpr int kExitOk = 0;
-constexpr int kExitDaemonError = 1;
-constexpr int kExitNoConnection = 2;
+using smd::smctl::kExitDaemonError;
+using smd::smctl::kExitNoConnection;
+using smd::smctl::kExitOk;
 
 // Parse the command line; an exit code when smctl is done already (help, version, a usage error).
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
@@ -82,19 +84,19 @@ int write_dump(const SmctlInvocation& inv, const Json& r) {
 // Print the daemon's answer as --json, a dump's file text, or the command's text view; the exit code.
 int print_answer(const SmctlInvocation& inv, const Json& r) {
   const bool ok = r.value("ok", false);
+  const std::string cmd = inv.request.value("cmd", "");
   if (inv.json) {
     std::cout << r.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
-    return ok ? kExitOk : kExitDaemonError;
+    return smd::smctl::answer_exit_code(cmd, r);
   }
   if (!ok) {
     // The daemon's message may name nodes by NodeDescription: no control characters on the terminal.
     std::cerr << "smctl: smd: " << smd::printable_text(r.value("error", std::string("unknown error"))) << "\n";
     return kExitDaemonError;
   }
-  const std::string cmd = inv.request.value("cmd", "");
   if (cmd == "dump") return write_dump(inv, r);
   smd::control::render_text(std::cout, cmd, r.contains("result") ? r.at("result") : Json());
-  return kExitOk;
+  return smd::smctl::answer_exit_code(cmd, r);
 }
 
 }  // namespace

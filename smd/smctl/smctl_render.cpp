@@ -367,7 +367,14 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
       if (result.contains("already")) {
         for (const Json& d : result.at("already")) out << "already drained " << text(d) << "\n";
       }
+      if (result.contains("not_drained")) {
+        for (const Json& d : result.at("not_drained")) out << "not drained " << text(d) << "\n";
+      }
       if (result.contains("separated")) out << "forced: cuts off " << str(result, "separated") << "\n";
+      if (result.contains("unroutable")) {
+        out << "forced: no engine of the chain routes it (" << str(result, "unroutable") << "); the SM routes with "
+            << str(result, "fallback_engine") << " until it is undrained\n";
+      }
       if (result.at(key).empty()) out << "nothing changed\n";
       return;
     }

@@ -29,7 +29,7 @@ bool whole_number(std::string_view text, int base, T& out) {
 DrainFileLoad parse_drain_file(std::string_view text, const std::string& name) {
   DrainFileLoad load;
   for_each_state_line(
-      text, name, kFields, [&](const std::vector<std::string_view>& f, const std::string& where, unsigned /*line*/) {
+      text, name, kFields, [&](const std::vector<std::string_view>& f, const std::string& where, unsigned line) {
         if (f.size() != kFields) {
           load.problems.push_back(where + "expected '0xGUID PORT checked|forced'");
           return;
@@ -58,6 +58,7 @@ DrainFileLoad parse_drain_file(std::string_view text, const std::string& name) {
           return;
         }
         load.records.push_back(r);
+        load.lines.push_back(line);
       });
   return load;
 }

@@ -26,6 +26,7 @@ struct DrainRecord {
 /// What reading the file produced: the valid lines, and one problem per bad line ("PATH:LINE: what").
 struct DrainFileLoad {
   std::vector<DrainRecord> records;
+  std::vector<unsigned> lines;  ///< lines[i]: records[i]'s line in the file (1-based), for later warnings
   std::vector<std::string> problems;
 };
 

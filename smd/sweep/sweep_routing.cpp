@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "routing/isolation/routed_topology.h"
 #include "routing/verify/updown_check.h"
 #include "smd/sweep/phase_timer.h"
 #include "smd/sweep/sweep_runner.h"
@@ -44,6 +45,7 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   RouteSteps steps;
   auto routed = route_after_change(in, steps);
   log_route_steps(steps, routed.ok() ? &*routed : nullptr);
+  if (!routed.ok() && isolation_.drained_cables > 0) routed = route_drained_fallback(in, routed.error(), s);
   if (!routed.ok()) {
     desired_.route_proof = nullptr;
     problems.push_back({ProblemCode::kNoRoute, 0, "0", "routing", routed.error().message});
@@ -68,6 +70,28 @@ bool SweepRunner::routing_phase(const Topology& topo, SweepSummary& s, std::vect
   spdlog::info("routing: engine {} routed {} LIDs (up to {:#06x}) on {} switches", s.engine, lid_count, lids.max_lid(),
                s.switches);
   return true;
+}
+
+Result<RouteAfterChange> SweepRunner::route_drained_fallback(const RouteChangeInput& in, const Error& failed,
+                                                             SweepSummary& s) const {
+  const std::vector<std::string> fallback{std::string(kDrainFallbackEngine)};
+  RouteChangeInput again = in;
+  again.chain = &fallback;
+  again.minimal_repair = false;  // the repair was tried and declined: fresh min-hop tables
+  RouteSteps steps;
+  auto routed = route_after_change(again, steps);
+  if (!routed.ok()) {
+    spdlog::error("routing: no engine of the chain routes the fabric with its drains ({}), and {} fails too: {}",
+                  failed.message, kDrainFallbackEngine, routed.error().message);
+    return failed;
+  }
+  // OpenSM's answer to a chain that fails: its default engine. Said every sweep, as the drain is forced.
+  spdlog::warn(
+      "routing: no engine of the chain routes the fabric with its drains ({}); routed with {} (smctl "
+      "undrain, or a policy whose chain routes it, to leave it)",
+      failed.message, kDrainFallbackEngine);
+  s.declined.push_back("chain with the drains: " + failed.message);
+  return routed;
 }
 
 void SweepRunner::log_route_steps(const RouteSteps& steps, const RouteAfterChange* routed) const {

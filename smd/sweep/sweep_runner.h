@@ -204,6 +204,11 @@ class SweepRunner {
   // route_after_change.h: local repair, else the engine chain and the minimal repair against it); what
   // stays here is the daemon's part: its state, the log lines, the summary and the "+repair" name.
   bool routing_phase(const Topology& topo, SweepSummary& s, std::vector<SweepProblem>& problems);
+  // When drains are applied and route_after_change `failed`: the same change routed by
+  // kDrainFallbackEngine (routing/isolation/routed_topology.h) instead, said in the log and the summary's
+  // declined list; `failed` again when that fails too.
+  Result<RouteAfterChange> route_drained_fallback(const RouteChangeInput& in, const Error& failed,
+                                                  SweepSummary& s) const;
   // The log lines of the steps route_after_change took (`routed` null when routing failed).
   void log_route_steps(const RouteSteps& steps, const RouteAfterChange* routed) const;
   // The topology the programmed tables were routed on (routed_topo_, else topo_); null before the first sweep.

@@ -2,7 +2,7 @@
 """Every query of a Grafana dashboard asked of a real Prometheus: each must come back with data.
 
 usage: check_grafana_dashboard.py DASHBOARD PROM_URL METRICS_TEXT --var NAME=VALUE... [--positive EXPR...]
-                                  [--wait-seconds S]
+                                  [--wait-seconds S] [--covers FAMILY...]
 
 DASHBOARD is the JSON as shipped (Grafana's import format); its panels are read from the file, rows' nested
 panels included. Before a query goes out, each --var replaces $NAME (longest names first, so $__rate_interval
@@ -12,7 +12,8 @@ METRICS_TEXT is the endpoint's scrape: every smd_* family a query names must be 
 a family smd does not export would only ever be empty). The dashboard's shape is checked as well: the
 datasource is the ${DS_PROMETHEUS} import input everywhere, panel ids are unique, no query pads an empty
 answer (`or vector(`). --positive EXPR (after the same substitution) must have a sample above 0 within
---wait-seconds, before any panel is asked: the events the test caused reached Prometheus. Exits 1 naming the
+--wait-seconds, before any panel is asked: the events the test caused reached Prometheus. --covers FAMILY: some
+panel's query must name the smd_* family FAMILY (a family the dashboard promises to show). Exits 1 naming the
 panel and query that failed. Each dashboard variable (label_values(METRIC, LABEL)) must offer the value its
 --var gave the queries.
 """
@@ -115,16 +116,23 @@ def main():
     ap.add_argument("--var", action="append", default=[], help="NAME=VALUE for $NAME")
     ap.add_argument("--positive", action="append", default=[], help="a query that must have a sample > 0")
     ap.add_argument("--wait-seconds", type=float, default=0, help="how long the --positive queries may take to hold")
+    ap.add_argument("--covers", action="append", default=[], help="an smd_* family some panel must show")
     a = ap.parse_args()
     dash = json.load(open(a.dashboard))
     variables = dict(v.split("=", 1) for v in a.var)
     check_shape(dash)
     families = exported_families(open(a.metrics_text).read())
+    shown = set()
     for p in all_panels(dash["panels"]):
         for tgt in p.get("targets", []):
             for name in sorted(set(re.findall(r"\b(smd_[a-z0-9_]+)", tgt["expr"]))):
                 if name not in families:
                     fail(f"panel '{p['title']}' asks for {name}, which smd does not export")
+                shown.add(name)
+    for family in a.covers:
+        if family not in shown:
+            fail(f"no panel shows {family}")
+        print(f"ok  shown: {family}")
     # The events first: until they are in Prometheus, an empty panel proves nothing.
     deadline = time.monotonic() + a.wait_seconds
     for expr in a.positive:

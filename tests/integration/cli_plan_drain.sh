@@ -34,6 +34,11 @@ grep -qx "smd plan: --drain 'sw-L9-9': no node is named 'sw-L9-9'" "${work}/err"
 plan --drain '"sw-L0-0"[9]'
 [[ ${rc} == 2 ]] && grep -q "has no port 9 (ports 1..8)" "${work}/err" || fail "bad port: ${rc} $(cat "${work}/err")"
 
+plan --drain sw-L2-0 --drain 0x0000000000200020
+[[ ${rc} == 2 ]] || fail "one switch twice: exit ${rc}"
+grep -qx "smd plan: --drain '0x0000000000200020': the same switch as 'sw-L2-0'; name each part once" "${work}/err" ||
+  fail "one switch twice said: $(cat "${work}/err")"
+
 plan --drain sw-L2-0 --compare
 [[ ${rc} == 2 ]] && grep -q "^smd plan: --drain reports on InfiniBand routing only" "${work}/err" ||
   fail "--drain --compare: ${rc} $(cat "${work}/err")"

@@ -12,7 +12,8 @@
 #   - the SVG holds both charts, the one after titled "after losing ...";
 #   - with routing.repair: full, the comparison after a spine or a cable is lost equals, figure for
 #     figure, a plain run on the netfile with that spine or cable deleted (netfile_hosts.without);
-#   - an unknown part exits 2 naming --fail, and --fail with --drain exits 2.
+#   - an unknown part exits 2 naming --fail, one cable named by both ends exits 2, and --fail with --drain
+#     exits 2.
 # Not named *_test.sh: it needs no ibsim (registered by name in CMakeLists.txt).
 set -euo pipefail
 SMD_BIN="${SMD_BUILD_DIR:?SMD_BUILD_DIR must point at the build tree}/smd/smd"
@@ -118,6 +119,15 @@ else
 fi
 [[ ${rc} -eq 2 ]] || fail "unknown part: exit ${rc}, want 2"
 grep -qx "smd plan: --fail 'leaf-9': no node is named 'leaf-9'" "${work}/err" || fail "said: $(cat "${work}/err")"
+# One cable named twice, by both of its ends (leaf-0 port 5 is spine-0 port 1 in the netfile): refused.
+if smd plan --topology "${NET}" --seeds 1 --fail 'leaf-0[5]' --fail 'spine-0[1]' >"${work}/out" 2>"${work}/err"; then
+  fail "one cable failed twice was accepted"
+else
+  rc=$?
+fi
+[[ ${rc} -eq 2 ]] || fail "one cable twice: exit ${rc}, want 2"
+grep -qx "smd plan: --fail 'spine-0\[1\]': the same cable as 'leaf-0\[5\]'; name each part once" "${work}/err" ||
+  fail "one cable twice said: $(cat "${work}/err")"
 if smd plan --topology "${NET}" --seeds 1 --fail leaf-1 --drain leaf-2 >"${work}/out" 2>"${work}/err"; then
   fail "--fail with --drain was accepted"
 else

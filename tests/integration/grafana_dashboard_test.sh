@@ -3,8 +3,8 @@
 # smd runs on the two-switch fabric with its metrics endpoint on an ephemeral port and the PerfMgr on;
 # Prometheus scrapes it every second into its own TSDB in the test's directory. The events the panels show
 # are made to happen: a heavy sweep (smctl sweep), SA PathRecord queries (saquery), MCMemberRecord joins
-# (sa_client), error and data counters raised through ibsim's console, and a repair after a cable is
-# unlinked. Then tests/integration/check_grafana_dashboard.py asks Prometheus every query of every panel,
+# (sa_client), error and data counters raised through ibsim's console, a drain and undrain (smctl), and a
+# repair after a cable is unlinked. Then tests/integration/check_grafana_dashboard.py asks Prometheus every query of every panel,
 # read from the dashboard file, and wants data for each; the events themselves must show in Prometheus.
 # `promtool check metrics` judges the endpoint's text: no error and no lint warning.
 . "$(dirname "$0")/health_common.sh"
@@ -92,9 +92,18 @@ wait_json 20 "r['result']['passes'] >= 1" counters
 ibsim_console 'PerformanceSet "sw-0"[3] PortCounters.SymbolErrorCounter=9'
 ibsim_console 'PerformanceSet "sw-1"[1] PortCounters.LinkDownedCounter=2'
 ibsim_console 'PerformanceSet "host-2"[1] PortCounters.PortXmitData=500000'
+# A drain while Prometheus watches (the Drained panel): one of the two cables between the switches, then
+# undrained again before the other one is unlinked below.
+ups=$(grep -c "SUBNET UP" "${w}/smd.log")
+smctl drain 'sw-0[1]' >/dev/null || fail "smctl drain"
+wait_log smd "SUBNET UP" 30 $((ups + 1))
+prom_wait 20 "smd_drained_parts{instance=\"${target}\"}"
+smctl undrain 'sw-0[1]' >/dev/null || fail "smctl undrain"
+wait_log smd "SUBNET UP" 30 $((ups + 2))
 # A repair: one of the two cables between the switches goes; the trap's heavy sweep repairs the routes.
+repairs=$(grep -c "repair: fabric consistent" "${w}/smd.log" || true)
 ibsim_console 'Unlink "sw-0"[2]'
-wait_log smd "repair: fabric consistent" 30
+wait_log smd "repair: fabric consistent" 30 $((repairs + 1))
 
 # Every panel query answered with data once the events are in Prometheus (the PerfMgr reads every second,
 # Prometheus scrapes every second: the checker polls until the events show, then asks every panel).
@@ -109,7 +118,9 @@ python3 "$(dirname "$0")/check_grafana_dashboard.py" "${DASHBOARD}" "${prom}" "$
   --positive 'smd_port_symbol_errors_total{instance="$instance",node_desc="sw-0",port="3"}' \
   --positive 'smd_port_link_downed_total{instance="$instance",node_desc="sw-1",port="1"}' \
   --positive 'smd_port_xmit_bytes_total{instance="$instance",node_desc="host-2",port="1"}' \
-  --positive 'smd_ports{instance="$instance",state="Active"}' || fail "the dashboard's queries"
+  --positive 'smd_ports{instance="$instance",state="Active"}' \
+  --positive 'max_over_time(smd_drained_parts{instance="$instance"}[$__rate_interval])' \
+  --covers smd_drained_parts --covers smd_drained_cables || fail "the dashboard's queries"
 
 # promtool on the endpoint's text as it is now (every family filled): no error, no lint warning.
 scrape_metrics "${w}/metrics.txt"

@@ -35,6 +35,16 @@ TEST(RoutedTopology, ACableNamedFromBothEndsAndItsSwitchCountsOnce) {
   EXPECT_EQ(drained_cables(f.t, drains).size(), 2u);
 }
 
+TEST(RoutedTopology, PortZeroOfACaDrainsNothing) {
+  // A hand-edited drain file may name a CA whole; the grammar never does. h0 keeps its one cable.
+  TwoSpineFabric f;
+  const std::vector<CableEnd> drains{{f.h0, 0}};
+  EXPECT_TRUE(drained_cables(f.t, drains).empty());
+  const RoutedTopology r = routed_topology(f.t, drains, {});
+  EXPECT_TRUE(cabled(r.topo, f.h0, 1));
+  EXPECT_FALSE(first_separated_pair(f.t, r.topo).has_value());
+}
+
 TEST(RoutedTopology, HealthIsDecidedOnTheDrainedFabric) {
   TwoSpineFabric f;
   // Alone, L0-S1 could be isolated (S0 still joins the leaves); with S0 drained it is L0's last way up.

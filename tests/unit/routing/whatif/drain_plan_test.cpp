@@ -14,11 +14,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <tuple>
 #include <vector>
 
 #include "routing/fabric_gen/fabric_gen.h"
+#include "routing/isolation/routed_topology.h"
 #include "routing/lids/lid_assign.h"
+#include "routing/model/vl_layers.h"
+#include "routing/whatif/fabric_loss.h"
 #include "tests/unit/routing/hand_node.h"
 #include "tests/unit/routing/two_spine_fabric.h"
 
@@ -141,6 +145,23 @@ TEST(DrainPlan, SpineDrainLosesNothingAndDoublesTheWorstShiftLoad) {
   EXPECT_EQ(rep->most_changed[0].blocks, 2u);
   for (std::size_t i = 1; i < rep->most_changed.size(); ++i) EXPECT_EQ(rep->most_changed[i].blocks, 1u);
   EXPECT_TRUE(rep->partitions.empty());
+}
+
+// Fresh tables after a declined local repair and a refused mix name each reason once: the local repair's
+// own message starts "local repair: " (it read "local repair: local repair: ..." before).
+TEST(DrainPlan, FreshTablesNameEachDeclinedRepairOnce) {
+  TwoByTwo f;
+  f.before.layering = std::make_shared<VlLayering>(f.t, f.lids.max_lid());
+  const std::vector<CableEnd> drains{{f.s0, 0}};
+  const RoutedTopology after = routed_topology(f.t, drains, {});
+  RerouteOptions o;
+  o.chain = {"minhop"};
+  o.minimal_repair = true;
+  auto r = reroute_after_loss(f.t, after.topo, f.lids, f.before, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->made_by,
+            "fresh tables (local repair: the previous tables are VL-layered; minimal repair: VL-layered tables are "
+            "never mixed)");
 }
 
 // Leaf L0 out: h0 and h1 lose everything: 2 hosts x 2 others x 2 directions, plus h0<->h1 = 10 pairs; the

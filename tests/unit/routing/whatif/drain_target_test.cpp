@@ -129,5 +129,30 @@ TEST(DrainTarget, ListStopsAtTheFirstBadOneAndRefusesNone) {
   EXPECT_FALSE(resolve_drain_parts(f.t, std::vector<std::string>{}).ok());
 }
 
+// `smd plan --fail` and `--drain` and `smctl what-if drain` take each part once: the same switch twice, or one
+// cable by the same end or by both ends, is refused with both spellings named; different parts pass.
+TEST(DrainTarget, APartNamedTwiceIsRefusedNamingBothSpellings) {
+  Small f;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> twice{
+      {{"spine", "0x300"}, "--fail '0x300': the same switch as 'spine'; name each part once"},
+      {{"spine[4]", "spine[4]"}, "--fail 'spine[4]': the same cable as 'spine[4]'; name each part once"},
+      {{"0x200/1", "spine[4]"}, "--fail 'spine[4]': the same cable as '0x200/1'; name each part once"},
+      {{"h0[1]", "spine", "leaf 1[2]"}, "--fail 'leaf 1[2]': the same cable as 'h0[1]'; name each part once"},
+  };
+  for (const auto& [texts, message] : twice) {
+    auto parts = resolve_drain_parts(f.t, texts, "--fail");
+    ASSERT_TRUE(parts.ok()) << parts.error().message;
+    const Status st = distinct_drain_parts(*parts, "--fail");
+    ASSERT_FALSE(st.ok()) << message;
+    EXPECT_EQ(st.error().code, ErrorCode::kInvalidInput);
+    EXPECT_EQ(st.error().message, message);
+  }
+  // A switch and one of its own cables are two parts (the cable stays out when the switch comes back).
+  const std::vector<std::string> distinct{"spine", "spine[4]", "h0[1]"};
+  auto parts = resolve_drain_parts(f.t, distinct, "--fail");
+  ASSERT_TRUE(parts.ok()) << parts.error().message;
+  EXPECT_TRUE(distinct_drain_parts(*parts, "--fail").ok());
+}
+
 }  // namespace
 }  // namespace smd

@@ -115,9 +115,18 @@ TEST_F(DrainBookTest, UndrainNamesAllAndWhatIsNotDrained) {
   ASSERT_TRUE(book.drain(f.t, names({"S0"}), false).ok());
   // A cable S0's drain already took out is recorded on its own (it stays out when S0 comes back).
   ASSERT_TRUE(book.drain(f.t, names({"L1[1]"}), false).ok());
+  // Not drained: said so, not an error, nothing written (undrain is idempotent per part).
+  const std::string before = file_text();
   auto not_drained = book.undrain(&f.t, names({"S1"}), false);
-  ASSERT_FALSE(not_drained.ok());
-  EXPECT_EQ(not_drained.error().message, "undrain: 'S1' is not drained");
+  ASSERT_TRUE(not_drained.ok()) << not_drained.error().message;
+  EXPECT_TRUE(not_drained->changed.empty());
+  ASSERT_EQ(not_drained->already.size(), 1u);
+  EXPECT_EQ(not_drained->already[0].part, (PortKey{0x400, 0}));
+  EXPECT_EQ(file_text(), before);
+  auto unknown = book.undrain(&f.t, names({"S9"}), false);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message,
+            "undrain: 'S9' names no part of the fabric (a switch, NAME[PORT], 0xGUID or 0xGUID/PORT)");
   EXPECT_FALSE(book.undrain(&f.t, names({"S0"}), true).ok());  // --all with names
   EXPECT_FALSE(book.undrain(&f.t, {}, false).ok());            // neither
   EXPECT_EQ(book.records().size(), 2u);
@@ -125,6 +134,93 @@ TEST_F(DrainBookTest, UndrainNamesAllAndWhatIsNotDrained) {
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->changed.size(), 2u);
   EXPECT_TRUE(book.records().empty());
+}
+
+// The same part twice in one request, a cable by both of its ends, and the request again: each part is
+// undrained once and the rest answered "not drained", never an error (the tester's `smctl undrain` failed).
+TEST_F(DrainBookTest, UndrainIsIdempotentPerPartAndReadsBothEndsOfACable) {
+  DrainBook book(path());
+  ASSERT_TRUE(book.drain(f.t, names({"L1[2]"}), false).ok());  // L1 port 2 - S1 port 2
+  auto u = book.undrain(&f.t, names({"L1[2]", "S1[2]", "0x0000000000000200/2", "L1[2]"}), false);
+  ASSERT_TRUE(u.ok()) << u.error().message;
+  EXPECT_EQ(u->changed, (std::vector<DrainRecord>{{{0x200, 2}, false}}));
+  EXPECT_TRUE(u->already.empty());
+  EXPECT_TRUE(book.records().empty());
+  EXPECT_EQ(file_text(), kHeader);
+  ASSERT_TRUE(book.drain(f.t, names({"S0"}), false).ok());
+  auto s0 = book.undrain(&f.t, names({"S0", "0x300"}), false);
+  ASSERT_TRUE(s0.ok()) << s0.error().message;
+  EXPECT_EQ(s0->changed, (std::vector<DrainRecord>{{{0x300, 0}, false}}));
+  auto again = book.undrain(&f.t, names({"S0", "S1[2]", "L1[2]"}), false);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_TRUE(again->changed.empty());
+  EXPECT_EQ(again->already, (std::vector<DrainRecord>{{{0x300, 0}, false}, {{0x400, 2}, false}}));
+}
+
+// A drain the route check refuses (no engine of the chain routes the fabric with it) is not recorded, and the
+// message names the command, the parts and the check's own words; forced, it is recorded as forced and the
+// answer carries the reason. The check sees every drain: the recorded ones and the new ones.
+TEST_F(DrainBookTest, ADrainNoEngineRoutesIsRefusedUnlessForced) {
+  DrainBook book(path());
+  const DrainRouteCheck pass = [](std::span<const CableEnd>) -> Status { return Ok{}; };
+  ASSERT_TRUE(book.drain(f.t, names({"L0[1]"}), false, pass).ok());  // L0 - S0
+  std::vector<CableEnd> seen;
+  const DrainRouteCheck refuse = [&seen](std::span<const CableEnd> drains) -> Status {
+    seen.assign(drains.begin(), drains.end());
+    return make_error(ErrorCode::kDeclined, "every engine failed: ftree: not a fat tree");
+  };
+  const std::string before = file_text();
+  auto r = book.drain(f.t, names({"L1[1]"}), false, refuse);  // L1 - S0: S0 then joins nothing, no pair lost
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(r.error().message,
+            "smctl drain L1[1]: no engine of the chain routes the fabric with it drained (every engine failed: ftree: "
+            "not a fat tree): nothing drained; --force drains anyway (the SM then routes with minhop, as OpenSM "
+            "falls back to its default engine)");
+  EXPECT_EQ(seen, (std::vector<CableEnd>{{f.l0, 1}, {f.l1, 1}}));
+  EXPECT_EQ(book.records().size(), 1u);
+  EXPECT_EQ(file_text(), before);
+  auto forced = book.drain(f.t, names({"L1[1]"}), true, refuse);
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_EQ(forced->unroutable, "every engine failed: ftree: not a fat tree");
+  EXPECT_EQ(forced->separated, "");
+  EXPECT_EQ(file_text(), std::string(kHeader) + "0x0000000000000100 1 checked\n0x0000000000000200 1 forced\n");
+  seen.clear();
+  auto again = book.drain(f.t, names({"S0[2]"}), false, refuse);  // the same cable: nothing new to check
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_TRUE(again->changed.empty());
+  EXPECT_TRUE(seen.empty());
+}
+
+// Lines the fabric cannot apply are warned by file:line and part once the fabric is known; the good lines
+// and the parts not in the fabric stay (a switch powered off comes back drained).
+TEST_F(DrainBookTest, LoadedPartsTheFabricCannotApplyAreWarnedByLine) {
+  write("drained",
+        "# comment\n"
+        "0x0000000000000300 0 checked\n"     // S0: fine
+        "0x0000000000000999 0 checked\n"     // no such node
+        "0x0000000000000100 9 checked\n"     // L0 has 4 ports
+        "0x0000000000000010 0 forced\n"      // h0 whole: a CA is never drained whole
+        "0x0000000000000100 2 checked\n"     // L0 port 2: fine
+        "0x0000000000000100 77 checked\n");  // undrained below before the check
+  DrainBook book(path());
+  auto problems = book.load();
+  ASSERT_TRUE(problems.ok()) << problems.error().message;
+  EXPECT_TRUE(problems->empty());
+  EXPECT_EQ(book.records().size(), 6u);
+  ASSERT_TRUE(book.undrain(&f.t, names({"0x100/77"}), false).ok());
+  const std::string p = path();
+  EXPECT_EQ(book.check_loaded(f.t),
+            (std::vector<std::string>{
+                p + ":3: 0x0000000000000999 port 0: no node of the fabric has this GUID; kept, it drains nothing "
+                    "until the node is back",
+                p + ":4: 0x0000000000000100 (L0) has no port 9 (ports 1..4); it drains nothing (smctl undrain "
+                    "0x0000000000000100/9 removes it)",
+                p + ":5: 0x0000000000000010 (h0) port 0: a CA is never drained whole (name its cable); it drains "
+                    "nothing (smctl undrain 0x0000000000000010 removes it)",
+            }));
+  EXPECT_EQ(book.records().size(), 5u);         // every line kept
+  EXPECT_TRUE(book.check_loaded(f.t).empty());  // once
 }
 
 TEST_F(DrainBookTest, AGuidOutsideTheFabricIsUndrainedByItsText) {

@@ -292,5 +292,23 @@ TEST(ControlRender, BabblingPortNamesTheDisabledLinkEnd) {
             "since 2026-12-02T03:00:00Z\n");
 }
 
+// An undrain says each part it did not find drained; a forced drain no engine routes says why and what the
+// SM routes with instead.
+TEST(ControlRender, UndrainSaysNotDrainedAndAForcedDrainItsFallback) {
+  EXPECT_EQ(render("undrain", {{"undrained", {"switch 0x0000000000200004 (spine-0)"}},
+                               {"not_drained", {"cable 0x0000000000200004 (spine-0) port 1"}}}),
+            "undrained switch 0x0000000000200004 (spine-0)\n"
+            "not drained cable 0x0000000000200004 (spine-0) port 1\n");
+  EXPECT_EQ(render("undrain", {{"undrained", Json::array()}, {"not_drained", {"switch 0x0000000000200004 (spine-0)"}}}),
+            "not drained switch 0x0000000000200004 (spine-0)\nnothing changed\n");
+  EXPECT_EQ(render("drain", {{"drained", {"switch 0x0000000000200004 (spine-0)"}},
+                             {"already", Json::array()},
+                             {"unroutable", "no routing engine succeeded: [ftree: declined: not a fat tree]"},
+                             {"fallback_engine", "minhop"}}),
+            "drained switch 0x0000000000200004 (spine-0)\n"
+            "forced: no engine of the chain routes it (no routing engine succeeded: [ftree: declined: not a fat "
+            "tree]); the SM routes with minhop until it is undrained\n");
+}
+
 }  // namespace
 }  // namespace smd::control
