@@ -207,6 +207,40 @@ Result<NodeIndex> resolve_node(const FabricSnapshot& snap, std::string_view name
   return ep->node;
 }
 
+namespace {
+
+/// status.election: the election's counters, the handover awaited, the other SMs.
+Json election_json(const FabricSnapshot& snap) {
+  Json others = Json::array();
+  for (const SmPeer& sm : snap.other_sms) {
+    others.push_back({{"guid", format_guid(sm.guid)}, {"priority", sm.priority}, {"state", sm.state}, {"lid", sm.lid}});
+  }
+  return {
+      {"masters_seen", snap.masters_seen},
+      {"awaiting_handover_from",
+       snap.awaiting_handover_from ? Json(format_guid(snap.awaiting_handover_from)) : Json(nullptr)},
+      {"elections", snap.counters.elections},
+      {"handovers_sent", snap.counters.handovers_sent},
+      {"handovers_received", snap.counters.handovers_received},
+      {"two_masters", snap.counters.two_masters_found},
+      {"is_sm_restored", snap.counters.is_sm_restored},
+      {"sminfo_sets_refused", snap.counters.sminfo_sets_refused},
+      {"other_sms", std::move(others)},
+  };
+}
+
+/// status.drained: the operator's drains as the last sweep applied them.
+Json drained_json(const FabricSnapshot& snap) {
+  Json drained = Json::array();
+  for (const DrainedPartView& d : snap.drained) {
+    drained.push_back(
+        {{"node_guid", format_guid(d.part.node_guid)}, {"port", d.part.port}, {"what", d.what}, {"forced", d.forced}});
+  }
+  return drained;
+}
+
+}  // namespace
+
 Json status_json(const FabricSnapshot& snap) {
   const bool swept = snap.last_sweep_time != std::chrono::system_clock::time_point{};
   Json status = {
@@ -261,12 +295,7 @@ Json status_json(const FabricSnapshot& snap) {
                             {"first_held_back", off.first_deferred}};
   }
   // `smctl drain`: the parts routes go around, and the cables the last routing phase took out for them.
-  Json drained = Json::array();
-  for (const DrainedPartView& d : snap.drained) {
-    drained.push_back({{"node_guid", format_guid(d.part.node_guid)}, {"port", d.part.port}, {"what", d.what},
-                       {"forced", d.forced}});
-  }
-  status["drained"] = std::move(drained);
+  status["drained"] = drained_json(snap);
   status["drained_cables"] = snap.drained_cables;
   // smd --instance NAME: which of this host's SMs answered (null for the single SM).
   status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);
@@ -275,22 +304,7 @@ Json status_json(const FabricSnapshot& snap) {
     restart.push_back({{"key", k.key}, {"running", k.running}, {"file", k.file}});
   }
   status["needs_restart"] = std::move(restart);
-  Json others = Json::array();
-  for (const SmPeer& sm : snap.other_sms) {
-    others.push_back({{"guid", format_guid(sm.guid)}, {"priority", sm.priority}, {"state", sm.state}, {"lid", sm.lid}});
-  }
-  status["election"] = {
-      {"masters_seen", snap.masters_seen},
-      {"awaiting_handover_from",
-       snap.awaiting_handover_from ? Json(format_guid(snap.awaiting_handover_from)) : Json(nullptr)},
-      {"elections", snap.counters.elections},
-      {"handovers_sent", snap.counters.handovers_sent},
-      {"handovers_received", snap.counters.handovers_received},
-      {"two_masters", snap.counters.two_masters_found},
-      {"is_sm_restored", snap.counters.is_sm_restored},
-      {"sminfo_sets_refused", snap.counters.sminfo_sets_refused},
-      {"other_sms", std::move(others)},
-  };
+  status["election"] = election_json(snap);
   return status;
 }
 

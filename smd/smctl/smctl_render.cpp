@@ -30,23 +30,14 @@ std::string ms(const Json& j, const char* key) {
 /// A string element of an array (a problem, a declined engine's reason), printed as str() prints.
 std::string text(const Json& j) { return j.is_string() ? printable_text(j.get<std::string>()) : j.dump(); }
 
-void render_status(std::ostream& out, const Json& s) {
-  const Json& sweeps = s.at("sweeps");
-  const Json& last = s.at("last_sweep");
-  const Json& fabric = s.at("fabric");
-  out << std::left;
-  if (s.contains("instance") && s.at("instance").is_string()) {  // smd --instance NAME
-    out << std::setw(14) << "Instance" << str(s, "instance") << "\n";
-  }
-  out << std::setw(14) << "SM state" << str(s, "state") << " (priority " << str(s, "priority") << ")\n";
-  out << std::setw(14) << "SM port" << str(s, "sm_guid") << " LID " << str(s, "sm_lid") << "\n";
-  out << std::setw(14) << "Master" << str(s, "master_guid") << " LID " << str(s, "master_lid") << "\n";
+/// status: the election's counters, a handover awaited, the other SMs.
+void render_election_lines(std::ostream& out, const Json& s) {
   if (s.contains("election")) {  // daemons before issue 13 left it out
     const Json& e = s.at("election");
     out << std::setw(14) << "Election"
-        << "masters seen " << str(e, "masters_seen") << ", election rounds " << str(e, "elections") << ", handovers sent "
-        << str(e, "handovers_sent") << " received " << str(e, "handovers_received") << ", two masters "
-        << str(e, "two_masters") << ", IsSM restored " << str(e, "is_sm_restored") << "\n";
+        << "masters seen " << str(e, "masters_seen") << ", election rounds " << str(e, "elections")
+        << ", handovers sent " << str(e, "handovers_sent") << " received " << str(e, "handovers_received")
+        << ", two masters " << str(e, "two_masters") << ", IsSM restored " << str(e, "is_sm_restored") << "\n";
     if (e.contains("awaiting_handover_from") && !e.at("awaiting_handover_from").is_null()) {
       out << std::setw(14) << "Awaiting"
           << "HANDOVER from lower master " << str(e, "awaiting_handover_from") << "\n";
@@ -58,13 +49,42 @@ void render_status(std::ostream& out, const Json& s) {
       }
     }
   }
+}
+
+/// status: the policy's generation and a refused reload.
+void render_policy_lines(std::ostream& out, const Json& s) {
+  if (s.contains("policy")) {  // daemons before policy generations left it out
+    const Json& policy = s.at("policy");
+    out << std::setw(14) << "Policy" << str(policy, "generation") << " (" << str(policy, "source") << ")\n";
+    // A refused SIGHUP: the file on disk is not what runs.
+    if (policy.contains("reload_refused")) {
+      const Json& r = policy.at("reload_refused");
+      out << std::setw(14) << "Reload"
+          << "REFUSED since " << str(r, "since") << " (" << str(policy, "reloads_refused")
+          << " refused in all), running policy kept: " << str(r, "error") << "\n";
+    }
+  }
+}
+
+void render_status(std::ostream& out, const Json& s) {
+  const Json& sweeps = s.at("sweeps");
+  const Json& last = s.at("last_sweep");
+  const Json& fabric = s.at("fabric");
+  out << std::left;
+  if (s.contains("instance") && s.at("instance").is_string()) {  // smd --instance NAME
+    out << std::setw(14) << "Instance" << str(s, "instance") << "\n";
+  }
+  out << std::setw(14) << "SM state" << str(s, "state") << " (priority " << str(s, "priority") << ")\n";
+  out << std::setw(14) << "SM port" << str(s, "sm_guid") << " LID " << str(s, "sm_lid") << "\n";
+  out << std::setw(14) << "Master" << str(s, "master_guid") << " LID " << str(s, "master_lid") << "\n";
+  render_election_lines(out, s);
   out << std::setw(14) << "Sweeps"
       << "heavy " << str(sweeps, "heavy") << ", light " << str(sweeps, "light") << ", failed " << str(sweeps, "failed")
       << "\n";
   if (s.contains("sweeps_off") && s.at("sweeps_off").is_object()) {
     const Json& off = s.at("sweeps_off");
-    out << "Sweeps OFF since " << str(off, "since") << " by " << str(off, "by") << ": "
-        << str(off, "reason") << " (" << str(off, "held_back") << " heavy sweeps held back)\n";
+    out << "Sweeps OFF since " << str(off, "since") << " by " << str(off, "by") << ": " << str(off, "reason") << " ("
+        << str(off, "held_back") << " heavy sweeps held back)\n";
   }
   if (s.contains("drained") && !s.at("drained").empty()) {
     for (const Json& d : s.at("drained")) {
@@ -96,17 +116,9 @@ void render_status(std::ostream& out, const Json& s) {
   out << std::setw(14) << "Fabric" << str(fabric, "switches") << " switches, " << str(fabric, "cas") << " CAs, "
       << str(fabric, "links") << " links, " << str(fabric, "lids") << " ports with LIDs"
       << (configures ? "" : " (LIDs are the master's to assign)") << "\n";
-  if (s.contains("policy")) {  // daemons before policy generations left it out
-    const Json& policy = s.at("policy");
-    out << std::setw(14) << "Policy" << str(policy, "generation") << " (" << str(policy, "source") << ")\n";
-    // A refused SIGHUP: the file on disk is not what runs.
-    if (policy.contains("reload_refused")) {
-      const Json& r = policy.at("reload_refused");
-      out << std::setw(14) << "Reload" << "REFUSED since " << str(r, "since") << " (" << str(policy, "reloads_refused")
-          << " refused in all), running policy kept: " << str(r, "error") << "\n";
-    }
-  }
-  if (s.contains("metrics") && !s.at("metrics").is_null()) out << std::setw(14) << "Metrics" << str(s, "metrics") << "\n";
+  render_policy_lines(out, s);
+  if (s.contains("metrics") && !s.at("metrics").is_null())
+    out << std::setw(14) << "Metrics" << str(s, "metrics") << "\n";
   if (s.contains("log_level")) out << std::setw(14) << "Log level" << str(s, "log_level") << "\n";
   // Keys of the reloaded policy file that are not in effect: the running value stays until a restart.
   if (s.contains("needs_restart")) {
@@ -170,8 +182,8 @@ void render_lfts(std::ostream& out, const Json& tables) {
 void render_route(std::ostream& out, const Json& r) {
   const Json& src = r.at("src");
   const Json& dst = r.at("dst");
-  out << str(src, "name") << " (LID " << str(src, "lid") << ") -> " << str(dst, "name") << " (LID "
-      << str(dst, "lid") << "): " << str(r, "hop_count") << (str(r, "hop_count") == "1" ? " switch hop\n" : " switch hops\n");
+  out << str(src, "name") << " (LID " << str(src, "lid") << ") -> " << str(dst, "name") << " (LID " << str(dst, "lid")
+      << "): " << str(r, "hop_count") << (str(r, "hop_count") == "1" ? " switch hop\n" : " switch hops\n");
   out << "  " << std::left << std::setw(20) << "SWITCH" << std::setw(5) << "IN" << std::setw(5) << "OUT"
       << "NEXT\n";
   for (const Json& h : r.at("hops")) {
