@@ -229,6 +229,15 @@ Json election_json(const FabricSnapshot& snap) {
   };
 }
 
+/// status.history: the last sweeps and repairs, oldest first (SweepRecord::kHistory of them).
+Json history_json(const FabricSnapshot& snap) {
+  Json history = Json::array();
+  for (const SweepHistoryEntry& e : snap.history) {
+    history.push_back({{"time", iso_time(e.at)}, {"kind", e.kind}, {"ms", e.ms}, {"problems", e.problems}});
+  }
+  return history;
+}
+
 /// status.drained: the operator's drains as the last sweep applied them.
 Json drained_json(const FabricSnapshot& snap) {
   Json drained = Json::array();
@@ -296,6 +305,7 @@ Json status_json(const FabricSnapshot& snap) {
   }
   // `smctl drain`: the parts routes go around, and the cables the last routing phase took out for them.
   status["drained"] = drained_json(snap);
+  status["history"] = history_json(snap);
   status["drained_cables"] = snap.drained_cables;
   // smd --instance NAME: which of this host's SMs answered (null for the single SM).
   status["instance"] = snap.instance.empty() ? Json(nullptr) : Json(snap.instance);

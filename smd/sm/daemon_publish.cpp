@@ -21,7 +21,7 @@ std::shared_ptr<const FabricSnapshot> Daemon::snapshot() const {
 void Daemon::publish(const SweepSummary* summary) {
   auto snap = std::make_shared<FabricSnapshot>();
   if (summary) {
-    record_.note_last_sweep(*summary, std::chrono::system_clock::now());
+    record_.note_last_sweep(*summary, std::chrono::system_clock::now(), !summary->stopped_after_discovery);
   }
   snap->sm_state = mad::to_string(local_.state);
   snap->priority = policy_.sm.priority;
@@ -53,6 +53,7 @@ void Daemon::publish(const SweepSummary* summary) {
   snap->last_sweep = record_.last_sweep();
   snap->last_sweep_time = record_.last_sweep_time();
   snap->last_repair_ms = sweeps_.last_repair_ms();
+  snap->history.assign(record_.history().begin(), record_.history().end());
   snap->counters = record_.counters();
   snap->policy_generation = reloads_.generation();
   snap->policy_source = policy_.source;

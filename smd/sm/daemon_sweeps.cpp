@@ -137,6 +137,7 @@ void Daemon::after_configuring_sweep(const SweepSummary& s) {
     spdlog::info("repair: fabric consistent {:.1f} ms after the change was seen", *ms);
     ++record_.counters().repairs;
     record_.counters().repair_seconds_total += *ms / 1000.0;
+    record_.note_repair(*ms, std::chrono::system_clock::now());
   }
   local_.lid = runner_->topology() ? runner_->lids().base_lid(runner_->topology()->sm_node, runner_->topology()->sm_port)
                                  : Lid{0};

@@ -22,9 +22,18 @@ void SweepRecord::count_sweep(const SweepSummary& s) {
   }
 }
 
-void SweepRecord::note_last_sweep(const SweepSummary& s, std::chrono::system_clock::time_point at) {
+void SweepRecord::note_last_sweep(const SweepSummary& s, std::chrono::system_clock::time_point at, bool configured) {
   last_ = s;
   last_time_ = at;
+  const char* kind = !configured ? "discovery" : (s.subnet_up ? "sweep" : "failed");
+  remember({at, kind, s.total_ms, s.problems.size()});
+}
+
+void SweepRecord::note_repair(double ms, std::chrono::system_clock::time_point at) { remember({at, "repair", ms, 0}); }
+
+void SweepRecord::remember(SweepHistoryEntry e) {
+  history_.push_back(std::move(e));
+  while (history_.size() > kHistory) history_.pop_front();
 }
 
 }  // namespace smd

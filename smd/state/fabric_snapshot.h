@@ -90,6 +90,17 @@ struct SmPeer {
 };
 
 /// Maintenance (`smctl sweeps off`): since when, who asked, why, and what was held back meanwhile.
+/// One entry of the recent history (`smctl status` JSON, the fabric view's timeline): a heavy sweep or a
+/// repair, as the daemon saw it end.
+struct SweepHistoryEntry {
+  std::chrono::system_clock::time_point at;  ///< when it ended (wall clock)
+  /// "sweep" (the master configured, subnet up), "failed" (the master's sweep left problems), "discovery" (not
+  /// master: the fabric read, nothing configured), "repair" (a change seen -> tables consistent again).
+  std::string kind;
+  double ms = 0;              ///< the sweep's total; a repair's change-to-consistent time
+  std::size_t problems = 0;  ///< a sweep's problems
+};
+
 struct SweepsOffView {
   std::chrono::system_clock::time_point since{};
   std::string by;      ///< the requester ("uid 0 pid 4242")
@@ -143,6 +154,7 @@ struct FabricSnapshot {
   SweepSummary last_sweep;  ///< the last heavy sweep's summary
   std::chrono::system_clock::time_point last_sweep_time{};
   double last_repair_ms = 0;  ///< trap/port change -> tables consistent, last time it happened
+  std::vector<SweepHistoryEntry> history;  ///< the last sweeps and repairs, oldest first (SweepRecord::kHistory)
   DaemonCounters counters;
   /// The policy in effect: 1 for the one read at start-up, +1 for every reload that was accepted; its file.
   std::uint64_t policy_generation = 0;

@@ -22,7 +22,7 @@ let positions = new Map();  // node GUID -> {x, y}
 let selected = null;        // GUID of the node whose page is shown
 let lastSm = null;          // the previous /api/v1/sm answer, to see new sweeps and repairs
 let lastSa = null;          // {t, answers: Map attribute -> count}, for the SA's rates
-const timeline = [];        // {t: Date, kind, text}
+const timeline = [];        // {t: Date, kind, text}: status.history as drawn
 
 async function getJson(path) {
   const r = await fetch(path, { cache: "no-store" });
@@ -391,25 +391,15 @@ function drawSm(sm) {
   drawTimeline();
 }
 
-// Sweeps and repairs as the page sees them between two polls (the daemon keeps counters, not a history).
+// The daemon's recent history (status.history: its last sweeps and repairs, oldest first), so a page opened
+// now shows what happened before it.
 function noteEvents(sm) {
-  const s = sm.status;
-  const prev = lastSm && lastSm.status;
-  const sweepText = () => `heavy sweep, ${s.last_sweep.total_ms} ms, ` +
-    (s.last_sweep.subnet_up ? "SUBNET UP" : `${s.last_sweep.problems} problems`);
-  if (!prev) {
-    if (s.last_sweep.time) timeline.push({ t: new Date(s.last_sweep.time), kind: "sweep", text: sweepText() });
-  } else {
-    if (s.sweeps.heavy > prev.sweeps.heavy) {
-      timeline.push({ t: new Date(s.last_sweep.time || Date.now()), kind: s.last_sweep.subnet_up ? "sweep" : "failed",
-                      text: sweepText() + (s.sweeps.heavy - prev.sweeps.heavy > 1 ? ` (+${s.sweeps.heavy - prev.sweeps.heavy - 1} more)` : "") });
-    }
-    if (s.sweeps.repairs > prev.sweeps.repairs) {
-      timeline.push({ t: new Date(), kind: "repair", text: `repair, ${s.last_repair_ms} ms from change to consistent tables` });
-    }
-  }
+  const text = (e) => e.kind === "repair" ? `repair, ${e.ms.toFixed(1)} ms from change to consistent tables`
+    : e.kind === "discovery" ? `discovery sweep, ${e.ms.toFixed(1)} ms (another SM is master)`
+    : `heavy sweep, ${e.ms.toFixed(1)} ms, ` + (e.kind === "sweep" ? "SUBNET UP" : `${e.problems} problems`);
+  timeline.length = 0;
+  for (const e of sm.status.history || []) timeline.push({ t: new Date(e.time), kind: e.kind, text: text(e) });
   lastSm = sm;
-  while (timeline.length > 200) timeline.shift();
 }
 
 function drawTimeline() {
@@ -418,7 +408,7 @@ function drawTimeline() {
   const w = svg.clientWidth || 360;
   const now = Date.now();
   el("line", { x1: 0, x2: w, y1: 18, y2: 18, stroke: "#bbb" }, svg);
-  const colour = { sweep: "#2e7d32", failed: "#d32f2f", repair: "#1565c0" };
+  const colour = { sweep: "#2e7d32", failed: "#d32f2f", repair: "#1565c0", discovery: "#9e9e9e" };
   for (const e of timeline) {
     const age = now - e.t.getTime();
     if (age > TIMELINE_SPAN_MS) continue;

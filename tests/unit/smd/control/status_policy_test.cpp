@@ -70,5 +70,20 @@ TEST(StatusPolicy, ARefusedReloadIsShownWithItsErrorAndSinceWhenUntilOneIsAccept
   EXPECT_EQ(after.str().find("REFUSED"), std::string::npos) << after.str();
 }
 
+TEST(StatusPolicy, JsonCarriesTheSweepHistoryOldestFirst) {
+  FabricSnapshot snap;
+  const auto t = std::chrono::system_clock::time_point{} + std::chrono::seconds(1796000000);
+  snap.history = {{t, "sweep", 12.5, 0}, {t + std::chrono::seconds(2), "repair", 30.25, 0}};
+  const Json h = status_json(snap)["history"];
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0]["time"], "2026-11-30T00:53:20Z");
+  EXPECT_EQ(h[0]["kind"], "sweep");
+  EXPECT_EQ(h[0]["ms"], 12.5);
+  EXPECT_EQ(h[1]["time"], "2026-11-30T00:53:22Z");
+  EXPECT_EQ(h[1]["kind"], "repair");
+  EXPECT_EQ(h[1]["ms"], 30.25);
+  EXPECT_TRUE(status_json(FabricSnapshot{})["history"].empty());
+}
+
 }  // namespace
 }  // namespace smd::control

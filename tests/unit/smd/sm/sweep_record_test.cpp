@@ -64,5 +64,33 @@ TEST(SweepRecord, TheLastSweepIsTheOneNotedLast) {
   EXPECT_EQ(r.counters().heavy_sweeps, 0u);  // noting is not counting
 }
 
+TEST(SweepRecord, HistoryKeepsTheLastSweepsAndRepairsInOrder) {
+  SweepRecord r;
+  const auto t0 = std::chrono::system_clock::time_point{} + std::chrono::hours(1);
+  SweepSummary up = sweep(10, 1);
+  up.subnet_up = true;
+  SweepSummary bad = sweep(20, 1);
+  bad.problems.resize(3);
+  r.note_last_sweep(up, t0, /*configured=*/true);
+  r.note_repair(31.5, t0 + std::chrono::seconds(1));
+  r.note_last_sweep(bad, t0 + std::chrono::seconds(2), true);
+  r.note_last_sweep(up, t0 + std::chrono::seconds(3), /*configured=*/false);  // a standby's discovery
+  ASSERT_EQ(r.history().size(), 4u);
+  EXPECT_EQ(r.history()[0].kind, "sweep");
+  EXPECT_DOUBLE_EQ(r.history()[0].ms, 10);
+  EXPECT_EQ(r.history()[1].kind, "repair");
+  EXPECT_DOUBLE_EQ(r.history()[1].ms, 31.5);
+  EXPECT_EQ(r.history()[1].at, t0 + std::chrono::seconds(1));
+  EXPECT_EQ(r.history()[2].kind, "failed");
+  EXPECT_EQ(r.history()[2].problems, 3u);
+  EXPECT_EQ(r.history()[3].kind, "discovery");
+
+  // Bounded: the oldest entries go first.
+  for (std::size_t i = 0; i < SweepRecord::kHistory; ++i) r.note_repair(static_cast<double>(i), t0);
+  ASSERT_EQ(r.history().size(), SweepRecord::kHistory);
+  EXPECT_DOUBLE_EQ(r.history().front().ms, 0);
+  EXPECT_DOUBLE_EQ(r.history().back().ms, static_cast<double>(SweepRecord::kHistory - 1));
+}
+
 }  // namespace
 }  // namespace smd
