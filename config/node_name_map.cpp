@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::size_t kMaxErrorsListed = 20;
 
-bool blank(char c) { return c == ' ' || c == '\t'; }
+bool space_or_tab(char c) { return c == ' ' || c == '\t'; }
 
 std::string hex_guid(Guid guid) {
   char buf[24];
@@ -54,11 +54,11 @@ LineResult fail_at(std::size_t column, std::string message) {
 
 LineResult parse_line(std::string_view line) {
   std::size_t at = 0;
-  while (at < line.size() && blank(line[at])) ++at;
+  while (at < line.size() && space_or_tab(line[at])) ++at;
   if (at == line.size() || line[at] == '#') return {};
 
   const std::size_t guid_start = at;
-  while (at < line.size() && !blank(line[at]) && line[at] != '#') ++at;
+  while (at < line.size() && !space_or_tab(line[at]) && line[at] != '#') ++at;
   const std::string_view token = line.substr(guid_start, at - guid_start);
   const std::optional<Guid> guid = parse_guid(token);
   if (!guid) {
@@ -66,7 +66,7 @@ LineResult parse_line(std::string_view line) {
   }
   if (*guid == 0) return fail_at(guid_start, "GUID 0 names no node");
 
-  while (at < line.size() && blank(line[at])) ++at;
+  while (at < line.size() && space_or_tab(line[at])) ++at;
   if (at == line.size() || line[at] == '#') return fail_at(at, "GUID " + hex_guid(*guid) + " has no name");
 
   LineResult r;
@@ -78,7 +78,7 @@ LineResult parse_line(std::string_view line) {
     r.name = std::string(line.substr(at + 1, close - at - 1));
     if (r.name.empty()) return fail_at(at, "an empty name \"\" (delete the line to use the NodeDescription)");
     std::size_t after = close + 1;
-    while (after < line.size() && blank(line[after])) ++after;
+    while (after < line.size() && space_or_tab(line[after])) ++after;
     if (after < line.size() && line[after] != '#') {
       return fail_at(after, "text after the closing quote (a comment starts with '#')");
     }
@@ -89,7 +89,7 @@ LineResult parse_line(std::string_view line) {
       return fail_at(end, "a quote inside an unquoted name: quote the whole name");
     }
     std::size_t last = end;
-    while (last > at && blank(line[last - 1])) --last;
+    while (last > at && space_or_tab(line[last - 1])) --last;
     r.name = std::string(line.substr(at, last - at));
   }
   // The name is written to logs, JSON and Prometheus labels: a control character there is a mistake.

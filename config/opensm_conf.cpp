@@ -12,7 +12,7 @@ namespace {
 using F = OpenSmFate;
 using C = OpenSmConversion;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool osm_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // OpenSM's reader takes a line in pieces of at most 1022 bytes (fgets into 1023): a longer line's tail is
 // read as a line of its own.
@@ -236,7 +236,7 @@ const std::vector<OpenSmOption> kOptions = {
     {"log_prefix", "(null)", F::kMissing, C::kNone, "", "the journal names the unit"},
 };
 
-std::string where(const std::string& source, int line, int column) {
+std::string conf_where(const std::string& source, int line, int column) {
   return source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
 }
 
@@ -247,7 +247,7 @@ Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, cons
   // An editor's byte-order mark is invisible in a terminal: said by name rather than as a strange option.
   if (text.starts_with("\xEF\xBB\xBF")) {
     return make_error(ErrorCode::kInvalidInput,
-                      where(source_name, 1, 1) +
+                      conf_where(source_name, 1, 1) +
                           "a UTF-8 byte-order mark starts the file: OpenSM reads it as part of the first option's "
                           "name; save the file without it");
   }
@@ -259,7 +259,7 @@ Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, cons
       const auto c = static_cast<unsigned char>(full_line[i]);
       if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
         return make_error(ErrorCode::kInvalidInput,
-                          where(source_name, line_no, static_cast<int>(i) + 1) + "control character in the file");
+                          conf_where(source_name, line_no, static_cast<int>(i) + 1) + "control character in the file");
       }
     }
     // OpenSM cuts every line at its first '#', so a comment may follow a value on the same line.
@@ -267,25 +267,25 @@ Result<std::vector<OpenSmSetting>> parse_opensm_conf(std::string_view text, cons
     // A long comment is harmless; a long setting would not be read as written.
     if (line.size() > kMaxLineChars) {
       return make_error(ErrorCode::kInvalidInput,
-                        where(source_name, line_no, static_cast<int>(kMaxLineChars) + 1) + "line longer than " +
+                        conf_where(source_name, line_no, static_cast<int>(kMaxLineChars) + 1) + "line longer than " +
                             std::to_string(kMaxLineChars) + " characters (OpenSM would read the rest as another line)");
     }
     std::size_t i = 0;
-    while (i < line.size() && is_blank(line[i])) ++i;
+    while (i < line.size() && osm_blank(line[i])) ++i;
     if (i == line.size()) continue;
     const std::size_t name_start = i;
-    while (i < line.size() && !is_blank(line[i])) ++i;
+    while (i < line.size() && !osm_blank(line[i])) ++i;
     const std::string_view name = line.substr(name_start, i - name_start);
     const bool name_ok = std::all_of(
         name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
     if (!name_ok) {
-      return make_error(ErrorCode::kInvalidInput, where(source_name, line_no, static_cast<int>(name_start) + 1) + "'" +
-                                                      std::string(name.substr(0, 80)) +
+      return make_error(ErrorCode::kInvalidInput, conf_where(source_name, line_no, static_cast<int>(name_start) + 1) +
+                                                      "'" + std::string(name.substr(0, 80)) +
                                                       "' is not an option name (lower-case letters, digits, _)");
     }
-    while (i < line.size() && is_blank(line[i])) ++i;
+    while (i < line.size() && osm_blank(line[i])) ++i;
     std::size_t value_end = line.size();
-    while (value_end > i && is_blank(line[value_end - 1])) --value_end;
+    while (value_end > i && osm_blank(line[value_end - 1])) --value_end;
     // One pair of quotes around the whole value is OpenSM's, not the value's (its clean_val drops them).
     if (value_end > i && (line[i] == '"' || line[i] == '\'') && line[value_end - 1] == line[i]) {
       ++i;

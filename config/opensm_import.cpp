@@ -43,12 +43,12 @@ struct Entry {
   std::size_t setting = 0;        ///< index into the settings
 };
 
-std::string lower(std::string s) {
+std::string lower_copy(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
-std::optional<std::uint64_t> parse_unsigned(const std::string& text) {
+std::optional<std::uint64_t> parse_number(const std::string& text) {
   if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
   const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
   const std::string digits = hex ? text.substr(2) : text;
@@ -63,7 +63,7 @@ std::optional<std::uint64_t> parse_unsigned(const std::string& text) {
 }
 
 std::optional<bool> parse_bool(const std::string& text) {
-  const std::string t = lower(text);
+  const std::string t = lower_copy(text);
   if (t == "true" || t == "1") return true;
   if (t == "false" || t == "0") return false;
   return std::nullopt;
@@ -75,12 +75,12 @@ bool is_null(const std::string& text) { return text.empty() || text == "(null)";
 bool same_value(const std::string& a, const std::string& b) {
   if (a == b) return true;
   if (is_null(a) && is_null(b)) return true;
-  const auto na = parse_unsigned(a), nb = parse_unsigned(b);
+  const auto na = parse_number(a), nb = parse_number(b);
   if (na && nb) return *na == *nb;
-  return lower(a) == lower(b);
+  return lower_copy(a) == lower_copy(b);
 }
 
-std::string quoted(const std::string& s) {
+std::string c_quoted(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -99,7 +99,7 @@ std::string level_of_log_flags(std::uint64_t flags) {
 }
 
 Result<PartitionEnforcement> enforcement_of(const std::string& word) {
-  const std::string w = lower(word);
+  const std::string w = lower_copy(word);
   if (w == "both") return PartitionEnforcement::kBoth;
   if (w == "in") return PartitionEnforcement::kIn;
   if (w == "out") return PartitionEnforcement::kOut;
@@ -209,9 +209,9 @@ std::optional<std::string> format_if(const std::optional<T>& value, Format forma
 }
 
 std::optional<std::string> as_decimal(const std::string& v) {
-  return format_if(parse_unsigned(v), [](std::uint64_t n) { return std::to_string(n); });
+  return format_if(parse_number(v), [](std::uint64_t n) { return std::to_string(n); });
 }
-std::optional<std::string> as_hex64(const std::string& v) { return format_if(parse_unsigned(v), hex64_text); }
+std::optional<std::string> as_hex64(const std::string& v) { return format_if(parse_number(v), hex64_text); }
 std::optional<std::string> as_bool(const std::string& v) {
   return format_if(parse_bool(v), [](bool b) { return std::string(b ? "true" : "false"); });
 }
@@ -220,12 +220,10 @@ std::optional<std::string> as_not_bool(const std::string& v) {
 }
 // OpenSM counts milliseconds, smd whole seconds: rounded up, never below 1, so nothing fires sooner.
 std::optional<std::string> as_seconds(const std::string& v) {
-  return format_if(parse_unsigned(v),
+  return format_if(parse_number(v),
                    [](std::uint64_t ms) { return std::to_string(std::max<std::uint64_t>(1, (ms + 999) / 1000)); });
 }
-std::optional<std::string> as_log_level(const std::string& v) {
-  return format_if(parse_unsigned(v), level_of_log_flags);
-}
+std::optional<std::string> as_log_level(const std::string& v) { return format_if(parse_number(v), level_of_log_flags); }
 
 const ScalarConversion kScalarConversions[] = {
     {OpenSmConversion::kNumber, "not a number", as_decimal},
@@ -359,10 +357,10 @@ class Importer {
     for (const OpenSmSetting& line : settings_) {
       if (line.name != s.name) continue;
       const std::size_t space = line.value.find_first_of(" \t");
-      const auto sl = parse_unsigned(line.value.substr(0, space));
+      const auto sl = parse_number(line.value.substr(0, space));
       const auto v = space == std::string::npos
                          ? std::optional<std::uint64_t>{}
-                         : parse_unsigned(line.value.substr(line.value.find_first_not_of(" \t", space)));
+                         : parse_number(line.value.substr(line.value.find_first_not_of(" \t", space)));
       if (!sl || !v || *sl > 15) {
         not_carried(line, "not converted", "expected `SL value` with SL 0..15");
         continue;
@@ -397,10 +395,10 @@ class Importer {
     }
     switch (o.conversion) {
       case OpenSmConversion::kString:
-        if (!is_null(s.value)) add(s, i, o.smd_key, quoted(s.value));
+        if (!is_null(s.value)) add(s, i, o.smd_key, c_quoted(s.value));
         // OpenSM's unicast manager reads it for minhop's port order and dor's dimensions alike.
         if (s.name == "port_search_ordering_file" && !is_null(s.value)) {
-          add(s, i, "routing.dor.port_search_ordering_file", quoted(s.value));
+          add(s, i, "routing.dor.port_search_ordering_file", c_quoted(s.value));
         }
         if (s.name == "lfts_file" && !is_null(s.value) && s.value.front() != '/') {
           result_.warnings.push_back(at(s) + ": lfts_file " + s.value +
@@ -431,8 +429,8 @@ class Importer {
       case OpenSmConversion::kRoutingOrderFile:
         // OpenSM's minhop and updn both route in the file's order (osm_ucast_mgr.c); ftree and dfsssp do not.
         if (!is_null(s.value)) {
-          add(s, i, "routing.minhop.guid_routing_order_file", quoted(s.value));
-          add(s, i, "routing.updn.guid_routing_order_file", quoted(s.value));
+          add(s, i, "routing.minhop.guid_routing_order_file", c_quoted(s.value));
+          add(s, i, "routing.updn.guid_routing_order_file", c_quoted(s.value));
         }
         break;
       default: break;  // the scalar conversions above, and the options noted in convert_setting
@@ -495,7 +493,7 @@ class Importer {
       line.erase(0, line.find_first_not_of(" \t\r"));
       line.erase(line.find_last_not_of(" \t\r") + 1);
       if (line.empty() || line[0] == '#') continue;
-      const auto guid = parse_unsigned(line);
+      const auto guid = parse_number(line);
       if (!guid || *guid == 0) {
         not_carried(s, "not converted",
                     s.value + ":" + std::to_string(line_no) + ": '" + line.substr(0, 40) + "' is not a GUID");

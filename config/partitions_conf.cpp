@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <optional>
 #include <set>
 
 #include "config/mgid_text.h"
 #include "config/partitions_section.h"
 #include "config/yaml_fields.h"
+#include "routing/base/hex_text.h"
 #include "routing/base/result_context.h"
 
 namespace smd {
@@ -50,12 +50,6 @@ struct Statement {
   std::vector<McastGroupSpec> groups;
 };
 
-std::string hex4(unsigned value) {
-  char text[8];
-  std::snprintf(text, sizeof text, "0x%04x", value);
-  return text;
-}
-
 bool same_word(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
@@ -95,7 +89,7 @@ bool valid_utf8(std::string_view text) {
   return true;
 }
 
-bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool conf_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // Numbers as OpenSM reads them (strtoul base 0), except that a leading 0 (octal there) is refused: a
 // decimal GUID or key written with a leading zero would otherwise change value on the way over.
@@ -129,7 +123,7 @@ class Parser {
 
   std::optional<Failure> run(std::vector<Statement>& out) {
     while (true) {
-      while (i_ < text_.size() && (blank(text_[i_]) || text_[i_] == '\n')) advance();
+      while (i_ < text_.size() && (conf_blank(text_[i_]) || text_[i_] == '\n')) advance();
       if (i_ >= text_.size()) return std::nullopt;
       Statement statement;
       statement.at = pos_;
@@ -167,7 +161,7 @@ class Parser {
         it.has_value = true;
         field = &it.value;
         advance();
-        while (i_ < text_.size() && blank(text_[i_])) advance();
+        while (i_ < text_.size() && conf_blank(text_[i_])) advance();
         it.value_at = pos_;
         if (same_word(trim(it.key), "mgid")) {
           while (i_ < text_.size() && std::string_view(",;\n \t\r").find(text_[i_]) == std::string_view::npos) {
@@ -189,15 +183,15 @@ class Parser {
   static std::string trim(const std::string& s) {
     std::size_t b = 0;
     std::size_t e = s.size();
-    while (b < e && (blank(s[b]) || s[b] == '\n')) ++b;
-    while (e > b && (blank(s[e - 1]) || s[e - 1] == '\n')) --e;
+    while (b < e && (conf_blank(s[b]) || s[b] == '\n')) ++b;
+    while (e > b && (conf_blank(s[e - 1]) || s[e - 1] == '\n')) --e;
     return s.substr(b, e - b);
   }
 
   std::optional<Failure> definition(Statement& s) {
     bool first = true;
     while (true) {
-      while (i_ < text_.size() && (blank(text_[i_]) || text_[i_] == '\n')) advance();
+      while (i_ < text_.size() && (conf_blank(text_[i_]) || text_[i_] == '\n')) advance();
       Item it = item(",:;");
       if (first) {
         if (!valid_utf8(it.key)) return Failure{it.at, "the partition name is not valid UTF-8"};
@@ -209,7 +203,7 @@ class Parser {
           if (!pkey.ok()) return Failure{it.value_at, "P_Key " + pkey.error().message};
           if (*pkey & kPKeyFullBit) {
             warn(it.value_at, "P_Key " + it.value + ": bit 15 is not part of a P_Key (membership sets it); using " +
-                                  hex4(*pkey & 0x7fff));
+                                  hex_text(*pkey & 0x7fff, 4));
           }
           if ((*pkey & 0x7fff) == 0) return Failure{it.value_at, "P_Key " + it.value + ": 0 is not a valid P_Key"};
           s.pkey = static_cast<PKeyBase>(*pkey & 0x7fff);
@@ -345,7 +339,7 @@ class Parser {
   std::optional<Failure> properties(Statement& s) {
     std::optional<OpenGroup> open;
     while (true) {
-      while (i_ < text_.size() && blank(text_[i_])) advance();
+      while (i_ < text_.size() && conf_blank(text_[i_])) advance();
       if (i_ >= text_.size()) return Failure{s.at, "partition '" + s.name + "' is not ended by ';'"};
       const char c = text_[i_];
       if (c == '\n' || c == ':' || c == ';' || c == ',') {
@@ -467,7 +461,7 @@ Status assign_missing_pkeys(std::vector<Statement>& statements, Parser& parser) 
     }
     s.pkey = next;
     used.insert(next);
-    parser.warn(s.at, "partition '" + s.name + "' has no P_Key; assigned " + hex4(next) +
+    parser.warn(s.at, "partition '" + s.name + "' has no P_Key; assigned " + hex_text(next, 4) +
                           " (the lowest P_Key no other statement of the file names)");
   }
   return Ok{};
@@ -481,7 +475,7 @@ PartitionSpec& partition_for(const Statement& s, PartitionsSpec& spec, Parser& p
                            [&](const PartitionSpec& p) { return p.pkey == *s.pkey; });
   if (same != spec.partitions.end()) {
     if (!s.name.empty() && s.name != same->name) {
-      parser.warn(s.at, "P_Key " + hex4(*s.pkey) + " is partition '" + same->name + "' (" + same->where +
+      parser.warn(s.at, "P_Key " + hex_text(*s.pkey, 4) + " is partition '" + same->name + "' (" + same->where +
                             "); merged into it under that name");
     }
     return *same;
@@ -493,10 +487,10 @@ PartitionSpec& partition_for(const Statement& s, PartitionsSpec& spec, Parser& p
   PartitionSpec p;
   p.name = s.name;
   if (!p.name.empty() && named(p.name)) {
-    std::string renamed = s.name + "_" + hex4(*s.pkey);
+    std::string renamed = s.name + "_" + hex_text(*s.pkey, 4);
     while (named(renamed)) renamed += "_";
-    parser.warn(s.at, "partition name '" + s.name + "' is already used by another P_Key; P_Key " + hex4(*s.pkey) +
-                          " is named '" + renamed + "'");
+    parser.warn(s.at, "partition name '" + s.name + "' is already used by another P_Key; P_Key " +
+                          hex_text(*s.pkey, 4) + " is named '" + renamed + "'");
     p.name = std::move(renamed);
   }
   p.pkey = *s.pkey;

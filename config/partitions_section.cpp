@@ -1,12 +1,12 @@
 #include "config/partitions_section.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <unordered_map>
 
 #include "config/mgid_text.h"
+#include "routing/base/hex_text.h"
 
 namespace smd {
 
@@ -15,12 +15,6 @@ namespace {
 /// "file:line:column" (1-based) of a yaml-cpp mark: what PartitionSpec::where and friends hold.
 std::string where_of(const Diagnostics& diag, const YAML::Mark& mark) {
   return diag.source() + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-}
-
-std::string hex4(unsigned value) {
-  char text[8];
-  std::snprintf(text, sizeof text, "0x%04x", value);
-  return text;
 }
 
 void read_membership(MapReader& map, std::string_view key, std::optional<Membership>& out) {
@@ -324,7 +318,7 @@ void read_partitions(MapReader partitions, PartitionsSpec& out) {
         auto [same, fresh] = first_at.try_emplace(p->pkey, i);
         if (!fresh) {
           diag.fail(item["pkey"].Mark(), path + ".pkey",
-                    "P_Key " + hex4(p->pkey) + " is already partition [" + std::to_string(same->second) +
+                    "P_Key " + hex_text(p->pkey, 4) + " is already partition [" + std::to_string(same->second) +
                         "]; write one entry per P_Key");
           continue;
         }

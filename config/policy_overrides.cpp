@@ -10,7 +10,7 @@ namespace smd {
 
 namespace {
 
-Error invalid(std::string_view option, std::string_view text, const std::string& why) {
+Error invalid_option(std::string_view option, std::string_view text, const std::string& why) {
   return make_error(ErrorCode::kInvalidInput,
                     std::string(option) + " '" + printable_text(std::string(text)) + "': " + why);
 }
@@ -25,15 +25,15 @@ std::string joined(const std::vector<std::string>& names) {
 
 Result<unsigned> parse_priority_override(std::string_view text) {
   Result<std::uint64_t> value = parse_unsigned(text);
-  if (!value.ok()) return invalid("--priority", text, value.error().message);
-  if (*value > 15) return invalid("--priority", text, "an SM priority is 0..15");
+  if (!value.ok()) return invalid_option("--priority", text, value.error().message);
+  if (*value > 15) return invalid_option("--priority", text, "an SM priority is 0..15");
   return static_cast<unsigned>(*value);
 }
 
 Result<Guid> parse_guid_override(std::string_view text) {
   Result<std::uint64_t> value = parse_unsigned(text);
-  if (!value.ok()) return invalid("--guid", text, value.error().message);
-  if (*value == 0) return invalid("--guid", text, "GUID 0 names no port");
+  if (!value.ok()) return invalid_option("--guid", text, value.error().message);
+  if (*value == 0) return invalid_option("--guid", text, "GUID 0 names no port");
   return Guid{*value};
 }
 
@@ -45,13 +45,13 @@ Result<std::vector<std::string>> parse_engine_list_override(std::string_view tex
     const std::size_t comma = std::min(text.find(',', begin), text.size());
     const std::string name(text.substr(begin, comma - begin));
     const std::string where = "engine " + std::to_string(chain.size() + 1);
-    if (name.empty()) return invalid("--routing-engine", text, where + " is empty; known: " + joined(known));
+    if (name.empty()) return invalid_option("--routing-engine", text, where + " is empty; known: " + joined(known));
     if (std::find(known.begin(), known.end(), name) == known.end()) {
-      return invalid("--routing-engine", text,
-                     "unknown engine '" + printable_text(name) + "'; known: " + joined(known));
+      return invalid_option("--routing-engine", text,
+                            "unknown engine '" + printable_text(name) + "'; known: " + joined(known));
     }
     if (std::find(chain.begin(), chain.end(), name) != chain.end()) {
-      return invalid("--routing-engine", text, "'" + name + "' is listed twice");
+      return invalid_option("--routing-engine", text, "'" + name + "' is listed twice");
     }
     chain.push_back(name);
     if (comma == text.size()) break;

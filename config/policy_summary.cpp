@@ -10,7 +10,7 @@ namespace smd {
 
 namespace {
 
-std::string join(const std::vector<std::string>& items) {
+std::string join_commas(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
   return out;
@@ -27,7 +27,7 @@ std::string sm_port(const SmPolicy& sm) {
 
 std::string summarize_policy(const Policy& p) {
   std::string s;
-  s += "engines=" + join(p.routing.engines);
+  s += "engines=" + join_commas(p.routing.engines);
   s += " adaptive=" + std::string(p.routing.options.adaptive ? "on" : "off");
   // Each engine says what its own options are ("updn.roots=auto"), in registry order.
   for (const EngineFactory* engine : engine_factories()) {

@@ -13,6 +13,9 @@
 
 namespace smd {
 
+// The parser's own names, apart from partitions.conf's parser (Failure, Parser) and the rest of the library
+// with which a unity build compiles this file.
+namespace qos_policy_conf {
 namespace {
 
 /// GUIDs one port group may list (config/qos_section.cpp's bound) and P_Keys one level may list.
@@ -757,11 +760,12 @@ class Parser {
 };
 
 }  // namespace
+}  // namespace qos_policy_conf
 
 Result<QosPolicyImport> parse_qos_policy_conf(std::string_view text, const std::string& source_name,
                                               const PartitionsSpec& partitions) {
-  Parser parser(source_name, partitions);
-  if (std::optional<Failure> f = parser.run(text)) {
+  qos_policy_conf::Parser parser(source_name, partitions);
+  if (std::optional<qos_policy_conf::Failure> f = parser.run(text)) {
     return make_error(ErrorCode::kInvalidInput, source_name + ":" + std::to_string(f->line) + ":" +
                                                     std::to_string(f->column) + ": " + f->message);
   }

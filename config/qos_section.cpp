@@ -17,7 +17,9 @@ constexpr std::size_t kMaxQosListItems = 256;
 /// Port GUIDs and NodeDescriptions of one port group: a group of hosts may be large.
 constexpr std::size_t kMaxQosGroupPorts = 4096;
 
-std::string quoted(const YAML::Node& item) { return item.IsScalar() ? "'" + item.Scalar() + "'" : describe_kind(item); }
+std::string quoted_item(const YAML::Node& item) {
+  return item.IsScalar() ? "'" + item.Scalar() + "'" : describe_kind(item);
+}
 
 std::string trim(std::string_view text) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
@@ -25,7 +27,7 @@ std::string trim(std::string_view text) {
   return std::string(text);
 }
 
-std::vector<std::string> split(const std::string& text, char sep) {
+std::vector<std::string> split_on(const std::string& text, char sep) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -66,7 +68,7 @@ void read_vlarb(MapReader& map, std::string_view key, std::vector<VlArbEntry>& o
   std::vector<VlArbEntry> entries;
   if (raw->node.IsScalar()) {
     const std::string& text = raw->node.Scalar();
-    const std::vector<std::string> parts = trim(text).empty() ? std::vector<std::string>{} : split(text, ',');
+    const std::vector<std::string> parts = trim(text).empty() ? std::vector<std::string>{} : split_on(text, ',');
     if (parts.size() > kMaxVlArbEntries) {
       diag.fail(raw->mark, raw->path,
                 std::to_string(parts.size()) + " entries; a VLArbitration table holds at most " +
@@ -130,7 +132,7 @@ void read_sl2vl(MapReader& map, Sl2Vl& out) {
   Diagnostics& diag = map.diagnostics();
   Sl2Vl table{};
   if (raw->node.IsScalar()) {
-    const std::vector<std::string> parts = split(raw->node.Scalar(), ',');
+    const std::vector<std::string> parts = split_on(raw->node.Scalar(), ',');
     if (parts.size() != table.size()) {
       diag.fail(raw->mark, raw->path,
                 std::to_string(parts.size()) + " VLs; an SL2VL table has one for each of the 16 SLs");
@@ -162,7 +164,7 @@ void read_sl2vl(MapReader& map, Sl2Vl& out) {
     Result<std::uint64_t> vl =
         item.IsScalar()
             ? bounded(item.Scalar(), 0, 15)
-            : Result<std::uint64_t>(make_error(ErrorCode::kInvalidInput, "expected a VL, got " + quoted(item)));
+            : Result<std::uint64_t>(make_error(ErrorCode::kInvalidInput, "expected a VL, got " + quoted_item(item)));
     if (!vl.ok()) {
       diag.fail(mark, raw->path + "[" + std::to_string(sl) + "]", vl.error().message);
       return;
@@ -336,7 +338,7 @@ void read_levels(MapReader& qos, std::vector<QosLevel>& out) {
       }
       if (!code) {
         diag.fail(raw->mark, raw->path,
-                  "expected an MTU in bytes (256, 512, 1024, 2048, 4096), got " + quoted(raw->node));
+                  "expected an MTU in bytes (256, 512, 1024, 2048, 4096), got " + quoted_item(raw->node));
       }
       level.mtu_limit = code;
     }
@@ -346,7 +348,7 @@ void read_levels(MapReader& qos, std::vector<QosLevel>& out) {
         diag.fail(raw->mark, raw->path,
                   "expected a rate in Gb/s that IBA has a code for (2.5, 5, 10, 14, 20, 25, 28, 30, 40, 50, 56, "
                   "60, 80, 100, 112, 120, 168, 200, 300, 400, 600, 800, 1200), got " +
-                      quoted(raw->node));
+                      quoted_item(raw->node));
       }
       level.rate_limit = code;
     }

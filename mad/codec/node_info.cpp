@@ -6,7 +6,7 @@
 namespace smd::mad {
 
 namespace {
-constexpr FieldTable kFields{
+constexpr FieldTable kNodeInfoFields{
     bind<&NodeInfo::base_version, bytes_at(0, 1)>,
     bind<&NodeInfo::class_version, bytes_at(1, 1)>,
     bind<&NodeInfo::node_type, bytes_at(2, 1)>,
@@ -22,8 +22,8 @@ constexpr FieldTable kFields{
 };
 }  // namespace
 
-NodeInfo NodeInfo::decode(const SmpData& data) { return decode_keeping_raw<NodeInfo>(data, kFields); }
+NodeInfo NodeInfo::decode(const SmpData& data) { return decode_keeping_raw<NodeInfo>(data, kNodeInfoFields); }
 
-void NodeInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kFields); }
+void NodeInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kNodeInfoFields); }
 
 }  // namespace smd::mad

@@ -6,11 +6,9 @@
 namespace smd::mad {
 
 namespace {
-constexpr FieldTable kFields{
-    bind<&SmInfo::guid, bytes_at(0, 8)>,
-    bind<&SmInfo::sm_key, bytes_at(8, 8)>,
-    bind<&SmInfo::act_count, bytes_at(16, 4)>,
-    bind<&SmInfo::priority, at(20, 0, 4)>,
+constexpr FieldTable kSmInfoFields{
+    bind<&SmInfo::guid, bytes_at(0, 8)>,       bind<&SmInfo::sm_key, bytes_at(8, 8)>,
+    bind<&SmInfo::act_count, bytes_at(16, 4)>, bind<&SmInfo::priority, at(20, 0, 4)>,
     bind<&SmInfo::state, at(20, 4, 4)>,
 };
 }  // namespace
@@ -25,8 +23,8 @@ const char* to_string(SmState state) {
   return "UNKNOWN";
 }
 
-SmInfo SmInfo::decode(const SmpData& data) { return decode_keeping_raw<SmInfo>(data, kFields); }
+SmInfo SmInfo::decode(const SmpData& data) { return decode_keeping_raw<SmInfo>(data, kSmInfoFields); }
 
-void SmInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kFields); }
+void SmInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kSmInfoFields); }
 
 }  // namespace smd::mad

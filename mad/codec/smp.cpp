@@ -21,7 +21,7 @@ constexpr std::size_t kData = 64;
 constexpr std::size_t kInitialPath = 128;
 }  // namespace off
 
-constexpr std::uint8_t kBaseVersion = 1;
+constexpr std::uint8_t kSmpBaseVersion = 1;
 constexpr std::uint8_t kSmpClassVersion = 1;
 constexpr std::uint16_t kDirectionBit = 0x8000;
 }  // namespace
@@ -37,7 +37,7 @@ void encode_smp(const SmpRequest& req, std::uint64_t tid, std::span<std::uint8_t
   h.tid = tid;
   h.attr_id = req.attr_id;
   h.attr_mod = req.attr_mod;
-  write_field<mad_header::kBaseVersion>(p, kBaseVersion);
+  write_field<mad_header::kBaseVersion>(p, kSmpBaseVersion);
   encode_fields(p, h, kCommonMadHeader<SmpHeader>);
   bits::put64(p, off::kMKey, req.m_key);
   std::copy(req.data.begin(), req.data.end(), p + off::kData);

@@ -6,7 +6,7 @@
 namespace smd::mad {
 
 namespace {
-constexpr FieldTable kFields{
+constexpr FieldTable kSwitchInfoFields{
     bind<&SwitchInfo::linear_fdb_cap, bytes_at(0, 2)>,
     bind<&SwitchInfo::random_fdb_cap, bytes_at(2, 2)>,
     bind<&SwitchInfo::multicast_fdb_cap, bytes_at(4, 2)>,
@@ -28,8 +28,8 @@ constexpr FieldTable kFields{
 };
 }  // namespace
 
-SwitchInfo SwitchInfo::decode(const SmpData& data) { return decode_keeping_raw<SwitchInfo>(data, kFields); }
+SwitchInfo SwitchInfo::decode(const SmpData& data) { return decode_keeping_raw<SwitchInfo>(data, kSwitchInfoFields); }
 
-void SwitchInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kFields); }
+void SwitchInfo::encode(SmpData& data) const { encode_over_raw(*this, data, kSwitchInfoFields); }
 
 }  // namespace smd::mad

@@ -9,9 +9,9 @@
 namespace smd::mad::sa {
 
 namespace {
-constexpr FieldTable kTable{
-    bind<&ClassPortInfo::base_version, bytes_at(0, 1)>,     bind<&ClassPortInfo::class_version, bytes_at(1, 1)>,
-    bind<&ClassPortInfo::capability_mask, bytes_at(2, 2)>,  bind<&ClassPortInfo::capability_mask2, at(4, 0, 27)>,
+constexpr FieldTable kClassPortInfoTable{
+    bind<&ClassPortInfo::base_version, bytes_at(0, 1)>,    bind<&ClassPortInfo::class_version, bytes_at(1, 1)>,
+    bind<&ClassPortInfo::capability_mask, bytes_at(2, 2)>, bind<&ClassPortInfo::capability_mask2, at(4, 0, 27)>,
     bind<&ClassPortInfo::resp_time_value, at(7, 3, 5)>,
 };
 constexpr FieldSpan kRedirectQp = bytes_at(33, 3);
@@ -19,11 +19,11 @@ constexpr FieldSpan kRedirectQKey = bytes_at(36, 4);
 }  // namespace
 
 ClassPortInfo ClassPortInfo::decode(std::span<const std::uint8_t> rec) {
-  return decode_record<ClassPortInfo>(rec, kTable);
+  return decode_record<ClassPortInfo>(rec, kClassPortInfoTable);
 }
 
 void ClassPortInfo::encode(std::span<std::uint8_t> rec) const {
-  encode_record(*this, rec, kSize, kTable);
+  encode_record(*this, rec, kSize, kClassPortInfoTable);
   // Not redirected: the SA answers on QP1 itself (IBA 13.5.1.2 says to report QP1 and the QP1 Q_Key).
   put_field(rec, kRedirectQp, 1);
   put_field(rec, kRedirectQKey, 0x80010000u);

@@ -6,19 +6,21 @@
 namespace smd::mad::sa {
 
 namespace {
-constexpr FieldTable kTable{
+constexpr FieldTable kLinkRecordTable{
     bind<&LinkRecord::from_lid, bytes_at(0, 2)>,
     bind<&LinkRecord::from_port, bytes_at(2, 1)>,
     bind<&LinkRecord::to_port, bytes_at(3, 1)>,
     bind<&LinkRecord::to_lid, bytes_at(4, 2)>,
 };
-constexpr auto kFields = component_spans(kTable);
+constexpr auto kLinkRecordFields = component_spans(kLinkRecordTable);
 }  // namespace
 
-const RecordLayout kLinkRecordLayout{"LinkRecord", 0x0020, LinkRecord::kSize, kFields};
+const RecordLayout kLinkRecordLayout{"LinkRecord", 0x0020, LinkRecord::kSize, kLinkRecordFields};
 
-LinkRecord LinkRecord::decode(std::span<const std::uint8_t> rec) { return decode_record<LinkRecord>(rec, kTable); }
+LinkRecord LinkRecord::decode(std::span<const std::uint8_t> rec) {
+  return decode_record<LinkRecord>(rec, kLinkRecordTable);
+}
 
-void LinkRecord::encode(std::span<std::uint8_t> rec) const { encode_record(*this, rec, kSize, kTable); }
+void LinkRecord::encode(std::span<std::uint8_t> rec) const { encode_record(*this, rec, kSize, kLinkRecordTable); }
 
 }  // namespace smd::mad::sa

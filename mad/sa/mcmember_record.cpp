@@ -13,7 +13,7 @@ namespace {
 // The GIDs are 128 bits: coded apart, as PathRecord's.
 constexpr BitSpan kMgid = bytes_at(0, 16);
 constexpr BitSpan kPortGid = bytes_at(16, 16);
-constexpr FieldTable kTable{
+constexpr FieldTable kMcMemberRecordTable{
     coded_apart<kMgid>,
     coded_apart<kPortGid>,
     bind<&McMemberRecord::q_key, bytes_at(32, 4)>,
@@ -33,21 +33,22 @@ constexpr FieldTable kTable{
     bind<&McMemberRecord::join_state, at(48, 4, 4)>,
     bind<&McMemberRecord::proxy_join, at(49, 0, 1)>,
 };
-constexpr auto kFields = component_spans(kTable);
-static_assert(kFields.size() == field_count<McMemberRecordField>(), "one ComponentMask position per field");
+constexpr auto kMcMemberRecordFields = component_spans(kMcMemberRecordTable);
+static_assert(kMcMemberRecordFields.size() == field_count<McMemberRecordField>(),
+              "one ComponentMask position per field");
 }  // namespace
 
-const RecordLayout kMcMemberRecordLayout{"MCMemberRecord", 0x0038, McMemberRecord::kSize, kFields};
+const RecordLayout kMcMemberRecordLayout{"MCMemberRecord", 0x0038, McMemberRecord::kSize, kMcMemberRecordFields};
 
 McMemberRecord McMemberRecord::decode(std::span<const std::uint8_t> rec) {
-  auto r = decode_record<McMemberRecord>(rec, kTable);
+  auto r = decode_record<McMemberRecord>(rec, kMcMemberRecordTable);
   std::copy_n(rec.begin() + kMgid.bit_offset / 8, 16, r.mgid.begin());
   std::copy_n(rec.begin() + kPortGid.bit_offset / 8, 16, r.port_gid.begin());
   return r;
 }
 
 void McMemberRecord::encode(std::span<std::uint8_t> rec) const {
-  encode_record(*this, rec, kSize, kTable);
+  encode_record(*this, rec, kSize, kMcMemberRecordTable);
   std::copy(mgid.begin(), mgid.end(), rec.begin() + kMgid.bit_offset / 8);
   std::copy(port_gid.begin(), port_gid.end(), rec.begin() + kPortGid.bit_offset / 8);
 }

@@ -10,18 +10,18 @@ namespace smd::mad::sa {
 namespace {
 constexpr std::size_t kNodeInfoAt = 4;
 constexpr std::size_t kDescriptionAt = 44;
-constexpr FieldSpan kFields[] = {
+constexpr FieldSpan kNodeRecordFields[] = {
     bytes_at(0, 2),  bytes_at(2, 2),  bytes_at(4, 1),  bytes_at(5, 1),  bytes_at(6, 1),
     bytes_at(7, 1),  bytes_at(8, 8),  bytes_at(16, 8), bytes_at(24, 8), bytes_at(32, 2),
     bytes_at(34, 2), bytes_at(36, 4), bytes_at(40, 1), bytes_at(41, 3), bytes_at(kDescriptionAt, 64),
 };
 }  // namespace
 
-const RecordLayout kNodeRecordLayout{"NodeRecord", 0x0011, NodeRecord::kSize, kFields};
+const RecordLayout kNodeRecordLayout{"NodeRecord", 0x0011, NodeRecord::kSize, kNodeRecordFields};
 
 NodeRecord NodeRecord::decode(std::span<const std::uint8_t> rec) {
   NodeRecord r;
-  r.lid = static_cast<std::uint16_t>(get_field(rec, kFields[0]));
+  r.lid = static_cast<std::uint16_t>(get_field(rec, kNodeRecordFields[0]));
   std::copy_n(rec.begin() + kNodeInfoAt, kNodeInfoSize, r.node_info.begin());
   std::copy_n(rec.begin() + kDescriptionAt, r.description.size(), r.description.begin());
   return r;
@@ -29,7 +29,7 @@ NodeRecord NodeRecord::decode(std::span<const std::uint8_t> rec) {
 
 void NodeRecord::encode(std::span<std::uint8_t> rec) const {
   std::fill_n(rec.begin(), kSize, std::uint8_t{0});
-  put_field(rec, kFields[0], lid);
+  put_field(rec, kNodeRecordFields[0], lid);
   std::copy_n(node_info.begin(), kNodeInfoSize, rec.begin() + kNodeInfoAt);
   std::copy(description.begin(), description.end(), rec.begin() + kDescriptionAt);
 }

@@ -14,7 +14,7 @@ constexpr BitSpan kServiceIdHigh = bytes_at(0, 4);
 constexpr BitSpan kServiceIdLow = bytes_at(4, 4);
 constexpr BitSpan kDgid = bytes_at(8, 16);
 constexpr BitSpan kSgid = bytes_at(24, 16);
-constexpr FieldTable kHeadTable{
+constexpr FieldTable kPathRecordHeadTable{
     coded_apart<kServiceIdHigh>,
     coded_apart<kServiceIdLow>,
     coded_apart<kDgid>,
@@ -23,15 +23,15 @@ constexpr FieldTable kHeadTable{
     bind<&PathRecord::slid, bytes_at(42, 2)>,
 };
 constexpr std::size_t kProperties = 44;  // the path properties start here
-constexpr FieldTable kTailTable{
+constexpr FieldTable kPathRecordTailTable{
     bind<&PathRecord::preference, bytes_at(57, 1)>,
     reserved<bytes_at(58, 6)>,
 };
-constexpr auto kFields =
-    concat_shifted(concat_shifted(component_spans(kHeadTable), component_spans(kPathPropertiesFields), kProperties),
-                   component_spans(kTailTable), 0);
+constexpr auto kPathRecordFields = concat_shifted(
+    concat_shifted(component_spans(kPathRecordHeadTable), component_spans(kPathPropertiesFields), kProperties),
+    component_spans(kPathRecordTailTable), 0);
 static_assert(kProperties + kPathPropertiesSize == 57, "Preference follows PacketLifeTime");
-static_assert(kFields.size() == field_count<PathRecordField>(), "one ComponentMask position per field");
+static_assert(kPathRecordFields.size() == field_count<PathRecordField>(), "one ComponentMask position per field");
 
 void put_gid(std::span<std::uint8_t> rec, FieldSpan f, const Gid& gid) {
   std::copy(gid.begin(), gid.end(), rec.begin() + f.bit_offset / 8);
@@ -43,7 +43,7 @@ Gid get_gid(std::span<const std::uint8_t> rec, FieldSpan f) {
 }
 }  // namespace
 
-const RecordLayout kPathRecordLayout{"PathRecord", 0x0035, PathRecord::kSize, kFields};
+const RecordLayout kPathRecordLayout{"PathRecord", 0x0035, PathRecord::kSize, kPathRecordFields};
 
 Gid make_gid(std::uint64_t prefix, std::uint64_t guid) {
   Gid gid{};
@@ -65,9 +65,9 @@ std::uint64_t gid_guid(const Gid& gid) {
 }
 
 PathRecord PathRecord::decode(std::span<const std::uint8_t> rec) {
-  auto r = decode_record<PathRecord>(rec, kHeadTable);
+  auto r = decode_record<PathRecord>(rec, kPathRecordHeadTable);
   decode_fields(rec.data() + kProperties, r, kPathPropertiesFields);
-  decode_fields(rec.data(), r, kTailTable);
+  decode_fields(rec.data(), r, kPathRecordTailTable);
   r.service_id = (get_field(rec, kServiceIdHigh) << 32) | get_field(rec, kServiceIdLow);
   r.dgid = get_gid(rec, kDgid);
   r.sgid = get_gid(rec, kSgid);
@@ -75,9 +75,9 @@ PathRecord PathRecord::decode(std::span<const std::uint8_t> rec) {
 }
 
 void PathRecord::encode(std::span<std::uint8_t> rec) const {
-  encode_record(*this, rec, kSize, kHeadTable);
+  encode_record(*this, rec, kSize, kPathRecordHeadTable);
   encode_fields(rec.data() + kProperties, *this, kPathPropertiesFields);
-  encode_fields(rec.data(), *this, kTailTable);
+  encode_fields(rec.data(), *this, kPathRecordTailTable);
   put_field(rec, kServiceIdHigh, service_id >> 32);
   put_field(rec, kServiceIdLow, service_id & 0xFFFFFFFFu);
   put_gid(rec, kDgid, dgid);

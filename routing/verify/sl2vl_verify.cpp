@@ -1,21 +1,15 @@
 #include "routing/verify/sl2vl_verify.h"
 
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "routing/base/hex_text.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 
 namespace smd {
 namespace {
-
-std::string hex(std::uint64_t v, int width) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(v));
-  return buf;
-}
 
 /// A CA or router port that injects packets at a switch: the switch port it is cabled to and itself.
 struct Source {
@@ -39,7 +33,7 @@ class Sl2VlChecker {
     first_ = kind + format_guid(n.guid) + " \"" + n.description + "\" (DR " + format_dr_path(n.dr_path) + ") in port " +
              std::to_string(in) + " out port " + std::to_string(out) + " maps SL " + std::to_string(sl) + " to VL " +
              std::to_string(got) + " but the route's layer needs VL " + std::to_string(vl) + " (route from switch " +
-             format_guid(topo_.node(src).guid) + " to LID " + hex(dlid, 4) + ")";
+             format_guid(topo_.node(src).guid) + " to LID " + hex_text(dlid, 4) + ")";
   }
 
   std::uint64_t mismatches() const { return mismatches_; }

@@ -1,13 +1,13 @@
 #include "routing/verify/verify.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "routing/base/hex_text.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/verify/channel_deps.h"
@@ -22,15 +22,10 @@ enum WalkMark : std::uint8_t { kUnknown = 0, kOnPath = 1, kGood = 2, kBad = 3, k
 // through S large tables once per LID.
 constexpr unsigned kBlock = kLftBlockSize;
 
-std::string hex(std::uint64_t v, int width) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::string where(const Topology& topo, NodeIndex n) {
   const Node& node = topo.node(n);
-  return "switch " + hex(node.guid, 16) + " \"" + node.description + "\" (DR " + format_dr_path(node.dr_path) + ")";
+  return "switch " + hex_text(node.guid, 16) + " \"" + node.description + "\" (DR " + format_dr_path(node.dr_path) +
+         ")";
 }
 
 struct Problem {
@@ -177,7 +172,7 @@ class Walker {
 
   void problem(Lid lid, SwitchIndex s, const std::string& what) {
     if (out_.first && out_.first->lid <= lid) return;
-    out_.first = Problem{lid, where(sh_.topo, sh_.graph.node(s)) + " LID " + hex(lid, 4) + ": " + what};
+    out_.first = Problem{lid, where(sh_.topo, sh_.graph.node(s)) + " LID " + hex_text(lid, 4) + ": " + what};
   }
 
   /// Why entry p of switch s (not the LID's own switch) loses the packet, for the verifier's message.
@@ -189,8 +184,8 @@ class Walker {
         return "entry " + std::to_string(p) + " exceeds NumPorts " + std::to_string(sh_.graph.num_ports(s));
       case LftHop::kUncabled: return "entry " + std::to_string(p) + " is an uncabled port";
       case LftHop::kWrongPort:
-        return "entry " + std::to_string(p) + " leads to CA " + hex(sh_.topo.node(sh_.graph.peer_node(s, p)).guid, 16) +
-               " which does not own the LID";
+        return "entry " + std::to_string(p) + " leads to CA " +
+               hex_text(sh_.topo.node(sh_.graph.peer_node(s, p)).guid, 16) + " which does not own the LID";
       case LftHop::kForward:
       case LftHop::kDelivered:
       case LftHop::kLoop: break;
@@ -343,11 +338,12 @@ Status check_tops(const Topology& topo, const LidMap& lids, const RoutingTables&
     const Lft& lft = tables.lft[n];
     const Node& node = topo.node(n);
     if (lids.max_lid() > 0 && (lft.empty() || lft.top() < lids.max_lid())) {
-      return make_error(ErrorCode::kVerifyFailed, where(topo, n) + ": LinearFDBTop " + hex(lft.top(), 4) +
-                                                      " leaves LIDs up to " + hex(lids.max_lid(), 4) + " unrouted");
+      return make_error(ErrorCode::kVerifyFailed, where(topo, n) + ": LinearFDBTop " + hex_text(lft.top(), 4) +
+                                                      " leaves LIDs up to " + hex_text(lids.max_lid(), 4) +
+                                                      " unrouted");
     }
     if (node.lft_cap != 0 && lft.top() >= node.lft_cap) {
-      return make_error(ErrorCode::kVerifyFailed, where(topo, n) + ": LinearFDBTop " + hex(lft.top(), 4) +
+      return make_error(ErrorCode::kVerifyFailed, where(topo, n) + ": LinearFDBTop " + hex_text(lft.top(), 4) +
                                                       " exceeds LinearFDBCap " + std::to_string(node.lft_cap));
     }
   }
@@ -360,7 +356,7 @@ std::string describe_cycle(const Topology& topo, const SwitchGraph& graph, const
   const std::size_t shown = std::min<std::size_t>(cycle.size(), 8);
   for (std::size_t i = 0; i < shown; ++i) {
     const SwitchIndex s = slot_switch[cycle[i]];
-    out += (i ? " -> " : "") + hex(topo.node(graph.node(s)).guid, 16) + "[" +
+    out += (i ? " -> " : "") + hex_text(topo.node(graph.node(s)).guid, 16) + "[" +
            std::to_string(cycle[i] - graph.port_base(s)) + "]";
   }
   if (shown < cycle.size()) out += " -> ... (" + std::to_string(cycle.size()) + " channels)";
@@ -479,8 +475,8 @@ Result<VerifyReport> verify_tables(const Topology& topo, const LidMap& lids, con
   if (auto st = check_tops(topo, lids, tables); !st) return st.error();
   if (tables.layering && tables.layering->max_lid() < lids.max_lid()) {
     return make_error(ErrorCode::kVerifyFailed, "engine " + tables.engine + ": the VL layering covers LIDs up to " +
-                                                    hex(tables.layering->max_lid(), 4) + " but LIDs up to " +
-                                                    hex(lids.max_lid(), 4) + " are in use");
+                                                    hex_text(tables.layering->max_lid(), 4) + " but LIDs up to " +
+                                                    hex_text(lids.max_lid(), 4) + " are in use");
   }
   const SwitchGraph graph = SwitchGraph::build(topo);
   const std::size_t n = graph.num_switches();

@@ -12,15 +12,15 @@ namespace {
 
 /// A YAML value as JSON: true/false as booleans, plain decimal numbers as numbers, other scalars (hex
 /// GUIDs and keys, octal modes, names) as strings.
-nlohmann::json to_json(const YAML::Node& node) {
+nlohmann::json yaml_to_json(const YAML::Node& node) {
   if (node.IsSequence()) {
     nlohmann::json list = nlohmann::json::array();
-    for (const YAML::Node& item : node) list.push_back(to_json(item));
+    for (const YAML::Node& item : node) list.push_back(yaml_to_json(item));
     return list;
   }
   if (node.IsMap()) {
     nlohmann::json map = nlohmann::json::object();
-    for (const auto& pair : node) map[pair.first.Scalar()] = to_json(pair.second);
+    for (const auto& pair : node) map[pair.first.Scalar()] = yaml_to_json(pair.second);
     return map;
   }
   if (!node.IsScalar()) return nullptr;
@@ -61,7 +61,7 @@ int run_effective_config(const StartupPolicy& steps, bool json, std::ostream& ou
   for (const EffectiveKey& key : keys) {
     // A string key's value is a string, whatever its text looks like ("123", "true").
     const nlohmann::json value =
-        key.string && key.value.IsScalar() ? nlohmann::json(key.value.Scalar()) : to_json(key.value);
+        key.string && key.value.IsScalar() ? nlohmann::json(key.value.Scalar()) : yaml_to_json(key.value);
     doc["keys"].push_back({{"key", key.key}, {"value", value}, {"origin", key.origin}});
   }
   // Paths are bytes: one that is not UTF-8 is written with U+FFFD, as every JSON writer of smd does.

@@ -34,15 +34,12 @@
 #include "smd/state/ar_plan_json.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/guid2lid_file.h"
+#include "smd/sweep/phase_timer.h"
 
 namespace smd {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /// Run `step`, adding its wall time in ms to `into` (a PlanTimings field); returns what the step returns.
 template <class Step>

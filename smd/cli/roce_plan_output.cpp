@@ -17,15 +17,12 @@
 #include "smd/cli/loss_comparison_output.h"
 #include "smd/state/atomic_file.h"
 #include "smd/state/roce_plan_files.h"
+#include "smd/sweep/phase_timer.h"
 
 namespace smd {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 void text_row(std::ostream& out, const std::string& pattern, const roce::SchemeFigures& f) {
   char line[256];

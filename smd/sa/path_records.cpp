@@ -6,6 +6,7 @@
 
 #include "mad/sa/path_record.h"
 #include "smd/sa/partition_rules.h"
+#include "smd/sa/port_gid.h"
 #include "smd/sa/rate.h"
 
 namespace smd::sa {
@@ -13,8 +14,6 @@ namespace smd::sa {
 using namespace mad::sa;
 
 namespace {
-
-constexpr std::uint64_t kDefaultGidPrefix = 0xFE80000000000000ULL;
 
 /// One side of a query: the endports it may be, and the one LID it names (0 = any of theirs).
 struct Side {

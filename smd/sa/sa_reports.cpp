@@ -14,7 +14,8 @@ using namespace mad::sa;
 
 namespace {
 
-constexpr std::uint32_t kGsiQkey = 0x80010000u;
+// The GSI (QP1) Q_Key a subscriber takes its Reports on.
+constexpr std::uint32_t kSubscriberQkey = 0x80010000u;
 constexpr std::size_t kReportWindow = 16;         // Reports awaiting their ReportResp at once
 constexpr std::size_t kMaxQueuedReports = 65536;  // beyond: dropped and counted
 
@@ -42,7 +43,7 @@ void SaReports::queue(const mad::Notice& notice, Lid issuer_lid, const InformDb&
     p.mad = report_mad(notice, p.tid);
     p.to.lid = s.lid;
     p.to.qpn = s.qpn;
-    p.to.qkey = kGsiQkey;
+    p.to.qkey = kSubscriberQkey;
     if (reports_.size() >= kMaxQueuedReports) {
       ++counts.dropped["report-queue-full"];
       continue;

@@ -21,7 +21,7 @@ namespace {
 
 constexpr std::uint32_t kInf = 0xFFFFFFFFu;
 
-std::string name_of(const Topology& topo, const SwitchGraph& graph, SwitchIndex s) {
+std::string switch_name(const Topology& topo, const SwitchGraph& graph, SwitchIndex s) {
   return describe_node(topo.node(graph.node(s)));
 }
 
@@ -256,8 +256,8 @@ std::vector<std::pair<std::size_t, std::size_t>> leaf_groups(const std::vector<C
 /// leaf whose hosts are all down, taken for a top switch.
 Error unreachable_leaf(const Topology& topo, const SwitchGraph& graph, SwitchIndex v, SwitchIndex leaf, bool hostless) {
   return make_error(ErrorCode::kDeclined,
-                    "not a fat tree: switch " + name_of(topo, graph, v) + " cannot reach leaf " +
-                        name_of(topo, graph, leaf) + " going up then down" +
+                    "not a fat tree: switch " + switch_name(topo, graph, v) + " cannot reach leaf " +
+                        switch_name(topo, graph, leaf) + " going up then down" +
                         (hostless ? " (if it is a leaf whose hosts are all down, name the top switches in "
                                     "routing.ftree.roots: levels are then counted from them)"
                                   : ""));
