@@ -43,8 +43,8 @@ double spread(const CollectiveResult& c) {
 /// "the hottest cable A[1] -> B[2] carries 4 flows (and 11 more cables as much)".
 std::string hottest_clause(const std::vector<HotCable>& cables, std::uint32_t at_max) {
   if (cables.empty()) return "no switch cable carries a flow";
-  std::string s =
-      "its hottest switch cable " + cable_text(cables[0]) + " carries " + load_text(cables[0].load) + " flows";
+  std::string s = "its hottest switch cable " + cable_text(cables[0]) + " carries " + load_text(cables[0].load) +
+                  (cables[0].load == 1 ? " flow" : " flows");
   if (at_max > 1) s += " (" + std::to_string(at_max - 1) + " more cables as much)";
   return s;
 }
