@@ -58,7 +58,7 @@ TEST(SweepRecord, TheLastSweepIsTheOneNotedLast) {
   SweepSummary up = sweep(10, 1);
   up.subnet_up = true;
   const auto t = std::chrono::system_clock::now();
-  r.note_last_sweep(up, t);
+  r.note_last_sweep(up, t, /*configured=*/true);
   EXPECT_TRUE(r.last_sweep().subnet_up);
   EXPECT_EQ(r.last_sweep_time(), t);
   EXPECT_EQ(r.counters().heavy_sweeps, 0u);  // noting is not counting
