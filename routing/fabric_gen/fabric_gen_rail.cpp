@@ -21,6 +21,12 @@ Result<RailPorts> rail_ports(const RailSpec& s) {
   if (s.sus < 1 || s.hosts_per_su < 1 || s.rails < 1 || s.spines < 1 || s.links_per_pair < 1) {
     return bad_shape("rail", "scalable units, hosts per unit, rails, spines and links per pair must be >= 1");
   }
+  // No switch has more than 254 ports, so no count may exceed it; bounding each first keeps the products below
+  // from wrapping.
+  for (unsigned v : {s.sus, s.hosts_per_su, s.rails, s.spines, s.links_per_pair, s.cores}) {
+    if (v > 254)
+      return bad_shape("rail", "every count must be <= 254 (a switch has at most 254 ports), got " + std::to_string(v));
+  }
   if (s.cores > 0 && s.spines % s.rails != 0) {
     return bad_shape("rail", "with a core tier the spines form one plane per rail: spines (" +
                                  std::to_string(s.spines) + ") must be a multiple of rails (" +
@@ -38,6 +44,13 @@ Result<RailPorts> rail_ports(const RailSpec& s) {
   }
   if (s.cores > 0 && p.core > 254) {
     return bad_shape("rail", "a core would need " + std::to_string(p.core) + " > 254 ports");
+  }
+  // Every HCA and switch takes a unicast LID (IBA 4.1.3: 0x0001-0xBFFF).
+  const unsigned long lids = static_cast<unsigned long>(s.sus) * s.hosts_per_su * s.rails +
+                             static_cast<unsigned long>(s.sus) * s.rails + s.spines + s.cores;
+  if (lids > 49151) {
+    return bad_shape("rail", "the fabric would need " + std::to_string(lids) +
+                                 " LIDs (HCAs and switches); a subnet has 49151 unicast LIDs");
   }
   return p;
 }

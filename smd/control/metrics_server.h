@@ -22,7 +22,9 @@ namespace smd {
 Result<boost::asio::ip::tcp::endpoint> parse_listen(const std::string& listen);
 
 struct MetricsServerOptions {
-  std::size_t max_clients = 8;               ///< connections beyond this are closed at once
+  /// Connections beyond this are closed at once. A browser keeps about 4 keep-alive connections per open
+  /// fabric view, so 32 leaves room for several views and the scrapers beside them.
+  std::size_t max_clients = 32;
   std::chrono::milliseconds timeout{10000};  ///< per request read and per response write
 };
 

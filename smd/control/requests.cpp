@@ -88,6 +88,8 @@ std::optional<Result<Endpoint>> resolve_number(const FabricSnapshot& snap, std::
   std::uint64_t value = 0;
   if (name.size() > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X') &&
       parse_number(name.substr(2), 16, value)) {
+    // GUID 0 is no node's or port's (IBA 4.1.1): a CA's unused port 0 holds it in the model.
+    if (value == 0) return bad_input("no node, port GUID or LID " + std::string(name));
     if (auto n = topo.find(value)) return node_endpoint(snap, *n);
     for (NodeIndex n = 0; n < topo.size(); ++n) {
       const Node& node = topo.node(n);

@@ -121,6 +121,10 @@ TEST(FabricGenRail, RefusesImpossibleShapes) {
       {RailSpec{2, 4, 4, 6, 1, 2}, "multiple of rails"},
       {RailSpec{2, 250, 4, 8, 1, 0}, "a leaf would need 258 > 254 ports"},
       {RailSpec{16, 4, 8, 4, 2, 0}, "a spine would need 256 > 254 ports"},
+      // sus * rails * links wraps to 0 in 64 bits: refused before any product is formed.
+      {RailSpec{2147483648u, 1, 2147483648u, 1, 4, 0}, "every count must be <= 254"},
+      // Every switch fits its ports, but 1 x 200 x 254 = 50,800 HCAs exceed a subnet's unicast LIDs.
+      {RailSpec{1, 200, 254, 1, 1, 0}, "would need 51055 LIDs"},
   };
   for (const auto& [spec, words] : cases) {
     auto t = make_rail_optimized(spec);

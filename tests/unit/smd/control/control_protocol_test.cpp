@@ -180,6 +180,8 @@ TEST(ControlProtocol, ResolveNamesAndErrors) {
   EXPECT_EQ(*resolve_node(*snap, std::to_string(snap->lids->base_lid(spine1, 0))), spine1);
   EXPECT_EQ(resolve_node(*snap, "nosuch").error().message, "no node named 'nosuch'");
   EXPECT_EQ(resolve_node(*snap, "48000").error().message, "no port holds LID 48000");
+  // GUID 0 is nobody's, though a CA's unused port 0 holds it in the model.
+  EXPECT_EQ(resolve_node(*snap, "0x0").error().message, "no node, port GUID or LID 0x0");
 
   Topology dup = t;
   dup.mutable_node(by_name(t, "host-2")).description = "host-1";
