@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "routing/engines/dfsssp/dfsssp_factory.h"
 #include "routing/engines/ftree/ftree_factory.h"
@@ -74,7 +75,7 @@ TEST(EngineFactories, MinhopHasItsRoutingOrder) {
   minhop.guid_routing_order = {0x100005};
   minhop.hop_weights_file = "/etc/opensm/hop-weights";
   minhop.scatter_ports = 7;
-  options.engines.set(minhop);
+  options.engines.set(std::move(minhop));
   summary = minhop_factory().summarise(options);
   EXPECT_EQ(summary[0].value, "1");
   EXPECT_EQ(summary[1].value, "/etc/opensm/hop-weights");
