@@ -7,7 +7,7 @@
 
 #include "config/policy_loader.h"
 
-namespace smd {
+namespace smd::cc_section_test {
 namespace {
 
 Policy load(const std::string& yaml) {
@@ -121,4 +121,4 @@ TEST(CcSection, TheDocumentedDefaultPolicyLoadsToTheDefaults) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::cc_section_test

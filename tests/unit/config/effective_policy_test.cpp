@@ -11,7 +11,7 @@
 #include "config/policy_overrides.h"
 #include "config/policy_summary.h"
 
-namespace smd {
+namespace smd::effective_policy_test {
 namespace {
 
 struct Steps {
@@ -171,4 +171,4 @@ TEST(EffectivePolicy, QosFromTheFileIsShownAsWritten) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::effective_policy_test

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace smd {
+namespace smd::engine_option_reader_test {
 namespace {
 
 constexpr const char* kText =
@@ -77,4 +77,4 @@ TEST(MapOptionReader, FailPointsAtTheKeyOrTheSection) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::engine_option_reader_test

@@ -10,7 +10,7 @@
 #include "routing/engines/file/file_options.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::file_engine_policy_test {
 namespace {
 
 class FileEnginePolicy : public test::TempDirTest {
@@ -66,4 +66,4 @@ TEST_F(FileEnginePolicy, MissingDumpRefusesThePolicy) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::file_engine_policy_test

@@ -10,7 +10,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace smd {
+namespace smd::guid_list_file_test {
 namespace {
 
 std::string list_error(std::string_view text) {
@@ -93,4 +93,4 @@ TEST(GuidListFile, ReadsAFileAndNamesAMissingOne) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::guid_list_file_test

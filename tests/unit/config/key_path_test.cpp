@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::key_path_test {
 namespace {
 
 using Parts = std::vector<std::string>;
@@ -21,4 +21,4 @@ TEST(KeyPath, KeepsEmptyParts) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::key_path_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::listen_address_test {
 namespace {
 
 TEST(ListenAddress, AcceptsIpv4Ipv6AndLocalhost) {
@@ -39,4 +39,4 @@ TEST(ListenAddress, RefusesWhatCannotBeBound) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::listen_address_test

@@ -9,7 +9,7 @@
 #include "config/policy_loader.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::node_name_map_test {
 namespace {
 
 NodeNameMap parsed(std::string_view text, std::vector<std::string>* warnings = nullptr) {
@@ -165,4 +165,4 @@ TEST_F(NodeNameMapFile, APolicyNamingAMissingOrBadMapIsRefused) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::node_name_map_test

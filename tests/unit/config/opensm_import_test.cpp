@@ -18,7 +18,7 @@
 #include "routing/engines/file/file_options.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::opensm_import_test {
 namespace {
 
 // Runs the importer on `text` with a fake file system.
@@ -608,4 +608,4 @@ TEST(OpenSmImport, MalformedValuesAreNotCarried) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::opensm_import_test

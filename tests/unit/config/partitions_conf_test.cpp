@@ -7,7 +7,7 @@
 
 #include "tests/unit/config/partitions_expect.h"
 
-namespace smd {
+namespace smd::partitions_conf_test {
 namespace {
 
 PartitionsImport import(const std::string& text) {
@@ -330,4 +330,4 @@ INSTANTIATE_TEST_SUITE_P(All, PartitionsConfReject, ::testing::ValuesIn(kRejects
                          [](const ::testing::TestParamInfo<ConfReject>& p) { return std::string(p.param.name); });
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::partitions_conf_test

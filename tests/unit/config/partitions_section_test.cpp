@@ -5,7 +5,7 @@
 #include "config/policy_loader.h"
 #include "tests/unit/config/partitions_expect.h"
 
-namespace smd {
+namespace smd::partitions_section_test {
 namespace {
 
 PartitionsSpec load(const std::string& yaml) {
@@ -184,4 +184,4 @@ TEST(PartitionsSection, EnforcementValues) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::partitions_section_test

@@ -8,7 +8,7 @@
 #include "config/policy_loader.h"
 #include "tests/unit/config/partitions_expect.h"
 
-namespace smd {
+namespace smd::partitions_yaml_test {
 namespace {
 
 TEST(PartitionsYaml, TextOfASmallSpec) {
@@ -116,4 +116,4 @@ TEST(PartitionsYaml, RoundTripOfTheDefaults) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::partitions_yaml_test

@@ -6,7 +6,7 @@
 
 #include "config/policy_loader.h"
 
-namespace smd {
+namespace smd::perfmgr_section_test {
 namespace {
 
 Policy load(const std::string& yaml) {
@@ -76,9 +76,9 @@ TEST(PerfMgrSection, ThresholdKeysFollowPerfqueryNames) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::perfmgr_section_test
 
-namespace smd {
+namespace smd::perfmgr_section_test {
 namespace {
 
 // OpenSM's babbling_port_policy (default FALSE; 250 traps) and perfmgr_redir (default TRUE).
@@ -110,4 +110,4 @@ TEST(PerfMgrSection, BabblingRateOutOfRangeNamesTheKeyAndLine) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::perfmgr_section_test

@@ -14,7 +14,7 @@
 #include "tests/unit/config/partitions_expect.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::policy_file_test {
 namespace {
 
 const std::string kShippedPolicy = std::string(SMD_SOURCE_DIR) + "/config/smd.yaml";
@@ -315,4 +315,4 @@ TEST_F(PolicyFile, PermissionsOfMissingFileIsAnIoError) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_file_test

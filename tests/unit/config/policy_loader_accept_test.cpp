@@ -7,7 +7,7 @@
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
 
-namespace smd {
+namespace smd::policy_loader_accept_test {
 namespace {
 
 Policy load_ok(const std::string& yaml) {
@@ -225,4 +225,4 @@ TEST(PolicyLoaderAccept, EmptyCommentOnlyAndNullSectionsGiveDefaults) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_loader_accept_test

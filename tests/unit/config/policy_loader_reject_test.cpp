@@ -6,7 +6,7 @@
 #include "config/policy_loader.h"
 #include "routing/chain/registry.h"
 
-namespace smd {
+namespace smd::policy_loader_reject_test {
 namespace {
 
 struct RejectCase {
@@ -534,4 +534,4 @@ TEST(PolicyLoaderText, AHugeValueIsQuotedShortAndControlCharactersAreRefused) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_loader_reject_test

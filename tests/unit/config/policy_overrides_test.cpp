@@ -5,7 +5,7 @@
 
 #include "config/policy_loader.h"
 
-namespace smd {
+namespace smd::policy_overrides_test {
 namespace {
 
 TEST(PolicyOverrides, PriorityTakesZeroToFifteen) {
@@ -84,4 +84,4 @@ TEST(PolicyOverrides, OnlyWhatIsGivenIsApplied) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_overrides_test

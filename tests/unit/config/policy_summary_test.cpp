@@ -11,7 +11,7 @@
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/updn/updn_options.h"
 
-namespace smd {
+namespace smd::policy_summary_test {
 namespace {
 
 TEST(PolicySummary, Defaults) {
@@ -121,4 +121,4 @@ TEST(PolicySummary, SmPortChoices) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_summary_test

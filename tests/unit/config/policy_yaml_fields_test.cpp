@@ -3,7 +3,7 @@
 
 #include "config/yaml_fields.h"
 
-namespace smd {
+namespace smd::policy_yaml_fields_test {
 namespace {
 
 TEST(PolicyYamlFields, ParsesDecimalAndHex) {
@@ -68,4 +68,4 @@ TEST(PolicyYamlFields, SuggestsOnlyWithinTwoEdits) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_yaml_fields_test

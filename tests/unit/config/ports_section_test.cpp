@@ -7,7 +7,7 @@
 
 #include "config/policy_loader.h"
 
-namespace smd {
+namespace smd::ports_section_test {
 namespace {
 
 Policy load(const std::string& yaml) {
@@ -76,4 +76,4 @@ TEST(PortsSection, EdgeValuesAreAccepted) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::ports_section_test

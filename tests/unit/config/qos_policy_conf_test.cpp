@@ -9,7 +9,7 @@
 #include "config/policy_loader.h"
 #include "config/qos_yaml.h"
 
-namespace smd {
+namespace smd::qos_policy_conf_test {
 namespace {
 
 QosPolicyImport import(const std::string& text, const PartitionsSpec& partitions = default_partitions()) {
@@ -280,4 +280,4 @@ TEST(QosPolicyConf, RateCodesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::qos_policy_conf_test

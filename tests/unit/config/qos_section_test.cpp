@@ -6,7 +6,7 @@
 
 #include "config/policy_loader.h"
 
-namespace smd {
+namespace smd::qos_section_test {
 namespace {
 
 Policy load(const std::string& yaml) {
@@ -138,9 +138,9 @@ TEST(QosSection, IbaCodes) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::qos_section_test
 
-namespace smd {
+namespace smd::qos_section_test {
 namespace {
 
 std::string load_error(const std::string& yaml) {
@@ -189,4 +189,4 @@ TEST(QosSection, DataVlsAreTheLesserOfTheCaAndSwitchPorts) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::qos_section_test

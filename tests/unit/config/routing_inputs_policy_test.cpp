@@ -12,7 +12,7 @@
 #include "routing/engines/updn/updn_options.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::routing_inputs_policy_test {
 namespace {
 
 class RoutingInputs : public test::TempDirTest {
@@ -172,4 +172,4 @@ TEST_F(RoutingInputs, InlineErrorsAtTheirPlace) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::routing_inputs_policy_test

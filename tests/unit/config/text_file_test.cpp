@@ -10,7 +10,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::text_file_test {
 namespace {
 
 class TextFile : public test::TempDirTest {};
@@ -55,4 +55,4 @@ TEST_F(TextFile, MissingFileNamesPathAndErrno) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::text_file_test

@@ -8,7 +8,7 @@
 
 #include <random>
 
-namespace smd::mad {
+namespace smd::mad::cc_test {
 namespace {
 
 std::uint32_t ibmad(const std::uint8_t* p, MAD_FIELDS f) { return mad_get_field(const_cast<std::uint8_t*>(p), 0, f); }
@@ -201,4 +201,4 @@ TEST(CcMad, CongestionKeyInfoAgainstLibibmad) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::cc_test

@@ -9,7 +9,7 @@
 
 #include "tests/unit/mad/oracle.h"
 
-namespace smd::mad {
+namespace smd::mad::guid_info_test {
 namespace {
 
 TEST(GuidInfo, DecodeAgreesWithLibibmad) {
@@ -45,4 +45,4 @@ TEST(GuidInfo, EncodeWritesWhatLibibmadReads) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::guid_info_test

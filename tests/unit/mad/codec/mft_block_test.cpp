@@ -7,7 +7,7 @@
 #include "mad/codec/port_info.h"
 #include "tests/unit/mad/oracle.h"
 
-namespace smd::mad {
+namespace smd::mad::mft_block_test {
 namespace {
 
 TEST(MftBlock, EntryIIsBigEndianAtBytes2iAnd2iPlus1) {
@@ -68,4 +68,4 @@ TEST(MftBlock, MulticastFdbTopSupportedIsCapabilityMaskBit30) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::mft_block_test

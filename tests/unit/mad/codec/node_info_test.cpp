@@ -5,7 +5,7 @@
 
 #include "tests/unit/mad/oracle.h"
 
-namespace smd::mad {
+namespace smd::mad::node_info_test {
 namespace {
 
 using testing::oracle_get;
@@ -88,4 +88,4 @@ TEST(NodeInfo, DecodesAFieldSetByLibibmadAlone) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::node_info_test

@@ -5,7 +5,7 @@
 
 #include "tests/unit/mad/field_table.h"
 
-namespace smd::mad {
+namespace smd::mad::notice_test {
 namespace {
 
 using testing::oracle_get;
@@ -115,4 +115,4 @@ TEST(Notice, FullFormCarriesIssuerGidAtByte64) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::notice_test

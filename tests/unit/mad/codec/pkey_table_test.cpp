@@ -10,7 +10,7 @@
 
 #include "tests/unit/mad/oracle.h"
 
-namespace smd::mad {
+namespace smd::mad::pkey_table_test {
 namespace {
 
 TEST(PKeyTable, EntriesAreBigEndianWordsInIndexOrder) {
@@ -57,4 +57,4 @@ TEST(PKeyTable, AttributeModifierIsBlockAndPortInTheUpperHalf) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::pkey_table_test

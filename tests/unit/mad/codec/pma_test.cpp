@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-namespace smd::mad {
+namespace smd::mad::pma_test {
 namespace {
 
 using PmaData = std::array<std::uint8_t, kPmaDataSize>;
@@ -241,4 +241,4 @@ TEST(PmaMad, ShortBuffersDecodeAsZeroAndAreNotWritten) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::pma_test

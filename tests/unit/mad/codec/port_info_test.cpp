@@ -3,7 +3,7 @@
 
 #include "tests/unit/mad/field_table.h"
 
-namespace smd::mad {
+namespace smd::mad::port_info_test {
 namespace {
 
 using testing::FieldCase;
@@ -137,4 +137,4 @@ TEST(PortInfo, AttributeModifierCarriesSmSupportsExtendedSpeedsInBit31) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::port_info_test

@@ -4,7 +4,7 @@
 #include "mad/codec/sl2vl_table.h"
 #include "mad/codec/vlarb_table.h"
 
-namespace smd::mad {
+namespace smd::mad::qos_tables_test {
 namespace {
 
 TEST(Sl2VlTable, EvenSlInHighNibbleAndReservedBytesZeroed) {
@@ -79,4 +79,4 @@ TEST(VlArbBlock, ModifierIsBlockInHighHalfPortInLow) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::qos_tables_test

@@ -5,7 +5,7 @@
 
 #include "tests/unit/mad/field_table.h"
 
-namespace smd::mad {
+namespace smd::mad::sm_info_test {
 namespace {
 
 using testing::FieldCase;
@@ -32,4 +32,4 @@ TEST(SmInfo, StateNamesAreTheSpecNames) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::sm_info_test

@@ -7,7 +7,7 @@
 #include "mad/codec/node_description.h"
 #include "tests/unit/mad/oracle.h"
 
-namespace smd::mad {
+namespace smd::mad::small_attrs_test {
 namespace {
 
 TEST(NodeDescription, TrimsAtTheFirstNul) {
@@ -57,4 +57,4 @@ TEST(LftBlock, EntryIIsLidBaseplusI) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::small_attrs_test

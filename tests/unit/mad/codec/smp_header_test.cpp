@@ -8,7 +8,7 @@
 
 #include "mad/codec/smp.h"
 
-namespace smd::mad {
+namespace smd::mad::smp_header_test {
 namespace {
 
 using Mad = std::array<std::uint8_t, kMadSize>;
@@ -197,4 +197,4 @@ TEST(SmpHeader, ResponseToDirectedRouteGetSetsDBitAndKeepsPaths) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::smp_header_test

@@ -3,7 +3,7 @@
 
 #include "tests/unit/mad/field_table.h"
 
-namespace smd::mad {
+namespace smd::mad::switch_info_test {
 namespace {
 
 using testing::FieldCase;
@@ -50,4 +50,4 @@ TEST(SwitchInfo, SettingLinearFdbTopKeepsEverythingElse) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::switch_info_test

@@ -14,7 +14,7 @@
 #include "mad/sa/service_record.h"
 #include "tests/unit/smd/sa/sa_test_bits.h"
 
-namespace smd::mad::sa {
+namespace smd::mad::sa::component_mask_test {
 namespace {
 
 using smd::sa::testing::bit_range;
@@ -147,4 +147,4 @@ const Witness kWitnesses[] = {
 INSTANTIATE_TEST_SUITE_P(Libibmad, ComponentMaskWitness, ::testing::ValuesIn(kWitnesses));
 
 }  // namespace
-}  // namespace smd::mad::sa
+}  // namespace smd::mad::sa::component_mask_test

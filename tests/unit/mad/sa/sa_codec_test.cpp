@@ -19,7 +19,7 @@
 #include "mad/sa/table_records.h"
 #include "tests/unit/smd/sa/sa_test_bits.h"
 
-namespace smd::mad::sa {
+namespace smd::mad::sa::sa_codec_test {
 namespace {
 
 using smd::sa::testing::bit_range;
@@ -616,4 +616,4 @@ TEST(SaCodec, InformInfoRecordComponentBits) {
 }
 
 }  // namespace
-}  // namespace smd::mad::sa
+}  // namespace smd::mad::sa::sa_codec_test

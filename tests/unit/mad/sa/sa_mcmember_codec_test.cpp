@@ -10,7 +10,7 @@
 #include "mad/sa/sa_mad.h"
 #include "tests/unit/smd/sa/sa_test_bits.h"
 
-namespace smd::mad::sa {
+namespace smd::mad::sa::sa_mcmember_codec_test {
 namespace {
 
 using smd::sa::testing::bit_range;
@@ -91,4 +91,4 @@ TEST(McMemberCodec, LayoutMatchesTheNotes) {
 }
 
 }  // namespace
-}  // namespace smd::mad::sa
+}  // namespace smd::mad::sa::sa_mcmember_codec_test

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-namespace smd::mad {
+namespace smd::mad::gmp_thread_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -129,4 +129,4 @@ TEST(GmpManagerThread, APostWakesTheLoopWithItsChangeVisible) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::gmp_thread_test

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace smd::mad {
+namespace smd::mad::gmp_window_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -212,4 +212,4 @@ TEST(GmpWindow, AStopDropsWhatIsQueuedAndInFlight) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::gmp_window_test

@@ -6,7 +6,7 @@
 
 #include "mad/codec/smp.h"
 
-namespace smd::mad {
+namespace smd::mad::smi_gsi_test {
 namespace {
 
 TEST(SmiGsi, OnlySubnetManagementClassesTravelOnTheSmi) {
@@ -26,4 +26,4 @@ TEST(SmiGsi, APairIsSeparateWhenTheDeviceOrThePortDiffers) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::smi_gsi_test

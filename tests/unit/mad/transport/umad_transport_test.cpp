@@ -15,7 +15,7 @@
 #include <tuple>
 #include <vector>
 
-namespace smd::mad {
+namespace smd::mad::umad_transport_test {
 namespace {
 
 using Mad = std::array<std::uint8_t, kMadSize>;
@@ -417,4 +417,4 @@ TEST_F(TransportTest, ResponsesGoBackWhereTheRequestCameFrom) {
 }
 
 }  // namespace
-}  // namespace smd::mad
+}  // namespace smd::mad::umad_transport_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::hex_text_test {
 namespace {
 
 TEST(HexText, PadsToTheWidthAndWidensWhenNeeded) {
@@ -21,4 +21,4 @@ TEST(HexText, SixtyFourBitsAreSixteenDigits) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::hex_text_test

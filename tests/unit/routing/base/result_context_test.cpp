@@ -7,7 +7,7 @@
 #include <ios>
 #include <string>
 
-namespace smd {
+namespace smd::result_context_test {
 namespace {
 
 Status fail_with(ErrorCode code, const std::string& message) { return make_error(code, message); }
@@ -156,4 +156,4 @@ TEST(ResultContext, ConvertsToAPlainError) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::result_context_test

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace smd {
+namespace smd::safe_text_test {
 namespace {
 
 using namespace std::string_literals;
@@ -71,4 +71,4 @@ TEST(SafeText, PrometheusLabelValueUsesTheThreeEscapesOfTheTextFormat) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::safe_text_test

@@ -13,7 +13,7 @@
 #include "tests/unit/routing/hand_node.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::registry_test {
 namespace {
 
 // GUIDs counted from 0x9000 in call order.
@@ -150,9 +150,9 @@ TEST(Chain, ALaterEngineDeadlockFreeForAllRoutesStillWins) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::registry_test
 
-namespace smd {
+namespace smd::registry_test {
 namespace {
 
 TEST(Registry, HandingFtreeItsLastRootsKeepsTheNodeListsAndReverseHops) {
@@ -174,4 +174,4 @@ TEST(Registry, HandingFtreeItsLastRootsKeepsTheNodeListsAndReverseHops) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::registry_test

@@ -28,7 +28,7 @@
 #include "routing/model/vl_layers.h"
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::route_after_change_test {
 namespace {
 
 using test::make_node;
@@ -340,4 +340,4 @@ TEST(RouteAfterChange, MissingInputsAreRefused) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::route_after_change_test

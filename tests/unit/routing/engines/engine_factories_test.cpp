@@ -12,7 +12,7 @@
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/engines/updn/updn_options.h"
 
-namespace smd {
+namespace smd::engine_factories_test {
 namespace {
 
 TEST(EngineFactories, RootedEnginesReadRootsAndNameThemselves) {
@@ -102,4 +102,4 @@ TEST(EngineFactories, SsspAndDfssspHaveTheirRoutingOrder) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::engine_factories_test

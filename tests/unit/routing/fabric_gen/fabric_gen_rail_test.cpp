@@ -13,7 +13,7 @@
 #include "routing/netfile/netfile.h"
 #include "routing/netfile/netfile_writer.h"
 
-namespace smd {
+namespace smd::fabric_gen_rail_test {
 namespace {
 
 /// Node index by description; -1 when absent.
@@ -136,4 +136,4 @@ TEST(FabricGenRail, RefusesImpossibleShapes) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::fabric_gen_rail_test

@@ -15,7 +15,7 @@
 #include "routing/netfile/netfile.h"
 #include "routing/netfile/netfile_writer.h"
 
-namespace smd {
+namespace smd::fabric_gen_test {
 namespace {
 
 std::size_t ipow(std::size_t b, unsigned e) {
@@ -456,9 +456,9 @@ TEST(SmallFabrics, SingleAndTwoSwitch) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::fabric_gen_test
 
-namespace smd {
+namespace smd::fabric_gen_test {
 namespace {
 
 TEST(TorusDims, ParsesSizesSeparatedByX) {
@@ -490,9 +490,9 @@ TEST(TorusDims, RefusesMalformedDims) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::fabric_gen_test
 
-namespace smd {
+namespace smd::fabric_gen_test {
 namespace {
 
 // Port sums near 2^32 must not wrap past the 254-port check (a wrapped sum made the generators allocate
@@ -508,4 +508,4 @@ TEST(GeneratorLimits, HugeCountsAreRefusedNotWrapped) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::fabric_gen_test

@@ -14,7 +14,7 @@
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 
-namespace smd {
+namespace smd::cable_isolation_test {
 namespace {
 
 using test::make_node;
@@ -231,4 +231,4 @@ TEST(CableIsolation, LeafSpineRoutedWithoutTheIsolatedCable) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::cable_isolation_test

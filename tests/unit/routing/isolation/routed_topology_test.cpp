@@ -8,7 +8,7 @@
 
 #include "tests/unit/routing/two_spine_fabric.h"
 
-namespace smd {
+namespace smd::routed_topology_test {
 namespace {
 
 using test::TwoSpineFabric;
@@ -86,4 +86,4 @@ TEST(RoutedTopology, OutOfRangeDrainsAreSkipped) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::routed_topology_test

@@ -6,7 +6,7 @@
 
 #include "routing/fabric_gen/fabric_gen.h"
 
-namespace smd {
+namespace smd::lid_assign_test {
 namespace {
 
 // Every endport must own 2^LMC aligned LIDs (switch port 0: one LID), no LID shared.
@@ -134,9 +134,9 @@ TEST(LidAssign, Guid2LidViewRoundTrips) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::lid_assign_test
 
-namespace smd {
+namespace smd::lid_assign_test {
 namespace {
 
 // Two single-switch fabrics for the reservation tests: host-0..host-3 on one switch.
@@ -187,4 +187,4 @@ TEST(LidAssign, MergeNeverLeavesTwoGuidsOnOneLid) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::lid_assign_test

@@ -10,7 +10,7 @@
 
 #include "routing/fabric_gen/fabric_gen.h"
 
-namespace smd {
+namespace smd::mcast_cables_test {
 namespace {
 
 TEST(McastCables, VisitsOnlySwitchCablesAndNamesEachCableOnce) {
@@ -36,4 +36,4 @@ TEST(McastCables, VisitsOnlySwitchCablesAndNamesEachCableOnce) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mcast_cables_test

@@ -16,7 +16,7 @@
 #include "routing/mcast/mcast_verify.h"
 #include "routing/model/hop_table.h"
 
-namespace smd {
+namespace smd::mcast_tree_test {
 namespace {
 
 McastPortMask mask_of(std::initializer_list<PortNum> ports) {
@@ -372,4 +372,4 @@ TEST(McastTree, SpreadOnAThreeLevelTreeToo) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mcast_tree_test

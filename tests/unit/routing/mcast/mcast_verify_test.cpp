@@ -10,7 +10,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/mcast/mcast_tree.h"
 
-namespace smd {
+namespace smd::mcast_verify_test {
 namespace {
 
 // leaf-spine 2 leaves x 2 spines x 2 hosts: hosts 0,1 on leaf-0 ports 1,2; hosts 2,3 on leaf-1; leaf port
@@ -148,4 +148,4 @@ TEST(McastVerify, ABuiltTreeWithOnePortRemovedAnywhereIsAlwaysRefused) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mcast_verify_test

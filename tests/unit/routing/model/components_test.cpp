@@ -8,7 +8,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "routing/netfile/netfile.h"
 
-namespace smd {
+namespace smd::components_test {
 namespace {
 
 TEST(Components, AGeneratedFabricIsOnePiece) {
@@ -36,4 +36,4 @@ TEST(Components, IslandsAndLoneNodesAreNamed) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::components_test

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace smd {
+namespace smd::enum_names_test {
 namespace {
 
 TEST(EnumNames, NodeTypeWordsFollowTheVocabularyGiven) {
@@ -44,4 +44,4 @@ TEST(EnumNames, EnumNameLooksUpItsTableAndFallsBack) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::enum_names_test

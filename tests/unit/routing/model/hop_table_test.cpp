@@ -12,7 +12,7 @@
 
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::hop_table_test {
 namespace {
 
 using test::make_node;
@@ -179,4 +179,4 @@ TEST(ParallelForDynamic, EveryItemRunsOnceInRangesOfAtMostTheGrain) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::hop_table_test

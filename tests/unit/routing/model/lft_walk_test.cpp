@@ -19,7 +19,7 @@
 
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::lft_walk_test {
 namespace {
 
 using test::make_node;
@@ -216,4 +216,4 @@ TEST(SwitchLfts, ReadsTablesByNodeIndexWithNoPortBeyond) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::lft_walk_test

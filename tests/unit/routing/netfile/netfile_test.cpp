@@ -15,7 +15,7 @@
 #include "config/netfile_file.h"
 #include "routing/netfile/netfile_writer.h"
 
-namespace smd {
+namespace smd::netfile_test {
 namespace {
 
 Result<Topology> parse(const std::string& text) { return parse_netfile(text, "t.net", netfile_file_includes()); }
@@ -423,4 +423,4 @@ TEST(BundledFabrics, ReadWithTheDocumentedShape) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::netfile_test

@@ -7,7 +7,7 @@
 
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::partition_plan_test {
 namespace {
 
 constexpr Guid kS = 0x200000, kT = 0x200001, kA = 0xa0, kB = 0xb0;
@@ -289,4 +289,4 @@ TEST(PartitionPlan, PKeysShareFollowsIbaMatching) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::partition_plan_test

@@ -8,7 +8,7 @@
 
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::qos_levels_test {
 namespace {
 
 constexpr Guid kSwitchNode = 0x2000, kSwitchPort0 = 0x200000, kPortA = 0xa1, kPortB = 0xb1, kPortR = 0xc1;
@@ -164,4 +164,4 @@ TEST(QosLevels, ARuleNamingAnUndefinedGroupNeverMatches) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::qos_levels_test

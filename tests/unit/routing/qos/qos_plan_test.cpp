@@ -6,7 +6,7 @@
 #include "routing/qos/sl2vl_plan.h"
 #include "routing/qos/vlarb_plan.h"
 
-namespace smd {
+namespace smd::qos_plan_test {
 namespace {
 
 // Two switches (ports 1 = the cable, 2..3 = hosts), four one-port hosts, every port VLCap `cap`.
@@ -205,4 +205,4 @@ TEST(VlArbPlan, OneDataVlOrUnknownCapGetsNothing) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::qos_plan_test

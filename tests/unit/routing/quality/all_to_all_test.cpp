@@ -14,7 +14,7 @@
 #include "routing/quality/report.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::all_to_all_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -157,4 +157,4 @@ TEST(LidMajorLfts, StoreEqualsSetAndLeavesUnstagedLidsAlone) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::all_to_all_test

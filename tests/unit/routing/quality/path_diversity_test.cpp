@@ -14,7 +14,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::path_diversity_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -160,4 +160,4 @@ TEST(ShortestPathCount, KaryTreeLeafToLeafByHand) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::path_diversity_test

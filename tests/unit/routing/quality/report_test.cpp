@@ -10,7 +10,7 @@
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
-namespace smd {
+namespace smd::report_test {
 namespace {
 
 using test::make_node;
@@ -192,4 +192,4 @@ TEST(Quality, GeneratedTreesMatchBruteForceShiftsAndAllToAll) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::report_test

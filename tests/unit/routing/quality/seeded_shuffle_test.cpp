@@ -9,7 +9,7 @@
 #include <random>
 #include <utility>
 
-namespace smd {
+namespace smd::seeded_shuffle_test {
 namespace {
 
 TEST(SeededShuffle, IsAPermutationOfAllIndices) {
@@ -48,4 +48,4 @@ TEST(SeededShuffle, FollowsTheStandardEngineStepByStep) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::seeded_shuffle_test

@@ -13,7 +13,7 @@
 #include "routing/roce/clos_plan.h"
 #include "tests/unit/routing/roce_fabrics.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_bgp_fib_test {
 namespace {
 
 /// (port, neighbour switch index) of every switch-to-switch cable of plan switch s, port order.
@@ -146,4 +146,4 @@ TEST(RoceBgpFib, NotAClosStillMatchesTheSimulation) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_bgp_fib_test

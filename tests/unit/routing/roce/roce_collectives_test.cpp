@@ -20,7 +20,7 @@
 #include "routing/roce/maxmin.h"
 #include "tests/unit/routing/roce/routed_fabric_test.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_collectives_test {
 namespace {
 
 std::vector<std::uint32_t> identity(std::size_t r) {
@@ -269,4 +269,4 @@ TEST_F(RoceCollectiveCompare, CrossbarIsIdealAndRanksAreChecked) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_collectives_test

@@ -16,7 +16,7 @@
 #include "routing/roce/maxmin.h"
 #include "tests/unit/routing/roce/routed_fabric_test.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_compare_test {
 namespace {
 
 TEST(RoceMaxMin, HandSolvedProgressiveFilling) {
@@ -276,4 +276,4 @@ TEST_F(RoceCompare, AdaptiveUsesTheTablesArGroups) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_compare_test

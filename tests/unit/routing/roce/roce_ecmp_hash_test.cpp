@@ -9,7 +9,7 @@
 
 #include "routing/roce/ecmp_hash.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_ecmp_hash_test {
 namespace {
 
 std::uint32_t crc_of(const std::string& s) {
@@ -120,4 +120,4 @@ TEST(RoceHash, QpnKeyMatchesZlibAndAppendsToTheFiveTupleHash) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_ecmp_hash_test

@@ -13,7 +13,7 @@
 #include "routing/roce/hop_groups.h"
 #include "tests/unit/routing/roce_fabrics.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_fib_test {
 namespace {
 
 /// Switch-to-switch hop counts from `dest` by BFS over the Topology's ports (independent of HopTable).
@@ -190,4 +190,4 @@ TEST(RoceFrr, LeafConfigHasBgpNeighboursNetworksAndMultipath) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_fib_test

@@ -26,7 +26,7 @@
 #include "routing/whatif/fabric_loss.h"
 #include "tests/unit/routing/roce/routed_fabric_test.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_loss_test {
 namespace {
 
 class RoceLossTest : public RoutedFabricTest {
@@ -215,4 +215,4 @@ TEST(RoceSvgStack, NestsChartsOneBelowTheOther) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_loss_test

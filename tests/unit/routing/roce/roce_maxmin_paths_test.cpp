@@ -11,7 +11,7 @@
 
 #include "routing/roce/maxmin.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_maxmin_paths_test {
 namespace {
 
 struct ReversedPaths {
@@ -55,4 +55,4 @@ TEST(MaxMinPaths, AnyPathStoreGivesTheSameRatesBitForBit) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_maxmin_paths_test

@@ -18,7 +18,7 @@
 #include "routing/roce/placement.h"
 #include "tests/unit/routing/roce/routed_fabric_test.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_placement_test {
 namespace {
 
 using Ranks = std::vector<std::uint32_t>;
@@ -284,4 +284,4 @@ TEST_F(RocePlacementCompare, DefaultJobAndBadRank) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_placement_test

@@ -16,7 +16,7 @@
 #include "routing/roce/rail_layout.h"
 #include "tests/unit/routing/roce/routed_fabric_test.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_rail_test {
 namespace {
 
 TEST(RailLayout, HostsFromHostAndDeviceNames) {
@@ -303,4 +303,4 @@ TEST(RailPlan, OneAsPerRailPlaneCrossRailThroughTheCores) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_rail_test

@@ -10,7 +10,7 @@
 #include "routing/roce/report_chart.h"
 #include "routing/roce/report_text.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_report_test {
 namespace {
 
 TEST(HottestChannels, KeepsTheThreeMostLoadedTiesByChannelId) {
@@ -107,4 +107,4 @@ TEST(ReportText, LossFindingsSayWhatChanged) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_report_test

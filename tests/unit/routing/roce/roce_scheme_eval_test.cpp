@@ -18,7 +18,7 @@
 #include "routing/roce/ecmp_hash.h"
 #include "routing/roce/scheme_eval.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_scheme_eval_test {
 namespace {
 
 // The model's per-flow randomness (docs/roce.md): splitmix64 of (instance seed, flow, QP).
@@ -257,4 +257,4 @@ TEST(RoceSchemeEval, MatchesReferenceOnTorusAndRandomGraph) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_scheme_eval_test

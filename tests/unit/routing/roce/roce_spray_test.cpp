@@ -15,7 +15,7 @@
 #include "routing/roce/scheme_eval.h"
 #include "tests/unit/routing/roce/routed_fabric_test.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_spray_test {
 namespace {
 
 class RoceSpray : public RoutedFabricTest {
@@ -253,4 +253,4 @@ TEST_F(RoceSpray, QpsDefaults) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_spray_test

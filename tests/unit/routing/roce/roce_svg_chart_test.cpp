@@ -11,7 +11,7 @@
 
 #include "routing/roce/svg_chart.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_svg_chart_test {
 namespace {
 
 Comparison sample() {
@@ -117,4 +117,4 @@ TEST(RoceSvgChart, OneGroupPerJob) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_svg_chart_test

@@ -8,7 +8,7 @@
 
 #include "routing/roce/switch_names.h"
 
-namespace smd::roce {
+namespace smd::roce::roce_switch_names_test {
 namespace {
 
 using namespace std::string_literals;
@@ -57,4 +57,4 @@ TEST(RoceSwitchNames, GuidSuffixDoesNotDependOnOtherSwitches) {
 }
 
 }  // namespace
-}  // namespace smd::roce
+}  // namespace smd::roce::roce_switch_names_test

@@ -19,7 +19,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::channel_deps_test {
 namespace {
 
 using testing::cdg_acyclic;
@@ -165,4 +165,4 @@ TEST(ChannelDeps, CorruptedTablesEndEveryWalk) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::channel_deps_test

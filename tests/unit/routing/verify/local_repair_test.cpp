@@ -24,7 +24,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::local_repair_test {
 namespace {
 
 using testing::cdg_acyclic;
@@ -453,4 +453,4 @@ TEST(UpDownCheck, FatTreeLevelsOrderLeavesBelowSpines) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::local_repair_test

@@ -10,7 +10,7 @@
 #include "routing/lids/lid_assign.h"
 #include "routing/verify/verify.h"
 
-namespace smd {
+namespace smd::repair_test {
 namespace {
 
 // `topo` without the cable at (node, port): same nodes in the same order, every other cable kept.
@@ -116,4 +116,4 @@ TEST(Repair, NothingLostMeansNothingChanged) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::repair_test

@@ -11,7 +11,7 @@
 #include "routing/verify/sl2vl_verify.h"
 #include "routing/verify/verify.h"
 
-namespace smd {
+namespace smd::verify_layers_test {
 namespace {
 
 using test::make_node;
@@ -230,4 +230,4 @@ TEST(QualityLayers, ReportCarriesTheVerifiersLayerFigures) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::verify_layers_test

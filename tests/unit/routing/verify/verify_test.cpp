@@ -7,7 +7,7 @@
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
-namespace smd {
+namespace smd::verify_test {
 namespace {
 
 using test::make_node;
@@ -254,4 +254,4 @@ TEST(Verify, MinhopOnGeneratedFatTreesPassesWithTreeHopCounts) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::verify_test

@@ -26,7 +26,7 @@
 #include "tests/unit/routing/hand_node.h"
 #include "tests/unit/routing/two_spine_fabric.h"
 
-namespace smd {
+namespace smd::drain_plan_test {
 namespace {
 
 using test::make_node;
@@ -364,4 +364,4 @@ TEST(DrainPlan, BeforeTablesMissingASwitchAreRefused) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::drain_plan_test

@@ -9,7 +9,7 @@
 
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::drain_target_test {
 namespace {
 
 using test::make_node;
@@ -155,4 +155,4 @@ TEST(DrainTarget, APartNamedTwiceIsRefusedNamingBothSpellings) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::drain_target_test

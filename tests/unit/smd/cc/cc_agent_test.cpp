@@ -13,7 +13,7 @@
 
 #include "mad/codec/bits.h"
 
-namespace smd {
+namespace smd::cc_agent_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -217,4 +217,4 @@ TEST(CcAgent, UnroutedLidsAreGivenUpNotWritten) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::cc_agent_test

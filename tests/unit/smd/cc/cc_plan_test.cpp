@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::cc_plan_test {
 namespace {
 
 CongestionControlPolicy sample_policy() {
@@ -107,4 +107,4 @@ TEST(CcPlan, NoCctInThePolicyMeansNoTableWrites) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::cc_plan_test

@@ -13,7 +13,7 @@
 #include "smd/cli/plan_command.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::bad_input_commands_test {
 namespace {
 
 class BadInput : public test::TempDirTest {
@@ -230,4 +230,4 @@ TEST_F(BadInput, PlanWarnsOfGuid2LidEntriesThatNameNoPort) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::bad_input_commands_test

@@ -25,7 +25,7 @@
 #include "smd/state/ca_order_file.h"
 #include "smd/state/roce_plan_files.h"
 
-namespace smd {
+namespace smd::fabric_strings_test {
 namespace {
 
 using namespace std::string_literals;
@@ -246,4 +246,4 @@ TEST(FabricStrings, SmdPlanOutputsOfAHostileNetfile) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::fabric_strings_test

@@ -11,7 +11,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::import_partitions_command_test {
 namespace {
 
 class ImportPartitions : public test::TempDirTest {
@@ -108,4 +108,4 @@ TEST_F(ImportPartitions, AnOutputThatIsNotARegularFileIsRefusedAndKept) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::import_partitions_command_test

@@ -13,7 +13,7 @@
 #include "smd/cli/plan_command.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::job_file_test {
 namespace {
 
 class JobFile : public test::TempDirTest {
@@ -167,4 +167,4 @@ TEST_F(PlanJobs, BadJobOrPlacementIsBadInput) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::job_file_test

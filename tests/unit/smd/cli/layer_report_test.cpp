@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-namespace smd {
+namespace smd::layer_report_test {
 namespace {
 
 QualityReport layered_report() {
@@ -54,4 +54,4 @@ TEST(LayerReport, SingleVlTablesAddOnlyTheLayerCount) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::layer_report_test

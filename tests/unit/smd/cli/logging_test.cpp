@@ -15,7 +15,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::logging_test {
 namespace {
 
 class Logging : public test::TempDirTest {};
@@ -147,4 +147,4 @@ TEST_F(Logging, ReopenOntoAFifoIsRefusedAndLinesGoToStderr) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::logging_test

@@ -13,7 +13,7 @@
 
 #include "smd/cli/plan_command.h"
 
-namespace smd {
+namespace smd::plan_collectives_test {
 namespace {
 
 PlanArgs args_for(const std::string& collectives, const std::string& format) {
@@ -65,4 +65,4 @@ TEST(PlanCollectives, TextTableAndBadList) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::plan_collectives_test

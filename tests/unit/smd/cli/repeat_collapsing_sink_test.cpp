@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-namespace smd {
+namespace smd::repeat_collapsing_sink_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -86,4 +86,4 @@ TEST(RepeatCollapsingSink, FlushWritesTheCountsOfOpenWindows) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::repeat_collapsing_sink_test

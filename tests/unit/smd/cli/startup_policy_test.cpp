@@ -12,7 +12,7 @@
 #include "config/effective_policy.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::startup_policy_test {
 namespace {
 
 class StartupPolicyTest : public test::TempDirTest {
@@ -96,4 +96,4 @@ TEST_F(StartupPolicyTest, ABadFileOrInstanceNameStopsWithTheReason) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::startup_policy_test

@@ -14,7 +14,7 @@
 #include "smd/control/command_table.h"
 #include "smd/control/requests.h"
 
-namespace smd::control {
+namespace smd::control::control_protocol_test {
 namespace {
 
 std::shared_ptr<FabricSnapshot> make_snapshot() {
@@ -396,4 +396,4 @@ TEST(ControlProtocol, ExportRoce) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::control_protocol_test

@@ -20,7 +20,7 @@
 #include "smd/smctl/smctl_client.h"
 #include "tests/unit/smd/null_control.h"
 
-namespace smd {
+namespace smd::control_server_test {
 namespace {
 
 using control::Json;
@@ -262,4 +262,4 @@ TEST(PeerAllowed, RootAlwaysOthersOnlyByGroup) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::control_server_test

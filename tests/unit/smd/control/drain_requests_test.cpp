@@ -11,7 +11,7 @@
 #include "smd/control/requests.h"
 #include "tests/unit/smd/null_control.h"
 
-namespace smd::control {
+namespace smd::control::drain_requests_test {
 namespace {
 
 struct DrainControl : test::NullControl {
@@ -110,4 +110,4 @@ TEST(DrainRequests, TheSynchronousEntryRefusesALaterAnswer) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::drain_requests_test

@@ -11,7 +11,7 @@
 #include "smd/control/view_assets.h"
 #include "smd/control/view_routes.h"
 
-namespace smd::control {
+namespace smd::control::fabric_view_test {
 namespace {
 
 std::shared_ptr<FabricSnapshot> snapshot_of(Result<Topology> topo) {
@@ -269,4 +269,4 @@ TEST(ViewRoutes, ThePageAndItsFilesAreBuiltIn) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::fabric_view_test

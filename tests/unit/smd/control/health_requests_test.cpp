@@ -9,7 +9,7 @@
 #include "smd/control/requests.h"
 #include "tests/unit/smd/null_control.h"
 
-namespace smd::control {
+namespace smd::control::health_requests_test {
 namespace {
 
 struct FakeControl : test::NullControl {
@@ -201,4 +201,4 @@ TEST(HealthRequests, HandleRequestRoutesTheNewCommands) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::health_requests_test

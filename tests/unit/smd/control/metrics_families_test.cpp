@@ -11,7 +11,7 @@
 #include "smd/control/metrics_text.h"
 #include "tests/unit/smd/control/metrics_family_text.h"
 
-namespace smd {
+namespace smd::metrics_families_test {
 namespace {
 
 PortLinkView::Link in_state(std::uint8_t port_state) {
@@ -124,4 +124,4 @@ TEST(SaLatency, MergeAddsBucketBySumAndCount) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::metrics_families_test

@@ -15,7 +15,7 @@
 #include "smd/control/metrics_text.h"
 #include "tests/unit/smd/control/metrics_family_text.h"
 
-namespace smd {
+namespace smd::metrics_server_test {
 namespace {
 
 namespace asio = boost::asio;
@@ -486,4 +486,4 @@ TEST_F(MetricsServerTest, BindConflictNamesAddress) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::metrics_server_test

@@ -7,7 +7,7 @@
 #include "smd/control/requests.h"
 #include "smd/smctl/smctl_render.h"
 
-namespace smd::control {
+namespace smd::control::status_policy_test {
 namespace {
 
 FabricSnapshot reloaded_snapshot() {
@@ -86,4 +86,4 @@ TEST(StatusPolicy, JsonCarriesTheSweepHistoryOldestFirst) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::status_policy_test

@@ -19,7 +19,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd::control {
+namespace smd::control::stream_server_test {
 namespace {
 
 using stream = boost::asio::local::stream_protocol;
@@ -168,4 +168,4 @@ TEST_F(StreamServerTest, HandlersQueuedAfterTheServerIsGoneTouchNothing) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::stream_server_test

@@ -13,7 +13,7 @@
 #include "smd/dump/opensm_subnet.h"
 #include "tests/unit/smd/null_control.h"
 
-namespace smd::dump {
+namespace smd::dump::opensm_dump_test {
 namespace {
 
 // Numeric order sw < ca-1 < ca-2; OpenSM's order (byte-reversed keys 0x0001.., 0x0003.., 0x0102..) is
@@ -245,17 +245,17 @@ TEST(OpenSmDump, NodeTypeWords) {
 }
 
 }  // namespace
-}  // namespace smd::dump
+}  // namespace smd::dump::opensm_dump_test
 
-namespace smd::control {
+namespace smd::control::opensm_dump_test {
 namespace {
 
 using FakeControl = test::NullControl;
 
 TEST(DumpRequest, AnswersWithOpensmsFileNameAndText) {
-  dump::Fabric f = dump::make_fabric();
+  dump::opensm_dump_test::Fabric f = dump::opensm_dump_test::make_fabric();
   FakeControl c;
-  c.snap = dump::make_snapshot(f);
+  c.snap = dump::opensm_dump_test::make_snapshot(f);
   const Json r = handle_request({{"cmd", "dump"}, {"what", "lfts"}}, c);
   ASSERT_TRUE(r.value("ok", false)) << r.dump();
   EXPECT_EQ(r["result"]["file"], "opensm-lfts.dump");
@@ -275,9 +275,9 @@ TEST(DumpRequest, AnswersWithOpensmsFileNameAndText) {
 }
 
 TEST(DumpRequest, RefusesWhatItCannotDump) {
-  dump::Fabric f = dump::make_fabric();
+  dump::opensm_dump_test::Fabric f = dump::opensm_dump_test::make_fabric();
   FakeControl c;
-  c.snap = dump::make_snapshot(f);
+  c.snap = dump::opensm_dump_test::make_snapshot(f);
   Json r = handle_request({{"cmd", "dump"}, {"what", "sl2vl"}}, c);
   EXPECT_FALSE(r.value("ok", true));
   EXPECT_NE(r.value("error", "").find("no SL2VL tables"), std::string::npos) << r.dump();
@@ -291,4 +291,4 @@ TEST(DumpRequest, RefusesWhatItCannotDump) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::opensm_dump_test

@@ -12,7 +12,7 @@
 #include "smd/sweep/discovery.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::applied_state_test {
 namespace {
 
 // One record in every store for node `guid` (port 1; LFT block 0 and top `top` when it is a switch).
@@ -109,4 +109,4 @@ TEST(AppliedState, ForgetAndForgetAllReachEveryStore) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::applied_state_test

@@ -6,7 +6,7 @@
 #include "smd/fabric/applied_port_fields.h"
 #include "smd/fabric/applied_qos.h"
 
-namespace smd {
+namespace smd::per_port_store_test {
 namespace {
 
 constexpr Guid kA = 0x0002c90300000010ull;
@@ -61,4 +61,4 @@ TEST(PerPortStore, RestoredPortFieldsCompareEqualToRecordedOnes) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::per_port_store_test

@@ -12,7 +12,7 @@
 #include "smd/program/port_disable.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::babbling_port_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -207,4 +207,4 @@ TEST(PortDisableSweep, APortNotInTheFabricHasNoWrite) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::babbling_port_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::counter_delta_test {
 namespace {
 
 TEST(CounterDelta, SaturatingPlainIncrease) {
@@ -62,4 +62,4 @@ TEST(CounterDelta, BitsAboveTheWidthAreIgnored) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::counter_delta_test

@@ -7,7 +7,7 @@
 
 #include "mad/codec/pma.h"
 
-namespace smd {
+namespace smd::counter_store_test {
 namespace {
 
 constexpr std::size_t idx(PortCounter c) { return static_cast<std::size_t>(c); }
@@ -313,4 +313,4 @@ TEST(CounterStore, ForgottenPortComesBackWithANewBaseline) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::counter_store_test

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::health_monitor_test {
 namespace {
 
 constexpr Guid kSw = 0x200, kH1 = 0x100, kH2 = 0x110;
@@ -181,4 +181,4 @@ TEST(HealthMonitor, ABabblingPortsLinkIsDisabledThenEnabledByAClear) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::health_monitor_test

@@ -10,7 +10,7 @@
 #include "mad/codec/pma.h"
 #include "smd/perfmgr/perf_agent.h"
 
-namespace smd {
+namespace smd::perf_agent_requests_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -83,4 +83,4 @@ TEST(PerfAgentRequests, APassOnRequestAndAClearOfTheStoredTotals) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::perf_agent_requests_test

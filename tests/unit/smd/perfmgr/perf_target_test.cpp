@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::perf_target_test {
 namespace {
 
 struct Fabric {
@@ -65,4 +65,4 @@ TEST(PerfTargets, IgnoreCasReadsSwitchPortsOnly) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::perf_target_test

@@ -15,7 +15,7 @@
 #include "smd/perfmgr/perf_agent.h"
 #include "smd/perfmgr/pma_redirect.h"
 
-namespace smd {
+namespace smd::pma_redirect_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -211,4 +211,4 @@ TEST(PerfAgentRedirect, OffTheRedirectedPortIsNotRead) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::pma_redirect_test

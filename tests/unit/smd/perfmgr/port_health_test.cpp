@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::port_health_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -151,4 +151,4 @@ TEST(PortHealth, ReloadKeepsMarksRetainDropsOnlyFlapHistory) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::port_health_test

@@ -14,7 +14,7 @@
 #include "smd/sweep/discovery.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::applied_recorder_test {
 namespace {
 
 struct Fixture {
@@ -113,4 +113,4 @@ TEST(AppliedRecorder, AnEnforcementAnswerIsRecordedEvenWhenNotEchoed) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::applied_recorder_test

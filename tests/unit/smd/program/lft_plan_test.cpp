@@ -7,7 +7,7 @@
 
 #include "tests/unit/smd/plan_fixture.h"
 
-namespace smd {
+namespace smd::lft_plan_test {
 namespace {
 
 using test::kPlanSwitchGuid;
@@ -140,4 +140,4 @@ TEST(LftPlan, AnAcknowledgedSwitchInfoIsTheBaseOfTheTopSet) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::lft_plan_test

@@ -11,7 +11,7 @@
 #include "smd/sweep/discovery.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::mcast_programmer_test {
 namespace {
 
 // 2 leaves of 16 hosts (leaf ports 1..16 hosts, 17 and 18 spines: positions 0 and 1), 2 spines of 2 ports.
@@ -120,4 +120,4 @@ TEST(McastProgrammer, MulticastFdbTopWhereHonouredAndAResetSwitchIsWrittenWhole)
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mcast_programmer_test

@@ -9,7 +9,7 @@
 #include "mad/codec/mft_block.h"
 #include "tests/unit/smd/plan_fixture.h"
 
-namespace smd {
+namespace smd::mft_plan_test {
 namespace {
 
 using test::kPlanSwitchGuid;
@@ -167,4 +167,4 @@ TEST(MftPlan, ASwitchReportingAnotherTopThanItAcknowledgedIsWrittenWhole) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mft_plan_test

@@ -9,7 +9,7 @@
 #include "tests/unit/smd/plan_fixture.h"
 #include "smd/program/port_plan.h"
 
-namespace smd {
+namespace smd::pkey_plan_test {
 namespace {
 
 // The CA port holds 0xffff, 0x8010 (64 entries); switch port 1 the same copy, enforcement both ways.
@@ -163,4 +163,4 @@ TEST(PKeyPlan, ClientReregisterIsSetWhereAskedAndNotRequiredInTheEcho) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::pkey_plan_test

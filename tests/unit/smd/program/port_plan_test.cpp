@@ -8,7 +8,7 @@
 #include "tests/unit/smd/plan_fixture.h"
 #include "smd/program/port_fields_plan.h"
 
-namespace smd {
+namespace smd::port_plan_test {
 namespace {
 
 LidMap two_lids() {
@@ -263,4 +263,4 @@ TEST(SweepFabric, KnownFoldsAcknowledgedAndForgottenPortsIntoTheObservation) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::port_plan_test

@@ -16,7 +16,7 @@
 #include "mad/codec/port_info.h"
 #include "mad/codec/switch_info.h"
 
-namespace smd {
+namespace smd::table_writer_test {
 namespace {
 
 enum class Answer { kEcho, kOther, kTimeout, kBadStatus };
@@ -251,4 +251,4 @@ TEST(EchoRule, EachRuleComparesWhatItNames) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::table_writer_test

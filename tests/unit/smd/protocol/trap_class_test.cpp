@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::trap_class_test {
 namespace {
 
 constexpr Lid kOwnLid = 1;
@@ -121,4 +121,4 @@ TEST(TrapClass, KindNamesAreDistinct) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::trap_class_test

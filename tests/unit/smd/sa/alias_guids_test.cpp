@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd::sa {
+namespace smd::sa::alias_guids_test {
 namespace {
 
 constexpr Guid kPort = 0x0002C90000000B01ull;
@@ -124,4 +124,4 @@ TEST(AliasGuids, BadFileLinesAreNamedAndNothingIsLoaded) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::alias_guids_test

@@ -4,7 +4,7 @@
 
 #include "smd/sa/mlid_pool.h"
 
-namespace smd::sa {
+namespace smd::sa::mlid_pool_test {
 namespace {
 
 TEST(MlidPool, LowestFreeFillsTheFirstGap) {
@@ -44,4 +44,4 @@ TEST(MlidPool, ASharedMlidIsFreeOnlyAfterItsLastGroup) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::mlid_pool_test

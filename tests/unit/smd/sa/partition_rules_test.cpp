@@ -7,7 +7,7 @@
 
 #include "smd/sa/partition_rules.h"
 
-namespace smd::sa {
+namespace smd::sa::partition_rules_test {
 namespace {
 
 using Keys = std::vector<PKey>;
@@ -80,4 +80,4 @@ TEST(PartitionRules, QosLevelNarrowsThePathPKey) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::partition_rules_test

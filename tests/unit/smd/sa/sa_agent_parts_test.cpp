@@ -9,7 +9,7 @@
 #include "smd/sa/groups_flusher.h"
 #include "smd/sa/sa_inbox.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_agent_parts_test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -74,4 +74,4 @@ TEST(GroupsFlusher, HandsChangesOverAtMostEveryFiveMilliseconds) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_agent_parts_test

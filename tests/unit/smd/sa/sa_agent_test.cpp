@@ -18,7 +18,7 @@
 #include "tests/unit/smd/sa/sa_rig.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_agent_test {
 namespace {
 
 using namespace testing;
@@ -429,4 +429,4 @@ TEST(SaAgentReports, AtMostSixteenInFlight) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_agent_test

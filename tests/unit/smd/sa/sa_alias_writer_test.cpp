@@ -12,7 +12,7 @@
 #include "smd/sa/alias_writer.h"
 #include "smd/sa/table_cache.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_alias_writer_test {
 namespace {
 
 using Smp = std::array<std::uint8_t, mad::kMadSize>;
@@ -155,4 +155,4 @@ TEST(AliasWriter, ANewerWriteOfTheSameBlockReplacesAQueuedOneAndFollowsAnInFligh
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_alias_writer_test

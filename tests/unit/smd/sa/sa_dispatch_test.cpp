@@ -6,7 +6,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_dispatch_test {
 namespace {
 
 using namespace testing;
@@ -369,4 +369,4 @@ TEST_F(SaDispatch, GuidInfoRecordHoldsThePortGuid) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_dispatch_test

@@ -5,7 +5,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_guid_info_test {
 namespace {
 
 using namespace testing;
@@ -158,4 +158,4 @@ TEST_F(SaGuidInfo, NodeRecordByAnAliasPortGuidIsThePortsNodeShowingTheAlias) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_guid_info_test

@@ -16,7 +16,7 @@
 #include "smd/sa/ipv6_snm.h"
 #include "smd/sa/mcast_db.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_ipv6_snm_test {
 namespace {
 
 using namespace mad::sa;
@@ -332,4 +332,4 @@ TEST(Ipv6Snm, SharedMlidTreeSpansTheUnionOfTheMembers) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_ipv6_snm_test

@@ -3,7 +3,7 @@
 
 #include "smd/sa/log_budget.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_log_budget_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -37,4 +37,4 @@ TEST(LogBudget, AFloodAtMadRateKeepsTheLogToItsBudget) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_log_budget_test

@@ -8,7 +8,7 @@
 #include "mad/sa/record_layout.h"
 #include "smd/sa/rate.h"
 
-namespace smd::mad::sa {
+namespace smd::mad::sa::sa_match_rate_test {
 namespace {
 
 TEST(SaFieldAccess, GetFieldAtOddOffsetsAndWidths) {
@@ -87,9 +87,9 @@ TEST(SaMatching, MaskBitsPastTheLastFieldSelectNothing) {
 }
 
 }  // namespace
-}  // namespace smd::mad::sa
+}  // namespace smd::mad::sa::sa_match_rate_test
 
-namespace smd::sa {
+namespace smd::sa::sa_match_rate_test {
 namespace {
 
 TEST(SaRate, SlowerRatePicksBySpeedNotCode) {
@@ -167,4 +167,4 @@ TEST(SaRate, OriginalRateCodesMapNewerOnesDown) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_match_rate_test

@@ -12,7 +12,7 @@
 #include "smd/sa/mcast_db.h"
 #include "smd/sa/state_file_origin.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_mcast_db_test {
 namespace {
 
 using namespace mad::sa;
@@ -747,4 +747,4 @@ TEST(McastDb, GroupsFileTextIsItsDocumentDumped) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_mcast_db_test

@@ -14,7 +14,7 @@
 #include "smd/sa/sa_agent.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_mcmember_test {
 namespace {
 
 using namespace testing;
@@ -273,4 +273,4 @@ TEST_F(McMemberAgent, TrapsCallbackAndRestart) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_mcmember_test

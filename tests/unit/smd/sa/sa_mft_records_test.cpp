@@ -6,7 +6,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_mft_records_test {
 namespace {
 
 using namespace testing;
@@ -112,4 +112,4 @@ TEST_F(SaMftRecords, NoMulticastNoRecordsAndNoSet) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_mft_records_test

@@ -7,7 +7,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_multi_path_test {
 namespace {
 
 using namespace testing;
@@ -69,4 +69,4 @@ TEST_F(SaMultiPath, BothGidCountsAreRequired) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_multi_path_test

@@ -10,7 +10,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_path_qos_test {
 namespace {
 
 using namespace testing;
@@ -177,4 +177,4 @@ TEST_F(SaPathQos, ServiceIdAndPKeyRulesMatchOnlyWhatTheQueryCarries) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_path_qos_test

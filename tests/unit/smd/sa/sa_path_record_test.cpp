@@ -9,7 +9,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_path_record_test {
 namespace {
 
 using namespace testing;
@@ -337,4 +337,4 @@ TEST_F(SaPathLmc, NumbPathLimitsAndGetGivesOne) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_path_record_test

@@ -9,7 +9,7 @@
 #include "tests/unit/smd/sa/sa_rig.h"
 #include "smd/sa/table_cache.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_port_table_records_test {
 namespace {
 
 using namespace testing;
@@ -153,4 +153,4 @@ TEST_F(PortTables, Sl2VlOfASwitchOutPortZero) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_port_table_records_test

@@ -6,7 +6,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_publisher_test {
 namespace {
 
 using testing::make_rig;
@@ -192,4 +192,4 @@ TEST(SaPublisher, FabricViewsOnlyFromTheSameDiscovery) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_publisher_test

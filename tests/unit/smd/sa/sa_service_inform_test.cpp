@@ -10,7 +10,7 @@
 
 #include "tests/unit/smd/sa/sa_rig.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_service_inform_test {
 namespace {
 
 using namespace testing;
@@ -531,4 +531,4 @@ TEST(SaInform, InformInfoRecordMatchesByTrapNumber) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_service_inform_test

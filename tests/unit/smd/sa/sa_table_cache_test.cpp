@@ -7,7 +7,7 @@
 
 #include "smd/sa/table_cache.h"
 
-namespace smd::sa {
+namespace smd::sa::sa_table_cache_test {
 namespace {
 
 struct Wire {
@@ -61,4 +61,4 @@ TEST(TableCache, EachBlockIsAskedForOnceWhateverHowOftenItIsWanted) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::sa_table_cache_test

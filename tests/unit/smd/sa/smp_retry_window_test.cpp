@@ -8,7 +8,7 @@
 #include "mad/transport/umad_transport.h"
 #include "smd/sa/smp_retry_window.h"
 
-namespace smd::sa {
+namespace smd::sa::smp_retry_window_test {
 namespace {
 
 using Mad = std::array<std::uint8_t, mad::kMadSize>;
@@ -104,4 +104,4 @@ TEST(SmpRetryWindow, AnAnswerEndsItsOwnKey) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::smp_retry_window_test

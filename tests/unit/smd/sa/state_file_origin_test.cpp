@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace smd::sa {
+namespace smd::sa::state_file_origin_test {
 namespace {
 
 TEST(StateFileOrigin, TheStampIsReadBackAndKeepsTheRest) {
@@ -39,4 +39,4 @@ TEST(StateFileOrigin, OnlyItsOwnFileAfterAnotherMasterIsLeftAlone) {
 }
 
 }  // namespace
-}  // namespace smd::sa
+}  // namespace smd::sa::state_file_origin_test

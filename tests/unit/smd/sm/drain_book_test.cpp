@@ -14,7 +14,7 @@
 #include "tests/unit/routing/two_spine_fabric.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::drain_book_test {
 namespace {
 
 using test::TwoSpineFabric;
@@ -286,4 +286,4 @@ TEST_F(DrainBookTest, AnUnwritableFileRecordsNothing) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::drain_book_test

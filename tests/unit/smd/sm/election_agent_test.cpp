@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace smd {
+namespace smd::election_agent_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -98,4 +98,4 @@ TEST(ElectionAgent, TheGateVerdictAndTheWatchedSmAreKept) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::election_agent_test

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <vector>
 
-namespace smd {
+namespace smd::event_queue_test {
 namespace {
 
 DaemonEvent event(SmEvent kind, std::string why = {}) {
@@ -76,4 +76,4 @@ TEST(EventQueue, AStopWithoutAFailureExitsCleanly) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::event_queue_test

@@ -11,7 +11,7 @@
 #include "smd/sm/instance_policy.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::instance_test {
 namespace {
 
 TEST(InstanceName, PortGuidsAndRailNamesPass) {
@@ -134,4 +134,4 @@ TEST_F(InstanceFile, AnOwnPolicyFileBesideTheSharedOneWins) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::instance_test

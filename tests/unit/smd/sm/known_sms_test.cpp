@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::known_sms_test {
 namespace {
 
 WatchedSm sm(Guid guid, mad::SmState state, std::uint8_t priority = 0) {
@@ -72,4 +72,4 @@ TEST(KnownSms, HeardSmsAreAskedUntilTheyFailToAnswer) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::known_sms_test

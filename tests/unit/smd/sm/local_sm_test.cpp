@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::local_sm_test {
 namespace {
 
 LocalSm master_at_lid_7() {
@@ -63,4 +63,4 @@ TEST(LocalSm, TheSaListsUsAndOthersAlike) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::local_sm_test

@@ -12,7 +12,7 @@
 
 #include "tests/unit/smd/null_control.h"
 
-namespace smd {
+namespace smd::management_endpoints_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,4 +90,4 @@ TEST(ManagementEndpoints, MetricsOffMeansNoAddress) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::management_endpoints_test

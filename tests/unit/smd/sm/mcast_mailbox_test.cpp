@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-namespace smd {
+namespace smd::mcast_mailbox_test {
 namespace {
 
 sa::McastGroupMembers group(Lid mlid, std::uint8_t mgid_last, std::vector<std::pair<Guid, std::uint8_t>> members) {
@@ -90,4 +90,4 @@ TEST(McastMailbox, OneFiringPerBurst) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mcast_mailbox_test

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-namespace smd {
+namespace smd::notify_test {
 namespace {
 
 class NotifyTest : public ::testing::Test {
@@ -82,4 +82,4 @@ TEST_F(NotifyTest, WatchdogInterval) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::notify_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::pending_sweep_test {
 namespace {
 
 TEST(PendingSweep, TheFirstReasonIsKept) {
@@ -63,4 +63,4 @@ TEST(PendingSweep, ClearForgetsEverything) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::pending_sweep_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::policy_reload_test {
 namespace {
 
 TEST(PolicyReload, AnUnchangedFileNeedsNoRestart) {
@@ -115,4 +115,4 @@ TEST(PolicyReload, AChangedQosSectionIsAppliedWithoutARestart) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_reload_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::policy_reloads_test {
 namespace {
 
 using SysClock = std::chrono::system_clock;
@@ -71,4 +71,4 @@ TEST(PolicyReloads, ARunOfRefusalsKeepsItsStartAndTheLatestError) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::policy_reloads_test

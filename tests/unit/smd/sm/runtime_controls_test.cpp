@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::runtime_controls_test {
 namespace {
 
 using SysClock = std::chrono::system_clock;
@@ -62,4 +62,4 @@ TEST(RuntimeControls, ReopenRunsWhatMainSetAndReportsItsStatus) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::runtime_controls_test

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace smd {
+namespace smd::sm_election_test {
 namespace {
 
 using mad::SmState;
@@ -160,4 +160,4 @@ TEST(SmElection, MasterPollOfTheLowerMasterItAwaits) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::sm_election_test

@@ -9,7 +9,7 @@
 
 #include "smd/sm/sminfo_access.h"
 
-namespace smd {
+namespace smd::sm_fsm_test {
 namespace {
 
 using mad::SmState;
@@ -231,4 +231,4 @@ TEST(SmFsm, OnlyTheMasterAppliesCounterPassesButAnySmClearsAPort) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::sm_fsm_test

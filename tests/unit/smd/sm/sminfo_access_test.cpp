@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::sminfo_access_test {
 namespace {
 
 using mad::SmState;
@@ -85,4 +85,4 @@ TEST(SmInfoAccess, SetChecksInOrder) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::sminfo_access_test

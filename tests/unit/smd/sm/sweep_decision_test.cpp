@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace smd {
+namespace smd::sweep_decision_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -95,4 +95,4 @@ TEST(SweepDecision, TheWaitNamesTheCode) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::sweep_decision_test

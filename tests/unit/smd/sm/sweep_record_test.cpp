@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::sweep_record_test {
 namespace {
 
 SweepSummary sweep(double total_ms, double routing_ms) {
@@ -93,4 +93,4 @@ TEST(SweepRecord, HistoryKeepsTheLastSweepsAndRepairsInOrder) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::sweep_record_test

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace smd {
+namespace smd::sweep_scheduler_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -146,4 +146,4 @@ TEST(SweepScheduler, TheLightTimerFiresOnceAndARearmingMakesItStale) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::sweep_scheduler_test

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd::smctl {
+namespace smd::smctl::answer_exit_test {
 namespace {
 
 using control::Json;
@@ -32,4 +32,4 @@ TEST(AnswerExit, ErrorsAreOneAndOtherCommandsIgnoreAVerdict) {
 }
 
 }  // namespace
-}  // namespace smd::smctl
+}  // namespace smd::smctl::answer_exit_test

@@ -5,7 +5,7 @@
 
 #include "smd/smctl/smctl_render.h"
 
-namespace smd::control {
+namespace smd::control::control_render_test {
 namespace {
 
 std::string render(const std::string& cmd, const Json& result) {
@@ -311,4 +311,4 @@ TEST(ControlRender, UndrainSaysNotDrainedAndAForcedDrainItsFallback) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::control_render_test

@@ -15,7 +15,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::smctl_client_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -85,4 +85,4 @@ TEST_F(SmctlClient, AcceptsSmdsShape) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::smctl_client_test

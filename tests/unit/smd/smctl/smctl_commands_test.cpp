@@ -12,7 +12,7 @@
 
 #include "smd/protocol/control_commands.h"
 
-namespace smd::smctl {
+namespace smd::smctl::smctl_commands_test {
 namespace {
 
 using control::Json;
@@ -130,4 +130,4 @@ TEST(SmctlCommands, ListCommandsPrintsOneLinePerCatalogRowThenStops) {
 }
 
 }  // namespace
-}  // namespace smd::smctl
+}  // namespace smd::smctl::smctl_commands_test

@@ -14,7 +14,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd::smctl {
+namespace smd::smctl::smctl_dump_output_test {
 namespace {
 
 class DumpOutput : public test::TempDirTest {
@@ -75,4 +75,4 @@ TEST_F(DumpOutput, OnlyARegularFileIsReplaced) {
 }
 
 }  // namespace
-}  // namespace smd::smctl
+}  // namespace smd::smctl::smctl_dump_output_test

@@ -13,7 +13,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::atomic_file_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -106,4 +106,4 @@ TEST_F(AtomicFile, TemporaryThenCommitRefusesWhatWriteFileAtomicRefuses) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::atomic_file_test

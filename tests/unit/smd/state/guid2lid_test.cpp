@@ -10,7 +10,7 @@
 #include "smd/state/guid2lid_file.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::guid2lid_test {
 namespace {
 
 class Guid2LidFile : public test::TempDirTest {
@@ -182,4 +182,4 @@ TEST_F(Guid2LidFile, FailedWriteLeavesOldFileIntact) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::guid2lid_test

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-namespace smd {
+namespace smd::latest_file_writer_test {
 namespace {
 
 std::string read_all(const std::filesystem::path& p) {
@@ -66,4 +66,4 @@ TEST(LatestFileWriter, AFailedWriteLeavesTheNextFree) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::latest_file_writer_test

@@ -4,7 +4,7 @@
 
 #include "smd/state/m_key_files.h"
 
-namespace smd {
+namespace smd::m_key_files_test {
 namespace {
 
 TEST(MKeyFiles, Guid2MKeyIsOpenSmsTwoColumnFormat) {
@@ -58,4 +58,4 @@ TEST(MKeyFiles, NeighborsBadLinesAreNamedAndSkipped) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::m_key_files_test

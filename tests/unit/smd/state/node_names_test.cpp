@@ -14,7 +14,7 @@
 #pragma GCC diagnostic ignored "-Wfree-nonheap-object"
 #endif
 
-namespace smd::control {
+namespace smd::control::node_names_test {
 namespace {
 
 // A 2-leaf, 1-spine fabric (descriptions leaf-N, spine-0, host-N) with LIDs and minhop tables.
@@ -167,4 +167,4 @@ TEST(NodeNames, ANameThatReadsAsALidOrGuidIsNeverGuessed) {
 }
 
 }  // namespace
-}  // namespace smd::control
+}  // namespace smd::control::node_names_test

@@ -14,7 +14,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::port_fields_view_test {
 namespace {
 
 TEST(PortFieldsView, SmctlNodesShowsWhatEveryPortHolds) {
@@ -61,4 +61,4 @@ TEST(PortFieldsView, SmctlNodesShowsWhatEveryPortHolds) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::port_fields_view_test

@@ -23,7 +23,7 @@
 #include "smd/state/roce_state_writer.h"
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::roce_state_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -346,4 +346,4 @@ TEST_F(RoceState, StreamedAtomicWriteLeavesNoTemporary) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::roce_state_test

@@ -9,7 +9,7 @@
 
 #include "tests/unit/temp_dir.h"
 
-namespace smd {
+namespace smd::state_dir_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -42,4 +42,4 @@ TEST_F(StateDir, AnythingButADirectoryIsRefusedByKind) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::state_dir_test

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace smd {
+namespace smd::state_file_lines_test {
 namespace {
 
 struct Seen {
@@ -55,4 +55,4 @@ TEST(StateFileLines, SplitsAtMostOneFieldPastTheLimit) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::state_file_lines_test

@@ -11,7 +11,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::discovery_test {
 namespace {
 
 using test::SweepRig;
@@ -227,4 +227,4 @@ TEST(Discovery, NodesLeftOutKeepPerNodeRecordsAligned) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::discovery_test

@@ -14,7 +14,7 @@
 #include "tests/unit/smd/lft_witness.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::drain_sweep_test {
 namespace {
 
 using test::FakeFabric;
@@ -111,4 +111,4 @@ TEST(DrainSweep, WithoutDrainsAFailingChainIsNotReplaced) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::drain_sweep_test

@@ -15,7 +15,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::impossible_values_test {
 namespace {
 
 using Cables = std::set<std::pair<NodeIndex, PortNum>>;  // (node, port) pairs, one end of each cable
@@ -413,4 +413,4 @@ TEST(ImpossibleValues, PathBeyond63HopsIsReportedAndTheReachablePartComesUp) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::impossible_values_test

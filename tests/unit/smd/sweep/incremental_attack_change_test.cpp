@@ -26,7 +26,7 @@
 #include "smd/sweep/incremental_discovery.h"
 #include "smd/sweep/sweep_runner.h"
 
-namespace smd {
+namespace smd::incremental_attack_change_test {
 namespace {
 
 using namespace test;  // the shared attack helpers and the rig
@@ -496,4 +496,4 @@ TEST(IncrementalAttack, SmOnASwitch) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::incremental_attack_change_test

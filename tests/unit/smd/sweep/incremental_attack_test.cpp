@@ -27,7 +27,7 @@
 #include "smd/sweep/incremental_discovery.h"
 #include "smd/sweep/sweep_runner.h"
 
-namespace smd {
+namespace smd::incremental_attack_test {
 namespace {
 
 using namespace test;  // the shared attack helpers and the rig
@@ -420,4 +420,4 @@ TEST(IncrementalAttack, SweepManyRoundsOfFlapsOnATorus) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::incremental_attack_test

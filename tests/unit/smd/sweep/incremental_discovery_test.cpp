@@ -19,7 +19,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::incremental_discovery_test {
 namespace {
 
 using test::SweepRig;
@@ -337,4 +337,4 @@ TEST(IncrementalDiscovery, CableLogLinesUseTheMappedNames) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::incremental_discovery_test

@@ -8,7 +8,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::isolation_sweep_test {
 namespace {
 
 using test::expect_routes_deliver;
@@ -90,4 +90,4 @@ TEST(IsolationSweep, AnIsolatedCableThatWouldSplitTheSwitchesStaysIn) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::isolation_sweep_test

@@ -8,7 +8,7 @@
 #include "smd/sweep/discovery.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::light_sweep_test {
 namespace {
 
 using test::SweepRig;
@@ -59,4 +59,4 @@ TEST(LightSweep, SwitchThatNeverAnswersIsAChange) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::light_sweep_test

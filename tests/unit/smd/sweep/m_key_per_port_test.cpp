@@ -15,7 +15,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::m_key_per_port_test {
 namespace {
 
 constexpr std::uint64_t kSecret = 0x0123456789ABCDEFULL;
@@ -243,4 +243,4 @@ TEST(MKeyPerPort, NoKeyMeansNoStateFiles) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::m_key_per_port_test

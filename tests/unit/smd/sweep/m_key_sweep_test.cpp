@@ -7,7 +7,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::m_key_sweep_test {
 namespace {
 
 constexpr std::uint64_t kKey = 0x0123456789ABCDEFULL;
@@ -75,4 +75,4 @@ TEST(MKeySweep, NoKeyConfiguredLeavesPortsUnprotected) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::m_key_sweep_test

@@ -8,7 +8,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::mcast_pass_policy_test {
 namespace {
 
 using test::first_problem;
@@ -64,4 +64,4 @@ TEST(McastPassPolicy, NoMftBlockWhenMulticastIsOff) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::mcast_pass_policy_test

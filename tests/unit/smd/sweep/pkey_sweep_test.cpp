@@ -8,7 +8,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::pkey_sweep_test {
 namespace {
 
 using test::first_problem;
@@ -191,4 +191,4 @@ TEST(PKeySweep, TheSmsOwnCableDownIsNoSubnetAndKeepsTheLastOne) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::pkey_sweep_test

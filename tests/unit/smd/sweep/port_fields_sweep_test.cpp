@@ -12,7 +12,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::port_fields_sweep_test {
 namespace {
 
 using test::first_problem;
@@ -278,4 +278,4 @@ TEST(PortFieldsSweep, APortThatDoesNotTakeHoqLifeIsAProblem) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::port_fields_sweep_test

@@ -13,7 +13,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::qos_sweep_test {
 namespace {
 
 using test::first_problem;
@@ -225,4 +225,4 @@ TEST(QosSweep, TheSl2VlPlanIsThereBeforeTheWrites) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::qos_sweep_test

@@ -13,7 +13,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::real_device_test {
 namespace {
 
 using test::first_problem;
@@ -253,4 +253,4 @@ TEST(RealDevice, AForcedSpeedOutsideWhatThePortSupportsIsCutNotRefused) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::real_device_test

@@ -18,7 +18,7 @@
 #include "smd/sweep/sweep_runner.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::sweep_test {
 namespace {
 
 using test::expect_routes_deliver;
@@ -390,4 +390,4 @@ TEST(Sweep, AFatTreeWhoseLeafLostEveryHostStaysOnFtree) {
   EXPECT_EQ(second.cas, 60u);
 }
 
-}  // namespace smd
+}  // namespace smd::sweep_test

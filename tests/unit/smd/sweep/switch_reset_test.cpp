@@ -6,7 +6,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "tests/unit/smd/sweep_rig.h"
 
-namespace smd {
+namespace smd::switch_reset_test {
 namespace {
 
 TEST(SwitchReset, AResetSwitchGetsItsWholeTableAgain) {
@@ -33,4 +33,4 @@ TEST(SwitchReset, AResetSwitchGetsItsWholeTableAgain) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::switch_reset_test

@@ -23,7 +23,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::ar_groups_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -348,4 +348,4 @@ TEST(ArGroupsScale, ThreeLevelK12TreeIsQuick) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::ar_groups_test

@@ -14,7 +14,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::routing_order_test {
 namespace {
 
 /// Leaf ports 1..4 = hosts, 5 = spine0, 6 = spine1; spine port 1 = leaf0, 2 = leaf1.
@@ -177,4 +177,4 @@ TEST(SsspRoutingOrder, ListedHostsFindTheUnloadedChannelsFirst) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::routing_order_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace smd {
+namespace smd::switch_port_files_test {
 namespace {
 
 std::string error_of(const Result<std::vector<HopWeight>>& r) { return r.ok() ? "" : r.error().message; }
@@ -76,4 +76,4 @@ TEST(SwitchPortFiles, EmptyAndCommentOnlyFilesHaveNoLines) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::switch_port_files_test

@@ -18,7 +18,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::dfsssp_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -356,4 +356,4 @@ TEST(Dfsssp, DISABLED_RoutingTimes) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::dfsssp_test

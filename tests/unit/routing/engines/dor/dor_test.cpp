@@ -13,7 +13,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::dor_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -181,4 +181,4 @@ TEST(Dor, EmptyLidMapIsAnError) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::dor_test

@@ -13,7 +13,7 @@
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/netfile/netfile.h"
 
-namespace smd {
+namespace smd::file_engine_test {
 namespace {
 
 constexpr const char* kNet =
@@ -198,4 +198,4 @@ TEST(FileEngine, VerifierRefusesALoopAndABlackHole) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::file_engine_test

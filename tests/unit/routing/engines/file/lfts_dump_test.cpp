@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace smd {
+namespace smd::lfts_dump_test {
 namespace {
 
 constexpr const char* kGood =
@@ -117,4 +117,4 @@ TEST(LftsDump, LidsAndSwitchesOutOfPlace) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::lfts_dump_test

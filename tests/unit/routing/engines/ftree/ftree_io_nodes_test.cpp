@@ -11,7 +11,7 @@
 #include "tests/unit/routing/hand_node.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::ftree_io_nodes_test {
 namespace {
 
 /// L0 (0x200), L1 (0x201): port 1 -> S0, port 2 -> S1, ports 3, 4 -> hosts h(2i), h(2i+1), port 5 -> an
@@ -177,4 +177,4 @@ TEST(FtreeIoNodes, NoComputeNodeLeftDeclines) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::ftree_io_nodes_test

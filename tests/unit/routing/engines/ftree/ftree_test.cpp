@@ -15,7 +15,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::ftree_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -304,4 +304,4 @@ TEST(FatTree, DISABLED_ComputeTime32kHosts) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::ftree_test

@@ -13,7 +13,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::lash_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -137,4 +137,4 @@ TEST(Lash, SpreadVlsKeepsEveryLayerAcyclic) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::lash_test

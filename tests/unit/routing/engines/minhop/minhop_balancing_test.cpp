@@ -11,7 +11,7 @@
 #include "routing/fabric_gen/fabric_gen.h"
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::minhop_balancing_test {
 namespace {
 
 /// 2 leaves x 2 spines x 2 hosts per leaf, GUIDs fixed: hosts 0x100..0x103, leaves 0x200, 0x201, spines
@@ -237,4 +237,4 @@ TEST(MinHopBalancing, RandomWeightsRouteEveryLidOnALeastWeightPath) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::minhop_balancing_test

@@ -9,7 +9,7 @@
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
 
-namespace smd {
+namespace smd::minhop_test {
 namespace {
 
 // GUIDs counted from 0x5000 in call order.
@@ -194,4 +194,4 @@ TEST(MinHop, FatTreeUpPortsCarryBalancedHostLids) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::minhop_test

@@ -8,7 +8,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/hand_node.h"
 
-namespace smd {
+namespace smd::updn_ids_test {
 namespace {
 
 /// A ring of five switches s0..s4 (GUID 0x200+i; port 1 -> s(i+1), port 2 -> s(i-1), port 3 -> host hi
@@ -78,4 +78,4 @@ TEST(UpdnIds, GuidsThatNameNoSwitchAreNotedAndSkipped) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::updn_ids_test

@@ -15,7 +15,7 @@
 #include "routing/verify/verify.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::updn_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -285,4 +285,4 @@ TEST(UpDown, DISABLED_ComputeTime32kHosts) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::updn_test
