@@ -1,8 +1,8 @@
 #include "routing/roce/compare.h"
 
 #include <algorithm>
-#include <atomic>
 #include <deque>
+#include <functional>
 #include <span>
 #include <string>
 #include <thread>
@@ -223,10 +223,13 @@ EvalPlan make_units(const std::vector<Pattern>& patterns, const std::vector<JobC
   return plan;
 }
 
-/// The figures of every unit, evaluated on `threads` threads (0 = one per core). Each unit's figures
-/// depend only on the unit, so the result does not depend on the thread count.
+/// The figures of every unit, evaluated on `threads` threads (0 = one per core), thread t with
+/// workspaces[t] (grown to the thread count; kept by the caller so that the run after a loss reuses the
+/// memory the run before touched instead of having the kernel map and zero it again). Each unit's
+/// figures depend only on the unit, so the result depends neither on the thread count nor on what the
+/// workspaces held.
 std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, const std::vector<Unit>& units,
-                                            unsigned threads) {
+                                            unsigned threads, std::deque<EvalWorkspace>& workspaces) {
   // Costliest first so that a big all-to-all unit does not run alone at the end. ib-adaptive places its
   // flows one by one in random order and costs about three times the other schemes per QP.
   auto cost = [&](const Unit& u) {
@@ -237,19 +240,21 @@ std::vector<InstanceFigures> evaluate_units(const SchemeEvaluator& evaluator, co
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](std::size_t a, std::size_t b) { return cost(units[a]) > cost(units[b]); });
   std::vector<InstanceFigures> figures(units.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    EvalWorkspace workspace;  // kept across this thread's units
-    for (std::size_t k = next++; k < by_size.size(); k = next++) {
+  // Thread t takes the costliest units t, t + T, t + 2T, ... (T threads): a fixed split, so a run after a
+  // loss hands every thread the units it had before, each workspace is already grown to them, and the
+  // peak memory stays that of one run.
+  auto worker = [&](unsigned t, unsigned stride, EvalWorkspace& workspace) {  // kept across the units
+    for (std::size_t k = t; k < by_size.size(); k += stride) {
       const Unit& u = units[by_size[k]];
       figures[by_size[k]] = evaluator.evaluate(*u.instance, u.scheme, workspace);
     }
   };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, units.size()));
+  threads = std::max(1u, static_cast<unsigned>(std::min<std::size_t>(threads, units.size())));
+  while (workspaces.size() < threads) workspaces.emplace_back();
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t, threads, std::ref(workspaces[t]));
+  worker(0, threads, workspaces[0]);
   for (auto& t : pool) t.join();
   return figures;
 }
@@ -382,15 +387,15 @@ Comparison assemble(const Workload& w, const std::vector<Unit>& units, const std
 }
 
 /// Evaluate `units` on one fabric and assemble its Comparison (endpoints as `endpoints`; QPs per flow of
-/// ib-adaptive and per connection of roce-eecmp from `options`).
+/// ib-adaptive and per connection of roce-eecmp from `options`; the threads' buffers in `workspaces`).
 Comparison run_on(const Topology& topo, const FlowTracer& tracer, const RoutePlan& plan, const AdaptivePlan* adaptive,
                   const CompareOptions& options, const Workload& w, const std::vector<Unit>& units,
-                  std::size_t endpoints) {
+                  std::size_t endpoints, std::deque<EvalWorkspace>& workspaces) {
   const unsigned qps = std::max(1u, options.qps);
   const unsigned eecmp_qps = options.qps ? options.qps : kDefaultEecmpQps;
   const SchemeEvaluator evaluator(tracer, plan, adaptive,
                                   EvalOptions{qps, options.hash_seed, options.per_switch_hash_seed, eecmp_qps});
-  const auto figures = evaluate_units(evaluator, units, options.threads);
+  const auto figures = evaluate_units(evaluator, units, options.threads, workspaces);
   Comparison out = assemble(w, units, figures, adaptive != nullptr, eecmp_qps, topo, tracer);
   out.endpoints = endpoints;
   out.qps = qps;
@@ -433,7 +438,9 @@ Result<Comparison> compare_schemes(const Topology& topo, const LidMap& lids, con
   const FlowTracer tracer(topo, lids, tables, tables.ca_order);
   auto w = make_workload(tracer, options);
   if (!w) return w.error();
-  return run_on(topo, tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size());
+  std::deque<EvalWorkspace> workspaces;
+  return run_on(topo, tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, tracer.endpoints().size(),
+                workspaces);
 }
 
 Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& lids, const RoutingTables& tables,
@@ -447,7 +454,8 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
   if (!w) return w.error();
   const std::size_t n = tracer.endpoints().size();
   LossComparison out;
-  out.before = run_on(topo, tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n);
+  std::deque<EvalWorkspace> workspaces;  // both runs' threads: the run after reuses the memory of the run before
+  out.before = run_on(topo, tracer, plan, tables.adaptive.get(), options, *w, w->plan.units, n, workspaces);
 
   const FlowTracer tracer_after(*after.topo, lids, *after.tables, after.tables->ca_order);
   const std::vector<std::uint32_t> to_after = endpoints_after(tracer, tracer_after);
@@ -467,7 +475,8 @@ Result<LossComparison> compare_before_after(const Topology& topo, const LidMap& 
     }
     u.instance = &copies[it->second];
   }
-  out.after = run_on(*after.topo, tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n);
+  out.after =
+      run_on(*after.topo, tracer_after, *after.plan, after.tables->adaptive.get(), options, *w, units, n, workspaces);
   if (!out.cut_off.empty()) out.after.notes.push_back(cut_off_note(topo, tracer, out.cut_off));
   return out;
 }

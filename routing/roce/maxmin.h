@@ -99,28 +99,54 @@ void fill(const Paths& paths, std::size_t num_channels, MaxMinWorkspace& ws) {
 
 }  // namespace maxmin_detail
 
-/// maxmin_rates over any path store (ChannelListPaths' four calls): the same rates, bit for bit, as
-/// maxmin_rates over the same paths written out as channel lists. The transpose decodes each path
-/// twice, first to fetch the list ends it will write, then to write them.
+namespace maxmin_detail {
+
+/// The channel -> flows transpose of `paths` once ws.start[c + 1] holds the number of flows crossing
+/// channel c, then the filling. The transpose decodes each path twice, first to fetch the list ends it
+/// will write, then to write them.
 template <class Paths>
-std::span<const double> maxmin_rates_of(const Paths& paths, std::size_t num_channels, MaxMinWorkspace& ws) {
+void transpose_and_fill(const Paths& paths, std::size_t num_channels, MaxMinWorkspace& ws) {
   const std::size_t flows = paths.units();
   ws.rate.assign(flows, 0.0);
   ws.frozen.assign(flows, 0);
   auto& start = ws.start;
-  start.assign(num_channels + 1, 0);
-  for (std::size_t f = 0; f < flows; ++f) paths.for_each(f, [&](std::uint32_t c) { ++start[c + 1]; });
   for (std::size_t c = 0; c < num_channels; ++c) start[c + 1] += start[c];
   ws.members.clear();
   ws.members.resize(start[num_channels]);
   auto& members = ws.members;
   ws.fill.assign(start.begin(), start.end() - 1);
-  auto& fill = ws.fill;
+  auto& write_at = ws.fill;
   for (std::size_t f = 0; f < flows; ++f) {
-    paths.for_each(f, [&](std::uint32_t c) { __builtin_prefetch(&members[fill[c]], 1); });
-    paths.for_each(f, [&](std::uint32_t c) { members[fill[c]++] = static_cast<std::uint32_t>(f); });
+    paths.for_each(f, [&](std::uint32_t c) { __builtin_prefetch(&members[write_at[c]], 1); });
+    paths.for_each(f, [&](std::uint32_t c) { members[write_at[c]++] = static_cast<std::uint32_t>(f); });
   }
-  maxmin_detail::fill(paths, num_channels, ws);
+  fill(paths, num_channels, ws);
+}
+
+}  // namespace maxmin_detail
+
+/// maxmin_rates over any path store (ChannelListPaths' four calls): the same rates, bit for bit, as
+/// maxmin_rates over the same paths written out as channel lists.
+template <class Paths>
+std::span<const double> maxmin_rates_of(const Paths& paths, std::size_t num_channels, MaxMinWorkspace& ws) {
+  const std::size_t flows = paths.units();
+  ws.start.assign(num_channels + 1, 0);
+  for (std::size_t f = 0; f < flows; ++f) paths.for_each(f, [&](std::uint32_t c) { ++ws.start[c + 1]; });
+  maxmin_detail::transpose_and_fill(paths, num_channels, ws);
+  return ws.rate;
+}
+
+/// maxmin_rates_of when the caller already counted the flows crossing each channel while it built the
+/// paths (`counts[c]`, num_channels entries), which spares one decoding of every path. The same rates,
+/// bit for bit. Counts that differ from the paths' are the caller's bug (the transpose would write past
+/// a channel's list).
+template <class Paths>
+std::span<const double> maxmin_rates_counted(const Paths& paths, std::span<const std::uint32_t> counts,
+                                             std::size_t num_channels, MaxMinWorkspace& ws) {
+  ws.start.resize(num_channels + 1);
+  ws.start[0] = 0;
+  std::copy_n(counts.begin(), num_channels, ws.start.begin() + 1);
+  maxmin_detail::transpose_and_fill(paths, num_channels, ws);
   return ws.rate;
 }
 

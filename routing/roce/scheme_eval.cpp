@@ -199,6 +199,7 @@ void SchemeEvaluator::reset_workspace(std::size_t flows, unsigned qps, EvalWorks
   ws.ports.reserve(flows * qps * 5);
   ws.routed_src.reserve(flows);
   ws.load.assign(num_channels_, 0.0);
+  ws.subflows_on.assign(num_channels_, 0);
   if (qps > 1) {
     ws.flows_on.assign(num_channels_, 0);
     ws.last_flow.assign(num_channels_, 0xFFFFFFFFu);
@@ -261,6 +262,7 @@ bool SchemeEvaluator::route_flow(const FlowPair& flow, std::uint32_t id, Scheme 
   // QPs of a flow counted once). With one QP a path never repeats a cable, so the load is that count.
   for (const std::uint32_t c : channels) {
     if (!adaptive) load[c] += weight;
+    ++ws.subflows_on[c];
     if (qps > 1 && ws.last_flow[c] != id) {
       ws.last_flow[c] = id;
       ++ws.flows_on[c];
@@ -318,7 +320,7 @@ void SchemeEvaluator::tally(unsigned qps, EvalWorkspace& ws, InstanceFigures& r)
     r.hottest.add(channel, load[c]);
     shared[c] = qps > 1 ? ws.flows_on[c] >= 2 : load[c] >= 2.0;
   }
-  const auto rates = maxmin_rates_of(paths, num_channels_, ws.maxmin);
+  const auto rates = maxmin_rates_counted(paths, ws.subflows_on, num_channels_, ws.maxmin);
   // A flow collides when one of its QPs crosses a switch cable that another flow crosses too.
   bool collided = false;
   double flow_rate = 0;

@@ -83,6 +83,7 @@ struct EvalWorkspace {
   std::vector<double> load;             // per channel
   std::vector<std::uint32_t> flows_on, last_flow;  // per channel, with several QPs: distinct flows, last counted
   std::vector<std::uint8_t> shared;                // per channel: a switch cable two or more flows cross
+  std::vector<std::uint32_t> subflows_on;          // per channel: routed sub-flows crossing it (maxmin_rates_counted)
   MaxMinWorkspace maxmin;
   SprayWorkspace spray;  // roce-spray's own
 };

@@ -1,6 +1,7 @@
 #include "routing/roce/spray_eval.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <queue>
 #include <utility>
@@ -12,10 +13,13 @@ namespace {
 
 constexpr std::uint32_t kNoClass = 0xFFFFFFFFu;
 
+/// Ids of SprayEvaluators, 1 up: a workspace remembers the evaluator that filled its class table.
+std::atomic<std::uint64_t> next_evaluator_id{1};
+
 }  // namespace
 
 SprayEvaluator::SprayEvaluator(const FlowTracer& tracer, const HopGroups& groups)
-    : tracer_(tracer), groups_(groups), num_channels_(tracer.num_channels()) {
+    : tracer_(tracer), groups_(groups), num_channels_(tracer.num_channels()), id_(next_evaluator_id++) {
   leaf_index_.assign(tracer.graph().num_switches(), kNoClass);
   for (const auto& e : tracer.endpoints()) {
     if (leaf_index_[e.sw] == kNoClass) leaf_index_[e.sw] = static_cast<std::uint32_t>(leaves_++);
@@ -95,12 +99,18 @@ std::uint32_t SprayEvaluator::class_of(SwitchIndex src, SwitchIndex dst, SprayWo
 void SprayEvaluator::classify(const PatternInstance& inst, SprayWorkspace& ws, InstanceFigures& r) const {
   const auto& eps = tracer_.endpoints();
   const auto& flows = inst.flows;
-  // Empty the classes of the last instance (only the table slots they used).
-  for (std::size_t k = 0; k < ws.class_src.size(); ++k) {
-    ws.class_of_pair[static_cast<std::size_t>(leaf_index_[ws.class_src[k]]) * leaves_ + leaf_index_[ws.class_dst[k]]] =
-        0;
+  // Empty the classes of the last instance: only the table slots they used when this evaluator filled
+  // the table, the whole table when another one did (the fabric before a loss: other leaves, another
+  // layout).
+  if (ws.evaluator != id_) {
+    ws.class_of_pair.assign(leaves_ * leaves_, 0);
+    ws.evaluator = id_;
+  } else {
+    for (std::size_t k = 0; k < ws.class_src.size(); ++k) {
+      ws.class_of_pair[static_cast<std::size_t>(leaf_index_[ws.class_src[k]]) * leaves_ +
+                       leaf_index_[ws.class_dst[k]]] = 0;
+    }
   }
-  ws.class_of_pair.resize(leaves_ * leaves_, 0);
   ws.class_src.clear();
   ws.class_dst.clear();
   ws.class_routed.clear();

@@ -42,6 +42,7 @@ struct InstanceFigures;
 /// The buffers one thread's SprayEvaluator::evaluate calls reuse from one instance to the next.
 struct SprayWorkspace {
   std::vector<std::uint32_t> class_of_pair;         // [leaf a * leaves + leaf b] -> class + 1 (0 = none yet)
+  std::uint64_t evaluator = 0;                      // id of the SprayEvaluator whose leaves index class_of_pair
   std::vector<std::uint32_t> class_src, class_dst;  // [class] its source and destination switch
   std::vector<std::uint32_t> class_start;           // [class] first entry in entry_channel (+1 sentinel)
   std::vector<std::uint32_t> entry_channel;         // the classes' switch channels, class after class
@@ -93,6 +94,9 @@ class SprayEvaluator {
   std::size_t num_channels_ = 0;
   std::vector<std::uint32_t> leaf_index_;  // [switch] dense index among switches with endpoints
   std::size_t leaves_ = 0;
+  /// Distinct per evaluator ever made (a workspace outlives the evaluator of the fabric before a loss,
+  /// and the one after may be made at the same address).
+  std::uint64_t id_ = 0;
 };
 
 }  // namespace smd::roce
