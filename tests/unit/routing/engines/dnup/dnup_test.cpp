@@ -124,6 +124,37 @@ TEST(Dnup, SpineWithStorageRoutesByHand) {
   EXPECT_TRUE(t.notes.empty());
 }
 
+TEST(Dnup, TwoPlateausThatDoNotMeetAreNoted) {
+  // A line X - A - B - Y: CAs on A (0x300) and B (0x301), none on X (0x3f0) or Y (0x3f1). Ranks A = B = 0,
+  // X = Y = 1; X and Y are plateaus of their own, the order is X, Y, A, B: A is above B. Y reaches A only
+  // down to B and up to A, which no legal route does: Y's entry for A's CA goes through B anyway (port 1),
+  // the note names A's switch, and the verifier still finds no cycle (nothing climbs back to Y).
+  Topology t;
+  LidMap lids;
+  NodeIndex sw[4];
+  const Guid guids[4] = {0x3f0, 0x300, 0x301, 0x3f1};  // X, A, B, Y
+  for (int i = 0; i < 4; ++i) {
+    Node n = test::make_node(NodeType::kSwitch, 3, guids[i]);
+    n.ports[0].guid = guids[i];
+    sw[i] = t.add_node(std::move(n)).value();
+    ASSERT_TRUE(lids.assign(sw[i], 0, static_cast<Lid>(10 + i), 0).ok());
+  }
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(t.connect(sw[i], 2, sw[i + 1], 1).ok());  // port 2 right, 1 left
+  for (int i = 1; i <= 2; ++i) {
+    Node ca = test::make_node(NodeType::kCa, 1, 0x100 + i);
+    ca.ports[1].guid = 0x1100 + i;
+    const NodeIndex h = t.add_node(std::move(ca)).value();
+    ASSERT_TRUE(t.connect(sw[i], 3, h, 1).ok());
+    ASSERT_TRUE(lids.assign(h, 1, static_cast<Lid>(i), 0).ok());
+  }
+  const RoutingTables r = route(t, lids);
+  expect_sound(t, lids, r);
+  EXPECT_EQ(r.lft[sw[3]].get(1), 1);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("1 switch with CAs is not reached"), std::string::npos) << r.notes[0];
+  EXPECT_NE(r.notes[0].find("0x0000000000000300"), std::string::npos) << r.notes[0];
+}
+
 TEST(Dnup, EqualsUpdnOnKaryNTrees) {
   // Ranks from the leaves are the tree's levels and the tops are updn's automatic roots: the same cables
   // point up, so the tables are updn's, d-mod-k spread included.
