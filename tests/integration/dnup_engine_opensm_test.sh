@@ -6,7 +6,9 @@
 # (read_lfts.py); then smd --once with `engines: [dnup]` and OpenSM's guid2lid routes a FRESH ibsim of the
 # same netfile and its LFTs are read back too. What must hold, judged from the read-back tables alone
 # (check_fabric.py, no smd code): smd delivers every LID from every switch, and its single-VL channel
-# dependency graph is acyclic; OpenSM delivers every CA LID from every switch too. The tables need not be
+# dependency graph is acyclic; OpenSM delivers every CA LID from every switch too. A third fabric, the
+# bundled 4-switch ring with CAs on every switch, shows why smd orders cables between equal ranks: OpenSM's
+# tables there have a channel dependency cycle, smd's none. The tables need not be
 # equal (OpenSM's cables between equal ranks are free both ways; it balances by its own port counters and
 # leaves LIDs between top switches unrouted): the test prints how many entries are equal.
 . "$(dirname "$0")/once_common.sh"
@@ -18,10 +20,10 @@ fail() {
   exit 1
 }
 
-# witness NAME NETFILE SWITCHES CAS: OpenSM then smd on NETFILE, LFTs read back and compared; leaves smd's
-# ibsim running.
+# witness NAME NETFILE SWITCHES CAS [cycle]: OpenSM then smd on NETFILE, LFTs read back and compared; with
+# `cycle`, OpenSM's read-back tables must have a channel dependency cycle. Leaves smd's ibsim running.
 witness() {
-  local name=$1 net=$2 switches=$3 cas=$4
+  local name=$1 net=$2 switches=$3 cas=$4 osm_cycle=${5:-}
   ibsim_start "${net}"
   mkdir -p "${w}/osm-${name}"
   (cd "${w}" && exec env OSM_CACHE_DIR="${w}/osm-${name}" LD_PRELOAD="${SIM_PRELOAD}" timeout 120 opensm -o \
@@ -32,6 +34,14 @@ witness() {
   grep -q "SUBNET UP" "${w}/osm-${name}.log" || fail "${name}: OpenSM did not bring the subnet up"
   grep -q "dnup" "${w}/osm-${name}.log" || fail "${name}: OpenSM did not route with dnup"
   sim timeout 120 python3 "${READ}" >"${w}/osm-${name}.live" || fail "${name}: reading OpenSM's LFTs back"
+  if [[ -n ${osm_cycle} ]]; then
+    if check_with_diags --deadlock-free >"${w}/osm-${name}-cdg.out" 2>&1; then
+      fail "${name}: OpenSM's dnup tables are acyclic, expected a cycle"
+    fi
+    grep -q "channel dependency cycle" "${w}/osm-${name}-cdg.out" ||
+      { cat "${w}/osm-${name}-cdg.out" >&2; fail "${name}: OpenSM's tables: no cycle named"; }
+    echo "${name}: OpenSM's dnup tables have a channel dependency cycle (equal ranks are free both ways)"
+  fi
   ibsim_stop
   rm -rf "${w}/state"
   mkdir -p "${w}/state"
@@ -92,4 +102,9 @@ ibsim_stop
 "${SMD_BUILD_DIR}/smd/smd-fabric" leafspine --leaves 4 --spines 2 --hosts-per-leaf 4 --hosts-per-spine 2 \
   --spines-with-hosts 1 -o "${w}/spine-storage.net"
 witness spine-storage "${w}/spine-storage.net" 6 18
-echo "PASS: dnup routes every LID deadlock free where OpenSM's -R dnup routes every CA LID (kary4-3, spine storage)"
+ibsim_stop
+
+# The bundled ring: every switch has CAs, all rank 0. OpenSM routes it min-hop, around the ring both ways;
+# smd orders the one plateau and stays acyclic.
+witness ring "${SMD_SOURCE_DIR}/tests/fabrics/ring.net" 4 8 cycle
+echo "PASS: dnup routes every LID deadlock free where OpenSM's -R dnup routes every CA LID (kary4-3, spine storage, ring)"
