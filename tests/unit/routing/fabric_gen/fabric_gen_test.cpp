@@ -253,7 +253,9 @@ TEST(LeafSpine, HostsOnTheFirstSpines) {
     EXPECT_EQ(p.peer_port, h - 6 + 4);
   }
   for (NodeIndex sw : t->switches()) {
-    if (t->node(sw).description == "spine-1") EXPECT_EQ(cabled_ports(t->node(sw)), 3u);
+    if (t->node(sw).description == "spine-1") {
+      EXPECT_EQ(cabled_ports(t->node(sw)), 3u);
+    }
   }
   expect_round_trip(*t);
   s.spines_with_hosts = 4;
