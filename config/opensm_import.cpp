@@ -31,7 +31,7 @@ const std::vector<std::string> kSectionOrder = {"sm",      "routing", "lid",    
                                                 "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
-const std::vector<std::string> kSmdEngines = {"minhop", "updn",   "dnup", "ftree", "sssp",
+const std::vector<std::string> kSmdEngines = {"minhop", "updn", "dnup", "ftree", "sssp",
                                               "dfsssp", "file", "dor",  "lash"};
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
@@ -452,8 +452,9 @@ class Importer {
       start = comma + 1;
       if (name.empty()) continue;
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
-        not_carried(s, "missing",
-                    "engine " + name + " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash)");
+        not_carried(
+            s, "missing",
+            "engine " + name + " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
