@@ -72,7 +72,7 @@ const std::vector<OpenSmOption> kOptions = {
      "the same file for minhop (port order on ties) and routing.dor.port_search_ordering_file (dimension order), "
      "OpenSM's two meanings"},
     {"routing_engine", "(null)", F::kEquivalent, C::kEngines, "routing.engines",
-     "engines smd lacks (dnup, torus-2QoS, nue) are dropped; minhop ends the chain as "
+     "engines smd lacks (torus-2QoS, nue) are dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},
     {"avoid_throttled_links", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"connect_roots", "FALSE", F::kBuiltIn, C::kNone, "",
@@ -94,7 +94,8 @@ const std::vector<OpenSmOption> kOptions = {
     {"ids_guid_file", "(null)", F::kEquivalent, C::kString, "routing.updn.ids_file", "the same file format"},
     {"guid_routing_order_file", "(null)", F::kEquivalent, C::kRoutingOrderFile,
      "routing.minhop.guid_routing_order_file",
-     "the same file for minhop and updn (routing.updn.guid_routing_order_file), the engines OpenSM applies it to"},
+     "the same file for minhop, updn and dnup (routing.updn.guid_routing_order_file, "
+     "routing.dnup.guid_routing_order_file), the engines OpenSM applies it to"},
     {"do_mesh_analysis", "FALSE", F::kMissing, C::kNone, "", "smd's lash does no mesh analysis"},
     {"lash_start_vl", "0", F::kMissing, C::kNone, "", "smd's lash starts at VL 0 (layer l on SL l, VL l)"},
     {"nue_max_num_vls", "1", F::kMissing, C::kNone, "", "no nue engine"},

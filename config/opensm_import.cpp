@@ -31,7 +31,8 @@ const std::vector<std::string> kSectionOrder = {"sm",      "routing", "lid",    
                                                 "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
-const std::vector<std::string> kSmdEngines = {"minhop", "updn", "ftree", "sssp", "dfsssp", "file", "dor", "lash"};
+const std::vector<std::string> kSmdEngines = {"minhop", "updn", "dnup", "ftree", "sssp",
+                                              "dfsssp", "file", "dor",  "lash"};
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
 constexpr const char* kOpenSmQosPolicyDefault = "/etc/opensm/qos-policy.conf";
@@ -427,10 +428,11 @@ class Importer {
       }
       case OpenSmConversion::kRootGuidFile: convert_root_guid_file(s, i); break;
       case OpenSmConversion::kRoutingOrderFile:
-        // OpenSM's minhop and updn both route in the file's order (osm_ucast_mgr.c); ftree and dfsssp do not.
+        // OpenSM's minhop, updn and dnup route in the file's order (osm_ucast_mgr.c); ftree and dfsssp do not.
         if (!is_null(s.value)) {
           add(s, i, "routing.minhop.guid_routing_order_file", c_quoted(s.value));
           add(s, i, "routing.updn.guid_routing_order_file", c_quoted(s.value));
+          add(s, i, "routing.dnup.guid_routing_order_file", c_quoted(s.value));
         }
         break;
       default: break;  // the scalar conversions above, and the options noted in convert_setting
@@ -450,8 +452,9 @@ class Importer {
       start = comma + 1;
       if (name.empty()) continue;
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
-        not_carried(s, "missing",
-                    "engine " + name + " is not in smd (smd has minhop, updn, ftree, sssp, dfsssp, file, dor, lash)");
+        not_carried(
+            s, "missing",
+            "engine " + name + " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);

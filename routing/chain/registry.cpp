@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "routing/engines/dfsssp/dfsssp_factory.h"
+#include "routing/engines/dnup/dnup_factory.h"
 #include "routing/engines/dor/dor_factory.h"
 #include "routing/engines/file/file_factory.h"
 #include "routing/engines/ftree/ftree_factory.h"
@@ -33,9 +34,9 @@ std::string join_names() {
 
 std::span<const EngineFactory* const> engine_factories() {
   // Adding an engine is one include and one entry here; its options live in its own folder.
-  static const EngineFactory* const factories[] = {&minhop_factory(), &dor_factory(),   &lash_factory(),
-                                                   &updn_factory(),   &ftree_factory(), &sssp_factory(),
-                                                   &dfsssp_factory(), &file_factory()};
+  static const EngineFactory* const factories[] = {&minhop_factory(), &dor_factory(),    &lash_factory(),
+                                                   &updn_factory(),   &dnup_factory(),   &ftree_factory(),
+                                                   &sssp_factory(),   &dfsssp_factory(), &file_factory()};
   return factories;
 }
 

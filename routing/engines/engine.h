@@ -24,7 +24,7 @@ class RoutingEngine {
   virtual Result<RoutingTables> compute(const Topology& topo, const LidMap& lids) const = 0;
 };
 
-/// The shape every engine shares once its policy section is read (ftree, updn, minhop, sssp, dfsssp, dor,
+/// The shape every engine shares once its policy section is read (ftree, updn, dnup, minhop, sssp, dfsssp, dor,
 /// lash, file): it keeps the section's options and is named by them (Options::kEngine, so the registry
 /// name and the engine's cannot drift apart), and it is built as Engine(options, routing options) by
 /// SectionEngineFactory. Of the routing options it keeps the two engines read: the data VLs the fabric

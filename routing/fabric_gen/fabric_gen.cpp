@@ -138,14 +138,18 @@ Result<Topology> make_leaf_spine(const LeafSpineSpec& s) {
     return bad_shape("leafspine", "leaves, spines and links per pair must be >= 1");
   }
   const unsigned long leaf_ports = s.hosts_per_leaf + static_cast<unsigned long>(s.spines) * s.links_per_pair;
-  const unsigned long spine_ports = static_cast<unsigned long>(s.leaves) * s.links_per_pair;
+  if (s.spines_with_hosts > s.spines) return bad_shape("leafspine", "spines with hosts must be <= spines");
+  const unsigned spine_hosts = s.spines_with_hosts > 0 ? s.hosts_per_spine : 0;
+  const unsigned long spine_ports = static_cast<unsigned long>(s.leaves) * s.links_per_pair + spine_hosts;
   if (leaf_ports > 254)
     return bad_shape("leafspine", "a leaf would need " + std::to_string(leaf_ports) + " > 254 ports");
   if (spine_ports > 254) {
     return bad_shape("leafspine", "a spine would need " + std::to_string(spine_ports) + " > 254 ports");
   }
   Builder b;
-  const NodeIndex first_host = add_hosts(b, 0, static_cast<std::size_t>(s.leaves) * s.hosts_per_leaf);
+  const std::size_t leaf_hosts = static_cast<std::size_t>(s.leaves) * s.hosts_per_leaf;
+  const NodeIndex first_host =
+      add_hosts(b, 0, leaf_hosts + static_cast<std::size_t>(s.spines_with_hosts) * spine_hosts);
   std::vector<NodeIndex> leaf(s.leaves), spine(s.spines);
   for (unsigned l = 0; l < s.leaves; ++l) leaf[l] = b.add_switch("leaf-" + std::to_string(l), leaf_ports);
   for (unsigned sp = 0; sp < s.spines; ++sp) spine[sp] = b.add_switch("spine-" + std::to_string(sp), spine_ports);
@@ -158,6 +162,12 @@ Result<Topology> make_leaf_spine(const LeafSpineSpec& s) {
         SMD_GEN_TRY(
             b.link(leaf[l], s.hosts_per_leaf + sp * s.links_per_pair + j + 1, spine[sp], l * s.links_per_pair + j + 1));
       }
+    }
+  }
+  for (unsigned sp = 0; sp < s.spines_with_hosts; ++sp) {
+    for (unsigned h = 0; h < spine_hosts; ++h) {
+      const auto host = static_cast<NodeIndex>(first_host + leaf_hosts + sp * spine_hosts + h);
+      SMD_GEN_TRY(b.link(host, 1, spine[sp], s.leaves * s.links_per_pair + h + 1));
     }
   }
   return std::move(b).finish();

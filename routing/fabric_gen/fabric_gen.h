@@ -25,12 +25,17 @@ namespace smd {
 Result<Topology> make_kary_ntree(unsigned k, unsigned n);
 
 /// 2-level leaf/spine (folded Clos). Leaf ports: hosts 1..H, then for spine s link j: H + s*P + j + 1.
-/// Spine ports: for leaf l link j: l*P + j + 1. "leaf-<l>", "spine-<s>", hosts numbered leaf by leaf.
+/// Spine ports: for leaf l link j: l*P + j + 1, then its own hosts. "leaf-<l>", "spine-<s>", hosts numbered
+/// leaf by leaf, then spine by spine.
 struct LeafSpineSpec {
   unsigned leaves = 4;
   unsigned spines = 2;
   unsigned hosts_per_leaf = 4;
   unsigned links_per_pair = 1;  ///< parallel cables between every leaf and every spine
+  /// CAs cabled to each of the first `spines_with_hosts` spines (storage or login nodes on the core
+  /// tier, the fabrics OpenSM's dnup is for); 0 = none.
+  unsigned hosts_per_spine = 0;
+  unsigned spines_with_hosts = 0;
 };
 Result<Topology> make_leaf_spine(const LeafSpineSpec& spec);
 

@@ -78,6 +78,9 @@ void add_trees(CLI::App& app, FabricArgs& a) {
   leafspine->add_option("--spines", a.ls.spines)->required();
   leafspine->add_option("--hosts-per-leaf", a.ls.hosts_per_leaf)->required();
   leafspine->add_option("--links-per-pair", a.ls.links_per_pair, "parallel cables per leaf-spine pair");
+  leafspine->add_option("--hosts-per-spine", a.ls.hosts_per_spine,
+                        "hosts cabled to each of the first --spines-with-hosts spines (storage on the core tier)");
+  leafspine->add_option("--spines-with-hosts", a.ls.spines_with_hosts, "spines that get --hosts-per-spine hosts");
   leafspine->callback([&a] { a.generate = [&a] { return smd::make_leaf_spine(a.ls); }; });
 
   CLI::App* fattree3 =

@@ -61,7 +61,7 @@ b=$(smd check-config --skip-permissions "${work}/shipped.yaml" | tail -n 1)
 # Bad override values: exit 2 with the option named.
 if smd config --effective -R ftree,nue 2>"${work}/err"; then fail "-R nue accepted"; else rc=$?; fi
 [[ ${rc} == 2 ]] || fail "-R nue: exit ${rc}"
-grep -qF -- "--routing-engine 'ftree,nue': unknown engine 'nue'; known: dfsssp, dor, file, ftree, lash, minhop, sssp, updn" "${work}/err" ||
+grep -qF -- "--routing-engine 'ftree,nue': unknown engine 'nue'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, sssp, updn" "${work}/err" ||
   fail "-R: $(cat "${work}/err")"
 if smd -p 16 config --effective 2>"${work}/err"; then fail "-p 16 accepted"; fi
 grep -qF -- "--priority '16'" "${work}/err" || fail "-p 16: $(cat "${work}/err")"

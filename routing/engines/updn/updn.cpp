@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
-#include <unordered_map>
 
 #include "routing/engines/common/ar_groups.h"
 #include "routing/engines/common/ca_destinations.h"
@@ -17,33 +16,6 @@ namespace smd {
 namespace {
 
 using CaDest = CaDestination;
-
-/// CA ports cabled to a switch, in CA order: (attached switch index, switch port).
-std::vector<CaDest> ca_order_destinations(const Topology& topo, const LidMap& lids,
-                                          const std::vector<LidTarget>& targets) {
-  std::vector<CaDest> out = ca_destinations(topo, lids, targets);
-  std::sort(out.begin(), out.end(), [](const CaDest& a, const CaDest& b) {
-    return a.sw != b.sw ? a.sw < b.sw : a.port != b.port ? a.port < b.port : a.base < b.base;
-  });
-  return out;
-}
-
-/// routing.updn.guid_routing_order: the listed CA ports first, in list order, then the others in CA order
-/// (stable). A listed switch port keeps updn's switch-LID rule; unknown GUIDs are left to the caller.
-void put_listed_first(const Topology& topo, const LidMap& lids, const std::vector<Guid>& listed,
-                      std::vector<CaDest>& cas) {
-  if (listed.empty()) return;
-  std::unordered_map<Guid, std::size_t> position;
-  for (std::size_t i = 0; i < listed.size(); ++i) position.emplace(listed[i], i);
-  const auto rank = [&](const CaDest& d) {
-    const auto owner = lids.owner(d.base);
-    const Node& node = topo.node(d.node);
-    if (!owner || owner->port >= node.ports.size()) return listed.size();
-    auto it = position.find(node.ports[owner->port].guid);
-    return it == position.end() ? listed.size() : it->second;
-  };
-  std::stable_sort(cas.begin(), cas.end(), [&](const CaDest& a, const CaDest& b) { return rank(a) < rank(b); });
-}
 
 /// routing.updn.ids as [switch] -> id (the GUID where none is given); empty when none are. GUIDs that name
 /// no switch of the fabric are skipped, as OpenSM does, and named in `notes`.

@@ -11,6 +11,7 @@
 
 #include "config/opensm_conf.h"
 #include "config/policy_loader.h"
+#include "routing/engines/dnup/dnup_options.h"
 #include "routing/engines/dor/dor_options.h"
 #include "routing/engines/minhop/minhop_options.h"
 #include "routing/engines/ftree/ftree_options.h"
@@ -193,6 +194,16 @@ TEST(OpenSmImport, EnginesSmdLacksAreDroppedAndMinhopEndsTheChain) {
   // Only engines smd lacks: smd's default chain stays.
   Conversion d;
   EXPECT_EQ(d.policy("routing_engine torus-2QoS\n").routing.engines, Policy{}.routing.engines);
+}
+
+TEST(OpenSmImport, DnupIsCarried) {
+  Conversion c;
+  auto r = c.run("routing_engine dnup,updn\n");
+  ASSERT_TRUE(r.ok());
+  auto p = load_policy_string(r->yaml, "x");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->routing.engines, (std::vector<std::string>{"dnup", "updn", "minhop"}));
+  EXPECT_TRUE(r->not_carried.empty()) << r->not_carried.front();
 }
 
 TEST(OpenSmImport, DefaultsThatDifferAreListedNotChanged) {
@@ -476,7 +487,7 @@ TEST_F(OpenSmImportFiles, NodeNameMapPathIsCarriedWhenTheFileReads) {
       << (missing->not_carried.empty() ? "" : missing->not_carried[0]);
 }
 
-// guid_routing_order_file feeds minhop and updn, the engines OpenSM applies it to; ids_guid_file feeds
+// guid_routing_order_file feeds minhop, updn and dnup, the engines OpenSM applies it to; ids_guid_file feeds
 // updn. The files keep OpenSM's format, so their paths are carried; one that does not read is not.
 TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
   const std::string order = dir_ + "/order";
@@ -488,6 +499,7 @@ TEST_F(OpenSmImportFiles, RoutingOrderAndIdsFilesAreCarried) {
   EXPECT_EQ(p.routing.options.engines.get<MinhopOptions>().guid_routing_order, (std::vector<Guid>{0x100003, 0x100001}));
   const UpdnOptions& updn = p.routing.options.engines.get<UpdnOptions>();
   EXPECT_EQ(updn.guid_routing_order, (std::vector<Guid>{0x100003, 0x100001}));
+  EXPECT_EQ(p.routing.options.engines.get<DnupOptions>().guid_routing_order, (std::vector<Guid>{0x100003, 0x100001}));
   ASSERT_EQ(updn.ids.size(), 1u);
   EXPECT_EQ(updn.ids[0].guid, 0x200001u);
   EXPECT_EQ(updn.ids[0].id, 7u);

@@ -140,6 +140,7 @@ TEST_F(PolicyFile, ShippedPolicyDocumentsEveryKey) {
       "routing.updn.roots", "routing.updn.roots_file",
       // routing.updn.ids is written {}: an empty map has no leaf to show.
       "routing.updn.guid_routing_order", "routing.updn.guid_routing_order_file", "routing.updn.ids_file",
+      "routing.dnup.guid_routing_order", "routing.dnup.guid_routing_order_file",
       "routing.ftree.roots", "routing.ftree.roots_file", "routing.ftree.cn_guids", "routing.ftree.cn_guids_file", "routing.ftree.io_guids",
       "routing.ftree.io_guids_file", "routing.ftree.max_reverse_hops", "routing.sssp.guid_routing_order",
       "routing.sssp.guid_routing_order_file", "routing.dfsssp.guid_routing_order",

@@ -35,7 +35,8 @@ TEST(PolicyOverrides, EngineListIsCommaSeparatedAndChecked) {
   auto unknown = parse_engine_list_override("ftree,nue");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message,
-            "--routing-engine 'ftree,nue': unknown engine 'nue'; known: dfsssp, dor, file, ftree, lash, minhop, sssp, updn");
+            "--routing-engine 'ftree,nue': unknown engine 'nue'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, "
+            "sssp, updn");
   auto empty = parse_engine_list_override("updn,,minhop");
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("engine 2 is empty"), std::string::npos) << empty.error().message;

@@ -233,6 +233,35 @@ TEST(LeafSpine, CountsDegreesAndParallelLinks) {
   expect_round_trip(*t);
 }
 
+TEST(LeafSpine, HostsOnTheFirstSpines) {
+  LeafSpineSpec s;
+  s.leaves = 3;
+  s.spines = 3;
+  s.hosts_per_leaf = 2;
+  s.hosts_per_spine = 2;
+  s.spines_with_hosts = 1;
+  auto t = make_leaf_spine(s);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  expect_valid(*t);
+  EXPECT_EQ(t->cas().size(), 3u * 2 + 2);
+  EXPECT_EQ(t->link_count(), 8u + 3 * 3);
+  // host-6 and host-7 follow the leaves' hosts, on spine-0's ports after its three leaf cables.
+  for (NodeIndex h : {NodeIndex{6}, NodeIndex{7}}) {
+    const Port& p = t->node(h).ports[1];
+    EXPECT_EQ(t->node(h).description, "host-" + std::to_string(h));
+    EXPECT_EQ(t->node(p.peer).description, "spine-0");
+    EXPECT_EQ(p.peer_port, h - 6 + 4);
+  }
+  for (NodeIndex sw : t->switches()) {
+    if (t->node(sw).description == "spine-1") {
+      EXPECT_EQ(cabled_ports(t->node(sw)), 3u);
+    }
+  }
+  expect_round_trip(*t);
+  s.spines_with_hosts = 4;
+  EXPECT_EQ(make_leaf_spine(s).error().code, ErrorCode::kInvalidInput);
+}
+
 TEST(LeafSpine, RejectsTooManyPorts) {
   LeafSpineSpec s;
   s.leaves = 128;
