@@ -30,6 +30,16 @@ std::string ms(const Json& j, const char* key) {
 /// A string element of an array (a problem, a declined engine's reason), printed as str() prints.
 std::string text(const Json& j) { return j.is_string() ? printable_text(j.get<std::string>()) : j.dump(); }
 
+// One line of a report the daemon made printable already (its names went through printable_text): shown
+// as it is, so a NodeDescription's `\x1b` reads `\x1b` and not `\\x1b`. A line that still holds a byte
+// printable_text would change other than a backslash (a daemon that did not escape) is escaped whole, so
+// no control character reaches the terminal either way.
+std::string report_line(const std::string& line) {
+  std::string backslashes_doubled;
+  for (const char c : line) backslashes_doubled += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return printable_text(line) == backslashes_doubled ? line : printable_text(line);
+}
+
 /// status: the election's counters, a handover awaited, the other SMs.
 void render_election_lines(std::ostream& out, const Json& s) {
   if (s.contains("election")) {  // daemons before issue 13 left it out
@@ -368,9 +378,8 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
       return;
     }
     if (cmd == "what_if_drain") {
-      // The report's own lines; names may come from NodeDescriptions: no control characters on the terminal.
       std::istringstream lines(result.at("text").get<std::string>());
-      for (std::string line; std::getline(lines, line);) out << printable_text(line) << "\n";
+      for (std::string line; std::getline(lines, line);) out << report_line(line) << "\n";
       return;
     }
     if (cmd == "drain" || cmd == "undrain") {

@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "routing/base/safe_text.h"
 #include "smd/smctl/smctl_render.h"
 
 namespace smd::control {
@@ -308,6 +309,17 @@ TEST(ControlRender, UndrainSaysNotDrainedAndAForcedDrainItsFallback) {
             "drained switch 0x0000000000200004 (spine-0)\n"
             "forced: no engine of the chain routes it (no routing engine succeeded: [ftree: declined: not a fat "
             "tree]); the SM routes with minhop until it is undrained\n");
+}
+
+// The what-if's text comes from the daemon with its names made printable once (printable_text of the
+// NodeDescription "sw\x1b[31m\\x1b"): smctl shows it as it came, not escaped a second time; a line that
+// still holds a control character (a daemon that did not escape) is escaped.
+TEST(ControlRender, WhatIfTextIsEscapedOnce) {
+  const std::string once = printable_text(std::string("sw\x1b[31m\\x1b"));
+  ASSERT_EQ(once, "sw\\x1b[31m\\\\x1b");  // the daemon's escape: ESC as \x1b, the backslash doubled
+  EXPECT_EQ(render("what_if_drain", Json{{"text", "switch " + once + "\nlost pairs    0\n"}}),
+            "switch " + once + "\nlost pairs    0\n");
+  EXPECT_EQ(render("what_if_drain", Json{{"text", std::string("raw \x1b[31m\n")}}), "raw \\x1b[31m\n");
 }
 
 }  // namespace
