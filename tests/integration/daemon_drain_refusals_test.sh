@@ -13,9 +13,10 @@
 #   5. a drained file with an unknown GUID, a port the switch does not have and junk lines: smd starts, warns
 #      each by file:line (the unknown GUIDs in one warning with their count), keeps the good line (status
 #      lists it, its cable is out of routing);
-#   6. what-if drain resolves names on the whole fabric: with spine-0 drained, its cable 'spine-0[1]' (no
-#      cable on the drained fabric) is still named, and takes nothing more out; a switch named with one of
-#      its own cables is said ("note"); an unknown name exits 2, as `smd plan --drain` does for it.
+#   6. what-if drain resolves names on the whole fabric: with the cable leaf-0[5] drained, its other end
+#      'spine-0[1]' (no cable on the drained fabric) is still named, and takes nothing more out; an unknown
+#      name exits 2, as `smd plan --drain` does for it. (A switch named with its own cable is said in the
+#      report both share: cli.plan_drain, since under [ftree] no switch drain routes here.)
 . "$(dirname "$0")/health_common.sh"
 NET="${SMD_SOURCE_DIR}/tests/fabrics/leafspine.net"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -60,10 +61,6 @@ run_smctl lossy_json --json what-if drain 'host-3[1]'
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["result"]; assert r["safe"] is False and r["lost_pairs"] == int(sys.argv[2]), r' \
   "${W}/lossy_json.out" "$((2 * (N - 1)))" || fail "what-if --json of a host cable: $(head -c 400 "${W}/lossy_json.out")"
 echo "what-if: leaf up-cable safe (exit 0), host cable loses $((2 * (N - 1))) pairs (exit 5)"
-# 6. A switch with one of its own cables is said; the report is still made (leaf-1's 4 hosts cut off: exit 5).
-run_smctl overlap what-if drain leaf-1 'leaf-1[5]'
-[[ ${rc} == 5 ]] && grep -qx "note          'leaf-1\[5\]' is a cable of switch 'leaf-1' (drained with it)" "${W}/overlap.out" ||
-  fail "what-if of a switch and its cable: exit ${rc}: $(said overlap)"
 
 # 1. A spine that no engine of the chain routes around: refused, nothing recorded.
 run_smctl refused drain spine-0
@@ -104,7 +101,7 @@ run_smctl cable drain --force 'leaf-0[5]'
 run_smctl drained_cable what-if drain 'spine-0[1]'
 [[ ${rc} == 0 ]] && grep -q "^cables        0 taken out of routing" "${W}/drained_cable.out" ||
   fail "what-if of a drained cable: exit ${rc}: $(said drained_cable)"
-echo "what-if: a drained cable resolves; a switch with its own cable is said"
+echo "what-if: a drained cable resolves"
 run_smctl both_ends undrain 'leaf-0[5]' 'spine-0[1]'
 [[ ${rc} == 0 ]] && [[ $(grep -c "^undrained cable 0x[0-9a-f]* (leaf-0) port 5$" "${W}/both_ends.out") == 1 ]] ||
   fail "undrain by both ends: exit ${rc}: $(said both_ends)"
