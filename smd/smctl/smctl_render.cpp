@@ -316,7 +316,11 @@ void render_counters(std::ostream& out, const Json& r) {
   }
   out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s")
       << " s; last: " << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts")
-      << " timeouts, " << ms(last, "wall_ms") << " ms (" << ms(last, "cpu_ms") << " ms CPU)\n";
+      << " timeouts, " << ms(last, "wall_ms") << " ms (" << ms(last, "cpu_ms") << " ms CPU)";
+  if (last.value("unreachable", 0) > 0) {
+    out << "; " << str(last, "unreachable") << " ports not polled (drained or isolated: no LID route reaches them)";
+  }
+  out << "\n";
   for (const Json& p : r.at("ports")) {
     out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
         << std::setw(3) << str(p, "port") << " -> " << std::setw(24) << str(p, "peer");

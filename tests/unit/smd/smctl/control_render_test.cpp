@@ -235,6 +235,13 @@ TEST(ControlRender, CountersListMovedErrorCountersAndRates) {
   EXPECT_EQ(
       render("counters", {{"passes", 0}, {"interval_s", 0}, {"last_pass", Json::object()}, {"ports", Json::array()}}),
       "PerfMgr: no counter pass has ended yet (the first ends one perfmgr.interval after the first sweep)\n");
+  // Ports of drained or isolated nodes are not polled, and the status says how many.
+  Json drained = counters;
+  drained["last_pass"]["unreachable"] = 8;
+  drained["ports"] = Json::array();
+  EXPECT_EQ(render("counters", drained),
+            "PerfMgr: 4 passes every 10.0 s; last: 2 ports, 4 MADs, 0 timeouts, 3.5 ms (0.5 ms CPU); 8 ports not "
+            "polled (drained or isolated: no LID route reaches them)\n");
 }
 
 TEST(ControlRender, PortsSayWhyAnUnhealthyCableIsOrIsNotIsolated) {
