@@ -18,6 +18,7 @@
 #include "config/qos_yaml.h"
 #include "routing/base/hex_text.h"
 #include "routing/base/result_context.h"
+#include "routing/base/safe_text.h"
 #include "routing/partitions/partition_spec.h"
 
 namespace smd {
@@ -108,6 +109,25 @@ Result<PartitionEnforcement> enforcement_of(const std::string& word) {
   return make_error(ErrorCode::kInvalidInput, "not one of both, in, out, off");
 }
 
+// `text` (file names from the command line and opensm.conf, values, the loader's words) as it may stand in
+// a YAML comment: a newline would end the comment and make the rest YAML, and a YAML reader refuses
+// control characters even in comments (YAML 1.1 5.1). printable_text escapes those (and a backslash, so
+// the escape reads back); U+FFFE and U+FFFF, which it keeps as valid UTF-8, are outside YAML's set too.
+std::string comment_text(const std::string& text) {
+  std::string out = printable_text(text);
+  for (std::size_t at = out.find("\xEF\xBF"); at != std::string::npos; at = out.find("\xEF\xBF", at)) {
+    const auto last = static_cast<unsigned char>(out[at + 2]);
+    if (last != 0xBE && last != 0xBF) {
+      at += 2;
+      continue;
+    }
+    char escaped[16];
+    std::snprintf(escaped, sizeof escaped, "\\xef\\xbf\\x%02x", last);
+    out.replace(at, 3, escaped);
+  }
+  return out;
+}
+
 // Emits the entries as nested YAML maps, grouping by key path in first-appearance order; records which
 // entry each output line holds, so a loader error can be traced back to its option.
 class YamlWriter {
@@ -127,7 +147,7 @@ class YamlWriter {
       }
       if (group.size() == 1 && group[0]->path.size() == depth + 1) {
         line_of[line_] = group[0];
-        line(indent + key + ": " + group[0]->value + "  # " + group[0]->from);
+        line(indent + key + ": " + group[0]->value + "  # " + comment_text(group[0]->from));
         continue;
       }
       line(indent + key + ":");
@@ -181,7 +201,7 @@ std::string render(const Draft& draft, const std::string& header, std::map<int, 
   partitions_line = 0;
   if (draft.partitions) {
     w.line("");
-    w.line("# " + draft.partitions_from);
+    w.line("# " + comment_text(draft.partitions_from));
     partitions_line = w.next_line();
     w.raw(partitions_yaml(*draft.partitions));
   }
@@ -625,13 +645,13 @@ class Importer {
                                 " -> " + key + ": " + e.value);
     }
     if (!result_.defaults_differ.empty()) {
-      yaml += "\n# Left at OpenSM's default in " + source_ +
+      yaml += "\n# Left at OpenSM's default in " + comment_text(source_) +
               ", where smd's default differs (smd's applies; write the key to keep OpenSM's):\n";
-      for (const std::string& d : result_.defaults_differ) yaml += "#   " + d + "\n";
+      for (const std::string& d : result_.defaults_differ) yaml += "#   " + comment_text(d) + "\n";
     }
     if (!result_.not_carried.empty()) {
-      yaml += "\n# Not carried over from " + source_ + ":\n";
-      for (const std::string& n : result_.not_carried) yaml += "#   " + n + "\n";
+      yaml += "\n# Not carried over from " + comment_text(source_) + ":\n";
+      for (const std::string& n : result_.not_carried) yaml += "#   " + comment_text(n) + "\n";
     }
     result_.yaml = std::move(yaml);
     return std::move(result_);
@@ -640,7 +660,7 @@ class Importer {
   // Load what was written; a value the loader refuses moves to the not-carried list, and the rest is
   // written again, until it loads. Each failed round removes at least one entry, so it ends.
   Result<OpenSmImport> write_until_it_loads() {
-    const std::string header = "# smd policy converted from " + source_ + kImportHeader;
+    const std::string header = "# smd policy converted from " + comment_text(source_) + kImportHeader;
     // Named as the written file, so the loader resolves relative paths from its folder (none: the working
     // directory, where standard output's reader presumably keeps it).
     const std::string converted =

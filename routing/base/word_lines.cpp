@@ -24,6 +24,12 @@ bool WordLines::next(std::vector<LineWord>& words) {
 }
 
 Error WordLines::error(std::size_t column, const std::string& message) const {
+  // An editor's mark is invisible in a terminal: named, not quoted as a strange GUID.
+  if (bom_ && line_no() == 1 && column == 1) {
+    return make_error(ErrorCode::kInvalidInput, source_ +
+                                                    ":1:1: a UTF-8 byte-order mark starts the file: OpenSM reads "
+                                                    "it as part of the first word; save the file without it");
+  }
   return make_error(ErrorCode::kInvalidInput,
                     source_ + ":" + std::to_string(line_no()) + ":" + std::to_string(column) + ": " + message);
 }

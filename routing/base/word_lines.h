@@ -46,18 +46,22 @@ struct LineWord {
 class WordLines {
  public:
   /// `source` names the file in errors; `text` must outlive the reader (words are views into it).
-  WordLines(std::string_view text, std::string source) : lines_(text), source_(std::move(source)) {}
+  WordLines(std::string_view text, std::string source)
+      : lines_(text), source_(std::move(source)), bom_(text.starts_with("\xEF\xBB\xBF")) {}
 
   /// The words of the next line that has any; false at the end of the text.
   bool next(std::vector<LineWord>& words);
   /// The current line, counted from 1.
   std::size_t line_no() const { return lines_.line_no(); }
-  /// kInvalidInput "SOURCE:LINE:COLUMN: message" on the current line.
+  /// kInvalidInput "SOURCE:LINE:COLUMN: message" on the current line. A text that starts with a UTF-8
+  /// byte-order mark has it in its first word, which then reads as no GUID, port or name: an error there
+  /// (line 1, column 1) says the mark instead, as opensm.conf's reader (config/opensm_conf.h) does.
   Error error(std::size_t column, const std::string& message) const;
 
  private:
   TextLines lines_;
   std::string source_;
+  bool bom_ = false;  ///< the text starts with EF BB BF
 };
 
 /// The column just past the last word of `words` (non-empty): where a missing word would start.

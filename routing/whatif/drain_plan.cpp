@@ -224,6 +224,18 @@ Topology drained_topology(const Topology& topo, std::span<const DrainPart> parts
   return routed.topo;
 }
 
+std::vector<std::string> drain_overlaps(std::span<const DrainPart> parts) {
+  std::vector<std::string> out;
+  for (const DrainPart& cable : parts) {
+    if (cable.kind != DrainPart::Kind::kCable) continue;
+    const auto sw = std::find_if(parts.begin(), parts.end(), [&](const DrainPart& p) {
+      return p.kind == DrainPart::Kind::kSwitch && (p.node == cable.node || p.node == cable.peer);
+    });
+    if (sw != parts.end()) out.push_back("'" + cable.text + "' is a cable of switch '" + sw->text + "' (drained with it)");
+  }
+  return out;
+}
+
 unsigned changed_lft_blocks(const Lft& before, const Lft& after) {
   const unsigned blocks = std::max(before.num_blocks(), after.num_blocks());
   unsigned changed = 0;
@@ -243,6 +255,7 @@ Result<DrainReport> what_if_drain(const Topology& topo, const LidMap& lids, cons
   }
   DrainReport rep;
   rep.parts.assign(parts.begin(), parts.end());
+  rep.overlaps = drain_overlaps(parts);
   const Topology drained = drained_topology(topo, parts, rep.cables_drained);
 
   auto start = Clock::now();

@@ -108,6 +108,9 @@ struct DrainReport {
   std::uint64_t entries_repaired = 0;  ///< entries a repair routed again
   std::vector<ChainAttempt> declined;
   std::string warning;         ///< the chain's warning on the drained fabric, if any
+  /// Parts named that add nothing to the others: "'CABLE' is a cable of switch 'SWITCH' (drained with it)",
+  /// one per such cable, in the order named (drain_overlaps).
+  std::vector<std::string> overlaps;
   RoutingTables tables_after;  ///< the chain's tables on the drained fabric: what a repair would program
 
   std::size_t endpoints = 0;           ///< CA ports with a base LID
@@ -141,6 +144,12 @@ struct DrainReport {
 /// The Topology routing would see with `parts` drained (header comment), indexes unchanged; `cables` is set
 /// to the number of distinct cables taken out.
 Topology drained_topology(const Topology& topo, std::span<const DrainPart> parts, std::size_t& cables);
+
+/// Each cable of `parts` with an end on a switch that `parts` also names: "'CABLE' is a cable of switch
+/// 'SWITCH' (drained with it)", in the order named. Not an error: the what-if drains the same cables either
+/// way, and `smctl drain` of both keeps the cable drained after the switch is undrained, which may be
+/// meant; the report says it so that a cable typed for another is noticed.
+std::vector<std::string> drain_overlaps(std::span<const DrainPart> parts);
 
 /// LFT blocks of 64 entries that differ between `before` and `after` (a table shorter than the other
 /// reads 0xFF past its end): what a repair sends to that switch.

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "routing/roce/fabric_sketch.h"
 #include "routing/roce/report_chart.h"
@@ -38,6 +40,23 @@ constexpr const char* kStyle =
     "h1{font-size:1.3em}h2{font-size:1.1em;margin-top:1.6em;border-bottom:1px solid #ccc}"
     "li{margin:.35em 0;line-height:1.35}svg{max-width:100%;height:auto}.small{color:#555;font-size:.9em}";
 
+// Why the collectives chart is empty, in the operator's own words: nothing asked ("none" or an empty
+// list), or a list every collective of which was left out (expert groups inside hosts), with the notes
+// that say so.
+std::string no_collectives_html(const std::string& asked, const std::vector<std::string>& notes) {
+  using roce::xml_escape;
+  if (asked == "none" || asked.empty()) {
+    return "<p>No collectives were timed (--collectives " + (asked.empty() ? std::string("''") : asked) + ").</p>\n";
+  }
+  std::string out = "<p>No collectives were timed: every one of --collectives " + xml_escape(asked) +
+                    " was left out.</p>\n";
+  std::string why;
+  for (const std::string& n : notes) {
+    if (n.find(" left out") != std::string::npos) why += "<li>" + xml_escape(n) + "</li>\n";
+  }
+  return why.empty() ? out : out + "<ul>\n" + why + "</ul>\n";
+}
+
 }  // namespace
 
 std::string comparison_report_html(const ComparisonReportInput& in) {
@@ -53,7 +72,7 @@ std::string comparison_report_html(const ComparisonReportInput& in) {
   // 1. The collectives, before and after on one scale.
   s << "<section id=\"collectives\">\n<h2>Collectives: completion time relative to ideal</h2>\n";
   if (before.collectives.empty()) {
-    s << "<p>No collectives were timed (--collectives none).</p>\n";
+    s << no_collectives_html(in.collectives_asked, before.notes);
   } else {
     double axis = roce::report_axis_max(before.collectives);
     if (in.after) axis = std::max(axis, roce::report_axis_max(in.after->collectives));

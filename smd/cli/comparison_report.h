@@ -25,6 +25,9 @@ struct ComparisonReportInput {
   std::string loss_text;                        ///< the failed parts, as failed_parts_text gives them
   std::string ib_tables_after;                  ///< how ib-static's tables after were made (FabricLoss made_by)
   std::string details_svg;                      ///< svg_chart (or svg_stack) document of every figure
+  /// --collectives as given ("none", "" or a list): when no collective was timed the page says which was
+  /// asked, and for a list that every collective of it was left out (before's notes say why).
+  std::string collectives_asked = "none";
   nlohmann::ordered_json json;                  ///< {"comparison": ..., "after_loss"?: ...}
 };
 

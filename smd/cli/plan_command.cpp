@@ -634,6 +634,12 @@ int run_plan(const PlanArgs& args, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+/// An output file option given an empty name (`--report ''`, a shell variable left unset) would write
+/// nothing and exit 0 as if it had: a usage error instead (exit 2, like other bad arguments).
+const CLI::Validator kOutputName(
+    [](std::string& name) { return name.empty() ? std::string("an empty file name writes nothing; name a file") : std::string(); },
+    "FILE");
+
 void add_plan_command(CLI::App& app) {
   // CLI11 binds options to storage that must outlive parsing; the callback owns it with the subcommand.
   auto args = std::make_shared<PlanArgs>();
@@ -647,15 +653,17 @@ void add_plan_command(CLI::App& app) {
                   "LinearFDBCap of every switch (LFT entries); 0 = the netfile reader's ibsim default 30720")
       ->check(CLI::Range(0u, 49152u));
   cmd->add_option("--max-shifts", args->max_shifts, "shift patterns evaluated at most, evenly spread (0 = all)");
-  cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file");
+  cmd->add_option("--lft-dump", args->lft_dump, "write every switch's LFT to this file")->check(kOutputName);
   cmd->add_option("--opensm-lfts", args->opensm_lfts,
-                  "write every switch's LFT to this file in OpenSM's opensm-lfts.dump format");
+                  "write every switch's LFT to this file in OpenSM's opensm-lfts.dump format")
+      ->check(kOutputName);
   cmd->add_option(
       "--guid2lid", args->guid2lid,
       "keep the LIDs of this guid2lid file (the daemon's state_dir/guid2lid): plan the LIDs the fabric has");
   cmd->add_flag("--adaptive", args->adaptive, "compute adaptive-routing groups (forces routing.adaptive on)");
   cmd->add_option("--ar-plan", args->ar_plan,
-                  "write the adaptive-routing plan as JSON to this file (implies --adaptive)");
+                  "write the adaptive-routing plan as JSON to this file (implies --adaptive)")
+      ->check(kOutputName);
   cmd->add_option("--vl-cap", args->vl_cap,
                   "VLCap of every port (1 = VL0, 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14); 0 = unknown")
       ->check(CLI::Range(0u, 5u));
@@ -664,14 +672,17 @@ void add_plan_command(CLI::App& app) {
                   "report what is lost (repeatable; exit 5 when CA pairs lose every path)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)");
-  cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf");
+  cmd->add_option("--roce-plan", args->roce.plan_json, "write the RoCEv2 L3 Clos route plan as JSON (docs/roce.md)")
+      ->check(kOutputName);
+  cmd->add_option("--frr-dir", args->roce.frr_dir, "write one FRR config per switch as DIR/<switch>/frr.conf")
+      ->check(kOutputName);
   cmd->add_flag("--compare", args->roce.compare,
                 "compare ib-static, ib-adaptive, roce-ecmp, roce-eecmp and roce-spray on the same flows");
-  cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)");
+  cmd->add_option("--svg", args->roce.svg, "write the comparison chart as SVG (implies --compare)")->check(kOutputName);
   cmd->add_option("--report", args->roce.report,
                   "write the comparison as one self-contained HTML page: collectives chart, findings, fabric "
-                  "sketch with the hottest cables (implies --compare)");
+                  "sketch with the hottest cables (implies --compare)")
+      ->check(kOutputName);
   cmd->add_option("--pairs", args->roce.pairs_file, "extra comparison pattern: 'SRC DST' per line (host or IP)");
   cmd->add_option("--qps", args->roce.qps,
                   "QPs per flow for ib-adaptive (default 1) and per connection for roce-eecmp (default 4)")

@@ -253,8 +253,10 @@ Result<std::string> comparison_svg(const RoutingTables& tables, const roce::Loss
 /// The --report page: the figures of `summary` (comparison, after_loss) with the charts and the text.
 Status write_comparison_report(const std::string& path, const RoutingTables& tables, const roce::LossComparison& lc,
                                const roce::RoutePlan& plan, const roce::RoutePlan* after_plan, const FabricLoss* loss,
-                               const std::string& svg, const nlohmann::ordered_json& summary) {
+                               const std::string& svg, const nlohmann::ordered_json& summary,
+                               const std::string& collectives_asked) {
   ComparisonReportInput report;
+  report.collectives_asked = collectives_asked;
   report.title = "IB (" + tables.engine + ") vs RoCEv2 on " + std::to_string(lc.before.endpoints) + " endpoints" +
                  (loss ? ", before and after losing " + failed_parts_text(*loss) : std::string());
   report.before = &lc.before;
@@ -328,7 +330,7 @@ Result<nlohmann::ordered_json> run_roce_plan(const Topology& topo, const LidMap&
   if (loss) summary["after_loss"] = loss_json(topo, *loss, *lc);
   if (!o.report.empty()) {
     if (auto st = write_comparison_report(o.report, tables, *lc, *plan, after_plan ? &*after_plan : nullptr, loss, svg,
-                                          summary);
+                                          summary, o.collectives);
         !st) {
       return st.error();
     }

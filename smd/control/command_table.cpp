@@ -182,13 +182,22 @@ Json do_undrain(const CommandContext& c) {
   });
 }
 
+// A what-if's error says which kind it is ("code": the ErrorCode's name), so smctl's exit status tells a
+// bad name (2, as `smd plan --drain`) and a what-if already running (6, ask again) from any other error.
+Json what_if_answer(const Result<Json>& r) {
+  if (r.ok()) return ok_response(r.value());
+  Json out = error_response(r.error().message);
+  out["code"] = to_string(r.error().code);
+  return out;
+}
+
 void start_what_if_drain(const CommandContext& c, ControlReply reply) {
   std::vector<std::string> parts;
   if (std::string e = part_list(c.request, "what_if_drain", false, parts); !e.empty()) {
-    reply(error_response(e));
+    reply(what_if_answer(make_error(ErrorCode::kInvalidInput, e)));
     return;
   }
-  c.control.what_if_drain(parts, [reply = std::move(reply)](Result<Json> r) { reply(from_result(r)); });
+  c.control.what_if_drain(parts, [reply = std::move(reply)](Result<Json> r) { reply(what_if_answer(r)); });
 }
 
 Json do_export(const CommandContext& c) { return from_result(export_json(c.request, *c.snap)); }

@@ -59,7 +59,8 @@ class DaemonControl {
   /// of the last programming sweep, with the policy's chain, options and partitions, computed off the
   /// daemon's thread; nothing is sent to the fabric. `done` is called once, on the daemon's thread, with
   /// {report: the JSON of `smd plan --drain --format json`, text: its text}. Errors: kInvalidInput for a bad
-  /// name, no programmed fabric yet, or a what-if already running; the what-if's own.
+  /// name, kDeclined on a standby or with no programmed fabric yet, kTimeout (ask again later) while another
+  /// what-if runs; the what-if's own.
   virtual void what_if_drain(const std::vector<std::string>& parts,
                              std::function<void(Result<control::Json>)> done) = 0;
 };

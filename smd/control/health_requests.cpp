@@ -69,6 +69,7 @@ Result<Json> counters_json(const FabricSnapshot& snap, const std::string& node, 
                {"errors", p.errors},
                {"resets", p.resets},
                {"ports", p.ports},
+               {"unreachable", p.unreachable},
                {"wall_ms", std::round(p.wall_ms * 10) / 10},
                {"cpu_ms", std::round(p.cpu_ms * 10) / 10},
                {"paused_ms", std::round(p.paused_ms * 10) / 10}};

@@ -195,7 +195,14 @@ void HealthMonitor::after_sweep(bool subnet_up, bool master) {
   expire_quiet_marks(now, why);
   warn_kept_cables();
   babbling_after_sweep();
-  perf_->set_targets(perf_targets(*topo, host_.lids(), NodeNames(policy_.node_names), policy_.perfmgr.ignore_cas));
+  // Drained and isolated nodes keep their LIDs but no route reaches them: polled, they would only time out.
+  std::vector<PerfTarget> targets =
+      perf_targets(*topo, host_.lids(), NodeNames(policy_.node_names), policy_.perfmgr.ignore_cas);
+  std::size_t unreachable = 0;
+  if (const std::shared_ptr<const Topology> routed = host_.routed_topology()) {
+    targets = lid_reachable(std::move(targets), *routed, unreachable);
+  }
+  perf_->set_targets(std::move(targets), unreachable);
   update_perfmgr(master);
   if (!why.empty()) changed(why);
 }

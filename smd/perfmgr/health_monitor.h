@@ -46,6 +46,9 @@ class HealthHost {
   /// The last sweep's fabric (null before the first) and its LIDs (valid while the topology is non-null).
   virtual std::shared_ptr<const Topology> topology() const = 0;
   virtual const LidMap& lids() const = 0;
+  /// The topology the programmed tables were routed on (drained and isolated cables gone; null: none yet):
+  /// the PerfMgr polls only what a LID route reaches on it. The default, topology(), drains nothing.
+  virtual std::shared_ptr<const Topology> routed_topology() const { return topology(); }
   /// The cables the next sweeps route around (by port) and what the last routing made of them.
   virtual const std::vector<PortKey>& isolation_requests() const = 0;
   virtual void set_isolation_requests(std::vector<PortKey> ports) = 0;

@@ -97,10 +97,11 @@ void PerfAgent::configure(const PerfMgrPolicy& policy) {
   worker_.post([&] { policy_ = policy; });
 }
 
-void PerfAgent::set_targets(std::vector<PerfTarget> targets) {
+void PerfAgent::set_targets(std::vector<PerfTarget> targets, std::uint64_t unreachable) {
   auto shared = std::make_shared<const std::vector<PerfTarget>>(std::move(targets));
   const std::lock_guard lock(worker_.mutex());
   targets_ = std::move(shared);
+  unreachable_ = unreachable;
 }
 
 void PerfAgent::set_sweeping(bool sweeping) { sweeping_.store(sweeping, std::memory_order_relaxed); }
@@ -365,6 +366,10 @@ void PerfAgent::run_pass() {
   const auto t_start = SteadyClock::now();
   const double cpu_start = thread_cpu_ms();
   pass_ = PerfPassStats{};
+  {
+    const std::lock_guard lock(worker_.mutex());
+    pass_.unreachable = unreachable_;
+  }
   const std::vector<PerfTarget>& ports = *targets;
 
   std::vector<PortKey> keys;
@@ -381,8 +386,11 @@ void PerfAgent::run_pass() {
   pass_.wall_ms = ms_between(t_start, SteadyClock::now());
   pass_.cpu_ms = thread_cpu_ms() - cpu_start;
   publish_pass(policy);
-  spdlog::debug("perfmgr: pass {}: {} ports, {} MADs, {} timeouts, {:.1f} ms ({:.1f} ms CPU, {:.1f} ms paused)",
-                passes_, pass_.ports, pass_.mads_sent, pass_.timeouts, pass_.wall_ms, pass_.cpu_ms, pass_.paused_ms);
+  spdlog::debug(
+      "perfmgr: pass {}: {} ports, {} MADs, {} timeouts, {:.1f} ms ({:.1f} ms CPU, {:.1f} ms paused), {} ports not "
+      "polled (drained or isolated)",
+      passes_, pass_.ports, pass_.mads_sent, pass_.timeouts, pass_.wall_ms, pass_.cpu_ms, pass_.paused_ms,
+      pass_.unreachable);
   if (sink_) sink_(std::move(deltas));  // every pass, moved or not: the health rules' quiet periods run on it
 }
 

@@ -64,7 +64,8 @@ class PerfAgent {
   /// The policy in effect (any thread); a changed interval applies from the next pass.
   void configure(const PerfMgrPolicy& policy);
   /// The ports to read from the next pass on (any thread). Ports no longer listed are forgotten.
-  void set_targets(std::vector<PerfTarget> targets);
+  /// `unreachable`: cabled ports left out because no LID route reaches them (lid_reachable), for the status.
+  void set_targets(std::vector<PerfTarget> targets, std::uint64_t unreachable = 0);
   /// The SM runs a sweep (true) or is done (false): no new MAD is sent meanwhile.
   void set_sweeping(bool sweeping);
   /// A PMA response from the receive thread. Cheap: copied into the queue.
@@ -147,6 +148,7 @@ class PerfAgent {
 
   PerfMgrPolicy policy_;
   std::shared_ptr<const std::vector<PerfTarget>> targets_;
+  std::uint64_t unreachable_ = 0;  ///< set_targets' count, guarded as targets_
   std::atomic<bool> sweeping_{false};
   bool pass_requested_ = false;   // guarded by worker_.mutex()
   bool clear_requested_ = false;  // guarded by worker_.mutex()

@@ -1,5 +1,7 @@
 #include "smd/perfmgr/perf_target.h"
 
+#include <optional>
+
 namespace smd {
 
 std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names,
@@ -20,6 +22,41 @@ std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, c
       t.node_desc = names.of(node);
       t.peer = names.port(topo.node(port.peer), port.peer_port);
       out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+std::vector<PerfTarget> lid_reachable(std::vector<PerfTarget> targets, const Topology& routed, std::size_t& skipped) {
+  skipped = 0;
+  if (routed.sm_node == kNoNode || routed.sm_node >= routed.size()) return targets;
+  // The nodes a LID-routed MAD from the SM's port can reach: connected to the SM's node over routed cables.
+  std::vector<bool> reached(routed.size(), false);
+  std::vector<NodeIndex> queue{routed.sm_node};
+  reached[routed.sm_node] = true;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const Node& n = routed.node(queue[head]);
+    for (PortNum p = 1; p < n.ports.size(); ++p) {
+      const Port& port = n.ports[p];
+      if (!port.connected() || reached[port.peer]) continue;
+      reached[port.peer] = true;
+      queue.push_back(port.peer);
+    }
+  }
+  const auto polled = [&](const PerfTarget& t) {
+    const std::optional<NodeIndex> n = routed.find(t.key.node_guid);
+    if (!n || !reached[*n]) return false;
+    const Node& node = routed.node(*n);
+    // A switch's PMA answers at its port-0 LID whatever the port; a CA port's at its own LID, over its cable.
+    return node.is_switch() || (t.key.port < node.ports.size() && node.ports[t.key.port].connected());
+  };
+  std::vector<PerfTarget> out;
+  out.reserve(targets.size());
+  for (PerfTarget& t : targets) {
+    if (polled(t)) {
+      out.push_back(std::move(t));
+    } else {
+      ++skipped;
     }
   }
   return out;

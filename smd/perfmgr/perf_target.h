@@ -3,6 +3,7 @@
 // behind the port's own LID) and how logs, smctl and metrics name it.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,12 @@ struct PerfTarget {
 /// while the switch ports facing them are still read, so each host link is still counted from one end.
 std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, const NodeNames& names,
                                      bool ignore_cas = false);
+
+/// `targets` without the ports whose PMA no LID route reaches, read on `routed` (the topology the programmed
+/// tables were routed on: drained and isolated cables gone): a switch cut off from the SM's node (a
+/// drained switch keeps its LID, but no route leads to it: each of its ports would time out every pass), a
+/// CA port whose own cable is gone or whose node is cut off. Nodes are matched by GUID. `skipped` is set to
+/// the number of ports left out. Without an SM node in `routed` every target is kept. Linear.
+std::vector<PerfTarget> lid_reachable(std::vector<PerfTarget> targets, const Topology& routed, std::size_t& skipped);
 
 }  // namespace smd

@@ -80,6 +80,7 @@ nlohmann::ordered_json drain_report_json(const Topology& topo, const std::string
                                          const DrainTimings& tm) {
   nlohmann::ordered_json j;
   j["drain"] = parts_json(topo, rep.parts);
+  if (!rep.overlaps.empty()) j["overlaps"] = rep.overlaps;
   j["cables_drained"] = rep.cables_drained;
   j["engine_before"] = engine_before;
   j["engine_after"] = rep.engine_after;
@@ -141,6 +142,7 @@ void print_drain_report(std::ostream& out, const Topology& topo, const std::stri
                         const DrainReport& rep, const DrainTimings& tm) {
   char line[320];
   for (const DrainPart& p : rep.parts) out << "drain         " << part_text(topo, p) << "\n";
+  for (const std::string& o : rep.overlaps) out << "note          " << printable_text(o) << "\n";
   out << "cables        " << rep.cables_drained << " taken out of routing (links stay up, LIDs kept)\n";
   print_declined(out, rep.declined);
   if (!rep.warning.empty()) out << "warning       " << rep.warning << "\n";

@@ -257,6 +257,7 @@ class Daemon final : public DaemonControl, private HealthHost {
   bool perfmgr_may_run() const;
   std::shared_ptr<const Topology> topology() const override;
   const LidMap& lids() const override;
+  std::shared_ptr<const Topology> routed_topology() const override;
   const std::vector<PortKey>& isolation_requests() const override;
   void set_isolation_requests(std::vector<PortKey> ports) override;
   std::vector<IsolationResult> isolation() const override;

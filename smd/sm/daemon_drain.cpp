@@ -107,23 +107,24 @@ Result<control::Json> Daemon::request_undrain(const std::vector<std::string>& pa
 
 void Daemon::what_if_drain(const std::vector<std::string>& parts, std::function<void(Result<control::Json>)> done) {
   if (local_.state != mad::SmState::kMaster) {
-    done(make_error(ErrorCode::kInvalidInput, std::string("smctl what-if drain: this SM is ") +
+    done(make_error(ErrorCode::kDeclined, std::string("smctl what-if drain: this SM is ") +
                                                   mad::to_string(local_.state) + ": ask the master"));
     return;
   }
   WhatIfInput in;
   if (runner_) {
     in.topo = runner_->routed_topology_snapshot();
+    in.fabric = runner_->topology();
     in.lids = runner_->lids_snapshot();
     in.tables = runner_->tables_snapshot();
   }
   in.parts = parts;
   in.routing = policy_.routing;
   in.partitions = policy_.partitions;
+  // kTimeout: the code whose caller asks again later (routing/base/status.h); smctl exits 6 on it.
   const bool started = what_if_.start([in = std::move(in)] { return run_what_if_drain(in); }, done);
   if (!started) {
-    done(make_error(ErrorCode::kInvalidInput,
-                    "smctl what-if drain: another what-if is running; ask again when it is done"));
+    done(make_error(ErrorCode::kTimeout, "smctl what-if drain: another what-if is running; ask again when it is done"));
   }
 }
 

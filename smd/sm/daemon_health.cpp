@@ -31,6 +31,10 @@ std::shared_ptr<const Topology> Daemon::topology() const { return runner_ ? runn
 
 const LidMap& Daemon::lids() const { return runner_->lids(); }
 
+std::shared_ptr<const Topology> Daemon::routed_topology() const {
+  return runner_ ? runner_->routed_topology_snapshot() : nullptr;
+}
+
 const std::vector<PortKey>& Daemon::isolation_requests() const {
   static const std::vector<PortKey> kNone;
   return runner_ ? runner_->isolation_requests() : kNone;

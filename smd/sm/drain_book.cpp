@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_set>
 
 #include "routing/base/hex_text.h"
 #include "routing/isolation/routed_topology.h"
@@ -88,29 +89,42 @@ Result<std::vector<std::string>> DrainBook::load() {
 
 std::vector<std::string> DrainBook::check_loaded(const Topology& topo) {
   std::vector<std::string> warnings;
+  // Sets, not searches per line: a file of 170,000 lines checked line by line against the records was quadratic.
+  std::unordered_set<PortKey, PortKeyHash> held;
+  held.reserve(records_.size());
+  for (const DrainRecord& r : records_) held.insert(r.part);
+  // Parts whose node is not in the fabric: one warning for all of them (a rack powered off may be thousands of
+  // lines), with the count and the first few places.
+  std::size_t unknown = 0;
+  std::string unknown_first;
   for (const auto& [part, line] : loaded_) {
-    const bool still =
-        std::any_of(records_.begin(), records_.end(), [&](const DrainRecord& r) { return r.part == part; });
-    if (!still) continue;
-    const std::string where = path_ + ":" + std::to_string(line) + ": ";
+    if (!held.contains(part)) continue;
+    const std::string where = path_ + ":" + std::to_string(line);
     const std::string port = std::to_string(part.port);
     const std::optional<NodeIndex> n = topo.find(part.node_guid);
     if (!n) {
-      warnings.push_back(where + hex64_text(part.node_guid) + " port " + port +
-                         ": no node of the fabric has this GUID; kept, it drains nothing until the node is back");
+      if (unknown++ < kUnknownListed) {
+        unknown_first += (unknown_first.empty() ? "" : ", ") + where + " " + hex64_text(part.node_guid) + " port " + port;
+      }
       continue;
     }
     const Node& node = topo.node(*n);
     if (part.port == 0 && !node.is_switch()) {
-      warnings.push_back(where + describe_node(node) +
+      warnings.push_back(where + ": " + describe_node(node) +
                          " port 0: a CA is never drained whole (name its cable); "
                          "it drains nothing (smctl undrain " +
                          hex64_text(part.node_guid) + " removes it)");
     } else if (part.port > node.num_ports) {
-      warnings.push_back(where + describe_node(node) + " has no port " + port + " (ports 1.." +
+      warnings.push_back(where + ": " + describe_node(node) + " has no port " + port + " (ports 1.." +
                          std::to_string(node.num_ports) + "); it drains nothing (smctl undrain " +
                          hex64_text(part.node_guid) + "/" + port + " removes it)");
     }
+  }
+  if (unknown > 0) {
+    const std::string more = unknown > kUnknownListed ? " and " + std::to_string(unknown - kUnknownListed) + " more" : "";
+    warnings.insert(warnings.begin(),
+                    path_ + ": " + std::to_string(unknown) + " drain(s) name a GUID no node of the fabric has (" +
+                        unknown_first + more + "); kept, each drains nothing until its node is back");
   }
   loaded_.clear();
   return warnings;
@@ -203,10 +217,14 @@ Result<DrainChange> DrainBook::undrain(const Topology* topo, std::span<const std
                                                       "' names no part of the fabric (a switch, NAME[PORT], "
                                                       "0xGUID or 0xGUID/PORT)");
     }
-    const auto it = find_record(next, topo, *key);
-    if (it != next.end()) {
-      change.changed.push_back(*it);
-      next.erase(it);
+    // Every line that names this part: a hand-edited file may list a cable by both of its ends, and
+    // leaving one of them would keep the cable drained.
+    const std::optional<PortKey> peer = topo ? peer_of(*topo, *key) : std::nullopt;
+    const auto named = [&](const DrainRecord& r) { return r.part == *key || (peer && r.part == *peer); };
+    const auto kept = std::stable_partition(next.begin(), next.end(), [&](const DrainRecord& r) { return !named(r); });
+    if (kept != next.end()) {
+      change.changed.insert(change.changed.end(), kept, next.end());
+      next.erase(kept, next.end());
       continue;
     }
     // Named again in this request (the same spelling, or the cable's other end), or not drained at all:

@@ -9,6 +9,7 @@
 // the book and the file as they were.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <span>
 #include <string>
@@ -40,6 +41,9 @@ using DrainRouteCheck = std::function<Status(std::span<const CableEnd> drains)>;
 
 class DrainBook {
  public:
+  /// Unknown GUIDs check_loaded names by line; the rest are counted.
+  static constexpr std::size_t kUnknownListed = 5;
+
   /// `path` = the file (state_dir/drained); "" keeps the book in memory only.
   explicit DrainBook(std::string path) : path_(std::move(path)) {}
 
@@ -59,16 +63,19 @@ class DrainBook {
 
   /// Remove the drains `texts` name (resolved on `topo` when it has them, else read as 0xGUID or
   /// 0xGUID/PORT), or every one with `all`. Idempotent per part: a part named twice, a cable named by both
-  /// ends, or a part not drained is removed once or listed in `already`, not an error. Errors, nothing
+  /// ends, or a part not drained is removed once or listed in `already`, not an error. A cable the book
+  /// holds by both ends (a hand-edited file) loses both lines, both listed in `changed`. Errors, nothing
   /// removed: kInvalidInput for a name not understood, or for `all` with names or neither; kIo when the
   /// file is not written.
   Result<DrainChange> undrain(const Topology* topo, std::span<const std::string> texts, bool all);
 
-  /// The drains load() read that `topo` (a discovered fabric) cannot apply, one warning each, naming
-  /// "PATH:LINE: " and the part: a node GUID no node of the fabric has (kept: a switch powered off for
-  /// maintenance comes back drained), a port the node does not have, a CA named whole (port 0); a line
-  /// whose part was undrained since is not named. Such drains drain nothing; the other lines hold. Once
-  /// per load(): later calls return nothing (the daemon asks after its first sweep that discovers).
+  /// The drains load() read that `topo` (a discovered fabric) cannot apply, to log: one warning for every
+  /// node GUID no node of the fabric has, "PATH: N drain(s) name a GUID ... (PATH:LINE GUID port P, ... the
+  /// first kUnknownListed, and M more)" (kept: a switch powered off for maintenance comes back drained), then
+  /// one per line "PATH:LINE: " naming the part for a port the node does not have or a CA named whole (port
+  /// 0); a line whose part was undrained since is not named. Such drains drain nothing; the other lines
+  /// hold. Once per load(): later calls return nothing (the daemon asks after its first sweep that
+  /// discovers). Linear in the lines read.
   std::vector<std::string> check_loaded(const Topology& topo);
 
   const std::vector<DrainRecord>& records() const { return records_; }

@@ -8,18 +8,41 @@
 #include "smd/report/drain_report_output.h"
 
 namespace smd {
+namespace {
+
+/// The parts named, resolved on the whole fabric (a drained cable is a cable there), indexes of in.fabric.
+Result<std::vector<DrainPart>> resolve_on_fabric(const WhatIfInput& in, std::string_view command) {
+  return resolve_drain_parts(in.fabric ? *in.fabric : *in.topo, in.parts, command);
+}
+
+}  // namespace
 
 Result<control::Json> run_what_if_drain(const WhatIfInput& in) {
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   if (!in.topo || !in.lids || !in.tables) {
-    return make_error(ErrorCode::kInvalidInput, "smctl what-if drain: no programmed fabric yet (no sweep has routed)");
+    return make_error(ErrorCode::kDeclined, "smctl what-if drain: no programmed fabric yet (no sweep has routed)");
   }
   // Errors name the operator's command, not the offline CLI's --drain.
   constexpr std::string_view kCommand = "smctl what-if drain";
-  auto parts = resolve_drain_parts(*in.topo, in.parts, kCommand);
+  auto parts = resolve_on_fabric(in, kCommand);
   if (!parts) return parts.error();
   if (Status distinct = distinct_drain_parts(*parts, kCommand); !distinct) return distinct.error();
+  // The same sweep made both topologies with the same node indexes; a part is still moved by GUID, so the
+  // two may never disagree silently.
+  if (in.fabric && in.fabric != in.topo) {
+    for (DrainPart& part : *parts) {
+      const auto node = in.topo->find(in.fabric->node(part.node).guid);
+      const auto peer = part.kind == DrainPart::Kind::kCable ? in.topo->find(in.fabric->node(part.peer).guid)
+                                                              : std::optional<NodeIndex>(kNoNode);
+      if (!node || !peer) {
+        return make_error(ErrorCode::kInternal, std::string(kCommand) + " '" + part.text +
+                                                    "': not in the routed topology of the same sweep");
+      }
+      part.node = *node;
+      part.peer = *peer;
+    }
+  }
   DrainOptions options;
   options.chain = in.routing.engines;
   options.routing = in.routing.options;

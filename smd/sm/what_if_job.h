@@ -21,6 +21,10 @@ namespace smd {
 /// cables already gone: SweepRunner::routed_topology_snapshot), its LIDs and tables, and the policy parts.
 struct WhatIfInput {
   std::shared_ptr<const Topology> topo;
+  /// The same sweep's whole fabric (SweepRunner::topology: drained cables still cabled). Names resolve on it,
+  /// as `smd plan --drain` resolves on the whole netfile: a drained switch's cable is still a cable there,
+  /// where it has none on `topo`. Null: names resolve on `topo`.
+  std::shared_ptr<const Topology> fabric;
   std::shared_ptr<const LidMap> lids;
   std::shared_ptr<const RoutingTables> tables;
   std::vector<std::string> parts;  ///< as typed (routing/whatif/drain_target.h)
@@ -31,8 +35,9 @@ struct WhatIfInput {
 };
 
 /// {report: drain_report_json (keys as `smd plan --drain --format json`), text: the text report, safe (no
-/// CA pair would lose every path; smctl exits 5 when false), lost_pairs, cut_off, what_if_ms}. Errors: kInvalidInput
-/// for a missing snapshot or a name that does not resolve (the resolver's message); what_if_drain's own.
+/// CA pair would lose every path; smctl exits 5 when false), lost_pairs, cut_off, what_if_ms}. Errors: kDeclined
+/// for a missing snapshot; kInvalidInput for a name that does not resolve (the resolver's message) or parts
+/// named twice or inside one another (distinct_drain_parts); what_if_drain's own.
 Result<control::Json> run_what_if_drain(const WhatIfInput& in);
 
 }  // namespace smd

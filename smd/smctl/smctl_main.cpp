@@ -92,7 +92,7 @@ int print_answer(const SmctlInvocation& inv, const Json& r) {
   if (!ok) {
     // The daemon's message may name nodes by NodeDescription: no control characters on the terminal.
     std::cerr << "smctl: smd: " << smd::printable_text(r.value("error", std::string("unknown error"))) << "\n";
-    return kExitDaemonError;
+    return smd::smctl::answer_exit_code(cmd, r);  // 1, or a what-if's own (bad name 2, busy 6)
   }
   if (cmd == "dump") return write_dump(inv, r);
   smd::control::render_text(std::cout, cmd, r.contains("result") ? r.at("result") : Json());

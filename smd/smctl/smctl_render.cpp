@@ -30,6 +30,16 @@ std::string ms(const Json& j, const char* key) {
 /// A string element of an array (a problem, a declined engine's reason), printed as str() prints.
 std::string text(const Json& j) { return j.is_string() ? printable_text(j.get<std::string>()) : j.dump(); }
 
+// One line of a report the daemon made printable already (its names went through printable_text): shown
+// as it is, so a NodeDescription's `\x1b` reads `\x1b` and not `\\x1b`. A line that still holds a byte
+// printable_text would change other than a backslash (a daemon that did not escape) is escaped whole, so
+// no control character reaches the terminal either way.
+std::string report_line(const std::string& line) {
+  std::string backslashes_doubled;
+  for (const char c : line) backslashes_doubled += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  return printable_text(line) == backslashes_doubled ? line : printable_text(line);
+}
+
 /// status: the election's counters, a handover awaited, the other SMs.
 void render_election_lines(std::ostream& out, const Json& s) {
   if (s.contains("election")) {  // daemons before issue 13 left it out
@@ -306,7 +316,11 @@ void render_counters(std::ostream& out, const Json& r) {
   }
   out << "PerfMgr: " << str(r, "passes") << " passes every " << str(r, "interval_s")
       << " s; last: " << str(last, "ports") << " ports, " << str(last, "mads") << " MADs, " << str(last, "timeouts")
-      << " timeouts, " << ms(last, "wall_ms") << " ms (" << ms(last, "cpu_ms") << " ms CPU)\n";
+      << " timeouts, " << ms(last, "wall_ms") << " ms (" << ms(last, "cpu_ms") << " ms CPU)";
+  if (last.value("unreachable", 0) > 0) {
+    out << "; " << str(last, "unreachable") << " ports not polled (drained or isolated: no LID route reaches them)";
+  }
+  out << "\n";
   for (const Json& p : r.at("ports")) {
     out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
         << std::setw(3) << str(p, "port") << " -> " << std::setw(24) << str(p, "peer");
@@ -368,9 +382,8 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
       return;
     }
     if (cmd == "what_if_drain") {
-      // The report's own lines; names may come from NodeDescriptions: no control characters on the terminal.
       std::istringstream lines(result.at("text").get<std::string>());
-      for (std::string line; std::getline(lines, line);) out << printable_text(line) << "\n";
+      for (std::string line; std::getline(lines, line);) out << report_line(line) << "\n";
       return;
     }
     if (cmd == "drain" || cmd == "undrain") {

@@ -2,9 +2,10 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <functional>
+#include <unordered_set>
 
 #include "config/text_file.h"
 #include "routing/base/hex_text.h"
@@ -26,8 +27,15 @@ bool whole_number(std::string_view text, int base, T& out) {
 
 }  // namespace
 
+std::size_t PortKeyHash::operator()(const PortKey& k) const noexcept {
+  // GUIDs of one vendor differ in their low bits; the port goes above the 48 bits those usually span.
+  return std::hash<std::uint64_t>{}(k.node_guid ^ (std::uint64_t{k.port} << 56));
+}
+
 DrainFileLoad parse_drain_file(std::string_view text, const std::string& name) {
   DrainFileLoad load;
+  // Parts seen so far: a file of 170,000 lines searched linearly per line took 35 s (quadratic).
+  std::unordered_set<PortKey, PortKeyHash> seen;
   for_each_state_line(
       text, name, kFields, [&](const std::vector<std::string_view>& f, const std::string& where, unsigned line) {
         if (f.size() != kFields) {
@@ -51,9 +59,7 @@ DrainFileLoad parse_drain_file(std::string_view text, const std::string& name) {
         }
         r.part = {guid, static_cast<PortNum>(port)};
         r.forced = f[2] == "forced";
-        const bool listed = std::any_of(load.records.begin(), load.records.end(),
-                                        [&](const DrainRecord& other) { return other.part == r.part; });
-        if (listed) {
+        if (!seen.insert(r.part).second) {
           load.problems.push_back(where + hex64_text(guid) + " port " + std::to_string(port) + " is listed twice");
           return;
         }

@@ -23,6 +23,11 @@ struct DrainRecord {
   auto operator<=>(const DrainRecord&) const = default;
 };
 
+/// Hash of a part, for the sets that keep a large drain file's load linear.
+struct PortKeyHash {
+  std::size_t operator()(const PortKey& k) const noexcept;
+};
+
 /// What reading the file produced: the valid lines, and one problem per bad line ("PATH:LINE: what").
 struct DrainFileLoad {
   std::vector<DrainRecord> records;

@@ -101,6 +101,9 @@ struct PerfPassStats {
   std::uint64_t errors = 0;     ///< answers with a non-zero MAD status
   std::uint64_t resets = 0;     ///< PortCounters Sets sent to clear saturated counters
   std::uint64_t ports = 0;      ///< ports read
+  /// Cabled ports not polled: their node is drained or isolated (or a CA port's cable is), so no LID route
+  /// reaches their PMA (perfmgr/perf_target.h lid_reachable).
+  std::uint64_t unreachable = 0;
   double wall_ms = 0;           ///< first send to last answer, pauses for sweeps included
   double cpu_ms = 0;            ///< the PerfMgr thread's CPU time reading the counters (metrics rendering excluded)
   double paused_ms = 0;         ///< of wall_ms, time spent waiting for a sweep to end

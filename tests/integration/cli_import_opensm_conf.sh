@@ -84,6 +84,23 @@ done
 grep -qF "poll_interval: 3  # ${work}/site.conf:$(line_of sminfo_polling_timeout) sminfo_polling_timeout 3000" \
   "${work}/site.yaml" || fail "poll_interval not converted with its source line"
 
+# The file names go into YAML comments escaped: the site file under a folder whose name holds a newline, a
+# '#', quotes and an escape byte converts to a policy PyYAML reads (the same mapping as above: only the
+# comments differ), with the newline shown as \x0a.
+odd="${work}/odd"$'\n'"name: #1 \"q\" 'x' "$'\x1b'
+mkdir "${odd}"
+cp "${work}/site.conf" "${odd}/site.conf"
+"${SMD_BIN}" import-opensm-conf "${odd}/site.conf" -o "${work}/odd.yaml" 2>"${work}/odd.err" ||
+  fail "site file under an odd name: exit $?: $(cat "${work}/odd.err")"
+python3 - "${work}/odd.yaml" "${work}/site.yaml" <<'PY' || fail "the odd name broke the YAML: $(head -c 600 "${work}/odd.yaml")"
+import sys, yaml
+odd, site = (yaml.safe_load(open(p, encoding="utf-8")) for p in sys.argv[1:3])
+assert odd == site, (odd, site)
+text = open(sys.argv[1], encoding="utf-8").read()
+assert "odd\\x0aname: #1 \"q\" 'x' \\x1b/site.conf" in text, text[:300]
+print("odd file name: escaped in the comments, the policy reads as the plain one")
+PY
+
 # A broken partitions.conf stops the conversion: exit 2, its line, nothing written.
 printf 'Default=0x7fff : ALL=full\n' >"${work}/partitions.conf"
 if "${SMD_BIN}" import-opensm-conf "${work}/site.conf" -o "${work}/broken.yaml" 2>"${work}/broken.err"; then

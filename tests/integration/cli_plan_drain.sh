@@ -39,6 +39,12 @@ plan --drain sw-L2-0 --drain 0x0000000000200020
 grep -qx "smd plan: --drain '0x0000000000200020': the same switch as 'sw-L2-0'; name each part once" "${work}/err" ||
   fail "one switch twice said: $(cat "${work}/err")"
 
+# A switch with a cable of its own (sw-L2-0 port 1, to sw-L1-0 port 5, named from the far end) is said in
+# the report, not refused: the report is made as for the switch alone.
+plan --drain sw-L2-0 --drain '"sw-L1-0"[5]'
+[[ ${rc} == 0 ]] && grep -qx "note          '\"sw-L1-0\"\[5\]' is a cable of switch 'sw-L2-0' (drained with it)" "${work}/out" ||
+  fail "a switch and its own cable: exit ${rc}: $(head -5 "${work}/out") $(cat "${work}/err")"
+
 plan --drain sw-L2-0 --compare
 [[ ${rc} == 2 ]] && grep -q "^smd plan: --drain reports on InfiniBand routing only" "${work}/err" ||
   fail "--drain --compare: ${rc} $(cat "${work}/err")"

@@ -63,3 +63,12 @@ printf 'host-1\nhost-0 mlx5_2\n' >"${work}/part.txt"
 expect_bad "part.txt:2: host 'host-0' has 4 HCAs and the job names 1 of them" --collectives ring --job "${work}/part.txt"
 expect_bad "neither whole hosts" --collectives moe:6
 echo "smd plan on a rail fabric: partial hosts and odd expert groups refused"
+
+# Every collective asked left out (moe:4 stays inside hosts): the page names what was asked and why, not
+# "--collectives none".
+smd plan --topology "${NET}" --seeds 1 --collectives moe:4 --job "${work}/job.txt" --report "${work}/moe4.html" \
+  >/dev/null || fail "smd plan --collectives moe:4 --report exited $?"
+grep -qF "No collectives were timed: every one of --collectives moe:4 was left out." "${work}/moe4.html" &&
+  grep -qF "moe-alltoall:4 left out" "${work}/moe4.html" && ! grep -qF -- "--collectives none" "${work}/moe4.html" ||
+  fail "the page on moe:4: $(grep -o 'No collectives[^<]*' "${work}/moe4.html")"
+echo "smd plan --report: every collective left out is said as asked"

@@ -97,4 +97,15 @@ else
 fi
 [[ ${rc} -eq 2 ]] || fail "--report with --drain: exit ${rc}, want 2"
 grep -q -- "--report" "${work}/err" || { cat "${work}/err"; fail "the error does not name --report"; }
-echo "smd plan --report: page, witness and loss as expected"
+# An empty file name is a bad argument (exit 2, naming the option), not a run that writes nothing and exits 0;
+# so is any other output's.
+for opt in --report --svg --lft-dump; do
+  if smd plan --topology "${LS}" "${opt}" '' >"${work}/out" 2>"${work}/err"; then
+    fail "${opt} '' was accepted"
+  else
+    rc=$?
+  fi
+  [[ ${rc} -eq 2 ]] && grep -q -- "${opt}.*empty file name" "${work}/err" ||
+    fail "${opt} '': exit ${rc}: $(cat "${work}/err")"
+done
+echo "smd plan --report: page, witness and loss as expected; an empty file name exits 2"

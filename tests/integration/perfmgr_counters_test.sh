@@ -2,7 +2,9 @@
 # The PerfMgr on the 4-ary 3-tree (48 switches, 64 hosts): every cabled port's PortCounters as smd read
 # them agree with perfquery; a counter raised through ibsim's console (PerformanceSet) shows up as a delta in
 # `smctl counters --errors` and in the per-port metric within two intervals; a saturated counter is cleared
-# with a PortCounters Set (perfquery reads it back at 0) while smd's total keeps what it counted.
+# with a PortCounters Set (perfquery reads it back at 0) while smd's total keeps what it counted; a drained
+# spine (smctl drain sw-L2-0: it keeps its LID, no route reaches it) is not polled: its cabled ports, counted
+# from the netfile, are said as not polled and a whole pass after the drain has no timeout.
 . "$(dirname "$0")/health_common.sh"
 ibsim_start "${SMD_SOURCE_DIR}/tests/fabrics/kary4-3.net"
 write_policy "${IBSIM_WORKDIR}/smd.yaml" "${IBSIM_WORKDIR}/state" "  sweep_interval: 5" \
@@ -63,6 +65,25 @@ sim perfquery "$(python3 -c "import json,sys; print(next(p['lid'] for p in json.
 grep -q -E "^PortRcvErrors:\.+0$" "${IBSIM_WORKDIR}/perfquery.txt"
 wait_json 12 "next(p for p in r['result']['ports'] if p['port'] == 2)['total']['PortRcvErrors'] == 65535 and \
   next(p for p in r['result']['ports'] if p['port'] == 2)['resets'] == 1" counters sw-L0-3
+
+# A drained spine: no LID route reaches its PMA, so it is left out of the passes instead of timing out.
+spine_ports=$(awk '$1=="Switch"{on=($3=="\"sw-L2-0\""); next} on && /^\[/{n++} END{print n}' \
+  "${SMD_SOURCE_DIR}/tests/fabrics/kary4-3.net")
+[[ ${spine_ports} -gt 0 ]]
+smctl drain sw-L2-0
+wait_json 30 "r['result']['last_pass'].get('unreachable') == ${spine_ports}" counters
+passes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["passes"])' "${IBSIM_WORKDIR}/last.json")
+wait_json 12 "r['result']['passes'] > ${passes}" counters
+python3 - "${IBSIM_WORKDIR}/last.json" "${spine_ports}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["result"]
+last, n = r["last_pass"], int(sys.argv[2])
+assert last["unreachable"] == n and last["timeouts"] == 0 and last["ports"] == 384 - n, last
+PY
+smctl counters >"${IBSIM_WORKDIR}/drained_counters.txt"
+head -n 1 "${IBSIM_WORKDIR}/drained_counters.txt" | grep -q "; ${spine_ports} ports not polled (drained or isolated" ||
+  { head -n 1 "${IBSIM_WORKDIR}/drained_counters.txt" >&2; echo "FAIL: smctl counters does not say it" >&2; exit 1; }
+echo "drained spine: ${spine_ports} ports not polled, no timeout in a pass"
 
 kill -TERM "${DAEMON_PID_smd}"
 wait "${DAEMON_PID_smd}"

@@ -9,7 +9,8 @@
 //   - port_prof_ignore_file:      "<switch guid> <port>" a line; routes leaving by that port are not
 //                                 counted in the switch's port profile (OpenSM's equalisation).
 // Common to all (OpenSM's node-map format, `man opensm`): a GUID is 0x hex (1..16 digits) or decimal, a
-// number 0x hex or decimal; '#' starts a comment, blank lines are skipped, CRLF reads as LF. Stricter than
+// number 0x hex or decimal; '#' starts a comment, blank lines are skipped, CRLF reads as LF; a UTF-8
+// byte-order mark at the start is named at SOURCE:1:1 (routing/base/word_lines.h). Stricter than
 // OpenSM, which skips a line it cannot use: GUID 0, a port 0 or above 254, a weight 0 or above 255, a
 // missing or extra word, a (switch, port) or a switch listed twice are errors at SOURCE:line:column (1-based,
 // bytes). Whether the GUID names a switch of the fabric and the port one of its ports is known only when the

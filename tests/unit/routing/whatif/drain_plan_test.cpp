@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -111,6 +112,25 @@ TEST(DrainPlan, NamingACableAndItsSwitchCountsTheCableOnce) {
   const std::vector<DrainPart> parts{cable, f.sw(f.l0)};
   (void)drained_topology(f.t, parts, cables);
   EXPECT_EQ(cables, 4u);
+}
+
+// A switch and a cable with an end on it, named in one list (S0[1] is S0's end of the L0-S0 cable, L0[2]
+// L0's end of the L0-S1 cable, h2[1] a host cable on L1): the cables of L0 are inside the drained L0, said
+// once each, by the texts typed; the host cable is not. Before the fix the list passed silently.
+TEST(DrainPlan, ACableOfASwitchNamedWithItIsSaid) {
+  TwoByTwo f;
+  const std::vector<std::string> texts{"S0[1]", "h2[1]", "L0", "L0[2]"};
+  auto parts = resolve_drain_parts(f.t, texts);
+  ASSERT_TRUE(parts.ok()) << parts.error().message;
+  EXPECT_EQ(drain_overlaps(*parts), (std::vector<std::string>{"'S0[1]' is a cable of switch 'L0' (drained with it)",
+                                                              "'L0[2]' is a cable of switch 'L0' (drained with it)"}));
+  const std::vector<std::string> apart{"S0[1]", "L1", "h0[1]"};
+  auto separate = resolve_drain_parts(f.t, apart);
+  ASSERT_TRUE(separate.ok()) << separate.error().message;
+  EXPECT_TRUE(drain_overlaps(*separate).empty());
+  auto rep = what_if_drain(f.t, f.lids, f.before, *parts, f.options());
+  ASSERT_TRUE(rep.ok()) << rep.error().message;
+  EXPECT_EQ(rep->overlaps, drain_overlaps(*parts));
 }
 
 // Spine S0 out: every host still reaches every other through S1, so nothing is lost; the shift k=2 that

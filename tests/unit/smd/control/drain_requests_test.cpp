@@ -86,11 +86,18 @@ TEST(DrainRequests, TheWhatIfAnswersWhenTheDaemonIsDone) {
   c.pending(Json{{"lost_pairs", 0}});
   ASSERT_TRUE(answer.has_value());
   EXPECT_EQ(*answer, ok_response({{"lost_pairs", 0}}));
-  // An error of the what-if is an error answer.
+  // An error of the what-if is an error answer with its kind, which smctl's exit status reads (2, 6, 1).
   answer.reset();
   handle_request_async({{"cmd", "what_if_drain"}, {"parts", {"x"}}}, c, "", [&](Json r) { answer = r; });
   c.pending(make_error(ErrorCode::kInvalidInput, "what-if drain: no node is named 'x'"));
-  EXPECT_EQ(*answer, error_response("what-if drain: no node is named 'x'"));
+  Json bad_name = error_response("what-if drain: no node is named 'x'");
+  bad_name["code"] = "invalid-input";
+  EXPECT_EQ(*answer, bad_name);
+  answer.reset();
+  handle_request_async({{"cmd", "what_if_drain"}, {"parts", {"x"}}}, c, "", [&](Json r) { answer = r; });
+  c.pending(make_error(ErrorCode::kTimeout, "smctl what-if drain: another what-if is running"));
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->value("code", ""), "timeout");
 }
 
 TEST(DrainRequests, AMalformedWhatIfIsAnsweredAtOnce) {
@@ -98,7 +105,9 @@ TEST(DrainRequests, AMalformedWhatIfIsAnsweredAtOnce) {
   std::optional<Json> answer;
   handle_request_async({{"cmd", "what_if_drain"}}, c, "", [&](Json r) { answer = r; });
   ASSERT_TRUE(answer.has_value());
-  EXPECT_EQ(*answer, error_response("what_if_drain needs parts: switch or cable names"));
+  Json malformed = error_response("what_if_drain needs parts: switch or cable names");
+  malformed["code"] = "invalid-input";
+  EXPECT_EQ(*answer, malformed);
   EXPECT_FALSE(c.pending);
 }
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "routing/isolation/routed_topology.h"
+
 namespace smd::perf_target_test {
 namespace {
 
@@ -62,6 +64,47 @@ TEST(PerfTargets, IgnoreCasReadsSwitchPortsOnly) {
   const auto targets = perf_targets(f.topo, f.lids, NodeNames(), /*ignore_cas=*/true);
   EXPECT_EQ(keys_and_lids(targets),
             (std::vector<std::pair<Guid, unsigned>>{{0x200, 101}, {0x200, 201}, {0x200, 401}}));
+}
+
+// A drained switch keeps its LID but no route leads to it: its ports, and those of the CA behind it, are not
+// polled (each would time out every pass); a CA port whose own cable is drained neither. The fabric above
+// plus a second switch sw2 (0x300) on sw port 3 with host h4 (0x130) on its port 1; the SM on h1. Drained
+// (routing/isolation's routed_topology, as the sweep drains): sw2 whole and h2's cable.
+TEST(PerfTargets, DrainedAndCutOffPortsAreNotPolled) {
+  Fabric f = make_fabric();
+  auto add = [&](Guid guid, NodeType type, PortNum nports) {
+    Node n;
+    n.guid = guid;
+    n.type = type;
+    n.num_ports = nports;
+    n.ports.resize(nports + 1u);
+    for (PortNum p = 0; p <= nports; ++p) n.ports[p].guid = type == NodeType::kSwitch ? guid : guid + p;
+    return f.topo.add_node(std::move(n)).value();
+  };
+  const NodeIndex sw2 = add(0x300, NodeType::kSwitch, 2);
+  const NodeIndex h4 = add(0x130, NodeType::kCa, 1);
+  ASSERT_TRUE(f.topo.connect(f.sw, 3, sw2, 2).ok());
+  ASSERT_TRUE(f.topo.connect(sw2, 1, h4, 1).ok());
+  ASSERT_TRUE(f.lids.assign(sw2, 0, 4, 0).ok());
+  ASSERT_TRUE(f.lids.assign(h4, 1, 5, 0).ok());
+  f.topo.sm_node = f.h1;
+  f.topo.sm_port = 1;
+  const std::vector<PerfTarget> all = perf_targets(f.topo, f.lids, NodeNames());
+  ASSERT_EQ(all.size(), 9u);  // sw 1-4, sw2 1-2, h1, h2 port 2, h4
+  std::size_t skipped = 99;
+  EXPECT_EQ(lid_reachable(all, f.topo, skipped).size(), 9u);  // nothing drained: everything polled
+  EXPECT_EQ(skipped, 0u);
+  const std::vector<CableEnd> drains{{sw2, 0}, {f.h2, 2}};
+  const RoutedTopology routed = routed_topology(f.topo, drains, {});
+  const std::vector<PerfTarget> polled = lid_reachable(all, routed.topo, skipped);
+  // sw's ports stay (its LID is reached; port 3 and 2 face a drained cable but their counters still read);
+  // sw2's two ports, h2 port 2 and h4 go.
+  EXPECT_EQ(keys_and_lids(polled), (std::vector<std::pair<Guid, unsigned>>{
+                                       {0x200, 101}, {0x200, 201}, {0x200, 301}, {0x200, 401}, {0x100, 102}}));
+  EXPECT_EQ(skipped, 4u);
+  Topology no_sm = routed.topo;
+  no_sm.sm_node = kNoNode;
+  EXPECT_EQ(lid_reachable(all, no_sm, skipped).size(), 9u);  // no SM node known: nothing left out
 }
 
 }  // namespace

@@ -31,5 +31,17 @@ TEST(AnswerExit, ErrorsAreOneAndOtherCommandsIgnoreAVerdict) {
   EXPECT_EQ(answer_exit_code("status", answer(Json::object())), kExitOk);
 }
 
+// A what-if's error says its kind ("code", the ErrorCode's name): a name that names nothing exits 2 as
+// `smd plan --drain` does for it, a what-if asked while another runs exits 6 (ask again), any other error 1.
+TEST(AnswerExit, WhatIfDrainErrorsExitByTheirCode) {
+  const auto err = [](const char* code) { return Json{{"ok", false}, {"error", "e"}, {"code", code}}; };
+  EXPECT_EQ(answer_exit_code("what_if_drain", err("invalid-input")), 2);
+  EXPECT_EQ(answer_exit_code("what_if_drain", err("timeout")), 6);
+  EXPECT_EQ(answer_exit_code("what_if_drain", err("declined")), 1);
+  EXPECT_EQ(answer_exit_code("what_if_drain", Json{{"ok", false}, {"error", "e"}, {"code", 7}}), 1);
+  EXPECT_EQ(answer_exit_code("drain", err("invalid-input")), 1);  // the code is the what-if's alone
+  EXPECT_EQ(kExitBadInput, kExitNoConnection);                    // both 2: smctl.8 says so
+}
+
 }  // namespace
 }  // namespace smd::smctl::answer_exit_test

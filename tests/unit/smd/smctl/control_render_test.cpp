@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "routing/base/safe_text.h"
 #include "smd/smctl/smctl_render.h"
 
 namespace smd::control::control_render_test {
@@ -234,6 +235,13 @@ TEST(ControlRender, CountersListMovedErrorCountersAndRates) {
   EXPECT_EQ(
       render("counters", {{"passes", 0}, {"interval_s", 0}, {"last_pass", Json::object()}, {"ports", Json::array()}}),
       "PerfMgr: no counter pass has ended yet (the first ends one perfmgr.interval after the first sweep)\n");
+  // Ports of drained or isolated nodes are not polled, and the status says how many.
+  Json drained = counters;
+  drained["last_pass"]["unreachable"] = 8;
+  drained["ports"] = Json::array();
+  EXPECT_EQ(render("counters", drained),
+            "PerfMgr: 4 passes every 10.0 s; last: 2 ports, 4 MADs, 0 timeouts, 3.5 ms (0.5 ms CPU); 8 ports not "
+            "polled (drained or isolated: no LID route reaches them)\n");
 }
 
 TEST(ControlRender, PortsSayWhyAnUnhealthyCableIsOrIsNotIsolated) {
@@ -308,6 +316,17 @@ TEST(ControlRender, UndrainSaysNotDrainedAndAForcedDrainItsFallback) {
             "drained switch 0x0000000000200004 (spine-0)\n"
             "forced: no engine of the chain routes it (no routing engine succeeded: [ftree: declined: not a fat "
             "tree]); the SM routes with minhop until it is undrained\n");
+}
+
+// The what-if's text comes from the daemon with its names made printable once (printable_text of the
+// NodeDescription "sw\x1b[31m\\x1b"): smctl shows it as it came, not escaped a second time; a line that
+// still holds a control character (a daemon that did not escape) is escaped.
+TEST(ControlRender, WhatIfTextIsEscapedOnce) {
+  const std::string once = printable_text(std::string("sw\x1b[31m\\x1b"));
+  ASSERT_EQ(once, "sw\\x1b[31m\\\\x1b");  // the daemon's escape: ESC as \x1b, the backslash doubled
+  EXPECT_EQ(render("what_if_drain", Json{{"text", "switch " + once + "\nlost pairs    0\n"}}),
+            "switch " + once + "\nlost pairs    0\n");
+  EXPECT_EQ(render("what_if_drain", Json{{"text", std::string("raw \x1b[31m\n")}}), "raw \\x1b[31m\n");
 }
 
 }  // namespace

@@ -39,6 +39,24 @@ TEST(SwitchPortFiles, HopWeightErrorsNameLineAndColumn) {
             "w.txt:3:10: port 3 of switch 0x0000000000200000 is listed twice (first at line 1)");
 }
 
+// A UTF-8 byte-order mark an editor put before the first GUID is named at 1:1 (as opensm.conf's reader
+// names it), in each of the three files; before, it read as "'\xEF\xBB\xBF0x200000' is not a switch GUID".
+TEST(SwitchPortFiles, AByteOrderMarkIsNamed) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string said = ":1:1: a UTF-8 byte-order mark starts the file: OpenSM reads it as part of the first "
+                           "word; save the file without it";
+  EXPECT_EQ(error_of(parse_hop_weights(bom + "0x200000 3 2\n", "w.txt")), "w.txt" + said);
+  auto ordering = parse_port_search_ordering(bom + "0x200000 4 3\n", "o.txt");
+  ASSERT_FALSE(ordering.ok());
+  EXPECT_EQ(ordering.error().message, "o.txt" + said);
+  auto ignore = parse_port_prof_ignore(bom + "# comment first\n0x200000 3\n", "i.txt");
+  ASSERT_FALSE(ignore.ok());
+  EXPECT_EQ(ignore.error().message, "i.txt" + said);
+  // A mark anywhere else is no byte-order mark: the word's own error.
+  EXPECT_EQ(error_of(parse_hop_weights("0x200000 3 2\n" + bom + "0x200001 3 2\n", "w.txt")),
+            "w.txt:2:1: '" + bom + "0x200001' is not a switch GUID (0x hex or decimal)");
+}
+
 TEST(SwitchPortFiles, SearchOrderingLines) {
   auto r = parse_port_search_ordering("0x200000 4 3 # up-ports, the far spine first\n0x200001 2\n", "o.txt");
   ASSERT_TRUE(r.ok()) << r.error().message;
