@@ -18,7 +18,7 @@
 #include "tests/unit/routing/hand_node.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
-namespace smd {
+namespace smd::dnup_test {
 namespace {
 
 using testing::assign_test_lids;
@@ -261,4 +261,4 @@ TEST(Dnup, InTheChainAndTheRegistry) {
 }
 
 }  // namespace
-}  // namespace smd
+}  // namespace smd::dnup_test
