@@ -81,7 +81,7 @@ class RoceStateWriter {
 
   /// Every write will be waited for (`smd --once`, which exits only when its files are there): run each at
   /// SCHED_OTHER from its start. At SCHED_IDLE on a busy host the plan got no CPU during the sweep and was
-  /// built only after it, 130-180 ms after SUBNET UP on the 128-host torus (bench/results/startup-*.md).
+  /// built only after it, 95-136 ms after SUBNET UP on the 128-host torus (bench/results/startup-*.md).
   void set_always_waited_for(bool on);
 
  private:
