@@ -13,6 +13,7 @@ set -euo pipefail
 name=$1
 netfile=$(realpath "$2")
 shift 2
+# shellcheck source=lib.sh
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 read -r -a simargs <<<"${STARTUP_IBSIM_ARGS:--N 2048 -S 256 -P 13312}"
 bench_ibsim_start "${netfile}" 300 "${simargs[@]}" >/dev/null
