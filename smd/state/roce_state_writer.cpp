@@ -162,10 +162,16 @@ std::optional<RoceWriteReport> RoceStateWriter::wait_idle() {
   return last_report_;
 }
 
+void RoceStateWriter::set_always_waited_for(bool on) {
+  std::lock_guard lock(mutex_);
+  always_waited_for_ = on;
+  apply_priority_locked();
+}
+
 void RoceStateWriter::apply_priority_locked() {
   if (!thread_.joinable()) return;
   const sched_param param{};
-  const int policy = hurried_ ? SCHED_OTHER : SCHED_IDLE;
+  const int policy = hurried_ || always_waited_for_ ? SCHED_OTHER : SCHED_IDLE;
   if (const int rc = pthread_setschedparam(thread_.native_handle(), policy, &param); rc != 0) {
     spdlog::debug("roce: writer thread priority not changed: {}", std::strerror(rc));
   }

@@ -60,7 +60,8 @@ RoceWriteReport write_roce_state(const Topology& topo, const std::string& state_
 /// The thread runs at SCHED_IDLE (sched(7)) so that it only takes CPU nothing else wants; once a caller
 /// blocks on it (wait_idle, the destructor) it runs at SCHED_OTHER until that wait is over, because an
 /// idle-priority thread gets next to no CPU on a busy host and the caller, `smd --once` or a stopping
-/// daemon, would wait on it for as long as the host stays busy.
+/// daemon, would wait on it for as long as the host stays busy. A caller that waits for every write
+/// (`smd --once`) keeps it at SCHED_OTHER throughout (set_always_waited_for).
 class RoceStateWriter {
  public:
   RoceStateWriter() = default;
@@ -77,6 +78,11 @@ class RoceStateWriter {
   /// Block until nothing is queued or running; the report of the last write (nullopt: none yet). The
   /// writes it waits for run at normal priority.
   std::optional<RoceWriteReport> wait_idle();
+
+  /// Every write will be waited for (`smd --once`, which exits only when its files are there): run each at
+  /// SCHED_OTHER from its start. At SCHED_IDLE on a busy host the plan got no CPU during the sweep and was
+  /// built only after it, 95-136 ms after SUBNET UP on the 128-host torus (bench/results/startup-*.md).
+  void set_always_waited_for(bool on);
 
  private:
   struct Job {
@@ -97,6 +103,7 @@ class RoceStateWriter {
   bool busy_ = false;
   bool stopping_ = false;
   bool hurried_ = false;  // someone waits for the writer: it runs at normal priority
+  bool always_waited_for_ = false;  // set_always_waited_for: never SCHED_IDLE
   std::optional<RoceWriteReport> last_report_;
   std::thread thread_;
   // Writer-thread state: what the files on disk were last written from.

@@ -123,8 +123,12 @@ class SweepRunner {
   /// built and written while the sweep waits on SMP answers (`smd --once`: the process ends when both are
   /// done), or, the default, once the sweep has programmed the fabric, so that a bring-up or a repair is
   /// not slowed by it (at idle CPU priority its file writes and their write-back still took ~100 ms from
-  /// a 1728-host bring-up on 2 cores).
-  void set_roce_during_sweep(bool on) { roce_during_sweep_ = on; }
+  /// a 1728-host bring-up on 2 cores). During the sweep the writer runs at normal priority: its caller waits
+  /// for it anyway (RoceStateWriter::set_always_waited_for).
+  void set_roce_during_sweep(bool on) {
+    roce_during_sweep_ = on;
+    roce_writer_.set_always_waited_for(on);
+  }
   /// Another SM programs the fabric from now on (this SM stands by): forget what the switches were
   /// believed to hold and the last sweep's fabric, so the first sweep as master again discovers the whole
   /// fabric, writes every table and routes afresh (OpenSM: coming out of standby). LIDs remembered stay.

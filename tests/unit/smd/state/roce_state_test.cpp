@@ -334,6 +334,34 @@ TEST_F(RoceState, WriterRunsAtNormalPriorityWhileSomethingWaitsForIt) {
   EXPECT_EQ(idle->sched_policy, SCHED_IDLE);
 }
 
+// smd --once waits for every write anyway (set_always_waited_for): a write that ends before anybody has
+// called wait_idle ran at SCHED_OTHER all along, not SCHED_IDLE as in the test above.
+TEST_F(RoceState, WriterAlwaysWaitedForNeverRunsAtIdlePriority) {
+  RoceStateWriter writer;
+  writer.set_always_waited_for(true);
+  writer.submit(std::make_shared<const Topology>(two_switches(false)), dir_, RocePolicy{});
+  for (int i = 0; i < 500 && !fs::exists(dir_ + "/roce-plan.json"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto report = writer.wait_idle();
+  ASSERT_TRUE(report.has_value());
+  EXPECT_FALSE(report->unchanged);
+  EXPECT_TRUE(report->errors.empty());
+  EXPECT_EQ(report->sched_policy, SCHED_OTHER);
+  // Switched off again (a daemon's writer): the next unwaited write is back at SCHED_IDLE.
+  writer.set_always_waited_for(false);
+  fs::remove(dir_ + "/roce-plan.json");
+  writer.submit(std::make_shared<const Topology>(two_switches(false)), dir_, RocePolicy{});
+  for (int i = 0; i < 500 && !fs::exists(dir_ + "/roce-plan.json"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto idle = writer.wait_idle();
+  ASSERT_TRUE(idle.has_value());
+  EXPECT_EQ(idle->sched_policy, SCHED_IDLE);
+}
+
 TEST_F(RoceState, StreamedAtomicWriteLeavesNoTemporary) {
   const std::string path = dir_ + "/big.txt";
   ASSERT_TRUE(write_file_atomic_stream(path, [](std::ostream& os) { os << "one\ntwo\n"; }).ok());
