@@ -35,7 +35,15 @@ void Daemon::load_drains() {
     spdlog::error("drains: {}: no part is drained until the file is readable", loaded.error().message);
     return;
   }
-  for (const std::string& problem : *loaded) spdlog::error("drains: {} (line skipped)", problem);
+  // A file of junk may be a million lines: the first few named, the rest counted (one log line, not 155 MB).
+  constexpr std::size_t kProblemsLogged = 5;
+  for (std::size_t i = 0; i < loaded->size() && i < kProblemsLogged; ++i) {
+    spdlog::error("drains: {} (line skipped)", (*loaded)[i]);
+  }
+  if (loaded->size() > kProblemsLogged) {
+    spdlog::error("drains: {}: {} more line(s) skipped (the first {} named above)", drains_.path(),
+                  loaded->size() - kProblemsLogged, kProblemsLogged);
+  }
   if (!drains_.records().empty()) {
     spdlog::warn("drains: {} part(s) stay drained from before (state_dir/{}; smctl undrain to route over them)",
                  drains_.records().size(), kDrainFileName);

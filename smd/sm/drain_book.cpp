@@ -78,7 +78,11 @@ Result<std::vector<std::string>> DrainBook::load() {
   records_.clear();
   if (path_.empty()) return std::vector<std::string>{};
   auto read = read_drain_file(path_);
-  if (!read) return read.error();
+  if (!read) {
+    unreadable_ = read.error().message;
+    return read.error();
+  }
+  unreadable_.clear();
   records_ = std::move(read->records);
   loaded_.clear();
   for (std::size_t i = 0; i < records_.size() && i < read->lines.size(); ++i) {
@@ -138,6 +142,11 @@ std::vector<PortKey> DrainBook::parts() const {
 }
 
 Status DrainBook::save(const std::vector<DrainRecord>& records) const {
+  if (!unreadable_.empty()) {
+    return make_error(ErrorCode::kIo, path_ + " could not be read when smd loaded it (" + unreadable_ +
+                                          "): not overwritten, so the drains it holds are kept; fix or move it "
+                                          "and restart smd");
+  }
   if (path_.empty()) return Ok{};
   return write_drain_file(path_, records);
 }

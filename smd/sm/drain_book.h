@@ -48,7 +48,8 @@ class DrainBook {
   explicit DrainBook(std::string path) : path_(std::move(path)) {}
 
   /// Read the file (a missing one is no drain). Returns the file's problems (bad lines, skipped), to log.
-  /// Errors: kIo when the file cannot be read; the book is then empty.
+  /// Errors: kIo when the file cannot be read; the book is then empty, and drain/undrain refuse to write
+  /// (kIo) until a load succeeds, so the drains the unreadable file holds are never overwritten.
   Result<std::vector<std::string>> load();
 
   /// Record `texts` (switch or cable names, drain_target.h) resolved on `topo`. Refused, nothing recorded:
@@ -79,6 +80,8 @@ class DrainBook {
   std::vector<std::string> check_loaded(const Topology& topo);
 
   const std::vector<DrainRecord>& records() const { return records_; }
+  /// The file (state_dir/drained), "" for a book in memory only.
+  const std::string& path() const { return path_; }
   /// The parts, as SweepRunner::set_drain_requests takes them.
   std::vector<PortKey> parts() const;
 
@@ -87,6 +90,8 @@ class DrainBook {
 
   std::string path_;
   std::vector<DrainRecord> records_;
+  /// Why the last load() could not read the file ("" when it could).
+  std::string unreadable_;
   /// What load() read, with the line of each, until check_loaded has looked at it.
   std::vector<std::pair<PortKey, unsigned>> loaded_;
 };

@@ -96,6 +96,8 @@ check_with_diags --expect-switches 6 --expect-cas 16 --use "spine-0:${spine_port
 # One cable, drained and undrained by both of its ends in one request, then again.
 run_smctl cable drain --force 'leaf-0[5]'
 [[ ${rc} == 0 ]] || fail "cable drain: exit ${rc}: $(said cable)"
+# The what-if reads the last programming sweep's fabric: wait for the sweep that takes the cable out.
+wait_log smd "SUBNET UP" 60 $((n + 2))
 # 6. What-if on the drained fabric: the drained cable's other end still resolves (names are read on the whole
 # fabric, where it is a cable) and takes nothing more out.
 run_smctl drained_cable what-if drain 'spine-0[1]'
@@ -115,7 +117,8 @@ echo "undrain: one part named several ways is undrained once; again, 'not draine
 kill -TERM "${DAEMON_PID_smd}"
 wait "${DAEMON_PID_smd}" || true
 mv "${W}/smd.log" "${W}/smd.first.log"
-printf '# by hand\n0x0000000000200005 3 checked\n0x0000000000abcdef 0 checked\n0x0000000000200000 9 checked\ngarbage\n\x7f\x01\xfe\n' \
+# Lines 7-11 are junk too: the first five bad lines (5-9) are named, the last two counted in one line.
+printf '# by hand\n0x0000000000200005 3 checked\n0x0000000000abcdef 0 checked\n0x0000000000200000 9 checked\ngarbage\n\x7f\x01\xfe\nj7\nj8\nj9\nj10\nj11\n' \
   >"${S}/drained"
 start_daemon smd "${W}/smd.yaml"
 wait_log smd "SUBNET UP" 60
@@ -125,6 +128,9 @@ for want in "drains: ${S}/drained:5: expected '0xGUID PORT checked|forced' (line
   grep -qF -- "${want}" "${W}/smd.log" || fail "no warning: ${want}"
 done
 grep -qF "drains: ${S}/drained:6: " "${W}/smd.log" || fail "the junk line 6 is not named"
+grep -qF "drains: ${S}/drained: 2 more line(s) skipped (the first 5 named above)" "${W}/smd.log" ||
+  fail "junk lines 10-11 are not counted in one line"
+! grep -qF "drains: ${S}/drained:10: " "${W}/smd.log" || fail "junk line 10 is named: the log is not capped"
 smctl --json status | python3 -c 'import json,sys; s=json.load(sys.stdin)["result"]
 assert len(s["drained"]) == 3 and s["drained_cables"] == 1, (s["drained"], s["drained_cables"])' ||
   fail "status after the hand-edited file"

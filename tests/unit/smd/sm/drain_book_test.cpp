@@ -343,5 +343,22 @@ TEST_F(DrainBookTest, AnUnwritableFileRecordsNothing) {
   EXPECT_TRUE(book.records().empty());
 }
 
+// A file smd could not read (here: over the 16 MiB a state file may hold) may still hold the operator's
+// drains: a later drain or undrain must not replace it with the one part it names.
+TEST_F(DrainBookTest, AnUnreadableFileIsNeverOverwritten) {
+  const std::string first = "0x0000000000000300 0 checked\n";
+  write("drained", first + std::string(16u * 1024 * 1024, '#'));
+  DrainBook book(path());
+  ASSERT_FALSE(book.load().ok());
+  auto drained = book.drain(f.t, names({"S1"}), false);
+  ASSERT_FALSE(drained.ok());
+  EXPECT_EQ(drained.error().code, ErrorCode::kIo);
+  EXPECT_NE(drained.error().message.find("not overwritten"), std::string::npos) << drained.error().message;
+  auto undrained = book.undrain(&f.t, {}, true);
+  EXPECT_TRUE(!undrained.ok() || undrained->changed.empty());
+  EXPECT_EQ(file_text().substr(0, first.size()), first);
+  EXPECT_EQ(file_text().size(), first.size() + 16u * 1024 * 1024);
+}
+
 }  // namespace
 }  // namespace smd::drain_book_test
