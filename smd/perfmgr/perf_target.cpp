@@ -1,6 +1,9 @@
 #include "smd/perfmgr/perf_target.h"
 
+#include <algorithm>
 #include <optional>
+
+#include "routing/model/components.h"
 
 namespace smd {
 
@@ -30,18 +33,11 @@ std::vector<PerfTarget> perf_targets(const Topology& topo, const LidMap& lids, c
 std::vector<PerfTarget> lid_reachable(std::vector<PerfTarget> targets, const Topology& routed, std::size_t& skipped) {
   skipped = 0;
   if (routed.sm_node == kNoNode || routed.sm_node >= routed.size()) return targets;
-  // The nodes a LID-routed MAD from the SM's port can reach: connected to the SM's node over routed cables.
+  // The nodes a LID-routed MAD from the SM's port can reach: those of the SM node's component over routed cables.
   std::vector<bool> reached(routed.size(), false);
-  std::vector<NodeIndex> queue{routed.sm_node};
-  reached[routed.sm_node] = true;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const Node& n = routed.node(queue[head]);
-    for (PortNum p = 1; p < n.ports.size(); ++p) {
-      const Port& port = n.ports[p];
-      if (!port.connected() || reached[port.peer]) continue;
-      reached[port.peer] = true;
-      queue.push_back(port.peer);
-    }
+  for (const std::vector<NodeIndex>& component : connected_components(routed)) {
+    if (!std::binary_search(component.begin(), component.end(), routed.sm_node)) continue;
+    for (const NodeIndex n : component) reached[n] = true;
   }
   const auto polled = [&](const PerfTarget& t) {
     const std::optional<NodeIndex> n = routed.find(t.key.node_guid);
