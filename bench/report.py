@@ -123,6 +123,9 @@ def collect(raw, fab, sm):
     t = kv(read(os.path.join(d, 'time.txt')), ':')
     if 'Maximum resident set size (kbytes)' in t:
         r['rss_mb'] = int(t['Maximum resident set size (kbytes)']) / 1024
+    if 'User time (seconds)' in t and 'System time (seconds)' in t:
+        r['cpu_user_s'] = float(t['User time (seconds)'])
+        r['cpu_sys_s'] = float(t['System time (seconds)'])
     cnt = kv(read(os.path.join(d, 'smpcount.txt')), ' ')
     if 'smp_total' in cnt:
         r['smps_shim'] = int(cnt['smp_total'])
@@ -306,6 +309,29 @@ def main():
                        fmt(fi['replay_over_opensm'], '.2f'),
                        fmt(s['wall_s'] / o['wall_s'] if s.get('wall_s') and o.get('wall_s') else None, '.2f')])
 
+    # ---- process CPU per SMP sent (issue 43 target 3): whole process, start to exit, user + system, the
+    # shim's own work included for both SMs (the same LD_PRELOAD); a machine-independent efficiency figure
+    chdr = ['fabric', 'smd CPU s (user + sys)', 'smd us/SMP', 'OpenSM CPU s (user + sys)', 'OpenSM us/SMP',
+            'smd/OpenSM per SMP']
+    clines = []
+    for f in fabrics:
+        o = next(r for r in rows if r['fabric'] == f and r['sm'] == 'opensm')
+        s = next(r for r in rows if r['fabric'] == f and r['sm'] == 'smd')
+
+        def per_smp(r):
+            if 'cpu_user_s' not in r or not r.get('smps_shim'):
+                return None, None
+            cpu = r['cpu_user_s'] + r['cpu_sys_s']
+            return cpu, cpu / r['smps_shim'] * 1e6
+        s_cpu, s_us = per_smp(s)
+        o_cpu, o_us = per_smp(o)
+        fab_info[f]['smd_us_per_smp'] = s_us
+        fab_info[f]['opensm_us_per_smp'] = o_us
+        clines.append([f, f"{fmt(s_cpu, '.2f')} ({fmt(s.get('cpu_user_s'), '.2f')} + {fmt(s.get('cpu_sys_s'), '.2f')})",
+                       fmt(s_us, '.1f'),
+                       f"{fmt(o_cpu, '.2f')} ({fmt(o.get('cpu_user_s'), '.2f')} + {fmt(o.get('cpu_sys_s'), '.2f')})",
+                       fmt(o_us, '.1f'), fmt(s_us / o_us if s_us and o_us else None, '.2f')])
+
     def table(h, ls):
         out = ['| ' + ' | '.join(h) + ' |', '|' + '|'.join(['---'] * len(h)) + '|']
         out += ['| ' + ' | '.join(str(c) for c in l) + ' |' for l in ls]
@@ -325,6 +351,8 @@ def main():
     print(plain(phdr, plines))
     print()
     print(plain(fhdr, flines))
+    print()
+    print(plain(chdr, clines))
 
     md = [f"# smd vs OpenSM on ibsim — {meta['date']}", '',
           f"- command: `{meta['command']}` (smd engines: `[{meta['smd_engines']}]`)",
@@ -347,7 +375,12 @@ def main():
           '(smd\'s sweep also holds its routing and LID computation, which the replay does not). smd/replay rate: '
           'replay time over smd\'s sweep time for the same SMPs. floor: the replay\'s time over OpenSM\'s wall '
           'time, the lowest smd/OpenSM ratio these SMPs allow on ibsim. `-` where the replay was not built.', '',
-          table(fhdr, flines), '', '## Fabrics', '']
+          table(fhdr, flines), '', '## Process CPU per SMP sent', '',
+          'Each SM\'s whole process, start to exit (`/usr/bin/time -v`: user + system seconds), over the SMPs the '
+          'counting shim saw it send: a figure the machine\'s load and speed change far less than wall time. Both '
+          'carry the same LD_PRELOAD shims (umad2sim, smpcount); smd\'s also holds its --once extras (RoCE plan, '
+          'state files). Issue 43 aims at smd/OpenSM <= 0.3.', '',
+          table(chdr, clines), '', '## Fabrics', '']
     for f in fabrics:
         fi = fab_info[f]
         md.append(f"- **{f}**: {FABRIC_TITLES.get(f, '')}: `smd-fabric {fi.get('generator', '')}`, ibsim "
