@@ -14,8 +14,8 @@
 #include "routing/engines/dnup/dnup_rank.h"
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
-#include "routing/verify/verify.h"
 #include "tests/unit/routing/hand_node.h"
+#include "tests/unit/routing/engine_soundness.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd::dnup_test {
@@ -34,12 +34,7 @@ RoutingTables route(const Topology& topo, const LidMap& lids, RoutingOptions opt
 }
 
 void expect_sound(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
-  EXPECT_EQ(t.engine, "dnup");
-  EXPECT_TRUE(t.deadlock_free);
-  EXPECT_EQ(testing::check_all_reach(topo, lids, t), "");
-  EXPECT_TRUE(testing::cdg_acyclic(topo, lids, t));
-  auto v = verify_tables(topo, lids, t, /*require_deadlock_free=*/true);
-  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().message);
+  testing::expect_sound_deadlock_free(topo, lids, t, "dnup");
 }
 
 /// Three leaves L0..L2 (GUID 0x210+i; port 1 = host hi, port 2 = S0, port 3 = S1), two spines S0 (0x200)

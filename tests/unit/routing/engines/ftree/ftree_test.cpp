@@ -12,7 +12,7 @@
 
 #include "routing/engines/ftree/ftree_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
-#include "routing/verify/verify.h"
+#include "tests/unit/routing/engine_soundness.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd::ftree_test {
@@ -25,13 +25,8 @@ Result<RoutingTables> run(const Topology& topo, const LidMap& lids, RoutingOptio
 }
 
 void expect_sound(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
-  EXPECT_EQ(t.engine, "ftree");
-  EXPECT_TRUE(t.deadlock_free);
+  testing::expect_sound_deadlock_free(topo, lids, t, "ftree");
   EXPECT_EQ(t.ca_order.size(), topo.cas().size());
-  EXPECT_EQ(testing::check_all_reach(topo, lids, t), "");
-  EXPECT_TRUE(testing::cdg_acyclic(topo, lids, t));
-  auto v = verify_tables(topo, lids, t, true);
-  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().message);
 }
 
 /// Route, check soundness, and return the max link load over all shifts of ca_order.

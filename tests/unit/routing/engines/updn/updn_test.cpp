@@ -12,7 +12,7 @@
 #include "routing/chain/registry.h"
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/fabric_gen/fabric_gen.h"
-#include "routing/verify/verify.h"
+#include "tests/unit/routing/engine_soundness.h"
 #include "tests/unit/routing/updn_ftree_checks.h"
 
 namespace smd::updn_test {
@@ -70,13 +70,7 @@ std::vector<NodeIndex> named(const Topology& topo, const std::string& prefix) {
 }
 
 void expect_sound(const Topology& topo, const LidMap& lids, const RoutingTables& t) {
-  EXPECT_EQ(t.engine, "updn");
-  EXPECT_TRUE(t.deadlock_free);
-  EXPECT_EQ(testing::check_all_reach(topo, lids, t), "");
-  EXPECT_TRUE(testing::cdg_acyclic(topo, lids, t));
-  // The project's verifier must agree (it is the gate before programming).
-  auto v = verify_tables(topo, lids, t, true);
-  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().message);
+  testing::expect_sound_deadlock_free(topo, lids, t, "updn");
 }
 
 TEST(UpDown, KaryNTreesReachEverythingWithoutCreditLoops) {
