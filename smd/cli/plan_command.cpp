@@ -181,7 +181,7 @@ std::vector<std::vector<std::uint8_t>> planned_dr_paths(const Topology& topo) {
 
 /// Appends the LFT dump's line of one entry, "0x%04x %u\n" as hex() and ostream would print it. The dump of a
 /// 49k-LID subnet has 188 million such lines: formatted through snprintf and ostream they took 18 s of the
-/// plan's 24; by hand, a tenth of that.
+/// plan's 24.5; by hand, an eighth of that (bench/results/plan_49k.md).
 void append_lft_line(std::string& out, std::size_t lid, unsigned port) {
   if (lid > 0xFFFF) {  // not a LID an Lft holds; printed as hex() would, however slowly
     out += hex(lid, 4) + ' ' + std::to_string(port) + '\n';
