@@ -479,8 +479,8 @@ int write_table_files(const PlanArgs& args, const PlanRun& run, std::ostream& er
   std::string where;
   if (!args.lft_dump.empty()) st = write_lft_dump(args.lft_dump, *run.topo, *run.lids, tables);
   if (st && !args.opensm_lfts.empty()) {
-    const std::string text = dump::opensm_lfts(*run.topo, *run.lids, tables);
-    st = write_file_atomic_stream(args.opensm_lfts, [&](std::ostream& f) { f << text; });
+    st = write_file_atomic_stream(args.opensm_lfts,
+                                  [&](std::ostream& f) { dump::write_opensm_lfts(f, *run.topo, *run.lids, tables); });
   }
   if (st && !args.ar_plan.empty()) {
     where = args.ar_plan + ": ";
