@@ -188,8 +188,8 @@ void append_lft_line(std::string& out, std::size_t lid, unsigned port) {
     return;
   }
   static constexpr char kDigits[] = "0123456789abcdef";
-  char line[16] = {'0', 'x', kDigits[(lid >> 12) & 15], kDigits[(lid >> 8) & 15], kDigits[(lid >> 4) & 15],
-                   kDigits[lid & 15], ' '};
+  char line[16] = {
+      '0', 'x', kDigits[(lid >> 12) & 15], kDigits[(lid >> 8) & 15], kDigits[(lid >> 4) & 15], kDigits[lid & 15], ' '};
   std::size_t len = 7;
   if (port >= 100) line[len++] = static_cast<char>('0' + port / 100);
   if (port >= 10) line[len++] = static_cast<char>('0' + port / 10 % 10);
