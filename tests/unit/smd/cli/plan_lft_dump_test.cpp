@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>  // mkdtemp
 #include <filesystem>
 #include <fstream>
 #include <sstream>
