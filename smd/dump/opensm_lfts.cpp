@@ -6,7 +6,13 @@
 
 namespace smd::dump {
 
-std::string opensm_lfts(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+namespace {
+
+/// Every switch's block in OpenSM's order, each appended to `out` and handed to `flush(out)`, which may
+/// take the text away (a stream writer) or leave it to grow (the whole dump as one string).
+template <class Flush>
+void each_switch_block(const Topology& topo, const LidMap& lids, const RoutingTables& tables, std::string& out,
+                       Flush&& flush) {
   std::vector<NodeIndex> switches(topo.switches().begin(), topo.switches().end());
   sort_as_opensm(switches, [&](NodeIndex n) { return topo.node(n).guid; });
   // What follows the port on a LID's row is the same on every switch: made once per LID, not per entry
@@ -26,7 +32,6 @@ std::string opensm_lfts(const Topology& topo, const LidMap& lids, const RoutingT
     dest[lid] = std::string(opensm_node_type(node.type)) + " portguid " + format_guid(node.ports[owner->port].guid) +
                 ": '" + opensm_print_desc(node.description) + "'\n";
   }
-  std::string out;
   for (NodeIndex n : switches) {
     const Node& sw = topo.node(n);
     static const Lft kNone;
@@ -57,8 +62,24 @@ std::string opensm_lfts(const Topology& topo, const LidMap& lids, const RoutingT
       out += dest[lid];
     }
     out += std::to_string(top) + " lids dumped\n";
+    flush(out);
   }
+}
+
+}  // namespace
+
+std::string opensm_lfts(const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  std::string out;
+  each_switch_block(topo, lids, tables, out, [](std::string&) {});
   return out;
+}
+
+void write_opensm_lfts(std::ostream& out, const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
+  std::string block;
+  each_switch_block(topo, lids, tables, block, [&](std::string& text) {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    text.clear();
+  });
 }
 
 }  // namespace smd::dump

@@ -4,6 +4,8 @@
 // code under test. Then `{"cmd":"dump"}` through handle_request, and its errors.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "smd/control/dump_requests.h"
 #include "smd/control/requests.h"
 #include "smd/dump/opensm_lfts.h"
@@ -79,6 +81,32 @@ TEST(OpensmLfts, EveryRoutedLidWithItsDestination) {
             "0x0003 002 # Channel Adapter portguid 0x0000000000000301: 'ca-2 '\n"
             "0x0004 003 # unknown node and type\n"
             "4 lids dumped\n");
+}
+
+TEST(OpensmLfts, TheStreamWriterWritesTheSameText) {
+  // Two switches, so the writer's per-switch flush runs between blocks: sw-a's table, then sw-b's.
+  Fabric f = make_fabric();
+  const NodeIndex sw_b = f.topo->add_node(make_node(0x400, 0x400, NodeType::kSwitch, "sw-b", 3, 0x400)).value();
+  EXPECT_TRUE(f.topo->connect(f.sw, 3, sw_b, 1).ok());
+  EXPECT_TRUE(f.lids->assign(sw_b, 0, 4, 0).ok());
+  RoutingTables t;
+  t.lft.resize(f.topo->size());
+  Lft lft(4);
+  lft.set(1, 0);
+  lft.set(2, 1);
+  lft.set(3, 2);
+  lft.set(4, 3);
+  t.lft[f.sw] = lft;
+  Lft lft_b(4);
+  for (Lid lid = 1; lid <= 3; ++lid) lft_b.set(lid, 1);
+  lft_b.set(4, 0);
+  t.lft[sw_b] = lft_b;
+  const std::string whole = opensm_lfts(*f.topo, *f.lids, t);
+  std::ostringstream streamed;
+  write_opensm_lfts(streamed, *f.topo, *f.lids, t);
+  EXPECT_EQ(streamed.str(), whole);
+  EXPECT_NE(whole.find("0x0003 002 # Channel Adapter"), std::string::npos) << whole;
+  EXPECT_NE(whole.find("switch Lid 4 guid 0x0000000000000400 ('sw-b')"), std::string::npos) << whole;
 }
 
 TEST(OpensmLfts, NoRouteLinesAreLeftOut) {
