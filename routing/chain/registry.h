@@ -15,8 +15,8 @@
 
 namespace smd {
 
-/// Every built-in engine's factory, in registry order (minhop, dor, lash, updn, dnup,
-/// ftree, sssp, dfsssp, file, nue): the order the policy loader
+/// Every built-in engine's factory, in registry order (minhop, dor, lash, nue, updn,
+/// dnup, ftree, sssp, dfsssp, file): the order the policy loader
 /// reads their sections in and the summary prints their options in.
 std::span<const EngineFactory* const> engine_factories();
 
