@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # VL-layered routing (issue 18): smd's dfsssp, sssp and updn against OpenSM's dfsssp (-Q) and updn on the
 # same ibsim fabrics, scored on what is read back; and (issue 41) smd's dor and lash against OpenSM's
-# (`-R dor`; `-R lash -Q`): runs osm-dor osm-lash smd-dor smd-lash, fabric m6.
+# (`-R dor`; `-R lash -Q`): runs osm-dor osm-lash smd-dor smd-lash, fabric m6; and nue: osm-nue (`-R nue`,
+# OpenSM's default nue_max_num_vls 1, no QoS), osm-nue8 (`-R nue -Q --nue_max_num_vls 8`), smd-nue (its
+# default routing.nue.max_vls 1) and smd-nue8 (routing.nue.max_vls 8).
 #
 #   bench/vl_routing.sh [--build DIR] [--fabrics "t6 t2d t3d rnd df"] [--runs "osm-dfsssp osm-updn smd-updn
 #                       smd-sssp smd-dfsssp"] [--ebb-samples N] [--timeout S] [--raw DIR] [--out FILE]
@@ -84,6 +86,10 @@ start_sm() {
         cmd+=(-R "${run#osm-}" -Q)
       elif [[ "${run}" == osm-dor ]]; then
         cmd+=(-R dor)
+      elif [[ "${run}" == osm-nue ]]; then
+        cmd+=(-R nue)
+      elif [[ "${run}" == osm-nue8 ]]; then
+        cmd+=(-R nue -Q --nue_max_num_vls 8)
       else
         # OpenSM's updn finds no roots on these graphs by itself (bench/README.md): one switch of least
         # eccentricity, as bench/run.sh gives it.
@@ -95,6 +101,10 @@ start_sm() {
       ;;
     smd-*)
       mkdir -p "${dir}/state"
+      local engine=${run#smd-} engine_section=""
+      if [[ "${engine}" == nue8 ]]; then
+        engine=nue engine_section=$'\n  nue:\n    max_vls: 8'
+      fi
       cat >"${dir}/smd.yaml" <<EOF
 sm:
   state_dir: ${dir}/state
@@ -103,7 +113,7 @@ control:
 metrics:
   listen: 127.0.0.1:0
 routing:
-  engines: [${run#smd-}]
+  engines: [${engine}]${engine_section}
 qos:
   enabled: true
   max_vls: 8

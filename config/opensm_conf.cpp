@@ -72,7 +72,7 @@ const std::vector<OpenSmOption> kOptions = {
      "the same file for minhop (port order on ties) and routing.dor.port_search_ordering_file (dimension order), "
      "OpenSM's two meanings"},
     {"routing_engine", "(null)", F::kEquivalent, C::kEngines, "routing.engines",
-     "engines smd lacks (torus-2QoS, nue) are dropped; minhop ends the chain as "
+     "engines smd lacks (torus-2QoS) are dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},
     {"avoid_throttled_links", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"connect_roots", "FALSE", F::kBuiltIn, C::kNone, "",
@@ -98,8 +98,10 @@ const std::vector<OpenSmOption> kOptions = {
      "routing.dnup.guid_routing_order_file), the engines OpenSM applies it to"},
     {"do_mesh_analysis", "FALSE", F::kMissing, C::kNone, "", "smd's lash does no mesh analysis"},
     {"lash_start_vl", "0", F::kMissing, C::kNone, "", "smd's lash starts at VL 0 (layer l on SL l, VL l)"},
-    {"nue_max_num_vls", "1", F::kMissing, C::kNone, "", "no nue engine"},
-    {"nue_include_switches", "FALSE", F::kMissing, C::kNone, "", "no nue engine"},
+    {"nue_max_num_vls", "1", F::kEquivalent, C::kNumber, "routing.nue.max_vls",
+     "0 = as many as the fabric offers, as OpenSM; at most 15"},
+    {"nue_include_switches", "FALSE", F::kEquivalent, C::kBool, "routing.nue.include_switches",
+     "off: smd routes switch LIDs inside layer 0's acyclic graph, OpenSM on VL 0 unchecked"},
     {"port_shifting", "FALSE", F::kEquivalent, C::kBool, "routing.minhop.port_shifting",
      "minhop's, the engine OpenSM's unicast manager applies it to"},
     {"scatter_ports", "0", F::kEquivalent, C::kNumber, "routing.minhop.scatter_ports",

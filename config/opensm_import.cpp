@@ -33,7 +33,7 @@ const std::vector<std::string> kSectionOrder = {"sm",      "routing", "lid",    
 
 // OpenSM's engine names that smd has (routing_engine).
 const std::vector<std::string> kSmdEngines = {"minhop", "updn", "dnup", "ftree", "sssp",
-                                              "dfsssp", "file", "dor",  "lash"};
+                                              "dfsssp", "file", "dor",  "lash", "nue"};
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
 constexpr const char* kOpenSmQosPolicyDefault = "/etc/opensm/qos-policy.conf";
@@ -474,7 +474,7 @@ class Importer {
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
         not_carried(
             s, "missing",
-            "engine " + name + " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash)");
+            "engine " + name + " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash, nue)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);

@@ -60,7 +60,7 @@ cat >"${work}/partitions.conf" <<'PART'
 Default=0x7fff,ipoib : ALL=full ;
 storage=0x0a01,ipoib : 0x0002c90300001234=full, ALL_SWITCHES=full ;
 PART
-sed -e 's/^sm_priority .*/sm_priority 9/' -e 's/^routing_engine .*/routing_engine updn,nue/' \
+sed -e 's/^sm_priority .*/sm_priority 9/' -e 's/^routing_engine .*/routing_engine updn,chaos/' \
   -e 's/^perfmgr .*/perfmgr TRUE/' -e 's/^avoid_throttled_links .*/avoid_throttled_links TRUE/' \
   -e "s#^partition_config_file .*#partition_config_file ${work}/partitions.conf#" -e 's/^part_enforce .*/part_enforce out/' \
   -e 's/^sminfo_polling_timeout .*/sminfo_polling_timeout 3000/' -e 's/^perfmgr_max_outstanding_queries .*/perfmgr_max_outstanding_queries 1000/' \
@@ -71,8 +71,8 @@ cat "${work}/site.err"
 line_of() { grep -n "^$1 " "${work}/site.conf" | cut -d: -f1; }
 grep -qF "not carried: ${work}/site.conf:$(line_of avoid_throttled_links): avoid_throttled_links TRUE: missing" "${work}/site.err" ||
   fail "avoid_throttled_links not reported with its line"
-grep -qF "not carried: ${work}/site.conf:$(line_of routing_engine): routing_engine updn,nue: missing: engine nue" \
-  "${work}/site.err" || fail "nue not reported"
+grep -qF "not carried: ${work}/site.conf:$(line_of routing_engine): routing_engine updn,chaos: missing: engine chaos" \
+  "${work}/site.err" || fail "chaos not reported"
 grep -qF "perfmgr_max_outstanding_queries 1000: refused by smd: perfmgr.max_outstanding" "${work}/site.err" ||
   fail "an out-of-range value was not moved out"
 chmod 0644 "${work}/site.yaml"

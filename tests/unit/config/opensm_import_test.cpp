@@ -14,6 +14,7 @@
 #include "routing/engines/dnup/dnup_options.h"
 #include "routing/engines/dor/dor_options.h"
 #include "routing/engines/minhop/minhop_options.h"
+#include "routing/engines/nue/nue_options.h"
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
 #include "routing/engines/file/file_options.h"
@@ -185,12 +186,12 @@ TEST(OpenSmImport, LogFlagsBecomeTheLevelThatShowsAsMuch) {
 
 TEST(OpenSmImport, EnginesSmdLacksAreDroppedAndMinhopEndsTheChain) {
   Conversion c;
-  auto r = c.run("routing_engine ftree,nue, updn\n");
+  auto r = c.run("routing_engine ftree,chaos, updn\n");
   ASSERT_TRUE(r.ok());
   auto p = load_policy_string(r->yaml, "x");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->routing.engines, (std::vector<std::string>{"ftree", "updn", "minhop"}));
-  EXPECT_TRUE(mentions(r->not_carried, "engine nue is not in smd")) << r->yaml;
+  EXPECT_TRUE(mentions(r->not_carried, "engine chaos is not in smd")) << r->yaml;
   // Only engines smd lacks: smd's default chain stays.
   Conversion d;
   EXPECT_EQ(d.policy("routing_engine torus-2QoS\n").routing.engines, Policy{}.routing.engines);
@@ -574,6 +575,23 @@ TEST_F(OpenSmImportFiles, FtreeNodeListsAndReverseHopsAreCarried) {
   auto bad = c.run("max_reverse_hops 70000\n");  // OpenSM keeps it in 16 bits; so does smd
   ASSERT_TRUE(bad.ok());
   EXPECT_FALSE(bad->not_carried.empty());
+  EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
+}
+
+// routing_engine nue with nue_max_num_vls and nue_include_switches: nue's own keys; a VL count past the IBA's
+// 15 data VLs (OpenSM takes any number and caps it at the fabric's) is not carried.
+TEST(OpenSmImport, NueAndItsOptionsAreCarried) {
+  Conversion c;
+  const Policy p = c.policy("routing_engine nue\nnue_max_num_vls 4\nnue_include_switches TRUE\n");
+  EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"nue", "minhop"}));
+  const NueOptions& nue = p.routing.options.engines.get<NueOptions>();
+  EXPECT_EQ(nue.max_vls, 4u);
+  EXPECT_TRUE(nue.include_switches);
+  Conversion d;
+  EXPECT_EQ(d.policy("routing_engine nue\n").routing.options.engines.get<NueOptions>().max_vls, 1u);
+  auto bad = c.run("nue_max_num_vls 16\n");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_TRUE(mentions(bad->not_carried, "nue_max_num_vls 16")) << bad->yaml;
   EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
 }
 

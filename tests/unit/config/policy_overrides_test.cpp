@@ -32,11 +32,11 @@ TEST(PolicyOverrides, GuidIsHexAndNotZero) {
 TEST(PolicyOverrides, EngineListIsCommaSeparatedAndChecked) {
   EXPECT_EQ(*parse_engine_list_override("updn"), (std::vector<std::string>{"updn"}));
   EXPECT_EQ(*parse_engine_list_override("ftree,updn,minhop"), (std::vector<std::string>{"ftree", "updn", "minhop"}));
-  auto unknown = parse_engine_list_override("ftree,nue");
+  auto unknown = parse_engine_list_override("ftree,chaos");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message,
-            "--routing-engine 'ftree,nue': unknown engine 'nue'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, "
-            "sssp, updn");
+            "--routing-engine 'ftree,chaos': unknown engine 'chaos'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, "
+            "nue, sssp, updn");
   auto empty = parse_engine_list_override("updn,,minhop");
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("engine 2 is empty"), std::string::npos) << empty.error().message;
