@@ -18,9 +18,9 @@ bool read_inline(OptionReader& in, TorusGeometry& g, bool& given) {
   TorusSeed seed;
   for (unsigned d = 0; d < kTorusDims; ++d) {
     const std::string dim = kDimNames[d];
-    unsigned radix = 0;
+    unsigned radix = 1;  // the default the policy's effective view shows
     ok = in.read_unsigned(dim + "_radix", 1, 255, radix) && ok;
-    if (radix != 0) g.radix[d] = radix;
+    g.radix[d] = radix;
     given = given || radix > 1;
     bool mesh = false;
     ok = in.read_bool(dim + "_mesh", mesh) && ok;
