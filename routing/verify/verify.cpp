@@ -438,10 +438,18 @@ Status check_hop_vls(const Topology& topo, const SwitchGraph& graph, const Share
   for (SwitchIndex s = 0; s < graph.num_switches(); ++s) from_cas[s] = sh.ca_ports[s] > 0;
   const HopVlDeps deps = hop_vl_dependencies(graph, sh.lft, sh.targets, sh.comp, from_cas, *tables.layering);
   rep.layered = true;
-  rep.layers = deps.vls.size();
   rep.deadlock_free = deps.deadlock_free;
   rep.ca_deadlock_free = deps.ca_deadlock_free;
-  for (const HopVlCdg& v : deps.vls) rep.layer_cdg.push_back({v.hops, v.channels, v.edges, v.acyclic, v.ca_acyclic});
+  // The VLs some hop takes: the tables may map to more (a turn bit or QoS bit no route sets).
+  std::size_t used = 1;
+  for (std::size_t v = 0; v < deps.vls.size(); ++v) {
+    if (deps.vls[v].hops > 0) used = v + 1;
+  }
+  rep.layers = used;
+  for (std::size_t v = 0; v < used; ++v) {
+    const HopVlCdg& c = deps.vls[v];
+    rep.layer_cdg.push_back({c.hops, c.channels, c.edges, c.acyclic, c.ca_acyclic});
+  }
   if (!deps.deadlock_free && require_deadlock_free) {
     std::string text;
     for (std::size_t i = 0; i < deps.cycle.size() && i < 8; ++i) {

@@ -44,7 +44,7 @@ struct VerifyReport {
   std::size_t cdg_channels = 0;  ///< directed switch-to-switch channels with an outgoing dependency
   std::uint64_t cdg_edges = 0;   ///< distinct channel -> channel dependencies
   /// Layers the tables use: RoutingTables::layering->layers(), 1 when not layered; with per-hop SL2VL
-  /// (torus-2QoS) the data VLs the routes use.
+  /// (torus-2QoS) 1 + the highest VL a switch-to-switch hop takes.
   std::size_t layers = 1;
   bool layered = false;  ///< tables.layering was set
   /// [layer] its graph; not layered: one entry, the single-VL graph (routes = `routes`). Per-hop SL2VL:
