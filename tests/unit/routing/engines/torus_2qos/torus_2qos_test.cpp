@@ -175,6 +175,10 @@ TEST(Torus2Qos, Sl2VlMapsByOutputDirection) {
   EXPECT_EQ(h.vl(s, 2, 1, 9), 1);
   const NodeIndex host = topo->node(s).ports[1].peer;
   EXPECT_EQ(h.vl(host, 0, 1, 3), 0);
+  // The tables map to VLs 0-7, but DOR routes take only bit 0: the verifier counts the VLs hops take.
+  auto rep = verify_tables(*topo, lids, *t, true);
+  ASSERT_TRUE(rep.ok()) << rep.error().message;
+  EXPECT_EQ(rep->layers, 2u);
 }
 
 TEST(Torus2Qos, VerifierRefusesTheRoutesWhenSl2VlKeepsOnlyTheXBit) {
