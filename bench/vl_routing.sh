@@ -3,7 +3,9 @@
 # same ibsim fabrics, scored on what is read back; and (issue 41) smd's dor and lash against OpenSM's
 # (`-R dor`; `-R lash -Q`): runs osm-dor osm-lash smd-dor smd-lash, fabric m6; and nue: osm-nue (`-R nue`,
 # OpenSM's default nue_max_num_vls 1, no QoS), osm-nue8 (`-R nue -Q --nue_max_num_vls 8`), smd-nue (its
-# default routing.nue.max_vls 1) and smd-nue8 (routing.nue.max_vls 8).
+# default routing.nue.max_vls 1) and smd-nue8 (routing.nue.max_vls 8); and
+# torus-2QoS (`-R torus-2QoS -Q` with a torus-2QoS.conf bench/torus_conf.py writes from the fabric's GUIDs, smd reading the same file):
+# runs osm-torus smd-torus, fabrics t6 t3d (tori only).
 #
 #   bench/vl_routing.sh [--build DIR] [--fabrics "t6 t2d t3d rnd df"] [--runs "osm-dfsssp osm-updn smd-updn
 #                       smd-sssp smd-dfsssp"] [--ebb-samples N] [--timeout S] [--raw DIR] [--out FILE]
@@ -72,6 +74,16 @@ fabric_args() {
   esac
 }
 
+# write_torus_conf DIR NET: DIR/torus-2QoS.conf for the torus the running ibsim made of NET (its GUIDs by
+# ibnetdiscover from host-1).
+write_torus_conf() {
+  local dir=$1 dims
+  dims=$(fabric_args "${fabric}" | sed -nE 's/.*--dims ([0-9x]+).*/\1/p')
+  [[ -n "${dims}" ]] || { echo "vl_routing.sh: torus-2QoS needs a torus fabric, not ${fabric}" >&2; return 1; }
+  bench_on_host host-1 ibnetdiscover >"${dir}/ibnetdiscover.txt" 2>/dev/null
+  python3 "${bench}/torus_conf.py" "${dir}/ibnetdiscover.txt" "${dims}" >"${dir}/torus-2QoS.conf"
+}
+
 # start_sm RUN DIR NET: the SM of RUN as a daemon at host-0; sets sm_log, sm_pid, sm_timeout_pid.
 start_sm() {
   local run=$1 dir=$2 net=$3
@@ -84,6 +96,9 @@ start_sm() {
       cmd=(env OSM_CACHE_DIR="${dir}/osm-cache" opensm -F "${dir}/opensm.conf" -f "${sm_log}" -D 0x07)
       if [[ "${run}" == osm-dfsssp || "${run}" == osm-lash ]]; then
         cmd+=(-R "${run#osm-}" -Q)
+      elif [[ "${run}" == osm-torus ]]; then
+        write_torus_conf "${dir}" "${net}"
+        cmd+=(-R torus-2QoS -Q --torus_config "${dir}/torus-2QoS.conf")
       elif [[ "${run}" == osm-dor ]]; then
         cmd+=(-R dor)
       elif [[ "${run}" == osm-nue ]]; then
@@ -104,6 +119,10 @@ start_sm() {
       local engine=${run#smd-} engine_section=""
       if [[ "${engine}" == nue8 ]]; then
         engine=nue engine_section=$'\n  nue:\n    max_vls: 8'
+      elif [[ "${run}" == smd-torus ]]; then
+        write_torus_conf "${dir}" "${net}"
+        engine=torus-2QoS
+        engine_section=$'\n  torus_2qos:\n    config_file: '"${dir}/torus-2QoS.conf"
       fi
       cat >"${dir}/smd.yaml" <<EOF
 sm:

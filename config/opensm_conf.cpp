@@ -72,7 +72,7 @@ const std::vector<OpenSmOption> kOptions = {
      "the same file for minhop (port order on ties) and routing.dor.port_search_ordering_file (dimension order), "
      "OpenSM's two meanings"},
     {"routing_engine", "(null)", F::kEquivalent, C::kEngines, "routing.engines",
-     "engines smd lacks (torus-2QoS) are dropped; minhop ends the chain as "
+     "every OpenSM 3.3.23 engine is in smd; a name smd does not know is dropped; minhop ends the chain as "
      "OpenSM's fallback", {}, "[ftree, updn, minhop]"},
     {"avoid_throttled_links", "FALSE", F::kMissing, C::kNone, "", "no routing input of that kind"},
     {"connect_roots", "FALSE", F::kBuiltIn, C::kNone, "",
@@ -111,7 +111,8 @@ const std::vector<OpenSmOption> kOptions = {
     {"sa_db_file", "(null)", F::kPartial, C::kNone, "sa.services_file",
      "ServiceRecords are kept in sa.services_file and multicast groups in state_dir; OpenSM's file is not read"},
     {"sa_db_dump", "FALSE", F::kPartial, C::kNone, "sa.services_file", "the SA's records are always kept"},
-    {"torus_config", "/etc/opensm/torus-2QoS.conf", F::kMissing, C::kNone, "", "no torus-2QoS engine"},
+    {"torus_config", "/etc/opensm/torus-2QoS.conf", F::kEquivalent, C::kTorusConfig, "routing.torus_2qos.config_file",
+     "read when routing_engine names torus-2QoS, as in OpenSM"},
     {"sm_priority", "0", F::kEquivalent, C::kNumber, "sm.priority", ""},
     {"ignore_other_sm", "FALSE", F::kMissing, C::kNone, "", "smd always takes part in the SMInfo election"},
     {"sminfo_polling_timeout", "10000", F::kEquivalent, C::kMsToSeconds, "sm.poll_interval",

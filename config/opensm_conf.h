@@ -55,6 +55,7 @@ enum class OpenSmConversion {
   kPartitionsFile,  ///< partition_config_file: the file is read and becomes the partitions: section
   kRootGuidFile,    ///< root_guid_file: GUIDs, one per line, become routing.updn.roots and routing.ftree.roots
   kRoutingOrderFile,  ///< guid_routing_order_file: the path becomes minhop's, updn's and dnup's guid_routing_order_file
+  kTorusConfig,  ///< torus_config: routing.torus_2qos.config_file when routing_engine names torus-2QoS
   kHighLimit,       ///< qos_*high_limit: -1 = unset, else 0..255
   kQosPolicyFile,   ///< qos_policy_file: read when qos is TRUE; its lists become qos.port_groups/levels/rules
   kPerSl,           ///< cc_ca_cong_setting_*: `SL value` lines, each kept (not only the last), -> a 16-value list

@@ -32,8 +32,9 @@ const std::vector<std::string> kSectionOrder = {"sm",      "routing", "lid",    
                                                 "qos"};
 
 // OpenSM's engine names that smd has (routing_engine).
-const std::vector<std::string> kSmdEngines = {"minhop", "updn", "dnup", "ftree", "sssp",
-                                              "dfsssp", "file", "dor",  "lash", "nue"};
+const std::vector<std::string> kSmdEngines = {"minhop", "updn", "dnup", "ftree", "sssp",      "dfsssp",
+                                              "file",   "dor",  "lash", "nue",   "torus-2QoS"};
+constexpr const char* kOpenSmTorusConfigDefault = "/etc/opensm/torus-2QoS.conf";
 
 constexpr const char* kOpenSmPartitionsDefault = "/etc/opensm/partitions.conf";
 constexpr const char* kOpenSmQosPolicyDefault = "/etc/opensm/qos-policy.conf";
@@ -455,6 +456,9 @@ class Importer {
           add(s, i, "routing.dnup.guid_routing_order_file", c_quoted(s.value));
         }
         break;
+      case OpenSmConversion::kTorusConfig:
+        if (!names_torus_engine()) not_carried(s, "not converted", "routing_engine does not name torus-2QoS");
+        break;
       default: break;  // the scalar conversions above, and the options noted in convert_setting
     }
   }
@@ -474,7 +478,8 @@ class Importer {
       if (std::find(kSmdEngines.begin(), kSmdEngines.end(), name) == kSmdEngines.end()) {
         not_carried(
             s, "missing",
-            "engine " + name + " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash, nue)");
+            "engine " + name +
+                " is not in smd (smd has minhop, updn, dnup, ftree, sssp, dfsssp, file, dor, lash, nue, torus-2QoS)");
         continue;
       }
       if (std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
@@ -485,8 +490,21 @@ class Importer {
                                  ": routing_engine names file but no lfts_file is set: the file engine "
                                  "has no dump and the chain's next engine routes, as OpenSM falls back");
     }
+    if (std::find(kept.begin(), kept.end(), "torus-2QoS") != kept.end()) {
+      // OpenSM reads torus_config (its default path when unset) only for this engine.
+      const auto it = last_.find("torus_config");
+      const bool set = it != last_.end() && !is_null(settings_[it->second].value);
+      add(s, i, "routing.torus_2qos.config_file",
+          c_quoted(set ? settings_[it->second].value : std::string(kOpenSmTorusConfigDefault)));
+    }
     if (std::find(kept.begin(), kept.end(), "minhop") == kept.end()) kept.push_back("minhop");
     add(s, i, o.smd_key, flow_list(kept, kept.size(), [](const std::string& name) { return name; }));
+  }
+
+  // Whether routing_engine names torus-2QoS (then convert_engines carries torus_config).
+  bool names_torus_engine() const {
+    const auto it = last_.find("routing_engine");
+    return it != last_.end() && settings_[it->second].value.find("torus-2QoS") != std::string::npos;
   }
 
   // Whether the option that counts for lfts_file names a file (routing_engine file needs one).

@@ -93,7 +93,7 @@ void read_routing(MapReader routing, RoutingPolicy& out, Diagnostics& diag) {
   // Phase one of each engine's factory: it reads its own section, routing.<engine>, in registry order.
   for (const EngineFactory* engine : engine_factories()) {
     if (!engine->has_options()) continue;
-    MapReader section = routing.section(engine->name());
+    MapReader section = routing.section(engine->section());
     MapOptionReader reader(section, diag);
     if (auto options = engine->parse(reader)) out.options.engines.set(engine->name(), std::move(options));
     section.finish();

@@ -32,7 +32,7 @@ std::string summarize_policy(const Policy& p) {
   // Each engine says what its own options are ("updn.roots=auto"), in registry order.
   for (const EngineFactory* engine : engine_factories()) {
     for (const OptionSummary& option : engine->summarise(p.routing.options)) {
-      s += " " + std::string(engine->name()) + "." + option.key + "=" + option.value;
+      s += " " + std::string(engine->section()) + "." + option.key + "=" + option.value;
     }
   }
   s += " repair=" + std::string(repair_mode_name(p.routing.repair));

@@ -13,6 +13,7 @@
 #include "routing/engines/lash/lash_factory.h"
 #include "routing/engines/minhop/minhop_factory.h"
 #include "routing/engines/nue/nue_factory.h"
+#include "routing/engines/torus_2qos/torus_2qos_factory.h"
 #include "routing/engines/updn/updn_factory.h"
 #include "routing/verify/verify.h"
 
@@ -36,7 +37,7 @@ std::string join_names() {
 std::span<const EngineFactory* const> engine_factories() {
   // Adding an engine is one include and one entry here; its options live in its own folder.
   static const EngineFactory* const factories[] = {
-      &minhop_factory(), &dor_factory(),   &lash_factory(), &nue_factory(),    &updn_factory(),
+      &minhop_factory(), &dor_factory(),   &lash_factory(), &nue_factory(),    &torus_2qos_factory(), &updn_factory(),
       &dnup_factory(),   &ftree_factory(), &sssp_factory(), &dfsssp_factory(), &file_factory()};
   return factories;
 }

@@ -15,13 +15,13 @@
 
 namespace smd {
 
-/// Every built-in engine's factory, in registry order (minhop, dor, lash, nue, updn,
+/// Every built-in engine's factory, in registry order (minhop, dor, lash, nue, torus-2QoS, updn,
 /// dnup, ftree, sssp, dfsssp, file): the order the policy loader
 /// reads their sections in and the summary prints their options in.
 std::span<const EngineFactory* const> engine_factories();
 
 /// Sorted names of every built-in engine ("dfsssp", "dnup", "dor", "file", "ftree", "lash", "minhop", "nue", "sssp",
-/// "updn")..
+/// "torus-2QoS", "updn").
 std::vector<std::string> engine_names();
 
 /// Construct engine `name` with `options` (phase two of its factory). Errors: kInvalidInput naming the

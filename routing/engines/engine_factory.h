@@ -29,6 +29,9 @@ class EngineFactory {
 
   /// Registry and policy name ("updn"), also the name of the engine's section routing.<name>.
   virtual std::string_view name() const = 0;
+  /// The policy section, routing.<section>: the name, unless the name is not a plain key (OpenSM's
+  /// "torus-2QoS" reads its options from routing.torus_2qos).
+  virtual std::string_view section() const { return name(); }
 
   /// True when the engine has a policy section. When false, routing.<name> is an unknown key like any
   /// other and parse() is never called.

@@ -19,6 +19,13 @@ template <class Options, class Engine>
 class SectionEngineFactory final : public EngineFactory {
  public:
   std::string_view name() const override { return Options::kEngine; }
+  std::string_view section() const override {
+    if constexpr (requires { Options::kSection; }) {
+      return Options::kSection;
+    } else {
+      return Options::kEngine;
+    }
+  }
   bool has_options() const override { return true; }
 
   std::shared_ptr<const EngineOptions> parse(OptionReader& in) const override {

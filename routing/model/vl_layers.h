@@ -6,9 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "routing/base/ids.h"
+#include "routing/model/hop_sl2vl.h"
 #include "routing/model/topology.h"
 
 namespace smd {
@@ -59,6 +62,19 @@ class VlLayering {
   static constexpr std::uint8_t sl_of_layer(std::uint8_t layer) { return layer; }
   static constexpr std::uint8_t vl_of_layer(std::uint8_t layer) { return layer; }
 
+  /// torus-2QoS: the VL changes along a route, hop by hop, by SL2VL(node, in port, out port, SL). With
+  /// tables set, layer_of() is the route's SL (still what PathRecord hands out) and vl_at() gives each hop's
+  /// VL; without (null, dfsssp and lash), vl_at() is vl_of_layer(layer) at every hop.
+  void set_hop_sl2vl(std::shared_ptr<const HopSl2Vl> tables) { hop_sl2vl_ = std::move(tables); }
+  const std::shared_ptr<const HopSl2Vl>& hop_sl2vl() const { return hop_sl2vl_; }
+  bool per_hop() const { return hop_sl2vl_ != nullptr; }
+  /// The VL of a route on `layer` entering `node` on `in` and leaving on `out` (in = 0 where it starts).
+  std::uint8_t vl_at(NodeIndex node, PortNum in, PortNum out, std::uint8_t layer) const {
+    return hop_sl2vl_ ? hop_sl2vl_->vl(node, in, out, sl_of_layer(layer)) : vl_of_layer(layer);
+  }
+  /// Data VLs the routes need: layers() without hop tables, the tables' vls_used() with.
+  std::uint8_t vls_used() const { return hop_sl2vl_ ? hop_sl2vl_->vls_used() : layers_; }
+
   bool operator==(const VlLayering&) const = default;
 
  private:
@@ -70,6 +86,7 @@ class VlLayering {
   std::uint8_t vls_available_ = 0;
   std::vector<std::uint32_t> row_;   ///< [NodeIndex] -> row of layer_, kNoRow for CAs and routers
   std::vector<std::uint8_t> layer_;  ///< [row * (max_lid + 1) + dlid]
+  std::shared_ptr<const HopSl2Vl> hop_sl2vl_;  ///< null: VL = layer at every hop
 };
 
 }  // namespace smd

@@ -47,7 +47,10 @@ const QosPortSpec& qos_port_spec(const QosSpec& spec, QosPortType type) {
 }
 
 Sl2VlPlan::Sl2VlPlan(const Topology& topo, const QosSpec& spec, const VlLayering* layering) {
-  const unsigned layers = layering != nullptr ? layering->layers() : 1;
+  // Per-hop tables (torus-2QoS) replace the per-type ones wherever the engine set them; they need no
+  // layer override.
+  if (layering != nullptr) hops_ = layering->hop_sl2vl();
+  const unsigned layers = layering != nullptr && !hops_ ? layering->layers() : 1;
   for (QosPortType type : kAllTypes) {
     Sl2Vl& t = tables_[static_cast<std::size_t>(type)];
     t = qos_port_spec(spec, type).sl2vl;
@@ -84,16 +87,20 @@ Sl2VlPlan::Sl2VlPlan(const Topology& topo, const QosSpec& spec, const VlLayering
       const QosPortType type = qos_port_type(node, p);
       const std::uint8_t max_vls = std::max<std::uint8_t>(qos_port_spec(spec, type).max_vls, 1);
       const std::uint8_t data_vls = std::min(data_vls_of_cap(std::min(port.vl_cap, peer.vl_cap)), max_vls);
-      const Sl2Vl& t = table_of(type);
-      for (std::uint8_t sl = 0; sl < t.size(); ++sl) {
-        if (t[sl] == kDropVl || t[sl] < data_vls) continue;
-        auto& [sls, reason] = bad[type];
-        if (std::find(sls.begin(), sls.end(), sl) != sls.end()) continue;
-        sls.push_back(sl);
-        if (reason.empty()) {
-          reason = "SL " + std::to_string(sl) + " maps to VL " + std::to_string(t[sl]) + " but port " +
-                   std::to_string(p) + " operates " + std::to_string(data_vls) +
-                   " data VLs: its packets are dropped there";
+      // With per-hop tables every in port's table for this out port is checked.
+      const bool per_hop = hops_ && hops_->has(n);
+      for (PortNum in = 0; in <= (per_hop ? node.num_ports : 0); ++in) {
+        const Sl2Vl t = per_hop ? hops_->table(n, in, p) : table_of(type);
+        for (std::uint8_t sl = 0; sl < t.size(); ++sl) {
+          if (t[sl] == kDropVl || t[sl] < data_vls) continue;
+          auto& [sls, reason] = bad[type];
+          if (std::find(sls.begin(), sls.end(), sl) != sls.end()) continue;
+          sls.push_back(sl);
+          if (reason.empty()) {
+            reason = "SL " + std::to_string(sl) + " maps to VL " + std::to_string(t[sl]) + " but port " +
+                     std::to_string(p) + " operates " + std::to_string(data_vls) +
+                     " data VLs: its packets are dropped there";
+          }
         }
       }
     }
@@ -104,7 +111,8 @@ Sl2VlPlan::Sl2VlPlan(const Topology& topo, const QosSpec& spec, const VlLayering
   }
 }
 
-Sl2Vl Sl2VlPlan::table(NodeIndex node, PortNum /*in*/, PortNum out) const {
+Sl2Vl Sl2VlPlan::table(NodeIndex node, PortNum in, PortNum out) const {
+  if (hops_ && hops_->has(node)) return hops_->table(node, in, out);
   if (node >= node_types_.size()) return tables_[static_cast<std::size_t>(QosPortType::kCa)];
   return table_of(qos_port_type(node_types_[node], out));
 }

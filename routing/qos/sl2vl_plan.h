@@ -5,9 +5,12 @@
 // The table of a port depends only on the out port's type: a CA port takes `spec.ca`, a router port
 // `spec.router`, a switch's port 0 `spec.switch_port0` and every other switch port `spec.switch_external`
 // (OpenSM's qos_ca_, qos_rtr_, qos_sw0_, qos_swe_); the in port does not change it. The engine's layers
-// win over the policy: SL l -> VL l for every l below the layer count, the policy's entries above.
+// win over the policy: SL l -> VL l for every l below the layer count, the policy's entries above. An
+// engine whose VL changes hop by hop (torus-2QoS, VlLayering::hop_sl2vl) gives its own table per (node,
+// in port, out port) instead, and those replace the policy's at every node it set them for.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -71,6 +74,7 @@ class Sl2VlPlan final : public Sl2VlLookup {
 
  private:
   std::vector<NodeType> node_types_;  ///< [NodeIndex]
+  std::shared_ptr<const HopSl2Vl> hops_;  ///< the engine's per-hop tables, null when it has none
   Sl2Vl tables_[4]{};                 ///< [QosPortType]
   std::vector<Sl2VlProblem> problems_;
   std::vector<std::string> warnings_;

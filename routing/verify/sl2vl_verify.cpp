@@ -77,7 +77,8 @@ Status verify_sl2vl_layers(const Topology& topo, const LidMap& lids, const Routi
       if (t.sw == src && t.port == 0) continue;  // the switch's own LID: the packet never leaves it
       const std::uint8_t layer = layering.layer_of(src_node, dlid);
       const std::uint8_t sl = VlLayering::sl_of_layer(layer);
-      const std::uint8_t vl = VlLayering::vl_of_layer(layer);
+      // The VL the route needs at a hop: its layer's, or the engine's per-hop table (torus-2QoS).
+      const auto need = [&](NodeIndex node, PortNum in, PortNum out) { return layering.vl_at(node, in, out, layer); };
       const auto owner = lids.owner(dlid);
       // A walk first, so that a route the LFTs lose is skipped whole rather than half checked.
       const LftWalkEnd end = walk_lft(
@@ -91,14 +92,15 @@ Status verify_sl2vl_layers(const Topology& topo, const LidMap& lids, const Routi
             const NodeIndex node = graph.node(x);
             if (p == 0) return;  // delivery to the switch itself
             if (prev == kNoSwitch) {
-              check.hop(node, 0, p, sl, vl, src_node, dlid);
+              check.hop(node, 0, p, sl, need(node, 0, p), src_node, dlid);
               for (const Source& c : sources[src]) {
                 if (owner && owner->node == c.node && owner->port == c.port) continue;
-                check.hop(c.node, 0, c.port, sl, vl, src_node, dlid);
-                check.hop(node, c.switch_port, p, sl, vl, src_node, dlid);
+                check.hop(c.node, 0, c.port, sl, need(c.node, 0, c.port), src_node, dlid);
+                check.hop(node, c.switch_port, p, sl, need(node, c.switch_port, p), src_node, dlid);
               }
             } else {
-              check.hop(node, graph.peer_port(prev, prev_port), p, sl, vl, src_node, dlid);
+              const PortNum in = graph.peer_port(prev, prev_port);
+              check.hop(node, in, p, sl, need(node, in, p), src_node, dlid);
             }
             prev = x;
             prev_port = p;

@@ -13,7 +13,8 @@
 namespace smd {
 
 /// For every route (source switch s, DLID d) of layered `tables` (ok at once when tables.layering is
-/// null), with L = layering->layer_of(s, d), SL = sl_of_layer(L), VL = vl_of_layer(L), the SL2VL entry
+/// null), with L = layering->layer_of(s, d), SL = sl_of_layer(L), VL = vl_of_layer(L) (or, when the engine
+/// set per-hop tables, VL = layering->vl_at(node, in, out, L) at each hop), the SL2VL entry
 /// `sl2vl.table(node, in, out)[SL]` must be VL at every hop of the route:
 ///   - each CA or router port with a LID cabled to s (not d's owner): (that node, in 0, its port);
 ///   - s itself: in 0 (switch-originated traffic) and in = each such CA-facing port, out = the first port;

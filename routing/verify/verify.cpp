@@ -11,6 +11,7 @@
 #include "routing/model/hop_table.h"
 #include "routing/model/lft_walk.h"
 #include "routing/verify/channel_deps.h"
+#include "routing/verify/hop_vl_deps.h"
 
 namespace smd {
 namespace {
@@ -429,6 +430,43 @@ std::vector<LayerDeps> layered_dependencies(const Shared& sh, const VlLayering& 
   return all;
 }
 
+/// check_layers for tables whose VL changes hop by hop (torus-2QoS): one graph of virtual channels.
+Status check_hop_vls(const Topology& topo, const SwitchGraph& graph, const Shared& sh,
+                     const std::vector<SwitchIndex>& slot_switch, const RoutingTables& tables,
+                     bool require_deadlock_free, VerifyReport& rep) {
+  std::vector<bool> from_cas(graph.num_switches());
+  for (SwitchIndex s = 0; s < graph.num_switches(); ++s) from_cas[s] = sh.ca_ports[s] > 0;
+  const HopVlDeps deps = hop_vl_dependencies(graph, sh.lft, sh.targets, sh.comp, from_cas, *tables.layering);
+  rep.layered = true;
+  rep.deadlock_free = deps.deadlock_free;
+  rep.ca_deadlock_free = deps.ca_deadlock_free;
+  // The VLs some hop takes: the tables may map to more (a turn bit or QoS bit no route sets).
+  std::size_t used = 1;
+  for (std::size_t v = 0; v < deps.vls.size(); ++v) {
+    if (deps.vls[v].hops > 0) used = v + 1;
+  }
+  rep.layers = used;
+  for (std::size_t v = 0; v < used; ++v) {
+    const HopVlCdg& c = deps.vls[v];
+    rep.layer_cdg.push_back({c.hops, c.channels, c.edges, c.acyclic, c.ca_acyclic});
+  }
+  if (!deps.deadlock_free && require_deadlock_free) {
+    std::string text;
+    for (std::size_t i = 0; i < deps.cycle.size() && i < 8; ++i) {
+      const auto [vl, slot] = deps.cycle[i];
+      const SwitchIndex s = slot_switch[slot];
+      text += (i ? " -> " : "") + hex_text(topo.node(graph.node(s)).guid, 16) + "[" +
+              std::to_string(slot - graph.port_base(s)) + "] VL " + std::to_string(vl);
+    }
+    if (deps.cycle.size() > 8) text += " -> ... (" + std::to_string(deps.cycle.size()) + " virtual channels)";
+    return make_error(ErrorCode::kVerifyFailed, "engine " + tables.engine +
+                                                    " promises deadlock freedom but its per-hop SL2VL leaves a "
+                                                    "cycle of virtual channels: " +
+                                                    text);
+  }
+  return Ok{};
+}
+
 /// The per-layer half of verify_tables for layered tables: fills rep.layers, rep.layer_cdg and the
 /// layered deadlock_free / ca_deadlock_free; with `require_deadlock_free` a cyclic layer is an error
 /// naming the layer and one channel on its cycle.
@@ -436,6 +474,7 @@ Status check_layers(const Topology& topo, const SwitchGraph& graph, const Shared
                     const std::vector<SwitchIndex>& slot_switch, const RoutingTables& tables,
                     bool require_deadlock_free, VerifyReport& rep) {
   const VlLayering& layering = *tables.layering;
+  if (layering.per_hop()) return check_hop_vls(topo, graph, sh, slot_switch, tables, require_deadlock_free, rep);
   const auto layers = layered_dependencies(sh, layering);
   rep.layered = true;
   rep.layers = layers.size();

@@ -43,10 +43,13 @@ struct VerifyReport {
   bool single_vl_deadlock_free = false;
   std::size_t cdg_channels = 0;  ///< directed switch-to-switch channels with an outgoing dependency
   std::uint64_t cdg_edges = 0;   ///< distinct channel -> channel dependencies
-  /// Layers the tables use: RoutingTables::layering->layers(), 1 when not layered.
+  /// Layers the tables use: RoutingTables::layering->layers(), 1 when not layered; with per-hop SL2VL
+  /// (torus-2QoS) 1 + the highest VL a switch-to-switch hop takes.
   std::size_t layers = 1;
   bool layered = false;  ///< tables.layering was set
-  /// [layer] its graph; not layered: one entry, the single-VL graph (routes = `routes`).
+  /// [layer] its graph; not layered: one entry, the single-VL graph (routes = `routes`). Per-hop SL2VL:
+  /// [VL] its share of the virtual-channel graph (routes = hops on that VL; acyclic = no cycle found
+  /// through it), whose whole verdict is deadlock_free.
   std::vector<LayerCdg> layer_cdg;
   /// Hops = cables from source CA port to destination CA port (2 for two hosts on one leaf), over
   /// ordered pairs of distinct CA ports (base LIDs) that can reach each other.

@@ -117,6 +117,9 @@ RoutingTables to_drained_indexes(RoutingTables t, const std::vector<NodeIndex>& 
       if (!drained.node(old_of[n]).is_switch()) continue;
       for (Lid dlid = 0; dlid <= from.max_lid(); ++dlid) layering->set(old_of[n], dlid, from.layer_of(n, dlid));
     }
+    if (from.hop_sl2vl()) {
+      layering->set_hop_sl2vl(std::make_shared<const HopSl2Vl>(from.hop_sl2vl()->renumbered(old_of, drained.size())));
+    }
     t.layering = std::move(layering);
   }
   return t;

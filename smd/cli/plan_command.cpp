@@ -74,7 +74,7 @@ using Routed = ChainResult;
 /// verification: the SL2VL tables the policy and a VL-layered engine's layers give must keep every route on
 /// its layer's VL at every hop.
 Status check_sl2vl(const Policy& policy, const Topology& topo, const LidMap& lids, const RoutingTables& tables) {
-  if (!tables.layering || tables.layering->layers() <= 1) return Ok{};
+  if (!tables.layering || (tables.layering->layers() <= 1 && !tables.layering->per_hop())) return Ok{};
   const Sl2VlPlan sl2vl(topo, policy.qos, tables.layering.get());
   return verify_sl2vl_layers(topo, lids, tables, sl2vl);
 }

@@ -24,7 +24,7 @@ bool SweepRunner::plan_qos_phase(const SweepFabric& fabric, std::vector<SweepPro
   for (const std::string& line : summarize_problems(plan->problems())) spdlog::warn("sweep: QoS: {}", line);
   // A VL-layered routing is deadlock free only if every hop maps each route's SL to its layer's VL: the
   // tables about to be written are checked against the routes before anything (LFTs included) is written.
-  if (layering != nullptr && layering->layers() > 1) {
+  if (layering != nullptr && (layering->layers() > 1 || layering->per_hop())) {
     if (Status st = verify_sl2vl_layers(topo, *desired_.lids, *desired_.tables, *plan); !st.ok()) {
       problems.push_back({ProblemCode::kNoRoute, 0, "0", "SLtoVLMappingTable", st.error().message});
       return false;

@@ -18,6 +18,7 @@
 #include "routing/engines/ftree/ftree_options.h"
 #include "routing/engines/updn/updn_options.h"
 #include "routing/engines/file/file_options.h"
+#include "routing/engines/torus_2qos/torus_2qos_options.h"
 #include "tests/unit/temp_dir.h"
 
 namespace smd::opensm_import_test {
@@ -194,7 +195,7 @@ TEST(OpenSmImport, EnginesSmdLacksAreDroppedAndMinhopEndsTheChain) {
   EXPECT_TRUE(mentions(r->not_carried, "engine chaos is not in smd")) << r->yaml;
   // Only engines smd lacks: smd's default chain stays.
   Conversion d;
-  EXPECT_EQ(d.policy("routing_engine torus-2QoS\n").routing.engines, Policy{}.routing.engines);
+  EXPECT_EQ(d.policy("routing_engine kautz\n").routing.engines, Policy{}.routing.engines);
 }
 
 TEST(OpenSmImport, DnupIsCarried) {
@@ -593,6 +594,25 @@ TEST(OpenSmImport, NueAndItsOptionsAreCarried) {
   ASSERT_TRUE(bad.ok());
   EXPECT_TRUE(mentions(bad->not_carried, "nue_max_num_vls 16")) << bad->yaml;
   EXPECT_TRUE(load_policy_string(bad->yaml, "x").ok());
+}
+
+// routing_engine torus-2QoS with torus_config: both carry, the file read by the loader; a torus_config
+// without the engine is not carried (OpenSM reads it only for torus-2QoS).
+TEST_F(OpenSmImportFiles, TorusEngineAndItsConfigAreCarried) {
+  const std::string conf = dir_ + "/torus-2QoS.conf";
+  { std::ofstream(conf) << "torus 3 3 1\nxp_link 0x10 0x11\nyp_link 0x10 0x13\n"; }
+  Conversion c;
+  const Policy p = c.policy("routing_engine torus-2QoS\ntorus_config " + conf + "\n");
+  EXPECT_EQ(p.routing.engines, (std::vector<std::string>{"torus-2QoS", "minhop"}));
+  const Torus2QosOptions& o = p.routing.options.engines.get<Torus2QosOptions>();
+  EXPECT_EQ(o.config_file, conf);
+  EXPECT_EQ(o.geometry.radix, (std::array<unsigned, 3>{3, 3, 1}));
+  ASSERT_EQ(o.geometry.seeds.size(), 1u);
+  EXPECT_EQ(o.geometry.seeds[0].origin, 0x10u);
+
+  auto unused = c.run("routing_engine updn\ntorus_config " + conf + "\n");
+  ASSERT_TRUE(unused.ok());
+  EXPECT_TRUE(mentions(unused->not_carried, "routing_engine does not name torus-2QoS"));
 }
 
 // routing_engine file with lfts_file: both carry (the file engine stays in the chain, minhop after it as

@@ -36,7 +36,7 @@ TEST(PolicyOverrides, EngineListIsCommaSeparatedAndChecked) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message,
             "--routing-engine 'ftree,chaos': unknown engine 'chaos'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, "
-            "nue, sssp, updn");
+            "nue, sssp, torus-2QoS, updn");
   auto empty = parse_engine_list_override("updn,,minhop");
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("engine 2 is empty"), std::string::npos) << empty.error().message;
