@@ -689,7 +689,7 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::Range(1u, 64u));
   cmd->add_option("--collectives", args->roce.collectives,
                   "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
-                  "or none (default: all, moe:8); implies --compare")
+                  "or none alone ('' is none too; default: all, moe:8); implies --compare")
       ->each([args](const std::string&) { args->roce.collectives_given = true; });
   cmd->add_option("--job", args->roce.job_files,
                   "a job for the collectives: one endpoint per line (port GUID, LID or CA name); repeatable; "
