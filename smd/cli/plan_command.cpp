@@ -354,15 +354,27 @@ int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
       {"--lft-dump", &args.lft_dump}, {"--opensm-lfts", &args.opensm_lfts},
       {"--ar-plan", &args.ar_plan},   {"--roce-plan", &args.roce.plan_json},
       {"--svg", &args.roce.svg},      {"--report", &args.roce.report}};
-  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet).
+  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet). Made
+  // absolute first: weakly_canonical leaves a relative name whose first element does not exist as it is, so
+  // "x" and "./x" compared unequal and one dump was written over the other. Existing files are compared by
+  // identity too (a hard link).
   const auto canonical = [](const std::string& path) {
     std::error_code ec;
-    auto c = std::filesystem::weakly_canonical(path, ec);
-    return ec ? std::filesystem::path(path) : c;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    if (ec) return std::filesystem::path(path).lexically_normal();
+    auto c = std::filesystem::weakly_canonical(absolute, ec);
+    return ec ? absolute.lexically_normal() : c;
+  };
+  const auto same_file = [&](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return canonical(a) == canonical(b) || (std::filesystem::equivalent(a, b, ec) && !ec);
   };
   for (std::size_t i = 0; i < std::size(outputs); ++i) {
     for (std::size_t k = i + 1; k < std::size(outputs); ++k) {
-      if (outputs[i].second->empty() || canonical(*outputs[i].second) != canonical(*outputs[k].second)) continue;
+      if (outputs[i].second->empty() || outputs[k].second->empty() ||
+          !same_file(*outputs[i].second, *outputs[k].second)) {
+        continue;
+      }
       err << "smd plan: " << outputs[i].first << " and " << outputs[k].first << " name the same file "
           << *outputs[k].second << "; give each output its own file\n";
       return kPlanBadInput;

@@ -139,6 +139,21 @@ TEST_F(BadInput, PlanRefusesAnOutputFileThatIsAnInput) {
   EXPECT_EQ(err_.str(), "smd plan: --lft-dump and --opensm-lfts name the same file " + args.opensm_lfts +
                             "; give each output its own file\n");
   EXPECT_FALSE(std::filesystem::exists(args.opensm_lfts));
+  // The same, relative and spelled two ways (the tester's `--lft-dump ./x --opensm-lfts x`): "x" has no
+  // existing first element, which weakly_canonical alone left relative, so the two compared unequal.
+  {
+    const std::filesystem::path cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir_);
+    err_.str("");
+    args.lft_dump = "./rel.out";
+    args.opensm_lfts = "rel.out";
+    const int code = run_plan(args, out_, err_);
+    std::filesystem::current_path(cwd);
+    EXPECT_EQ(code, kPlanBadInput);
+    EXPECT_EQ(err_.str(), "smd plan: --lft-dump and --opensm-lfts name the same file rel.out; give each output its own "
+                          "file\n");
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/rel.out"));
+  }
   args.lft_dump.clear();
   // A fresh output name is fine.
   err_.str("");
