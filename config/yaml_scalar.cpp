@@ -50,7 +50,7 @@ Result<std::string> yaml_double_quoted(std::string_view text) {
       out += '\\';
       out += static_cast<char>(c);
     } else if (yaml_needs_escape(c)) {
-      char escaped[8];
+      char escaped[16];  // room for "\\u" and the 8 hex digits an unsigned may need, as -Wformat-truncation counts
       if (c < 0x80) {
         std::snprintf(escaped, sizeof escaped, "\\x%02X", static_cast<unsigned>(c));
       } else {
