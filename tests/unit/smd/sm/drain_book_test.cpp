@@ -79,6 +79,27 @@ TEST_F(DrainBookTest, ForceRecordsTheCutAndSaysWhatItSeparates) {
   EXPECT_EQ(file_text(), std::string(kHeader) + "0x0000000000000300 0 checked\n0x0000000000000400 0 forced\n");
 }
 
+TEST_F(DrainBookTest, TheSmsOwnPortOrSwitchIsNamedAsSuch) {
+  // The SM sits on h2 port 1, cabled to L1 port 3 (the drawing): its cable by either end, h2 whole and L1
+  // are the SM's own; S0, L0 and h3's cable are not.
+  const auto own = [&](Guid guid, PortNum port) {
+    const DrainRecord r{{guid, port}, true};
+    return sm_own_drain(f.t, std::span<const DrainRecord>(&r, 1));
+  };
+  EXPECT_EQ(own(0x30, 1), "the SM's own port 0x0000000000000030 (h2) port 1");
+  EXPECT_EQ(own(0x200, 3), "the SM's own port 0x0000000000000030 (h2) port 1");
+  EXPECT_EQ(own(0x30, 0), "the SM's own port 0x0000000000000030 (h2) port 1");
+  EXPECT_EQ(own(0x200, 0), "the SM's own switch 0x0000000000000200 (L1)");
+  EXPECT_EQ(own(0x300, 0), "");
+  EXPECT_EQ(own(0x100, 0), "");
+  EXPECT_EQ(own(0x200, 4), "");
+  EXPECT_EQ(own(0x40, 1), "");
+  Topology no_sm = f.t;
+  no_sm.sm_node = kNoNode;
+  const DrainRecord r{{0x30, 1}, true};
+  EXPECT_EQ(sm_own_drain(no_sm, std::span<const DrainRecord>(&r, 1)), "");
+}
+
 TEST_F(DrainBookTest, AHostCableIsRefusedALeafUplinkIsNot) {
   DrainBook book(path());
   EXPECT_FALSE(book.drain(f.t, names({"h3[1]"}), false).ok());
