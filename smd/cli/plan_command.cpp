@@ -420,8 +420,9 @@ int read_inputs(const PlanArgs& args, PlanRun& run, std::ostream& err) {
     return kPlanBadInput;
   }
   // Islands cannot reach each other whatever the engine does; a report over them would describe a
-  // fabric nobody has, so say which parts are cut off instead.
-  if (const auto islands = connected_components(*topo); islands.size() > 1) {
+  // fabric nobody has, so say which parts are cut off instead. A CA does not forward: two switch groups
+  // joined only through a 2-port CA are two islands.
+  if (const auto islands = forwarding_components(*topo); islands.size() > 1) {
     err << "smd plan: " << args.topology << ": the fabric falls apart into " << describe_islands(*topo, islands)
         << "; cable them together or plan each island from its own netfile\n";
     return kPlanBadInput;
