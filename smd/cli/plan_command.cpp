@@ -18,6 +18,7 @@
 #include "config/policy_loader.h"
 #include "routing/base/safe_text.h"
 #include "routing/chain/registry.h"
+#include "routing/isolation/routed_topology.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/model/components.h"
 #include "routing/qos/sl2vl_plan.h"
@@ -604,6 +605,19 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
       timed(tm.what_if, [&] { return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options); });
   if (!report) {
     err << "smd plan: " << args.topology << ": " << printable_text(report.error().message) << "\n";
+    // No engine routes the drained fabric (dnup declines one whose CAs all lost their switch). If the drain
+    // also cuts CA pairs off, that is what a script must not miss, as when an engine does route it: exit 5
+    // whatever the chain, never 3 with one chain and 5 with another.
+    std::size_t cables = 0;
+    const Topology drained = drained_topology(*run.topo, *parts, cables);
+    if (const auto pair = first_separated_pair(*run.topo, drained)) {
+      const auto end = [&](const CableEnd& e) {
+        return printable_text(describe_node(run.topo->node(e.node))) + " port " + std::to_string(e.port);
+      };
+      err << "smd plan: the drain would cut off " << end(pair->first) << " and " << end(pair->second)
+          << " from each other (every path lost), and no engine routes what is left (exit 5 wins over 3)\n";
+      return kPlanDrainCutsOff;
+    }
     return kPlanRoutingFailed;
   }
   // The files asked for hold the tables after the drain, on the whole fabric's DR paths (links stay up).
