@@ -326,6 +326,28 @@ TEST_F(DrainBookTest, TheFileSurvivesARestart) {
   EXPECT_EQ(again.records()[1], (DrainRecord{{0x400, 0}, true}));
 }
 
+TEST_F(DrainBookTest, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
+  // A file saved by an editor that adds a UTF-8 BOM: its first drain holds, as in the word files (it was
+  // reported as a bad GUID and dropped). A BOM anywhere else is still junk.
+  write("drained", "\xEF\xBB\xBF" "0x0000000000000300 0 checked\n0x400 1 forced\n\xEF\xBB\xBF" "0x200 1 checked\n");
+  DrainBook book(path());
+  auto problems = book.load();
+  ASSERT_TRUE(problems.ok()) << problems.error().message;
+  ASSERT_EQ(problems->size(), 1u);
+  EXPECT_NE((*problems)[0].find(":3: '\xEF\xBB\xBF" "0x200' is not a 0x GUID"), std::string::npos) << (*problems)[0];
+  ASSERT_EQ(book.records().size(), 2u);
+  EXPECT_EQ(book.records()[0], (DrainRecord{{0x300, 0}, false}));
+  EXPECT_EQ(book.records()[1], (DrainRecord{{0x400, 1}, true}));
+}
+
+TEST_F(DrainBookTest, ACaNamedWholeIsNotCalledASwitch) {
+  // smctl status listed a CA's port-0 line (hand-written; it drains nothing) as "switch".
+  EXPECT_EQ(describe_drain(&f.t, DrainRecord{{0x30, 0}, false}),
+            "CA 0x0000000000000030 (h2) named whole (drains nothing: name its cable)");
+  EXPECT_EQ(describe_drain(&f.t, DrainRecord{{0x300, 0}, false}), "switch 0x0000000000000300 (S0)");
+  EXPECT_EQ(describe_drain(nullptr, DrainRecord{{0x30, 0}, false}), "switch 0x0000000000000030");
+}
+
 TEST_F(DrainBookTest, BadLinesAreNamedAndSkipped) {
   write("drained",
         "0x0000000000000300 0 checked\n"
