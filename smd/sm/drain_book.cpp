@@ -172,7 +172,7 @@ Status DrainBook::save(const std::vector<DrainRecord>& records) const {
 Result<DrainChange> DrainBook::drain(const Topology& topo, std::span<const std::string> texts, bool force,
                                      const DrainRouteCheck& routes) {
   // Errors name the operator's command, not the offline CLI's --drain.
-  auto parts = resolve_drain_parts(topo, texts, "smctl drain");
+  auto parts = resolve_drain_request(topo, texts, "smctl drain");
   if (!parts) return parts.error();
   DrainChange change;
   std::vector<DrainRecord> next = records_;
