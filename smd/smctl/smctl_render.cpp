@@ -100,6 +100,12 @@ void render_status(std::ostream& out, const Json& s) {
     for (const Json& d : s.at("drained")) {
       out << std::setw(14) << "Drained" << str(d, "what") << (d.value("forced", false) ? " (forced)" : "") << "\n";
     }
+    const std::size_t listed = s.at("drained").size();
+    const std::size_t total = s.value("drained_total", listed);
+    if (total > listed) {
+      out << std::setw(14) << "" << "and " << total - listed << " more (" << total << " parts, "
+          << s.value("drained_forced", std::size_t{0}) << " forced): state_dir/drained lists them all\n";
+    }
     out << std::setw(14) << "" << str(s, "drained_cables") << " cables out of routing\n";
   }
   // Only a MASTER configures: a standby's sweeps discover the fabric and stop, which is not a failure.
