@@ -16,6 +16,7 @@
 #include "config/policy_loader.h"
 #include "config/qos_policy_conf.h"
 #include "config/qos_yaml.h"
+#include "config/yaml_scalar.h"
 #include "routing/base/hex_text.h"
 #include "routing/base/result_context.h"
 #include "routing/base/safe_text.h"
@@ -44,6 +45,7 @@ struct Entry {
   std::string value;              ///< YAML text
   std::string from;               ///< "FILE:LINE name value", for the comment and the report
   std::size_t setting = 0;        ///< index into the settings
+  std::size_t where = 0;          ///< length of the "FILE:LINE" that starts `from` (FILE may hold spaces)
 };
 
 std::string lower_copy(std::string s) {
@@ -81,15 +83,6 @@ bool same_value(const std::string& a, const std::string& b) {
   const auto na = parse_number(a), nb = parse_number(b);
   if (na && nb) return *na == *nb;
   return lower_copy(a) == lower_copy(b);
-}
-
-std::string c_quoted(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // log_flags (OpenSM's OSM_LOG_* bits) -> the one smd level that shows at least as much.
@@ -313,7 +306,8 @@ class Importer {
     result_.not_carried.push_back(at(s) + ": " + s.name + " " + s.value + ": " + std::string(fate) + ": " + why);
   }
   void add(const OpenSmSetting& s, std::size_t index, std::string_view key, std::string value) {
-    draft_.entries.push_back(Entry{split_key_path(key), std::move(value), at(s) + " " + s.name + " " + s.value, index});
+    draft_.entries.push_back(
+        Entry{split_key_path(key), std::move(value), at(s) + " " + s.name + " " + s.value, index, at(s).size()});
   }
 
   // The last of a repeated option wins, as in OpenSM; the earlier ones are reported (per-SL options set
@@ -416,18 +410,23 @@ class Importer {
       return;
     }
     switch (o.conversion) {
-      case OpenSmConversion::kString:
-        if (!is_null(s.value)) add(s, i, o.smd_key, c_quoted(s.value));
-        // OpenSM's unicast manager reads it for minhop's port order and dor's dimensions alike.
-        if (s.name == "port_search_ordering_file" && !is_null(s.value)) {
-          add(s, i, "routing.dor.port_search_ordering_file", c_quoted(s.value));
+      case OpenSmConversion::kString: {
+        if (is_null(s.value)) break;
+        const auto quoted = yaml_double_quoted(s.value);
+        if (!quoted) {
+          bad(quoted.error().message);
+          break;
         }
+        add(s, i, o.smd_key, *quoted);
+        // OpenSM's unicast manager reads it for minhop's port order and dor's dimensions alike.
+        if (s.name == "port_search_ordering_file") add(s, i, "routing.dor.port_search_ordering_file", *quoted);
         if (s.name == "lfts_file" && !is_null(s.value) && s.value.front() != '/') {
           result_.warnings.push_back(at(s) + ": lfts_file " + s.value +
                                      " is relative: smd takes it from the policy file's folder, OpenSM from its "
                                      "working folder");
         }
         break;
+      }
       case OpenSmConversion::kEngines: convert_engines(s, i, o); break;
       case OpenSmConversion::kPartEnforce: {
         auto e = enforcement_of(s.value);
@@ -451,9 +450,14 @@ class Importer {
       case OpenSmConversion::kRoutingOrderFile:
         // OpenSM's minhop, updn and dnup route in the file's order (osm_ucast_mgr.c); ftree and dfsssp do not.
         if (!is_null(s.value)) {
-          add(s, i, "routing.minhop.guid_routing_order_file", c_quoted(s.value));
-          add(s, i, "routing.updn.guid_routing_order_file", c_quoted(s.value));
-          add(s, i, "routing.dnup.guid_routing_order_file", c_quoted(s.value));
+          const auto quoted = yaml_double_quoted(s.value);
+          if (!quoted) {
+            bad(quoted.error().message);
+            break;
+          }
+          add(s, i, "routing.minhop.guid_routing_order_file", *quoted);
+          add(s, i, "routing.updn.guid_routing_order_file", *quoted);
+          add(s, i, "routing.dnup.guid_routing_order_file", *quoted);
         }
         break;
       case OpenSmConversion::kTorusConfig:
@@ -638,7 +642,8 @@ class Importer {
     for (const std::string& w : qos->warnings) result_.warnings.push_back(w);
     for (const QosYamlKey& key : qos_list_keys(qos->spec)) {
       draft_.entries.push_back(
-          Entry{{"qos", key.key}, flow_sequence(key), at(settings_[from]) + " qos_policy_file " + path, from});
+          Entry{{"qos", key.key}, flow_sequence(key), at(settings_[from]) + " qos_policy_file " + path, from,
+                at(settings_[from]).size()});
     }
     return Ok{};
   }
@@ -659,7 +664,7 @@ class Importer {
     for (const Entry& e : draft_.entries) {
       std::string key;
       for (const std::string& p : e.path) key += (key.empty() ? "" : ".") + p;
-      result_.carried.push_back(e.from.substr(0, e.from.find(' ')) + ": " + e.from.substr(e.from.find(' ') + 1) +
+      result_.carried.push_back(e.from.substr(0, e.where) + ": " + e.from.substr(std::min(e.where + 1, e.from.size())) +
                                 " -> " + key + ": " + e.value);
     }
     if (!result_.defaults_differ.empty()) {

@@ -30,6 +30,57 @@ std::vector<std::vector<NodeIndex>> connected_components(const Topology& topo) {
   return out;
 }
 
+std::vector<std::vector<NodeIndex>> forwarding_components(const Topology& topo) {
+  constexpr std::size_t kUnseen = static_cast<std::size_t>(-1);
+  // Components over switch cables first, and over end-node cables between end nodes (CA back to back).
+  std::vector<std::size_t> component(topo.size(), kUnseen);
+  std::vector<std::vector<NodeIndex>> out;
+  std::vector<NodeIndex> stack;
+  const auto is_switch = [&](NodeIndex n) { return topo.node(n).is_switch(); };
+  for (NodeIndex start = 0; start < topo.size(); ++start) {
+    if (component[start] != kUnseen) continue;
+    // An end node cabled to a switch joins that switch's component below, not one of its own.
+    const bool on_switch = !is_switch(start) && std::any_of(topo.node(start).ports.begin(), topo.node(start).ports.end(),
+                                                              [&](const Port& p) {
+                                                                return p.connected() && p.peer < topo.size() &&
+                                                                       is_switch(p.peer);
+                                                              });
+    if (on_switch) continue;
+    const std::size_t id = out.size();
+    out.emplace_back();
+    component[start] = id;
+    stack.push_back(start);
+    while (!stack.empty()) {
+      const NodeIndex n = stack.back();
+      stack.pop_back();
+      out[id].push_back(n);
+      for (const Port& p : topo.node(n).ports) {
+        if (!p.connected() || p.peer >= topo.size() || component[p.peer] != kUnseen) continue;
+        // Switches spread over switch cables; end nodes only to end nodes (they relay nothing to a switch).
+        if (is_switch(n) != is_switch(p.peer)) continue;
+        component[p.peer] = id;
+        stack.push_back(p.peer);
+      }
+    }
+  }
+  // Every end node into the component of each switch it is cabled to (once: `last` is the node each
+  // component took last, and nodes come in order).
+  std::vector<NodeIndex> last(out.size(), kNoNode);
+  for (NodeIndex n = 0; n < topo.size(); ++n) {
+    if (is_switch(n)) continue;
+    for (const Port& p : topo.node(n).ports) {
+      if (!p.connected() || p.peer >= topo.size() || !is_switch(p.peer)) continue;
+      const std::size_t id = component[p.peer];
+      if (last[id] == n) continue;
+      last[id] = n;
+      out[id].push_back(n);
+    }
+  }
+  for (std::vector<NodeIndex>& list : out) std::sort(list.begin(), list.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  return out;
+}
+
 std::string describe_islands(const Topology& topo, const std::vector<std::vector<NodeIndex>>& islands,
                              std::size_t names_per_island, std::size_t max_islands) {
   std::string s = std::to_string(islands.size()) + (islands.size() == 1 ? " island:" : " islands:");

@@ -20,7 +20,7 @@ constexpr Word kWords[] = {
     {"pipeline", CollectiveKind::kPipeline},
 };
 
-std::string known_words() { return "ring, tree, allgather, reducescatter, alltoall, moe:G, pipeline, none"; }
+std::string known_words() { return "ring, tree, allgather, reducescatter, alltoall, moe:G, pipeline; or none alone"; }
 
 /// A phase of `flows` (endpoint indices), each carrying `volume`, run `repeat` times.
 CollectivePhase phase(std::vector<FlowPair> flows, double volume, std::uint32_t repeat) {
@@ -84,8 +84,8 @@ std::vector<CollectivePhase> tree_phases(std::span<const std::uint32_t> ranks) {
 
 Result<std::vector<CollectiveSpec>> parse_collectives(std::string_view list) {
   std::vector<CollectiveSpec> out;
-  if (list == "none") return out;
-  if (list.empty()) return make_error(ErrorCode::kInvalidInput, "--collectives: empty list (none: no collectives)");
+  // "none" and "" both ask for no collective (collectives.h, docs/roce.md: `--collectives none` or `''`).
+  if (list == "none" || list.empty()) return out;
   std::size_t at = 0;
   while (at <= list.size()) {
     const std::size_t comma = std::min(list.find(',', at), list.size());
@@ -93,6 +93,10 @@ Result<std::vector<CollectiveSpec>> parse_collectives(std::string_view list) {
     at = comma + 1;
     const std::size_t colon = item.find(':');
     const std::string_view word = item.substr(0, colon);
+    if (word == "none") {
+      return make_error(ErrorCode::kInvalidInput,
+                        "--collectives: 'none' (no collective) stands alone, not in a list with others");
+    }
     const auto* found =
         std::find_if(std::begin(kWords), std::end(kWords), [&](const Word& w) { return w.word == word; });
     if (found == std::end(kWords)) {

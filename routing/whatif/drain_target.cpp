@@ -1,6 +1,8 @@
 // resolve_drain_part(s): see drain_target.h for the grammar.
 #include "routing/whatif/drain_target.h"
 
+#include <algorithm>
+
 #include <charconv>
 #include <optional>
 #include <string_view>
@@ -156,15 +158,34 @@ Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::sp
   return parts;
 }
 
+namespace {
+
+/// Whether two resolved parts are one: the same switch, or one cable by either end.
+bool same_drain_part(const DrainPart& a, const DrainPart& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == DrainPart::Kind::kSwitch) return a.node == b.node;
+  return (a.node == b.node && a.port == b.port) || (a.node == b.peer && a.port == b.peer_port);
+}
+
+}  // namespace
+
+Result<std::vector<DrainPart>> resolve_drain_request(const Topology& topo, std::span<const std::string> texts,
+                                                     std::string_view option) {
+  auto parts = resolve_drain_parts(topo, texts, option);
+  if (!parts) return parts.error();
+  std::vector<DrainPart> once;
+  once.reserve(parts->size());
+  for (DrainPart& part : *parts) {
+    const bool seen = std::any_of(once.begin(), once.end(), [&](const DrainPart& o) { return same_drain_part(o, part); });
+    if (!seen) once.push_back(std::move(part));
+  }
+  return once;
+}
+
 Status distinct_drain_parts(std::span<const DrainPart> parts, std::string_view option) {
-  auto same = [](const DrainPart& a, const DrainPart& b) {
-    if (a.kind != b.kind) return false;
-    if (a.kind == DrainPart::Kind::kSwitch) return a.node == b.node;
-    return (a.node == b.node && a.port == b.port) || (a.node == b.peer && a.port == b.peer_port);
-  };
   for (std::size_t i = 1; i < parts.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
-      if (!same(parts[i], parts[j])) continue;
+      if (!same_drain_part(parts[i], parts[j])) continue;
       const char* what = parts[i].kind == DrainPart::Kind::kSwitch ? "switch" : "cable";
       return make_error(ErrorCode::kInvalidInput, std::string(option) + " '" + parts[i].text + "': the same " + what +
                                                       " as '" + parts[j].text + "'; name each part once");

@@ -49,4 +49,11 @@ Result<std::vector<DrainPart>> resolve_drain_parts(const Topology& topo, std::sp
 /// "OPTION 'SECOND': the same switch|cable as 'FIRST'".
 Status distinct_drain_parts(std::span<const DrainPart> parts, std::string_view option = "--drain");
 
+/// What the daemon's two commands read (`smctl drain` and `smctl what-if drain`, one grammar): every
+/// argument resolved as resolve_drain_parts does, then a part named again (the same switch, or one cable
+/// by the same end or by both ends) kept once, at its first place, as undrain does. Errors: as
+/// resolve_drain_parts.
+Result<std::vector<DrainPart>> resolve_drain_request(const Topology& topo, std::span<const std::string> texts,
+                                                     std::string_view option);
+
 }  // namespace smd

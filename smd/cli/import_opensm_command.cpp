@@ -25,6 +25,7 @@ std::string cell(std::string_view text) {
 
 int run_import_opensm(const std::string& input, const std::string& partitions, const std::string& qos_policy,
                       const std::string& output_path, std::ostream& out, std::ostream& err) {
+  if (import_shell::output_is_an_input("import-opensm-conf", output_path, {{"FILE", input}, {"--partitions", partitions}, {"--qos-policy", qos_policy}}, err)) return kBadInputExit;
   OpenSmImportInputs inputs;
   inputs.read_file = [](const std::string& path, const std::string& what) {
     return read_regular_file(path, kMaxPolicyBytes, what);

@@ -17,6 +17,7 @@ using import_shell::kBadInputExit;
 
 int run_import_partitions(const std::string& input, const std::string& output_path, std::ostream& out,
                           std::ostream& err) {
+  if (import_shell::output_is_an_input("import-partitions", output_path, {{"FILE", input}}, err)) return kBadInputExit;
   const auto imported = import_shell::read_and_convert<PartitionsImport>(
       input, "partitions file", [&](const std::string& text) { return parse_partitions_conf(text, input); }, err);
   if (!imported) return kBadInputExit;

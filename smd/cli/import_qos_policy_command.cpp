@@ -20,6 +20,10 @@ using import_shell::kBadInputExit;
 
 int run_import_qos_policy(const std::string& input, const std::string& partitions_conf, const std::string& output_path,
                           std::ostream& out, std::ostream& err) {
+  if (import_shell::output_is_an_input("import-qos-policy", output_path, {{"FILE", input}, {"--partitions", partitions_conf}},
+                                       err)) {
+    return kBadInputExit;
+  }
   PartitionsSpec partitions = default_partitions();
   std::string partitions_section;
   if (!partitions_conf.empty()) {

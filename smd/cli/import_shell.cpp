@@ -1,6 +1,7 @@
 #include "smd/cli/import_shell.h"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 
 #include "smd/state/atomic_file.h"
 
@@ -8,6 +9,22 @@ namespace smd::import_shell {
 
 void report_lines(std::ostream& err, const char* prefix, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) err << prefix << ": " << printable_text(line) << "\n";
+}
+
+bool output_is_an_input(const char* command, const std::string& output_path,
+                        const std::vector<std::pair<const char*, std::string>>& inputs, std::ostream& err) {
+  if (output_path.empty() || output_path == "-") return false;
+  for (const auto& [option, path] : inputs) {
+    if (path.empty()) continue;
+    std::error_code ec;
+    // An error (a path that does not exist, or one not readable) is not the same file: reading it fails later
+    // with its own message.
+    if (!std::filesystem::equivalent(output_path, path, ec) || ec) continue;
+    err << command << ": -o " << printable_text(output_path) << " is the same file as " << option << " "
+        << printable_text(path) << ": refused, nothing written\n";
+    return true;
+  }
+  return false;
 }
 
 int write_converted(const std::string& yaml, const std::string& output_path, std::ostream& out, std::ostream& err) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/text_file.h"
@@ -45,6 +46,14 @@ std::optional<T> read_and_convert(const std::string& path, const char* what,
 /// "PREFIX: line" for each of `lines` ("warning", "carried"), made printable: a converter quotes the
 /// input, which may hold control characters.
 void report_lines(std::ostream& err, const char* prefix, const std::vector<std::string>& lines);
+
+/// Whether `output_path` (-o) is the same file as one of `inputs` (option name, path; "" paths skipped),
+/// by identity (std::filesystem::equivalent: `./x` and `x`, a hard link, a symlink to it), not by text. If
+/// so, says "COMMAND: -o OUT is the same file as OPTION IN: refused, nothing written" on `err` and returns
+/// true: the command exits kBadInputExit before reading anything. An output that does not exist yet is
+/// no input.
+bool output_is_an_input(const char* command, const std::string& output_path,
+                        const std::vector<std::pair<const char*, std::string>>& inputs, std::ostream& err);
 
 /// The YAML to `output_path`, replaced atomically, or to `out` when it is "". Returns 0, or
 /// kWriteFailExit after saying on `err` why the file could not be written.

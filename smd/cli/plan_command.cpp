@@ -18,6 +18,7 @@
 #include "config/policy_loader.h"
 #include "routing/base/safe_text.h"
 #include "routing/chain/registry.h"
+#include "routing/isolation/routed_topology.h"
 #include "routing/lids/lid_assign.h"
 #include "routing/model/components.h"
 #include "routing/qos/sl2vl_plan.h"
@@ -376,15 +377,27 @@ int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
       {"--lft-dump", &args.lft_dump}, {"--opensm-lfts", &args.opensm_lfts},
       {"--ar-plan", &args.ar_plan},   {"--roce-plan", &args.roce.plan_json},
       {"--svg", &args.roce.svg},      {"--report", &args.roce.report}};
-  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet).
+  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet). Made
+  // absolute first: weakly_canonical leaves a relative name whose first element does not exist as it is, so
+  // "x" and "./x" compared unequal and one dump was written over the other. Existing files are compared by
+  // identity too (a hard link).
   const auto canonical = [](const std::string& path) {
     std::error_code ec;
-    auto c = std::filesystem::weakly_canonical(path, ec);
-    return ec ? std::filesystem::path(path) : c;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    if (ec) return std::filesystem::path(path).lexically_normal();
+    auto c = std::filesystem::weakly_canonical(absolute, ec);
+    return ec ? absolute.lexically_normal() : c;
+  };
+  const auto same_file = [&](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return canonical(a) == canonical(b) || (std::filesystem::equivalent(a, b, ec) && !ec);
   };
   for (std::size_t i = 0; i < std::size(outputs); ++i) {
     for (std::size_t k = i + 1; k < std::size(outputs); ++k) {
-      if (outputs[i].second->empty() || canonical(*outputs[i].second) != canonical(*outputs[k].second)) continue;
+      if (outputs[i].second->empty() || outputs[k].second->empty() ||
+          !same_file(*outputs[i].second, *outputs[k].second)) {
+        continue;
+      }
       err << "smd plan: " << outputs[i].first << " and " << outputs[k].first << " name the same file "
           << *outputs[k].second << "; give each output its own file\n";
       return kPlanBadInput;
@@ -430,8 +443,9 @@ int read_inputs(const PlanArgs& args, PlanRun& run, std::ostream& err) {
     return kPlanBadInput;
   }
   // Islands cannot reach each other whatever the engine does; a report over them would describe a
-  // fabric nobody has, so say which parts are cut off instead.
-  if (const auto islands = connected_components(*topo); islands.size() > 1) {
+  // fabric nobody has, so say which parts are cut off instead. A CA does not forward: two switch groups
+  // joined only through a 2-port CA are two islands.
+  if (const auto islands = forwarding_components(*topo); islands.size() > 1) {
     err << "smd plan: " << args.topology << ": the fabric falls apart into " << describe_islands(*topo, islands)
         << "; cable them together or plan each island from its own netfile\n";
     return kPlanBadInput;
@@ -613,6 +627,19 @@ int plan_drain(const PlanArgs& args, PlanRun& run, Clock::time_point started, st
       timed(tm.what_if, [&] { return what_if_drain(*run.topo, *run.lids, run.routed->tables, *parts, options); });
   if (!report) {
     err << "smd plan: " << args.topology << ": " << printable_text(report.error().message) << "\n";
+    // No engine routes the drained fabric (dnup declines one whose CAs all lost their switch). If the drain
+    // also cuts CA pairs off, that is what a script must not miss, as when an engine does route it: exit 5
+    // whatever the chain, never 3 with one chain and 5 with another.
+    std::size_t cables = 0;
+    const Topology drained = drained_topology(*run.topo, *parts, cables);
+    if (const auto pair = first_separated_pair(*run.topo, drained)) {
+      const auto end = [&](const CableEnd& e) {
+        return printable_text(describe_node(run.topo->node(e.node))) + " port " + std::to_string(e.port);
+      };
+      err << "smd plan: the drain would cut off " << end(pair->first) << " and " << end(pair->second)
+          << " from each other (every path lost), and no engine routes what is left (exit 5 wins over 3)\n";
+      return kPlanDrainCutsOff;
+    }
     return kPlanRoutingFailed;
   }
   // The files asked for hold the tables after the drain, on the whole fabric's DR paths (links stay up).
@@ -711,7 +738,7 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::Range(1u, 64u));
   cmd->add_option("--collectives", args->roce.collectives,
                   "AI collectives timed by --compare: ring,tree,allgather,reducescatter,alltoall,moe:G,pipeline "
-                  "or none (default: all, moe:8); implies --compare")
+                  "or none alone ('' is none too; default: all, moe:8); implies --compare")
       ->each([args](const std::string&) { args->roce.collectives_given = true; });
   cmd->add_option("--job", args->roce.job_files,
                   "a job for the collectives: one endpoint per line (port GUID, LID or CA name); repeatable; "

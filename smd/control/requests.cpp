@@ -1,5 +1,6 @@
 #include "smd/control/requests.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -240,10 +241,11 @@ Json history_json(const FabricSnapshot& snap) {
   return history;
 }
 
-/// status.drained: the operator's drains as the last sweep applied them.
+/// status.drained: the first kStatusDrainsListed of the operator's drains as the last sweep applied them.
 Json drained_json(const FabricSnapshot& snap) {
   Json drained = Json::array();
-  for (const DrainedPartView& d : snap.drained) {
+  for (std::size_t i = 0; i < snap.drained.size() && i < kStatusDrainsListed; ++i) {
+    const DrainedPartView& d = snap.drained[i];
     drained.push_back(
         {{"node_guid", format_guid(d.part.node_guid)}, {"port", d.part.port}, {"what", d.what}, {"forced", d.forced}});
   }
@@ -307,6 +309,9 @@ Json status_json(const FabricSnapshot& snap) {
   }
   // `smctl drain`: the parts routes go around, and the cables the last routing phase took out for them.
   status["drained"] = drained_json(snap);
+  status["drained_total"] = snap.drained.size();
+  status["drained_forced"] =
+      std::count_if(snap.drained.begin(), snap.drained.end(), [](const DrainedPartView& d) { return d.forced; });
   status["history"] = history_json(snap);
   status["drained_cables"] = snap.drained_cables;
   // smd --instance NAME: which of this host's SMs answered (null for the single SM).

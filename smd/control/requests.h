@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,11 @@ std::string iso_time(std::chrono::system_clock::time_point tp);
 /// file that only a restart applies (smd/sm/policy_reload.h); `log_level`; `sweeps_off`: null, or {since,
 /// by, reason, held_back, first_held_back} while `smctl sweeps off` holds.
 Json status_json(const FabricSnapshot& snap);
+
+/// How many drains status_json lists (`drained`, in the book's order); `drained_total` and
+/// `drained_forced` count them all. A drain file of 170,000 lines made `smctl --json status` 26 MB; the
+/// whole list is state_dir/drained, and `smctl node NODE` shows one node's.
+inline constexpr std::size_t kStatusDrainsListed = 20;
 /// Every node: GUID, type, description, LIDs, DR path, ports with state and peer.
 Json nodes_json(const FabricSnapshot& snap);
 /// One node of nodes_json (`n` must index snap.topo, which must be set): the fabric view's node page reuses it.

@@ -360,16 +360,44 @@ void PerfAgent::publish_pass(const PerfMgrPolicy& policy) {
   view_.store(std::move(view));
 }
 
+void PerfAgent::publish_unpolled(const PerfMgrPolicy& policy, std::uint64_t unreachable) {
+  // Every cabled port is out of LID reach: the SM's own port, or its switch, is drained or isolated. The pass
+  // is published empty with the count, so `smctl counters` says why nothing is polled instead of showing the
+  // last readings as current, and the stored counters go (their deltas would span the whole outage).
+  if (!unpolled_logged_) {
+    spdlog::warn(
+        "perfmgr: no LID route from the SM's port reaches any of the {} cabled ports (the SM's own port or "
+        "switch is drained or isolated): nothing is polled and the stored counters are dropped until one is "
+        "reachable again",
+        unreachable);
+    unpolled_logged_ = true;
+  }
+  pass_ = PerfPassStats{};
+  pass_.unreachable = unreachable;
+  store_.retain({});
+  publish_pass(policy);
+  if (sink_) sink_(PerfPassDeltas{});  // the health rules' quiet periods still tick
+}
+
 void PerfAgent::run_pass() {
   const auto [policy, targets] = snapshot();
-  if (!targets || targets->empty()) return;
+  std::uint64_t unreachable = 0;
+  {
+    const std::lock_guard lock(worker_.mutex());
+    unreachable = unreachable_;
+  }
+  if (!targets || targets->empty()) {
+    if (unreachable > 0) publish_unpolled(policy, unreachable);
+    return;  // before the first sweep (or a fabric of no port with a LID): nothing to read, nothing to say
+  }
+  if (unpolled_logged_) {
+    spdlog::info("perfmgr: {} ports reachable from the SM's port again: polling resumes", targets->size());
+    unpolled_logged_ = false;
+  }
   const auto t_start = SteadyClock::now();
   const double cpu_start = thread_cpu_ms();
   pass_ = PerfPassStats{};
-  {
-    const std::lock_guard lock(worker_.mutex());
-    pass_.unreachable = unreachable_;
-  }
+  pass_.unreachable = unreachable;
   const std::vector<PerfTarget>& ports = *targets;
 
   std::vector<PortKey> keys;

@@ -131,6 +131,9 @@ class PerfAgent {
   void clear_saturated(const std::vector<PerfTarget>& ports);
   /// Pass step 5: publish the view of the pass (rendered once here).
   void publish_pass(const PerfMgrPolicy& policy);
+  /// A pass with no target but `unreachable` cabled ports out of LID reach (the SM's own port or switch
+  /// drained or isolated): warn once, drop the stored counters, publish an empty pass carrying the count.
+  void publish_unpolled(const PerfMgrPolicy& policy, std::uint64_t unreachable);
   /// Apply a requested clear: zero the store and publish a view of it (the PerfMgr thread).
   void clear_store();
   /// Send, receive and time out until every queued request is answered or given up; answers go to `on_answer`.
@@ -163,6 +166,7 @@ class PerfAgent {
   std::unique_ptr<mad::GmpWindow<Request>> window_;
   PerfPassStats pass_;
   std::uint64_t passes_ = 0;
+  bool unpolled_logged_ = false;  ///< the "nothing reachable" warning was logged; cleared when ports come back
   std::atomic<std::shared_ptr<const PerfView>> view_;
 };
 

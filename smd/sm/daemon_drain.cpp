@@ -87,6 +87,12 @@ Result<control::Json> Daemon::request_drain(const std::vector<std::string>& part
   if (!change->separated.empty()) {
     spdlog::warn("smctl drain --force {} by {}: cuts off {}", joined(parts), requester, change->separated);
   }
+  if (const std::string own = sm_own_drain(*topo, change->changed); !own.empty()) {
+    out["sm_own"] = own;
+    spdlog::warn("smctl drain {} by {}: drains {}: no LID route from the SM reaches the fabric, so the PerfMgr "
+                 "polls nothing until it is undrained",
+                 joined(parts), requester, own);
+  }
   if (!change->unroutable.empty()) {
     spdlog::warn(
         "smctl drain --force {} by {}: no engine of the chain routes the fabric with it drained ({}); the "

@@ -68,10 +68,28 @@ std::string describe_end(const Topology& topo, const CableEnd& e) {
 
 }  // namespace
 
+std::string sm_own_drain(const Topology& topo, std::span<const DrainRecord> records) {
+  if (topo.sm_node == kNoNode || topo.sm_node >= topo.size()) return {};
+  const Node& sm = topo.node(topo.sm_node);
+  if (topo.sm_port >= sm.ports.size()) return {};
+  const Port& port = sm.ports[topo.sm_port];
+  const std::string own_port = "the SM's own port " + describe_node(sm) + " port " + std::to_string(topo.sm_port);
+  for (const DrainRecord& r : records) {
+    if (r.part.node_guid == sm.guid && (r.part.port == 0 || r.part.port == topo.sm_port)) return own_port;
+    if (!port.connected() || r.part.node_guid != topo.node(port.peer).guid) continue;
+    if (r.part.port == port.peer_port) return own_port;
+    if (r.part.port == 0) return "the SM's own switch " + describe_node(topo.node(port.peer));
+  }
+  return {};
+}
+
 std::string describe_drain(const Topology* topo, const DrainRecord& record) {
   const std::optional<NodeIndex> n = topo ? topo->find(record.part.node_guid) : std::nullopt;
   const std::string node = n ? describe_node(topo->node(*n)) : hex64_text(record.part.node_guid);
-  return record.part.port == 0 ? "switch " + node : "cable " + node + " port " + std::to_string(record.part.port);
+  if (record.part.port != 0) return "cable " + node + " port " + std::to_string(record.part.port);
+  // Port 0 is a whole switch; a CA's port-0 line (hand-written: smctl drain names a CA's cable) drains nothing.
+  if (n && !topo->node(*n).is_switch()) return "CA " + node + " named whole (drains nothing: name its cable)";
+  return "switch " + node;
 }
 
 Result<std::vector<std::string>> DrainBook::load() {
@@ -154,7 +172,7 @@ Status DrainBook::save(const std::vector<DrainRecord>& records) const {
 Result<DrainChange> DrainBook::drain(const Topology& topo, std::span<const std::string> texts, bool force,
                                      const DrainRouteCheck& routes) {
   // Errors name the operator's command, not the offline CLI's --drain.
-  auto parts = resolve_drain_parts(topo, texts, "smctl drain");
+  auto parts = resolve_drain_request(topo, texts, "smctl drain");
   if (!parts) return parts.error();
   DrainChange change;
   std::vector<DrainRecord> next = records_;

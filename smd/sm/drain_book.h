@@ -96,6 +96,12 @@ class DrainBook {
   std::vector<std::pair<PortKey, unsigned>> loaded_;
 };
 
+/// Whether `records` take the SM's own port out of LID routing on `topo` (topo.sm_node/sm_port): its cable
+/// named by either end, or the switch it is cabled to. Returns "the SM's own port 0x... (desc) port N" or
+/// "the SM's own switch 0x... (desc)", "" when none does (or `topo` has no SM node). With it drained the SM
+/// reaches no port by LID: the PerfMgr polls nothing (perf_target.h lid_reachable) until it is undrained.
+std::string sm_own_drain(const Topology& topo, std::span<const DrainRecord> records);
+
 /// "switch 0x... (desc)" or "cable 0x... (desc) port N" for a record, named on `topo` when it has the node.
 std::string describe_drain(const Topology* topo, const DrainRecord& record);
 

@@ -10,9 +10,10 @@
 namespace smd {
 namespace {
 
-/// The parts named, resolved on the whole fabric (a drained cable is a cable there), indexes of in.fabric.
+/// The parts named, resolved on the whole fabric (a drained cable is a cable there), indexes of in.fabric; a
+/// part named twice (a cable by both ends) counts once, as `smctl drain` reads it (resolve_drain_request).
 Result<std::vector<DrainPart>> resolve_on_fabric(const WhatIfInput& in, std::string_view command) {
-  return resolve_drain_parts(in.fabric ? *in.fabric : *in.topo, in.parts, command);
+  return resolve_drain_request(in.fabric ? *in.fabric : *in.topo, in.parts, command);
 }
 
 }  // namespace
@@ -27,7 +28,6 @@ Result<control::Json> run_what_if_drain(const WhatIfInput& in) {
   constexpr std::string_view kCommand = "smctl what-if drain";
   auto parts = resolve_on_fabric(in, kCommand);
   if (!parts) return parts.error();
-  if (Status distinct = distinct_drain_parts(*parts, kCommand); !distinct) return distinct.error();
   // The same sweep made both topologies with the same node indexes; a part is still moved by GUID, so the
   // two may never disagree silently.
   if (in.fabric && in.fabric != in.topo) {

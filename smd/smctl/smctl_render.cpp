@@ -100,6 +100,12 @@ void render_status(std::ostream& out, const Json& s) {
     for (const Json& d : s.at("drained")) {
       out << std::setw(14) << "Drained" << str(d, "what") << (d.value("forced", false) ? " (forced)" : "") << "\n";
     }
+    const std::size_t listed = s.at("drained").size();
+    const std::size_t total = s.value("drained_total", listed);
+    if (total > listed) {
+      out << std::setw(14) << "" << "and " << total - listed << " more (" << total << " parts, "
+          << s.value("drained_forced", std::size_t{0}) << " forced): state_dir/drained lists them all\n";
+    }
     out << std::setw(14) << "" << str(s, "drained_cables") << " cables out of routing\n";
   }
   // Only a MASTER configures: a standby's sweeps discover the fabric and stop, which is not a failure.
@@ -321,6 +327,10 @@ void render_counters(std::ostream& out, const Json& r) {
     out << "; " << str(last, "unreachable") << " ports not polled (drained or isolated: no LID route reaches them)";
   }
   out << "\n";
+  if (last.value("ports", 0) == 0 && last.value("unreachable", 0) > 0) {
+    out << "nothing polled: no LID route from the SM's port reaches any port (the SM's own port or switch is "
+           "drained or isolated: smctl status lists the drains); counters resume once it is undrained\n";
+  }
   for (const Json& p : r.at("ports")) {
     out << std::left << std::setw(20) << str(p, "node_guid") << " " << std::setw(24) << str(p, "node_desc") << " port "
         << std::setw(3) << str(p, "port") << " -> " << std::setw(24) << str(p, "peer");
@@ -396,6 +406,10 @@ void render_text(std::ostream& out, const std::string& cmd, const Json& result) 
         for (const Json& d : result.at("not_drained")) out << "not drained " << text(d) << "\n";
       }
       if (result.contains("separated")) out << "forced: cuts off " << str(result, "separated") << "\n";
+      if (result.contains("sm_own")) {
+        out << "drains " << str(result, "sm_own")
+            << ": no LID route from the SM reaches the fabric; the PerfMgr polls nothing until it is undrained\n";
+      }
       if (result.contains("unroutable")) {
         out << "forced: no engine of the chain routes it (" << str(result, "unroutable") << "); the SM routes with "
             << str(result, "fallback_engine") << " until it is undrained\n";

@@ -17,9 +17,12 @@ std::vector<std::string_view> split_state_fields(std::string_view line, std::siz
 
 /// Calls `take(fields, where, line_number)` for each line of `text` that has a field and does not start
 /// with '#'; `fields` holds at most `max_fields` + 1 (split_state_fields), `where` is "NAME:LINE: " plus
-/// "truncated last line (no newline): " for a last line without its newline; lines count from 1.
+/// "truncated last line (no newline): " for a last line without its newline; lines count from 1. A UTF-8
+/// byte order mark at the start of `text` (an editor that adds one when an operator fixes a file by hand)
+/// is skipped, as the word files (routing/base/word_lines.h) skip it, not read as part of the first field.
 template <typename Take>
 void for_each_state_line(std::string_view text, const std::string& name, std::size_t max_fields, Take take) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   unsigned line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {

@@ -101,6 +101,46 @@ assert "odd\\x0aname: #1 \"q\" 'x' \\x1b/site.conf" in text, text[:300]
 print("odd file name: escaped in the comments, the policy reads as the plain one")
 PY
 
+# File names as VALUES: written as escaped double-quoted scalars that PyYAML (here) and yaml-cpp (smd
+# check-config, and tests/unit/config/yaml_scalar_test.cpp) both read back as the same bytes, U+0085 and
+# U+2028 (line breaks to YAML 1.1), a C1 control, U+FFFE, quotes and a backslash included; a name that is
+# not UTF-8 is not carried, with its line. Before the fix, U+0085 made PyYAML read another name.
+python3 - "${work}" "${SMD_BIN}" <<'PY' || fail "file names as values"
+import os, subprocess, sys, yaml
+work, smd = sys.argv[1], sys.argv[2]
+# (C0 controls and DEL never get this far: the opensm.conf reader refuses them at their column.)
+names = ["nel\u0085.map", "ls\u2028ps\u2029.map", "c1\u009b[31m.map", "q\"u'o\\b.map", "\ufeffbom\ufffe.map"]
+for name in names:
+    # node_name_map_name: a file the loader reads, so check-config proves yaml-cpp found the very bytes.
+    path = os.path.join(work, name)
+    open(path.encode("utf-8"), "wb").close()
+    conf = os.path.join(work, "values.conf")
+    with open(conf, "wb") as f:
+        f.write(b"node_name_map_name " + path.encode("utf-8") + b"\n")
+    out = os.path.join(work, "values.yaml")
+    r = subprocess.run([smd, "import-opensm-conf", conf, "-o", out], capture_output=True, timeout=30)
+    assert r.returncode == 0, (name, r.stderr)
+    assert b"not carried:" not in r.stderr, (name, r.stderr)
+    got = yaml.safe_load(open(out, "rb"))["sm"]["node_name_map"]
+    assert got == path, (name, got)
+    c = subprocess.run([smd, "check-config", out], capture_output=True, timeout=30)
+    assert c.returncode == 0, (name, c.stderr)
+with open(conf, "wb") as f:
+    f.write(b"sm_priority 3\nnode_name_map_name /x/bad\xff\xfe.map\n")
+r = subprocess.run([smd, "import-opensm-conf", conf, "-o", out], capture_output=True, timeout=30)
+assert r.returncode == 0, r.stderr
+assert b"values.conf:2: node_name_map_name" in r.stderr and b"not valid UTF-8 at byte 6" in r.stderr, r.stderr
+assert "node_name_map" not in (yaml.safe_load(open(out, "rb")) or {}).get("sm", {}), open(out, "rb").read()
+# -o naming its own input (by another spelling): refused, exit 2, both named, the input untouched.
+before = open(conf, "rb").read()
+r = subprocess.run([smd, "import-opensm-conf", conf, "-o", os.path.join(work, ".", "values.conf")],
+                   capture_output=True, timeout=30)
+assert r.returncode == 2, (r.returncode, r.stderr)
+assert b"is the same file as FILE" in r.stderr, r.stderr
+assert open(conf, "rb").read() == before
+print(f"{len(names)} awkward file names read back by PyYAML and check-config; a non-UTF-8 one not carried; -o over FILE refused")
+PY
+
 # A broken partitions.conf stops the conversion: exit 2, its line, nothing written.
 printf 'Default=0x7fff : ALL=full\n' >"${work}/partitions.conf"
 if "${SMD_BIN}" import-opensm-conf "${work}/site.conf" -o "${work}/broken.yaml" 2>"${work}/broken.err"; then

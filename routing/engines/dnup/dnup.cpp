@@ -7,6 +7,7 @@
 #include "routing/engines/common/ca_destinations.h"
 #include "routing/engines/common/routing_order.h"
 #include "routing/engines/common/updn_paths.h"
+#include "routing/engines/dnup/dnup_deadlock.h"
 #include "routing/engines/dnup/dnup_rank.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/topology.h"
@@ -14,15 +15,58 @@
 namespace smd {
 namespace {
 
-/// The note for CA switches some switch of their component has no legal path to ("" when none).
-std::string unreached_note(const Topology& topo, const SwitchGraph& graph, const std::vector<SwitchIndex>& dsts) {
-  if (dsts.empty()) return {};
-  std::string out = "dnup: " + std::to_string(dsts.size()) +
-                    (dsts.size() == 1 ? " switch with CAs is" : " switches with CAs are") +
-                    " not reached down*/up* from every switch (routed through the legal ones):";
+/// The GUIDs of `dsts` (at most 8, then "...").
+std::string switch_guids(const Topology& topo, const SwitchGraph& graph, const std::vector<SwitchIndex>& dsts) {
+  std::string out;
   for (std::size_t i = 0; i < dsts.size() && i < 8; ++i) out += " " + format_guid(topo.node(graph.node(dsts[i])).guid);
   if (dsts.size() > 8) out += " ...";
   return out;
+}
+
+/// Route every CA LID of `cas` (in rounds of LMC LIDs) along `order` into `tables`, and return the
+/// switches with CAs that some switch of their component has no legal path to. Any such switch stops the
+/// routing after round 0 (`tables` is then partial and the caller starts again with another order):
+/// routing those LIDs through a valley is what closed cycles on rings and random graphs.
+std::vector<SwitchIndex> route_ca_lids(const SwitchGraph& graph, const UpDownOrder& order,
+                                       const std::vector<std::uint32_t>& component,
+                                       const std::vector<std::uint32_t>& sources,
+                                       const std::vector<CaDestination>& cas, RoutingTables& tables) {
+  UpDownBalancer balancer(graph, sources);
+  DestPaths paths;
+  std::vector<Lid> group_lids;
+  std::vector<PortNum> group_ports;
+  std::vector<SwitchIndex> unreached;
+  unsigned rounds = 1;
+  for (const CaDestination& d : cas) rounds = std::max(rounds, d.count);
+  // Round x routes LID base+x of every CA port (updn's rule): base LIDs spread on their own, the LMC
+  // LIDs of one port on rotated ties.
+  for (unsigned x = 0; x < rounds && unreached.empty(); ++x) {
+    for (std::size_t i = 0; i < cas.size();) {
+      std::size_t end = i;
+      while (end < cas.size() && cas[end].sw == cas[i].sw) ++end;
+      const SwitchIndex dst = cas[i].sw;
+      paths.compute(graph, order, dst);
+      bool cut = false;
+      for (SwitchIndex v = 0; v < graph.num_switches() && !cut; ++v) {
+        cut = component[v] == component[dst] && paths.dist(v) == DestPaths::kInf;
+      }
+      if (cut) {
+        if (std::find(unreached.begin(), unreached.end(), dst) == unreached.end()) unreached.push_back(dst);
+        i = end;
+        continue;
+      }
+      group_lids.clear();
+      group_ports.clear();
+      for (std::size_t k = i; k < end; ++k) {
+        if (x >= cas[k].count) continue;
+        group_lids.push_back(static_cast<Lid>(cas[k].base + x));
+        group_ports.push_back(cas[k].port);
+      }
+      balancer.route_lids(paths, group_lids, group_ports, x, tables);
+      i = end;
+    }
+  }
+  return unreached;
 }
 
 }  // namespace
@@ -45,49 +89,42 @@ Result<RoutingTables> DnupEngine::compute(const Topology& topo, const LidMap& li
     return make_error(ErrorCode::kDeclined, "no switch has a CA cabled to it: dnup ranks switches from the CAs");
   }
 
-  const UpDownOrder order = dnup_order(topo, graph, sources);
+  UpDownOrder order = dnup_order(topo, graph, sources);
   RoutingTables tables = ca_tables(topo, graph, lids, cas);
-  tables.engine = "dnup";
-  tables.deadlock_free = true;
-
-  UpDownBalancer balancer(graph, sources);
-  DestPaths paths;
-  std::vector<Lid> group_lids;
-  std::vector<PortNum> group_ports;
-  std::vector<SwitchIndex> unreached;
-  unsigned rounds = 1;
-  for (const CaDestination& d : cas) rounds = std::max(rounds, d.count);
-  // Round x routes LID base+x of every CA port (updn's rule): base LIDs spread on their own, the LMC
-  // LIDs of one port on rotated ties.
-  for (unsigned x = 0; x < rounds; ++x) {
-    for (std::size_t i = 0; i < cas.size();) {
-      std::size_t end = i;
-      while (end < cas.size() && cas[end].sw == cas[i].sw) ++end;
-      const SwitchIndex dst = cas[i].sw;
-      paths.compute(graph, order, dst);
-      bool cut = false;
-      for (SwitchIndex v = 0; v < graph.num_switches() && !cut; ++v) {
-        cut = component[v] == component[dst] && paths.dist(v) == DestPaths::kInf;
-      }
-      if (cut && x == 0 && std::find(unreached.begin(), unreached.end(), dst) == unreached.end()) {
-        unreached.push_back(dst);
-      }
-      group_lids.clear();
-      group_ports.clear();
-      for (std::size_t k = i; k < end; ++k) {
-        if (x >= cas[k].count) continue;
-        group_lids.push_back(static_cast<Lid>(cas[k].base + x));
-        group_ports.push_back(cas[k].port);
-      }
-      balancer.route_lids(paths, group_lids, group_ports, x, tables);
-      if (cut) {
-        for (const Lid lid : group_lids) route_switch_lid_via_valley(graph, order, paths, component, dst, lid, tables);
-      }
-      i = end;
+  // Tops not shared by every CA switch: plateaus without CAs that do not meet. Then some CA pairs have
+  // no down*/up* route at all (OpenSM's dnup leaves them unrouted), and the valley turns of the others
+  // closed cycles; no order that keeps the CA ranks avoids that. Where the tops are shared the valley
+  // turns of switch LIDs can still close one on a random graph: the tables' own dependency check says.
+  // One top per component (updn's ranking) routes them all legally.
+  std::string cause;
+  std::vector<SwitchIndex> unreached = dnup_unshared_tops(graph, order, sources);
+  if (unreached.empty()) unreached = route_ca_lids(graph, order, component, sources, cas, tables);
+  if (!unreached.empty()) {
+    cause = std::to_string(unreached.size()) +
+            (unreached.size() == 1 ? " switch with CAs does" : " switches with CAs do") +
+            " not climb to every top of its component:" + switch_guids(topo, graph, unreached);
+  } else {
+    route_switch_lids(graph, order, targets, component, sources, tables);
+    if (!dnup_routes_acyclic(graph, tables, lids.max_lid())) {
+      cause = "the routes through the valleys of the CA ranks' order close a channel-dependency cycle";
     }
   }
-  route_switch_lids(graph, order, targets, component, sources, tables);
-  if (auto note = unreached_note(topo, graph, unreached); !note.empty()) notes.push_back(std::move(note));
+  if (!cause.empty()) {
+    order = dnup_single_top_order(topo, graph, order);
+    tables = ca_tables(topo, graph, lids, cas);
+    unreached = route_ca_lids(graph, order, component, sources, cas, tables);
+    if (!unreached.empty()) {
+      // A guard: one local maximum per component reaches every switch, so this means a broken order.
+      return make_error(ErrorCode::kDeclined, "dnup: no legal route to the CAs of" +
+                                                  switch_guids(topo, graph, unreached) + " (" + cause + ")");
+    }
+    route_switch_lids(graph, order, targets, component, sources, tables);
+    notes.push_back("dnup: " + cause + " (plateaus without CAs that do not meet); ranked from its top switch " +
+                    format_guid(topo.node(graph.node(order.by_pos.front())).guid) +
+                    " instead, as updn ranks from one root");
+  }
+  tables.engine = "dnup";
+  tables.deadlock_free = true;
   tables.notes = std::move(notes);
   if (adaptive_) {
     if (auto st = attach_ar_plan(topo, lids, order, tables); !st) return st.error();

@@ -13,10 +13,14 @@ namespace smd {
 ///   - CA LIDs: shortest legal paths per destination switch (DestPaths), each LID placed by the
 ///     UpDownBalancer (least-loaded port among the equal ones, counting the CA flows that reach each
 ///     switch), in CA order = (attached switch index, port), LMC LIDs in later rounds with rotated ties;
-///     DnupOptions::guid_routing_order puts the listed CA ports first, in list order. A switch the order
-///     gives no legal path to a CA's switch (only when two plateaus above it do not meet; no fat tree)
-///     is routed into the legal ones as switch LIDs are, and named in RoutingTables::notes: the verifier's
-///     cycle check decides.
+///     DnupOptions::guid_routing_order puts the listed CA ports first, in list order. Where some CA
+///     switch cannot climb to every top of the order (dnup_unshared_tops: plateau tops without CAs that
+///     do not meet, as on a ring with CAs on every third switch or random graphs; never a fat tree), some
+///     pairs have no legal route and valley turns close cycles, so the whole fabric is routed on
+///     dnup_single_top_order instead (updn's ranking from dnup's top switch: legal paths everywhere), and
+///     RoutingTables::notes names those switches and the top. Where the tops are shared but the switch
+///     LIDs' valley turns still close a channel-dependency cycle (some random graphs; dnup_deadlock.h
+///     checks the tables), the same fallback, noted likewise.
 ///   - switch LIDs: legal paths, and one down->up turn at one valley switch per component between local
 ///     maxima of the order (route_switch_lids, as updn).
 ///   - routing.adaptive: AR groups over the same order (attach_ar_plan).
@@ -25,8 +29,9 @@ namespace smd {
 /// between the top switches of a fat tree unrouted (smd routes them through the valley).
 /// RoutingTables::deadlock_free = true; ca_order = the CA order above.
 /// Errors: kInvalidInput for an empty LidMap; kDeclined when no switch has a CA (OpenSM's "No leaf
-/// switches found"): ranks need CAs, the chain moves on.
-/// Cost as updn: O(destination switches * cables + LIDs * switches).
+/// switches found"): ranks need CAs, the chain moves on; kDeclined naming the switch GUIDs if even the
+/// single-top order left a CA switch without a legal path (a guard: it cannot on a valid SwitchGraph).
+/// Cost as updn: O(destination switches * cables + LIDs * switches), twice where the order falls back.
 class DnupEngine : public SectionEngine<DnupOptions> {
  public:
   using SectionEngine::SectionEngine;

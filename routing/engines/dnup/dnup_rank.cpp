@@ -69,4 +69,58 @@ UpDownOrder dnup_order(const Topology& topo, const SwitchGraph& graph, const std
   return make_updown_order(topo, graph, key, ids);
 }
 
+std::vector<SwitchIndex> dnup_unshared_tops(const SwitchGraph& graph, const UpDownOrder& order,
+                                            const std::vector<std::uint32_t>& sources) {
+  const std::size_t n = graph.num_switches();
+  const std::vector<std::uint32_t> component = switch_components(graph);
+  std::vector<SwitchIndex> with_ca;
+  for (SwitchIndex s = 0; s < n; ++s) {
+    if (sources[s] > 0) with_ca.push_back(s);
+  }
+  std::vector<std::uint8_t> failed(n, 0);
+  std::vector<std::uint32_t> stamp(n, 0);
+  std::vector<SwitchIndex> queue;
+  std::uint32_t round = 0;
+  for (SwitchIndex top = 0; top < n; ++top) {
+    if (!order.ups(top).empty()) continue;
+    // The switches that climb to `top`: down from it, each down-going cable taken backwards is a climb.
+    ++round;
+    queue.assign(1, top);
+    stamp[top] = round;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      for (const auto& link : order.downs(queue[head])) {
+        if (stamp[link.peer] == round) continue;
+        stamp[link.peer] = round;
+        queue.push_back(link.peer);
+      }
+    }
+    for (const SwitchIndex s : with_ca) {
+      if (component[s] == component[top] && stamp[s] != round) failed[s] = 1;
+    }
+  }
+  std::vector<SwitchIndex> out;
+  for (const SwitchIndex s : with_ca) {
+    if (failed[s] != 0) out.push_back(s);
+  }
+  return out;
+}
+
+UpDownOrder dnup_single_top_order(const Topology& topo, const SwitchGraph& graph, const UpDownOrder& dnup) {
+  const std::vector<std::uint32_t> component = switch_components(graph);
+  // by_pos runs from the highest switch down: the first switch met of each component is its top.
+  std::vector<SwitchIndex> tops;
+  std::vector<std::uint8_t> seen;
+  for (const SwitchIndex s : dnup.by_pos) {
+    const std::uint32_t c = component[s];
+    if (c >= seen.size()) seen.resize(c + 1, 0);
+    if (seen[c] != 0) continue;
+    seen[c] = 1;
+    tops.push_back(s);
+  }
+  // Components are disjoint, so one BFS from all tops gives each switch its distance from its own top.
+  const std::vector<std::uint32_t> key = switch_distances(graph, tops);
+  const std::vector<std::uint64_t> ids(dnup.pos.begin(), dnup.pos.end());
+  return make_updown_order(topo, graph, key, ids);
+}
+
 }  // namespace smd

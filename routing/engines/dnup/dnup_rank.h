@@ -36,4 +36,22 @@ std::vector<std::uint32_t> dnup_lift(const Topology& topo, const SwitchGraph& gr
 /// wherever all plateau tops above it are shared (every fat tree, leaf/spine, a CA on a spine or a core).
 UpDownOrder dnup_order(const Topology& topo, const SwitchGraph& graph, const std::vector<std::uint32_t>& sources);
 
+/// The switches with CAs (`sources[s]` > 0) that cannot climb (up-going cables only) to every local maximum
+/// of `order` in their component (a switch with no up-going cable), in switch index order; empty when all
+/// can. Where all can (every fat tree, leaf/spine, a CA on a spine: the tops are shared), every CA switch
+/// reaches every switch down*/up*, and a switch LID between two tops turns at one valley as in updn. Where
+/// some cannot (plateau tops without CAs that do not meet), routes between such tops cross CA switches in
+/// both directions and a valley turn there closed channel-dependency cycles. O(tops * (switches + cables)).
+std::vector<SwitchIndex> dnup_unshared_tops(const SwitchGraph& graph, const UpDownOrder& order,
+                                            const std::vector<std::uint32_t>& sources);
+
+/// The order dnup falls back to where `dnup` (dnup_order's) leaves a switch with CAs without a legal path
+/// from some switch of its component (plateau tops that do not meet: a ring with CAs on every third
+/// switch, random graphs with CAs on some switches; OpenSM's dnup leaves those pairs unrouted). Rank =
+/// hop distance from the highest switch of each component in `dnup`, ties by position in `dnup`: updn's
+/// ranking with dnup's top switch as the one root. Every other switch then has a neighbour above it, so
+/// each component has one local maximum and every switch reaches every other one by climbing to it and
+/// descending: legal routes everywhere, still deadlock free on one VL.
+UpDownOrder dnup_single_top_order(const Topology& topo, const SwitchGraph& graph, const UpDownOrder& dnup);
+
 }  // namespace smd

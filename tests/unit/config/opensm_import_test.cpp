@@ -647,6 +647,36 @@ TEST_F(OpenSmImportFiles, FileEngineAndItsDumpAreCarried) {
   EXPECT_TRUE(mentions(relative->warnings, "opensm.conf:1: lfts_file lfts.dump is relative"));
 }
 
+TEST(OpenSmImport, FileNamesAreWrittenAsEscapedScalars) {
+  // A path with U+0085 (a line break to PyYAML) and a quote is written escaped; yaml_scalar_test.cpp and
+  // cli_import_opensm_conf.sh read such scalars back with yaml-cpp and PyYAML. One that is not UTF-8 is not
+  // carried: no YAML scalar holds those bytes.
+  Conversion c;
+  auto r = c.run("hop_weights_file /x/n\xc2\x85\"q.w\nport_prof_ignore_file /x/bad\xff.w\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // The loader (yaml-cpp) read the escaped scalar back as the very bytes: it looked for that file.
+  EXPECT_TRUE(mentions(r->not_carried, "routing.minhop.hop_weights_file: cannot open file /x/n\xc2\x85\"q.w: No such"))
+      << (r->not_carried.empty() ? "" : r->not_carried.back());
+  EXPECT_TRUE(mentions(r->not_carried, "opensm.conf:2: port_prof_ignore_file /x/bad\xff.w: not converted: not valid "
+                                       "UTF-8 at byte 6"))
+      << (r->not_carried.empty() ? "" : r->not_carried[0]);
+  EXPECT_EQ(r->yaml.find("port_prof_ignore_file:"), std::string::npos) << r->yaml;
+}
+
+TEST(OpenSmImport, TheCarriedLinesKeepAFileNameWithASpaceWhole) {
+  // "carried: w2/: lead.conf:1 ..." split the file name at its space; the place is FILE:LINE whole.
+  auto settings = parse_opensm_conf("sm_priority 5\n", "w2/ lead.conf");
+  ASSERT_TRUE(settings.ok()) << settings.error().message;
+  OpenSmImportInputs in;
+  in.read_file = [](const std::string& path, const std::string&) -> Result<std::string> {
+    return make_error(ErrorCode::kIo, "cannot open " + path);
+  };
+  auto r = import_opensm_conf(*settings, "w2/ lead.conf", in);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->carried.size(), 1u);
+  EXPECT_EQ(r->carried[0], "w2/ lead.conf:1: sm_priority 5 -> sm.priority: 5");
+}
+
 TEST(OpenSmImport, MalformedValuesAreNotCarried) {
   Conversion c;
   auto r = c.run("sm_priority high\nperfmgr maybe\nsm_key -1\n");

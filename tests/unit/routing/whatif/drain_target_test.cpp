@@ -129,8 +129,8 @@ TEST(DrainTarget, ListStopsAtTheFirstBadOneAndRefusesNone) {
   EXPECT_FALSE(resolve_drain_parts(f.t, std::vector<std::string>{}).ok());
 }
 
-// `smd plan --fail` and `--drain` and `smctl what-if drain` take each part once: the same switch twice, or one
-// cable by the same end or by both ends, is refused with both spellings named; different parts pass.
+// `smd plan --fail` and `--drain` take each part once: the same switch twice, or one cable by the same end or
+// by both ends, is refused with both spellings named; different parts pass.
 TEST(DrainTarget, APartNamedTwiceIsRefusedNamingBothSpellings) {
   Small f;
   const std::vector<std::pair<std::vector<std::string>, std::string>> twice{
@@ -152,6 +152,28 @@ TEST(DrainTarget, APartNamedTwiceIsRefusedNamingBothSpellings) {
   auto parts = resolve_drain_parts(f.t, distinct, "--fail");
   ASSERT_TRUE(parts.ok()) << parts.error().message;
   EXPECT_TRUE(distinct_drain_parts(*parts, "--fail").ok());
+}
+
+// `smctl drain` and `smctl what-if drain` read names with one parser (resolve_drain_request): the repeats
+// plan refuses count once, at their first place; the what-if refused a cable by both ends that drain took.
+TEST(DrainTarget, TheDaemonsCommandsCountARepeatedPartOnce) {
+  Small f;
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases{
+      {{"spine", "0x300"}, {"spine"}},
+      {{"0x200/1", "spine[4]"}, {"0x200/1"}},
+      {{"h0[1]", "spine", "leaf 1[2]", "spine[4]"}, {"h0[1]", "spine", "spine[4]"}},
+  };
+  for (const auto& [texts, kept] : cases) {
+    auto parts = resolve_drain_request(f.t, texts, "smctl what-if drain");
+    ASSERT_TRUE(parts.ok()) << parts.error().message;
+    std::vector<std::string> got;
+    for (const DrainPart& p : *parts) got.push_back(p.text);
+    EXPECT_EQ(got, kept);
+  }
+  const std::vector<std::string> bad{"spine", "nope"};
+  auto failed = resolve_drain_request(f.t, bad, "smctl what-if drain");
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().message, "smctl what-if drain 'nope': no node is named 'nope'");
 }
 
 }  // namespace

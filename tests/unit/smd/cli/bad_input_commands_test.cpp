@@ -139,6 +139,21 @@ TEST_F(BadInput, PlanRefusesAnOutputFileThatIsAnInput) {
   EXPECT_EQ(err_.str(), "smd plan: --lft-dump and --opensm-lfts name the same file " + args.opensm_lfts +
                             "; give each output its own file\n");
   EXPECT_FALSE(std::filesystem::exists(args.opensm_lfts));
+  // The same, relative and spelled two ways (the tester's `--lft-dump ./x --opensm-lfts x`): "x" has no
+  // existing first element, which weakly_canonical alone left relative, so the two compared unequal.
+  {
+    const std::filesystem::path cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir_);
+    err_.str("");
+    args.lft_dump = "./rel.out";
+    args.opensm_lfts = "rel.out";
+    const int code = run_plan(args, out_, err_);
+    std::filesystem::current_path(cwd);
+    EXPECT_EQ(code, kPlanBadInput);
+    EXPECT_EQ(err_.str(), "smd plan: --lft-dump and --opensm-lfts name the same file rel.out; give each output its own "
+                          "file\n");
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/rel.out"));
+  }
   args.lft_dump.clear();
   // A fresh output name is fine.
   err_.str("");
@@ -227,6 +242,29 @@ TEST_F(BadInput, PlanWarnsOfGuid2LidEntriesThatNameNoPort) {
   EXPECT_EQ(run_plan(args, out_, err_), 0) << err_.str();
   EXPECT_EQ(err_.str(), "smd plan: warning: 2 of 3 entries of " + args.guid2lid +
                             " name no port of the topology (lowest 0x0000000000999998); their LIDs are not kept\n");
+}
+
+// Every CA's switch drained: dnup alone declines what is left (no switch has a CA), the default chain routes
+// it; both cut every CA pair off, so both exit 5 (smd.8: 5 is what a script must not miss), not 3 for one.
+TEST_F(BadInput, PlanDrainCuttingEveryPairOffExits5WhateverTheChain) {
+  const std::string net = write(
+      "two.net",
+      "Hca 1 \"h0\"\n[1] \"leaf-0\"[1]\n\nHca 1 \"h1\"\n[1] \"leaf-1\"[1]\n\n"
+      "Switch 4 \"leaf-0\"\n[1] \"h0\"[1]\n[2] \"spine\"[1]\n\nSwitch 4 \"leaf-1\"\n[1] \"h1\"[1]\n[2] \"spine\"[2]\n\n"
+      "Switch 4 \"spine\"\n[1] \"leaf-0\"[2]\n[2] \"leaf-1\"[2]\n");
+  const std::string dnup_only = write("dnup.yaml", "routing:\n  engines: [dnup]\n");
+  for (const std::string& config : {dnup_only, std::string()}) {
+    SCOPED_TRACE(config.empty() ? "default chain" : "dnup only");
+    out_.str("");
+    err_.str("");
+    PlanArgs args;
+    args.topology = net;
+    args.config = config;
+    args.seeds = 1;
+    args.drain = {"leaf-0", "leaf-1"};
+    EXPECT_EQ(run_plan(args, out_, err_), kPlanDrainCutsOff) << err_.str();
+    EXPECT_NE(err_.str().find("cut off"), std::string::npos) << err_.str();
+  }
 }
 
 }  // namespace

@@ -82,5 +82,41 @@ TEST(PerfAgentRequests, APassOnRequestAndAClearOfTheStoredTotals) {
   agent.stop();
 }
 
+TEST(PerfAgentRequests, NoReachablePortIsAnEmptyPassNotStaleCounters) {
+  // The SM's own port drained: lid_reachable leaves no target and counts the ports it dropped. The pass is
+  // still published, empty and with that count, and the stored counters are gone; the old agent returned
+  // early and kept showing the last readings as current (the tester's d4).
+  FakePma pma;
+  PerfAgent agent([&](std::span<const std::uint8_t> mad, const mad::MadAddress&) { return pma.answer(mad); },
+                  [](PerfPassDeltas) {});
+  pma.agent = &agent;
+  PerfMgrPolicy policy;
+  policy.interval_s = 600;
+  agent.configure(policy);
+  agent.set_targets({PerfTarget{{0x10, 1}, 0x11, 5, "host-0", "leaf-0 port 1"}});
+  agent.start();
+  ASSERT_TRUE(eventually([&] { return agent.view()->passes == 1; }));
+  EXPECT_EQ(agent.view()->ports.size(), 1u);
+  const unsigned reads = pma.counter_reads.load();
+
+  agent.set_targets({}, 7);
+  agent.request_pass();
+  ASSERT_TRUE(eventually([&] { return agent.view()->passes == 2; }));
+  EXPECT_TRUE(agent.view()->ports.empty());
+  EXPECT_EQ(agent.view()->last_pass.ports, 0u);
+  EXPECT_EQ(agent.view()->last_pass.unreachable, 7u);
+  EXPECT_EQ(agent.view()->last_pass.mads_sent, 0u);
+  EXPECT_EQ(pma.counter_reads.load(), reads);
+
+  // Reachable again: polling resumes with a new baseline.
+  agent.set_targets({PerfTarget{{0x10, 1}, 0x11, 5, "host-0", "leaf-0 port 1"}});
+  agent.request_pass();
+  ASSERT_TRUE(eventually([&] { return agent.view()->passes == 3; }));
+  ASSERT_EQ(agent.view()->ports.size(), 1u);
+  EXPECT_EQ(agent.view()->last_pass.unreachable, 0u);
+  EXPECT_GT(pma.counter_reads.load(), reads);
+  agent.stop();
+}
+
 }  // namespace
 }  // namespace smd::perf_agent_requests_test

@@ -79,6 +79,27 @@ TEST_F(DrainBookTest, ForceRecordsTheCutAndSaysWhatItSeparates) {
   EXPECT_EQ(file_text(), std::string(kHeader) + "0x0000000000000300 0 checked\n0x0000000000000400 0 forced\n");
 }
 
+TEST_F(DrainBookTest, TheSmsOwnPortOrSwitchIsNamedAsSuch) {
+  // The SM sits on h2 port 1, cabled to L1 port 3 (the drawing): its cable by either end, h2 whole and L1
+  // are the SM's own; S0, L0 and h3's cable are not.
+  const auto own = [&](Guid guid, PortNum port) {
+    const DrainRecord r{{guid, port}, true};
+    return sm_own_drain(f.t, std::span<const DrainRecord>(&r, 1));
+  };
+  EXPECT_EQ(own(0x30, 1), "the SM's own port 0x0000000000000030 (h2) port 1");
+  EXPECT_EQ(own(0x200, 3), "the SM's own port 0x0000000000000030 (h2) port 1");
+  EXPECT_EQ(own(0x30, 0), "the SM's own port 0x0000000000000030 (h2) port 1");
+  EXPECT_EQ(own(0x200, 0), "the SM's own switch 0x0000000000000200 (L1)");
+  EXPECT_EQ(own(0x300, 0), "");
+  EXPECT_EQ(own(0x100, 0), "");
+  EXPECT_EQ(own(0x200, 4), "");
+  EXPECT_EQ(own(0x40, 1), "");
+  Topology no_sm = f.t;
+  no_sm.sm_node = kNoNode;
+  const DrainRecord r{{0x30, 1}, true};
+  EXPECT_EQ(sm_own_drain(no_sm, std::span<const DrainRecord>(&r, 1)), "");
+}
+
 TEST_F(DrainBookTest, AHostCableIsRefusedALeafUplinkIsNot) {
   DrainBook book(path());
   EXPECT_FALSE(book.drain(f.t, names({"h3[1]"}), false).ok());
@@ -303,6 +324,28 @@ TEST_F(DrainBookTest, TheFileSurvivesARestart) {
   ASSERT_EQ(again.records().size(), 2u);
   EXPECT_EQ(again.records()[0], (DrainRecord{{0x300, 0}, false}));
   EXPECT_EQ(again.records()[1], (DrainRecord{{0x400, 0}, true}));
+}
+
+TEST_F(DrainBookTest, AByteOrderMarkBeforeTheFirstLineIsSkipped) {
+  // A file saved by an editor that adds a UTF-8 BOM: its first drain holds, as in the word files (it was
+  // reported as a bad GUID and dropped). A BOM anywhere else is still junk.
+  write("drained", "\xEF\xBB\xBF" "0x0000000000000300 0 checked\n0x400 1 forced\n\xEF\xBB\xBF" "0x200 1 checked\n");
+  DrainBook book(path());
+  auto problems = book.load();
+  ASSERT_TRUE(problems.ok()) << problems.error().message;
+  ASSERT_EQ(problems->size(), 1u);
+  EXPECT_NE((*problems)[0].find(":3: '\xEF\xBB\xBF" "0x200' is not a 0x GUID"), std::string::npos) << (*problems)[0];
+  ASSERT_EQ(book.records().size(), 2u);
+  EXPECT_EQ(book.records()[0], (DrainRecord{{0x300, 0}, false}));
+  EXPECT_EQ(book.records()[1], (DrainRecord{{0x400, 1}, true}));
+}
+
+TEST_F(DrainBookTest, ACaNamedWholeIsNotCalledASwitch) {
+  // smctl status listed a CA's port-0 line (hand-written; it drains nothing) as "switch".
+  EXPECT_EQ(describe_drain(&f.t, DrainRecord{{0x30, 0}, false}),
+            "CA 0x0000000000000030 (h2) named whole (drains nothing: name its cable)");
+  EXPECT_EQ(describe_drain(&f.t, DrainRecord{{0x300, 0}, false}), "switch 0x0000000000000300 (S0)");
+  EXPECT_EQ(describe_drain(nullptr, DrainRecord{{0x30, 0}, false}), "switch 0x0000000000000030");
 }
 
 TEST_F(DrainBookTest, BadLinesAreNamedAndSkipped) {
