@@ -5,9 +5,10 @@
 
 #include "routing/engines/common/ar_groups.h"
 #include "routing/engines/common/ca_destinations.h"
+#include "routing/engines/common/channels.h"
+#include "routing/engines/common/layer_assign.h"
 #include "routing/engines/common/routing_order.h"
 #include "routing/engines/common/updn_paths.h"
-#include "routing/engines/dnup/dnup_deadlock.h"
 #include "routing/engines/dnup/dnup_rank.h"
 #include "routing/model/hop_table.h"
 #include "routing/model/topology.h"
@@ -69,6 +70,16 @@ std::vector<SwitchIndex> route_ca_lids(const SwitchGraph& graph, const UpDownOrd
   return unreached;
 }
 
+/// Whether every route `tables` give (each switch to each LID) keeps the channel-dependency graph acyclic:
+/// they fit one virtual layer under layer_assign's cycle rule, the check lash and dfsssp layer with (an
+/// engine may not call routing/verify). A route that does not deliver counts as not acyclic.
+bool routes_acyclic(const Topology& topo, const SwitchGraph& graph, const std::vector<LidTarget>& targets,
+                    const RoutingTables& tables, Lid max_lid) {
+  const ChannelIndex channels(graph);
+  auto one_layer = assign_layers(topo, graph, channels, targets, tables.lft, max_lid, 1, /*allow_first_fit=*/false);
+  return one_layer.ok() && !one_layer->exceeded;
+}
+
 }  // namespace
 
 Result<RoutingTables> DnupEngine::compute(const Topology& topo, const LidMap& lids) const {
@@ -105,7 +116,7 @@ Result<RoutingTables> DnupEngine::compute(const Topology& topo, const LidMap& li
             " not climb to every top of its component:" + switch_guids(topo, graph, unreached);
   } else {
     route_switch_lids(graph, order, targets, component, sources, tables);
-    if (!dnup_routes_acyclic(graph, tables, lids.max_lid())) {
+    if (!routes_acyclic(topo, graph, targets, tables, lids.max_lid())) {
       cause = "the routes through the valleys of the CA ranks' order close a channel-dependency cycle";
     }
   }

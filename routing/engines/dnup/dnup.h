@@ -19,8 +19,8 @@ namespace smd {
 ///     pairs have no legal route and valley turns close cycles, so the whole fabric is routed on
 ///     dnup_single_top_order instead (updn's ranking from dnup's top switch: legal paths everywhere), and
 ///     RoutingTables::notes names those switches and the top. Where the tops are shared but the switch
-///     LIDs' valley turns still close a channel-dependency cycle (some random graphs; dnup_deadlock.h
-///     checks the tables), the same fallback, noted likewise.
+///     LIDs' valley turns still close a channel-dependency cycle (some random graphs; the tables are
+///     checked with layer_assign's cycle rule on one layer), the same fallback, noted likewise.
 ///   - switch LIDs: legal paths, and one down->up turn at one valley switch per component between local
 ///     maxima of the order (route_switch_lids, as updn).
 ///   - routing.adaptive: AR groups over the same order (attach_ar_plan).
