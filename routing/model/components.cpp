@@ -4,38 +4,48 @@
 
 namespace smd {
 
+namespace {
+
+constexpr std::size_t kUnseen = static_cast<std::size_t>(-1);
+
+/// Depth-first flood from `start` as a new component appended to `out`, over the cables `crosses(from, to)`
+/// allows, marking `component`.
+template <typename Crosses>
+void flood(const Topology& topo, NodeIndex start, std::vector<std::size_t>& component,
+           std::vector<std::vector<NodeIndex>>& out, Crosses crosses) {
+  const std::size_t id = out.size();
+  out.emplace_back();
+  component[start] = id;
+  std::vector<NodeIndex> stack{start};
+  while (!stack.empty()) {
+    const NodeIndex n = stack.back();
+    stack.pop_back();
+    out[id].push_back(n);
+    for (const Port& p : topo.node(n).ports) {
+      if (!p.connected() || p.peer >= topo.size() || component[p.peer] != kUnseen || !crosses(n, p.peer)) continue;
+      component[p.peer] = id;
+      stack.push_back(p.peer);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<std::vector<NodeIndex>> connected_components(const Topology& topo) {
-  constexpr std::size_t kUnseen = static_cast<std::size_t>(-1);
   std::vector<std::size_t> component(topo.size(), kUnseen);
   std::vector<std::vector<NodeIndex>> out;
-  std::vector<NodeIndex> stack;
   for (NodeIndex start = 0; start < topo.size(); ++start) {
     if (component[start] != kUnseen) continue;
-    const std::size_t id = out.size();
-    out.emplace_back();
-    component[start] = id;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const NodeIndex n = stack.back();
-      stack.pop_back();
-      out[id].push_back(n);
-      for (const Port& p : topo.node(n).ports) {
-        if (!p.connected() || p.peer >= topo.size() || component[p.peer] != kUnseen) continue;
-        component[p.peer] = id;
-        stack.push_back(p.peer);
-      }
-    }
-    std::sort(out[id].begin(), out[id].end());
+    flood(topo, start, component, out, [](NodeIndex, NodeIndex) { return true; });
+    std::sort(out.back().begin(), out.back().end());
   }
   return out;
 }
 
 std::vector<std::vector<NodeIndex>> forwarding_components(const Topology& topo) {
-  constexpr std::size_t kUnseen = static_cast<std::size_t>(-1);
   // Components over switch cables first, and over end-node cables between end nodes (CA back to back).
   std::vector<std::size_t> component(topo.size(), kUnseen);
   std::vector<std::vector<NodeIndex>> out;
-  std::vector<NodeIndex> stack;
   const auto is_switch = [&](NodeIndex n) { return topo.node(n).is_switch(); };
   for (NodeIndex start = 0; start < topo.size(); ++start) {
     if (component[start] != kUnseen) continue;
@@ -46,22 +56,8 @@ std::vector<std::vector<NodeIndex>> forwarding_components(const Topology& topo) 
                                                                        is_switch(p.peer);
                                                               });
     if (on_switch) continue;
-    const std::size_t id = out.size();
-    out.emplace_back();
-    component[start] = id;
-    stack.push_back(start);
-    while (!stack.empty()) {
-      const NodeIndex n = stack.back();
-      stack.pop_back();
-      out[id].push_back(n);
-      for (const Port& p : topo.node(n).ports) {
-        if (!p.connected() || p.peer >= topo.size() || component[p.peer] != kUnseen) continue;
-        // Switches spread over switch cables; end nodes only to end nodes (they relay nothing to a switch).
-        if (is_switch(n) != is_switch(p.peer)) continue;
-        component[p.peer] = id;
-        stack.push_back(p.peer);
-      }
-    }
+    // Switches spread over switch cables; end nodes only to end nodes (they relay nothing to a switch).
+    flood(topo, start, component, out, [&](NodeIndex from, NodeIndex to) { return is_switch(from) == is_switch(to); });
   }
   // Every end node into the component of each switch it is cabled to (once: `last` is the node each
   // component took last, and nodes come in order).
