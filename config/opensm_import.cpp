@@ -498,8 +498,12 @@ class Importer {
       // OpenSM reads torus_config (its default path when unset) only for this engine.
       const auto it = last_.find("torus_config");
       const bool set = it != last_.end() && !is_null(settings_[it->second].value);
-      add(s, i, "routing.torus_2qos.config_file",
-          c_quoted(set ? settings_[it->second].value : std::string(kOpenSmTorusConfigDefault)));
+      const auto quoted = yaml_double_quoted(set ? settings_[it->second].value : kOpenSmTorusConfigDefault);
+      if (quoted) {
+        add(s, i, "routing.torus_2qos.config_file", *quoted);
+      } else {
+        not_carried(settings_[it->second], "not converted", quoted.error().message);
+      }
     }
     if (std::find(kept.begin(), kept.end(), "minhop") == kept.end()) kept.push_back("minhop");
     add(s, i, o.smd_key, flow_list(kept, kept.size(), [](const std::string& name) { return name; }));

@@ -9,6 +9,8 @@
 # (check_vl_layers.py). Then smd once more with its default routing.nue.max_vls (1 VL, no QoS needed): every
 # flow on VL 0 and still acyclic. The VLs each SM used are printed; the paths may differ.
 . "$(dirname "$0")/sa_common.sh"
+# shellcheck source=vl_judge.sh
+. "$(dirname "$0")/vl_judge.sh"
 w=${IBSIM_WORKDIR}
 net="${w}/torus4x4.net"
 "${SMD_BUILD_DIR}/smd/smd-fabric" torus --dims 4x4 --hosts-per-switch 1 -o "${net}"
@@ -18,24 +20,9 @@ fail() {
   exit 1
 }
 
-# judge NAME MAX_VLS: read the live fabric back and check it; the summary in ${w}/NAME-layers.json.
+# judge NAME MAX_VLS: read the live fabric back and check it (vl_judge.sh); the summary in ${w}/NAME-layers.json.
 judge() {
-  local name=$1 max_vls=$2
-  (cd "${w}" && sim timeout 120 python3 "${SMD_SOURCE_DIR}/bench/readback.py" --sl2vl --out "${w}/${name}.json") ||
-    fail "${name}: read-back"
-  python3 - "${w}/${name}.json" >"${w}/${name}.pairs" <<'PY'
-import json, sys
-nodes = json.load(open(sys.argv[1]))['nodes']
-lids = sorted(l for n in nodes.values() if n['type'] == 'ca' for l, _ in n['port_lids'].values())
-print('\n'.join(f"{a} {b}" for a in lids for b in lids if a != b))
-PY
-  [[ $(wc -l <"${w}/${name}.pairs") -eq $((16 * 15)) ]] || fail "${name}: not 16 hosts"
-  sim timeout 100 "${SMD_BUILD_DIR}/tests/integration/sa_client/sa_client" paths --by-lid \
-    --pairs "${w}/${name}.pairs" >"${w}/${name}.paths.jsonl" || fail "${name}: PathRecords"
-  python3 "${SMD_SOURCE_DIR}/tests/integration/check_vl_layers.py" "${w}/${name}.json" "${w}/${name}.paths.jsonl" \
-    --expect-acyclic --expect-constant-vl --expect-all-paths --max-vls "${max_vls}" \
-    --json "${w}/${name}-layers.json" >/dev/null || fail "${name}: VL layers"
-  check_with_diags --expect-switches 16 --expect-cas 16 || fail "${name}: not every LID delivered"
+  judge_vl_routing "$1" 16 16 "--expect-acyclic --expect-constant-vl --expect-all-paths --max-vls $2" ""
 }
 
 # --- OpenSM ---

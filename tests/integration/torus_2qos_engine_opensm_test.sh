@@ -11,6 +11,8 @@
 # Then smd against OpenSM, by node name (the SMs may assign other LIDs): every LFT entry to a host and
 # every PathRecord SL equal.
 . "$(dirname "$0")/sa_common.sh"
+# shellcheck source=vl_judge.sh
+. "$(dirname "$0")/vl_judge.sh"
 w=${IBSIM_WORKDIR}
 net="${w}/torus5x5.net"
 "${SMD_BUILD_DIR}/smd/smd-fabric" torus --dims 5x5 --hosts-per-switch 1 -o "${net}"
@@ -28,24 +30,9 @@ guid_of() {
   echo "0x${g}"
 }
 
-# judge NAME: read the live fabric back and check it; the summary in ${w}/NAME-layers.json.
+# judge NAME: read the live fabric back and check it (vl_judge.sh); the summary in ${w}/NAME-layers.json.
 judge() {
-  local name=$1
-  (cd "${w}" && sim timeout 120 python3 "${SMD_SOURCE_DIR}/bench/readback.py" --sl2vl --out "${w}/${name}.json") ||
-    fail "${name}: read-back"
-  python3 - "${w}/${name}.json" >"${w}/${name}.pairs" <<'PY'
-import json, sys
-nodes = json.load(open(sys.argv[1]))['nodes']
-lids = sorted(l for n in nodes.values() if n['type'] == 'ca' for l, _ in n['port_lids'].values())
-print('\n'.join(f"{a} {b}" for a in lids for b in lids if a != b))
-PY
-  [[ $(wc -l <"${w}/${name}.pairs") -eq $((25 * 24)) ]] || fail "${name}: not 25 hosts"
-  sim timeout 100 "${SMD_BUILD_DIR}/tests/integration/sa_client/sa_client" paths --by-lid \
-    --pairs "${w}/${name}.pairs" >"${w}/${name}.paths.jsonl" || fail "${name}: PathRecords"
-  python3 "${SMD_SOURCE_DIR}/tests/integration/check_vl_layers.py" "${w}/${name}.json" "${w}/${name}.paths.jsonl" \
-    --expect-acyclic --expect-all-paths --expect-one-vl-cyclic --min-vls 2 --max-vls 8 \
-    --json "${w}/${name}-layers.json" >/dev/null || fail "${name}: VL layers"
-  check_with_diags --expect-switches 25 --expect-cas 25 || fail "${name}: not delivered"
+  judge_vl_routing "$1" 25 25 "--expect-acyclic --expect-all-paths --expect-one-vl-cyclic --min-vls 2 --max-vls 8" ""
 }
 
 # --- the geometry, from the fabric's GUIDs: sw-0-0 at the origin, its +x and +y links ---
