@@ -61,7 +61,7 @@ b=$(smd check-config --skip-permissions "${work}/shipped.yaml" | tail -n 1)
 # Bad override values: exit 2 with the option named.
 if smd config --effective -R ftree,chaos 2>"${work}/err"; then fail "-R chaos accepted"; else rc=$?; fi
 [[ ${rc} == 2 ]] || fail "-R chaos: exit ${rc}"
-grep -qF -- "--routing-engine 'ftree,chaos': unknown engine 'chaos'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, nue, sssp, updn" "${work}/err" ||
+grep -qF -- "--routing-engine 'ftree,chaos': unknown engine 'chaos'; known: dfsssp, dnup, dor, file, ftree, lash, minhop, nue, sssp, torus-2QoS, updn" "${work}/err" ||
   fail "-R: $(cat "${work}/err")"
 if smd -p 16 config --effective 2>"${work}/err"; then fail "-p 16 accepted"; fi
 grep -qF -- "--priority '16'" "${work}/err" || fail "-p 16: $(cat "${work}/err")"
