@@ -14,6 +14,8 @@ write_policy "${IBSIM_WORKDIR}/smd.yaml" "${IBSIM_WORKDIR}/state" "  sweep_inter
 start_daemon smd "${IBSIM_WORKDIR}/smd.yaml"
 wait_log smd "SUBNET UP" 60
 cable='"leaf-0"[6]'  # leaf ports: hosts 1-4, spine-0 on 5, spine-1 on 6
+# The sweep writes ca-order after it logs SUBNET UP (the routes' files are outside its timed phases).
+for _ in $(seq 300); do [[ -s "${IBSIM_WORKDIR}/state/ca-order" ]] && break; sleep 0.1; done
 cp "${IBSIM_WORKDIR}/state/ca-order" "${IBSIM_WORKDIR}/ca-order"
 set +e
 timeout 60 "${SMD_BIN}" plan --topology "${net}" --config "${IBSIM_WORKDIR}/smd.yaml" \
