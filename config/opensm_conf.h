@@ -48,7 +48,7 @@ enum class OpenSmConversion {
   kNotBool,      ///< TRUE/FALSE written as the opposite (no_clients_rereg TRUE -> sm.client_reregister: false)
   kString,       ///< a path or word, written quoted; "(null)" = unset
   kMsToSeconds,  ///< milliseconds -> whole seconds, rounded up, at least 1
-  kEngines,      ///< routing_engine: comma list, engines smd lacks dropped, minhop appended as OpenSM falls back to it
+  kEngines,      ///< routing_engine: comma list, names smd does not know dropped, minhop appended as OpenSM falls back to it
   kLogFlags,     ///< log_flags bit mask -> log.level
   kPartEnforce,  ///< part_enforce: both, in, out, off
   kNoEnforcement,   ///< no_partition_enforcement TRUE -> partitions.enforcement off
