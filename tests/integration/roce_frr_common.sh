@@ -96,7 +96,7 @@ roce_frr_plans() {
 roce_frr_deploy() {
   local name=$1 reload=""
   [[ ${2:-} == reload ]] && reload=":reload"
-  timeout 100 python3 "${FRR_LAB}" --record "${LAB_RECORD}" --workdir "${LAB_DIR}/run" --timeout 60 \
+  timeout 240 python3 "${FRR_LAB}" --record "${LAB_RECORD}" --workdir "${LAB_DIR}/run" --timeout 180 \
     --lab "f$$o:${LAB_DIR}/${name}-offline/plan.json:${LAB_DIR}/${name}-offline/frr${reload}" \
     --lab "f$$d:${LAB_DIR}/${name}-daemon/roce-plan.json:${LAB_DIR}/${name}-daemon/frr${reload}"
   echo "PASS: the RoCE plans of smd plan and smd --once on ${name} are what FRR installs"
