@@ -1,8 +1,7 @@
 #include "smd/cli/import_shell.h"
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
-
+#include "smd/cli/same_file.h"
 #include "smd/state/atomic_file.h"
 
 namespace smd::import_shell {
@@ -16,10 +15,7 @@ bool output_is_an_input(const char* command, const std::string& output_path,
   if (output_path.empty() || output_path == "-") return false;
   for (const auto& [option, path] : inputs) {
     if (path.empty()) continue;
-    std::error_code ec;
-    // An error (a path that does not exist, or one not readable) is not the same file: reading it fails later
-    // with its own message.
-    if (!std::filesystem::equivalent(output_path, path, ec) || ec) continue;
+    if (!same_file(output_path, path)) continue;
     err << command << ": -o " << printable_text(output_path) << " is the same file as " << option << " "
         << printable_text(path) << ": refused, nothing written\n";
     return true;

@@ -48,7 +48,7 @@ std::optional<T> read_and_convert(const std::string& path, const char* what,
 void report_lines(std::ostream& err, const char* prefix, const std::vector<std::string>& lines);
 
 /// Whether `output_path` (-o) is the same file as one of `inputs` (option name, path; "" paths skipped),
-/// by identity (std::filesystem::equivalent: `./x` and `x`, a hard link, a symlink to it), not by text. If
+/// by same_file (smd/cli/same_file.h: `./x` and `x`, a hard link, a symlink to it), not by text. If
 /// so, says "COMMAND: -o OUT is the same file as OPTION IN: refused, nothing written" on `err` and returns
 /// true: the command exits kBadInputExit before reading anything. An output that does not exist yet is
 /// no input.

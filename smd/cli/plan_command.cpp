@@ -31,6 +31,7 @@
 #include "smd/report/chain_attempts_output.h"
 #include "smd/report/drain_report_output.h"
 #include "smd/cli/layer_report.h"
+#include "smd/cli/same_file.h"
 #include "smd/dump/opensm_lfts.h"
 #include "smd/state/ar_plan_json.h"
 #include "smd/state/atomic_file.h"
@@ -377,27 +378,10 @@ int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
       {"--lft-dump", &args.lft_dump}, {"--opensm-lfts", &args.opensm_lfts},
       {"--ar-plan", &args.ar_plan},   {"--roce-plan", &args.roce.plan_json},
       {"--svg", &args.roce.svg},      {"--report", &args.roce.report}};
-  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet). Made
-  // absolute first: weakly_canonical leaves a relative name whose first element does not exist as it is, so
-  // "x" and "./x" compared unequal and one dump was written over the other. Existing files are compared by
-  // identity too (a hard link).
-  const auto canonical = [](const std::string& path) {
-    std::error_code ec;
-    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-    if (ec) return std::filesystem::path(path).lexically_normal();
-    auto c = std::filesystem::weakly_canonical(absolute, ec);
-    return ec ? absolute.lexically_normal() : c;
-  };
-  const auto same_file = [&](const std::string& a, const std::string& b) {
-    std::error_code ec;
-    return canonical(a) == canonical(b) || (std::filesystem::equivalent(a, b, ec) && !ec);
-  };
+  // Two outputs naming one file: the later would replace the earlier (the files need not exist yet).
   for (std::size_t i = 0; i < std::size(outputs); ++i) {
     for (std::size_t k = i + 1; k < std::size(outputs); ++k) {
-      if (outputs[i].second->empty() || outputs[k].second->empty() ||
-          !same_file(*outputs[i].second, *outputs[k].second)) {
-        continue;
-      }
+      if (!same_file(*outputs[i].second, *outputs[k].second)) continue;
       err << "smd plan: " << outputs[i].first << " and " << outputs[k].first << " name the same file "
           << *outputs[k].second << "; give each output its own file\n";
       return kPlanBadInput;
@@ -405,10 +389,7 @@ int refuse_outputs_over_inputs(const PlanArgs& args, std::ostream& err) {
   }
   for (const auto& [out_option, out_path] : outputs) {
     if (out_path->empty()) continue;
-    auto same = [&](const std::string& in) {
-      std::error_code ec;
-      return !in.empty() && std::filesystem::equivalent(*out_path, in, ec) && !ec;
-    };
+    auto same = [&](const std::string& in) { return same_file(*out_path, in); };
     for (const auto& [in_option, in_path] : inputs) {
       if (!same(*in_path)) continue;
       err << "smd plan: " << out_option << " " << *out_path << " is the " << in_option
